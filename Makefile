@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# rtlat - real-time latency test suite.
+#
+#   make                      build build/rtlat (host features if libraries found)
+#   make static               static on-target binary in build/static/rtlat
+#   make check                unit tests (cmocka) + command-line tests (pytest)
+#   make install              install into $(DESTDIR)$(PREFIX)
+#   make deps                 install build and test dependencies (Debian, root)
+#
+# Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
+# O=DIR selects the build directory (default: build).
+# HOST_FEATURES=0 leaves out the host-side parts (report importers using cJSON,
+# SQLite history); it is the default for cross and static builds.
+
+VERSION := 0.1.0
+
+CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+STRIP ?= $(CROSS_COMPILE)strip
+PKG_CONFIG ?= pkg-config
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+O ?= build
+STATIC ?= 0
+SANITIZE ?=
+
+ifneq ($(CROSS_COMPILE),)
+HOST_FEATURES ?= 0
+else ifeq ($(STATIC),1)
+HOST_FEATURES ?= 0
+else
+HOST_FEATURES ?= 1
+endif
+
+CFLAGS ?= -O2 -g
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
+RTLAT_CPPFLAGS := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	-D_TIME_BITS=64 -DRTLAT_VERSION='"$(VERSION)"' -Isrc
+RTLAT_LDLIBS := -lpthread -lm
+ifneq ($(SANITIZE),)
+CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ifeq ($(STATIC),1)
+LDFLAGS += -static
+endif
+
+# Host-side libraries, compiled in when present.
+ifeq ($(HOST_FEATURES),1)
+ifeq ($(shell $(PKG_CONFIG) --exists libcjson 2>/dev/null && echo y),y)
+RTLAT_CPPFLAGS += -DHAVE_CJSON $(shell $(PKG_CONFIG) --cflags libcjson)
+RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libcjson)
+endif
+ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 2>/dev/null && echo y),y)
+RTLAT_CPPFLAGS += -DHAVE_SQLITE $(shell $(PKG_CONFIG) --cflags sqlite3)
+RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
+endif
+ifeq ($(shell $(PKG_CONFIG) --exists libtracefs libtraceevent 2>/dev/null && echo y),y)
+RTLAT_CPPFLAGS += -DHAVE_TRACEFS $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent)
+RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent)
+endif
+endif
+
+ALL_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS)
+
+# Sources: the on-target core, the commands, the loads and the host side.
+LIB_SRCS := $(wildcard src/core/*.c) $(wildcard src/cmd/*.c) \
+	$(wildcard src/load/*.c) $(wildcard src/report/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+MAIN_OBJ := $(O)/src/main.o
+LIB := $(O)/librtlat.a
+BIN := $(O)/rtlat
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
+MANPAGES := $(wildcard man/*.1)
+
+.PHONY: all static check check-unit check-cli install install-links uninstall \
+	deps clean unit-tests
+
+all: $(BIN)
+
+$(BIN): $(MAIN_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(RTLAT_LDLIBS) $(LDLIBS)
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+static:
+	$(MAKE) O=$(O)/static STATIC=1 all
+
+# Unit tests link the library with cmocka.
+$(O)/tests/unit/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -MMD -MP -o $@ $< $(LIB) \
+		-lcmocka $(RTLAT_LDLIBS) $(LDLIBS)
+
+unit-tests: $(UNIT_BINS)
+
+check-unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+check-cli: $(BIN)
+	RTLAT=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/cli
+
+check: check-unit check-cli
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/rtlat
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+
+# Xenomai-style short name: 'latency' behaves as 'rtlat latency'.
+install-links: install
+	ln -sf rtlat $(DESTDIR)$(BINDIR)/latency
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(BINDIR)/latency
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+
+deps:
+	scripts/install-deps.sh
+
+clean:
+	rm -rf $(O)
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install what rtlat needs to build and to run its tests, on Debian (root).
+set -e
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps.sh: run as root (apt-get)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+	build-essential pkg-config make \
+	libcmocka-dev python3 python3-pytest \
+	libcjson-dev libsqlite3-dev gnuplot-nox \
+	libtracefs-dev libtraceevent-dev \
+	rt-tests stress-ng musl-tools procps util-linux >/dev/null
+echo "install-deps.sh: done"

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The list of rtlat commands. A new command adds one line here. */
+#include <stddef.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+extern const struct rtlat_cmd cmd_latency;
+
+const struct rtlat_cmd *const rtlat_cmds[] = {
+	&cmd_latency,
+	NULL,
+};
+
+int rtlat_argc;
+char **rtlat_argv;
+
+const struct rtlat_cmd *cmd_find(const char *name)
+{
+	int i;
+
+	for (i = 0; rtlat_cmds[i]; i++)
+		if (!strcmp(rtlat_cmds[i]->name, name))
+			return rtlat_cmds[i];
+	return NULL;
+}

@@ -1,0 +1,1169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The measuring engine; see engine.h for the threads and the accounting. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/engine.h"
+#include "core/log.h"
+#include "core/output.h"
+#include "core/parse.h"
+#include "core/result.h"
+#include "core/rtsetup.h"
+#include "core/timeutil.h"
+
+#define SAMPLER_STACK		(256 * 1024)
+#define DISPLAY_STACK		(256 * 1024)
+#define RING_RECORDS		256
+#define RAW_RECORDS		(64 * 1024)
+#define IVSTORE_CAP		4096
+#define DISPLAY_POLL_NS		(20 * NSEC_PER_MSEC)
+#define TICK_NS			(100 * NSEC_PER_MSEC)
+#define START_LEAD_NS		(5 * NSEC_PER_MSEC)
+
+enum {
+	OPT_WARMUP = 256,
+	OPT_INTERVAL,
+	OPT_POLICY,
+	OPT_JSON,
+	OPT_MAXLAT,
+	OPT_BREAK,
+	OPT_CHECKPOINT,
+	OPT_NO_MLOCK,
+	OPT_NO_DMA,
+	OPT_CLOCK,
+	OPT_HIST_BUCKET,
+	OPT_HIST_SIZE,
+};
+
+const struct optdesc engine_common_opts[] = {
+	{ "duration", 'T', required_argument, "TIME",
+	  "measure for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },
+	{ "priority", 'P', required_argument, "PRIO",
+	  "real-time priority of the samplers (default 99)", 'P' },
+	{ "policy", 0, required_argument, "POLICY",
+	  "scheduling policy: fifo (default), rr, other", OPT_POLICY },
+	{ "cpus", 'c', required_argument, "LIST",
+	  "CPUs to sample on, one sampler each, e.g. 0 or 0,2-3\n(default: every CPU rtlat may use)", 'c' },
+	{ "warmup", 0, required_argument, "TIME",
+	  "warm-up excluded from all results (default 1s)", OPT_WARMUP },
+	{ "interval", 0, required_argument, "TIME",
+	  "length of one interval (RTD line) (default 1s)", OPT_INTERVAL },
+	{ "quiet", 'q', no_argument, NULL,
+	  "print only the summary", 'q' },
+	{ "lines", 'l', required_argument, "N",
+	  "data lines per header (default 21; 0 = header once)", 'l' },
+	{ "histogram", 'h', no_argument, NULL,
+	  "print the histogram (HSH/HSD lines) at the end", 'h' },
+	{ "stats", 's', no_argument, NULL,
+	  "print statistics (HSH/HSS lines) at the end", 's' },
+	{ "hist-bucket", 0, required_argument, "US",
+	  "bucket width of the printed histogram (default 1 us)", OPT_HIST_BUCKET },
+	{ "hist-size", 0, required_argument, "N",
+	  "buckets of the printed histogram (default 1000)", OPT_HIST_SIZE },
+	{ "gnuplot", 'g', required_argument, "FILE",
+	  "write the histogram (raw counts) for gnuplot to FILE", 'g' },
+	{ "json", 0, required_argument, "FILE",
+	  "write the result as JSON to FILE (see docs/result-schema.md)", OPT_JSON },
+	{ "checkpoint", 0, required_argument, "TIME",
+	  "rewrite the JSON result every TIME (default 10s; 0 = at the end)", OPT_CHECKPOINT },
+	{ "max-latency", 0, required_argument, "US",
+	  "exit with status 2 if a latency exceeded US", OPT_MAXLAT },
+	{ "break", 0, required_argument, "US",
+	  "stop at the first latency above US (exit status 2); writes a\ntrace marker and stops tracing if tracefs is mounted", OPT_BREAK },
+	{ "no-mlock", 0, no_argument, NULL,
+	  "do not lock memory (page faults then show as latency)", OPT_NO_MLOCK },
+	{ "no-dma-latency", 0, no_argument, NULL,
+	  "leave /dev/cpu_dma_latency alone (default: hold it at 0)", OPT_NO_DMA },
+	OPT_END
+};
+
+const struct optdesc engine_timer_opts[] = {
+	{ "period", 'p', required_argument, "US",
+	  "sampling period in us, or with a unit: 250us, 1ms (default 100)", 'p' },
+	{ "wait", 'w', required_argument, "BACKEND",
+	  "how the sampler waits: abs (clock_nanosleep TIMER_ABSTIME,\ndefault), timerfd, posix (timer_create+sigwait), rel\n(relative nanosleep), busy (busy-poll: the floor)", 'w' },
+	{ "clock", 0, required_argument, "CLOCK",
+	  "monotonic (default) or realtime", OPT_CLOCK },
+	OPT_END
+};
+
+void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
+{
+	memset(o, 0, sizeof(*o));
+	o->period_ns = period_ns;
+	o->duration_ns = 0;
+	o->warmup_ns = NSEC_PER_SEC;
+	o->interval_ns = NSEC_PER_SEC;
+	o->policy = SCHED_FIFO;
+	o->prio = prio;
+	o->wait = WAIT_ABS;
+	o->clock = CLOCK_MONOTONIC;
+	o->mlock = true;
+	o->dma_latency = true;
+	o->lines_per_header = 21;
+	o->hist_bucket_ns = NSEC_PER_USEC;
+	o->hist_buckets = 1000;
+	o->max_latency_ns = -1;
+	o->break_ns = -1;
+	o->checkpoint_ns = 10 * NSEC_PER_SEC;
+}
+
+static int time_opt(const struct optdesc *d, const char *arg, int64_t unit,
+		    int64_t min, int64_t max, int64_t *out, const char *what)
+{
+	int64_t v;
+
+	if (parse_time_ns(arg, unit, &v) < 0 || v < min || v > max)
+		return opt_bad_value(d, arg, what);
+	*out = v;
+	return 0;
+}
+
+int engine_opt(struct engine_opts *o, const struct optdesc *d,
+	       const char *arg)
+{
+	char err[256];
+	long long v;
+
+	switch (d->key) {
+	case 'T':
+		return time_opt(d, arg, NSEC_PER_SEC, 0, 3650 * 86400 * NSEC_PER_SEC,
+				&o->duration_ns,
+				"expected a duration such as 30, 30s, 10m, 2h, 1d (0 = until interrupted)");
+	case 'P':
+		if (parse_int(arg, 0, 99, &v) < 0)
+			return opt_bad_value(d, arg, "expected a priority 0..99 (1..99 for fifo/rr)");
+		o->prio = (int)v;
+		return 0;
+	case OPT_POLICY:
+		if (policy_parse(arg, &o->policy) < 0)
+			return opt_bad_value(d, arg, "expected fifo, rr or other");
+		return 0;
+	case 'c':
+		if (cpulist_parse(arg, &o->cpus, err, sizeof(err)) < 0)
+			return opt_bad_value(d, arg, err);
+		o->cpus_given = true;
+		return 0;
+	case OPT_WARMUP:
+		return time_opt(d, arg, NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC,
+				&o->warmup_ns, "expected a time such as 0, 1s, 500ms");
+	case OPT_INTERVAL:
+		return time_opt(d, arg, NSEC_PER_SEC, 10 * NSEC_PER_MSEC,
+				86400 * NSEC_PER_SEC, &o->interval_ns,
+				"expected a time from 10ms to 1d, e.g. 1s");
+	case 'q':
+		o->quiet = true;
+		return 0;
+	case 'l':
+		if (parse_int(arg, 0, 1000000, &v) < 0)
+			return opt_bad_value(d, arg, "expected a line count 0..1000000");
+		o->lines_per_header = (int)v;
+		return 0;
+	case 'h':
+		o->print_hist = true;
+		o->linear_hist = true;
+		return 0;
+	case 's':
+		o->print_stats = true;
+		return 0;
+	case OPT_HIST_BUCKET:
+		return time_opt(d, arg, NSEC_PER_USEC, 1, NSEC_PER_SEC,
+				&o->hist_bucket_ns,
+				"expected a bucket width in us (or with unit, e.g. 500ns), 1ns..1s");
+	case OPT_HIST_SIZE:
+		if (parse_int(arg, 1, 1000000, &v) < 0)
+			return opt_bad_value(d, arg, "expected a bucket count 1..1000000");
+		o->hist_buckets = (long)v;
+		return 0;
+	case 'g':
+		o->gnuplot_file = arg;
+		o->linear_hist = true;
+		return 0;
+	case OPT_JSON:
+		o->json_file = arg;
+		return 0;
+	case OPT_CHECKPOINT:
+		return time_opt(d, arg, NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC,
+				&o->checkpoint_ns,
+				"expected a time such as 10, 10s, 1m (0 = only at the end)");
+	case OPT_MAXLAT:
+		return time_opt(d, arg, NSEC_PER_USEC, 0, 3600 * NSEC_PER_SEC,
+				&o->max_latency_ns,
+				"expected a latency in us (or with unit, e.g. 1ms)");
+	case OPT_BREAK:
+		return time_opt(d, arg, NSEC_PER_USEC, 0, 3600 * NSEC_PER_SEC,
+				&o->break_ns,
+				"expected a latency in us (or with unit, e.g. 1ms)");
+	case OPT_NO_MLOCK:
+		o->mlock = false;
+		return 0;
+	case OPT_NO_DMA:
+		o->dma_latency = false;
+		return 0;
+	case 'p':
+		return time_opt(d, arg, NSEC_PER_USEC, NSEC_PER_USEC,
+				10 * NSEC_PER_SEC, &o->period_ns,
+				"expected a period in us from 1 to 10000000, or with a unit (250us, 1ms)");
+	case 'w':
+		if (wait_backend_parse(arg, &o->wait) < 0)
+			return opt_bad_value(d, arg, "expected abs, timerfd, posix, rel or busy");
+		return 0;
+	case OPT_CLOCK:
+		if (!strcmp(arg, "monotonic"))
+			o->clock = CLOCK_MONOTONIC;
+		else if (!strcmp(arg, "realtime"))
+			o->clock = CLOCK_REALTIME;
+		else
+			return opt_bad_value(d, arg, "expected monotonic or realtime");
+		return 0;
+	}
+	return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void run_warn(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void run_warn(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *w;
+
+	if (r->nwarnings >= RTLAT_MAX_WARNINGS)
+		return;
+	w = r->warnings[r->nwarnings++];
+	va_start(ap, fmt);
+	vsnprintf(w, sizeof(r->warnings[0]), fmt, ap);
+	va_end(ap);
+	log_warn("%s", w);
+}
+
+struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
+				   int prio, int nseries,
+				   const struct series_desc *const *desc)
+{
+	struct sampler *s, *ns;
+	int i, j;
+
+	if (nseries < 1 || nseries > RTLAT_MAX_SERIES)
+		return NULL;
+	ns = realloc(r->s, (size_t)(r->nsamplers + 1) * sizeof(*r->s));
+	if (!ns) {
+		log_error("out of memory");
+		return NULL;
+	}
+	r->s = ns;
+	s = &r->s[r->nsamplers];
+	memset(s, 0, sizeof(*s));
+	s->id = r->nsamplers;
+	s->cpu = cpu;
+	s->policy = policy;
+	s->prio = prio;
+	s->nseries = nseries;
+	s->cpu_now = -1;
+	for (i = 0; i < nseries; i++) {
+		s->series[i].desc = desc[i];
+		for (j = 0; j < r->nnames; j++)
+			if (!strcmp(r->names[j].desc->name, desc[i]->name))
+				break;
+		if (j == r->nnames) {
+			if (r->nnames == RTLAT_MAX_SERIES) {
+				log_error("too many series names");
+				return NULL;
+			}
+			r->names[r->nnames++].desc = desc[i];
+		}
+		s->name_idx[i] = j;
+	}
+	r->nsamplers++;
+	return s;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Sampler side */
+
+void sampler_roll(struct sampler *s, uint64_t idx)
+{
+	if (s->cur_open) {
+		int a = s->active, b = a ^ 1;
+		bool flip = !atomic_load_explicit(&s->delta_busy[b],
+						  memory_order_acquire);
+
+		s->cur.cycles = s->cycles;
+		s->cur.delta = flip ? a : -1;
+		if (flip)
+			atomic_store_explicit(&s->delta_busy[a], 1,
+					      memory_order_relaxed);
+		if (ring_push(&s->ring, &s->cur)) {
+			if (flip)
+				s->active = b;
+		} else if (flip) {
+			/* not handed over: keep accumulating into it */
+			atomic_store_explicit(&s->delta_busy[a], 0,
+					      memory_order_relaxed);
+		}
+	}
+	memset(&s->cur, 0, sizeof(s->cur));
+	s->cur.index = idx;
+	s->cur_open = true;
+}
+
+/* Decimal digits of @v into @buf (no stdio in the sampler). */
+static size_t put_i64(char *buf, int64_t v)
+{
+	char tmp[24];
+	uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 0, i = 0;
+
+	do {
+		tmp[n++] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v < 0)
+		buf[i++] = '-';
+	while (n)
+		buf[i++] = tmp[--n];
+	return i;
+}
+
+void sampler_break(struct sampler *s, int k, int64_t v)
+{
+	struct run *r = s->run;
+	static const char head[] = "rtlat: break: latency ";
+	char msg[96];
+	size_t n;
+
+	if (atomic_exchange(&r->brk_hit, 1))
+		return;
+	r->brk_sampler = s->id;
+	r->brk_series = k;
+	r->brk_value = v;
+	r->brk_cycle = s->cycles - 1;
+	/* The measurement is over: these writes no longer disturb it. */
+	if (r->trace_marker_fd >= 0) {
+		memcpy(msg, head, sizeof(head) - 1);
+		n = sizeof(head) - 1;
+		n += put_i64(msg + n, v);
+		memcpy(msg + n, " ns\n", 4);
+		n += 4;
+		if (write(r->trace_marker_fd, msg, n) < 0) {
+			/* nothing to do: tracing is best effort */
+		}
+	}
+	if (r->tracing_on_fd >= 0 && write(r->tracing_on_fd, "0", 1) < 0) {
+		/* best effort */
+	}
+	atomic_store(&r->stop, 1);
+}
+
+bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
+			int64_t period, int64_t next)
+{
+	const struct run *r = s->run;
+	int64_t d = wk->deadline;
+
+	if (d >= r->t_end)
+		return true;
+	if (d >= r->t_measure)
+		sampler_add(s, k, wk->now - d, d);
+	if (wk->missed && period > 0) {
+		/* missed deadlines are d + i * period, i = 1..missed; count
+		 * those inside [t_measure, t_end) */
+		uint64_t lo = 1, hi = wk->missed;
+
+		if (d + period < r->t_measure)
+			lo = (uint64_t)((r->t_measure - d + period - 1) / period);
+		if (r->t_end != INT64_MAX) {
+			uint64_t imax = (uint64_t)((r->t_end - d + period - 1) /
+						   period) - 1;
+
+			if (hi > imax)
+				hi = imax;
+		}
+		if (hi >= lo)
+			sampler_overrun(s, k, hi - lo + 1,
+					d >= r->t_measure ? d : r->t_measure);
+	}
+	if (r->o->max_cycles && s->cycles >= r->o->max_cycles)
+		return true;
+	return next >= r->t_end;
+}
+
+int engine_stop_signal(void)
+{
+	return SIGRTMIN + 1;
+}
+
+static void kick_handler(int sig)
+{
+	(void)sig;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct sampler *s = arg;
+	struct run *r = s->run;
+	struct sched_param sp;
+	struct cpuset allowed;
+	sigset_t set;
+	int e;
+
+	s->tid = gettid();
+	if (s->cpu >= 0) {
+		e = thread_pin(s->cpu);
+		if (e) {
+			s->err = e;
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "cannot pin sampler %d to CPU %d: %s", s->id,
+				 s->cpu, strerror(-e));
+			goto out;
+		}
+	}
+	stack_prefault(SAMPLER_STACK / 2);
+	if (pthread_getschedparam(pthread_self(), &s->policy_now, &sp) == 0)
+		s->prio_now = sp.sched_priority;
+	s->cpu_now = sched_getcpu();
+	if (cpus_allowed(&allowed) == 0)
+		cpulist_format(&allowed, s->allowed_now, sizeof(s->allowed_now));
+	sigemptyset(&set);
+	sigaddset(&set, engine_stop_signal());
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+
+	atomic_store(&s->state, SAMPLER_READY);
+	while (!atomic_load(&r->start) && !atomic_load(&r->stop)) {
+		struct timespec ts = { 0, 200000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (!atomic_load(&r->stop)) {
+		e = r->test->body(s);
+		if (e < 0) {
+			s->err = e;
+			if (!s->errmsg[0])
+				snprintf(s->errmsg, sizeof(s->errmsg),
+					 "sampler %d failed: %s", s->id,
+					 strerror(-e));
+		}
+	}
+	/* last interval: the display merges what was not handed over */
+	if (s->cur_open) {
+		s->cur.cycles = s->cycles;
+		s->cur.delta = -1;
+		ring_push(&s->ring, &s->cur);
+		s->cur_open = false;
+	}
+out:
+	atomic_store_explicit(&s->state, SAMPLER_DONE, memory_order_release);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Display side */
+
+/* Merge accumulator @b of sampler @s into the totals and give it back. */
+static void take_delta(struct run *r, struct sampler *s, int b)
+{
+	int j;
+
+	for (j = 0; j < s->nseries; j++) {
+		accum_merge(&r->total[s->id][j], &s->series[j].delta[b]);
+		accum_reset(&s->series[j].delta[b]);
+	}
+	atomic_store_explicit(&s->delta_busy[b], 0, memory_order_release);
+}
+
+/* Process every interval whose records are all in. @final: samplers are
+ * joined, take everything. */
+static void drain(struct run *r, bool final)
+{
+	const struct winrec *thr[r->nsamplers];
+	struct window agg[RTLAT_MAX_SERIES];
+	int i, j;
+
+	for (;;) {
+		uint64_t k = UINT64_MAX;
+		bool ready = true, any = false;
+
+		for (i = 0; i < r->nsamplers; i++) {
+			struct sampler *s = &r->s[i];
+			int st = atomic_load_explicit(&s->state,
+						      memory_order_acquire);
+			const struct winrec *rec = ring_peek(&s->ring);
+
+			if (rec) {
+				any = true;
+				if (rec->index < k)
+					k = rec->index;
+			} else if (st != SAMPLER_DONE && !final) {
+				ready = false;
+			}
+		}
+		if (!ready || !any)
+			break;
+		memset(agg, 0, sizeof(agg));
+		for (i = 0; i < r->nsamplers; i++) {
+			struct sampler *s = &r->s[i];
+			const struct winrec *rec = ring_peek(&s->ring);
+
+			thr[i] = NULL;
+			if (!rec || rec->index != k)
+				continue;
+			thr[i] = rec;
+			if (rec->delta >= 0)
+				take_delta(r, s, rec->delta);
+			for (j = 0; j < s->nseries; j++) {
+				window_merge(&agg[s->name_idx[j]], &rec->w[j]);
+				ivstore_add(&r->iv[i][j], k, &rec->w[j]);
+			}
+		}
+		for (j = 0; j < r->nnames; j++) {
+			struct series_name *nm = &r->names[j];
+
+			if (agg[j].n) {
+				stats_add(&nm->min_st, agg[j].min);
+				stats_add(&nm->max_st, agg[j].max);
+				if (!nm->any || agg[j].min < nm->best)
+					nm->best = agg[j].min;
+				if (!nm->any || agg[j].max > nm->worst)
+					nm->worst = agg[j].max;
+				nm->any = true;
+			}
+			nm->overruns += agg[j].overruns;
+			ivstore_add(&nm->iv, k, &agg[j]);
+		}
+		if (r->test->out->interval)
+			r->test->out->interval(r, k, agg, thr);
+		for (i = 0; i < r->nsamplers; i++)
+			if (thr[i])
+				ring_pop(&r->s[i].ring);
+		r->next_k = k + 1;
+	}
+	if (final) {
+		/* what the samplers did not hand over */
+		for (i = 0; i < r->nsamplers; i++) {
+			struct sampler *s = &r->s[i];
+
+			for (j = 0; j < 2; j++)
+				if (!atomic_load(&s->delta_busy[j]))
+					take_delta(r, s, j);
+		}
+	}
+}
+
+static void drain_raw(struct run *r)
+{
+	const struct rawrec *rec;
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++) {
+		if (!r->s[i].raw.buf)
+			continue;
+		while ((rec = ring_peek(&r->s[i].raw))) {
+			if (r->test->out->raw)
+				r->test->out->raw(r, i, rec);
+			ring_pop(&r->s[i].raw);
+		}
+	}
+}
+
+/* Merge the per-sampler totals into the per-name aggregates. */
+static void aggregate(struct run *r)
+{
+	int i, j;
+
+	for (j = 0; j < r->nnames; j++)
+		accum_reset(&r->names[j].agg);
+	for (i = 0; i < r->nsamplers; i++)
+		for (j = 0; j < r->s[i].nseries; j++)
+			accum_merge(&r->names[r->s[i].name_idx[j]].agg,
+				    &r->total[i][j]);
+}
+
+static int write_result(struct run *r, const char *status)
+{
+	char err[320];
+
+	if (!r->o->json_file)
+		return 0;
+	aggregate(r);
+	if (result_write(r, r->o->json_file, status, err, sizeof(err)) < 0) {
+		snprintf(r->error, sizeof(r->error), "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void *display_main(void *arg)
+{
+	struct run *r = arg;
+	int64_t next_tick = clock_now_ns(CLOCK_MONOTONIC);
+
+	for (;;) {
+		bool stopping = atomic_load(&r->display_stop);
+		int64_t now;
+
+		drain_raw(r);
+		drain(r, stopping);
+		if (stopping)
+			break;
+		now = clock_now_ns(CLOCK_MONOTONIC);
+		if (r->test->out->tick && now >= next_tick) {
+			r->test->out->tick(r);
+			next_tick = now + TICK_NS;
+		}
+		if (r->o->json_file && r->o->checkpoint_ns > 0 &&
+		    now - r->last_checkpoint >= r->o->checkpoint_ns) {
+			r->last_checkpoint = now;
+			if (write_result(r, "running") < 0) {
+				r->stop_reason = STOP_ERROR;
+				atomic_store(&r->stop, 1);
+			}
+		}
+		{
+			struct timespec ts = ns_to_ts(DISPLAY_POLL_NS);
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Main side */
+
+int64_t run_actual_ns(const struct run *r)
+{
+	int64_t end, d;
+
+	if (!r->mono_start_ns)
+		return 0;
+	end = r->mono_end_ns ? r->mono_end_ns : clock_now_ns(CLOCK_MONOTONIC);
+	d = end - r->mono_start_ns;
+	return d > 0 ? d : 0;
+}
+
+void run_report_outcome(struct run *r)
+{
+	char a[32], b[32];
+	int i;
+
+	if (atomic_load(&r->brk_hit)) {
+		const struct sampler *s = &r->s[r->brk_sampler];
+
+		log_warn("break: %s %s us > %s us on CPU %d (sampler %d, tid %d) at cycle %llu",
+			 s->series[r->brk_series].desc->name,
+			 fmt_us3(a, r->brk_value), fmt_us3(b, r->o->break_ns),
+			 s->cpu >= 0 ? s->cpu : s->cpu_now, s->id, (int)s->tid,
+			 (unsigned long long)r->brk_cycle);
+	}
+	for (i = 0; i < r->nnames && r->o->max_latency_ns >= 0; i++) {
+		const struct accum *x = &r->names[i].agg;
+
+		if (r->names[i].desc->threshold && x->st.n &&
+		    x->st.max > r->o->max_latency_ns)
+			log_warn("%s max %s us exceeded --max-latency %s us",
+				 r->names[i].desc->name, fmt_us3(a, x->st.max),
+				 fmt_us3(b, r->o->max_latency_ns));
+	}
+	if (r->stop_reason == STOP_SIGNAL)
+		log_note("stopped by %s", strsignal(r->stop_signal));
+}
+
+static int check_writable(const char *path, char *err, size_t len)
+{
+	char dir[PATH_MAX], probe[PATH_MAX + 32];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	snprintf(probe, sizeof(probe), "%s/.rtlat-probe-%d", dir, (int)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, len, "cannot write into directory '%s' of %s: %s",
+			 dir, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+static void open_trace_fds(struct run *r)
+{
+	static const char *const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char p[128];
+	size_t i;
+
+	r->trace_marker_fd = r->tracing_on_fd = -1;
+	if (r->o->break_ns < 0)
+		return;
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(p, sizeof(p), "%s/trace_marker", roots[i]);
+		r->trace_marker_fd = open(p, O_WRONLY | O_CLOEXEC);
+		if (r->trace_marker_fd < 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/tracing_on", roots[i]);
+		r->tracing_on_fd = open(p, O_WRONLY | O_CLOEXEC);
+		return;
+	}
+}
+
+static int alloc_run(struct run *r)
+{
+	int i, j, e;
+
+	r->total = calloc((size_t)r->nsamplers, sizeof(*r->total));
+	r->iv = calloc((size_t)r->nsamplers, sizeof(*r->iv));
+	if (!r->total || !r->iv)
+		return -ENOMEM;
+	for (j = 0; j < r->nnames; j++) {
+		e = accum_init(&r->names[j].agg, r->o);
+		if (e)
+			return e;
+		e = ivstore_init(&r->names[j].iv, IVSTORE_CAP);
+		if (e)
+			return e;
+	}
+	for (i = 0; i < r->nsamplers; i++) {
+		struct sampler *s = &r->s[i];
+
+		s->run = r;
+		for (j = 0; j < s->nseries; j++) {
+			e = accum_init(&s->series[j].delta[0], r->o);
+			if (!e)
+				e = accum_init(&s->series[j].delta[1], r->o);
+			if (!e)
+				e = accum_init(&r->total[i][j], r->o);
+			if (!e)
+				e = ivstore_init(&r->iv[i][j], IVSTORE_CAP);
+			if (e)
+				return e;
+		}
+		e = ring_init(&s->ring, sizeof(struct winrec), RING_RECORDS);
+		if (e)
+			return e;
+		if (r->o->raw_samples) {
+			e = ring_init(&s->raw, sizeof(struct rawrec), RAW_RECORDS);
+			if (e)
+				return e;
+		}
+	}
+	return 0;
+}
+
+static void free_run(struct run *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nsamplers; i++) {
+		struct sampler *s = &r->s[i];
+
+		for (j = 0; j < s->nseries; j++) {
+			accum_free(&s->series[j].delta[0]);
+			accum_free(&s->series[j].delta[1]);
+			if (r->total)
+				accum_free(&r->total[i][j]);
+			if (r->iv)
+				ivstore_free(&r->iv[i][j]);
+		}
+		ring_free(&s->ring);
+		ring_free(&s->raw);
+	}
+	for (j = 0; j < r->nnames; j++) {
+		accum_free(&r->names[j].agg);
+		ivstore_free(&r->names[j].iv);
+	}
+	free(r->total);
+	free(r->iv);
+	free(r->s);
+}
+
+static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
+			int policy, int prio, size_t stack)
+{
+	pthread_attr_t attr;
+	struct sched_param sp;
+	int e;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.sched_priority = prio;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, stack);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, policy);
+	pthread_attr_setschedparam(&attr, &sp);
+	e = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return e;
+}
+
+/* Wake samplers blocked in a wait until they are all done. */
+static void stop_samplers(struct run *r)
+{
+	int i, pending;
+
+	atomic_store(&r->stop, 1);
+	do {
+		struct timespec ts = { 0, 10 * 1000000 };
+
+		pending = 0;
+		for (i = 0; i < r->nsamplers; i++) {
+			struct sampler *s = &r->s[i];
+
+			if (!s->created || atomic_load(&s->state) == SAMPLER_DONE)
+				continue;
+			pending++;
+			pthread_kill(s->thread, engine_stop_signal());
+		}
+		if (pending)
+			nanosleep(&ts, NULL);
+	} while (pending);
+	for (i = 0; i < r->nsamplers; i++) {
+		if (r->s[i].created)
+			pthread_join(r->s[i].thread, NULL);
+		r->s[i].created = false;
+	}
+}
+
+static bool all_done(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++)
+		if (atomic_load(&r->s[i].state) != SAMPLER_DONE)
+			return false;
+	return true;
+}
+
+static int first_sampler_error(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++) {
+		if (r->s[i].err) {
+			snprintf(r->error, sizeof(r->error), "%s", r->s[i].errmsg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static bool all_ready_or_done(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++)
+		if (atomic_load(&r->s[i].state) == SAMPLER_INIT)
+			return false;
+	return true;
+}
+
+int engine_setup_per_cpu(struct run *r, int nseries,
+			 const struct series_desc *const *desc)
+{
+	int c;
+
+	for (c = cpuset_next(&r->o->cpus, 0); c >= 0;
+	     c = cpuset_next(&r->o->cpus, c + 1))
+		if (!engine_add_sampler(r, c, r->o->policy, r->o->prio,
+					nseries, desc))
+			return -1;
+	return 0;
+}
+
+int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
+	       char **argv)
+{
+	struct run run, *r = &run;
+	char msg[512];
+	sigset_t sigs;
+	struct sigaction sa;
+	int i, e, sig;
+	bool started = false;
+
+	memset(r, 0, sizeof(*r));
+	r->test = t;
+	r->o = o;
+	r->argc = argc;
+	r->argv = argv;
+	r->dma_fd = -1;
+	r->trace_marker_fd = r->tracing_on_fd = -1;
+	r->t_end = INT64_MAX;
+	log_set_quiet(o->quiet);
+
+	/* --- checks that need no privilege, before anything is touched --- */
+	if (!o->cpus_given) {
+		struct cpuset on, al;
+		int c;
+
+		cpus_online(&on);
+		if (cpus_allowed(&al) < 0)
+			al = on;
+		cpuset_zero(&o->cpus);
+		for (c = 0; c < RTLAT_MAX_CPUS; c++)
+			if (cpuset_isset(&on, c) && cpuset_isset(&al, c))
+				cpuset_set(&o->cpus, c);
+	}
+	if (cpus_check(&o->cpus, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		return 1;
+	}
+	if (sched_check_range(o->policy, o->policy == SCHED_OTHER ? 0 : o->prio,
+			      msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		return 1;
+	}
+	if (o->policy != SCHED_OTHER && o->prio == 0) {
+		log_error("priority 0 is not valid for policy %s (1..99)",
+			  policy_name(o->policy));
+		return 1;
+	}
+	if (o->json_file && check_writable(o->json_file, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		return 1;
+	}
+	if (o->gnuplot_file &&
+	    check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		return 1;
+	}
+	if (o->period_ns > 0 && o->interval_ns < o->period_ns) {
+		log_error("--interval (%lld ns) is shorter than the period (%lld ns)",
+			  (long long)o->interval_ns, (long long)o->period_ns);
+		return 1;
+	}
+
+	e = t->setup(r);
+	if (e < 0 || r->nsamplers == 0) {
+		if (t->teardown)
+			t->teardown(r);
+		free_run(r);
+		return 1;
+	}
+	rt_throttling_check(msg, sizeof(msg));
+	if (msg[0])
+		run_warn(r, "%s", msg);
+	clock_res_check(o->clock, &r->clock_res_ns, msg, sizeof(msg));
+	if (msg[0])
+		run_warn(r, "%s", msg);
+	if (o->clock == CLOCK_REALTIME)
+		run_warn(r, "CLOCK_REALTIME can be stepped (NTP, date); a step shows as a huge or negative latency");
+	if (!o->mlock)
+		run_warn(r, "memory not locked (--no-mlock): page faults show as latency");
+
+	/* privilege probe: never fall back silently */
+	for (i = 0; i < r->nsamplers; i++) {
+		if (r->s[i].policy == SCHED_OTHER)
+			continue;
+		if (sched_probe(r->s[i].policy, r->s[i].prio, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			goto fail_early;
+		}
+		break;
+	}
+	if (alloc_run(r) < 0) {
+		log_error("out of memory");
+		goto fail_early;
+	}
+	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		goto fail_early;
+	}
+	if (o->dma_latency) {
+		r->dma_fd = dma_latency_hold(msg, sizeof(msg));
+		if (r->dma_fd < 0)
+			log_note("%s", msg);
+	}
+	open_trace_fds(r);
+
+	/* signals: handled by the main thread only */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, wait_timer_signal());
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kick_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(engine_stop_signal(), &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	/* result file exists from the start: the configuration, no samples */
+	if (o->json_file && write_result(r, "running") < 0) {
+		log_error("%s", r->error);
+		goto fail;
+	}
+	r->last_checkpoint = clock_now_ns(CLOCK_MONOTONIC);
+
+	for (i = 0; i < r->nsamplers; i++) {
+		struct sampler *s = &r->s[i];
+
+		e = start_thread(&s->thread, sampler_main, s, s->policy,
+				 s->policy == SCHED_OTHER ? 0 : s->prio,
+				 SAMPLER_STACK);
+		if (e) {
+			sched_explain(s->policy, s->prio, e, msg, sizeof(msg));
+			log_error("%s", msg);
+			goto fail;
+		}
+		s->created = true;
+	}
+	/* wait until every sampler is set up (or failed) */
+	while (!all_ready_or_done(r)) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (first_sampler_error(r) < 0) {
+		log_error("%s", r->error);
+		goto fail;
+	}
+
+	r->t0 = clock_now_ns(o->clock) + START_LEAD_NS;
+	if (o->period_ns > 0)
+		r->t_measure = r->t0 + (o->warmup_ns + o->period_ns - 1) /
+				       o->period_ns * o->period_ns;
+	else
+		r->t_measure = r->t0 + o->warmup_ns;
+	if (o->duration_ns > 0)
+		r->t_end = r->t_measure + o->duration_ns;
+	r->wall_start_ns = clock_now_ns(CLOCK_REALTIME) +
+			   (r->t_measure - clock_now_ns(o->clock));
+	r->mono_start_ns = clock_now_ns(CLOCK_MONOTONIC) +
+			   (r->t_measure - clock_now_ns(o->clock));
+
+	if (t->out->start)
+		t->out->start(r);
+	e = start_thread(&r->display, display_main, r, SCHED_OTHER, 0,
+			 DISPLAY_STACK);
+	if (e) {
+		log_error("cannot start the display thread: %s", strerror(e));
+		goto fail;
+	}
+	r->display_started = true;
+	if (o->warmup_ns > 0 && !o->quiet)
+		fprintf(stderr, "warming up...\n");
+	atomic_store(&r->start, 1);
+	started = true;
+
+	/* --- wait for the end, a signal, a break or an error --- */
+	for (;;) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		siginfo_t si;
+
+		sig = sigtimedwait(&sigs, &si, &ts);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			r->stop_reason = STOP_SIGNAL;
+			r->stop_signal = sig;
+			break;
+		}
+		if (atomic_load(&r->brk_hit)) {
+			r->stop_reason = STOP_BREAK;
+			break;
+		}
+		if (atomic_load(&r->stop)) {
+			if (!r->stop_reason)
+				r->stop_reason = STOP_ERROR;
+			break;
+		}
+		if (all_done(r)) {
+			r->stop_reason = first_sampler_error(r) < 0 ?
+					 STOP_ERROR : STOP_END;
+			break;
+		}
+	}
+	stop_samplers(r);
+	r->wall_end_ns = clock_now_ns(CLOCK_REALTIME);
+	r->mono_end_ns = clock_now_ns(CLOCK_MONOTONIC);
+	if (r->t_end != INT64_MAX && r->stop_reason == STOP_END) {
+		/* the measurement ended with the last deadline, not when the
+		 * main thread noticed */
+		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
+		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
+	}
+	atomic_store(&r->display_stop, 1);
+	pthread_join(r->display, NULL);
+	r->display_started = false;
+	if (r->stop_reason == STOP_ERROR && !r->error[0])
+		first_sampler_error(r);
+	if (r->stop_reason == STOP_ERROR && r->error[0])
+		log_error("%s", r->error);
+
+	aggregate(r);
+	for (i = 0; i < r->nnames; i++) {
+		const struct accum *a = &r->names[i].agg;
+
+		if (o->max_latency_ns >= 0 && r->names[i].desc->threshold &&
+		    a->st.n && a->st.max > o->max_latency_ns)
+			r->threshold_exceeded = true;
+	}
+	if (r->stop_reason == STOP_ERROR)
+		r->exit_code = 1;
+	else if (r->stop_reason == STOP_BREAK || r->threshold_exceeded)
+		r->exit_code = 2;
+	if (t->out->summary)
+		t->out->summary(r);
+	fflush(stdout);
+	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		r->exit_code = 1;
+	}
+	if (o->json_file) {
+		const char *status = "complete";
+
+		if (r->stop_reason == STOP_SIGNAL)
+			status = "interrupted";
+		else if (r->stop_reason == STOP_BREAK)
+			status = "break";
+		else if (r->stop_reason == STOP_ERROR)
+			status = "error";
+		if (write_result(r, status) < 0) {
+			log_error("%s", r->error);
+			r->exit_code = 1;
+		}
+	}
+	goto out;
+
+fail:
+	r->exit_code = 1;
+	stop_samplers(r);
+	if (r->display_started) {
+		atomic_store(&r->display_stop, 1);
+		pthread_join(r->display, NULL);
+	}
+	(void)started;
+out:
+	if (t->teardown)
+		t->teardown(r);
+	if (r->dma_fd >= 0)
+		close(r->dma_fd);
+	if (r->trace_marker_fd >= 0)
+		close(r->trace_marker_fd);
+	if (r->tracing_on_fd >= 0)
+		close(r->tracing_on_fd);
+	free_run(r);
+	return r->exit_code;
+
+fail_early:
+	if (t->teardown)
+		t->teardown(r);
+	free_run(r);
+	return 1;
+}

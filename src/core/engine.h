@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The measuring engine shared by every rtlat test.
+ *
+ * A test (src/cmd/<test>.c) describes itself with a struct test_desc: its
+ * samplers (threads, their CPU and priority, and the series each one
+ * measures), the sampler body that takes the samples, and the output style.
+ * The engine owns everything else: RT set-up, threads, start and end of the
+ * measurement, warm-up, accounting, interval windows, the display thread,
+ * checkpoints, signals, the summary and the result file.
+ *
+ * Threads:
+ *  - samplers (SCHED_FIFO by default): wait, read the clock, account the
+ *    sample with sampler_add()/sampler_timer_wake(). No I/O, no allocation,
+ *    no locks, no system calls other than the wait and the clock read.
+ *    At each interval boundary the sampler pushes one record through a
+ *    lock-free SPSC ring, handing over the statistics and histograms it
+ *    accumulated (see struct series).
+ *  - display (SCHED_OTHER): drains the rings, merges the handed-over
+ *    accumulators into the whole-run totals, prints interval lines, keeps
+ *    the per-interval series for the result, writes checkpoints.
+ *  - main: waits for the end, signals (SIGINT, SIGTERM, SIGHUP) and a break,
+ *    stops and joins everything, prints the summary, writes the result.
+ *
+ * Time: all values are int64_t ns on the test clock (CLOCK_MONOTONIC by
+ * default). The measurement covers deadlines in [t_measure, t_end): each
+ * period in it is either a sample or an overrun, so for the grid backends
+ * samples + overruns == duration / period exactly.
+ */
+#ifndef RTLAT_ENGINE_H
+#define RTLAT_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/cpulist.h"
+#include "core/histogram.h"
+#include "core/opt.h"
+#include "core/ring.h"
+#include "core/stats.h"
+#include "core/wait.h"
+
+#define RTLAT_MAX_SERIES 4
+#define RTLAT_MAX_WARNINGS 16
+
+/* Options common to all tests (see engine_common_opts / engine_timer_opts). */
+struct engine_opts {
+	int64_t period_ns;		/* timer tests: sampling period */
+	int64_t duration_ns;		/* 0 = until interrupted */
+	int64_t warmup_ns;		/* excluded from everything */
+	int64_t interval_ns;		/* RTD line / interval window */
+	int policy;
+	int prio;
+	struct cpuset cpus;
+	bool cpus_given;
+	enum wait_backend wait;
+	clockid_t clock;
+	bool mlock;
+	bool dma_latency;
+	bool quiet;
+	int lines_per_header;
+	bool print_hist;		/* -h: linear histogram on stdout */
+	bool print_stats;		/* -s: HSS statistics */
+	int64_t hist_bucket_ns;		/* linear histogram bucket width */
+	long hist_buckets;		/* linear histogram bucket count */
+	bool linear_hist;		/* keep the linear histogram */
+	const char *gnuplot_file;
+	const char *json_file;
+	int64_t max_latency_ns;		/* < 0: no threshold */
+	int64_t break_ns;		/* < 0: no break */
+	int64_t checkpoint_ns;		/* result file rewrite period */
+	bool raw_samples;		/* stream every sample (cyclic -v) */
+	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
+};
+
+/* One interval of one series. */
+struct window {
+	uint64_t n;		/* samples */
+	int64_t min, max;	/* ns; valid when n > 0 */
+	int64_t sum;		/* ns */
+	uint64_t overruns;	/* missed periods (or lost events) */
+	int64_t last;		/* the last sample, ns */
+};
+
+/* Record pushed by a sampler when an interval closes. Intervals without a
+ * record from a sampler had nothing in them. */
+struct winrec {
+	uint64_t index;		/* interval number since t_measure */
+	uint64_t cycles;	/* sampler's samples + overruns so far */
+	int delta;		/* accumulator handed over (0/1), or -1 */
+	struct window w[RTLAT_MAX_SERIES];
+};
+
+/* A raw sample (cyclic -v). */
+struct rawrec {
+	uint64_t cycle;
+	int64_t value;		/* ns */
+	int series;
+};
+
+/* What a series measures. */
+struct series_desc {
+	const char *name;	/* "latency"; JSON key and report name */
+	const char *miss_name;	/* "overruns" or "lost" */
+	bool threshold;		/* --max-latency / --break apply to it */
+};
+
+/* Whole-run (or partial) accumulation of one series. */
+struct accum {
+	struct stats st;
+	struct histogram hist;		/* log-linear: percentiles */
+	struct histogram lin;		/* linear (-h, -g); count == NULL if off */
+	uint64_t overruns;
+	int64_t max_t;			/* when the maximum happened (test clock) */
+	uint64_t max_cycle;		/* at which cycle */
+};
+
+/*
+ * A series as the sampler accumulates it: into one of two accumulators.
+ * When an interval closes, the sampler hands the active one to the display
+ * thread (through the interval record) and switches to the other, if the
+ * display has given that one back (merged into its totals and zeroed). If
+ * not, or if the ring is full, the sampler keeps accumulating where it is:
+ * nothing is lost, the display merely gets it later. The display's totals
+ * are therefore consistent at every interval boundary, which is what
+ * checkpoints write.
+ */
+struct series {
+	const struct series_desc *desc;
+	struct accum delta[2];
+};
+
+struct run;
+
+enum sampler_state {
+	SAMPLER_INIT,
+	SAMPLER_READY,
+	SAMPLER_DONE,
+};
+
+struct sampler {
+	struct run *run;
+	int id;
+	int cpu;			/* requested CPU, -1 = any */
+	int policy, prio;		/* requested */
+	/* in force, read back by the thread itself after set-up */
+	int policy_now, prio_now, cpu_now;
+	char allowed_now[64];
+	pid_t tid;
+	pthread_t thread;
+	bool created;
+	int nseries;
+	struct series series[RTLAT_MAX_SERIES];
+	int name_idx[RTLAT_MAX_SERIES];	/* series -> run name index */
+	int active;			/* accumulator in use */
+	_Atomic int delta_busy[2];	/* handed to the display, not back yet */
+	struct ring ring;		/* struct winrec */
+	struct ring raw;		/* struct rawrec, when raw_samples */
+	struct winrec cur;
+	bool cur_open;
+	uint64_t cycles;		/* samples + overruns accounted */
+	_Atomic int state;
+	int err;			/* -errno from the body or set-up */
+	char errmsg[192];
+	void *priv;			/* the test's per-sampler state */
+};
+
+struct jw;
+
+/* Output style of a test (Xenomai RT* lines, cyclictest T: lines, ...). */
+struct output_ops {
+	/* after set-up, before the first sample */
+	void (*start)(struct run *r);
+	/* interval @k closed: @agg per series name, @thr per sampler (NULL when
+	 * the sampler had nothing in that interval) */
+	void (*interval)(struct run *r, uint64_t k, const struct window *agg,
+			 const struct winrec *const *thr);
+	/* about every 100 ms from the display thread (live refresh), may be NULL */
+	void (*tick)(struct run *r);
+	/* raw sample (when raw_samples), may be NULL */
+	void (*raw)(struct run *r, int sampler, const struct rawrec *rec);
+	/* final summary, from the main thread */
+	void (*summary)(struct run *r);
+};
+
+struct test_desc {
+	const char *name;		/* "latency" */
+	const char *mode;		/* "periodic user-mode task" */
+	/* Lay out samplers: call engine_add_sampler(); may set r->priv. */
+	int (*setup)(struct run *r);
+	/* Sampler body, in the RT thread after set-up and start. Returns 0 or
+	 * -errno with s->errmsg set. */
+	int (*body)(struct sampler *s);
+	/* After all samplers are joined (also on errors). */
+	void (*teardown)(struct run *r);
+	/* Extra result members under "test_data" (may be NULL). */
+	void (*json)(struct run *r, struct jw *w);
+	const struct output_ops *out;
+};
+
+/* Per-interval series kept for the result: bounded, compacted by merging
+ * neighbours (the span doubles) so memory stays constant over any run. */
+struct ivstore {
+	size_t n, cap;
+	uint64_t span;			/* intervals per entry */
+	uint64_t *index;		/* first interval of each entry */
+	struct window *w;
+};
+
+/* A series name over all samplers (aggregation, interval display). */
+struct series_name {
+	const struct series_desc *desc;
+	struct stats min_st, max_st;	/* stats of interval minima and maxima */
+	int64_t best, worst;		/* lowest interval min, highest max */
+	uint64_t overruns;		/* running total */
+	bool any;
+	struct accum agg;		/* all samplers merged (for summaries) */
+	struct ivstore iv;		/* aggregated interval series */
+};
+
+enum stop_reason {
+	STOP_NONE,
+	STOP_END,		/* duration reached */
+	STOP_SIGNAL,		/* SIGINT / SIGTERM / SIGHUP */
+	STOP_BREAK,		/* --break */
+	STOP_ERROR,
+};
+
+struct run {
+	const struct test_desc *test;
+	struct engine_opts *o;
+	int argc;
+	char **argv;
+	void *priv;
+
+	int nsamplers;
+	struct sampler *s;
+	int nnames;
+	struct series_name names[RTLAT_MAX_SERIES];
+
+	_Atomic int stop;
+	_Atomic int start;		/* start gate for samplers */
+	int stop_reason;
+	int stop_signal;
+	int64_t t0;			/* first deadline, test clock */
+	int64_t t_measure;		/* end of warm-up */
+	int64_t t_end;			/* INT64_MAX when unbounded */
+	int64_t wall_start_ns, wall_end_ns;	/* CLOCK_REALTIME */
+	int64_t mono_start_ns, mono_end_ns;	/* CLOCK_MONOTONIC */
+
+	/* --break */
+	_Atomic int brk_hit;
+	int brk_sampler, brk_series;
+	int64_t brk_value;
+	uint64_t brk_cycle;
+	int trace_marker_fd, tracing_on_fd;
+
+	int dma_fd;
+	long long clock_res_ns;
+	char warnings[RTLAT_MAX_WARNINGS][320];
+	int nwarnings;
+	char error[256];
+
+	/* display thread */
+	pthread_t display;
+	bool display_started;
+	_Atomic int display_stop;
+	uint64_t next_k;
+	struct accum (*total)[RTLAT_MAX_SERIES];	/* per sampler, per series */
+	struct ivstore (*iv)[RTLAT_MAX_SERIES];		/* per sampler, per series */
+	int64_t last_checkpoint;
+	int lines_printed;
+	uint64_t intervals_shown;
+
+	bool threshold_exceeded;
+	int exit_code;
+};
+
+/* Accumulators (accum.c). accum_init() allocates the histograms the options
+ * ask for; returns 0 or -ENOMEM. */
+int accum_init(struct accum *a, const struct engine_opts *o);
+void accum_free(struct accum *a);
+void accum_reset(struct accum *a);
+void accum_merge(struct accum *dst, const struct accum *src);
+void window_merge(struct window *dst, const struct window *src);
+
+/* Interval stores (accum.c): @cap entries at most. */
+int ivstore_init(struct ivstore *v, size_t cap);
+void ivstore_free(struct ivstore *v);
+/* Add interval @k (non-decreasing across calls). */
+void ivstore_add(struct ivstore *v, uint64_t k, const struct window *w);
+
+/* Option tables shared by tests. */
+extern const struct optdesc engine_common_opts[];
+extern const struct optdesc engine_timer_opts[];
+
+/* Defaults (period @period_ns, priority @prio). */
+void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio);
+
+/* Handle an option of the shared tables. Returns 0, -1 after an error, or 1
+ * when @d is not one of them. */
+int engine_opt(struct engine_opts *o, const struct optdesc *d,
+	       const char *arg);
+
+/* In test setup(): add a sampler on @cpu (-1 any) at @prio measuring
+ * @nseries series. Returns the sampler or NULL (error already reported). */
+struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
+				   int prio, int nseries,
+				   const struct series_desc *const *desc);
+
+/* In test setup(): one sampler per CPU of the --cpus list, each measuring
+ * the same @nseries series. Returns 0 or -1. */
+int engine_setup_per_cpu(struct run *r, int nseries,
+			 const struct series_desc *const *desc);
+
+/* The signal the engine sends to interrupt a sampler's wait (a handler
+ * that does nothing is installed: waits return EINTR). */
+int engine_stop_signal(void);
+
+/* Run @t with @o. Returns the process exit status (0, 1 or 2). */
+int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
+	       char **argv);
+
+/* Sampler side ---------------------------------------------------------- */
+
+/* Set by the engine; the test body polls it. */
+static inline bool sampler_stopping(const struct sampler *s)
+{
+	return atomic_load_explicit(&((struct run *)s->run)->stop,
+				    memory_order_relaxed) != 0;
+}
+
+/* Close the current interval and open interval @idx (internal). */
+void sampler_roll(struct sampler *s, uint64_t idx);
+/* Record a --break and stop the run (internal). */
+void sampler_break(struct sampler *s, int k, int64_t v);
+
+static inline struct accum *sampler_acc(struct sampler *s, int k, int64_t t)
+{
+	const struct run *r = s->run;
+	uint64_t idx = t > r->t_measure ?
+		(uint64_t)(t - r->t_measure) / (uint64_t)r->o->interval_ns : 0;
+
+	if (idx != s->cur.index || !s->cur_open)
+		sampler_roll(s, idx);
+	return &s->series[k].delta[s->active];
+}
+
+/*
+ * Account one sample @v (ns) of series @k taken at @t (test clock; decides
+ * the interval). Callers pass only samples inside [t_measure, t_end).
+ */
+static inline void sampler_add(struct sampler *s, int k, int64_t v, int64_t t)
+{
+	struct accum *a = sampler_acc(s, k, t);
+	struct window *w = &s->cur.w[k];
+	struct run *r = s->run;
+
+	if (a->st.n == 0 || v > a->st.max) {
+		a->max_t = t;
+		a->max_cycle = s->cycles;
+	}
+	stats_add(&a->st, v);
+	hist_add(&a->hist, v);
+	if (a->lin.count)
+		hist_add(&a->lin, v);
+	if (w->n == 0 || v < w->min)
+		w->min = v;
+	if (w->n == 0 || v > w->max)
+		w->max = v;
+	w->n++;
+	w->sum += v;
+	w->last = v;
+	if (s->raw.buf) {
+		struct rawrec rr = { s->cycles, v, k };
+
+		ring_push(&s->raw, &rr);
+	}
+	s->cycles++;
+	if (r->o->break_ns >= 0 && s->series[k].desc->threshold &&
+	    v > r->o->break_ns)
+		sampler_break(s, k, v);
+}
+
+/* Account @n missed periods / lost events of series @k at @t. */
+static inline void sampler_overrun(struct sampler *s, int k, uint64_t n,
+				   int64_t t)
+{
+	struct accum *a;
+
+	if (n == 0)
+		return;
+	a = sampler_acc(s, k, t);
+	a->overruns += n;
+	s->cur.w[k].overruns += n;
+	s->cycles += n;
+}
+
+/*
+ * Account a timer wake-up @wk of a grid with period @period into series @k:
+ * the latency now - deadline if the deadline is inside the measurement, the
+ * missed deadlines inside it as overruns. @next is the next deadline.
+ * Returns true when the sampler has reached the end (next >= t_end, or
+ * max_cycles).
+ */
+bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
+			int64_t period, int64_t next);
+
+/* First deadline of the run for timer tests (valid once started). */
+static inline int64_t sampler_t0(const struct sampler *s)
+{
+	return s->run->t0;
+}
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Option tables; see opt.h. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/opt.h"
+
+#define MAX_OPTS 128
+
+const char *opt_spelling(const struct optdesc *d)
+{
+	static char buf[96];
+
+	if (d->shrt && d->lng)
+		snprintf(buf, sizeof(buf), "-%c/--%s", d->shrt, d->lng);
+	else if (d->shrt)
+		snprintf(buf, sizeof(buf), "-%c", d->shrt);
+	else
+		snprintf(buf, sizeof(buf), "--%s", d->lng);
+	return buf;
+}
+
+int opt_bad_value(const struct optdesc *d, const char *arg,
+		  const char *expected)
+{
+	log_error("invalid value '%s' for %s: %s", arg ? arg : "",
+		  opt_spelling(d), expected);
+	return -1;
+}
+
+void opt_print_help(FILE *f, const char *usage, const char *about,
+		    const struct optdesc *const *tables)
+{
+	const struct optdesc *d;
+	int t;
+
+	fprintf(f, "Usage: %s\n", usage);
+	if (about)
+		fprintf(f, "\n%s\n", about);
+	fprintf(f, "\nOptions:\n");
+	for (t = 0; tables[t]; t++) {
+		for (d = tables[t]; d->lng || d->shrt; d++) {
+			char left[64];
+			const char *h;
+			int n = 0;
+
+			if (d->shrt)
+				n += snprintf(left + n, sizeof(left) - (size_t)n,
+					      "-%c%s", d->shrt, d->lng ? ", " : "");
+			else
+				n += snprintf(left + n, sizeof(left) - (size_t)n, "    ");
+			if (d->lng)
+				n += snprintf(left + n, sizeof(left) - (size_t)n,
+					      "--%s", d->lng);
+			if (d->has_arg == required_argument)
+				snprintf(left + n, sizeof(left) - (size_t)n,
+					 "%s%s", d->lng ? "=" : " ", d->metavar);
+			else if (d->has_arg == optional_argument)
+				snprintf(left + n, sizeof(left) - (size_t)n,
+					 "[%s%s]", d->lng ? "=" : "", d->metavar);
+			fprintf(f, "  %-26s", left);
+			if (strlen(left) > 26)
+				fprintf(f, "\n  %-26s", "");
+			for (h = d->help; *h; h++) {
+				fputc(*h, f);
+				if (*h == '\n')
+					fprintf(f, "  %-26s", "");
+			}
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "  %-26s%s\n", "    --help", "show this help and exit");
+}
+
+int opt_parse(int argc, char **argv, const struct optdesc *const *tables,
+	      opt_handler h, void *ctx, const char *usage, const char *about,
+	      int *first_arg)
+{
+	struct option lopts[MAX_OPTS + 2];
+	const struct optdesc *byidx[MAX_OPTS];
+	char sopts[3 * MAX_OPTS + 3];
+	size_t nl = 0, nd = 0, ns = 0;
+	const struct optdesc *d;
+	int t, c, li;
+
+	sopts[ns++] = '+';	/* stop at the first non-option (POSIX) */
+	sopts[ns++] = ':';	/* report missing arguments as ':' */
+	for (t = 0; tables[t]; t++) {
+		for (d = tables[t]; d->lng || d->shrt; d++) {
+			if (nd >= MAX_OPTS)
+				abort();
+			byidx[nd] = d;
+			if (d->lng) {
+				lopts[nl].name = d->lng;
+				lopts[nl].has_arg = d->has_arg;
+				lopts[nl].flag = NULL;
+				lopts[nl].val = 256 + (int)nd;
+				nl++;
+			}
+			nd++;
+			if (d->shrt) {
+				sopts[ns++] = (char)d->shrt;
+				if (d->has_arg == required_argument)
+					sopts[ns++] = ':';
+				else if (d->has_arg == optional_argument) {
+					sopts[ns++] = ':';
+					sopts[ns++] = ':';
+				}
+			}
+		}
+	}
+	lopts[nl].name = "help";
+	lopts[nl].has_arg = no_argument;
+	lopts[nl].flag = NULL;
+	lopts[nl].val = 255;
+	memset(&lopts[nl + 1], 0, sizeof(lopts[0]));
+	sopts[ns] = '\0';
+
+	optind = 0;	/* full re-initialisation (glibc and musl) */
+	opterr = 0;
+	for (;;) {
+		li = -1;
+		c = getopt_long(argc, argv, sopts, lopts, &li);
+		if (c == -1)
+			break;
+		if (c == 255) {
+			opt_print_help(stdout, usage, about, tables);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			const char *bad = argv[optind - 1];
+
+			if (c == ':')
+				log_error("option '%s' needs a value (see --help)", bad);
+			else if (optopt && optopt < 256)
+				log_error("unknown option '-%c' (see --help)", optopt);
+			else
+				log_error("unknown option '%s' (see --help)", bad);
+			return -1;
+		}
+		d = NULL;
+		if (c >= 256 && c < 256 + (int)nd) {
+			d = byidx[c - 256];
+		} else {
+			size_t i;
+
+			for (i = 0; i < nd; i++)
+				if (byidx[i]->shrt == c) {
+					d = byidx[i];
+					break;
+				}
+		}
+		if (!d) {
+			log_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			return -1;
+		}
+		if (h(ctx, d, optarg) < 0)
+			return -1;
+	}
+	if (first_arg)
+		*first_arg = optind;
+	return 0;
+}

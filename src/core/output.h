@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Output styles shared by tests (see output_xeno.c for the line protocol). */
+#ifndef RTLAT_OUTPUT_H
+#define RTLAT_OUTPUT_H
+
+#include "core/engine.h"
+
+/* Xenomai-style output of the first series: banner, RTT/RTH/RTD, RTS/RTP. */
+extern const struct output_ops xeno_output;
+
+/* Building blocks for tests with their own Xenomai-style columns. */
+void xeno_banner(struct run *r, const char *extra);
+/* Print RTT and @head every -l lines; counts the data line. */
+void xeno_title(struct run *r, uint64_t k, const char *head);
+void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
+		   const struct winrec *const *thr);
+void xeno_rts(struct run *r, const struct accum *a, const char *label);
+void xeno_rtp(const struct accum *a, const char *label);
+void xeno_histogram(const struct accum *a, const char *kind);
+void xeno_stats(const struct series_name *nm);
+/* -h, -s, per-sampler RTS lines, overall RTS and RTP of series @name. */
+void xeno_summary_series(struct run *r, int name);
+
+/* Measured time so far (ns, excluding warm-up). */
+int64_t run_actual_ns(const struct run *r);
+/* On stderr: why the run stopped (break, threshold, signal). */
+void run_report_outcome(struct run *r);
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Output in the line protocol of Xenomai's latency test, so that habits and
+ * parsers carry over:
+ *
+ *   == banner lines (configuration as in force)
+ *   RTT|  hh:mm:ss  (title)                        every -l data lines
+ *   RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst
+ *   RTD|      1.393|      2.908|     21.765|       0|      1.393|     21.765
+ *   RTS|  min|  avg|  max| overruns|    hh:mm:ss/hh:mm:ss   (actual/requested)
+ *   RTP| percentiles of all samples (rtlat addition)
+ *   HSH/HSD histogram lines (-h), HSH/HSS statistics lines (-s)
+ *
+ * All values in microseconds with three decimals (exact: 1 ns = 0.001 us).
+ * The overrun column is cumulative, as in Xenomai. With several samplers the
+ * RTD lines aggregate all of them (min of minima, max of maxima, mean over
+ * all samples) and the summary adds one RTS line per sampler with a trailing
+ * "cpu N" label. The first series of the test is the one shown.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/output.h"
+#include "core/rtsetup.h"
+#include "core/timeutil.h"
+
+static void us_field(char *out, size_t len, int64_t ns, bool valid)
+{
+	char b[32];
+
+	if (valid)
+		snprintf(out, len, "%11s", fmt_us3(b, ns));
+	else
+		snprintf(out, len, "%11s", "n/a");
+}
+
+/* Mean in ns, rounded to the nearest ns, of a window. */
+static int64_t window_avg(const struct window *w)
+{
+	int64_t half = (int64_t)(w->n / 2);
+
+	return (w->sum + (w->sum >= 0 ? half : -half)) / (int64_t)w->n;
+}
+
+void xeno_banner(struct run *r, const char *extra)
+{
+	const struct engine_opts *o = r->o;
+	char buf[32], dur[32], iv[32];
+	int i;
+
+	if (o->quiet)
+		return;
+	if (o->period_ns)
+		printf("== Sampling period: %s\n", fmt_time(buf, o->period_ns));
+	printf("== Test mode: %s", r->test->mode);
+	if (o->period_ns)
+		printf(" (%s, CLOCK_%s)", wait_backend_desc(o->wait),
+		       o->clock == CLOCK_REALTIME ? "REALTIME" : "MONOTONIC");
+	printf("\n");
+	if (extra)
+		printf("== %s\n", extra);
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		printf("== Sampler %d: %s priority %d, CPU %d (allowed %s), tid %d\n",
+		       s->id, policy_name(s->policy_now), s->prio_now,
+		       s->cpu_now, s->allowed_now, (int)s->tid);
+	}
+	if (o->duration_ns)
+		fmt_hms(dur, o->duration_ns);
+	else
+		snprintf(dur, sizeof(dur), "until interrupted");
+	printf("== Duration: %s, warm-up %s, interval %s%s%s\n", dur,
+	       o->warmup_ns ? fmt_time(buf, o->warmup_ns) : "none",
+	       fmt_time(iv, o->interval_ns),
+	       o->mlock ? ", memory locked" : ", memory NOT locked",
+	       r->dma_fd >= 0 ? ", cpu_dma_latency 0" : "");
+	printf("== All results in microseconds\n");
+	fflush(stdout);
+}
+
+static void xeno_start(struct run *r)
+{
+	xeno_banner(r, NULL);
+}
+
+void xeno_title(struct run *r, uint64_t k, const char *head)
+{
+	char t[32], p[32];
+
+	if (r->o->quiet)
+		return;
+	if (r->o->lines_per_header == 0 ? r->lines_printed == 0 :
+	    r->lines_printed % r->o->lines_per_header == 0) {
+		fmt_hms(t, (int64_t)(k + 1) * r->o->interval_ns);
+		if (r->o->period_ns)
+			printf("RTT|  %s  (%s, %s period, priority %d)\n", t,
+			       r->test->mode, fmt_time(p, r->o->period_ns),
+			       r->s[0].prio_now);
+		else
+			printf("RTT|  %s  (%s, priority %d)\n", t,
+			       r->test->mode, r->s[0].prio_now);
+		printf("%s\n", head);
+	}
+	r->lines_printed++;
+}
+
+void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
+		   const struct winrec *const *thr)
+{
+	const struct window *w = &agg[0];
+	const struct series_name *nm = &r->names[0];
+	char mn[16], av[16], mx[16], be[16], wo[16];
+
+	(void)thr;
+	if (r->o->quiet || (w->n == 0 && w->overruns == 0))
+		return;
+	xeno_title(r, k,
+		   "RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst");
+	us_field(mn, sizeof(mn), w->min, w->n > 0);
+	us_field(av, sizeof(av), w->n ? window_avg(w) : 0, w->n > 0);
+	us_field(mx, sizeof(mx), w->max, w->n > 0);
+	us_field(be, sizeof(be), nm->best, nm->any);
+	us_field(wo, sizeof(wo), nm->worst, nm->any);
+	printf("RTD|%s|%s|%s|%8" PRIu64 "|%s|%s\n", mn, av, mx, nm->overruns,
+	       be, wo);
+	fflush(stdout);
+}
+
+/* One RTS line for @a; @label NULL or " cpu N". */
+void xeno_rts(struct run *r, const struct accum *a, const char *label)
+{
+	char mn[16], av[16], mx[16], act[32], req[32];
+	double mean = 0;
+
+	stats_mean(&a->st, &mean);
+	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);
+	if (a->st.n) {
+		int64_t m = (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5);
+
+		us_field(av, sizeof(av), m, true);
+	} else {
+		us_field(av, sizeof(av), 0, false);
+	}
+	us_field(mx, sizeof(mx), a->st.max, a->st.n > 0);
+	fmt_hms(act, run_actual_ns(r));
+	if (r->o->duration_ns)
+		fmt_hms(req, r->o->duration_ns);
+	else
+		snprintf(req, sizeof(req), "--:--:--");
+	printf("RTS|%s|%s|%s|%8" PRIu64 "|    %s/%s%s\n", mn, av, mx,
+	       a->overruns, act, req, label ? label : "");
+}
+
+/* Percentile lines of @a. */
+void xeno_rtp(const struct accum *a, const char *label)
+{
+	char b[32];
+	int64_t v;
+	int i;
+
+	printf("RTP|");
+	for (i = 0; i < RTLAT_NPCT; i++)
+		printf("%s%11s", i ? "|" : "", rtlat_percentiles[i].name);
+	printf("\n");
+	printf("RTP|");
+	for (i = 0; i < RTLAT_NPCT; i++) {
+		if (hist_percentile(&a->hist, rtlat_percentiles[i].den_inv,
+				    a->st.min, a->st.max, &v))
+			printf("%s%11s", i ? "|" : "", fmt_us3(b, v));
+		else
+			printf("%s%11s", i ? "|" : "", "n/a");
+	}
+	printf("%s\n", label ? label : "");
+}
+
+void xeno_histogram(const struct accum *a, const char *kind)
+{
+	const struct histogram *h = &a->lin;
+	char lo[32], hi[32];
+	int64_t l, u;
+	size_t i;
+
+	if (!h->count)
+		return;
+	printf("HSH|--param|--------range (us)-------|---samples\n");
+	if (h->underflow)
+		printf("HSD|%7s|%11s < %11s |%10" PRIu64 "\n", kind, "",
+		       fmt_us3(lo, h->lo), h->underflow);
+	for (i = 0; i < h->nbuckets; i++) {
+		if (!h->count[i])
+			continue;
+		hist_bucket_range(h, i, &l, &u);
+		printf("HSD|%7s|%11s - %11s |%10" PRIu64 "\n", kind,
+		       fmt_us3(lo, l), fmt_us3(hi, u + 1), h->count[i]);
+	}
+	if (h->overflow)
+		printf("HSD|%7s|%11s >=%11s |%10" PRIu64 "\n", kind, "",
+		       fmt_us3(hi, h->lo + (int64_t)h->nbuckets * h->width),
+		       h->overflow);
+}
+
+static void hss_line(const char *kind, const struct stats *st)
+{
+	double mean, sd;
+	char m[32], s[32];
+
+	if (!st->n) {
+		printf("HSS|%7s|%10" PRIu64 "|%11s|%11s\n", kind, st->n, "n/a",
+		       "n/a");
+		return;
+	}
+	stats_mean(st, &mean);
+	stats_stddev(st, &sd);
+	fmt_us3(m, (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5));
+	fmt_us3(s, (int64_t)(sd + 0.5));
+	printf("HSS|%7s|%10" PRIu64 "|%11s|%11s\n", kind, st->n, m, s);
+}
+
+void xeno_stats(const struct series_name *nm)
+{
+	printf("HSH|--param|--samples-|--average--|---stddev--\n");
+	hss_line("min", &nm->min_st);
+	hss_line("avg", &nm->agg.st);
+	hss_line("max", &nm->max_st);
+}
+
+void xeno_summary_series(struct run *r, int name)
+{
+	const struct series_name *nm = &r->names[name];
+	char label[32];
+	int i, j;
+
+	if (r->o->print_hist)
+		xeno_histogram(&nm->agg, "lat");
+	if (r->o->print_stats)
+		xeno_stats(nm);
+	printf("---|-----------|-----------|-----------|--------|------------------------\n");
+	if (r->nsamplers > 1) {
+		for (i = 0; i < r->nsamplers; i++)
+			for (j = 0; j < r->s[i].nseries; j++) {
+				if (r->s[i].name_idx[j] != name)
+					continue;
+				snprintf(label, sizeof(label), " cpu %d",
+					 r->s[i].cpu_now);
+				xeno_rts(r, &r->total[i][j], label);
+			}
+	}
+	xeno_rts(r, &nm->agg, NULL);
+	xeno_rtp(&nm->agg, NULL);
+}
+
+static void xeno_summary(struct run *r)
+{
+	xeno_summary_series(r, 0);
+	run_report_outcome(r);
+}
+
+const struct output_ops xeno_output = {
+	.start = xeno_start,
+	.interval = xeno_interval,
+	.summary = xeno_summary,
+};

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Result files; see result.h and docs/result-schema.md. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "core/result.h"
+#include "core/rtsetup.h"
+#include "core/timeutil.h"
+
+FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
+		  size_t errlen)
+{
+	FILE *f;
+
+	snprintf(tmp, tmplen, "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		snprintf(err, errlen, "cannot create %s: %s", tmp,
+			 strerror(errno));
+	return f;
+}
+
+int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
+		  size_t errlen)
+{
+	int e = 0;
+
+	if (fflush(f) != 0 || ferror(f))
+		e = errno ? errno : EIO;
+	if (!e && fsync(fileno(f)) != 0)
+		e = errno;
+	if (fclose(f) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (!e && rename(tmp, path) != 0)
+		e = errno;
+	if (e) {
+		unlink(tmp);
+		snprintf(err, errlen, "cannot write %s: %s%s", path,
+			 strerror(e),
+			 e == ENOSPC ? " (the previous version is kept)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+static void hist_json(struct jw *w, const char *key, const struct histogram *h)
+{
+	int64_t lo, hi;
+	size_t i;
+
+	jw_obj_begin(w, key);
+	if (h->layout == HIST_LOGLIN) {
+		jw_str(w, "layout", "log-linear");
+		jw_str(w, "unit", "ns");
+		jw_int(w, "sub_buckets", HIST_LL_SUB);
+		jw_int(w, "range_min_ns", -HIST_LL_LIMIT + 1);
+		jw_int(w, "range_max_ns", HIST_LL_LIMIT - 1);
+	} else {
+		jw_str(w, "layout", "linear");
+		jw_str(w, "unit", "ns");
+		jw_int(w, "lo_ns", h->lo);
+		jw_int(w, "width_ns", h->width);
+		jw_uint(w, "nbuckets", h->nbuckets);
+	}
+	jw_uint(w, "underflow", h->underflow);
+	jw_uint(w, "overflow", h->overflow);
+	jw_arr_begin(w, "buckets");
+	for (i = 0; i < h->nbuckets; i++) {
+		if (!h->count[i])
+			continue;
+		hist_bucket_range(h, i, &lo, &hi);
+		jw_arr_begin_inline(w, NULL);
+		jw_int(w, NULL, lo);
+		jw_int(w, NULL, hi);
+		jw_uint(w, NULL, h->count[i]);
+		jw_arr_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+static void intervals_json(struct jw *w, const struct ivstore *iv,
+			   int64_t interval_ns)
+{
+	size_t i;
+
+	jw_obj_begin(w, "intervals");
+	jw_int(w, "interval_ns", interval_ns * (int64_t)iv->span);
+	jw_arr_begin_inline(w, "columns");
+	jw_str(w, NULL, "index");
+	jw_str(w, NULL, "samples");
+	jw_str(w, NULL, "min_ns");
+	jw_str(w, NULL, "avg_ns");
+	jw_str(w, NULL, "max_ns");
+	jw_str(w, NULL, "overruns");
+	jw_arr_end(w);
+	jw_arr_begin(w, "data");
+	for (i = 0; i < iv->n; i++) {
+		const struct window *x = &iv->w[i];
+
+		jw_arr_begin_inline(w, NULL);
+		jw_uint(w, NULL, iv->index[i] / iv->span);
+		jw_uint(w, NULL, x->n);
+		if (x->n) {
+			jw_int(w, NULL, x->min);
+			jw_int(w, NULL, (x->sum + (x->sum >= 0 ? 1 : -1) *
+					 (int64_t)(x->n / 2)) / (int64_t)x->n);
+			jw_int(w, NULL, x->max);
+		} else {
+			jw_null(w, NULL);
+			jw_null(w, NULL);
+			jw_null(w, NULL);
+		}
+		jw_uint(w, NULL, x->overruns);
+		jw_arr_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+void result_series_json(struct jw *w, const char *key, const struct accum *a,
+			const struct series_desc *d, const struct ivstore *iv,
+			int64_t interval_ns)
+{
+	double mean, sd;
+	int64_t v;
+	int i;
+
+	jw_obj_begin(w, key);
+	jw_uint(w, "samples", a->st.n);
+	jw_uint(w, d->miss_name, a->overruns);
+	if (a->st.n) {
+		jw_int(w, "min_ns", a->st.min);
+		stats_mean(&a->st, &mean);
+		jw_double(w, "avg_ns", mean, 1);
+		jw_int(w, "max_ns", a->st.max);
+		stats_stddev(&a->st, &sd);
+		jw_double(w, "stddev_ns", sd, 1);
+		jw_uint(w, "max_cycle", a->max_cycle);
+	} else {
+		jw_null(w, "min_ns");
+		jw_null(w, "avg_ns");
+		jw_null(w, "max_ns");
+		jw_null(w, "stddev_ns");
+		jw_null(w, "max_cycle");
+	}
+	jw_obj_begin(w, "percentiles_ns");
+	for (i = 0; i < RTLAT_NPCT; i++) {
+		if (hist_percentile(&a->hist, rtlat_percentiles[i].den_inv,
+				    a->st.min, a->st.max, &v))
+			jw_int(w, rtlat_percentiles[i].name, v);
+		else
+			jw_null(w, rtlat_percentiles[i].name);
+	}
+	jw_obj_end(w);
+	hist_json(w, "histogram", &a->hist);
+	if (a->lin.count)
+		hist_json(w, "histogram_linear", &a->lin);
+	if (iv)
+		intervals_json(w, iv, interval_ns);
+	jw_obj_end(w);
+}
+
+static const char *clock_name(clockid_t c)
+{
+	return c == CLOCK_REALTIME ? "realtime" : "monotonic";
+}
+
+static void write_body(struct run *r, struct jw *w, const char *status)
+{
+	const struct engine_opts *o = r->o;
+	char buf[64], host[256];
+	struct utsname u;
+	int64_t actual;
+	int i, j;
+
+	jw_obj_begin(w, NULL);
+	jw_str(w, "schema", RTLAT_RESULT_SCHEMA);
+	jw_int(w, "schema_version", RTLAT_RESULT_SCHEMA_VERSION);
+	jw_obj_begin(w, "tool");
+	jw_str(w, "name", "rtlat");
+	jw_str(w, "version", RTLAT_VERSION);
+	jw_obj_end(w);
+	jw_str(w, "test", r->test->name);
+	jw_str(w, "mode", r->test->mode);
+	jw_str(w, "status", status);
+	jw_arr_begin_inline(w, "command_line");
+	for (i = 0; i < r->argc; i++)
+		jw_str(w, NULL, r->argv[i]);
+	jw_arr_end(w);
+	if (r->wall_start_ns)
+		jw_str(w, "start_time", fmt_utc(buf, r->wall_start_ns));
+	else
+		jw_null(w, "start_time");
+	if (r->wall_end_ns)
+		jw_str(w, "end_time", fmt_utc(buf, r->wall_end_ns));
+	else
+		jw_null(w, "end_time");
+	if (o->duration_ns)
+		jw_int(w, "duration_requested_ns", o->duration_ns);
+	else
+		jw_null(w, "duration_requested_ns");
+	if (r->mono_start_ns) {
+		int64_t end = r->mono_end_ns ? r->mono_end_ns :
+			      clock_now_ns(CLOCK_MONOTONIC);
+
+		actual = end - r->mono_start_ns;
+		jw_int(w, "duration_actual_ns", actual > 0 ? actual : 0);
+	} else {
+		jw_int(w, "duration_actual_ns", 0);
+	}
+
+	jw_obj_begin(w, "host");
+	if (gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		jw_str(w, "hostname", host);
+	}
+	if (uname(&u) == 0) {
+		jw_str(w, "sysname", u.sysname);
+		jw_str(w, "release", u.release);
+		jw_str(w, "version", u.version);
+		jw_str(w, "machine", u.machine);
+	}
+	jw_obj_end(w);
+
+	jw_obj_begin(w, "config");
+	if (o->period_ns)
+		jw_int(w, "period_ns", o->period_ns);
+	else
+		jw_null(w, "period_ns");
+	jw_int(w, "warmup_ns", o->warmup_ns);
+	jw_int(w, "interval_ns", o->interval_ns);
+	jw_str(w, "policy", policy_name(o->policy));
+	jw_int(w, "priority", o->policy == SCHED_OTHER ? 0 : o->prio);
+	jw_str(w, "cpus", cpulist_format(&o->cpus, host, sizeof(host)));
+	jw_str(w, "wait", wait_backend_name(o->wait));
+	jw_str(w, "clock", clock_name(o->clock));
+	jw_int(w, "clock_resolution_ns", r->clock_res_ns);
+	jw_bool(w, "mlockall", o->mlock);
+	jw_bool(w, "cpu_dma_latency_held", r->dma_fd >= 0);
+	if (o->max_latency_ns >= 0)
+		jw_int(w, "max_latency_ns", o->max_latency_ns);
+	else
+		jw_null(w, "max_latency_ns");
+	if (o->break_ns >= 0)
+		jw_int(w, "break_ns", o->break_ns);
+	else
+		jw_null(w, "break_ns");
+	jw_obj_end(w);
+
+	jw_arr_begin(w, "warnings");
+	for (i = 0; i < r->nwarnings; i++)
+		jw_str(w, NULL, r->warnings[i]);
+	jw_arr_end(w);
+	if (r->error[0])
+		jw_str(w, "error", r->error);
+	else
+		jw_null(w, "error");
+	if (atomic_load(&r->brk_hit)) {
+		const struct sampler *s = &r->s[r->brk_sampler];
+
+		jw_obj_begin(w, "break");
+		jw_int(w, "thread", s->id);
+		jw_int(w, "cpu", s->cpu_now);
+		jw_str(w, "series", s->series[r->brk_series].desc->name);
+		jw_int(w, "value_ns", r->brk_value);
+		jw_uint(w, "cycle", r->brk_cycle);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "break");
+	}
+	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
+	jw_str(w, "unit", "ns");
+	jw_str(w, "percentile_method",
+	       "upper edge of the log-linear histogram bucket holding rank ceil(q*n), clamped to [min, max]: never below the exact value, above it by at most 1 ns under 128 ns and 0.79 % above");
+
+	jw_obj_begin(w, "summary");
+	for (j = 0; j < r->nnames; j++)
+		result_series_json(w, r->names[j].desc->name, &r->names[j].agg,
+				   r->names[j].desc, &r->names[j].iv,
+				   o->interval_ns);
+	jw_obj_end(w);
+
+	jw_arr_begin(w, "threads");
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		jw_obj_begin(w, NULL);
+		jw_int(w, "id", s->id);
+		if (s->cpu >= 0)
+			jw_int(w, "cpu", s->cpu);
+		else
+			jw_null(w, "cpu");
+		jw_int(w, "tid", s->tid);
+		jw_str(w, "policy", policy_name(s->policy_now));
+		jw_int(w, "priority", s->prio_now);
+		jw_int(w, "cpu_at_start", s->cpu_now);
+		jw_str(w, "cpus_allowed", s->allowed_now);
+		jw_obj_begin(w, "series");
+		for (j = 0; j < s->nseries; j++)
+			result_series_json(w, s->series[j].desc->name,
+					   &r->total[i][j], s->series[j].desc,
+					   &r->iv[i][j], o->interval_ns);
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	if (r->test->json) {
+		jw_obj_begin(w, "test_data");
+		r->test->json(r, w);
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+}
+
+int result_write(struct run *r, const char *path, const char *status,
+		 char *err, size_t errlen)
+{
+	char tmp[PATH_MAX + 32];
+	struct jw w;
+	FILE *f;
+
+	f = atomic_open(path, tmp, sizeof(tmp), err, errlen);
+	if (!f)
+		return -1;
+	jw_init(&w, f);
+	write_body(r, &w, status);
+	if (!jw_finish(&w) && !ferror(f)) {
+		fclose(f);
+		unlink(tmp);
+		snprintf(err, errlen, "internal error writing %s", path);
+		return -1;
+	}
+	return atomic_commit(f, tmp, path, err, errlen);
+}
+
+int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX + 32], buf[32], cpus[128];
+	const struct histogram *h;
+	size_t i;
+	FILE *f;
+	int j;
+
+	f = atomic_open(path, tmp, sizeof(tmp), err, errlen);
+	if (!f)
+		return -1;
+	fprintf(f, "# rtlat %s %s histogram, raw counts\n", RTLAT_VERSION,
+		r->test->name);
+	fprintf(f, "# test: %s (%s)\n", r->test->name, r->test->mode);
+	if (r->o->period_ns)
+		fprintf(f, "# period: %s us\n", fmt_us3(buf, r->o->period_ns));
+	fprintf(f, "# policy: %s, priority: %d, cpus: %s, wait: %s\n",
+		policy_name(r->o->policy), r->o->prio,
+		cpulist_format(&r->o->cpus, cpus, sizeof(cpus)),
+		wait_backend_name(r->o->wait));
+	fprintf(f, "# bucket width: %s us, buckets: %ld\n",
+		fmt_us3(buf, r->o->hist_bucket_ns), r->o->hist_buckets);
+	for (j = 0; j < r->nnames; j++) {
+		const struct accum *a = &r->names[j].agg;
+
+		h = &a->lin;
+		if (!h->count)
+			continue;
+		fprintf(f, "# series: %s, samples: %llu, underflow: %llu, overflow: %llu\n",
+			r->names[j].desc->name, (unsigned long long)a->st.n,
+			(unsigned long long)h->underflow,
+			(unsigned long long)h->overflow);
+		fprintf(f, "# columns: bucket lower edge (us), count\n");
+		for (i = 0; i < h->nbuckets; i++) {
+			int64_t lo, hi;
+
+			hist_bucket_range(h, i, &lo, &hi);
+			fprintf(f, "%s %llu\n", fmt_us3(buf, lo),
+				(unsigned long long)h->count[i]);
+		}
+		if (j + 1 < r->nnames)
+			fprintf(f, "\n\n");	/* gnuplot data set separator */
+	}
+	return atomic_commit(f, tmp, path, err, errlen);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Result files of a run: the self-describing JSON result (schema
+ * "rtlat-result", documented in docs/result-schema.md) and the gnuplot-ready
+ * histogram. Both are written atomically: a temporary file in the same
+ * directory, fsync, rename. A failed write leaves the previous file intact.
+ */
+#ifndef RTLAT_RESULT_H
+#define RTLAT_RESULT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/engine.h"
+#include "core/jsonw.h"
+
+#define RTLAT_RESULT_SCHEMA "rtlat-result"
+#define RTLAT_RESULT_SCHEMA_VERSION 1
+
+/* Write the result of @r to @path with @status ("running", "complete",
+ * "interrupted", "break", "error"). Returns 0 or -1 with a message. */
+int result_write(struct run *r, const char *path, const char *status,
+		 char *err, size_t errlen);
+
+/* Write the linear histograms of @r for gnuplot. Returns 0 or -1. */
+int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
+
+/*
+ * Open a temporary file next to @path for an atomic replace. Returns the
+ * stream and the temporary name in @tmp, or NULL with a message.
+ */
+FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
+		  size_t errlen);
+
+/* Flush, fsync and rename the temporary file over @path; on any failure
+ * remove it. Returns 0 or -1 with a message. */
+int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
+		  size_t errlen);
+
+/* JSON object of one accumulated series (statistics, percentiles,
+ * histograms; intervals if @iv). Shared by every result writer. */
+void result_series_json(struct jw *w, const char *key, const struct accum *a,
+			const struct series_desc *d, const struct ivstore *iv,
+			int64_t interval_ns);
+
+#endif

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Real-time set-up; see rtsetup.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "core/rtsetup.h"
+
+int policy_parse(const char *s, int *policy)
+{
+	if (!strcmp(s, "fifo") || !strcmp(s, "SCHED_FIFO"))
+		*policy = SCHED_FIFO;
+	else if (!strcmp(s, "rr") || !strcmp(s, "SCHED_RR"))
+		*policy = SCHED_RR;
+	else if (!strcmp(s, "other") || !strcmp(s, "normal") ||
+		 !strcmp(s, "SCHED_OTHER"))
+		*policy = SCHED_OTHER;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_FIFO: return "fifo";
+	case SCHED_RR: return "rr";
+	case SCHED_OTHER: return "other";
+#ifdef SCHED_BATCH
+	case SCHED_BATCH: return "batch";
+#endif
+#ifdef SCHED_IDLE
+	case SCHED_IDLE: return "idle";
+#endif
+	default: return "unknown";
+	}
+}
+
+int cpus_online(struct cpuset *set)
+{
+	char buf[4096], err[128];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	long n, c;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f)) {
+			fclose(f);
+			if (cpulist_parse(buf, set, err, sizeof(err)) == 0)
+				return 0;
+		} else {
+			fclose(f);
+		}
+	}
+	cpuset_zero(set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	for (c = 0; c < n && c < RTLAT_MAX_CPUS; c++)
+		cpuset_set(set, (int)c);
+	return 0;
+}
+
+int cpus_allowed(struct cpuset *set)
+{
+	cpu_set_t cs;
+	int c;
+
+	cpuset_zero(set);
+	CPU_ZERO(&cs);
+	if (sched_getaffinity(0, sizeof(cs), &cs) < 0)
+		return -errno;
+	for (c = 0; c < CPU_SETSIZE && c < RTLAT_MAX_CPUS; c++)
+		if (CPU_ISSET(c, &cs))
+			cpuset_set(set, c);
+	return 0;
+}
+
+int cpus_check(const struct cpuset *req, char *err, size_t errlen)
+{
+	struct cpuset on, al, usable;
+	char ubuf[256];
+	int c;
+
+	cpus_online(&on);
+	if (cpus_allowed(&al) < 0)
+		al = on;
+	cpuset_zero(&usable);
+	for (c = 0; c < RTLAT_MAX_CPUS; c++)
+		if (cpuset_isset(&on, c) && cpuset_isset(&al, c))
+			cpuset_set(&usable, c);
+	cpulist_format(&usable, ubuf, sizeof(ubuf));
+	if (cpuset_count(req) == 0) {
+		snprintf(err, errlen, "empty CPU list; usable CPUs: %s", ubuf);
+		return -EINVAL;
+	}
+	for (c = 0; c < RTLAT_MAX_CPUS; c++) {
+		if (!cpuset_isset(req, c))
+			continue;
+		if (!cpuset_isset(&on, c)) {
+			snprintf(err, errlen,
+				 "CPU %d is offline or not present; usable CPUs: %s",
+				 c, ubuf);
+			return -EINVAL;
+		}
+		if (!cpuset_isset(&al, c)) {
+			snprintf(err, errlen,
+				 "CPU %d is not in this process's allowed CPUs (taskset, cpuset cgroup); usable CPUs: %s",
+				 c, ubuf);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int sched_check_range(int policy, int prio, char *err, size_t errlen)
+{
+	int lo = sched_get_priority_min(policy);
+	int hi = sched_get_priority_max(policy);
+
+	if (prio < lo || prio > hi) {
+		snprintf(err, errlen,
+			 "priority %d out of range for policy %s (%d..%d)",
+			 prio, policy_name(policy), lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void rlim_str(int resource, char *buf, size_t len, bool bytes)
+{
+	struct rlimit rl;
+	char s[32], h[32];
+
+	if (getrlimit(resource, &rl) < 0) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY)
+		snprintf(s, sizeof(s), "unlimited");
+	else if (bytes)
+		snprintf(s, sizeof(s), "%llu KiB",
+			 (unsigned long long)rl.rlim_cur / 1024);
+	else
+		snprintf(s, sizeof(s), "%llu", (unsigned long long)rl.rlim_cur);
+	if (rl.rlim_max == RLIM_INFINITY)
+		snprintf(h, sizeof(h), "unlimited");
+	else if (bytes)
+		snprintf(h, sizeof(h), "%llu KiB",
+			 (unsigned long long)rl.rlim_max / 1024);
+	else
+		snprintf(h, sizeof(h), "%llu", (unsigned long long)rl.rlim_max);
+	snprintf(buf, len, "%s (soft) / %s (hard)", s, h);
+}
+
+void sched_explain(int policy, int prio, int e, char *msg, size_t len)
+{
+	char rl[96];
+
+	if (e == EPERM || e == EACCES) {
+		rlim_str(RLIMIT_RTPRIO, rl, sizeof(rl), false);
+		snprintf(msg, len,
+			 "not permitted to run a thread with policy %s priority %d: "
+			 "run as root, grant CAP_SYS_NICE (setcap cap_sys_nice+ep rtlat), "
+			 "or raise RLIMIT_RTPRIO to at least %d (now %s; limits.conf 'rtprio')",
+			 policy_name(policy), prio, prio, rl);
+	} else {
+		snprintf(msg, len,
+			 "cannot run a thread with policy %s priority %d: %s",
+			 policy_name(policy), prio, strerror(e));
+	}
+}
+
+static void *probe_fn(void *arg)
+{
+	return arg;
+}
+
+int sched_probe(int policy, int prio, char *err, size_t errlen)
+{
+	pthread_attr_t attr;
+	struct sched_param sp;
+	pthread_t t;
+	int r;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.sched_priority = prio;
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, policy);
+	pthread_attr_setschedparam(&attr, &sp);
+	r = pthread_create(&t, &attr, probe_fn, NULL);
+	pthread_attr_destroy(&attr);
+	if (r) {
+		sched_explain(policy, prio, r, err, errlen);
+		return -r;
+	}
+	pthread_join(t, NULL);
+	return 0;
+}
+
+int memory_lock(char *err, size_t errlen)
+{
+	char rl[96];
+	int e;
+
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
+		return 0;
+	e = errno;
+	rlim_str(RLIMIT_MEMLOCK, rl, sizeof(rl), true);
+	snprintf(err, errlen,
+		 "mlockall failed: %s (errno %d); RLIMIT_MEMLOCK is %s: "
+		 "run as root, raise it (ulimit -l, limits.conf 'memlock'), "
+		 "or pass --no-mlock (page faults will then show as latency)",
+		 strerror(e), e, rl);
+	return -e;
+}
+
+int dma_latency_hold(char *note, size_t notelen)
+{
+	int32_t zero = 0;
+	int fd, e;
+
+	note[0] = '\0';
+	fd = open("/dev/cpu_dma_latency", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT)
+			snprintf(note, notelen,
+				 "/dev/cpu_dma_latency does not exist: CPU idle states are not constrained");
+		else
+			snprintf(note, notelen,
+				 "cannot open /dev/cpu_dma_latency (%s): CPU idle states are not constrained",
+				 strerror(e));
+		return -e;
+	}
+	if (write(fd, &zero, sizeof(zero)) != (ssize_t)sizeof(zero)) {
+		e = errno;
+		close(fd);
+		snprintf(note, notelen,
+			 "cannot write /dev/cpu_dma_latency (%s): CPU idle states are not constrained",
+			 strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+static long long read_ll(const char *path, bool *ok)
+{
+	long long v = 0;
+	FILE *f = fopen(path, "r");
+
+	*ok = false;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lld", &v) == 1)
+		*ok = true;
+	fclose(f);
+	return v;
+}
+
+void rt_throttling_check(char *warn, size_t len)
+{
+	bool ok1, ok2;
+	long long rt = read_ll("/proc/sys/kernel/sched_rt_runtime_us", &ok1);
+	long long per = read_ll("/proc/sys/kernel/sched_rt_period_us", &ok2);
+
+	warn[0] = '\0';
+	if (ok1 && rt >= 0)
+		snprintf(warn, len,
+			 "RT throttling is active (sched_rt_runtime_us=%lld of sched_rt_period_us=%lld): "
+			 "real-time tasks are stopped after %lld us per period, which can distort worst cases; "
+			 "disable with: echo -1 > /proc/sys/kernel/sched_rt_runtime_us",
+			 rt, ok2 ? per : 0, rt);
+}
+
+void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
+		     size_t len)
+{
+	struct timespec res;
+
+	warn[0] = '\0';
+	*res_ns = 0;
+	if (clock_getres(clock, &res) < 0)
+		return;
+	*res_ns = (long long)res.tv_sec * 1000000000LL + res.tv_nsec;
+	if (*res_ns > 1000)
+		snprintf(warn, len,
+			 "clock resolution is %lld ns (no high-resolution timers, CONFIG_HIGH_RES_TIMERS?): "
+			 "every figure is quantized to the tick and grows with the period",
+			 *res_ns);
+}
+
+int thread_pin(int cpu)
+{
+	cpu_set_t cs;
+
+	CPU_ZERO(&cs);
+	CPU_SET(cpu, &cs);
+	if (sched_setaffinity(0, sizeof(cs), &cs) < 0)
+		return -errno;
+	return 0;
+}
+
+void stack_prefault(size_t size)
+{
+	unsigned char buf[size];
+
+	memset(buf, 0, size);
+	/* keep the compiler from dropping the stores */
+	__asm__ __volatile__("" : : "r"(buf) : "memory");
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Real-time set-up of the process and its threads: memory locking,
+ * scheduling policy and priority, CPU affinity, /dev/cpu_dma_latency, and
+ * the checks that tell a user why a measurement would be wrong (RT
+ * throttling, coarse clock). Every failure names its fix; see DESIGN.md.
+ */
+#ifndef RTLAT_RTSETUP_H
+#define RTLAT_RTSETUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "core/cpulist.h"
+
+/* "fifo", "rr", "other" <-> SCHED_* */
+int policy_parse(const char *s, int *policy);
+const char *policy_name(int policy);
+
+/* CPUs online (sysfs, else sysconf) and CPUs this process may use. */
+int cpus_online(struct cpuset *set);
+int cpus_allowed(struct cpuset *set);
+
+/*
+ * Check that every CPU in @req is online and allowed. On failure returns
+ * -EINVAL with a message naming the CPU and listing the usable CPUs.
+ */
+int cpus_check(const struct cpuset *req, char *err, size_t errlen);
+
+/* Check @prio is in range for @policy (1..99 for fifo/rr, 0 for other).
+ * Returns 0 or -EINVAL with a message. */
+int sched_check_range(int policy, int prio, char *err, size_t errlen);
+
+/*
+ * Probe that a thread may run with @policy/@prio, by starting one with those
+ * attributes (never falls back silently). Returns 0, or -EPERM with a
+ * message naming root, CAP_SYS_NICE and the current RLIMIT_RTPRIO.
+ */
+int sched_probe(int policy, int prio, char *err, size_t errlen);
+
+/* Message for pthread_create/sched_setscheduler failing with @err. */
+void sched_explain(int policy, int prio, int e, char *msg, size_t len);
+
+/* mlockall(MCL_CURRENT | MCL_FUTURE). Returns 0 or -errno with a message
+ * showing the errno and RLIMIT_MEMLOCK. */
+int memory_lock(char *err, size_t errlen);
+
+/*
+ * Hold /dev/cpu_dma_latency at 0 us while the returned fd stays open.
+ * Returns the fd, or -errno (ENOENT when the device is missing) with a note.
+ */
+int dma_latency_hold(char *note, size_t notelen);
+
+/* Warning text if RT throttling is active, else "". */
+void rt_throttling_check(char *warn, size_t len);
+
+/* Warning text if @clock's resolution is coarser than 1 us, else "".
+ * Stores the resolution in *res_ns. */
+void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
+		     size_t len);
+
+/* Pin the calling thread to @cpu (>= 0). Returns 0 or -errno. */
+int thread_pin(int cpu);
+
+/* Touch @size bytes of stack so that it is faulted in before sampling. */
+void stack_prefault(size_t size);
+
+#endif

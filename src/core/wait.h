@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Periodic wait backends of the timer-driven samplers. Each waits for the
+ * next deadline of a fixed grid (period P from a first deadline) and reports
+ * the deadline it waited for, the wake-up time read right after the wait and
+ * how many further deadlines had already passed (overruns):
+ *
+ *  abs      clock_nanosleep(TIMER_ABSTIME) to the deadline (default)
+ *  timerfd  timerfd armed with an absolute first expiry and interval P;
+ *           overruns = expirations read - 1
+ *  posix    timer_create() signalling this thread, waited with sigwaitinfo();
+ *           overruns from timer_getoverrun()
+ *  rel      clock_nanosleep() relative for P after a clock read: measures
+ *           oversleep (no grid, hence never an overrun)
+ *  busy     spin on the clock until the deadline (the measurement floor)
+ *
+ * Latency = wake-up - deadline (signed ns). A wait interrupted by a signal
+ * (the engine's stop kick) returns WAIT_INTERRUPTED and produces no sample.
+ */
+#ifndef RTLAT_WAIT_H
+#define RTLAT_WAIT_H
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+enum wait_backend {
+	WAIT_ABS,
+	WAIT_TIMERFD,
+	WAIT_POSIX,
+	WAIT_REL,
+	WAIT_BUSY,
+};
+
+#define WAIT_INTERRUPTED 1
+
+struct waiter {
+	enum wait_backend backend;
+	clockid_t clock;
+	int64_t period;		/* ns */
+	int64_t next;		/* next deadline, ns on @clock */
+	int fd;			/* timerfd */
+	timer_t timer;		/* posix */
+	int timer_valid;
+	int signo;		/* posix timer signal */
+	sigset_t sigs;		/* posix: timer signal + stop kick */
+	const _Atomic int *stop;	/* busy: spin exits when *stop != 0 */
+};
+
+struct wake {
+	int64_t deadline;	/* the deadline waited for, ns */
+	int64_t now;		/* clock read right after the wait, ns */
+	uint64_t missed;	/* further deadlines already passed (overruns) */
+};
+
+/* Name <-> backend ("abs", "timerfd", "posix", "rel", "busy"). */
+const char *wait_backend_name(enum wait_backend b);
+int wait_backend_parse(const char *s, enum wait_backend *b);
+/* Human description, e.g. "clock_nanosleep TIMER_ABSTIME". */
+const char *wait_backend_desc(enum wait_backend b);
+
+/*
+ * Prepare a waiter in the calling (sampler) thread; @first is the first
+ * deadline, @stop the engine's stop flag, @stop_sig the signal the engine
+ * uses to interrupt waits. Returns 0 or -errno.
+ */
+int waiter_init(struct waiter *w, enum wait_backend b, clockid_t clock,
+		int64_t period, int64_t first, const _Atomic int *stop,
+		int stop_sig);
+
+/* Wait for the next deadline. Returns 0 with @wk filled, WAIT_INTERRUPTED,
+ * or -errno. Only the wait itself and the clock read are system calls
+ * (posix adds timer_getoverrun). */
+int waiter_wait(struct waiter *w, struct wake *wk);
+
+void waiter_destroy(struct waiter *w);
+
+/* The signal reserved for the posix backend's timer. */
+int wait_timer_signal(void);
+
+#endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat: real-time latency test suite, one multi-call binary. Invoked as
+ * "rtlat CMD ..." or through a link named after a command ("latency ...").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/log.h"
+
+static void usage(FILE *f)
+{
+	int i;
+
+	fprintf(f, "Usage: rtlat COMMAND [OPTIONS]\n"
+		   "       rtlat help COMMAND | rtlat COMMAND --help\n"
+		   "       rtlat --version\n\n"
+		   "rtlat measures how late real-time tasks run on Linux.\n\n"
+		   "Commands:\n");
+	for (i = 0; rtlat_cmds[i]; i++)
+		fprintf(f, "  %-12s %s\n", rtlat_cmds[i]->name,
+			rtlat_cmds[i]->summary);
+	fprintf(f, "\nExit status: 0 success, 1 error, 2 a latency threshold was exceeded.\n"
+		   "Every command has a manual page: man rtlat-COMMAND.\n");
+}
+
+static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
+		   const char *prefix)
+{
+	static char pfx[64];
+
+	snprintf(pfx, sizeof(pfx), "%s", prefix);
+	log_set_prefix(pfx);
+	return c->main(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	const struct rtlat_cmd *c;
+	char prefix[64];
+
+	base = base ? base + 1 : argv[0];
+	rtlat_argc = argc;
+	rtlat_argv = argv;
+
+	c = cmd_find(base);
+	if (c)			/* called through a link named after a command */
+		return run_cmd(c, argc, argv, base);
+
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("rtlat %s\n", RTLAT_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "help")) {
+		char *hargv[3];
+
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		c = cmd_find(argv[2]);
+		if (!c) {
+			fprintf(stderr, "rtlat: error: unknown command '%s' (see rtlat --help)\n",
+				argv[2]);
+			return 1;
+		}
+		hargv[0] = argv[2];
+		hargv[1] = "--help";
+		hargv[2] = NULL;
+		snprintf(prefix, sizeof(prefix), "rtlat %s", c->name);
+		return run_cmd(c, 2, hargv, prefix);
+	}
+	c = cmd_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "rtlat: error: unknown command '%s' (see rtlat --help)\n",
+			argv[1]);
+		return 1;
+	}
+	snprintf(prefix, sizeof(prefix), "rtlat %s", c->name);
+	return run_cmd(c, argc - 1, argv + 1, prefix);
+}
