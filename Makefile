@@ -75,6 +75,15 @@ endif
 
 ALL_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS)
 
+# V=1 shows the full commands.
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-7s %s\n'
+endif
+
 # Sources: the on-target core, the commands, the loads and the host side.
 LIB_SRCS := $(wildcard src/core/*.c) $(wildcard src/cmd/*.c) \
 	$(wildcard src/load/*.c) $(wildcard src/report/*.c)
@@ -93,15 +102,18 @@ MANPAGES := $(wildcard man/*.1)
 all: $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(RTLAT_LDLIBS) $(LDLIBS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(RTLAT_LDLIBS) $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(quiet) AR $@
+	$(Q)$(AR) rcs $@ $^
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 static:
 	$(MAKE) O=$(O)/static STATIC=1 all
@@ -109,7 +121,8 @@ static:
 # Unit tests link the library with cmocka.
 $(O)/tests/unit/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -MMD -MP -o $@ $< $(LIB) \
+	$(quiet) CCLD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -MMD -MP -o $@ $< $(LIB) \
 		-lcmocka $(RTLAT_LDLIBS) $(LDLIBS)
 
 unit-tests: $(UNIT_BINS)

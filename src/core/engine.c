@@ -483,7 +483,7 @@ static void take_delta(struct run *r, struct sampler *s, int b)
 
 /* Process every interval whose records are all in. @final: samplers are
  * joined, take everything. */
-static void drain(struct run *r, bool final)
+void engine_drain(struct run *r, bool final)
 {
 	const struct winrec *thr[r->nsamplers];
 	struct window agg[RTLAT_MAX_SERIES];
@@ -576,7 +576,7 @@ static void drain_raw(struct run *r)
 }
 
 /* Merge the per-sampler totals into the per-name aggregates. */
-static void aggregate(struct run *r)
+void engine_aggregate(struct run *r)
 {
 	int i, j;
 
@@ -594,7 +594,7 @@ static int write_result(struct run *r, const char *status)
 
 	if (!r->o->json_file)
 		return 0;
-	aggregate(r);
+	engine_aggregate(r);
 	if (result_write(r, r->o->json_file, status, err, sizeof(err)) < 0) {
 		snprintf(r->error, sizeof(r->error), "%s", err);
 		return -1;
@@ -612,7 +612,7 @@ static void *display_main(void *arg)
 		int64_t now;
 
 		drain_raw(r);
-		drain(r, stopping);
+		engine_drain(r, stopping);
 		if (stopping)
 			break;
 		now = clock_now_ns(CLOCK_MONOTONIC);
@@ -724,7 +724,7 @@ static void open_trace_fds(struct run *r)
 	}
 }
 
-static int alloc_run(struct run *r)
+int engine_alloc(struct run *r)
 {
 	int i, j, e;
 
@@ -767,7 +767,7 @@ static int alloc_run(struct run *r)
 	return 0;
 }
 
-static void free_run(struct run *r)
+void engine_free(struct run *r)
 {
 	int i, j;
 
@@ -953,7 +953,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	if (e < 0 || r->nsamplers == 0) {
 		if (t->teardown)
 			t->teardown(r);
-		free_run(r);
+		engine_free(r);
 		return 1;
 	}
 	rt_throttling_check(msg, sizeof(msg));
@@ -977,7 +977,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		}
 		break;
 	}
-	if (alloc_run(r) < 0) {
+	if (engine_alloc(r) < 0) {
 		log_error("out of memory");
 		goto fail_early;
 	}
@@ -1106,7 +1106,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	if (r->stop_reason == STOP_ERROR && r->error[0])
 		log_error("%s", r->error);
 
-	aggregate(r);
+	engine_aggregate(r);
 	for (i = 0; i < r->nnames; i++) {
 		const struct accum *a = &r->names[i].agg;
 
@@ -1158,12 +1158,12 @@ out:
 		close(r->trace_marker_fd);
 	if (r->tracing_on_fd >= 0)
 		close(r->tracing_on_fd);
-	free_run(r);
+	engine_free(r);
 	return r->exit_code;
 
 fail_early:
 	if (t->teardown)
 		t->teardown(r);
-	free_run(r);
+	engine_free(r);
 	return 1;
 }

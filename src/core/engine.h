@@ -324,6 +324,17 @@ int engine_stop_signal(void);
 int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	       char **argv);
 
+/* Internal steps of engine_run(), exposed for unit tests. */
+/* Allocate accumulators, rings and stores for the samplers laid out. */
+int engine_alloc(struct run *r);
+void engine_free(struct run *r);
+/* Display side: process every interval whose records are all in, merging
+ * handed-over accumulators into r->total; @final takes everything (the
+ * samplers are joined). */
+void engine_drain(struct run *r, bool final);
+/* Merge r->total into the per-name aggregates. */
+void engine_aggregate(struct run *r);
+
 /* Sampler side ---------------------------------------------------------- */
 
 /* Set by the engine; the test body polls it. */

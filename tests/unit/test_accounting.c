@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests: the engine's accounting from synthetic timestamps, without
+ * threads: samples, overruns at the warm-up and end boundaries, interval
+ * windows, and the hand-over of accumulators to the display side.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/engine.h"
+#include "core/timeutil.h"
+
+#define P (100 * NSEC_PER_USEC)		/* period */
+#define T0 (1000 * NSEC_PER_SEC)	/* first deadline */
+
+static const struct series_desc lat = { "latency", "overruns", true };
+static const struct series_desc *const descs[] = { &lat };
+static const struct output_ops no_output;
+static const struct test_desc fake_test = {
+	.name = "fake", .mode = "synthetic", .out = &no_output,
+};
+
+struct sim {
+	struct run r;
+	struct engine_opts o;
+	struct sampler *s;
+	int64_t next;		/* next deadline of the grid */
+	int done;
+};
+
+/* warm-up 10 periods, measure 100 periods, interval 10 periods */
+static void sim_init(struct sim *m, int64_t duration)
+{
+	memset(m, 0, sizeof(*m));
+	engine_opts_init(&m->o, P, 99);
+	m->o.warmup_ns = 10 * P;
+	m->o.interval_ns = 10 * P;
+	m->o.duration_ns = duration;
+	m->r.o = &m->o;
+	m->r.test = &fake_test;
+	m->s = engine_add_sampler(&m->r, 0, 1, 99, 1, descs);
+	assert_non_null(m->s);
+	assert_int_equal(engine_alloc(&m->r), 0);
+	m->s = &m->r.s[0];
+	m->r.t0 = T0;
+	m->r.t_measure = T0 + m->o.warmup_ns;
+	m->r.t_end = duration ? m->r.t_measure + duration : INT64_MAX;
+	m->next = T0;
+}
+
+/* The next wake-up happens @late ns after its deadline, as the abs backend
+ * would account it. Returns true at the end. */
+static bool sim_wake(struct sim *m, int64_t late)
+{
+	struct wake wk;
+
+	wk.deadline = m->next;
+	wk.now = m->next + late;
+	wk.missed = late >= P ? (uint64_t)(late / P) : 0;
+	m->next += (int64_t)(wk.missed + 1) * P;
+	m->done = sampler_timer_wake(m->s, 0, &wk, P, m->next);
+	/* the display runs concurrently: let it take what is ready */
+	engine_drain(&m->r, false);
+	return m->done;
+}
+
+static void sim_finish(struct sim *m)
+{
+	/* as sampler_main does at its end */
+	if (m->s->cur_open) {
+		m->s->cur.delta = -1;
+		m->s->cur.cycles = m->s->cycles;
+		ring_push(&m->s->ring, &m->s->cur);
+		m->s->cur_open = false;
+	}
+	atomic_store(&m->s->state, SAMPLER_DONE);
+	engine_drain(&m->r, true);
+	engine_aggregate(&m->r);
+}
+
+static uint64_t iv_total(const struct ivstore *v, uint64_t *over)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	*over = 0;
+	for (i = 0; i < v->n; i++) {
+		n += v->w[i].n;
+		*over += v->w[i].overruns;
+	}
+	return n;
+}
+
+static void test_no_miss(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	uint64_t over;
+	int i;
+
+	(void)state;
+	sim_init(&m, 100 * P);
+	for (i = 0; i < 1000 && !sim_wake(&m, 5000 + i % 7); i++)
+		;
+	assert_true(m.done);
+	assert_int_equal(i, 109);	/* 10 warm-up + 100 measured, last returns */
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->st.n, 100);
+	assert_int_equal(a->overruns, 0);
+	assert_int_equal(a->st.min, 5000);
+	assert_int_equal(a->st.max, 5006);
+	assert_int_equal(hist_total(&a->hist), 100);
+	/* 10 intervals of 10 samples each */
+	assert_int_equal(m.r.iv[0][0].n, 10);
+	assert_int_equal(iv_total(&m.r.iv[0][0], &over), 100);
+	assert_int_equal(m.r.iv[0][0].w[3].n, 10);
+	engine_free(&m.r);
+}
+
+static void test_stall_in_measurement(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	uint64_t over;
+	int i;
+
+	(void)state;
+	sim_init(&m, 100 * P);
+	for (i = 0; i < 1000; i++) {
+		/* the 60th wake-up (deadline T0 + 59 P, measured) is 350 us
+		 * late: deadlines 60, 61, 62 P are missed */
+		if (sim_wake(&m, i == 59 ? 350 * NSEC_PER_USEC : 1000))
+			break;
+	}
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->overruns, 3);
+	assert_int_equal(a->st.n + a->overruns, 100);
+	assert_int_equal(a->st.max, 350 * NSEC_PER_USEC);	/* full lateness */
+	assert_int_equal(a->max_cycle, 49);	/* 50th measured cycle */
+	assert_int_equal(iv_total(&m.r.iv[0][0], &over), 97);
+	assert_int_equal(over, 3);
+	/* the stall is in interval 4 (cycles 40..49 + 3 overruns) */
+	assert_int_equal(m.r.iv[0][0].w[4].overruns, 3);
+	assert_int_equal(m.r.iv[0][0].w[4].max, 350 * NSEC_PER_USEC);
+	engine_free(&m.r);
+}
+
+static void test_stall_across_warmup(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	int i;
+
+	(void)state;
+	sim_init(&m, 100 * P);
+	for (i = 0; i < 1000; i++) {
+		/* deadline T0 + 8 P (warm-up) wakes 450 us late: missed
+		 * 9, 10, 11, 12 P; only 10..12 are in the measurement */
+		if (sim_wake(&m, i == 8 ? 450 * NSEC_PER_USEC : 1000))
+			break;
+	}
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->overruns, 3);
+	assert_int_equal(a->st.n, 97);
+	assert_int_equal(a->st.max, 1000);	/* the late sample was warm-up */
+	engine_free(&m.r);
+}
+
+static void test_stall_across_end(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	int i;
+
+	(void)state;
+	sim_init(&m, 100 * P);
+	for (i = 0; i < 1000; i++) {
+		/* deadline T0 + 105 P wakes 2 ms late: missed 106..125 P,
+		 * of which only 106..109 are before the end (110 P) */
+		if (sim_wake(&m, i == 105 ? 2 * NSEC_PER_MSEC : 1000))
+			break;
+	}
+	assert_int_equal(i, 105);
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->overruns, 4);
+	assert_int_equal(a->st.n + a->overruns, 100);
+	engine_free(&m.r);
+}
+
+/* A stall longer than several intervals: skipped intervals have no record
+ * and nothing is lost; the display lags and gives accumulators back late. */
+static void test_long_stall_and_slow_display(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	uint64_t over;
+	struct wake wk;
+	int i;
+
+	(void)state;
+	sim_init(&m, 100 * P);
+	for (i = 0; i < 1000; i++) {
+		int64_t late = i == 20 ? 35 * P + 17 : 300;
+
+		wk.deadline = m.next;
+		wk.now = m.next + late;
+		wk.missed = late >= P ? (uint64_t)(late / P) : 0;
+		m.next += (int64_t)(wk.missed + 1) * P;
+		/* no engine_drain(): the display is stalled, so the sampler
+		 * cannot switch accumulators after the first hand-over */
+		if (sampler_timer_wake(m.s, 0, &wk, P, m.next))
+			break;
+	}
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->overruns, 35);
+	assert_int_equal(a->st.n, 65);
+	assert_int_equal(a->st.max, 35 * P + 17);
+	assert_int_equal(hist_total(&a->hist), 65);
+	assert_int_equal(iv_total(&m.r.iv[0][0], &over), 65);
+	assert_int_equal(over, 35);
+	engine_free(&m.r);
+}
+
+/* Until interrupted (no duration): a stop after any number of wakes keeps
+ * samples + overruns equal to the wakes accounted. */
+static void test_unbounded(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	int i;
+
+	(void)state;
+	sim_init(&m, 0);
+	for (i = 0; i < 500; i++)
+		assert_false(sim_wake(&m, i == 200 ? 5 * P : 10));
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	/* 490 measured wake-ups (10 were warm-up), one 5 P late */
+	assert_int_equal(a->st.n, 490);
+	assert_int_equal(a->overruns, 5);
+	engine_free(&m.r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_miss),
+		cmocka_unit_test(test_stall_in_measurement),
+		cmocka_unit_test(test_stall_across_warmup),
+		cmocka_unit_test(test_stall_across_end),
+		cmocka_unit_test(test_long_stall_and_slow_display),
+		cmocka_unit_test(test_unbounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
