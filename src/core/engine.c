@@ -175,6 +175,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		o->print_stats = true;
 		return 0;
 	case OPT_HIST_BUCKET:
+		o->linear_hist = true;
 		return time_opt(d, arg, NSEC_PER_USEC, 1, NSEC_PER_SEC,
 				&o->hist_bucket_ns,
 				"expected a bucket width in us (or with unit, e.g. 500ns), 1ns..1s");
@@ -182,6 +183,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		if (parse_int(arg, 1, 1000000, &v) < 0)
 			return opt_bad_value(d, arg, "expected a bucket count 1..1000000");
 		o->hist_buckets = (long)v;
+		o->linear_hist = true;
 		return 0;
 	case 'g':
 		o->gnuplot_file = arg;
@@ -927,11 +929,6 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	if (sched_check_range(o->policy, o->policy == SCHED_OTHER ? 0 : o->prio,
 			      msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
-		return 1;
-	}
-	if (o->policy != SCHED_OTHER && o->prio == 0) {
-		log_error("priority 0 is not valid for policy %s (1..99)",
-			  policy_name(o->policy));
 		return 1;
 	}
 	if (o->json_file && check_writable(o->json_file, msg, sizeof(msg)) < 0) {

@@ -1,0 +1,360 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Command-line tests of rtlat latency and of the multi-call binary.
+
+Nothing here asserts an absolute latency or duration (this runs on shared,
+noisy machines): only accounting identities, injected stalls that must be
+seen, exit codes and file validity.
+"""
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import (RTLAT, hist_total, is_root, load_json_strict, needs_root,
+                      run)
+
+HERE = pathlib.Path(__file__).resolve().parent
+PERIOD_NS = 100_000
+
+
+def rts_lines(out):
+    return [l for l in out.splitlines() if l.startswith("RTS|")]
+
+
+def usable_cpu():
+    """The last CPU this process may use (CPU 0 takes most housekeeping)."""
+    return max(os.sched_getaffinity(0))
+
+
+# --- the binary ----------------------------------------------------------
+
+def test_help_and_version():
+    p = run(["--help"], check=0)
+    assert "latency" in p.stdout and "Usage: rtlat" in p.stdout
+    p = run(["--version"], check=0)
+    assert re.match(r"rtlat \d+\.\d+\.\d+", p.stdout)
+    p = run(["help", "latency"], check=0)
+    assert "Usage: rtlat latency" in p.stdout and "--period" in p.stdout
+    p = run(["latency", "--help"], check=0)
+    assert "--max-latency" in p.stdout
+    p = run([], check=1)
+    assert "Usage: rtlat" in p.stderr
+    p = run(["frobnicate"], check=1)
+    assert "unknown command 'frobnicate'" in p.stderr
+
+
+def test_link_named_latency(tmp_path):
+    link = tmp_path / "latency"
+    link.symlink_to(RTLAT)
+    p = subprocess.run([str(link), "--help"], capture_output=True, text=True)
+    assert p.returncode == 0
+    assert "Usage: rtlat latency" in p.stdout
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["-p", "abc"], "invalid value 'abc' for -p/--period"),
+    (["-c", "0,,1"], "empty element"),
+    (["-c", "3-1"], "reversed range"),
+    (["-P", "100"], "expected a priority 0..99"),
+    (["--wait", "soon"], "expected abs, timerfd, posix, rel or busy"),
+    (["-Z"], "unknown option '-Z'"),
+    (["extra"], "unexpected argument 'extra'"),
+    (["-c", "1023", "-T", "1"], "CPU 1023 is offline or not present; usable CPUs:"),
+    (["--json", "/nonexistent-dir/r.json", "-T", "1"],
+     "cannot write into directory '/nonexistent-dir'"),
+    (["--policy", "fifo", "-P", "0", "-T", "1"],
+     "priority 0 out of range for policy fifo (1..99)"),
+])
+def test_bad_options(args, msg):
+    t = time.monotonic()
+    p = run(["latency"] + args, check=1)
+    assert msg in p.stderr, p.stderr
+    assert p.stdout == ""            # nothing measured, nothing printed
+    assert time.monotonic() - t < 5  # refused before any measurement
+
+
+# --- measurements (root) -------------------------------------------------
+
+@needs_root
+def test_five_second_run(tmp_path):
+    j = tmp_path / "r.json"
+    p = run(["latency", "-T", "5", "-c", str(usable_cpu()), "--warmup", "0.5s",
+             "--json", j], check=0)
+    rts = rts_lines(p.stdout)
+    assert len(rts) == 1
+    assert "00:00:05/00:00:05" in rts[0]
+    assert "== All results in microseconds" in p.stdout
+    assert any(l.startswith("RTD|") for l in p.stdout.splitlines())
+    d = load_json_strict(j)
+    assert d["schema"] == "rtlat-result" and d["status"] == "complete"
+    s = d["summary"]["latency"]
+    # every period is a sample or an overrun
+    assert s["samples"] + s["overruns"] == 5 * 10**9 // PERIOD_NS
+    assert hist_total(s["histogram"]) == s["samples"]
+    assert s["min_ns"] <= s["avg_ns"] <= s["max_ns"]
+    assert all(s["min_ns"] <= v <= s["max_ns"]
+               for v in s["percentiles_ns"].values())
+    pct = [s["percentiles_ns"][k] for k in
+           ("p50", "p90", "p99", "p99.9", "p99.99", "p99.999", "p99.9999")]
+    assert pct == sorted(pct)
+    rows = s["intervals"]["data"]
+    assert sum(r[1] for r in rows) == s["samples"]
+    assert sum(r[5] for r in rows) == s["overruns"]
+    assert len(rows) == 5
+    t = d["threads"][0]
+    # the scheduling actually in force, read back
+    assert t["policy"] == "fifo" and t["priority"] == 99
+    assert t["cpus_allowed"] == str(usable_cpu())
+    assert d["duration_actual_ns"] == 5 * 10**9
+    # the RTS line shows the same extremes
+    f = [x.strip() for x in rts[0].split("|")]
+    assert round(float(f[1]) * 1000) == s["min_ns"]
+    assert round(float(f[3]) * 1000) == s["max_ns"]
+    assert int(f[4]) == s["overruns"]
+
+
+@needs_root
+@pytest.mark.parametrize("backend", ["abs", "timerfd", "posix", "busy", "rel"])
+def test_wait_backends(tmp_path, backend):
+    j = tmp_path / "r.json"
+    p = run(["latency", "-T", "1", "-c", str(usable_cpu()), "--warmup", "0.2s",
+             "-w", backend, "-p", "500", "-q", "--json", j], check=0)
+    d = load_json_strict(j)
+    s = d["summary"]["latency"]
+    assert d["config"]["wait"] == backend
+    assert s["samples"] > 0
+    assert hist_total(s["histogram"]) == s["samples"]
+    if backend == "rel":
+        # no grid: each sleep restarts after the wake-up, no overruns
+        assert s["overruns"] == 0
+        assert s["samples"] <= 2000
+    else:
+        assert s["samples"] + s["overruns"] == 2000
+    if backend == "busy":
+        assert s["min_ns"] >= 0
+
+
+@needs_root
+def test_several_cpus(tmp_path):
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("needs two usable CPUs")
+    j = tmp_path / "r.json"
+    p = run(["latency", "-T", "1", "--warmup", "0.2s", "-c",
+             "%d,%d" % (cpus[0], cpus[1]), "--json", j], check=0)
+    rts = rts_lines(p.stdout)
+    assert len(rts) == 3
+    assert rts[0].endswith("cpu %d" % cpus[0])
+    assert rts[1].endswith("cpu %d" % cpus[1])
+    d = load_json_strict(j)
+    assert [t["cpus_allowed"] for t in d["threads"]] == [str(c) for c in cpus[:2]]
+    tot = d["summary"]["latency"]
+    per = [t["series"]["latency"] for t in d["threads"]]
+    assert tot["samples"] == sum(x["samples"] for x in per)
+    assert tot["overruns"] == sum(x["overruns"] for x in per)
+    assert tot["max_ns"] == max(x["max_ns"] for x in per)
+    for x in per:
+        assert x["samples"] + x["overruns"] == 10_000
+
+
+@needs_root
+def test_histogram_stats_and_gnuplot(tmp_path):
+    g = tmp_path / "h.dat"
+    j = tmp_path / "r.json"
+    p = run(["latency", "-T", "1", "-c", str(usable_cpu()), "--warmup", "0.2s",
+             "-q", "-h", "-s", "--hist-size", "200", "-g", g, "--json", j],
+            check=0)
+    d = load_json_strict(j)
+    s = d["summary"]["latency"]
+    lin = s["histogram_linear"]
+    assert lin["width_ns"] == 1000 and lin["nbuckets"] == 200
+    assert hist_total(lin) == s["samples"]
+    hsd = [l for l in p.stdout.splitlines() if l.startswith("HSD|")]
+    assert sum(int(l.split("|")[-1]) for l in hsd) == s["samples"]
+    hss = {l.split("|")[1].strip(): l for l in p.stdout.splitlines()
+           if l.startswith("HSS|")}
+    assert set(hss) == {"min", "avg", "max"}
+    assert int(hss["avg"].split("|")[2]) == s["samples"]
+    assert int(hss["max"].split("|")[2]) == 1   # one interval
+    rows = [l.split() for l in g.read_text().splitlines()
+            if l and not l.startswith("#")]
+    assert len(rows) == 200
+    assert sum(int(r[1]) for r in rows) + lin["overflow"] + lin["underflow"] \
+        == s["samples"]
+    assert "# period: 100.000 us" in g.read_text()
+
+
+@needs_root
+def test_sigint_during_warmup_gives_null_statistics(tmp_path):
+    j = tmp_path / "r.json"
+    proc = subprocess.Popen([RTLAT, "latency", "-T", "10", "--warmup", "5s",
+                             "-c", str(usable_cpu()), "--json", str(j)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert "RTS|" in out and "n/a" in rts_lines(out)[0]
+    d = load_json_strict(j)
+    assert d["status"] == "interrupted"
+    s = d["summary"]["latency"]
+    assert s["samples"] == 0 and s["overruns"] == 0
+    assert s["min_ns"] is None and s["avg_ns"] is None and s["max_ns"] is None
+    assert all(v is None for v in s["percentiles_ns"].values())
+    assert hist_total(s["histogram"]) == 0
+
+
+@needs_root
+def test_sigterm_ends_with_summary(tmp_path):
+    j = tmp_path / "r.json"
+    proc = subprocess.Popen([RTLAT, "latency", "--warmup", "0.2s", "-c",
+                             str(usable_cpu()), "--json", str(j)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert len(rts_lines(out)) == 1
+    assert "--:--:--" in rts_lines(out)[0]      # no requested duration
+    d = load_json_strict(j)
+    assert d["status"] == "interrupted"
+    s = d["summary"]["latency"]
+    assert s["samples"] > 0
+    assert hist_total(s["histogram"]) == s["samples"]
+    assert sum(r[1] for r in s["intervals"]["data"]) == s["samples"]
+
+
+@needs_root
+def test_sigkill_keeps_last_checkpoint(tmp_path):
+    j = tmp_path / "r.json"
+    proc = subprocess.Popen([RTLAT, "latency", "-T", "60", "--warmup", "0.2s",
+                             "--checkpoint", "1", "-q", "-c",
+                             str(usable_cpu()), "--json", str(j)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3.5)
+    proc.kill()
+    proc.communicate(timeout=10)
+    assert proc.returncode == -signal.SIGKILL
+    d = load_json_strict(j)
+    assert d["status"] == "running"
+    s = d["summary"]["latency"]
+    assert s["samples"] > 0
+    # a checkpoint is consistent: everything up to an interval boundary
+    assert hist_total(s["histogram"]) == s["samples"]
+    rows = s["intervals"]["data"]
+    assert sum(r[1] for r in rows) == s["samples"]
+    assert sum(r[5] for r in rows) == s["overruns"]
+    assert (s["samples"] + s["overruns"]) % 10_000 == 0   # whole intervals
+    assert not list(tmp_path.glob("r.json.tmp.*"))
+
+
+@needs_root
+def test_injected_stall_is_seen(tmp_path):
+    """A SCHED_FIFO busy loop of D = 3 ms on the sampler's CPU, at higher
+    priority, must show as latency >= D - period, once per stall."""
+    cpu = usable_cpu()
+    j = tmp_path / "r.json"
+    stall_ms, count = 3.0, 8
+    lat = subprocess.Popen([RTLAT, "latency", "-T", "4", "--warmup", "0.5s",
+                            "-P", "80", "-c", str(cpu), "-q", "--json", str(j),
+                            "--hist-bucket", "100", "--hist-size", "100",
+                            "--max-latency", "1000"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    st = subprocess.run([sys.executable, str(HERE / "stall.py"), str(cpu),
+                         "90", str(stall_ms), "300", "1.0", str(count)],
+                        capture_output=True, text=True, timeout=30)
+    out, err = lat.communicate(timeout=30)
+    assert st.returncode == 0, st.stderr
+    stalls = [l for l in st.stdout.splitlines() if l.startswith("stall ")]
+    assert len(stalls) == count
+    # every stall lasted at least D
+    for l in stalls:
+        _, t0, t1 = l.split()
+        assert int(t1) - int(t0) >= stall_ms * 1e6
+    assert lat.returncode == 2, err           # --max-latency 1000 exceeded
+    assert "exceeded --max-latency 1000.000 us" in err
+    d = load_json_strict(j)
+    assert d["threshold_exceeded"] is True
+    s = d["summary"]["latency"]
+    threshold = int(stall_ms * 1e6) - PERIOD_NS
+    assert s["max_ns"] >= threshold
+    # linear buckets of 100 us: bucket 29 starts at 2.9 ms = D - period
+    lin = s["histogram_linear"]
+    big = sum(b[2] for b in lin["buckets"] if b[0] >= threshold) \
+        + lin["overflow"]
+    assert big >= count
+    assert s["samples"] + s["overruns"] == 40_000
+
+
+@needs_root
+def test_break_stops_at_first_sample_above(tmp_path):
+    cpu = usable_cpu()
+    j = tmp_path / "r.json"
+    lat = subprocess.Popen([RTLAT, "latency", "-T", "20", "--warmup", "0.5s",
+                            "-P", "80", "-c", str(cpu), "-q", "--json", str(j),
+                            "--break", "2000"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    t = time.monotonic()
+    st = subprocess.run([sys.executable, str(HERE / "stall.py"), str(cpu),
+                         "90", "3", "200", "1.0", "1"],
+                        capture_output=True, text=True, timeout=30)
+    out, err = lat.communicate(timeout=30)
+    assert lat.returncode == 2, err
+    assert time.monotonic() - t < 15          # stopped, did not run 20 s
+    d = load_json_strict(j)
+    assert d["status"] == "break"
+    b = d["break"]
+    assert b["value_ns"] > 2_000_000
+    assert b["series"] == "latency" and b["cpu"] == cpu
+    s = d["summary"]["latency"]
+    assert s["max_ns"] == b["value_ns"]
+    assert s["max_cycle"] == b["cycle"]
+    assert "break: latency" in err
+
+
+# --- privileges ----------------------------------------------------------
+
+def as_nobody(args, memlock=None):
+    pre = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+           "--inh-caps=-all"]
+    if memlock is not None:
+        pre = ["prlimit", "--memlock=%d" % memlock, "--"] + pre
+    return subprocess.run(pre + [RTLAT] + args, capture_output=True,
+                          text=True, timeout=30)
+
+
+@pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")
+def test_unprivileged_user_gets_the_fix():
+    p = as_nobody(["latency", "-T", "1"])
+    assert p.returncode == 1
+    assert "not permitted" in p.stderr
+    for fix in ("root", "CAP_SYS_NICE", "RLIMIT_RTPRIO"):
+        assert fix in p.stderr, p.stderr
+    assert p.stdout == ""
+
+
+@pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")
+def test_memlock_zero_shows_errno_and_limit():
+    p = as_nobody(["latency", "-T", "1", "--policy", "other"], memlock=0)
+    assert p.returncode == 1
+    assert "mlockall failed" in p.stderr
+    assert "RLIMIT_MEMLOCK is 0 KiB (soft) / 0 KiB (hard)" in p.stderr
+    assert re.search(r"\(errno \d+\)", p.stderr)
+
+
+@pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")
+def test_unprivileged_other_policy_runs():
+    p = as_nobody(["latency", "-T", "1", "--warmup", "0.2s", "--policy",
+                   "other", "--no-mlock", "-q", "-c", str(usable_cpu())])
+    assert p.returncode == 0, p.stderr
+    assert len(rts_lines(p.stdout)) == 1
+    assert "memory not locked" in p.stderr
