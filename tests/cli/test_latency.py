@@ -294,10 +294,17 @@ def test_injected_stall_is_seen(tmp_path):
     assert s["samples"] + s["overruns"] == 40_000
 
 
+TRACEFS = pathlib.Path("/sys/kernel/tracing")
+
+
 @needs_root
 def test_break_stops_at_first_sample_above(tmp_path):
     cpu = usable_cpu()
     j = tmp_path / "r.json"
+    tracing = (TRACEFS / "tracing_on").exists()
+    if tracing:
+        saved_on = (TRACEFS / "tracing_on").read_text().strip()
+        (TRACEFS / "tracing_on").write_text("1")
     lat = subprocess.Popen([RTLAT, "latency", "-T", "20", "--warmup", "0.5s",
                             "-P", "80", "-c", str(cpu), "-q", "--json", str(j),
                             "--break", "2000"],
@@ -319,6 +326,14 @@ def test_break_stops_at_first_sample_above(tmp_path):
     assert s["max_ns"] == b["value_ns"]
     assert s["max_cycle"] == b["cycle"]
     assert "break: latency" in err
+    if tracing:
+        # the marker is in the trace and tracing stopped at the event
+        try:
+            assert (TRACEFS / "tracing_on").read_text().strip() == "0"
+            assert "rtlat: break: latency %d ns" % b["value_ns"] in \
+                (TRACEFS / "trace").read_text()
+        finally:
+            (TRACEFS / "tracing_on").write_text(saved_on)
 
 
 # --- privileges ----------------------------------------------------------
