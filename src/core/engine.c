@@ -19,10 +19,17 @@
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
 
-#define SAMPLER_STACK		(256 * 1024)
-#define DISPLAY_STACK		(256 * 1024)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+/* sanitizer run-times keep large per-thread state on the stack */
+#define SAMPLER_STACK		((size_t)8 * 1024 * 1024)
+#define DISPLAY_STACK		((size_t)8 * 1024 * 1024)
+#else
+#define SAMPLER_STACK		((size_t)256 * 1024)
+#define DISPLAY_STACK		((size_t)256 * 1024)
+#endif
+#define STACK_PREFAULT		((size_t)64 * 1024)
 #define RING_RECORDS		256
-#define RAW_RECORDS		(64 * 1024)
+#define RAW_RECORDS		(64UL * 1024)
 #define IVSTORE_CAP		4096
 #define DISPLAY_POLL_NS		(20 * NSEC_PER_MSEC)
 #define TICK_NS			(100 * NSEC_PER_MSEC)
@@ -135,7 +142,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 
 	switch (d->key) {
 	case 'T':
-		return time_opt(d, arg, NSEC_PER_SEC, 0, 3650 * 86400 * NSEC_PER_SEC,
+		return time_opt(d, arg, NSEC_PER_SEC, 0, INT64_C(3650) * 86400 * NSEC_PER_SEC,
 				&o->duration_ns,
 				"expected a duration such as 30, 30s, 10m, 2h, 1d (0 = until interrupted)");
 	case 'P':
@@ -430,7 +437,7 @@ static void *sampler_main(void *arg)
 			goto out;
 		}
 	}
-	stack_prefault(SAMPLER_STACK / 2);
+	stack_prefault(STACK_PREFAULT);
 	if (pthread_getschedparam(pthread_self(), &s->policy_now, &sp) == 0)
 		s->prio_now = sp.sched_priority;
 	s->cpu_now = sched_getcpu();
@@ -487,7 +494,7 @@ static void take_delta(struct run *r, struct sampler *s, int b)
  * joined, take everything. */
 void engine_drain(struct run *r, bool final)
 {
-	const struct winrec *thr[r->nsamplers];
+	const struct winrec **thr = r->thr;
 	struct window agg[RTLAT_MAX_SERIES];
 	int i, j;
 
@@ -626,7 +633,7 @@ static void *display_main(void *arg)
 		    now - r->last_checkpoint >= r->o->checkpoint_ns) {
 			r->last_checkpoint = now;
 			if (write_result(r, "running") < 0) {
-				r->stop_reason = STOP_ERROR;
+				r->display_failed = true;
 				atomic_store(&r->stop, 1);
 			}
 		}
@@ -732,7 +739,8 @@ int engine_alloc(struct run *r)
 
 	r->total = calloc((size_t)r->nsamplers, sizeof(*r->total));
 	r->iv = calloc((size_t)r->nsamplers, sizeof(*r->iv));
-	if (!r->total || !r->iv)
+	r->thr = calloc((size_t)r->nsamplers, sizeof(const struct winrec *));
+	if (!r->total || !r->iv || !r->thr)
 		return -ENOMEM;
 	for (j = 0; j < r->nnames; j++) {
 		e = accum_init(&r->names[j].agg, r->o);
@@ -793,6 +801,7 @@ void engine_free(struct run *r)
 	}
 	free(r->total);
 	free(r->iv);
+	free(r->thr);
 	free(r->s);
 }
 
@@ -822,7 +831,7 @@ static void stop_samplers(struct run *r)
 
 	atomic_store(&r->stop, 1);
 	do {
-		struct timespec ts = { 0, 10 * 1000000 };
+		struct timespec ts = { 0, 10 * 1000000L };
 
 		pending = 0;
 		for (i = 0; i < r->nsamplers; i++) {
@@ -896,8 +905,8 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	char msg[512];
 	sigset_t sigs;
 	struct sigaction sa;
+	int64_t wall_end, mono_end;
 	int i, e, sig;
-	bool started = false;
 
 	memset(r, 0, sizeof(*r));
 	r->test = t;
@@ -1058,11 +1067,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	if (o->warmup_ns > 0 && !o->quiet)
 		fprintf(stderr, "warming up...\n");
 	atomic_store(&r->start, 1);
-	started = true;
 
 	/* --- wait for the end, a signal, a break or an error --- */
 	for (;;) {
-		struct timespec ts = { 0, 50 * 1000000 };
+		struct timespec ts = { 0, 50 * 1000000L };
 		siginfo_t si;
 
 		sig = sigtimedwait(&sigs, &si, &ts);
@@ -1087,17 +1095,21 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		}
 	}
 	stop_samplers(r);
-	r->wall_end_ns = clock_now_ns(CLOCK_REALTIME);
-	r->mono_end_ns = clock_now_ns(CLOCK_MONOTONIC);
+	wall_end = clock_now_ns(CLOCK_REALTIME);
+	mono_end = clock_now_ns(CLOCK_MONOTONIC);
+	atomic_store(&r->display_stop, 1);
+	pthread_join(r->display, NULL);
+	r->display_started = false;
+	if (r->display_failed)
+		r->stop_reason = STOP_ERROR;
+	r->wall_end_ns = wall_end;
+	r->mono_end_ns = mono_end;
 	if (r->t_end != INT64_MAX && r->stop_reason == STOP_END) {
 		/* the measurement ended with the last deadline, not when the
 		 * main thread noticed */
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}
-	atomic_store(&r->display_stop, 1);
-	pthread_join(r->display, NULL);
-	r->display_started = false;
 	if (r->stop_reason == STOP_ERROR && !r->error[0])
 		first_sampler_error(r);
 	if (r->stop_reason == STOP_ERROR && r->error[0])
@@ -1145,7 +1157,6 @@ fail:
 		atomic_store(&r->display_stop, 1);
 		pthread_join(r->display, NULL);
 	}
-	(void)started;
 out:
 	if (t->teardown)
 		t->teardown(r);

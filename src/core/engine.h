@@ -268,15 +268,18 @@ struct run {
 	pthread_t display;
 	bool display_started;
 	_Atomic int display_stop;
+	bool display_failed;		/* a checkpoint could not be written */
 	uint64_t next_k;
 	struct accum (*total)[RTLAT_MAX_SERIES];	/* per sampler, per series */
 	struct ivstore (*iv)[RTLAT_MAX_SERIES];		/* per sampler, per series */
+	const struct winrec **thr;			/* per sampler, scratch */
 	int64_t last_checkpoint;
 	int lines_printed;
 	uint64_t intervals_shown;
 
 	bool threshold_exceeded;
 	int exit_code;
+	bool no_host;			/* leave the host identity out (selftest) */
 };
 
 /* Accumulators (accum.c). accum_init() allocates the histograms the options

@@ -24,6 +24,9 @@ void log_set_quiet(bool q)
 }
 
 static void vlog(const char *kind, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vlog(const char *kind, const char *fmt, va_list ap)
 {
 	char buf[1024];
 

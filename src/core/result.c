@@ -215,11 +215,13 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	}
 
 	jw_obj_begin(w, "host");
-	if (gethostname(host, sizeof(host)) == 0) {
+	if (r->no_host) {
+		/* synthetic result: no identity */
+	} else if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
 		jw_str(w, "hostname", host);
 	}
-	if (uname(&u) == 0) {
+	if (!r->no_host && uname(&u) == 0) {
 		jw_str(w, "sysname", u.sysname);
 		jw_str(w, "release", u.release);
 		jw_str(w, "version", u.version);

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -251,14 +252,18 @@ int dma_latency_hold(char *note, size_t notelen)
 
 static long long read_ll(const char *path, bool *ok)
 {
+	char buf[64], *end;
 	long long v = 0;
 	FILE *f = fopen(path, "r");
 
 	*ok = false;
 	if (!f)
 		return 0;
-	if (fscanf(f, "%lld", &v) == 1)
-		*ok = true;
+	if (fgets(buf, sizeof(buf), f)) {
+		errno = 0;
+		v = strtoll(buf, &end, 10);
+		*ok = end != buf && errno == 0;
+	}
 	fclose(f);
 	return v;
 }

@@ -79,8 +79,19 @@ void stats_merge(struct stats *dst, const struct stats *src)
 
 long double stats_sum(const struct stats *s)
 {
-	return (long double)s->sum_hi * 18446744073709551616.0L +
-	       (long double)s->sum_lo;
+	uint64_t lo = s->sum_lo, hi = (uint64_t)s->sum_hi;
+	bool neg = s->sum_hi < 0;
+
+	/* fits in int64: convert exactly (long double may be only a double,
+	 * as on ARM, where hi * 2^64 + lo would lose the low bits) */
+	if ((s->sum_hi == 0 && !(lo >> 63)) || (s->sum_hi == -1 && (lo >> 63)))
+		return (long double)(int64_t)lo;
+	if (neg) {		/* magnitude of the two's complement value */
+		lo = ~lo + 1;
+		hi = ~hi + (lo == 0);
+	}
+	return (neg ? -1.0L : 1.0L) *
+	       ((long double)hi * 18446744073709551616.0L + (long double)lo);
 }
 
 bool stats_mean(const struct stats *s, double *mean)

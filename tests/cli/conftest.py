@@ -17,6 +17,11 @@ FIXTURES = pathlib.Path(os.environ.get("RTLAT_FIXTURES",
                                        ROOT.parent / "shared" / "fixtures"))
 
 
+# The binary under test was built with sanitizers (make check-sanitize):
+# their run-times turn mlock/mlockall into no-ops.
+SANITIZED = bool(os.environ.get("RTLAT_SANITIZED"))
+
+
 def is_root():
     return os.geteuid() == 0
 

@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, hist_total, is_root, load_json_strict, needs_root,
-                      run)
+from conftest import (RTLAT, SANITIZED, hist_total, is_root, load_json_strict,
+                      needs_root, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
 PERIOD_NS = 100_000
@@ -358,6 +358,7 @@ def test_unprivileged_user_gets_the_fix():
 
 
 @pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")
+@pytest.mark.skipif(SANITIZED, reason="sanitizer run-times make mlockall a no-op")
 def test_memlock_zero_shows_errno_and_limit():
     p = as_nobody(["latency", "-T", "1", "--policy", "other"], memlock=0)
     assert p.returncode == 1

@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Static x86-64 build against musl: it must pass its selftest, measure, and
+# stay under the size budget of the on-target binary (300 KB stripped).
+# Usage: check-musl.sh BUILD_DIR
+set -e
+out=$1
+budget=307200
+make -s O="$out/musl" CC=musl-gcc static
+bin="$out/musl/static/rtlat"
+strip -o "$out/rtlat-musl-stripped" "$bin"
+size=$(wc -c < "$out/rtlat-musl-stripped")
+echo "check-musl: stripped static musl binary: $size bytes (budget $budget)"
+"$bin" selftest
+if [ "$(id -u)" -eq 0 ]; then
+	"$bin" latency -T 1 --warmup 0.2s -q --json "$out/musl.json" >/dev/null
+	grep -q '"status": "complete"' "$out/musl.json"
+fi
+[ "$size" -lt "$budget" ] || { echo "check-musl: over budget" >&2; exit 1; }

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Faults users meet on real boards: a full disk, a read-only output
+directory, limits lower than asked for, forbidden CPUs; and the selftest."""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from conftest import RTLAT, is_root, load_json_strict, needs_root, run
+
+
+def mount_tmpfs(path, opts):
+    subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(path)],
+                   check=True)
+
+
+def umount(path):
+    subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def test_selftest_passes_and_is_deterministic(tmp_path):
+    p = run(["selftest"], check=0)
+    assert " 0 failed" in p.stdout
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    run(["selftest", "--result", a], check=0)
+    run(["selftest", "--result", b], check=0)
+    assert a.read_bytes() == b.read_bytes()
+    d = load_json_strict(a)
+    s = d["summary"]["latency"]
+    assert s["samples"] + s["overruns"] == 5000
+    assert d["host"] == {}
+
+
+@needs_root
+def test_disk_full_keeps_previous_checkpoint(tmp_path):
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    mount_tmpfs(mnt, "size=1m")
+    try:
+        j = mnt / "r.json"
+        proc = subprocess.Popen([RTLAT, "latency", "-T", "60", "--warmup",
+                                 "0.2s", "-q", "--checkpoint", "0.5s",
+                                 "-c", str(max(os.sched_getaffinity(0))),
+                                 "--json", str(j)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        # wait for a checkpoint with samples, then fill the file system
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if load_json_strict(j)["summary"]["latency"]["samples"] > 0:
+                    break
+            except (OSError, ValueError, KeyError):
+                pass
+            time.sleep(0.1)
+        with open(mnt / "filler", "wb") as f:
+            try:
+                while True:
+                    f.write(b"\0" * 65536)
+            except OSError:
+                pass
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 1, err
+        assert "No space left on device" in err
+        assert "previous version is kept" in err
+        d = load_json_strict(j)          # the last good checkpoint
+        assert d["status"] == "running"
+        assert d["summary"]["latency"]["samples"] > 0
+        assert not [p for p in mnt.iterdir() if ".tmp." in p.name]
+    finally:
+        umount(mnt)
+
+
+@needs_root
+def test_read_only_output_directory_refused_before_measuring(tmp_path):
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    mount_tmpfs(mnt, "ro,size=1m")
+    try:
+        t = time.monotonic()
+        p = run(["latency", "-T", "10", "--json", mnt / "r.json"], check=1)
+        assert "cannot write into directory" in p.stderr
+        assert "Read-only file system" in p.stderr
+        assert p.stdout == ""
+        assert time.monotonic() - t < 5
+    finally:
+        umount(mnt)
+
+
+def nobody(args, limits=()):
+    pre = ["prlimit"] + list(limits) + ["--", "setpriv", "--reuid=nobody",
+                                        "--regid=nogroup", "--clear-groups",
+                                        "--inh-caps=-all"]
+    return subprocess.run(pre + [RTLAT] + args, capture_output=True,
+                          text=True, timeout=30)
+
+
+def can_raise_rtprio():
+    return subprocess.run(["prlimit", "--rtprio=10", "--", "true"],
+                          capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")
+def test_rtprio_limit_below_request_is_an_error_not_a_fallback(tmp_path):
+    # RLIMIT_RTPRIO 10 (or the current hard limit when this sandbox lacks
+    # CAP_SYS_RESOURCE to raise it), priority 20 requested
+    limits = ["--rtprio=10"] if can_raise_rtprio() else []
+    limit = 10 if limits else int(subprocess.run(
+        ["sh", "-c", "ulimit -Hr"], capture_output=True, text=True).stdout)
+    if limit >= 20:
+        pytest.skip("RLIMIT_RTPRIO hard limit is already >= 20")
+    p = nobody(["latency", "-T", "1", "-P", "20", "--no-mlock"], limits)
+    assert p.returncode == 1
+    assert "policy fifo priority 20" in p.stderr
+    assert "RLIMIT_RTPRIO to at least 20 (now %d (soft) / %d (hard)" \
+        % (limit, limit) in p.stderr
+    assert p.stdout == ""
+    if not limits:
+        return
+    # within the limit it runs, and really at SCHED_FIFO 5
+    j = tmp_path / "r.json"
+    os.chmod(tmp_path, 0o777)
+    p = nobody(["latency", "-T", "1", "--warmup", "0.2s", "-P", "5",
+                "--no-mlock", "-q", "--json", str(j)], limits)
+    assert p.returncode == 0, p.stderr
+    d = load_json_strict(j)
+    assert all(t["policy"] == "fifo" and t["priority"] == 5
+               for t in d["threads"])
+
+
+@needs_root
+def test_forbidden_cpu_lists_usable_ones():
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2:
+        pytest.skip("needs two CPUs")
+    p = subprocess.run(["taskset", "-c", str(allowed[0]), RTLAT, "latency",
+                        "-T", "1", "-c", str(allowed[1])],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1
+    assert ("CPU %d is not in this process's allowed CPUs" % allowed[1]) \
+        in p.stderr
+    assert "usable CPUs: %d" % allowed[0] in p.stderr
