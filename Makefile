@@ -107,7 +107,7 @@ MANPAGES := $(wildcard man/*.1)
 
 .PHONY: all static check check-unit check-cli install install-links uninstall \
 	deps clean unit-tests lint check-cross check-musl check-sanitize \
-	check-tsan check-valgrind check-quality
+	check-tsan check-valgrind check-rtvm check-quality
 
 all: $(BIN)
 
@@ -180,8 +180,12 @@ check-valgrind: $(BIN)
 		--errors-for-leak-kinds=all $(BIN) latency -T 1 --warmup 0.2s \
 		-p 1000 -q -h -s --json $(O)/valgrind.json >/dev/null
 
+# rtlat on Debian's PREEMPT_RT kernel under qemu (../shared/tools/rtvm).
+check-rtvm: $(BIN)
+	scripts/check-rtvm.sh $(BIN) $(O)
+
 check-quality: lint check-cross check-musl check-tsan check-valgrind \
-	check-sanitize
+	check-sanitize check-rtvm
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
