@@ -9,6 +9,7 @@ bin=$(readlink -f "$1")
 out=$(readlink -f "$2")/rtvm
 here=$(cd "$(dirname "$0")" && pwd)
 rtvm=${RTVM:-$here/../../shared/tools/rtvm}
+[ -x "$rtvm" ] || rtvm=/work/shared/tools/rtvm
 if [ ! -x "$rtvm" ]; then
 	echo "check-rtvm: $rtvm not found (set RTVM=)" >&2
 	exit 1

@@ -13,8 +13,10 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RTLAT = os.environ.get("RTLAT", str(ROOT / "build" / "rtlat"))
+# Real output files of other tools (a copy of ../shared/fixtures, so that a
+# clone anywhere is self-contained).
 FIXTURES = pathlib.Path(os.environ.get("RTLAT_FIXTURES",
-                                       ROOT.parent / "shared" / "fixtures"))
+                                       ROOT / "tests" / "fixtures"))
 
 
 # The binary under test was built with sanitizers (make check-sanitize):
