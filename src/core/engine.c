@@ -324,6 +324,8 @@ void sampler_roll(struct sampler *s, uint64_t idx)
 	memset(&s->cur, 0, sizeof(s->cur));
 	s->cur.index = idx;
 	s->cur_open = true;
+	s->win_start = s->run->t_measure + (int64_t)idx * s->run->o->interval_ns;
+	s->win_end = s->win_start + s->run->o->interval_ns;
 }
 
 /* Decimal digits of @v into @buf (no stdio in the sampler). */

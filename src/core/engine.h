@@ -161,6 +161,7 @@ struct sampler {
 	struct ring raw;		/* struct rawrec, when raw_samples */
 	struct winrec cur;
 	bool cur_open;
+	int64_t win_start, win_end;	/* time range of the current interval */
 	uint64_t cycles;		/* samples + overruns accounted */
 	_Atomic int state;
 	int err;			/* -errno from the body or set-up */
@@ -352,14 +353,20 @@ void sampler_roll(struct sampler *s, uint64_t idx);
 /* Record a --break and stop the run (internal). */
 void sampler_break(struct sampler *s, int k, int64_t v);
 
+/* The accumulator of series @k for a sample at @t; opens the interval of @t
+ * when @t lies outside the current one (the division only happens then:
+ * it is a library call on 32-bit targets). */
 static inline struct accum *sampler_acc(struct sampler *s, int k, int64_t t)
 {
-	const struct run *r = s->run;
-	uint64_t idx = t > r->t_measure ?
-		(uint64_t)(t - r->t_measure) / (uint64_t)r->o->interval_ns : 0;
+	if (!s->cur_open || t >= s->win_end || t < s->win_start) {
+		const struct run *r = s->run;
+		uint64_t idx = t > r->t_measure ?
+			(uint64_t)(t - r->t_measure) /
+			(uint64_t)r->o->interval_ns : 0;
 
-	if (idx != s->cur.index || !s->cur_open)
-		sampler_roll(s, idx);
+		if (idx != s->cur.index || !s->cur_open)
+			sampler_roll(s, idx);
+	}
 	return &s->series[k].delta[s->active];
 }
 
