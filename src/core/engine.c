@@ -463,6 +463,8 @@ static void *sampler_main(void *arg)
 				snprintf(s->errmsg, sizeof(s->errmsg),
 					 "sampler %d failed: %s", s->id,
 					 strerror(-e));
+			/* one failed sampler ends the run */
+			atomic_store(&r->stop, 1);
 		}
 	}
 	/* last interval: the display merges what was not handed over */

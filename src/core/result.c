@@ -302,6 +302,11 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_int(w, "priority", s->prio_now);
 		jw_int(w, "cpu_at_start", s->cpu_now);
 		jw_str(w, "cpus_allowed", s->allowed_now);
+		/* interval records the display could not take in time: their
+		 * lines and interval rows are missing, the totals are not */
+		jw_uint(w, "intervals_dropped",
+			atomic_load_explicit(&((struct sampler *)s)->ring.dropped,
+					     memory_order_relaxed));
 		jw_obj_begin(w, "series");
 		for (j = 0; j < s->nseries; j++)
 			result_series_json(w, s->series[j].desc->name,
