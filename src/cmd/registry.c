@@ -6,10 +6,12 @@
 #include "cmd/cmd.h"
 
 extern const struct rtlat_cmd cmd_latency;
+extern const struct rtlat_cmd cmd_load;
 extern const struct rtlat_cmd cmd_sysinfo;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_latency,
+	&cmd_load,
 	&cmd_sysinfo,
 	NULL,
 };

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat load: run load generators on their own, for TIME or until Ctrl-C,
+ * and print what each achieved. The same generators run beside any test
+ * with --load (see src/load/load.h).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/log.h"
+#include "core/parse.h"
+#include "core/timeutil.h"
+#include "load/load.h"
+
+enum { OPT_LIST = 256 };
+
+struct load_args {
+	struct load_opts lo;
+	int64_t duration_ns;
+	bool list;
+};
+
+static const struct optdesc load_cmd_opts[] = {
+	{ "duration", 'T', required_argument, "TIME",
+	  "run for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },
+	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LIST },
+	LOAD_OPTDESCS_CMD,
+	OPT_END
+};
+
+static int load_cmd_opt(void *ctx, const struct optdesc *d, const char *arg)
+{
+	struct load_args *a = ctx;
+	int64_t v;
+
+	switch (d->key) {
+	case 'T':
+		if (parse_time_ns(arg, NSEC_PER_SEC, &v) < 0)
+			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h (0 = until interrupted)");
+		a->duration_ns = v;
+		return 0;
+	case OPT_LIST:
+		a->list = true;
+		return 0;
+	}
+	return load_opt(&a->lo, d, arg) > 0 ?
+	       opt_bad_value(d, arg, "unsupported") : 0;
+}
+
+static void list_gens(void)
+{
+	int i;
+
+	printf("# load generators (rtlat load NAME..., --load NAME[,NAME] on every test)\n");
+	for (i = 0; load_gens[i]; i++)
+		printf("%-6s %-10s %s\n", load_gens[i]->name, load_gens[i]->unit,
+		       load_gens[i]->help);
+	printf("%-6s %-10s %s\n", "hell", "", "all of the above together (Xenomai's dohell mix)");
+}
+
+/* Wait for the end of @duration_ns (0 = none) or a signal; returns it. */
+static int wait_end(int64_t duration_ns)
+{
+	int64_t end = duration_ns ? clock_now_ns(CLOCK_MONOTONIC) + duration_ns : 0;
+	sigset_t sigs;
+	int sig;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	for (;;) {
+		struct timespec ts = ns_to_ts(100 * NSEC_PER_MSEC);
+
+		sig = sigtimedwait(&sigs, NULL, &ts);
+		if (sig > 0)
+			return sig;
+		if (end && clock_now_ns(CLOCK_MONOTONIC) >= end)
+			return 0;
+	}
+}
+
+static int load_main(int argc, char **argv)
+{
+	static const struct optdesc *const tables[] = { load_cmd_opts, NULL };
+	struct load_result res[32];
+	struct load_args a;
+	struct load_run *lr;
+	char err[512], names[128];
+	sigset_t sigs;
+	int first, r, i, n, sig, base = 0, status = 0;
+
+	memset(&a, 0, sizeof(a));
+	load_opts_init(&a.lo);
+	/* names and options in any order: parse options up to the next
+	 * name, take it, go on with it as argv[0] */
+	for (;;) {
+		r = opt_parse(argc - base, argv + base, tables, load_cmd_opt, &a,
+			      "rtlat load [OPTIONS] NAME...",
+			      "Run load generators and print what each achieved, at the end or\n"
+			      "on Ctrl-C. NAME: cpu, cache, fork, io, net, msg, or hell (all of\n"
+			      "them); see --list. Loads run as SCHED_OTHER processes in their own\n"
+			      "process group and die with rtlat; nothing is left behind.\n"
+			      "Results on stdout, in the units of each generator.",
+			      &first);
+		if (r)
+			return r > 0 ? 0 : 1;
+		base += first;
+		if (base >= argc)
+			break;
+		if (load_parse_names(&a.lo, argv[base], err, sizeof(err)) < 0) {
+			log_error("%s", err);
+			return 1;
+		}
+	}
+	if (a.list) {
+		list_gens();
+		return 0;
+	}
+	if (!load_requested(&a.lo)) {
+		log_error("no load given: name one or more of cpu, cache, fork, io, net, msg, hell, or use --load-cmd (see --list)");
+		return 1;
+	}
+	/* signals wait for the main loop, also during the start */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	if (load_start(&a.lo, &lr, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return 1;
+	}
+	log_note("running %s%s", load_names(&a.lo, names, sizeof(names)),
+		 a.duration_ns ? "" : " until Ctrl-C");
+	sig = wait_end(a.duration_ns);
+	load_stop(lr);
+	n = load_results(lr, res, 32);
+	printf("# rtlat load: %s for %.1f s%s\n", names,
+	       n ? (double)res[0].duration_ns / 1e9 : 0.0,
+	       sig ? " (interrupted)" : "");
+	printf("# %-6s %3s %-5s %18s  %s\n", "load", "n", "sched", "achieved",
+	       "what");
+	load_print(stdout, res, n, "  ");
+	for (i = 0; i < n; i++)
+		if (res[i].error[0] || (!res[i].command && res[i].count == 0))
+			status = 1;
+	load_free(lr);
+	if (status)
+		log_error("a load did not run (see FAILED above)");
+	return fflush(stdout) == 0 ? status : 1;
+}
+
+const struct rtlat_cmd cmd_load = {
+	.name = "load",
+	.summary = "run load generators alone and report what they achieved",
+	.main = load_main,
+};
