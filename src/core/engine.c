@@ -82,6 +82,7 @@ const struct optdesc engine_common_opts[] = {
 	  "do not lock memory (page faults then show as latency)", OPT_NO_MLOCK },
 	{ "no-dma-latency", 0, no_argument, NULL,
 	  "leave /dev/cpu_dma_latency alone (default: hold it at 0)", OPT_NO_DMA },
+	LOAD_OPTDESCS,
 	OPT_END
 };
 
@@ -114,6 +115,7 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->max_latency_ns = -1;
 	o->break_ns = -1;
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
+	load_opts_init(&o->load);
 }
 
 static int time_opt(const struct optdesc *d, const char *arg, int64_t unit,
@@ -225,7 +227,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 			return opt_bad_value(d, arg, "expected monotonic or realtime");
 		return 0;
 	}
-	return 1;
+	return load_opt(&o->load, d, arg);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -874,6 +876,36 @@ static bool all_ready_or_done(struct run *r)
 	return true;
 }
 
+/* Stop the loads after the measurement; a load that failed is a warning
+ * (the "with load" figure would be a lie). */
+static void stop_loads(struct run *r)
+{
+	struct load_result res[32];
+	int i, n;
+
+	if (!r->loads)
+		return;
+	load_stop(r->loads);
+	n = load_results(r->loads, res, 32);
+	for (i = 0; i < n; i++)
+		if (res[i].error[0])
+			run_warn(r, "load %s failed: %s", res[i].name,
+				 res[i].error);
+}
+
+/* On stdout after the summary: what each load achieved (# comments). */
+static void print_loads(struct run *r)
+{
+	struct load_result res[32];
+	int n;
+
+	if (!r->loads)
+		return;
+	n = load_results(r->loads, res, 32);
+	printf("# Loads (achieved during the run; policy as in force):\n");
+	load_print(stdout, res, n, "#   ");
+}
+
 int engine_setup_per_cpu(struct run *r, int nseries,
 			 const struct series_desc *const *desc)
 {
@@ -981,6 +1013,18 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_error("out of memory");
 		goto fail_early;
 	}
+	/*
+	 * Loads start here, before the warm-up, while this process has one
+	 * thread, and before mlockall(): locking a writable private page
+	 * breaks its copy-on-write sharing with the forked load processes, so
+	 * no sampler ever takes a copy-on-write fault because of them.
+	 */
+	if (load_start(&o->load, &r->loads, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		goto fail_early;
+	}
+	if (r->loads)
+		log_note("loads running: %s", load_names(&o->load, msg, sizeof(msg)));
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		goto fail_early;
@@ -1101,6 +1145,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	atomic_store(&r->display_stop, 1);
 	pthread_join(r->display, NULL);
 	r->display_started = false;
+	stop_loads(r);
 	if (r->stop_reason == STOP_ERROR && !r->error[0])
 		first_sampler_error(r);
 	if (r->stop_reason == STOP_ERROR && r->error[0])
@@ -1120,6 +1165,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->exit_code = 2;
 	if (t->out->summary)
 		t->out->summary(r);
+	print_loads(r);
 	fflush(stdout);
 	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
@@ -1150,6 +1196,7 @@ fail:
 	}
 	(void)started;
 out:
+	load_free(r->loads);	/* stops them on the error paths */
 	if (t->teardown)
 		t->teardown(r);
 	if (r->dma_fd >= 0)
@@ -1162,6 +1209,7 @@ out:
 	return r->exit_code;
 
 fail_early:
+	load_free(r->loads);
 	if (t->teardown)
 		t->teardown(r);
 	free_run(r);

@@ -274,6 +274,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_null(w, "break");
 	}
 	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
+	load_json(r->loads, w);
 	jw_str(w, "unit", "ns");
 	jw_str(w, "percentile_method",
 	       "upper edge of the log-linear histogram bucket holding rank ceil(q*n), clamped to [min, max]: never below the exact value, above it by at most 1 ns under 128 ns and 0.79 % above");
