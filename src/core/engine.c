@@ -17,6 +17,7 @@
 #include "core/parse.h"
 #include "core/result.h"
 #include "core/rtsetup.h"
+#include "core/sysinfo.h"
 #include "core/timeutil.h"
 
 #define SAMPLER_STACK		(256 * 1024)
@@ -794,6 +795,7 @@ static void free_run(struct run *r)
 	free(r->total);
 	free(r->iv);
 	free(r->s);
+	free(r->sys);
 }
 
 static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
@@ -1009,6 +1011,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		}
 		break;
 	}
+	/* the system description, read once before anything runs */
+	r->sys = malloc(sizeof(*r->sys));
+	if (r->sys)
+		sysdesc_read(r->sys, "/");
 	if (alloc_run(r) < 0) {
 		log_error("out of memory");
 		goto fail_early;

@@ -281,6 +281,7 @@ struct run {
 	int exit_code;
 
 	struct load_run *loads;		/* running beside the test, or NULL */
+	struct sysdesc *sys;		/* the system, for the result (or NULL) */
 };
 
 /* Accumulators (accum.c). accum_init() allocates the histograms the options

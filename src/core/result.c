@@ -9,6 +9,7 @@
 
 #include "core/result.h"
 #include "core/rtsetup.h"
+#include "core/sysinfo.h"
 #include "core/timeutil.h"
 
 FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
@@ -226,6 +227,13 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_str(w, "machine", u.machine);
 	}
 	jw_obj_end(w);
+	if (r->sys) {
+		jw_obj_begin(w, "system");
+		sysdesc_json(r->sys, w);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "system");
+	}
 
 	jw_obj_begin(w, "config");
 	if (o->period_ns)
