@@ -42,6 +42,7 @@ enum {
 	OPT_CLOCK,
 	OPT_HIST_BUCKET,
 	OPT_HIST_SIZE,
+	OPT_HEADLINE_FD,
 };
 
 const struct optdesc engine_common_opts[] = {
@@ -84,6 +85,9 @@ const struct optdesc engine_common_opts[] = {
 	{ "no-dma-latency", 0, no_argument, NULL,
 	  "leave /dev/cpu_dma_latency alone (default: hold it at 0)", OPT_NO_DMA },
 	LOAD_OPTDESCS,
+	{ "headline-fd", 0, required_argument, "FD",
+	  "at the end, write the headline figures to file descriptor FD\n"
+	  "(key value lines, for rtlat suite; docs/suite.md)", OPT_HEADLINE_FD },
 	OPT_END
 };
 
@@ -117,6 +121,7 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->break_ns = -1;
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
 	load_opts_init(&o->load);
+	o->headline_fd = -1;
 }
 
 static int time_opt(const struct optdesc *d, const char *arg, int64_t unit,
@@ -207,6 +212,12 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 				"expected a latency in us (or with unit, e.g. 1ms)");
 	case OPT_NO_MLOCK:
 		o->mlock = false;
+		return 0;
+	case OPT_HEADLINE_FD:
+		if (parse_int(arg, 0, 1 << 20, &v) < 0 ||
+		    fcntl((int)v, F_GETFD) < 0)
+			return opt_bad_value(d, arg, "expected an open file descriptor");
+		o->headline_fd = (int)v;
 		return 0;
 	case OPT_NO_DMA:
 		o->dma_latency = false;
@@ -589,6 +600,17 @@ static void aggregate(struct run *r)
 		for (j = 0; j < r->s[i].nseries; j++)
 			accum_merge(&r->names[r->s[i].name_idx[j]].agg,
 				    &r->total[i][j]);
+}
+
+/* The result status of a finished run (docs/result-schema.md). */
+static const char *run_status(const struct run *r)
+{
+	switch (r->stop_reason) {
+	case STOP_SIGNAL: return "interrupted";
+	case STOP_BREAK: return "break";
+	case STOP_ERROR: return "error";
+	default: return r->exit_code == 1 ? "error" : "complete";
+	}
 }
 
 static int write_result(struct run *r, const char *status)
@@ -1177,19 +1199,9 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_error("%s", msg);
 		r->exit_code = 1;
 	}
-	if (o->json_file) {
-		const char *status = "complete";
-
-		if (r->stop_reason == STOP_SIGNAL)
-			status = "interrupted";
-		else if (r->stop_reason == STOP_BREAK)
-			status = "break";
-		else if (r->stop_reason == STOP_ERROR)
-			status = "error";
-		if (write_result(r, status) < 0) {
-			log_error("%s", r->error);
-			r->exit_code = 1;
-		}
+	if (o->json_file && write_result(r, run_status(r)) < 0) {
+		log_error("%s", r->error);
+		r->exit_code = 1;
 	}
 	goto out;
 
@@ -1202,6 +1214,8 @@ fail:
 	}
 	(void)started;
 out:
+	if (o->headline_fd >= 0)
+		result_headline(r, o->headline_fd, run_status(r));
 	load_free(r->loads);	/* stops them on the error paths */
 	if (t->teardown)
 		t->teardown(r);
@@ -1215,6 +1229,9 @@ out:
 	return r->exit_code;
 
 fail_early:
+	r->exit_code = 1;
+	if (o->headline_fd >= 0)
+		result_headline(r, o->headline_fd, "error");
 	load_free(r->loads);
 	if (t->teardown)
 		t->teardown(r);

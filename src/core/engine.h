@@ -76,6 +76,7 @@ struct engine_opts {
 	bool raw_samples;		/* stream every sample (cyclic -v) */
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
 	struct load_opts load;		/* --load, --load-cmd, ... */
+	int headline_fd;		/* --headline-fd (rtlat suite), or -1 */
 };
 
 /* One interval of one series. */
