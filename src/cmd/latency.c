@@ -68,4 +68,5 @@ const struct rtlat_cmd cmd_latency = {
 	.name = "latency",
 	.summary = "periodic timer wake-up latency (Xenomai latency, cyclictest)",
 	.main = latency_main,
+	.suite = &(const struct suite_spec){ .title = "LATENCY" },
 };

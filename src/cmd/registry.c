@@ -8,8 +8,10 @@
 extern const struct rtlat_cmd cmd_latency;
 extern const struct rtlat_cmd cmd_load;
 extern const struct rtlat_cmd cmd_sysinfo;
+extern const struct rtlat_cmd cmd_suite;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
+	&cmd_suite,
 	&cmd_latency,
 	&cmd_load,
 	&cmd_sysinfo,
