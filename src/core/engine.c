@@ -1041,6 +1041,21 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_error("out of memory");
 		goto fail_early;
 	}
+	/* signals: handled by the main thread only (blocked before the loads
+	 * start, so that a SIGINT or SIGTERM from now on ends the run
+	 * cleanly, loads stopped) */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, wait_timer_signal());
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kick_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(engine_stop_signal(), &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
 	/*
 	 * Loads start here, before the warm-up, while this process has one
 	 * thread, and before mlockall(): locking a writable private page
@@ -1063,19 +1078,6 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			log_note("%s", msg);
 	}
 	open_trace_fds(r);
-
-	/* signals: handled by the main thread only */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	sigaddset(&sigs, wait_timer_signal());
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kick_handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(engine_stop_signal(), &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 
 	/* result file exists from the start: the configuration, no samples */
 	if (o->json_file && write_result(r, "running") < 0) {
