@@ -10,22 +10,27 @@
 
 #include "cmd/cmd.h"
 #include "core/log.h"
+#include "core/jsonw.h"
 #include "core/parse.h"
+#include "core/result.h"
 #include "core/timeutil.h"
 #include "load/load.h"
 
-enum { OPT_LIST = 256 };
+enum { OPT_LIST = 256, OPT_JSON };
 
 struct load_args {
 	struct load_opts lo;
 	int64_t duration_ns;
 	bool list;
+	const char *json;
 };
 
 static const struct optdesc load_cmd_opts[] = {
 	{ "duration", 'T', required_argument, "TIME",
 	  "run for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },
 	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LIST },
+	{ "json", 0, required_argument, "FILE",
+	  "also write what each load achieved as JSON to FILE", OPT_JSON },
 	LOAD_OPTDESCS_CMD,
 	OPT_END
 };
@@ -34,6 +39,7 @@ static int load_cmd_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
 	struct load_args *a = ctx;
 	int64_t v;
+	int r;
 
 	switch (d->key) {
 	case 'T':
@@ -44,9 +50,12 @@ static int load_cmd_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_LIST:
 		a->list = true;
 		return 0;
+	case OPT_JSON:
+		a->json = arg;
+		return 0;
 	}
-	return load_opt(&a->lo, d, arg) > 0 ?
-	       opt_bad_value(d, arg, "unsupported") : 0;
+	r = load_opt(&a->lo, d, arg);
+	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
 }
 
 static void list_gens(void)
@@ -58,6 +67,33 @@ static void list_gens(void)
 		printf("%-6s %-10s %s\n", load_gens[i]->name, load_gens[i]->unit,
 		       load_gens[i]->help);
 	printf("%-6s %-10s %s\n", "hell", "", "all of the above together (Xenomai's dohell mix)");
+}
+
+/* {"schema": "rtlat-load", ..., "loads": [...]} (docs/result-schema.md) */
+static int write_json(const char *path, const struct load_run *lr, int sig)
+{
+	char tmp[4096 + 32], err[512];
+	struct jw w;
+	FILE *f;
+
+	f = atomic_open(path, tmp, sizeof(tmp), err, sizeof(err));
+	if (!f) {
+		log_error("%s", err);
+		return -1;
+	}
+	jw_init(&w, f);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "schema", "rtlat-load");
+	jw_int(&w, "schema_version", 1);
+	jw_str(&w, "status", sig ? "interrupted" : "complete");
+	load_json(lr, &w);
+	jw_obj_end(&w);
+	jw_finish(&w);
+	if (atomic_commit(f, tmp, path, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 /* Wait for the end of @duration_ns (0 = none) or a signal; returns it. */
@@ -144,9 +180,13 @@ static int load_main(int argc, char **argv)
 	printf("# %-6s %3s %-5s %18s  %s\n", "load", "n", "sched", "achieved",
 	       "what");
 	load_print(stdout, res, n, "  ");
+	/* no work at all over a whole run means the load did not run */
 	for (i = 0; i < n; i++)
-		if (res[i].error[0] || (!res[i].command && res[i].count == 0))
+		if (res[i].error[0] ||
+		    (!sig && !res[i].command && res[i].count == 0))
 			status = 1;
+	if (a.json && write_json(a.json, lr, sig) < 0)
+		status = 1;
 	load_free(lr);
 	if (status)
 		log_error("a load did not run (see FAILED above)");
