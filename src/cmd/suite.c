@@ -708,8 +708,11 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 				 "exit status %d without figures (see %s.log)",
 				 r->exit_status, r->base);
 	} else if (r->exit_status == 1) {
-		snprintf(r->error, sizeof(r->error), "%s",
-			 r->hl.error[0] ? r->hl.error : "failed (see the .log)");
+		if (r->hl.error[0])
+			snprintf(r->error, sizeof(r->error), "%s", r->hl.error);
+		else
+			snprintf(r->error, sizeof(r->error),
+				 "exit status 1 (see %s.log)", r->base);
 	}
 	free(hl);
 }

@@ -265,7 +265,8 @@ void suite_report(const struct suite *s, FILE *f)
 	sysdesc_print(&s->sys, f, "");
 	fprintf(f, "Suite      : %d run%s of %s each (warm-up %s), rtlat %s\n",
 		s->nruns, s->nruns == 1 ? "" : "s", fmt_time(dur, s->duration_ns),
-		s->warmup_ns >= 0 ? fmt_time(start, s->warmup_ns) : "1 s",
+		s->warmup_ns > 0 ? fmt_time(start, s->warmup_ns) :
+		s->warmup_ns == 0 ? "none" : "1 s",
 		RTLAT_VERSION);
 	fprintf(f, "Time       : %s to %s\n", fmt_utc(start, s->wall_start),
 		fmt_utc(end, s->wall_end));

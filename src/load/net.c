@@ -41,6 +41,23 @@ static int net_prepare(struct load_env *env, char *err, size_t errlen)
 	env->net_raw = fd >= 0;
 	if (fd >= 0)
 		close(fd);
+	/* a route to the destination: connect() of a UDP socket sends
+	 * nothing, it only looks the route up */
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		struct sockaddr_in sa = { 0 };
+		int e;
+
+		sa.sin_family = AF_INET;
+		sa.sin_addr = env->o->net_dest;
+		sa.sin_port = htons(9);
+		e = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ? errno : 0;
+		close(fd);
+		if (e == ENETUNREACH) {
+			snprintf(err, errlen, "the loopback interface is down: bring it up with 'ip link set lo up' (or leave net out, e.g. --load cpu,cache,fork,io,msg)");
+			return -1;
+		}
+	}
 	return 0;
 }
 
