@@ -1064,6 +1064,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	 */
 	if (load_start(&o->load, &r->loads, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
+		snprintf(r->error, sizeof(r->error), "%s", msg);
 		goto fail_early;
 	}
 	if (r->loads)
