@@ -293,7 +293,8 @@ static void worker_init(pid_t parent, pid_t pgid, int nice_val,
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, SIG_IGN);	/* rtlat decides when loads stop */
 	munlockall();
-	sched_setscheduler(0, SCHED_OTHER, &sp);
+	/* system calls: musl's sched_setscheduler() is a stub (ENOSYS) */
+	syscall(SYS_sched_setscheduler, 0, SCHED_OTHER, &sp);
 	setpriority(PRIO_PROCESS, 0, nice_val);
 	fd = open("/dev/null", O_RDWR);
 	if (fd >= 0) {
@@ -303,7 +304,7 @@ static void worker_init(pid_t parent, pid_t pgid, int nice_val,
 			close(fd);
 	}
 	close_inherited_fds();
-	slot->policy = sched_getscheduler(0);
+	slot->policy = (int)syscall(SYS_sched_getscheduler, 0);
 	errno = 0;
 	slot->nice = getpriority(PRIO_PROCESS, 0);
 }
