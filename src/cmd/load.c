@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "core/jsonw.h"
 #include "core/parse.h"
+#include "core/rtsetup.h"
 #include "core/result.h"
 #include "core/timeutil.h"
 #include "load/load.h"
@@ -103,10 +104,7 @@ static int wait_end(int64_t duration_ns)
 	sigset_t sigs;
 	int sig;
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	stop_sigset(&sigs);
 	for (;;) {
 		struct timespec ts = ns_to_ts(100 * NSEC_PER_MSEC);
 
@@ -160,10 +158,7 @@ static int load_main(int argc, char **argv)
 		return 1;
 	}
 	/* signals wait for the main loop, also during the start */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if (load_start(&a.lo, &lr, err, sizeof(err)) < 0) {
 		log_error("%s", err);
@@ -183,7 +178,7 @@ static int load_main(int argc, char **argv)
 	/* no work at all over a whole run means the load did not run */
 	for (i = 0; i < n; i++)
 		if (res[i].error[0] ||
-		    (!sig && !res[i].command && res[i].count == 0))
+		    (!sig && !res[i].is_command && res[i].count == 0))
 			status = 1;
 	if (a.json && write_json(a.json, lr, sig) < 0)
 		status = 1;

@@ -27,6 +27,7 @@
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/parse.h"
+#include "core/rtsetup.h"
 #include "core/result.h"
 #include "core/timeutil.h"
 #include "load/load.h"
@@ -658,10 +659,7 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 	setpgid(pid, pid);
 	r->ran = true;
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	stop_sigset(&sigs);
 	progress(s, r, suite_t0, t0, overhead, true);
 	for (;;) {
 		struct timespec ts = ns_to_ts(TICK_NS);
@@ -810,10 +808,8 @@ static int suite_main(int argc, char **argv)
 		      &first);
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (first < argc) {
-		log_error("unexpected argument '%s' (see --help)", argv[first]);
+	if (opt_no_operands(argc, argv, first) < 0)
 		return 1;
-	}
 	if (build_runs(s) < 0)
 		return 1;
 	sysdesc_read(&s->sys, "/");
@@ -828,10 +824,7 @@ static int suite_main(int argc, char **argv)
 		return 1;
 
 	/* signals: taken by the run loop, forwarded to the running test */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
 

@@ -164,9 +164,9 @@ static void print_table(FILE *f, const struct suite *s,
 
 static void print_loads(FILE *f, const struct suite *s)
 {
-	char title[96], rate[48];
+	char title[96];
 	bool any = false;
-	int i, j;
+	int i;
 
 	for (i = 0; i < s->nruns; i++) {
 		const struct suite_run *r = &s->runs[i];
@@ -178,15 +178,7 @@ static void print_loads(FILE *f, const struct suite *s)
 		any = true;
 		fprintf(f, "%s %s:\n", r->cmd->suite->title,
 			suite_load_title(r->load, title, sizeof(title)));
-		for (j = 0; j < r->hl.nloads; j++) {
-			const struct hl_load *l = &r->hl.loads[j];
-
-			fprintf(f, "  %-6s %3d %-5s %18s  %s%s%s%s\n", l->name,
-				l->workers, l->policy,
-				l->has_rate ? load_fmt_rate(rate, l->rate, l->unit) : "-",
-				l->note, l->error[0] ? " [FAILED: " : "",
-				l->error, l->error[0] ? "]" : "");
-		}
+		load_print(f, r->hl.loads, r->hl.nloads, "  ");
 	}
 	if (any)
 		fprintf(f, "\n");
@@ -341,29 +333,7 @@ static void run_json(struct jw *w, const struct suite_run *r)
 		jw_obj_end(w);
 	}
 	jw_obj_end(w);
-	jw_arr_begin(w, "loads");
-	for (i = 0; i < r->hl.nloads; i++) {
-		const struct hl_load *l = &r->hl.loads[i];
-
-		jw_obj_begin(w, NULL);
-		jw_str(w, "name", l->name);
-		jw_int(w, "workers", l->workers);
-		jw_str(w, "policy", l->policy);
-		if (l->has_rate) {
-			jw_double(w, "rate", l->rate, 3);
-			jw_str(w, "unit", l->unit);
-		} else {
-			jw_null(w, "rate");
-			jw_null(w, "unit");
-		}
-		jw_str(w, "note", l->note);
-		if (l->error[0])
-			jw_str(w, "error", l->error);
-		else
-			jw_null(w, "error");
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
+	load_results_json(w, r->hl.loads, r->hl.nloads);
 	jw_arr_begin(w, "warnings");
 	for (i = 0; i < r->hl.nwarnings; i++)
 		jw_str(w, NULL, r->hl.warnings[i]);

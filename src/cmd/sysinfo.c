@@ -55,10 +55,8 @@ static int sysinfo_main(int argc, char **argv)
 		      &first);
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (first < argc) {
-		log_error("unexpected argument '%s' (see --help)", argv[first]);
+	if (opt_no_operands(argc, argv, first) < 0)
 		return 1;
-	}
 	sysdesc_read(&d, a.root);
 	if (a.json) {
 		struct jw w;

@@ -20,12 +20,13 @@ static struct hl_series *find_series(struct headline *h, const char *name,
 	return NULL;
 }
 
-static struct hl_load *find_load(struct headline *h, const char *name,
+static struct load_result *find_load(struct headline *h, const char *name,
 				 size_t len)
 {
 	int i;
 
-	for (i = 0; i < h->nloads; i++)
+	/* the latest entry of that name: "cmd" may come several times */
+	for (i = h->nloads - 1; i >= 0; i--)
 		if (strlen(h->loads[i].name) == len &&
 		    !strncmp(h->loads[i].name, name, len))
 			return &h->loads[i];
@@ -66,7 +67,7 @@ static void series_field(struct headline *h, const char *k, const char *v)
 static void load_field(struct headline *h, const char *k, const char *v)
 {
 	const char *dot = strchr(k, '.');
-	struct hl_load *l;
+	struct load_result *l;
 
 	if (!dot)
 		return;
@@ -78,15 +79,27 @@ static void load_field(struct headline *h, const char *k, const char *v)
 		l->workers = atoi(v);
 	else if (!strcmp(k, "policy"))
 		COPY(l->policy, v);
-	else if (!strcmp(k, "rate")) {
+	else if (!strcmp(k, "nice"))
+		l->nice = atoi(v);
+	else if (!strcmp(k, "duration_ns"))
+		l->duration_ns = strtoll(v, NULL, 10);
+	else if (!strcmp(k, "count"))
+		l->count = strtoull(v, NULL, 10);
+	else if (!strcmp(k, "rate"))
 		l->rate = strtod(v, NULL);
-		l->has_rate = true;
-	} else if (!strcmp(k, "unit"))
+	else if (!strcmp(k, "unit"))
 		COPY(l->unit, v);
 	else if (!strcmp(k, "note"))
 		COPY(l->note, v);
 	else if (!strcmp(k, "error"))
 		COPY(l->error, v);
+	else if (!strcmp(k, "command")) {
+		COPY(l->command, v);
+		l->is_command = true;
+	} else if (!strcmp(k, "exit_status"))
+		l->exit_status = atoi(v);
+	else if (!strcmp(k, "ran_ns"))
+		l->ran_ns = strtoll(v, NULL, 10);
 }
 
 static void field(struct headline *h, const char *k, const char *v)
@@ -111,8 +124,10 @@ static void field(struct headline *h, const char *k, const char *v)
 	} else if (!strncmp(k, "series.", 7))
 		series_field(h, k + 7, v);
 	else if (!strcmp(k, "load")) {
-		if (h->nloads < HL_MAX_LOADS)
-			COPY(h->loads[h->nloads++].name, v);
+		if (h->nloads < HL_MAX_LOADS) {
+			COPY(h->loads[h->nloads].name, v);
+			h->loads[h->nloads++].exit_status = -1;
+		}
 	} else if (!strncmp(k, "load.", 5))
 		load_field(h, k + 5, v);
 	else if (!strcmp(k, "warning")) {

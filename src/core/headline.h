@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "load/load.h"
+
 #define HL_MAX_SERIES 4
 #define HL_MAX_LOADS 16
 #define HL_MAX_WARNINGS 8
@@ -26,17 +28,6 @@ struct hl_series {
 	int64_t p999_ns;
 };
 
-struct hl_load {
-	char name[16];
-	int workers;
-	char policy[8];
-	bool has_rate;
-	double rate;
-	char unit[16];
-	char note[160];			/* what it did (command for "cmd") */
-	char error[192];
-};
-
 struct headline {
 	bool valid;			/* the first line was "rtlat-headline 1" */
 	bool complete;			/* "end" was read */
@@ -50,7 +41,7 @@ struct headline {
 	int nseries;
 	struct hl_series series[HL_MAX_SERIES];
 	int nloads;
-	struct hl_load loads[HL_MAX_LOADS];
+	struct load_result loads[HL_MAX_LOADS];	/* what each load achieved */
 	int nwarnings;
 	char warnings[HL_MAX_WARNINGS][320];
 	char error[256];

@@ -472,13 +472,25 @@ void result_headline(struct run *r, int fd, const char *status)
 		fprintf(f, "load.%s.workers %d\n", l->name, l->workers);
 		snprintf(key, sizeof(key), "load.%s.policy", l->name);
 		hl_str(f, key, l->policy);
-		if (!l->command) {
+		fprintf(f, "load.%s.nice %d\n", l->name, l->nice);
+		fprintf(f, "load.%s.duration_ns %lld\n", l->name,
+			(long long)l->duration_ns);
+		if (l->is_command) {
+			snprintf(key, sizeof(key), "load.%s.command", l->name);
+			hl_str(f, key, l->command);
+			fprintf(f, "load.%s.exit_status %d\n", l->name,
+				l->exit_status);
+			fprintf(f, "load.%s.ran_ns %lld\n", l->name,
+				(long long)l->ran_ns);
+		} else {
+			fprintf(f, "load.%s.count %llu\n", l->name,
+				(unsigned long long)l->count);
 			fprintf(f, "load.%s.rate %.3f\n", l->name, l->rate);
 			snprintf(key, sizeof(key), "load.%s.unit", l->name);
 			hl_str(f, key, l->unit);
 		}
 		snprintf(key, sizeof(key), "load.%s.note", l->name);
-		hl_str(f, key, l->command ? l->command : l->note);
+		hl_str(f, key, l->note);
 		if (l->error[0]) {
 			snprintf(key, sizeof(key), "load.%s.error", l->name);
 			hl_str(f, key, l->error);

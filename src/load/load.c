@@ -208,26 +208,19 @@ bool load_stopping(void)
 	return stop_requested != 0;
 }
 
-static void vset(char *dst, size_t len, const char *fmt, va_list ap)
-{
-	vsnprintf(dst, len, fmt, ap);
-}
-
 void load_running(struct load_worker *w, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(w->slot->note, sizeof(w->slot->note), fmt, ap);
+	vsnprintf(w->slot->note, sizeof(w->slot->note), fmt, ap);
 	va_end(ap);
 	__atomic_store_n(&w->slot->state, LOAD_RUNNING, __ATOMIC_RELEASE);
 	/* no worker works before all are set up: set-up (allocating and
 	 * touching a buffer, ...) does not compete with the busy ones */
 	while (start_gate && !__atomic_load_n(start_gate, __ATOMIC_ACQUIRE) &&
 	       !stop_requested) {
-		struct timespec ts = ns_to_ts(NSEC_PER_MSEC);
-
-		nanosleep(&ts, NULL);
+		sleep_ns(NSEC_PER_MSEC);
 	}
 }
 
@@ -236,7 +229,7 @@ void load_fail(struct load_worker *w, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(w->slot->error, sizeof(w->slot->error), fmt, ap);
+	vsnprintf(w->slot->error, sizeof(w->slot->error), fmt, ap);
 	va_end(ap);
 	__atomic_store_n(&w->slot->state, LOAD_FAILED, __ATOMIC_RELEASE);
 }
@@ -310,6 +303,25 @@ static void worker_init(pid_t parent, pid_t pgid, int nice_val,
 }
 
 /*
+ * Has child @pid ended? It is not reaped (a zombie keeps its process group
+ * id taken); its exit status (128 + signal if killed) goes to @status if
+ * not NULL.
+ */
+static bool child_ended(pid_t pid, int *status)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+	    si.si_pid != pid)
+		return false;
+	if (status)
+		*status = si.si_code == CLD_EXITED ? si.si_status :
+			  128 + si.si_status;
+	return true;
+}
+
+/*
  * --load-cmd guard: runs "/bin/sh -c CMD" in a new process group and kills
  * that group (SIGTERM, then SIGKILL after a grace time) when told to stop
  * or when rtlat dies (parent-death signal SIGTERM). Keeps the shell
@@ -318,7 +330,7 @@ static void worker_init(pid_t parent, pid_t pgid, int nice_val,
 static void cmd_guard(const char *cmd, struct load_slot *slot)
 {
 	int64_t start = clock_now_ns(CLOCK_MONOTONIC), end;
-	siginfo_t si;
+	int st;
 	pid_t pid;
 
 	pid = fork();
@@ -341,30 +353,17 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	__atomic_store_n(&slot->state, LOAD_RUNNING, __ATOMIC_RELEASE);
 	/* poll: a blocking wait could miss a SIGTERM arriving just before */
 	while (!stop_requested) {
-		struct timespec ts = ns_to_ts(20 * NSEC_PER_MSEC);
-
-		memset(&si, 0, sizeof(si));
-		if (slot->state == LOAD_RUNNING &&
-		    waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-		    si.si_pid == pid) {
+		if (slot->state == LOAD_RUNNING && child_ended(pid, &st)) {
 			slot->t_exit = clock_now_ns(CLOCK_MONOTONIC) - start;
-			slot->exit_status = si.si_code == CLD_EXITED ?
-					    si.si_status : 128 + si.si_status;
+			slot->exit_status = st;
 			slot->state = LOAD_EXITED;
 		}
-		nanosleep(&ts, NULL);
+		sleep_ns(20 * NSEC_PER_MSEC);
 	}
 	kill(-pid, SIGTERM);
 	end = clock_now_ns(CLOCK_MONOTONIC) + NSEC_PER_SEC;
-	while (clock_now_ns(CLOCK_MONOTONIC) < end) {
-		struct timespec ts = ns_to_ts(POLL_NS);
-
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-		    si.si_pid == pid)
-			break;
-		nanosleep(&ts, NULL);
-	}
+	while (!child_ended(pid, NULL) && clock_now_ns(CLOCK_MONOTONIC) < end)
+		sleep_ns(POLL_NS);
 	kill(-pid, SIGKILL);	/* whatever is left in its group */
 	waitpid(pid, NULL, 0);
 	_exit(0);
@@ -382,15 +381,6 @@ static int online_cpus(void)
 		return n;
 	n = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? n : 1;
-}
-
-static bool slot_exited(pid_t pid)
-{
-	siginfo_t si;
-
-	memset(&si, 0, sizeof(si));
-	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	       si.si_pid == pid;
 }
 
 static pid_t spawn(struct load_run *lr, int k, const char *name,
@@ -431,8 +421,6 @@ static int wait_running(struct load_run *lr, char *err, size_t errlen)
 	int k, pending;
 
 	do {
-		struct timespec ts = ns_to_ts(POLL_NS);
-
 		pending = 0;
 		for (k = 0; k < lr->nslots; k++) {
 			struct load_slot *s = &lr->slots[k];
@@ -446,7 +434,7 @@ static int wait_running(struct load_run *lr, char *err, size_t errlen)
 			}
 			if (st != LOAD_STARTING)
 				continue;
-			if (slot_exited(lr->pids[k])) {
+			if (child_ended(lr->pids[k], NULL)) {
 				snprintf(err, errlen, "load %s: worker %d died during set-up",
 					 name, s->index);
 				return -1;
@@ -454,7 +442,7 @@ static int wait_running(struct load_run *lr, char *err, size_t errlen)
 			pending++;
 		}
 		if (pending)
-			nanosleep(&ts, NULL);
+			sleep_ns(POLL_NS);
 	} while (pending && clock_now_ns(CLOCK_MONOTONIC) < end);
 	if (pending) {
 		snprintf(err, errlen, "%d load process(es) not ready after %lld s",
@@ -565,7 +553,7 @@ void load_stop(struct load_run *lr)
 		struct load_slot *s = &lr->slots[k];
 
 		if (lr->pids[k] > 0 && s->state == LOAD_RUNNING &&
-		    slot_exited(lr->pids[k]) && !s->error[0])
+		    child_ended(lr->pids[k], NULL) && !s->error[0])
 			snprintf(s->error, sizeof(s->error),
 				 "ended before the loads were stopped (killed?)");
 	}
@@ -573,14 +561,12 @@ void load_stop(struct load_run *lr)
 		kill(-lr->pgid, SIGTERM);
 	end = lr->t_stop + STOP_GRACE_NS;
 	do {
-		struct timespec ts = ns_to_ts(POLL_NS);
-
 		pending = 0;
 		for (k = 0; k < lr->nslots; k++)
-			if (lr->pids[k] > 0 && !slot_exited(lr->pids[k]))
+			if (lr->pids[k] > 0 && !child_ended(lr->pids[k], NULL))
 				pending++;
 		if (pending)
-			nanosleep(&ts, NULL);
+			sleep_ns(POLL_NS);
 	} while (pending && clock_now_ns(CLOCK_MONOTONIC) < end);
 	/* the group still exists (unreaped members): get any straggler and
 	 * whatever a worker forked */
@@ -631,11 +617,13 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 			if (s->gen >= 0) {
 				snprintf(r->name, sizeof(r->name), "%s",
 					 load_gens[s->gen]->name);
-				r->unit = load_gens[s->gen]->unit;
+				snprintf(r->unit, sizeof(r->unit), "%s",
+					 load_gens[s->gen]->unit);
 			} else {
 				snprintf(r->name, sizeof(r->name), "cmd");
-				r->unit = "";
-				r->command = lr->env.o->cmds[s->index];
+				r->is_command = true;
+				snprintf(r->command, sizeof(r->command), "%s",
+					 lr->env.o->cmds[s->index]);
 				r->ran_ns = dur;
 				if (s->state == LOAD_EXITED) {
 					r->exit_status = s->exit_status;
@@ -655,10 +643,9 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 		struct load_result *r = &res[k];
 		int g = gen_index(r->name);
 
-		if (g >= 0) {
-			r->amount = (double)r->count * load_gens[g]->per_count;
-			r->rate = dur > 0 ? r->amount * 1e9 / (double)dur : 0;
-		}
+		if (g >= 0 && dur > 0)
+			r->rate = (double)r->count * load_gens[g]->per_count *
+				  1e9 / (double)dur;
 	}
 	return n;
 }
@@ -666,7 +653,13 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 void load_json(const struct load_run *lr, struct jw *w)
 {
 	struct load_result res[32];
-	int i, n = load_results(lr, res, 32);
+
+	load_results_json(w, res, load_results(lr, res, 32));
+}
+
+void load_results_json(struct jw *w, const struct load_result *res, int n)
+{
+	int i;
 
 	jw_arr_begin(w, "loads");
 	for (i = 0; i < n; i++) {
@@ -678,7 +671,7 @@ void load_json(const struct load_run *lr, struct jw *w)
 		jw_str(w, "policy", r->policy);
 		jw_int(w, "nice", r->nice);
 		jw_int(w, "duration_ns", r->duration_ns);
-		if (r->command) {
+		if (r->is_command) {
 			jw_str(w, "command", r->command);
 			jw_int(w, "ran_ns", r->ran_ns);
 			if (r->exit_status >= 0)
@@ -727,7 +720,7 @@ void load_print(FILE *f, const struct load_result *res, int n,
 	for (i = 0; i < n; i++) {
 		const struct load_result *r = &res[i];
 
-		if (r->command) {
+		if (r->is_command) {
 			fprintf(f, "%s%-6s %3d       %18s  %s; ", prefix, r->name,
 				r->workers, "-", r->command);
 			if (r->exit_status >= 0)

@@ -199,30 +199,33 @@ void load_stop(struct load_run *lr);
 /* Stop if needed and free. */
 void load_free(struct load_run *lr);
 
-/* What one generator (or command) achieved. */
+/* What one generator (or command) achieved: filled by load_results(),
+ * or read back from a headline (core/headline.h). */
 struct load_result {
 	char name[16];			/* "cpu", or "cmd" */
 	int workers;
-	uint64_t count;
-	double amount;			/* count * per_count (MB for MB/s) */
-	double rate;			/* amount per second */
-	const char *unit;		/* "ops/s"; "" for a command */
-	int64_t duration_ns;
+	uint64_t count;			/* work done (see the generator) */
+	double rate;			/* per second, in @unit */
+	char unit[16];			/* "ops/s"; "" for a command */
+	int64_t duration_ns;		/* time the rate covers */
 	char policy[8];			/* as read back by worker 0 */
 	int nice;
 	char note[160];
 	char error[192];		/* "" = ran fine */
-	const char *command;		/* --load-cmd */
-	int exit_status;		/* command: status if it ended, else -1 */
-	int64_t ran_ns;			/* command: how long it ran */
+	bool is_command;		/* --load-cmd: */
+	char command[256];		/*   the command */
+	int exit_status;		/*   its status if it ended, else -1 */
+	int64_t ran_ns;			/*   how long it ran */
 };
 
 /* Results so far (rates up to now while running). Returns how many were
  * stored in @res (at most @max). */
 int load_results(const struct load_run *lr, struct load_result *res, int max);
 
-/* The "loads" array of a result file (see docs/result-schema.md). */
+/* The "loads" array of a result file (see docs/result-schema.md), of the
+ * loads of @lr (NULL: empty) or of @n results. */
 void load_json(const struct load_run *lr, struct jw *w);
+void load_results_json(struct jw *w, const struct load_result *res, int n);
 
 /* One line per generator: "@prefix cpu      2 workers  123.4 M ops/s  note". */
 void load_print(FILE *f, const struct load_result *res, int n,

@@ -10,9 +10,9 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/timeutil.h"
 #include "load/load.h"
 
 #define GROUP		10
@@ -110,9 +110,7 @@ static void msg_run(struct load_worker *w)
 	load_running(w, "hackbench-like group of %d senders x %d receivers, socketpairs, %d-byte messages",
 		     GROUP, GROUP, MSG_SIZE);
 	while (!load_stopping()) {
-		struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
+		sleep_ns(50 * NSEC_PER_MSEC);
 		for (i = 0; i < GROUP; i++) {
 			unsigned long now = g.received[i];
 

@@ -45,7 +45,8 @@ static const char sample[] =
 	"load.cpu.note integer + floating-point loop, SCHED_OTHER\n"
 	"load cmd\n"
 	"load.cmd.workers 1\n"
-	"load.cmd.note while ls; do ls; done\n"
+	"load.cmd.command while ls; do ls; done\n"
+	"load.cmd.exit_status -1\n"
 	"load.cmd.error worker 0: ended before the loads were stopped\n"
 	"warning RT throttling is active\n"
 	"end\n"
@@ -82,11 +83,13 @@ static void test_headline_parse(void **state)
 	assert_int_equal(h.nloads, 2);
 	assert_string_equal(h.loads[0].name, "cpu");
 	assert_int_equal(h.loads[0].workers, 2);
-	assert_true(h.loads[0].has_rate);
+	assert_true(h.loads[0].rate > 228660658.0);
 	assert_string_equal(h.loads[0].unit, "ops/s");
 	assert_string_equal(h.loads[0].note, "integer + floating-point loop, SCHED_OTHER");
-	assert_false(h.loads[1].has_rate);
-	assert_string_equal(h.loads[1].note, "while ls; do ls; done");
+	assert_false(h.loads[0].is_command);
+	assert_true(h.loads[1].is_command);
+	assert_string_equal(h.loads[1].command, "while ls; do ls; done");
+	assert_int_equal(h.loads[1].exit_status, -1);
 	assert_non_null(strstr(h.loads[1].error, "ended before"));
 	assert_int_equal(h.nwarnings, 1);
 	assert_string_equal(h.error, "");
