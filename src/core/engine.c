@@ -1044,10 +1044,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	/* signals: handled by the main thread only (blocked before the loads
 	 * start, so that a SIGINT or SIGTERM from now on ends the run
 	 * cleanly, loads stopped) */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	stop_sigset(&sigs);
 	sigaddset(&sigs, wait_timer_signal());
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	memset(&sa, 0, sizeof(sa));
