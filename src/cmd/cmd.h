@@ -8,11 +8,46 @@
 
 #include <stdbool.h>
 
+/* What a column of a suite table shows, from a run's headline. */
+enum suite_stat {
+	SUITE_MIN,		/* min of the series, us */
+	SUITE_AVG,		/* mean, us */
+	SUITE_MAX,		/* max, us */
+	SUITE_MISSES,		/* overruns / lost, a count */
+	SUITE_P999,		/* 99.9th percentile, us */
+	SUITE_TIME,		/* measured time, hh:mm:ss */
+	SUITE_END,		/* ends a column list */
+};
+
+struct suite_col {
+	const char *head;	/* "lat min"; NULL for SUITE_MISSES: the
+				 * series' miss name ("overrun", "lost") */
+	const char *series;	/* series name; NULL = the test's first */
+	enum suite_stat stat;
+};
+
+/*
+ * How a test joins "rtlat suite": a command with a non-NULL .suite is in
+ * the default matrix. The minimum is a title:
+ *
+ *   .suite = &(const struct suite_spec){ .title = "SWITCH" },
+ */
+struct suite_spec {
+	const char *title;		/* table title: "LATENCY" */
+	/* extra arguments of every suite run, NULL-terminated (may be NULL) */
+	const char *const *args;
+	/* table columns up to one with .stat = SUITE_END; NULL: lat min |
+	 * lat avg | lat max | overrun (or lost) | p99.9 | test-time of the
+	 * first series */
+	const struct suite_col *cols;
+};
+
 struct rtlat_cmd {
 	const char *name;		/* "latency" */
 	const char *summary;		/* one line for "rtlat --help" */
 	/* argv[0] is the command name; returns the exit status */
 	int (*main)(int argc, char **argv);
+	const struct suite_spec *suite;	/* in rtlat suite (NULL: not) */
 };
 
 /* NULL-terminated list of commands, in help order. */

@@ -57,10 +57,8 @@ static int latency_main(int argc, char **argv)
 		      &first);
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (first < argc) {
-		log_error("unexpected argument '%s' (see --help)", argv[first]);
+	if (opt_no_operands(argc, argv, first) < 0)
 		return 1;
-	}
 	return engine_run(&latency_test, &o, rtlat_argc, rtlat_argv);
 }
 
@@ -68,4 +66,5 @@ const struct rtlat_cmd cmd_latency = {
 	.name = "latency",
 	.summary = "periodic timer wake-up latency (Xenomai latency, cyclictest)",
 	.main = latency_main,
+	.suite = &(const struct suite_spec){ .title = "LATENCY" },
 };

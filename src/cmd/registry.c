@@ -6,10 +6,16 @@
 #include "cmd/cmd.h"
 
 extern const struct rtlat_cmd cmd_latency;
+extern const struct rtlat_cmd cmd_load;
+extern const struct rtlat_cmd cmd_sysinfo;
+extern const struct rtlat_cmd cmd_suite;
 extern const struct rtlat_cmd cmd_selftest;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
+	&cmd_suite,
 	&cmd_latency,
+	&cmd_load,
+	&cmd_sysinfo,
 	&cmd_selftest,
 	NULL,
 };

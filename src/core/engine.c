@@ -17,6 +17,7 @@
 #include "core/parse.h"
 #include "core/result.h"
 #include "core/rtsetup.h"
+#include "core/sysinfo.h"
 #include "core/timeutil.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -48,6 +49,7 @@ enum {
 	OPT_CLOCK,
 	OPT_HIST_BUCKET,
 	OPT_HIST_SIZE,
+	OPT_HEADLINE_FD,
 };
 
 const struct optdesc engine_common_opts[] = {
@@ -89,6 +91,10 @@ const struct optdesc engine_common_opts[] = {
 	  "do not lock memory (page faults then show as latency)", OPT_NO_MLOCK },
 	{ "no-dma-latency", 0, no_argument, NULL,
 	  "leave /dev/cpu_dma_latency alone (default: hold it at 0)", OPT_NO_DMA },
+	LOAD_OPTDESCS,
+	{ "headline-fd", 0, required_argument, "FD",
+	  "at the end, write the headline figures to file descriptor FD\n"
+	  "(key value lines, for rtlat suite; docs/suite.md)", OPT_HEADLINE_FD },
 	OPT_END
 };
 
@@ -121,6 +127,8 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->max_latency_ns = -1;
 	o->break_ns = -1;
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
+	load_opts_init(&o->load);
+	o->headline_fd = -1;
 }
 
 static int time_opt(const struct optdesc *d, const char *arg, int64_t unit,
@@ -214,6 +222,12 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 	case OPT_NO_MLOCK:
 		o->mlock = false;
 		return 0;
+	case OPT_HEADLINE_FD:
+		if (parse_int(arg, 0, 1 << 20, &v) < 0 ||
+		    fcntl((int)v, F_GETFD) < 0)
+			return opt_bad_value(d, arg, "expected an open file descriptor");
+		o->headline_fd = (int)v;
+		return 0;
 	case OPT_NO_DMA:
 		o->dma_latency = false;
 		return 0;
@@ -234,7 +248,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 			return opt_bad_value(d, arg, "expected monotonic or realtime");
 		return 0;
 	}
-	return 1;
+	return load_opt(&o->load, d, arg);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -601,6 +615,17 @@ void engine_aggregate(struct run *r)
 				    &r->total[i][j]);
 }
 
+/* The result status of a finished run (docs/result-schema.md). */
+static const char *run_status(const struct run *r)
+{
+	switch (r->stop_reason) {
+	case STOP_SIGNAL: return "interrupted";
+	case STOP_BREAK: return "break";
+	case STOP_ERROR: return "error";
+	default: return r->exit_code == 1 ? "error" : "complete";
+	}
+}
+
 static int write_result(struct run *r, const char *status)
 {
 	char err[320];
@@ -807,6 +832,7 @@ void engine_free(struct run *r)
 	free(r->iv);
 	free(r->thr);
 	free(r->s);
+	free(r->sys);
 }
 
 static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
@@ -887,6 +913,36 @@ static bool all_ready_or_done(struct run *r)
 		if (atomic_load(&r->s[i].state) == SAMPLER_INIT)
 			return false;
 	return true;
+}
+
+/* Stop the loads after the measurement; a load that failed is a warning
+ * (the "with load" figure would be a lie). */
+static void stop_loads(struct run *r)
+{
+	struct load_result res[32];
+	int i, n;
+
+	if (!r->loads)
+		return;
+	load_stop(r->loads);
+	n = load_results(r->loads, res, 32);
+	for (i = 0; i < n; i++)
+		if (res[i].error[0])
+			run_warn(r, "load %s failed: %s", res[i].name,
+				 res[i].error);
+}
+
+/* On stdout after the summary: what each load achieved (# comments). */
+static void print_loads(struct run *r)
+{
+	struct load_result res[32];
+	int n;
+
+	if (!r->loads)
+		return;
+	n = load_results(r->loads, res, 32);
+	printf("# Loads (achieved during the run; policy as in force):\n");
+	load_print(stdout, res, n, "#   ");
 }
 
 int engine_setup_per_cpu(struct run *r, int nseries,
@@ -987,10 +1043,39 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		}
 		break;
 	}
+	/* the system description, read once before anything runs */
+	r->sys = malloc(sizeof(*r->sys));
+	if (r->sys)
+		sysdesc_read(r->sys, "/");
 	if (engine_alloc(r) < 0) {
 		log_error("out of memory");
 		goto fail_early;
 	}
+	/* signals: handled by the main thread only (blocked before the loads
+	 * start, so that a SIGINT or SIGTERM from now on ends the run
+	 * cleanly, loads stopped) */
+	stop_sigset(&sigs);
+	sigaddset(&sigs, wait_timer_signal());
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kick_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(engine_stop_signal(), &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	/*
+	 * Loads start here, before the warm-up, while this process has one
+	 * thread, and before mlockall(): locking a writable private page
+	 * breaks its copy-on-write sharing with the forked load processes, so
+	 * no sampler ever takes a copy-on-write fault because of them.
+	 */
+	if (load_start(&o->load, &r->loads, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		snprintf(r->error, sizeof(r->error), "%s", msg);
+		goto fail_early;
+	}
+	if (r->loads)
+		log_note("loads running: %s", load_names(&o->load, msg, sizeof(msg)));
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		goto fail_early;
@@ -1001,19 +1086,6 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			log_note("%s", msg);
 	}
 	open_trace_fds(r);
-
-	/* signals: handled by the main thread only */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	sigaddset(&sigs, wait_timer_signal());
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kick_handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(engine_stop_signal(), &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 
 	/* result file exists from the start: the configuration, no samples */
 	if (o->json_file && write_result(r, "running") < 0) {
@@ -1114,6 +1186,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}
+	stop_loads(r);
 	if (r->stop_reason == STOP_ERROR && !r->error[0])
 		first_sampler_error(r);
 	if (r->stop_reason == STOP_ERROR && r->error[0])
@@ -1133,24 +1206,15 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->exit_code = 2;
 	if (t->out->summary)
 		t->out->summary(r);
+	print_loads(r);
 	fflush(stdout);
 	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		r->exit_code = 1;
 	}
-	if (o->json_file) {
-		const char *status = "complete";
-
-		if (r->stop_reason == STOP_SIGNAL)
-			status = "interrupted";
-		else if (r->stop_reason == STOP_BREAK)
-			status = "break";
-		else if (r->stop_reason == STOP_ERROR)
-			status = "error";
-		if (write_result(r, status) < 0) {
-			log_error("%s", r->error);
-			r->exit_code = 1;
-		}
+	if (o->json_file && write_result(r, run_status(r)) < 0) {
+		log_error("%s", r->error);
+		r->exit_code = 1;
 	}
 	goto out;
 
@@ -1162,6 +1226,9 @@ fail:
 		pthread_join(r->display, NULL);
 	}
 out:
+	if (o->headline_fd >= 0)
+		result_headline(r, o->headline_fd, run_status(r));
+	load_free(r->loads);	/* stops them on the error paths */
 	if (t->teardown)
 		t->teardown(r);
 	if (r->dma_fd >= 0)
@@ -1174,6 +1241,10 @@ out:
 	return r->exit_code;
 
 fail_early:
+	r->exit_code = 1;
+	if (o->headline_fd >= 0)
+		result_headline(r, o->headline_fd, "error");
+	load_free(r->loads);
 	if (t->teardown)
 		t->teardown(r);
 	engine_free(r);

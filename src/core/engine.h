@@ -42,6 +42,7 @@
 #include "core/ring.h"
 #include "core/stats.h"
 #include "core/wait.h"
+#include "load/load.h"
 
 #define RTLAT_MAX_SERIES 4
 #define RTLAT_MAX_WARNINGS 16
@@ -74,6 +75,8 @@ struct engine_opts {
 	int64_t checkpoint_ns;		/* result file rewrite period */
 	bool raw_samples;		/* stream every sample (cyclic -v) */
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
+	struct load_opts load;		/* --load, --load-cmd, ... */
+	int headline_fd;		/* --headline-fd (rtlat suite), or -1 */
 };
 
 /* One interval of one series. */
@@ -281,6 +284,9 @@ struct run {
 	bool threshold_exceeded;
 	int exit_code;
 	bool no_host;			/* leave the host identity out (selftest) */
+
+	struct load_run *loads;		/* running beside the test, or NULL */
+	struct sysdesc *sys;		/* the system, for the result (or NULL) */
 };
 
 /* Accumulators (accum.c). accum_init() allocates the histograms the options

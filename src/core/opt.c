@@ -30,6 +30,14 @@ int opt_bad_value(const struct optdesc *d, const char *arg,
 	return -1;
 }
 
+int opt_no_operands(int argc, char **argv, int first)
+{
+	if (first >= argc)
+		return 0;
+	log_error("unexpected argument '%s' (see --help)", argv[first]);
+	return -1;
+}
+
 void opt_print_help(FILE *f, const char *usage, const char *about,
 		    const struct optdesc *const *tables)
 {

@@ -35,6 +35,10 @@ int opt_parse(int argc, char **argv, const struct optdesc *const *tables,
 	      opt_handler h, void *ctx, const char *usage, const char *about,
 	      int *first_arg);
 
+/* After opt_parse() of a command without operands: report an operand at
+ * @first < @argc ("unexpected argument") and return -1, else 0. */
+int opt_no_operands(int argc, char **argv, int first);
+
 /* Print the help text of @tables. */
 void opt_print_help(FILE *f, const char *usage, const char *about,
 		    const struct optdesc *const *tables);

@@ -2,13 +2,16 @@
 /* Result files; see result.h and docs/result-schema.md. */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/output.h"
 #include "core/result.h"
 #include "core/rtsetup.h"
+#include "core/sysinfo.h"
 #include "core/timeutil.h"
 
 FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
@@ -228,6 +231,13 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_str(w, "machine", u.machine);
 	}
 	jw_obj_end(w);
+	if (r->sys) {
+		jw_obj_begin(w, "system");
+		sysdesc_json(r->sys, w);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "system");
+	}
 
 	jw_obj_begin(w, "config");
 	if (o->period_ns)
@@ -276,6 +286,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_null(w, "break");
 	}
 	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
+	load_json(r->loads, w);
 	jw_str(w, "unit", "ns");
 	jw_str(w, "percentile_method",
 	       "upper edge of the log-linear histogram bucket holding rank ceil(q*n), clamped to [min, max]: never below the exact value, above it by at most 1 ns under 128 ns and 0.79 % above");
@@ -389,4 +400,113 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
 			fprintf(f, "\n\n");	/* gnuplot data set separator */
 	}
 	return atomic_commit(f, tmp, path, err, errlen);
+}
+
+/* One headline value: no newline may break the line format. */
+static void hl_str(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "%s ", key);
+	for (; *v; v++)
+		fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
+	fputc('\n', f);
+}
+
+void result_headline(struct run *r, int fd, const char *status)
+{
+	struct load_result lres[32];
+	const struct sampler *low = NULL;
+	int i, n, nfd = dup(fd);
+	char key[96];
+	double mean;
+	int64_t v;
+	FILE *f;
+
+	if (nfd < 0)
+		return;
+	f = fdopen(nfd, "w");
+	if (!f) {
+		close(nfd);
+		return;
+	}
+	fprintf(f, "rtlat-headline 1\n");
+	hl_str(f, "test", r->test->name);
+	hl_str(f, "status", status);
+	fprintf(f, "exit %d\n", r->exit_code);
+	fprintf(f, "duration_actual_ns %lld\n", (long long)run_actual_ns(r));
+	fprintf(f, "threshold_exceeded %d\n", r->threshold_exceeded ? 1 : 0);
+	/* the weakest scheduling in force over the samplers */
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		if (!s->tid)
+			continue;
+		if (!low || (s->policy_now == SCHED_OTHER) > (low->policy_now == SCHED_OTHER) ||
+		    s->prio_now < low->prio_now)
+			low = s;
+	}
+	if (low) {
+		hl_str(f, "policy", policy_name(low->policy_now));
+		fprintf(f, "priority %d\n", low->prio_now);
+	}
+	for (i = 0; i < r->nnames; i++) {
+		const struct series_name *nm = &r->names[i];
+		const struct accum *a = &nm->agg;
+
+		hl_str(f, "series", nm->desc->name);
+		snprintf(key, sizeof(key), "series.%s.miss_name", nm->desc->name);
+		hl_str(f, key, nm->desc->miss_name);
+		fprintf(f, "series.%s.samples %llu\n", nm->desc->name,
+			(unsigned long long)a->st.n);
+		fprintf(f, "series.%s.misses %llu\n", nm->desc->name,
+			(unsigned long long)a->overruns);
+		if (!a->st.n)
+			continue;
+		stats_mean(&a->st, &mean);
+		fprintf(f, "series.%s.min_ns %lld\n", nm->desc->name,
+			(long long)a->st.min);
+		fprintf(f, "series.%s.avg_ns %.1f\n", nm->desc->name, mean);
+		fprintf(f, "series.%s.max_ns %lld\n", nm->desc->name,
+			(long long)a->st.max);
+		if (hist_percentile(&a->hist, 1000, a->st.min, a->st.max, &v))
+			fprintf(f, "series.%s.p99.9_ns %lld\n", nm->desc->name,
+				(long long)v);
+	}
+	n = load_results(r->loads, lres, 32);
+	for (i = 0; i < n; i++) {
+		const struct load_result *l = &lres[i];
+
+		hl_str(f, "load", l->name);
+		fprintf(f, "load.%s.workers %d\n", l->name, l->workers);
+		snprintf(key, sizeof(key), "load.%s.policy", l->name);
+		hl_str(f, key, l->policy);
+		fprintf(f, "load.%s.nice %d\n", l->name, l->nice);
+		fprintf(f, "load.%s.duration_ns %lld\n", l->name,
+			(long long)l->duration_ns);
+		if (l->is_command) {
+			snprintf(key, sizeof(key), "load.%s.command", l->name);
+			hl_str(f, key, l->command);
+			fprintf(f, "load.%s.exit_status %d\n", l->name,
+				l->exit_status);
+			fprintf(f, "load.%s.ran_ns %lld\n", l->name,
+				(long long)l->ran_ns);
+		} else {
+			fprintf(f, "load.%s.count %llu\n", l->name,
+				(unsigned long long)l->count);
+			fprintf(f, "load.%s.rate %.3f\n", l->name, l->rate);
+			snprintf(key, sizeof(key), "load.%s.unit", l->name);
+			hl_str(f, key, l->unit);
+		}
+		snprintf(key, sizeof(key), "load.%s.note", l->name);
+		hl_str(f, key, l->note);
+		if (l->error[0]) {
+			snprintf(key, sizeof(key), "load.%s.error", l->name);
+			hl_str(f, key, l->error);
+		}
+	}
+	for (i = 0; i < r->nwarnings; i++)
+		hl_str(f, "warning", r->warnings[i]);
+	if (r->error[0])
+		hl_str(f, "error", r->error);
+	fprintf(f, "end\n");
+	fclose(f);
 }

@@ -37,6 +37,15 @@ FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
 int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
 		  size_t errlen);
 
+/*
+ * Write the headline figures of @r to @fd as "key value" lines (format in
+ * docs/suite.md): status, exit status, duration, per series samples,
+ * misses, min/avg/max and p99.9, the scheduling in force, warnings, error,
+ * and what each load achieved. rtlat suite reads them through a pipe to
+ * fill its tables without a JSON parser on the target.
+ */
+void result_headline(struct run *r, int fd, const char *status);
+
 /* JSON object of one accumulated series (statistics, percentiles,
  * histograms; intervals if @iv). Shared by every result writer. */
 void result_series_json(struct jw *w, const char *key, const struct accum *a,

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +299,14 @@ void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 			 "clock resolution is %lld ns (no high-resolution timers, CONFIG_HIGH_RES_TIMERS?): "
 			 "every figure is quantized to the tick and grows with the period",
 			 *res_ns);
+}
+
+void stop_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
 }
 
 int thread_pin(int cpu)

@@ -8,6 +8,7 @@
 #ifndef RTLAT_RTSETUP_H
 #define RTLAT_RTSETUP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
@@ -59,6 +60,9 @@ void rt_throttling_check(char *warn, size_t len);
  * Stores the resolution in *res_ns. */
 void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 		     size_t len);
+
+/* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP. */
+void stop_sigset(sigset_t *set);
 
 /* Pin the calling thread to @cpu (>= 0). Returns 0 or -errno. */
 int thread_pin(int cpu);

@@ -54,6 +54,15 @@ static inline int64_t clock_now_ns(clockid_t clock)
 	return ts_to_ns(&ts);
 }
 
+/* Sleep @ns (relative, CLOCK_MONOTONIC); a signal may end it early. Not
+ * for samplers: they wait with their backend. */
+static inline void sleep_ns(int64_t ns)
+{
+	struct timespec ts = ns_to_ts(ns);
+
+	nanosleep(&ts, NULL);
+}
+
 /*
  * Format @ns as microseconds with exactly three decimals ("-12.345"), by
  * integer arithmetic (no rounding: 1 ns is 0.001 us). @buf needs 32 bytes.

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat load: run load generators on their own, for TIME or until Ctrl-C,
+ * and print what each achieved. The same generators run beside any test
+ * with --load (see src/load/load.h).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/log.h"
+#include "core/jsonw.h"
+#include "core/parse.h"
+#include "core/rtsetup.h"
+#include "core/result.h"
+#include "core/timeutil.h"
+#include "load/load.h"
+
+enum { OPT_LIST = 256, OPT_JSON };
+
+struct load_args {
+	struct load_opts lo;
+	int64_t duration_ns;
+	bool list;
+	const char *json;
+};
+
+static const struct optdesc load_cmd_opts[] = {
+	{ "duration", 'T', required_argument, "TIME",
+	  "run for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },
+	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LIST },
+	{ "json", 0, required_argument, "FILE",
+	  "also write what each load achieved as JSON to FILE", OPT_JSON },
+	LOAD_OPTDESCS_CMD,
+	OPT_END
+};
+
+static int load_cmd_opt(void *ctx, const struct optdesc *d, const char *arg)
+{
+	struct load_args *a = ctx;
+	int64_t v;
+	int r;
+
+	switch (d->key) {
+	case 'T':
+		if (parse_time_ns(arg, NSEC_PER_SEC, &v) < 0)
+			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h (0 = until interrupted)");
+		a->duration_ns = v;
+		return 0;
+	case OPT_LIST:
+		a->list = true;
+		return 0;
+	case OPT_JSON:
+		a->json = arg;
+		return 0;
+	}
+	r = load_opt(&a->lo, d, arg);
+	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
+}
+
+static void list_gens(void)
+{
+	int i;
+
+	printf("# load generators (rtlat load NAME..., --load NAME[,NAME] on every test)\n");
+	for (i = 0; load_gens[i]; i++)
+		printf("%-6s %-10s %s\n", load_gens[i]->name, load_gens[i]->unit,
+		       load_gens[i]->help);
+	printf("%-6s %-10s %s\n", "hell", "", "all of the above together (Xenomai's dohell mix)");
+}
+
+/* {"schema": "rtlat-load", ..., "loads": [...]} (docs/result-schema.md) */
+static int write_json(const char *path, const struct load_run *lr, int sig)
+{
+	char tmp[4096 + 32], err[512];
+	struct jw w;
+	FILE *f;
+
+	f = atomic_open(path, tmp, sizeof(tmp), err, sizeof(err));
+	if (!f) {
+		log_error("%s", err);
+		return -1;
+	}
+	jw_init(&w, f);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "schema", "rtlat-load");
+	jw_int(&w, "schema_version", 1);
+	jw_str(&w, "status", sig ? "interrupted" : "complete");
+	load_json(lr, &w);
+	jw_obj_end(&w);
+	jw_finish(&w);
+	if (atomic_commit(f, tmp, path, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait for the end of @duration_ns (0 = none) or a signal; returns it. */
+static int wait_end(int64_t duration_ns)
+{
+	int64_t end = duration_ns ? clock_now_ns(CLOCK_MONOTONIC) + duration_ns : 0;
+	sigset_t sigs;
+	int sig;
+
+	stop_sigset(&sigs);
+	for (;;) {
+		struct timespec ts = ns_to_ts(100 * NSEC_PER_MSEC);
+
+		sig = sigtimedwait(&sigs, NULL, &ts);
+		if (sig > 0)
+			return sig;
+		if (end && clock_now_ns(CLOCK_MONOTONIC) >= end)
+			return 0;
+	}
+}
+
+static int load_main(int argc, char **argv)
+{
+	static const struct optdesc *const tables[] = { load_cmd_opts, NULL };
+	struct load_result res[32];
+	struct load_args a;
+	struct load_run *lr;
+	char err[512], names[128];
+	sigset_t sigs;
+	int first, r, i, n, sig, base = 0, status = 0;
+
+	memset(&a, 0, sizeof(a));
+	load_opts_init(&a.lo);
+	/* names and options in any order: parse options up to the next
+	 * name, take it, go on with it as argv[0] */
+	for (;;) {
+		r = opt_parse(argc - base, argv + base, tables, load_cmd_opt, &a,
+			      "rtlat load [OPTIONS] NAME...",
+			      "Run load generators and print what each achieved, at the end or\n"
+			      "on Ctrl-C. NAME: cpu, cache, fork, io, net, msg, or hell (all of\n"
+			      "them); see --list. Loads run as SCHED_OTHER processes in their own\n"
+			      "process group and die with rtlat; nothing is left behind.\n"
+			      "Results on stdout, in the units of each generator.",
+			      &first);
+		if (r)
+			return r > 0 ? 0 : 1;
+		base += first;
+		if (base >= argc)
+			break;
+		if (load_parse_names(&a.lo, argv[base], err, sizeof(err)) < 0) {
+			log_error("%s", err);
+			return 1;
+		}
+	}
+	if (a.list) {
+		list_gens();
+		return 0;
+	}
+	if (!load_requested(&a.lo)) {
+		log_error("no load given: name one or more of cpu, cache, fork, io, net, msg, hell, or use --load-cmd (see --list)");
+		return 1;
+	}
+	/* signals wait for the main loop, also during the start */
+	stop_sigset(&sigs);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	if (load_start(&a.lo, &lr, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return 1;
+	}
+	log_note("running %s%s", load_names(&a.lo, names, sizeof(names)),
+		 a.duration_ns ? "" : " until Ctrl-C");
+	sig = wait_end(a.duration_ns);
+	load_stop(lr);
+	n = load_results(lr, res, 32);
+	printf("# rtlat load: %s for %.1f s%s\n", names,
+	       n ? (double)res[0].duration_ns / 1e9 : 0.0,
+	       sig ? " (interrupted)" : "");
+	printf("# %-6s %3s %-5s %18s  %s\n", "load", "n", "sched", "achieved",
+	       "what");
+	load_print(stdout, res, n, "  ");
+	/* no work at all over a whole run means the load did not run */
+	for (i = 0; i < n; i++)
+		if (res[i].error[0] ||
+		    (!sig && !res[i].is_command && res[i].count == 0))
+			status = 1;
+	if (a.json && write_json(a.json, lr, sig) < 0)
+		status = 1;
+	load_free(lr);
+	if (status)
+		log_error("a load did not run (see FAILED above)");
+	return fflush(stdout) == 0 ? status : 1;
+}
+
+const struct rtlat_cmd cmd_load = {
+	.name = "load",
+	.summary = "run load generators alone and report what they achieved",
+	.main = load_main,
+};

@@ -1,0 +1,868 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat suite: the whole qualification in one command. Runs every suite
+ * test (commands with a .suite spec) under every load state, each as a
+ * child process of this binary with its own result file, then prints the
+ * board header and one table per test and load state in the style of the
+ * tables users mail around, and writes suite.json, report.txt and a system
+ * snapshot into the output directory.
+ *
+ * The figures of each run come from its headline (--headline-fd, read
+ * through a pipe; see docs/suite.md): the target needs no JSON parser.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/suite.h"
+#include "core/ini.h"
+#include "core/log.h"
+#include "core/opt.h"
+#include "core/parse.h"
+#include "core/rtsetup.h"
+#include "core/result.h"
+#include "core/timeutil.h"
+#include "load/load.h"
+
+#define DEFAULT_DURATION	(60 * NSEC_PER_SEC)
+#define DEFAULT_WARMUP		NSEC_PER_SEC	/* the tests' default */
+#define HEADLINE_MAX		(64 * 1024)
+#define TICK_NS			(200 * NSEC_PER_MSEC)
+#define STOP_TIMEOUT_NS		(30 * NSEC_PER_SEC)
+
+enum {
+	OPT_TESTS = 256,
+	OPT_LOADS,
+	OPT_LABEL,
+	OPT_OUT,
+	OPT_MAXLAT,
+	OPT_WARMUP,
+	OPT_TEST_ARGS,
+};
+
+static const struct optdesc suite_opts[] = {
+	{ "duration", 'T', required_argument, "TIME",
+	  "measured time of each run: 30 (s), 30s, 10m, 2h (default 60s)", 'T' },
+	{ "tests", 0, required_argument, "LIST",
+	  "tests to run, e.g. latency (default: every suite test)", OPT_TESTS },
+	{ "loads", 0, required_argument, "LIST",
+	  "load states, each run once per test: none, a load name or a\n"
+	  "'+' mix (cpu+io), cmd (only --load-cmd) (default none,hell)", OPT_LOADS },
+	{ "label", 0, required_argument, "TEXT",
+	  "row name of the tables, e.g. \"Ocotea iPipe 1.0-01\" (default:\n"
+	  "the host name)", OPT_LABEL },
+	{ "out", 'o', required_argument, "DIR",
+	  "output directory (default rtlat-results/HOST-UTCTIME/)", OPT_OUT },
+	{ "max-latency", 0, required_argument, "US",
+	  "exit with status 2 if any run's latency exceeded US", OPT_MAXLAT },
+	{ "warmup", 0, required_argument, "TIME",
+	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
+	{ "test-args", 0, required_argument, "TEST:ARGS",
+	  "extra arguments for every run of TEST, e.g. \"latency:-p 200\"", OPT_TEST_ARGS },
+	{ "file", 'f', required_argument, "FILE",
+	  "read settings from an INI suite file first (docs/suite.md);\n"
+	  "the command line overrides it", 'f' },
+	{ "quiet", 'q', no_argument, NULL,
+	  "no progress on stderr", 'q' },
+	LOAD_OPTDESCS_CMD,
+	OPT_END
+};
+
+static const struct optdesc *const suite_tables[] = { suite_opts, NULL };
+
+static int fwd_add(struct suite *s, const struct optdesc *d, const char *arg)
+{
+	char *opt;
+
+	if (s->nfwd + 2 > SUITE_MAX_FWD)
+		return opt_bad_value(d, arg, "too many load options");
+	if (asprintf(&opt, "--%s", d->lng) < 0)
+		return -1;
+	s->fwd[s->nfwd++] = opt;
+	s->fwd[s->nfwd++] = arg;
+	return 0;
+}
+
+static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
+{
+	struct suite *s = ctx;
+	struct load_opts scratch;
+	const char *colon;
+	int r;
+
+	switch (d->key) {
+	case 'T':
+		if (parse_time_ns(arg, NSEC_PER_SEC, &s->duration_ns) < 0 ||
+		    s->duration_ns <= 0)
+			return opt_bad_value(d, arg, "expected a duration above 0 such as 30, 30s, 10m, 2h");
+		return 0;
+	case OPT_TESTS:
+		s->tests = arg;
+		return 0;
+	case OPT_LOADS:
+		s->loads = arg;
+		return 0;
+	case OPT_LABEL:
+		s->label = arg;
+		return 0;
+	case OPT_OUT:
+		s->out = arg;
+		return 0;
+	case OPT_MAXLAT:
+		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
+			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
+		return 0;
+	case OPT_WARMUP:
+		if (parse_time_ns(arg, NSEC_PER_SEC, &s->warmup_ns) < 0)
+			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
+		return 0;
+	case OPT_TEST_ARGS:
+		colon = strchr(arg, ':');
+		if (!colon || colon == arg)
+			return opt_bad_value(d, arg, "expected TEST:ARGS, e.g. \"latency:-p 200\"");
+		if (s->ntargs >= SUITE_MAX_TARGS)
+			return opt_bad_value(d, arg, "too many --test-args");
+		s->targs[s->ntargs].test = strndup(arg, (size_t)(colon - arg));
+		s->targs[s->ntargs++].args = colon + 1;
+		return 0;
+	case 'f':
+		return 0;	/* read before the command line */
+	case 'q':
+		s->quiet = true;
+		return 0;
+	}
+	/* load options: checked here, passed on to the runs with load */
+	load_opts_init(&scratch);
+	r = load_opt(&scratch, d, arg);
+	if (r)
+		return r > 0 ? opt_bad_value(d, arg, "unsupported") : -1;
+	return fwd_add(s, d, arg);
+}
+
+/* --- suite file ----------------------------------------------------------- */
+
+static const struct optdesc *find_long(const char *name)
+{
+	const struct optdesc *d;
+
+	for (d = suite_opts; d->lng || d->shrt; d++)
+		if (d->lng && !strcmp(d->lng, name))
+			return d;
+	return NULL;
+}
+
+struct ini_ctx {
+	struct suite *s;
+	const char *path;
+};
+
+static int suite_ini_key(void *ctx, const char *section, const char *key,
+			 const char *value, int line)
+{
+	struct ini_ctx *c = ctx;
+	const struct optdesc *d;
+	char *v = strdup(value), *ta;
+
+	if (!v)
+		return -1;
+	if (section[0] && strcmp(section, "suite")) {
+		/* [TEST]: args = ... */
+		if (strcmp(key, "args")) {
+			log_error("%s:%d: unknown key '%s' in [%s] (a test section has: args)",
+				  c->path, line, key, section);
+			return -1;
+		}
+		if (asprintf(&ta, "%s:%s", section, v) < 0)
+			return -1;
+		return suite_opt(c->s, find_long("test-args"), ta);
+	}
+	d = find_long(key);
+	if (!d || !strcmp(key, "file")) {
+		log_error("%s:%d: unknown key '%s' (keys are the long options of rtlat suite, see --help)",
+			  c->path, line, key);
+		return -1;
+	}
+	if (d->has_arg == no_argument) {
+		if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") ||
+		    !strcmp(v, "on"))
+			return suite_opt(c->s, d, NULL);
+		if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") ||
+		    !strcmp(v, "off"))
+			return 0;
+		log_error("%s:%d: %s expects yes or no, got '%s'", c->path, line,
+			  key, v);
+		return -1;
+	}
+	if (suite_opt(c->s, d, v) < 0) {
+		log_error("(in %s line %d)", c->path, line);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read every -f FILE of @argv, in order, before the command line. */
+static int read_suite_files(struct suite *s, int argc, char **argv)
+{
+	char err[512];
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *path = NULL;
+		struct ini_ctx c;
+
+		if (!strcmp(argv[i], "--"))
+			break;
+		if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--file")) &&
+		    i + 1 < argc)
+			path = argv[++i];
+		else if (!strncmp(argv[i], "--file=", 7))
+			path = argv[i] + 7;
+		else if (!strncmp(argv[i], "-f", 2) && argv[i][2])
+			path = argv[i] + 2;
+		if (!path)
+			continue;
+		c.s = s;
+		c.path = path;
+		if (ini_parse_file(path, suite_ini_key, &c, err, sizeof(err)) < 0) {
+			if (err[0])
+				log_error("%s", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --- the matrix ----------------------------------------------------------- */
+
+static int build_runs(struct suite *s)
+{
+	const struct rtlat_cmd *tests[32];
+	char list[512], *tok, *save = NULL, err[256];
+	const char *states[16];
+	int ntests = 0, nstates = 0, i, j, k;
+
+	if (s->tests) {
+		snprintf(list, sizeof(list), "%s", s->tests);
+		for (tok = strtok_r(list, ", ", &save); tok;
+		     tok = strtok_r(NULL, ", ", &save)) {
+			const struct rtlat_cmd *c = cmd_find(tok);
+
+			if (!c || !c->suite) {
+				char known[256] = "";
+
+				for (i = 0; rtlat_cmds[i]; i++)
+					if (rtlat_cmds[i]->suite)
+						snprintf(known + strlen(known),
+							 sizeof(known) - strlen(known),
+							 "%s%s", known[0] ? ", " : "",
+							 rtlat_cmds[i]->name);
+				log_error("invalid value '%s' for --tests: '%s' is not a suite test; suite tests: %s",
+					  s->tests, tok, known);
+				return -1;
+			}
+			if (ntests < 32)
+				tests[ntests++] = c;
+		}
+	} else {
+		for (i = 0; rtlat_cmds[i]; i++)
+			if (rtlat_cmds[i]->suite && ntests < 32)
+				tests[ntests++] = rtlat_cmds[i];
+	}
+	if (!ntests) {
+		log_error("no test to run (--tests)");
+		return -1;
+	}
+	snprintf(list, sizeof(list), "%s", s->loads);
+	save = NULL;
+	for (tok = strtok_r(list, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		struct load_opts scratch;
+
+		load_opts_init(&scratch);
+		if (strcmp(tok, "cmd") &&
+		    load_parse_names(&scratch, tok, err, sizeof(err)) < 0) {
+			log_error("invalid value '%s' for --loads: %s", s->loads, err);
+			return -1;
+		}
+		if (!strcmp(tok, "cmd")) {
+			bool any = false;
+
+			for (i = 0; i < s->nfwd; i += 2)
+				any |= !strcmp(s->fwd[i], "--load-cmd");
+			if (!any) {
+				log_error("load state 'cmd' needs --load-cmd");
+				return -1;
+			}
+		}
+		if (nstates < 16)
+			states[nstates++] = strdup(tok);
+	}
+	if (!nstates) {
+		log_error("no load state (--loads), e.g. none,hell");
+		return -1;
+	}
+	s->nloads = nstates;
+	s->nruns = ntests * nstates;
+	s->runs = calloc((size_t)s->nruns, sizeof(*s->runs));
+	if (!s->runs) {
+		log_error("out of memory");
+		return -1;
+	}
+	k = 0;
+	for (i = 0; i < ntests; i++) {
+		for (j = 0; j < nstates; j++, k++) {
+			struct suite_run *r = &s->runs[k];
+
+			r->index = k + 1;
+			r->cmd = tests[i];
+			r->exit_status = -1;
+			snprintf(r->load, sizeof(r->load), "%s", states[j]);
+			snprintf(r->base, sizeof(r->base), "%02d-%s-%s", k + 1,
+				 tests[i]->name, states[j]);
+		}
+	}
+	return 0;
+}
+
+/* --- output directory and snapshot ---------------------------------------- */
+
+static int mkdir_p(const char *path)
+{
+	char p[PATH_MAX], *c;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (c = p + 1; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*c = '/';
+	}
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static int make_outdir(struct suite *s)
+{
+	char host[128] = "host", when[32], p[PATH_MAX + 16];
+	struct timespec ts;
+	struct tm tm;
+
+	if (s->out) {
+		snprintf(s->outdir, sizeof(s->outdir), "%s", s->out);
+	} else {
+		gethostname(host, sizeof(host));
+		host[sizeof(host) - 1] = '\0';
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(s->outdir, sizeof(s->outdir), "rtlat-results/%s-%s",
+			 host, when);
+	}
+	snprintf(p, sizeof(p), "%s/suite.json", s->outdir);
+	if (access(p, F_OK) == 0) {
+		log_error("%s already holds a suite result; choose another --out",
+			  s->outdir);
+		return -1;
+	}
+	snprintf(p, sizeof(p), "%s/system", s->outdir);
+	if (mkdir_p(p) < 0) {
+		log_error("cannot create the output directory %s: %s", p,
+			  strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy @src (a /proc file: size unknown) to OUT/system/@name. Missing
+ * sources are skipped. */
+static void snap_copy(struct suite *s, const char *src, const char *name)
+{
+	char dst[PATH_MAX + 64], buf[16384];
+	int in, out;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return;
+	snprintf(dst, sizeof(dst), "%s/system/%s", s->outdir, name);
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		log_warn("cannot write %s: %s", dst, strerror(errno));
+		close(in);
+		return;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	if (close(out) == 0 && s->nsnapshot < 16)
+		snprintf(s->snapshot[s->nsnapshot++], sizeof(s->snapshot[0]),
+			 "%s", name);
+}
+
+static void snap_text(struct suite *s, const char *name, const char *text)
+{
+	char dst[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(dst, sizeof(dst), "%s/system/%s", s->outdir, name);
+	f = fopen(dst, "we");
+	if (!f)
+		return;
+	fputs(text, f);
+	if (fclose(f) == 0 && s->nsnapshot < 16)
+		snprintf(s->snapshot[s->nsnapshot++], sizeof(s->snapshot[0]),
+			 "%s", name);
+}
+
+static void snapshot_before(struct suite *s)
+{
+	char text[2048], p[256];
+	struct utsname u;
+	FILE *f;
+
+	snap_copy(s, "/proc/cmdline", "cmdline");
+	snap_copy(s, "/proc/cpuinfo", "cpuinfo");
+	snap_copy(s, "/proc/meminfo", "meminfo");
+	snap_copy(s, "/proc/version", "version");
+	snap_copy(s, "/proc/interrupts", "interrupts.before");
+	if (uname(&u) == 0) {
+		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname,
+			 u.nodename, u.release, u.version, u.machine);
+		snap_text(s, "uname", text);
+		snprintf(p, sizeof(p), "/boot/config-%s", u.release);
+	}
+	if (access("/proc/config.gz", R_OK) == 0)
+		snap_copy(s, "/proc/config.gz", "config.gz");
+	else
+		snap_copy(s, p, "config");
+	f = fmemopen(text, sizeof(text), "w");
+	if (f) {
+		sysdesc_print(&s->sys, f, "");
+		fputc('\0', f);
+		fclose(f);
+		text[sizeof(text) - 1] = '\0';
+		snap_text(s, "sysinfo.txt", text);
+	}
+}
+
+/* --- running one test ----------------------------------------------------- */
+
+static int64_t run_estimate(const struct suite *s, int64_t overhead)
+{
+	return (s->warmup_ns >= 0 ? s->warmup_ns : DEFAULT_WARMUP) +
+	       s->duration_ns + overhead;
+}
+
+/* Progress on stderr: refreshed at most once a second on a terminal,
+ * every 10 s (and at each run's start) otherwise. */
+static void progress(const struct suite *s, const struct suite_run *r,
+		     int64_t suite_t0, int64_t run_t0, int64_t overhead,
+		     bool force)
+{
+	static int64_t last;
+	static int tty = -1;
+	int64_t now = clock_now_ns(CLOCK_MONOTONIC), est, in_run, left;
+	char a[32], b[32], c[32], d[32], lt[96];
+
+	if (s->quiet)
+		return;
+	if (tty < 0)
+		tty = isatty(2);
+	if (!force && now - last < (tty ? NSEC_PER_SEC : 10 * NSEC_PER_SEC))
+		return;
+	last = now;
+	est = run_estimate(s, overhead);
+	in_run = now - run_t0;
+	left = (est > in_run ? est - in_run : 0) +
+	       (int64_t)(s->nruns - r->index) * est;
+	fmt_hms(a, in_run);
+	fmt_hms(b, est);
+	fmt_hms(c, now - suite_t0);
+	fmt_hms(d, left);
+	fprintf(stderr, "%srtlat suite: run %d of %d, %s %s: %s of ~%s; elapsed %s, remaining ~%s%s",
+		tty ? "\r\033[K" : "", r->index, s->nruns, r->cmd->name,
+		suite_load_title(r->load, lt, sizeof(lt)), a, b, c, d,
+		tty ? "" : "\n");
+	fflush(stderr);
+}
+
+static void progress_done(const struct suite *s)
+{
+	if (!s->quiet && isatty(2))
+		fprintf(stderr, "\r\033[K");
+}
+
+/* Split @str on white space into @argv (at most @max words). */
+static int split_words(const char *str, const char **argv, int max)
+{
+	char *copy = strdup(str), *tok, *save = NULL;
+	int n = 0;
+
+	if (!copy)
+		return 0;
+	for (tok = strtok_r(copy, " \t", &save); tok && n < max;
+	     tok = strtok_r(NULL, " \t", &save))
+		argv[n++] = tok;
+	return n;	/* @copy lives as long as the words */
+}
+
+static int build_argv(const struct suite *s, const struct suite_run *r,
+		      const char **av, int max, char *json, char *dur,
+		      char *warm, char *maxlat)
+{
+	int n = 0, i;
+
+	av[n++] = "rtlat";
+	av[n++] = r->cmd->name;
+	av[n++] = "-T";
+	snprintf(dur, 32, "%lldns", (long long)s->duration_ns);
+	av[n++] = dur;
+	av[n++] = "--json";
+	av[n++] = json;
+	av[n++] = "--headline-fd";
+	av[n++] = "3";
+	if (s->warmup_ns >= 0) {
+		snprintf(warm, 32, "%lldns", (long long)s->warmup_ns);
+		av[n++] = "--warmup";
+		av[n++] = warm;
+	}
+	if (s->max_latency_ns >= 0) {
+		snprintf(maxlat, 32, "%lldns", (long long)s->max_latency_ns);
+		av[n++] = "--max-latency";
+		av[n++] = maxlat;
+	}
+	/* every state but none gets the load options (and --load-cmd) */
+	if (strcmp(r->load, "none")) {
+		if (strcmp(r->load, "cmd")) {
+			av[n++] = "--load";
+			av[n++] = r->load;
+		}
+		for (i = 0; i < s->nfwd && n < max - 2; i++)
+			av[n++] = s->fwd[i];
+	}
+	for (i = 0; r->cmd->suite->args && r->cmd->suite->args[i] && n < max - 1; i++)
+		av[n++] = r->cmd->suite->args[i];
+	for (i = 0; i < s->ntargs; i++)
+		if (!strcmp(s->targs[i].test, r->cmd->name))
+			n += split_words(s->targs[i].args, av + n, max - 1 - n);
+	av[n] = NULL;
+	return n;
+}
+
+static void child_exec(const struct suite *s, const char **av, int hl_fd,
+		       int log_fd, pid_t parent)
+{
+	sigset_t none;
+	int fd, sig;
+
+	setpgid(0, 0);		/* signals reach it through the suite only */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(1);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0 && fd != 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	dup2(log_fd, 1);
+	dup2(log_fd, 2);
+	if (hl_fd == 3) {
+		fcntl(3, F_SETFD, 0);
+	} else {
+		dup2(hl_fd, 3);
+	}
+	execv(s->exe, (char *const *)av);
+	execvp(rtlat_argv[0], (char *const *)av);
+	fprintf(stderr, "rtlat suite: cannot run %s: %s\n", s->exe,
+		strerror(errno));
+	_exit(127);
+}
+
+/* Append what can be read now from @fd to @buf; returns false at EOF. */
+static bool read_some(int fd, char *buf, size_t *len)
+{
+	ssize_t n;
+
+	for (;;) {
+		if (*len + 1 >= HEADLINE_MAX)
+			return false;
+		n = read(fd, buf + *len, HEADLINE_MAX - 1 - *len);
+		if (n > 0) {
+			*len += (size_t)n;
+			buf[*len] = '\0';
+			continue;
+		}
+		if (n == 0)
+			return false;
+		return errno == EAGAIN || errno == EINTR;
+	}
+}
+
+static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
+		    int64_t overhead)
+{
+	const char *av[SUITE_MAX_FWD + 64];
+	char json[PATH_MAX + 200], logp[PATH_MAX + 200], dur[32], warm[32];
+	char maxlat[32], *hl;
+	int64_t t0, deadline = 0;
+	size_t hl_len = 0;
+	int pfd[2], log_fd, st, nsig = 0;
+	bool open_pipe = true;
+	sigset_t sigs;
+	pid_t pid, parent = getpid();
+
+	snprintf(json, sizeof(json), "%s/%s.json", s->outdir, r->base);
+	snprintf(logp, sizeof(logp), "%s/%s.log", s->outdir, r->base);
+	build_argv(s, r, av, (int)(sizeof(av) / sizeof(av[0])), json, dur,
+		   warm, maxlat);
+	hl = calloc(1, HEADLINE_MAX);
+	log_fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (!hl || log_fd < 0 || pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(r->error, sizeof(r->error), "cannot set up the run (%s): %s",
+			 logp, strerror(errno));
+		if (log_fd >= 0)
+			close(log_fd);
+		free(hl);
+		return;
+	}
+	fflush(NULL);
+	t0 = clock_now_ns(CLOCK_MONOTONIC);
+	pid = fork();
+	if (pid == 0)
+		child_exec(s, av, pfd[1], log_fd, parent);
+	close(pfd[1]);
+	close(log_fd);
+	if (pid < 0) {
+		snprintf(r->error, sizeof(r->error), "cannot fork: %s",
+			 strerror(errno));
+		close(pfd[0]);
+		free(hl);
+		return;
+	}
+	setpgid(pid, pid);
+	r->ran = true;
+	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+	stop_sigset(&sigs);
+	progress(s, r, suite_t0, t0, overhead, true);
+	for (;;) {
+		struct timespec ts = ns_to_ts(TICK_NS);
+		pid_t w;
+		int sig;
+
+		if (open_pipe)
+			open_pipe = read_some(pfd[0], hl, &hl_len);
+		w = waitpid(pid, &st, WNOHANG);
+		if (w == pid)
+			break;
+		sig = sigtimedwait(&sigs, NULL, &ts);
+		if (sig > 0) {
+			/* the test stops cleanly (summary, result file, loads
+			 * stopped); a second signal kills it */
+			s->interrupted = true;
+			kill(pid, ++nsig == 1 ? sig : SIGKILL);
+			deadline = clock_now_ns(CLOCK_MONOTONIC) + STOP_TIMEOUT_NS;
+			if (!s->quiet)
+				fprintf(stderr, "\nrtlat suite: %s: stopping the current run%s\n",
+					strsignal(sig), nsig > 1 ? " (killed)" : "");
+		}
+		if (deadline && clock_now_ns(CLOCK_MONOTONIC) > deadline) {
+			kill(pid, SIGKILL);
+			deadline = 0;
+		}
+		progress(s, r, suite_t0, t0, overhead, false);
+	}
+	r->elapsed_ns = clock_now_ns(CLOCK_MONOTONIC) - t0;
+	while (read_some(pfd[0], hl, &hl_len))
+		;
+	close(pfd[0]);
+	if (WIFEXITED(st))
+		r->exit_status = WEXITSTATUS(st);
+	else if (WIFSIGNALED(st))
+		r->term_signal = WTERMSIG(st);
+	if (headline_parse(&r->hl, hl) < 0 || !r->hl.complete) {
+		if (r->term_signal)
+			snprintf(r->error, sizeof(r->error),
+				 "killed by %s (see %s.log; %s.json holds the last checkpoint)",
+				 strsignal(r->term_signal), r->base, r->base);
+		else
+			snprintf(r->error, sizeof(r->error),
+				 "exit status %d without figures (see %s.log)",
+				 r->exit_status, r->base);
+	} else if (r->exit_status == 1) {
+		if (r->hl.error[0])
+			snprintf(r->error, sizeof(r->error), "%s", r->hl.error);
+		else
+			snprintf(r->error, sizeof(r->error),
+				 "exit status 1 (see %s.log)", r->base);
+	}
+	free(hl);
+}
+
+/* --- main ----------------------------------------------------------------- */
+
+static void write_index(struct suite *s, const char *status)
+{
+	char err[512];
+
+	if (suite_json_write(s, status, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		s->exit_code = 1;
+	}
+}
+
+static int finish(struct suite *s)
+{
+	char path[PATH_MAX + 32], *text = NULL;
+	size_t len = 0;
+	int i, err_runs = 0;
+	FILE *f;
+
+	for (i = 0; i < s->nruns; i++) {
+		const struct suite_run *r = &s->runs[i];
+		const struct hl_series *se = headline_series(&r->hl, NULL);
+
+		if (!r->ran)
+			continue;
+		if (r->error[0])
+			err_runs++;
+		if (r->hl.threshold_exceeded || r->exit_status == 2 ||
+		    (s->max_latency_ns >= 0 && se && se->has_stats &&
+		     se->max_ns > s->max_latency_ns))
+			s->threshold_exceeded = true;
+	}
+	if (err_runs)
+		s->exit_code = 1;
+	else if (s->threshold_exceeded && !s->exit_code)
+		s->exit_code = 2;
+
+	f = open_memstream(&text, &len);
+	if (!f) {
+		log_error("out of memory");
+		return 1;
+	}
+	suite_report(s, f);
+	fclose(f);
+	fputs(text, stdout);
+	fflush(stdout);
+	snprintf(path, sizeof(path), "%s/report.txt", s->outdir);
+	f = fopen(path, "we");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		s->exit_code = 1;
+	}
+	free(text);
+	write_index(s, s->interrupted ? "interrupted" : "complete");
+	if (s->threshold_exceeded)
+		log_warn("a run exceeded --max-latency (exit status 2)");
+	if (err_runs)
+		log_error("%d run(s) failed; see the notes and the .log files in %s",
+			  err_runs, s->outdir);
+	return s->exit_code;
+}
+
+static int suite_main(int argc, char **argv)
+{
+	struct suite *s = calloc(1, sizeof(*s));
+	int64_t suite_t0, overhead = NSEC_PER_SEC, spent = 0;
+	char est[32], each[32];
+	sigset_t sigs;
+	ssize_t n;
+	int first, r, i, done = 0;
+
+	if (!s) {
+		log_error("out of memory");
+		return 1;
+	}
+	s->duration_ns = DEFAULT_DURATION;
+	s->warmup_ns = -1;
+	s->max_latency_ns = -1;
+	s->loads = "none,hell";
+	if (read_suite_files(s, argc, argv) < 0)
+		return 1;
+	r = opt_parse(argc, argv, suite_tables, suite_opt, s,
+		      "rtlat suite [OPTIONS]",
+		      "Run the whole qualification: every suite test under every load\n"
+		      "state (default: without load and with hell), each run a child\n"
+		      "process writing its result file. Prints the board header and one\n"
+		      "table per test and load state (latencies in us), then what each\n"
+		      "load achieved; writes suite.json, report.txt, one result file\n"
+		      "and log per run and a system snapshot into the output directory.\n"
+		      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.",
+		      &first);
+	if (r)
+		return r > 0 ? 0 : 1;
+	if (opt_no_operands(argc, argv, first) < 0)
+		return 1;
+	if (build_runs(s) < 0)
+		return 1;
+	sysdesc_read(&s->sys, "/");
+	if (!s->label)
+		s->label = s->sys.hostname[0] ? s->sys.hostname : "this system";
+	n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
+	if (n > 0)
+		s->exe[n] = '\0';
+	else
+		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
+	if (make_outdir(s) < 0)
+		return 1;
+
+	/* signals: taken by the run loop, forwarded to the running test */
+	stop_sigset(&sigs);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	s->wall_start = clock_now_ns(CLOCK_REALTIME);
+	snapshot_before(s);
+	write_index(s, "running");
+	if (!s->quiet) {
+		fmt_hms(est, (int64_t)s->nruns * run_estimate(s, overhead));
+		log_note("%d runs of %s each, about %s in all; results in %s/",
+			 s->nruns, fmt_time(each, s->duration_ns), est,
+			 s->outdir);
+	}
+	suite_t0 = clock_now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < s->nruns && !s->interrupted; i++) {
+		struct timespec zero = { 0, 0 };
+
+		if (sigtimedwait(&sigs, NULL, &zero) > 0) {
+			s->interrupted = true;
+			break;
+		}
+		run_one(s, &s->runs[i], suite_t0, overhead);
+		if (s->runs[i].ran) {
+			spent += s->runs[i].elapsed_ns -
+				 run_estimate(s, 0);
+			overhead = spent / ++done;
+			if (overhead < 0)
+				overhead = 0;
+		}
+		write_index(s, "running");
+	}
+	progress_done(s);
+	snap_copy(s, "/proc/interrupts", "interrupts.after");
+	s->wall_end = clock_now_ns(CLOCK_REALTIME);
+	return finish(s);
+}
+
+const struct rtlat_cmd cmd_suite = {
+	.name = "suite",
+	.summary = "the whole qualification: every test without and with load, one report",
+	.main = suite_main,
+};

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtlat suite, shared between the runner (suite.c) and the report and
+ * index writers (suite_report.c).
+ */
+#ifndef RTLAT_SUITE_H
+#define RTLAT_SUITE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "core/headline.h"
+#include "core/sysinfo.h"
+
+#define SUITE_MAX_FWD 64		/* forwarded option words */
+#define SUITE_MAX_TARGS 16		/* --test-args entries */
+
+struct suite_run {
+	int index;			/* 1-based */
+	const struct rtlat_cmd *cmd;
+	char load[64];			/* "none", "hell", "cpu+io", "cmd" */
+	char base[160];			/* "01-latency-none": .json, .log */
+	bool ran;
+	int exit_status;		/* of the test process, -1 if none */
+	int term_signal;		/* it was killed by this signal, or 0 */
+	int64_t elapsed_ns;		/* wall time of the process */
+	struct headline hl;		/* hl.valid when it wrote one */
+	char error[256];		/* "" or why the run failed */
+};
+
+struct suite {
+	/* configuration */
+	int64_t duration_ns;
+	int64_t warmup_ns;		/* -1: the test's default (1 s) */
+	int64_t max_latency_ns;		/* -1: none */
+	const char *tests;		/* NULL: every suite test */
+	const char *loads;		/* "none,hell" */
+	const char *label;
+	const char *out;
+	bool quiet;
+	const char *fwd[SUITE_MAX_FWD];	/* load options for loaded runs */
+	int nfwd;
+	struct {
+		const char *test;
+		const char *args;
+	} targs[SUITE_MAX_TARGS];
+	int ntargs;
+
+	/* state */
+	char exe[PATH_MAX];
+	char outdir[PATH_MAX];
+	struct sysdesc sys;
+	struct suite_run *runs;
+	int nruns;
+	int nloads;			/* load states per test */
+	int64_t wall_start, wall_end;	/* CLOCK_REALTIME ns */
+	bool interrupted;
+	bool threshold_exceeded;
+	int exit_code;
+	char snapshot[16][32];		/* files written under system/ */
+	int nsnapshot;
+};
+
+/* Print the report (board header, one table per test and load state, the
+ * loads achieved, notes) to @f. */
+void suite_report(const struct suite *s, FILE *f);
+
+/* Write OUT/suite.json atomically with @status. Returns 0 or -1 with a
+ * message. */
+int suite_json_write(const struct suite *s, const char *status, char *err,
+		     size_t errlen);
+
+/* "without load" / "with load (hell)" */
+const char *suite_load_title(const char *load, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat suite output: the report (stdout and report.txt) and the index
+ * (suite.json). The tables follow the ones users mail around (see
+ * ../shared/fixtures/seed/xenomai-latencies-ppc-summary.log):
+ *
+ *   LATENCY with load (hell), latencies in us, test-time hh:mm:ss:
+ *   Label     |-----lat min|-----lat avg|-----lat max|-overrun|-------p99.9|---test-time
+ *   Ocotea    |       3.575|       7.438|      24.474|       0|      20.111|    00:10:50
+ *
+ * one row per board: rows of several boards' reports can be pasted into one
+ * table, the label naming each.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "cmd/suite.h"
+#include "core/jsonw.h"
+#include "core/result.h"
+#include "core/timeutil.h"
+#include "load/load.h"
+
+#define W_US	12	/* "-----lat min" */
+#define W_COUNT	8	/* "-overrun" */
+
+static const struct suite_col default_cols[] = {
+	{ "lat min", NULL, SUITE_MIN },
+	{ "lat avg", NULL, SUITE_AVG },
+	{ "lat max", NULL, SUITE_MAX },
+	{ NULL, NULL, SUITE_MISSES },
+	{ "p99.9", NULL, SUITE_P999 },
+	{ "test-time", NULL, SUITE_TIME },
+	{ NULL, NULL, SUITE_END },
+};
+
+const char *suite_load_title(const char *load, char *buf, size_t len)
+{
+	if (!strcmp(load, "none"))
+		snprintf(buf, len, "without load");
+	else
+		snprintf(buf, len, "with load (%s)", load);
+	return buf;
+}
+
+static const struct suite_col *cols_of(const struct rtlat_cmd *c)
+{
+	return c->suite->cols ? c->suite->cols : default_cols;
+}
+
+/* Header of a misses column: "overruns" -> "overrun" as in the seed. */
+static void miss_head(char *buf, size_t len, const struct suite_run *runs,
+		      int n, const char *series)
+{
+	int i;
+
+	snprintf(buf, len, "overrun");
+	for (i = 0; i < n; i++) {
+		const struct hl_series *se = headline_series(&runs[i].hl, series);
+		size_t k;
+
+		if (!se || !se->miss_name[0])
+			continue;
+		snprintf(buf, len, "%s", se->miss_name);
+		k = strlen(buf);
+		if (k > 1 && buf[k - 1] == 's')
+			buf[k - 1] = '\0';
+		return;
+	}
+}
+
+static int col_width(const struct suite_col *c)
+{
+	return c->stat == SUITE_MISSES ? W_COUNT : W_US;
+}
+
+static void head_cell(FILE *f, const char *name, int w)
+{
+	int pad = w - (int)strlen(name);
+
+	fputc('|', f);
+	while (pad-- > 0)
+		fputc('-', f);
+	fputs(name, f);
+}
+
+static void value_cell(FILE *f, const struct suite_col *c,
+		       const struct suite_run *r)
+{
+	const struct hl_series *se = headline_series(&r->hl, c->series);
+	char buf[32];
+	int w = col_width(c);
+
+	if (c->stat == SUITE_TIME) {
+		fprintf(f, "|%*s", w, fmt_hms(buf, r->hl.duration_ns));
+		return;
+	}
+	if (!se) {
+		fprintf(f, "|%*s", w, "n/a");
+		return;
+	}
+	switch (c->stat) {
+	case SUITE_MISSES:
+		fprintf(f, "|%*llu", w, (unsigned long long)se->misses);
+		return;
+	case SUITE_MIN:
+		if (se->has_stats)
+			fmt_us3(buf, se->min_ns);
+		break;
+	case SUITE_AVG:
+		if (se->has_stats)
+			snprintf(buf, sizeof(buf), "%.3f", se->avg_ns / 1000.0);
+		break;
+	case SUITE_MAX:
+		if (se->has_stats)
+			fmt_us3(buf, se->max_ns);
+		break;
+	case SUITE_P999:
+		if (se->has_p999)
+			fmt_us3(buf, se->p999_ns);
+		else
+			snprintf(buf, sizeof(buf), "n/a");
+		break;
+	default:
+		snprintf(buf, sizeof(buf), "?");
+	}
+	if (!se->has_stats)
+		snprintf(buf, sizeof(buf), "n/a");
+	fprintf(f, "|%*s", w, buf);
+}
+
+static void print_table(FILE *f, const struct suite *s,
+			const struct suite_run *r, int lw)
+{
+	const struct suite_col *cols = cols_of(r->cmd), *c;
+	char title[96], mh[32];
+
+	fprintf(f, "%s %s, latencies in us, test-time hh:mm:ss:\n",
+		r->cmd->suite->title, suite_load_title(r->load, title, sizeof(title)));
+	fprintf(f, "%-*s", lw, "");
+	for (c = cols; c->stat != SUITE_END; c++) {
+		if (!c->head && c->stat == SUITE_MISSES) {
+			miss_head(mh, sizeof(mh), s->runs, s->nruns, c->series);
+			head_cell(f, mh, col_width(c));
+		} else {
+			head_cell(f, c->head, col_width(c));
+		}
+	}
+	fprintf(f, "\n%-*s", lw, s->label);
+	if (!r->ran)
+		fprintf(f, "| not run (the suite was interrupted)\n");
+	else if (!r->hl.valid)
+		fprintf(f, "| failed: %s\n", r->error);
+	else {
+		for (c = cols; c->stat != SUITE_END; c++)
+			value_cell(f, c, r);
+		if (r->error[0])
+			fprintf(f, "  (failed: %s)", r->error);
+		else if (strcmp(r->hl.status, "complete"))
+			fprintf(f, "  (%s)", r->hl.status);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
+static void print_loads(FILE *f, const struct suite *s)
+{
+	char title[96];
+	bool any = false;
+	int i;
+
+	for (i = 0; i < s->nruns; i++) {
+		const struct suite_run *r = &s->runs[i];
+
+		if (!r->hl.nloads)
+			continue;
+		if (!any)
+			fprintf(f, "Loads achieved (per generator: processes, scheduling, rate, what):\n");
+		any = true;
+		fprintf(f, "%s %s:\n", r->cmd->suite->title,
+			suite_load_title(r->load, title, sizeof(title)));
+		load_print(f, r->hl.loads, r->hl.nloads, "  ");
+	}
+	if (any)
+		fprintf(f, "\n");
+}
+
+static void print_notes(FILE *f, const struct suite *s)
+{
+	const char *seen[64];
+	char a[32], b[32];
+	int nseen = 0, i, j, k;
+	bool any = false;
+
+#define NOTE(...) do { \
+		if (!any) \
+			fprintf(f, "Notes:\n"); \
+		any = true; \
+		fprintf(f, __VA_ARGS__); \
+	} while (0)
+
+	for (i = 0; i < s->nruns; i++) {
+		const struct suite_run *r = &s->runs[i];
+		const struct hl_series *se = headline_series(&r->hl, NULL);
+
+		if (r->error[0])
+			NOTE("  run %d (%s): error: %s\n", r->index, r->base, r->error);
+		if (r->hl.valid && r->hl.policy[0] &&
+		    strcmp(r->hl.policy, "fifo") && strcmp(r->hl.policy, "rr"))
+			NOTE("  run %d (%s): samplers ran at policy %s, not real-time\n",
+			     r->index, r->base, r->hl.policy);
+		if (s->max_latency_ns >= 0 && se && se->has_stats &&
+		    se->max_ns > s->max_latency_ns)
+			NOTE("  run %d (%s): %s max %s us exceeded --max-latency %s us\n",
+			     r->index, r->base, se->name, fmt_us3(a, se->max_ns),
+			     fmt_us3(b, s->max_latency_ns));
+	}
+	/* each distinct warning once, with the runs it came from */
+	for (i = 0; i < s->nruns; i++) {
+		for (j = 0; j < s->runs[i].hl.nwarnings; j++) {
+			const char *w = s->runs[i].hl.warnings[j];
+
+			for (k = 0; k < nseen; k++)
+				if (!strcmp(seen[k], w))
+					break;
+			if (k < nseen || nseen == 64)
+				continue;
+			seen[nseen++] = w;
+			NOTE("  warning (runs");
+			for (k = i; k < s->nruns; k++) {
+				int m;
+
+				for (m = 0; m < s->runs[k].hl.nwarnings; m++)
+					if (!strcmp(s->runs[k].hl.warnings[m], w))
+						break;
+				if (m < s->runs[k].hl.nwarnings)
+					fprintf(f, " %d", s->runs[k].index);
+			}
+			fprintf(f, "): %s\n", w);
+		}
+	}
+	if (s->interrupted)
+		NOTE("  the suite was interrupted: runs marked 'not run' did not take place\n");
+	if (any)
+		fprintf(f, "\n");
+#undef NOTE
+}
+
+void suite_report(const struct suite *s, FILE *f)
+{
+	char start[32], end[32], dur[32];
+	int i, lw = (int)strlen(s->label) + 1;	/* "Ocotea |" */
+
+	if (lw < 9)
+		lw = 9;
+	fprintf(f, "rtlat suite report: %s\n", s->label);
+	fprintf(f, "==================================================================\n");
+	sysdesc_print(&s->sys, f, "");
+	fprintf(f, "Suite      : %d run%s of %s each (warm-up %s), rtlat %s\n",
+		s->nruns, s->nruns == 1 ? "" : "s", fmt_time(dur, s->duration_ns),
+		s->warmup_ns > 0 ? fmt_time(start, s->warmup_ns) :
+		s->warmup_ns == 0 ? "none" : "1 s",
+		RTLAT_VERSION);
+	fprintf(f, "Time       : %s to %s\n", fmt_utc(start, s->wall_start),
+		fmt_utc(end, s->wall_end));
+	fprintf(f, "Results    : %s/\n\n", s->outdir);
+	for (i = 0; i < s->nruns; i++)
+		print_table(f, s, &s->runs[i], lw);
+	print_loads(f, s);
+	print_notes(f, s);
+	fprintf(f, "Exit status: %d (%s)\n", s->exit_code,
+		s->exit_code == 0 ? "ok" : s->exit_code == 2 ?
+		"--max-latency exceeded" : "a run failed");
+}
+
+/* --- suite.json ----------------------------------------------------------- */
+
+static void run_json(struct jw *w, const struct suite_run *r)
+{
+	int i;
+
+	jw_obj_begin(w, NULL);
+	jw_int(w, "index", r->index);
+	jw_str(w, "test", r->cmd->name);
+	jw_str(w, "load", r->load);
+	jw_bool(w, "ran", r->ran);
+	if (r->ran) {
+		char name[200];
+
+		snprintf(name, sizeof(name), "%s.json", r->base);
+		jw_str(w, "file", name);
+		snprintf(name, sizeof(name), "%s.log", r->base);
+		jw_str(w, "log", name);
+	} else {
+		jw_null(w, "file");
+		jw_null(w, "log");
+	}
+	if (r->ran && r->exit_status >= 0)
+		jw_int(w, "exit_status", r->exit_status);
+	else
+		jw_null(w, "exit_status");
+	if (r->term_signal)
+		jw_int(w, "signal", r->term_signal);
+	else
+		jw_null(w, "signal");
+	jw_str(w, "status", r->hl.valid ? r->hl.status : r->ran ? "error" : "not run");
+	jw_int(w, "elapsed_ns", r->elapsed_ns);
+	if (r->hl.valid) {
+		jw_int(w, "duration_actual_ns", r->hl.duration_ns);
+		jw_str(w, "policy", r->hl.policy);
+		jw_int(w, "priority", r->hl.priority);
+		jw_bool(w, "threshold_exceeded", r->hl.threshold_exceeded);
+	}
+	jw_obj_begin(w, "summary");
+	for (i = 0; i < r->hl.nseries; i++) {
+		const struct hl_series *se = &r->hl.series[i];
+
+		jw_obj_begin(w, se->name);
+		jw_uint(w, "samples", se->samples);
+		jw_uint(w, se->miss_name[0] ? se->miss_name : "misses", se->misses);
+		if (se->has_stats) {
+			jw_int(w, "min_ns", se->min_ns);
+			jw_double(w, "avg_ns", se->avg_ns, 1);
+			jw_int(w, "max_ns", se->max_ns);
+		} else {
+			jw_null(w, "min_ns");
+			jw_null(w, "avg_ns");
+			jw_null(w, "max_ns");
+		}
+		if (se->has_p999)
+			jw_int(w, "p99.9_ns", se->p999_ns);
+		else
+			jw_null(w, "p99.9_ns");
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+	load_results_json(w, r->hl.loads, r->hl.nloads);
+	jw_arr_begin(w, "warnings");
+	for (i = 0; i < r->hl.nwarnings; i++)
+		jw_str(w, NULL, r->hl.warnings[i]);
+	jw_arr_end(w);
+	if (r->error[0])
+		jw_str(w, "error", r->error);
+	else
+		jw_null(w, "error");
+	jw_obj_end(w);
+}
+
+int suite_json_write(const struct suite *s, const char *status, char *err,
+		     size_t errlen)
+{
+	char path[PATH_MAX + 32], tmp[PATH_MAX + 64], buf[32];
+	struct jw w;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/suite.json", s->outdir);
+	f = atomic_open(path, tmp, sizeof(tmp), err, errlen);
+	if (!f)
+		return -1;
+	jw_init(&w, f);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "schema", "rtlat-suite");
+	jw_int(&w, "schema_version", 1);
+	jw_obj_begin(&w, "tool");
+	jw_str(&w, "name", "rtlat");
+	jw_str(&w, "version", RTLAT_VERSION);
+	jw_obj_end(&w);
+	jw_str(&w, "label", s->label);
+	jw_str(&w, "status", status);
+	jw_arr_begin_inline(&w, "command_line");
+	for (i = 0; i < rtlat_argc; i++)
+		jw_str(&w, NULL, rtlat_argv[i]);
+	jw_arr_end(&w);
+	jw_str(&w, "start_time", fmt_utc(buf, s->wall_start));
+	if (s->wall_end)
+		jw_str(&w, "end_time", fmt_utc(buf, s->wall_end));
+	else
+		jw_null(&w, "end_time");
+	jw_obj_begin(&w, "config");
+	jw_int(&w, "duration_ns", s->duration_ns);
+	if (s->warmup_ns >= 0)
+		jw_int(&w, "warmup_ns", s->warmup_ns);
+	else
+		jw_null(&w, "warmup_ns");
+	if (s->max_latency_ns >= 0)
+		jw_int(&w, "max_latency_ns", s->max_latency_ns);
+	else
+		jw_null(&w, "max_latency_ns");
+	jw_arr_begin_inline(&w, "load_options");
+	for (i = 0; i < s->nfwd; i++)
+		jw_str(&w, NULL, s->fwd[i]);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_obj_begin(&w, "system");
+	sysdesc_json(&s->sys, &w);
+	jw_obj_end(&w);
+	jw_arr_begin_inline(&w, "snapshot");
+	for (i = 0; i < s->nsnapshot; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "system/%s", s->snapshot[i]);
+		jw_str(&w, NULL, name);
+	}
+	jw_arr_end(&w);
+	jw_arr_begin(&w, "runs");
+	for (i = 0; i < s->nruns; i++)
+		run_json(&w, &s->runs[i]);
+	jw_arr_end(&w);
+	jw_bool(&w, "threshold_exceeded", s->threshold_exceeded);
+	if (strcmp(status, "running"))
+		jw_int(&w, "exit_status", s->exit_code);
+	else
+		jw_null(&w, "exit_status");
+	jw_obj_end(&w);
+	if (!jw_finish(&w) && !ferror(f)) {
+		fclose(f);
+		snprintf(err, errlen, "internal error writing %s", path);
+		return -1;
+	}
+	return atomic_commit(f, tmp, path, err, errlen);
+}

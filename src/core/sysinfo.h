@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Description of the system under test: board, processor, clock, caches,
+ * memory, kernel and its real-time flavour (PREEMPT_RT, PREEMPT_DYNAMIC
+ * mode, Xenomai / I-pipe / EVL / Dovetail / RTAI), clocksource, cpufreq
+ * governor, isolated CPUs and the kernel command line.
+ *
+ * Everything is read from files under a root prefix ("/" for the running
+ * system; a directory holding a fake proc/ and sys/ tree in the unit tests,
+ * tests/data/sysroots/). Only with the root "/" does it fall back to
+ * uname(2) and gethostname(2). A value that cannot be found is empty (""),
+ * or 0 for numbers; nothing here fails.
+ */
+#ifndef RTLAT_SYSINFO_H
+#define RTLAT_SYSINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct jw;
+
+#define SYS_STR 256
+
+struct sysdesc {
+	char hostname[128];
+	char board[SYS_STR];		/* "TI AM335x BeagleBone Black" */
+	char board_source[16];		/* "device-tree", "dmi", "cpuinfo" */
+	char processor[SYS_STR];	/* "Intel(R) Xeon(R) ...", "440EP Rev. C" */
+	char core[64];			/* ARM core from CPU implementer/part */
+	char soc[SYS_STR];		/* ARM "Hardware" line */
+	int ncpus;			/* online CPUs (0 = unknown) */
+	char cpus_online[64];		/* cpulist */
+	int64_t cpu_khz;		/* CPU clock in kHz (0 = unknown) */
+	char cpu_clock_source[24];	/* "cpufreq max", "cpuinfo" */
+	int64_t l1i, l1d, l2, l3;	/* cache sizes in bytes (0 = unknown) */
+	int cache_line;			/* L1d line size in bytes (0 = unknown) */
+	int64_t mem_bytes;		/* MemTotal */
+	char machine[32];		/* "x86_64", "ppc" */
+	char release[128];		/* "6.1.0-57-rt-amd64" */
+	char version[SYS_STR];		/* "#1 SMP PREEMPT_RT Debian ..." */
+	char proc_version[512];		/* /proc/version, whole */
+	char preempt[32];		/* "PREEMPT_RT", "PREEMPT_DYNAMIC",
+					 * "PREEMPT", "PREEMPT_LAZY", "" */
+	char preempt_mode[16];		/* PREEMPT_DYNAMIC: "full", "voluntary".. */
+	bool realtime;			/* a PREEMPT_RT kernel */
+	char xenomai[64];		/* /proc/xenomai/version */
+	char ipipe[64];			/* /proc/ipipe/version */
+	char evl[64];			/* EVL core present: its ABI, or "yes" */
+	bool dovetail;			/* "dovetail" in the kernel release */
+	bool rtai;			/* /proc/rtai present */
+	char clocksource[32];
+	char governor[32];		/* cpufreq governor of cpu0 */
+	char isolated[64];		/* /sys/devices/system/cpu/isolated */
+	char nohz_full[64];
+	char cmdline[1024];
+};
+
+/* Read the description of the system below @root ("/" = this system). */
+void sysdesc_read(struct sysdesc *d, const char *root);
+
+/*
+ * The real-time flavour in a few words, e.g. "PREEMPT_RT",
+ * "Xenomai 2.0 on I-pipe 1.0-01, kernel no PREEMPT (voluntary or none)",
+ * "mainline PREEMPT_DYNAMIC (full)". Returns @buf.
+ */
+char *sysdesc_flavour(const struct sysdesc *d, char *buf, size_t len);
+
+/* Write the description as members of the JSON object being written
+ * (see docs/result-schema.md, "system"). */
+void sysdesc_json(const struct sysdesc *d, struct jw *w);
+
+/* Print the board header ("Board     : ...", one item per line), each
+ * line prefixed with @prefix. */
+void sysdesc_print(const struct sysdesc *d, FILE *f, const char *prefix);
+
+/* "32 KiB", "2 MiB", "1.5 GiB"; "n/a" for 0. Returns @buf (32 bytes). */
+char *fmt_bytes(char *buf, int64_t bytes);
+
+/*
+ * Read the file @path below @root into @buf (at most @len - 1 bytes),
+ * NUL-terminated, trailing white space and NULs removed. Returns the length
+ * or -1 (errno set). Used for every /proc and /sys read of the description.
+ */
+int sys_read_file(const char *root, const char *path, char *buf, size_t len);
+
+#endif

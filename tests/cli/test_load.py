@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Load generators: rates, scheduling, lifecycle, nothing left behind."""
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import load_json_strict, needs_root, run
+from procs import session_procs, start, stop, wait_for_loads, \
+    wait_session_empty
+
+GENERATORS = ["cpu", "cache", "fork", "io", "net", "msg"]
+
+
+@pytest.mark.parametrize("name", GENERATORS)
+def test_every_generator_achieves_a_rate(tmp_path, name):
+    out = tmp_path / "load.json"
+    p = run(["load", name, "-T", "1", "--load-workers", "1",
+             "--load-io-dir", tmp_path, "--json", out], timeout=60)
+    assert p.returncode == 0, p.stderr
+    d = load_json_strict(out)
+    assert d["schema"] == "rtlat-load"
+    [ld] = d["loads"]
+    assert ld["name"] == name
+    assert ld["error"] is None
+    assert ld["count"] > 0 and ld["rate"] > 0
+    assert ld["policy"] == "other"
+    assert ld["unit"] in p.stdout and name in p.stdout
+    assert [f.name for f in tmp_path.iterdir()] == ["load.json"]
+
+
+def test_list_and_help():
+    p = run(["load", "--list"], check=0)
+    for name in GENERATORS + ["hell"]:
+        assert name in p.stdout
+    p = run(["load", "--help"], check=0)
+    assert "--load-workers" in p.stdout and "--load-net-dest" in p.stdout
+
+
+def test_bad_load_names_are_refused():
+    p = run(["load", "bogus"], check=1)
+    assert "unknown load 'bogus'" in p.stderr and "hell" in p.stderr
+    p = run(["load"], check=1)
+    assert "no load given" in p.stderr
+    p = run(["latency", "--load", "cpu,nope", "-T", "1"], check=1)
+    assert "--load" in p.stderr and "nope" in p.stderr
+
+
+@pytest.mark.parametrize("dest", ["8.8.8.8", "192.168.1.1", "10.0.0.1",
+                                  "::1", "example.org"])
+def test_net_refuses_non_loopback(dest):
+    for cmd in (["load", "net"], ["latency", "--load", "net"]):
+        p = run(cmd + ["--load-net-dest", dest, "-T", "1"], check=1)
+        assert "--load-net-dest" in p.stderr
+        assert "127." in p.stderr
+
+
+def test_net_accepts_other_loopback_address(tmp_path):
+    out = tmp_path / "l.json"
+    run(["load", "net", "--load-net-dest", "127.0.0.2", "-T", "1",
+         "--load-workers", "1", "--json", out], check=0)
+    [ld] = load_json_strict(out)["loads"]
+    assert "127.0.0.2" in ld["note"] and ld["rate"] > 0
+
+
+@needs_root
+def test_net_without_raw_socket_falls_back_to_udp(tmp_path):
+    if subprocess.run(["sh", "-c", "command -v setpriv"],
+                      capture_output=True).returncode:
+        pytest.skip("setpriv (util-linux) not installed")
+    out = tmp_path / "l.json"
+    from conftest import RTLAT
+    p = subprocess.run(["setpriv", "--bounding-set=-net_raw",
+                        "--inh-caps=-net_raw", RTLAT, "load", "net", "-T",
+                        "1", "--load-workers", "1", "--json", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    [ld] = load_json_strict(out)["loads"]
+    assert "UDP" in ld["note"] and ld["rate"] > 0
+
+
+def test_io_refuses_unusable_directory(tmp_path):
+    p = run(["load", "io", "--load-io-dir", tmp_path / "missing", "-T", "1"],
+            check=1)
+    assert "--load-io-dir" in p.stderr
+
+
+def test_load_cmd_runs_in_its_own_group_and_reports(tmp_path):
+    out = tmp_path / "l.json"
+    mark = tmp_path / "ran"
+    p = run(["load", "--load-cmd", "touch %s; sleep 30" % mark,
+             "--load-cmd", "exit 3", "-T", "1", "--json", out], check=0)
+    assert mark.exists()
+    loads = load_json_strict(out)["loads"]
+    assert [ld["name"] for ld in loads] == ["cmd", "cmd"]
+    assert loads[0]["exit_status"] is None      # stopped by rtlat
+    assert loads[1]["exit_status"] == 3         # ended by itself
+    assert "sleep 30" in p.stdout
+
+
+@needs_root
+def test_latency_keeps_rt_priority_under_hell(tmp_path):
+    out = tmp_path / "r.json"
+    p = run(["latency", "-T", "2", "--warmup", "200ms", "-q", "--load",
+             "hell", "--load-workers", "1", "--load-io-dir", tmp_path,
+             "--json", out], timeout=120)
+    assert p.returncode == 0, p.stderr
+    d = load_json_strict(out)
+    assert d["status"] == "complete"
+    for t in d["threads"]:
+        assert (t["policy"], t["priority"]) == ("fifo", 99)
+    names = [ld["name"] for ld in d["loads"]]
+    assert names == GENERATORS
+    for ld in d["loads"]:
+        assert ld["policy"] == "other", ld
+        assert ld["rate"] > 0 and ld["error"] is None, ld
+    assert "# Loads" in p.stdout and "packets/s" in p.stdout
+    assert "system" in d and d["system"]["kernel_release"]
+    assert [f.name for f in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_loads_never_rt_even_when_started_rt(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("needs root (chrt -f)")
+    out = tmp_path / "l.json"
+    from conftest import RTLAT
+    p = subprocess.run(["chrt", "-f", "10", RTLAT, "load", "cpu", "-T", "1",
+                        "--load-workers", "1", "--load-nice", "5", "--json",
+                        str(out)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    [ld] = load_json_strict(out)["loads"]
+    assert (ld["policy"], ld["nice"]) == ("other", 5)
+
+
+def _io_dir_empty(d):
+    return [f for f in os.listdir(d) if f != "l.json"]
+
+
+@pytest.mark.parametrize("how", ["end", "SIGINT", "SIGTERM"])
+def test_nothing_left_behind_load(tmp_path, how):
+    args = ["load", "hell", "--load-workers", "1", "--load-io-dir", tmp_path,
+            "--load-cmd", "sleep 60", "--json", tmp_path / "l.json"]
+    if how == "end":
+        args += ["-T", "2"]
+    p = start(args)
+    assert wait_for_loads(p.pid, GENERATORS + ["cmd"]), session_procs(p.pid)
+    assert "running" in p.stderr.readline()     # all set up
+    if how == "end":
+        out, err = p.communicate(timeout=60)
+    else:
+        time.sleep(0.5)
+        out, err = stop(p, getattr(signal, how))
+    assert p.returncode == 0, err
+    assert wait_session_empty(p.pid) == []
+    assert _io_dir_empty(tmp_path) == []
+    assert "cpu" in out and "msgs/s" in out
+    d = load_json_strict(tmp_path / "l.json")
+    assert d["status"] == ("complete" if how == "end" else "interrupted")
+
+
+@needs_root
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGKILL"])
+def test_nothing_left_behind_latency(tmp_path, how):
+    p = start(["latency", "-T", "60", "-q", "--load", "hell",
+               "--load-workers", "1", "--load-io-dir", tmp_path,
+               "--load-cmd", "sleep 60", "--json", tmp_path / "r.json"])
+    assert wait_for_loads(p.pid, GENERATORS + ["cmd"]), session_procs(p.pid)
+    end = time.monotonic() + 20     # the result file exists: measuring
+    while not (tmp_path / "r.json").exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    out, err = stop(p, getattr(signal, how))
+    if how == "SIGKILL":
+        assert p.returncode == -signal.SIGKILL
+    else:
+        assert p.returncode == 0, err
+        d = load_json_strict(tmp_path / "r.json")
+        assert d["status"] == "interrupted"
+        assert len(d["loads"]) == 7
+    assert wait_session_empty(p.pid) == []
+    assert sorted(os.listdir(tmp_path)) == ["r.json"]
+
+
+@needs_root
+def test_signal_during_load_setup_ends_cleanly(tmp_path):
+    p = start(["latency", "-T", "60", "-q", "--load", "cache,fork",
+               "--load-workers", "1", "--json", tmp_path / "r.json"])
+    assert wait_for_loads(p.pid, ["cache", "fork"]), session_procs(p.pid)
+    out, err = stop(p, signal.SIGTERM)
+    assert p.returncode == 0, err
+    assert load_json_strict(tmp_path / "r.json")["status"] == "interrupted"
+    assert wait_session_empty(p.pid) == []
