@@ -268,6 +268,7 @@ struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 	s->cpu = cpu;
 	s->policy = policy;
 	s->prio = prio;
+	s->period_ns = r->o->period_ns;
 	s->nseries = nseries;
 	s->cpu_now = -1;
 	for (i = 0; i < nseries; i++) {
@@ -291,30 +292,53 @@ struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 /* ---------------------------------------------------------------------- */
 /* Sampler side */
 
+/* Push the open interval record, handing the active accumulator over if the
+ * display has given the other one back. */
+static void sampler_push(struct sampler *s)
+{
+	int a = s->active, b = a ^ 1;
+	bool flip = !atomic_load_explicit(&s->delta_busy[b],
+					  memory_order_acquire);
+
+	s->cur.cycles = s->cycles;
+	s->cur.delta = flip ? a : -1;
+	if (flip)
+		atomic_store_explicit(&s->delta_busy[a], 1,
+				      memory_order_relaxed);
+	if (ring_push(&s->ring, &s->cur)) {
+		if (flip)
+			s->active = b;
+	} else if (flip) {
+		/* not handed over: keep accumulating into it */
+		atomic_store_explicit(&s->delta_busy[a], 0,
+				      memory_order_relaxed);
+	}
+	s->cur_open = false;
+}
+
 void sampler_roll(struct sampler *s, uint64_t idx)
 {
-	if (s->cur_open) {
-		int a = s->active, b = a ^ 1;
-		bool flip = !atomic_load_explicit(&s->delta_busy[b],
-						  memory_order_acquire);
+	const struct run *r = s->run;
 
-		s->cur.cycles = s->cycles;
-		s->cur.delta = flip ? a : -1;
-		if (flip)
-			atomic_store_explicit(&s->delta_busy[a], 1,
-					      memory_order_relaxed);
-		if (ring_push(&s->ring, &s->cur)) {
-			if (flip)
-				s->active = b;
-		} else if (flip) {
-			/* not handed over: keep accumulating into it */
-			atomic_store_explicit(&s->delta_busy[a], 0,
-					      memory_order_relaxed);
-		}
-	}
+	if (s->cur_open)
+		sampler_push(s);
 	memset(&s->cur, 0, sizeof(s->cur));
 	s->cur.index = idx;
 	s->cur_open = true;
+	s->cur_end = r->t_measure + (int64_t)(idx + 1) * r->o->interval_ns;
+}
+
+void sampler_close(struct sampler *s, int64_t next)
+{
+	const struct run *r = s->run;
+	uint64_t w = next > r->t_measure ?
+		(uint64_t)(next - r->t_measure) / (uint64_t)r->o->interval_ns : 0;
+
+	if (s->cur_open)
+		sampler_push(s);
+	/* after the push: the display reads the watermark, then the ring */
+	if (w > atomic_load_explicit(&s->watermark, memory_order_relaxed))
+		atomic_store_explicit(&s->watermark, w, memory_order_release);
 }
 
 /* Decimal digits of @v into @buf (no stdio in the sampler). */
@@ -393,9 +417,14 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			sampler_overrun(s, k, hi - lo + 1,
 					d >= r->t_measure ? d : r->t_measure);
 	}
-	if (r->o->max_cycles && s->cycles >= r->o->max_cycles)
+	if ((r->o->max_cycles && s->cycles >= r->o->max_cycles) ||
+	    next >= r->t_end)
 		return true;
-	return next >= r->t_end;
+	/* the next wake-up accounts into a later interval: hand this one
+	 * over now rather than after the wait (long periods) */
+	if (!s->cur_open || next >= s->cur_end)
+		sampler_close(s, next);
+	return false;
 }
 
 int engine_stop_signal(void)
@@ -490,11 +519,15 @@ void engine_drain(struct run *r, bool final)
 	int i, j;
 
 	for (;;) {
-		uint64_t k = UINT64_MAX;
-		bool ready = true, any = false;
+		uint64_t k = UINT64_MAX, wait_below = UINT64_MAX;
+		bool any = false;
 
 		for (i = 0; i < r->nsamplers; i++) {
 			struct sampler *s = &r->s[i];
+			/* watermark and state before the ring (see
+			 * sampler_close() and sampler_main()) */
+			uint64_t wm = atomic_load_explicit(&s->watermark,
+							   memory_order_acquire);
 			int st = atomic_load_explicit(&s->state,
 						      memory_order_acquire);
 			const struct winrec *rec = ring_peek(&s->ring);
@@ -503,11 +536,14 @@ void engine_drain(struct run *r, bool final)
 				any = true;
 				if (rec->index < k)
 					k = rec->index;
-			} else if (st != SAMPLER_DONE && !final) {
-				ready = false;
+			} else if (st != SAMPLER_DONE && !final &&
+				   wm < wait_below) {
+				/* may still push a record of an interval
+				 * at or above its watermark */
+				wait_below = wm;
 			}
 		}
-		if (!ready || !any)
+		if (!any || k >= wait_below)
 			break;
 		memset(agg, 0, sizeof(agg));
 		for (i = 0; i < r->nsamplers; i++) {
@@ -678,30 +714,6 @@ void run_report_outcome(struct run *r)
 		log_note("stopped by %s", strsignal(r->stop_signal));
 }
 
-static int check_writable(const char *path, char *err, size_t len)
-{
-	char dir[PATH_MAX], probe[PATH_MAX + 32];
-	const char *slash = strrchr(path, '/');
-	int fd;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	snprintf(probe, sizeof(probe), "%s/.rtlat-probe-%d", dir, (int)getpid());
-	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, len, "cannot write into directory '%s' of %s: %s",
-			 dir, path, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	unlink(probe);
-	return 0;
-}
-
 static void open_trace_fds(struct run *r)
 {
 	static const char *const roots[] = {
@@ -754,6 +766,16 @@ int engine_alloc(struct run *r)
 				e = ivstore_init(&r->iv[i][j], IVSTORE_CAP);
 			if (e)
 				return e;
+			if (r->o->linear_hist && r->o->overflow_cycles) {
+				uint64_t *c = calloc(r->o->overflow_cycles,
+						     sizeof(*c));
+
+				if (!c)
+					return -ENOMEM;
+				/* fault the pages in before the samples */
+				memset(c, 0, r->o->overflow_cycles * sizeof(*c));
+				s->series[j].ovf_cycles = c;
+			}
 		}
 		e = ring_init(&s->ring, sizeof(struct winrec), RING_RECORDS);
 		if (e)
@@ -781,6 +803,8 @@ void engine_free(struct run *r)
 				accum_free(&r->total[i][j]);
 			if (r->iv)
 				ivstore_free(&r->iv[i][j]);
+			free(s->series[j].ovf_cycles);
+			s->series[j].ovf_cycles = NULL;
 		}
 		ring_free(&s->ring);
 		ring_free(&s->raw);
@@ -934,12 +958,13 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			  policy_name(o->policy));
 		return 1;
 	}
-	if (o->json_file && check_writable(o->json_file, msg, sizeof(msg)) < 0) {
+	if (o->json_file &&
+	    result_check_writable(o->json_file, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		return 1;
 	}
 	if (o->gnuplot_file &&
-	    check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
+	    result_check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		return 1;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Result files; see result.h and docs/result-schema.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +45,30 @@ int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
 			 e == ENOSPC ? " (the previous version is kept)" : "");
 		return -1;
 	}
+	return 0;
+}
+
+int result_check_writable(const char *path, char *err, size_t len)
+{
+	char dir[PATH_MAX], probe[PATH_MAX + 32];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	snprintf(probe, sizeof(probe), "%s/.rtlat-probe-%d", dir, (int)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, len, "cannot write into directory '%s' of %s: %s",
+			 dir, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
 	return 0;
 }
 

@@ -32,6 +32,11 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
 FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
 		  size_t errlen);
 
+/* Check that a file can be created in the directory of @path (before a run
+ * starts, so that a result is not lost at its end). Returns 0 or -1 with a
+ * message. */
+int result_check_writable(const char *path, char *err, size_t errlen);
+
 /* Flush, fsync and rename the temporary file over @path; on any failure
  * remove it. Returns 0 or -1 with a message. */
 int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
