@@ -49,6 +49,9 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 RTLAT_CPPFLAGS := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-D_TIME_BITS=64 -DRTLAT_VERSION='"$(VERSION)"' -Isrc
 RTLAT_LDLIBS := -lpthread -lm
+# No errno from math functions (rtlat never reads it): sqrt() is then
+# inlined and the dynamic binary does not map, and mlockall() lock, libm.
+RTLAT_CPPFLAGS += -fno-math-errno
 ifneq ($(SANITIZE),)
 CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZE)

@@ -114,6 +114,7 @@ void cyclic_opts_init(struct cyclic_opts *c, int argc, char **argv)
 	c->eo.interval_ns = CYCLIC_INTERVAL_NS;
 	c->eo.policy = SCHED_OTHER;
 	c->eo.checkpoint_ns = 0;
+	c->eo.interval_rows = 0;	/* the JSON has no interval series */
 	c->threads = 1;
 	c->policy = -1;
 	c->interval_ns = CYCLIC_DEFAULT_INTERVAL_US * NSEC_PER_USEC;

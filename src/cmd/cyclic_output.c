@@ -22,7 +22,6 @@
  */
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -81,9 +80,11 @@ static const struct cyclic_opts *opts_of(const struct run *r)
 static int64_t mean_floor(const struct stats *st)
 {
 	double m = 0;
+	int64_t q;
 
 	stats_mean(st, &m);
-	return (int64_t)floor(m);
+	q = (int64_t)m;		/* toward zero */
+	return (double)q > m ? q - 1 : q;
 }
 
 static void tvals_base(const struct run *r, int i, struct cyclic_tvals *v)

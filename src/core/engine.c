@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,12 @@
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
 
-#define SAMPLER_STACK		(256 * 1024)
-#define DISPLAY_STACK		(256 * 1024)
+/* Thread stacks are locked in whole (mlockall): no larger than needed. The
+ * sampler's frames are small (no stdio), the display thread formats output. */
+#define SAMPLER_STACK		(32 * 1024)
+#define DISPLAY_STACK		(64 * 1024)
 #define RING_RECORDS		256
 #define RAW_RECORDS		(64 * 1024)
-#define IVSTORE_CAP		4096
 #define DISPLAY_POLL_NS		(20 * NSEC_PER_MSEC)
 #define TICK_NS			(100 * NSEC_PER_MSEC)
 #define START_LEAD_NS		(5 * NSEC_PER_MSEC)
@@ -114,6 +116,7 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->max_latency_ns = -1;
 	o->break_ns = -1;
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
+	o->interval_rows = 4096;
 }
 
 static int time_opt(const struct optdesc *d, const char *arg, int64_t unit,
@@ -748,9 +751,11 @@ int engine_alloc(struct run *r)
 		e = accum_init(&r->names[j].agg, r->o);
 		if (e)
 			return e;
-		e = ivstore_init(&r->names[j].iv, IVSTORE_CAP);
-		if (e)
-			return e;
+		if (r->o->interval_rows) {
+			e = ivstore_init(&r->names[j].iv, r->o->interval_rows);
+			if (e)
+				return e;
+		}
 	}
 	for (i = 0; i < r->nsamplers; i++) {
 		struct sampler *s = &r->s[i];
@@ -762,8 +767,9 @@ int engine_alloc(struct run *r)
 				e = accum_init(&s->series[j].delta[1], r->o);
 			if (!e)
 				e = accum_init(&r->total[i][j], r->o);
-			if (!e)
-				e = ivstore_init(&r->iv[i][j], IVSTORE_CAP);
+			if (!e && r->o->interval_rows)
+				e = ivstore_init(&r->iv[i][j],
+						 r->o->interval_rows);
 			if (e)
 				return e;
 			if (r->o->linear_hist && r->o->overflow_cycles) {
@@ -777,7 +783,10 @@ int engine_alloc(struct run *r)
 				s->series[j].ovf_cycles = c;
 			}
 		}
-		e = ring_init(&s->ring, sizeof(struct winrec), RING_RECORDS);
+		/* records carry the sampler's series only */
+		e = ring_init(&s->ring, offsetof(struct winrec, w) +
+			      (size_t)s->nseries * sizeof(struct window),
+			      RING_RECORDS);
 		if (e)
 			return e;
 		if (r->o->raw_samples) {

@@ -74,6 +74,8 @@ struct engine_opts {
 	int64_t checkpoint_ns;		/* result file rewrite period */
 	bool raw_samples;		/* stream every sample (cyclic -v) */
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
+	size_t interval_rows;		/* per-interval rows kept for the result
+					 * (0 = none: the test does not use them) */
 	size_t overflow_cycles;		/* keep the cycle numbers of the first N
 					 * samples that overflowed the linear
 					 * histogram, per series (cyclic -h) */
@@ -89,7 +91,8 @@ struct window {
 };
 
 /* Record pushed by a sampler when an interval closes. Intervals without a
- * record from a sampler had nothing in them. */
+ * record from a sampler had nothing in them. A record holds the windows of
+ * the sampler's series only: w[0 .. nseries - 1]. */
 struct winrec {
 	uint64_t index;		/* interval number since t_measure */
 	uint64_t cycles;	/* sampler's samples + overruns so far */
