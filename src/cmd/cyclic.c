@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cyclic.h"
@@ -502,23 +503,18 @@ static int cyclic_main(int argc, char **argv)
 		cyclic_opt_table, NULL,
 	};
 	struct cyclic_opts c;
-	int first, r;
+	int r;
 
 	cyclic_opts_init(&c, argc, argv);
-	r = opt_parse(argc, argv, tables, cyclic_opt, &c,
-		      "rtlat cyclic [OPTIONS]",
-		      "cyclictest (rt-tests) compatible: the same options and output\n"
-		      "(T: lines, -h histogram, --json), measured by the rtlat engine.\n"
-		      "Missed periods are counted and printed (# Overruns), threads\n"
-		      "without a cycle print n/a, -b stops every thread.\n"
-		      "Exit status: 0 ok, 1 error, 2 -b latency exceeded.",
-		      &first);
+	r = opt_parse_options(argc, argv, tables, cyclic_opt, &c,
+			      "rtlat cyclic [OPTIONS]",
+			      "cyclictest (rt-tests) compatible: the same options and output\n"
+			      "(T: lines, -h histogram, --json), measured by the rtlat engine.\n"
+			      "Missed periods are counted and printed (# Overruns), threads\n"
+			      "without a cycle print n/a, -b stops every thread.\n"
+			      "Exit status: 0 ok, 1 error, 2 -b latency exceeded.");
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (first < argc) {
-		log_error("unexpected argument '%s' (see --help)", argv[first]);
-		return 1;
-	}
 	/* -s wins over -x, as in cyclictest; -r and -s sleep relative */
 	if (c.sys_nanosleep && c.posix_timers)
 		log_note("-s uses nanosleep and is not compatible with -x: using nanosleep");

@@ -589,48 +589,26 @@ static void json_body(struct run *r, struct jw *w, int return_code)
 		jw_int(w, "break_ns", r->o->break_ns);
 	else
 		jw_null(w, "break_ns");
-	if (atomic_load(&r->brk_hit)) {
-		const struct sampler *s = &r->s[r->brk_sampler];
-
-		jw_obj_begin(w, "break");
-		jw_int(w, "thread", s->id);
-		jw_int(w, "tid", s->tid);
-		jw_int(w, "cpu", s->cpu);
-		jw_int(w, "value", cyclic_unit(r->brk_value, c->nsecs));
-		jw_int(w, "value_ns", r->brk_value);
-		jw_uint(w, "cycle", r->brk_cycle);
-		jw_obj_end(w);
-	} else {
-		jw_null(w, "break");
-	}
-	jw_arr_begin(w, "warnings");
-	for (i = 0; i < r->nwarnings; i++)
-		jw_str(w, NULL, r->warnings[i]);
-	jw_arr_end(w);
-	if (r->error[0])
-		jw_str(w, "error", r->error);
-	else
-		jw_null(w, "error");
+	result_outcome_json(w, r);
 	jw_obj_end(w);
+}
+
+struct json_ctx {
+	struct run *r;
+	int return_code;
+};
+
+static void json_cb(struct jw *w, void *ctx)
+{
+	struct json_ctx *c = ctx;
+
+	json_body(c->r, w, c->return_code);
 }
 
 int cyclic_json_write(struct run *r, const char *path, int return_code,
 		      char *err, size_t errlen)
 {
-	char tmp[PATH_MAX + 32];
-	struct jw w;
-	FILE *f;
+	struct json_ctx c = { r, return_code };
 
-	f = atomic_open(path, tmp, sizeof(tmp), err, errlen);
-	if (!f)
-		return -1;
-	jw_init(&w, f);
-	json_body(r, &w, return_code);
-	if (!jw_finish(&w) && !ferror(f)) {
-		fclose(f);
-		unlink(tmp);
-		snprintf(err, errlen, "internal error writing %s", path);
-		return -1;
-	}
-	return atomic_commit(f, tmp, path, err, errlen);
+	return result_write_json(path, json_cb, &c, err, errlen);
 }

@@ -377,11 +377,17 @@ void sampler_break(struct sampler *s, int k, int64_t v);
 static inline struct accum *sampler_acc(struct sampler *s, int k, int64_t t)
 {
 	const struct run *r = s->run;
-	uint64_t idx = t > r->t_measure ?
-		(uint64_t)(t - r->t_measure) / (uint64_t)r->o->interval_ns : 0;
 
-	if (idx != s->cur.index || !s->cur_open)
-		sampler_roll(s, idx);
+	/* a division only when @t leaves the open interval */
+	if (!s->cur_open || t >= s->cur_end ||
+	    t < s->cur_end - r->o->interval_ns) {
+		uint64_t idx = t > r->t_measure ?
+			(uint64_t)(t - r->t_measure) /
+			(uint64_t)r->o->interval_ns : 0;
+
+		if (idx != s->cur.index || !s->cur_open)
+			sampler_roll(s, idx);
+	}
 	return &s->series[k].delta[s->active];
 }
 

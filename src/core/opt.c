@@ -163,3 +163,19 @@ int opt_parse(int argc, char **argv, const struct optdesc *const *tables,
 		*first_arg = optind;
 	return 0;
 }
+
+int opt_parse_options(int argc, char **argv,
+		      const struct optdesc *const *tables, opt_handler h,
+		      void *ctx, const char *usage, const char *about)
+{
+	int first, r;
+
+	r = opt_parse(argc, argv, tables, h, ctx, usage, about, &first);
+	if (r)
+		return r;
+	if (first < argc) {
+		log_error("unexpected argument '%s' (see --help)", argv[first]);
+		return -1;
+	}
+	return 0;
+}

@@ -190,6 +190,34 @@ void result_series_json(struct jw *w, const char *key, const struct accum *a,
 	jw_obj_end(w);
 }
 
+void result_outcome_json(struct jw *w, const struct run *r)
+{
+	int i;
+
+	jw_arr_begin(w, "warnings");
+	for (i = 0; i < r->nwarnings; i++)
+		jw_str(w, NULL, r->warnings[i]);
+	jw_arr_end(w);
+	if (r->error[0])
+		jw_str(w, "error", r->error);
+	else
+		jw_null(w, "error");
+	if (atomic_load(&r->brk_hit)) {
+		const struct sampler *s = &r->s[r->brk_sampler];
+
+		jw_obj_begin(w, "break");
+		jw_int(w, "thread", s->id);
+		jw_int(w, "tid", s->tid);
+		jw_int(w, "cpu", s->cpu_now);
+		jw_str(w, "series", s->series[r->brk_series].desc->name);
+		jw_int(w, "value_ns", r->brk_value);
+		jw_uint(w, "cycle", r->brk_cycle);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "break");
+	}
+}
+
 static const char *clock_name(clockid_t c)
 {
 	return c == CLOCK_REALTIME ? "realtime" : "monotonic";
@@ -277,27 +305,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_null(w, "break_ns");
 	jw_obj_end(w);
 
-	jw_arr_begin(w, "warnings");
-	for (i = 0; i < r->nwarnings; i++)
-		jw_str(w, NULL, r->warnings[i]);
-	jw_arr_end(w);
-	if (r->error[0])
-		jw_str(w, "error", r->error);
-	else
-		jw_null(w, "error");
-	if (atomic_load(&r->brk_hit)) {
-		const struct sampler *s = &r->s[r->brk_sampler];
-
-		jw_obj_begin(w, "break");
-		jw_int(w, "thread", s->id);
-		jw_int(w, "cpu", s->cpu_now);
-		jw_str(w, "series", s->series[r->brk_series].desc->name);
-		jw_int(w, "value_ns", r->brk_value);
-		jw_uint(w, "cycle", r->brk_cycle);
-		jw_obj_end(w);
-	} else {
-		jw_null(w, "break");
-	}
+	result_outcome_json(w, r);
 	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
 	jw_str(w, "unit", "ns");
 	jw_str(w, "percentile_method",
@@ -342,8 +350,9 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_obj_end(w);
 }
 
-int result_write(struct run *r, const char *path, const char *status,
-		 char *err, size_t errlen)
+int result_write_json(const char *path,
+		      void (*body)(struct jw *w, void *ctx), void *ctx,
+		      char *err, size_t errlen)
 {
 	char tmp[PATH_MAX + 32];
 	struct jw w;
@@ -353,7 +362,7 @@ int result_write(struct run *r, const char *path, const char *status,
 	if (!f)
 		return -1;
 	jw_init(&w, f);
-	write_body(r, &w, status);
+	body(&w, ctx);
 	if (!jw_finish(&w) && !ferror(f)) {
 		fclose(f);
 		unlink(tmp);
@@ -361,6 +370,26 @@ int result_write(struct run *r, const char *path, const char *status,
 		return -1;
 	}
 	return atomic_commit(f, tmp, path, err, errlen);
+}
+
+struct result_ctx {
+	struct run *r;
+	const char *status;
+};
+
+static void result_body(struct jw *w, void *ctx)
+{
+	struct result_ctx *c = ctx;
+
+	write_body(c->r, w, c->status);
+}
+
+int result_write(struct run *r, const char *path, const char *status,
+		 char *err, size_t errlen)
+{
+	struct result_ctx c = { r, status };
+
+	return result_write_json(path, result_body, &c, err, errlen);
 }
 
 int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)

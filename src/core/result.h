@@ -22,6 +22,13 @@
 int result_write(struct run *r, const char *path, const char *status,
 		 char *err, size_t errlen);
 
+/* Write a JSON document to @path atomically: @body(w, @ctx) writes it with
+ * the JSON writer. Returns 0 or -1 with a message (the previous file is
+ * kept). */
+int result_write_json(const char *path,
+		      void (*body)(struct jw *w, void *ctx), void *ctx,
+		      char *err, size_t errlen);
+
 /* Write the linear histograms of @r for gnuplot. Returns 0 or -1. */
 int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
 
@@ -41,6 +48,10 @@ int result_check_writable(const char *path, char *err, size_t errlen);
  * remove it. Returns 0 or -1 with a message. */
 int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
 		  size_t errlen);
+
+/* Members "warnings", "error" and "break" (the sample that exceeded
+ * --break, or null) of a run. Shared by every result writer. */
+void result_outcome_json(struct jw *w, const struct run *r);
 
 /* JSON object of one accumulated series (statistics, percentiles,
  * histograms; intervals if @iv). Shared by every result writer. */
