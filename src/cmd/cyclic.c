@@ -42,19 +42,24 @@ enum {
 
 const struct optdesc cyclic_opt_table[] = {
 	{ "affinity", 'a', optional_argument, "CPUSET",
-	  "pin the threads round-robin to the CPUs of CPUSET (0,2-3);\n"
-	  "without CPUSET (and by default) to every usable CPU", 'a' },
+	  "pin the threads round-robin to the CPUs of\n"
+	  "CPUSET (0,2-3); without CPUSET (and by default)\n"
+	  "to every usable CPU", 'a' },
 	{ "breaktrace", 'b', required_argument, "US",
-	  "stop every thread when a latency exceeds US, print the thread,\n"
-	  "value and cycle and exit with status 2 (0 = off)", 'b' },
+	  "stop every thread when a latency exceeds US,\n"
+	  "print thread, value and cycle, exit status 2\n"
+	  "(0 = off)", 'b' },
 	{ "clock", 'c', required_argument, "CLOCK",
 	  "0 or monotonic (default), 1 or realtime", 'c' },
 	{ "distance", 'd', required_argument, "US",
-	  "thread N's interval is -i + N * US (default 500; 0 with -h)", 'd' },
+	  "thread N's interval is -i + N * US\n"
+	  "(default 500; 0 with -h)", 'd' },
 	{ "duration", 'D', required_argument, "TIME",
-	  "run for TIME: 30 (s), 30s, 10m, 2h, 1d (default: until Ctrl-C)", 'D' },
+	  "run for TIME: 30 (s), 30s, 10m, 2h, 1d\n"
+	  "(default: until Ctrl-C)", 'D' },
 	{ "histogram", 'h', required_argument, "US",
-	  "print a histogram of 1 us buckets up to US after the run", 'h' },
+	  "print a histogram of 1 us buckets up to US\n"
+	  "after the run", 'h' },
 	{ "histofall", 'H', required_argument, "US",
 	  "as -h, with a summary column over all threads", 'H' },
 	{ "histfile", 0, required_argument, "PATH",
@@ -62,10 +67,11 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "interval", 'i', required_argument, "US",
 	  "interval of thread 0 in us (default 1000)", 'i' },
 	{ "json", 0, required_argument, "FILE",
-	  "write the results to FILE, rt-tests JSON layout plus rtlat\n"
-	  "fields (docs/cyclic-json.md)", OPT_JSON },
+	  "write the results to FILE: rt-tests JSON\n"
+	  "layout plus rtlat fields (docs/cyclic-json.md)", OPT_JSON },
 	{ "loops", 'l', required_argument, "LOOPS",
-	  "stop each thread after LOOPS cycles (default 0 = endless)", 'l' },
+	  "stop each thread after LOOPS cycles\n"
+	  "(default 0 = endless)", 'l' },
 	{ "mlockall", 'm', no_argument, NULL,
 	  "lock memory (always done; see --no-mlock)", 'm' },
 	{ "nanosleep", 'n', no_argument, NULL,
@@ -73,7 +79,8 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "nsecs", 'N', no_argument, NULL,
 	  "print latencies in ns (histogram buckets stay 1 us)", 'N' },
 	{ "priority", 'p', required_argument, "PRIO",
-	  "priority of thread 0, SCHED_FIFO (default 0 = SCHED_OTHER)", 'p' },
+	  "SCHED_FIFO priority of the threads\n"
+	  "(default 0: SCHED_OTHER, as cyclictest)", 'p' },
 	{ "policy", 0, required_argument, "NAME",
 	  "other, normal, batch, idle, fifo or rr", OPT_POLICY },
 	{ "priospread", 0, no_argument, NULL,
@@ -87,9 +94,11 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "smp", 'S', no_argument, NULL,
 	  "one thread per CPU, pinned, same priority (-t -a)", 'S' },
 	{ "threads", 't', optional_argument, "NUM",
-	  "number of threads (default 1; without NUM one per CPU)", 't' },
+	  "number of threads (default 1; without NUM\n"
+	  "one per CPU)", 't' },
 	{ "tracemark", 0, no_argument, NULL,
-	  "with -b, write a trace marker (always done when tracefs is\nmounted)", OPT_TRACEMARK },
+	  "with -b, write a trace marker (always done\n"
+	  "when tracefs is mounted)", OPT_TRACEMARK },
 	{ "unbuffered", 'u', no_argument, NULL,
 	  "unbuffered standard output", 'u' },
 	{ "verbose", 'v', no_argument, NULL,
@@ -101,9 +110,11 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "laptop", 0, no_argument, NULL,
 	  "leave /dev/cpu_dma_latency alone (saves battery)", OPT_LAPTOP },
 	{ "warmup", 0, required_argument, "TIME",
-	  "rtlat: warm-up excluded from all results (default 0)", OPT_WARMUP },
+	  "rtlat: warm-up excluded from all results\n"
+	  "(default 0)", OPT_WARMUP },
 	{ "no-mlock", 0, no_argument, NULL,
-	  "rtlat: do not lock memory (page faults show as latency)", OPT_NO_MLOCK },
+	  "rtlat: do not lock memory (page faults show\n"
+	  "as latency)", OPT_NO_MLOCK },
 	OPT_END
 };
 
