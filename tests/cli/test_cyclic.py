@@ -177,6 +177,18 @@ def test_affinity_set_and_json_cpus(tmp_path):
 
 
 @needs_root
+def test_smp_one_thread_per_cpu(tmp_path):
+    js = tmp_path / "smp.json"
+    p = cyc("-S", "-p", "80", "-q", "-l", "20", "--json", js)
+    out = parse_cyclictest(p.stdout)
+    cpus = cpus_allowed()
+    assert sorted(out["threads"]) == list(range(len(cpus)))
+    assert {t["prio"] for t in out["threads"].values()} == {80}
+    d = load_json_strict(js)
+    assert [d["thread"][str(i)]["cpu"] for i in range(len(cpus))] == cpus
+
+
+@needs_root
 def test_intervals_distance_and_histogram():
     out = parse_cyclictest(cyc("-t", "3", "-i", "200", "-d", "100", "-q",
                                "-p", "80", "-l", "20").stdout)

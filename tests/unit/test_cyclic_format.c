@@ -4,15 +4,20 @@
  * widths (us and -N), n/a without cycles, unit conversion; and the engine
  * parts cyclic relies on: the per-sampler period with the interval
  * watermark (a slow thread does not hold back the display) and the list of
- * cycles that overflowed the histogram.
+ * cycles that overflowed the histogram; --json without threads or cycles.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
+#ifdef HAVE_CJSON
+#include <cjson/cJSON.h>
+#endif
 
 #include "cmd/cyclic.h"
 #include "core/timeutil.h"
@@ -168,12 +173,85 @@ static void test_slow_sampler_does_not_stall(void **state)
 	engine_free(&r);
 }
 
+/* --json of runs with no thread and with a thread without a cycle: valid
+ * JSON, null statistics. */
+static char *json_of(struct run *r)
+{
+	char path[] = "/tmp/rtlat-test-cyclic-XXXXXX", err[256];
+	static char buf[65536];
+	size_t n;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(cyclic_json_write(r, path, 0, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+#ifdef HAVE_CJSON
+	{
+		cJSON *j = cJSON_ParseWithOpts(buf, NULL, 1);
+
+		assert_non_null(j);
+		cJSON_Delete(j);
+	}
+#endif
+	return buf;
+}
+
+static void test_json_no_cycles(void **state)
+{
+	static const struct test_desc cyclic_fake = {
+		.name = "cyclic", .mode = "synthetic", .out = &counting,
+	};
+	char *argv[] = { "rtlat", "cyclic", "--json=\"x\".json", NULL };
+	struct cyclic_opts c;
+	struct cyclic_state st = { 0 };
+	struct run r;
+	const char *j;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	cyclic_opts_init(&c, 3, argv);
+	st.c = &c;
+	r.o = &c.eo;
+	r.test = &cyclic_fake;
+	r.priv = &st;
+	r.argc = 3;
+	r.argv = argv;
+	r.dma_fd = -1;
+
+	/* no thread at all */
+	j = json_of(&r);
+	assert_non_null(strstr(j, "\"num_threads\": 0"));
+	assert_non_null(strstr(j, "\"thread\": {}"));
+	assert_non_null(strstr(j, "\"cmdline\": \"rtlat cyclic --json=\\\"x\\\".json\""));
+	assert_null(strstr(j, "nan"));
+
+	/* one thread that never sampled */
+	assert_non_null(engine_add_sampler(&r, 0, 1, 80, 1, descs));
+	assert_int_equal(engine_alloc(&r), 0);
+	j = json_of(&r);
+	assert_non_null(strstr(j, "\"num_threads\": 1"));
+	assert_non_null(strstr(j, "\"cycles\": 0"));
+	assert_non_null(strstr(j, "\"min\": null"));
+	assert_non_null(strstr(j, "\"avg\": null"));
+	assert_non_null(strstr(j, "\"max\": null"));
+	assert_null(strstr(j, "nan"));
+	engine_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unit),
 		cmocka_unit_test(test_tline),
 		cmocka_unit_test(test_slow_sampler_does_not_stall),
+		cmocka_unit_test(test_json_no_cycles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
