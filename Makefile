@@ -53,6 +53,9 @@ endif
 RTLAT_CPPFLAGS := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-D_TIME_BITS=64 -DRTLAT_VERSION='"$(VERSION)"' -Isrc
 RTLAT_LDLIBS := -lpthread -lm
+# No errno from math functions (rtlat never reads it): sqrt() is then
+# inlined and the dynamic binary does not map, and mlockall() lock, libm.
+RTLAT_CPPFLAGS += -fno-math-errno
 # Kept apart from CFLAGS/LDFLAGS so that a CFLAGS given on the command line
 # cannot drop them.
 EXTRA_CFLAGS :=

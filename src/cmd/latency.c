@@ -8,7 +8,6 @@
 
 #include "cmd/cmd.h"
 #include "core/engine.h"
-#include "core/log.h"
 #include "core/output.h"
 #include "core/timer_test.h"
 #include "core/timeutil.h"
@@ -44,21 +43,18 @@ static int latency_main(int argc, char **argv)
 		engine_timer_opts, engine_common_opts, NULL,
 	};
 	struct engine_opts o;
-	int first, r;
+	int r;
 
 	engine_opts_init(&o, 100 * NSEC_PER_USEC, 99);
-	r = opt_parse(argc, argv, tables, latency_opt, &o,
-		      "rtlat latency [OPTIONS]",
-		      "Measure how late a periodic real-time task wakes up: one sampler\n"
-		      "per CPU waits for each deadline of a fixed period, latency =\n"
-		      "wake-up time - deadline. Output follows Xenomai's latency test\n"
-		      "(RTT/RTH/RTD lines per interval, RTS summary), in microseconds.\n"
-		      "Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.",
-		      &first);
+	r = opt_parse_options(argc, argv, tables, latency_opt, &o,
+			      "rtlat latency [OPTIONS]",
+			      "Measure how late a periodic real-time task wakes up: one sampler\n"
+			      "per CPU waits for each deadline of a fixed period, latency =\n"
+			      "wake-up time - deadline. Output follows Xenomai's latency test\n"
+			      "(RTT/RTH/RTD lines per interval, RTS summary), in microseconds.\n"
+			      "Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.");
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (opt_no_operands(argc, argv, first) < 0)
-		return 1;
 	return engine_run(&latency_test, &o, rtlat_argc, rtlat_argv);
 }
 

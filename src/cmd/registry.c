@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 
 extern const struct rtlat_cmd cmd_latency;
+extern const struct rtlat_cmd cmd_cyclic;
 extern const struct rtlat_cmd cmd_load;
 extern const struct rtlat_cmd cmd_sysinfo;
 extern const struct rtlat_cmd cmd_suite;
@@ -14,6 +15,7 @@ extern const struct rtlat_cmd cmd_selftest;
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_suite,
 	&cmd_latency,
+	&cmd_cyclic,
 	&cmd_load,
 	&cmd_sysinfo,
 	&cmd_selftest,

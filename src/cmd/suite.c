@@ -784,7 +784,7 @@ static int suite_main(int argc, char **argv)
 	char est[32], each[32];
 	sigset_t sigs;
 	ssize_t n;
-	int first, r, i, done = 0;
+	int r, i, done = 0;
 
 	if (!s) {
 		log_error("out of memory");
@@ -796,20 +796,17 @@ static int suite_main(int argc, char **argv)
 	s->loads = "none,hell";
 	if (read_suite_files(s, argc, argv) < 0)
 		return 1;
-	r = opt_parse(argc, argv, suite_tables, suite_opt, s,
-		      "rtlat suite [OPTIONS]",
-		      "Run the whole qualification: every suite test under every load\n"
-		      "state (default: without load and with hell), each run a child\n"
-		      "process writing its result file. Prints the board header and one\n"
-		      "table per test and load state (latencies in us), then what each\n"
-		      "load achieved; writes suite.json, report.txt, one result file\n"
-		      "and log per run and a system snapshot into the output directory.\n"
-		      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.",
-		      &first);
+	r = opt_parse_options(argc, argv, suite_tables, suite_opt, s,
+			      "rtlat suite [OPTIONS]",
+			      "Run the whole qualification: every suite test under every load\n"
+			      "state (default: without load and with hell), each run a child\n"
+			      "process writing its result file. Prints the board header and one\n"
+			      "table per test and load state (latencies in us), then what each\n"
+			      "load achieved; writes suite.json, report.txt, one result file\n"
+			      "and log per run and a system snapshot into the output directory.\n"
+			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.");
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (opt_no_operands(argc, argv, first) < 0)
-		return 1;
 	if (build_runs(s) < 0)
 		return 1;
 	sysdesc_read(&s->sys, "/");

@@ -44,19 +44,16 @@ static int sysinfo_main(int argc, char **argv)
 	static const struct optdesc *const tables[] = { sysinfo_opts, NULL };
 	struct sysinfo_args a = { "/", false };
 	struct sysdesc d;
-	int first, r;
+	int r;
 
-	r = opt_parse(argc, argv, tables, sysinfo_opt, &a,
-		      "rtlat sysinfo [--json] [--root DIR]",
-		      "Describe the system under test: board, processor, CPU clock,\n"
-		      "caches, memory, kernel and its real-time flavour (PREEMPT_RT,\n"
-		      "PREEMPT_DYNAMIC mode, Xenomai, I-pipe, EVL/Dovetail), clocksource,\n"
-		      "cpufreq governor, isolated CPUs and the kernel command line.",
-		      &first);
+	r = opt_parse_options(argc, argv, tables, sysinfo_opt, &a,
+			      "rtlat sysinfo [--json] [--root DIR]",
+			      "Describe the system under test: board, processor, CPU clock,\n"
+			      "caches, memory, kernel and its real-time flavour (PREEMPT_RT,\n"
+			      "PREEMPT_DYNAMIC mode, Xenomai, I-pipe, EVL/Dovetail), clocksource,\n"
+			      "cpufreq governor, isolated CPUs and the kernel command line.");
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (opt_no_operands(argc, argv, first) < 0)
-		return 1;
 	sysdesc_read(&d, a.root);
 	if (a.json) {
 		struct jw w;

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,13 @@
 #define SAMPLER_STACK		((size_t)8 * 1024 * 1024)
 #define DISPLAY_STACK		((size_t)8 * 1024 * 1024)
 #else
-#define SAMPLER_STACK		((size_t)256 * 1024)
-#define DISPLAY_STACK		((size_t)256 * 1024)
+/* Thread stacks are locked in whole (mlockall): no larger than needed. The
+ * sampler's frames are small (no stdio), the display thread formats output. */
+#define SAMPLER_STACK		((size_t)32 * 1024)
+#define DISPLAY_STACK		((size_t)64 * 1024)
 #endif
-#define STACK_PREFAULT		((size_t)64 * 1024)
 #define RING_RECORDS		256
 #define RAW_RECORDS		(64UL * 1024)
-#define IVSTORE_CAP		4096
 #define DISPLAY_POLL_NS		(20 * NSEC_PER_MSEC)
 #define TICK_NS			(100 * NSEC_PER_MSEC)
 #define START_LEAD_NS		(5 * NSEC_PER_MSEC)
@@ -129,6 +130,7 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
 	load_opts_init(&o->load);
 	o->headline_fd = -1;
+	o->interval_rows = 4096;
 }
 
 static int time_opt(const struct optdesc *d, const char *arg, int64_t unit,
@@ -291,6 +293,7 @@ struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 	s->cpu = cpu;
 	s->policy = policy;
 	s->prio = prio;
+	s->period_ns = r->o->period_ns;
 	s->nseries = nseries;
 	s->cpu_now = -1;
 	for (i = 0; i < nseries; i++) {
@@ -314,32 +317,53 @@ struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 /* ---------------------------------------------------------------------- */
 /* Sampler side */
 
+/* Push the open interval record, handing the active accumulator over if the
+ * display has given the other one back. */
+static void sampler_push(struct sampler *s)
+{
+	int a = s->active, b = a ^ 1;
+	bool flip = !atomic_load_explicit(&s->delta_busy[b],
+					  memory_order_acquire);
+
+	s->cur.cycles = s->cycles;
+	s->cur.delta = flip ? a : -1;
+	if (flip)
+		atomic_store_explicit(&s->delta_busy[a], 1,
+				      memory_order_relaxed);
+	if (ring_push(&s->ring, &s->cur)) {
+		if (flip)
+			s->active = b;
+	} else if (flip) {
+		/* not handed over: keep accumulating into it */
+		atomic_store_explicit(&s->delta_busy[a], 0,
+				      memory_order_relaxed);
+	}
+	s->cur_open = false;
+}
+
 void sampler_roll(struct sampler *s, uint64_t idx)
 {
-	if (s->cur_open) {
-		int a = s->active, b = a ^ 1;
-		bool flip = !atomic_load_explicit(&s->delta_busy[b],
-						  memory_order_acquire);
+	const struct run *r = s->run;
 
-		s->cur.cycles = s->cycles;
-		s->cur.delta = flip ? a : -1;
-		if (flip)
-			atomic_store_explicit(&s->delta_busy[a], 1,
-					      memory_order_relaxed);
-		if (ring_push(&s->ring, &s->cur)) {
-			if (flip)
-				s->active = b;
-		} else if (flip) {
-			/* not handed over: keep accumulating into it */
-			atomic_store_explicit(&s->delta_busy[a], 0,
-					      memory_order_relaxed);
-		}
-	}
+	if (s->cur_open)
+		sampler_push(s);
 	memset(&s->cur, 0, sizeof(s->cur));
 	s->cur.index = idx;
 	s->cur_open = true;
-	s->win_start = s->run->t_measure + (int64_t)idx * s->run->o->interval_ns;
-	s->win_end = s->win_start + s->run->o->interval_ns;
+	s->cur_end = r->t_measure + (int64_t)(idx + 1) * r->o->interval_ns;
+}
+
+void sampler_close(struct sampler *s, int64_t next)
+{
+	const struct run *r = s->run;
+	uint64_t w = next > r->t_measure ?
+		(uint64_t)(next - r->t_measure) / (uint64_t)r->o->interval_ns : 0;
+
+	if (s->cur_open)
+		sampler_push(s);
+	/* after the push: the display reads the watermark, then the ring */
+	if (w > atomic_load_explicit(&s->watermark, memory_order_relaxed))
+		atomic_store_explicit(&s->watermark, w, memory_order_release);
 }
 
 /* Decimal digits of @v into @buf (no stdio in the sampler). */
@@ -414,13 +438,22 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			if (hi > imax)
 				hi = imax;
 		}
-		if (hi >= lo)
+		/* -l LOOPS: the periods counted stop at exactly LOOPS */
+		if (r->o->max_cycles && hi >= lo &&
+		    hi - lo + 1 > r->o->max_cycles - s->cycles)
+			hi = lo + (r->o->max_cycles - s->cycles) - 1;
+		if (hi >= lo && (!r->o->max_cycles || s->cycles < r->o->max_cycles))
 			sampler_overrun(s, k, hi - lo + 1,
 					d >= r->t_measure ? d : r->t_measure);
 	}
-	if (r->o->max_cycles && s->cycles >= r->o->max_cycles)
+	if ((r->o->max_cycles && s->cycles >= r->o->max_cycles) ||
+	    next >= r->t_end)
 		return true;
-	return next >= r->t_end;
+	/* the next wake-up accounts into a later interval: hand this one
+	 * over now rather than after the wait (long periods) */
+	if (!s->cur_open || next >= s->cur_end)
+		sampler_close(s, next);
+	return false;
 }
 
 int engine_stop_signal(void)
@@ -453,7 +486,7 @@ static void *sampler_main(void *arg)
 			goto out;
 		}
 	}
-	stack_prefault(STACK_PREFAULT);
+	stack_prefault(SAMPLER_STACK / 2);
 	if (pthread_getschedparam(pthread_self(), &s->policy_now, &sp) == 0)
 		s->prio_now = sp.sched_priority;
 	s->cpu_now = sched_getcpu();
@@ -517,11 +550,15 @@ void engine_drain(struct run *r, bool final)
 	int i, j;
 
 	for (;;) {
-		uint64_t k = UINT64_MAX;
-		bool ready = true, any = false;
+		uint64_t k = UINT64_MAX, wait_below = UINT64_MAX;
+		bool any = false;
 
 		for (i = 0; i < r->nsamplers; i++) {
 			struct sampler *s = &r->s[i];
+			/* watermark and state before the ring (see
+			 * sampler_close() and sampler_main()) */
+			uint64_t wm = atomic_load_explicit(&s->watermark,
+							   memory_order_acquire);
 			int st = atomic_load_explicit(&s->state,
 						      memory_order_acquire);
 			const struct winrec *rec = ring_peek(&s->ring);
@@ -530,11 +567,14 @@ void engine_drain(struct run *r, bool final)
 				any = true;
 				if (rec->index < k)
 					k = rec->index;
-			} else if (st != SAMPLER_DONE && !final) {
-				ready = false;
+			} else if (st != SAMPLER_DONE && !final &&
+				   wm < wait_below) {
+				/* may still push a record of an interval
+				 * at or above its watermark */
+				wait_below = wm;
 			}
 		}
-		if (!ready || !any)
+		if (!any || k >= wait_below)
 			break;
 		memset(agg, 0, sizeof(agg));
 		for (i = 0; i < r->nsamplers; i++) {
@@ -716,30 +756,6 @@ void run_report_outcome(struct run *r)
 		log_note("stopped by %s", strsignal(r->stop_signal));
 }
 
-static int check_writable(const char *path, char *err, size_t len)
-{
-	char dir[PATH_MAX], probe[PATH_MAX + 32];
-	const char *slash = strrchr(path, '/');
-	int fd;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	snprintf(probe, sizeof(probe), "%s/.rtlat-probe-%d", dir, (int)getpid());
-	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, len, "cannot write into directory '%s' of %s: %s",
-			 dir, path, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	unlink(probe);
-	return 0;
-}
-
 static void open_trace_fds(struct run *r)
 {
 	static const char *const roots[] = {
@@ -775,9 +791,11 @@ int engine_alloc(struct run *r)
 		e = accum_init(&r->names[j].agg, r->o);
 		if (e)
 			return e;
-		e = ivstore_init(&r->names[j].iv, IVSTORE_CAP);
-		if (e)
-			return e;
+		if (r->o->interval_rows) {
+			e = ivstore_init(&r->names[j].iv, r->o->interval_rows);
+			if (e)
+				return e;
+		}
 	}
 	for (i = 0; i < r->nsamplers; i++) {
 		struct sampler *s = &r->s[i];
@@ -789,12 +807,26 @@ int engine_alloc(struct run *r)
 				e = accum_init(&s->series[j].delta[1], r->o);
 			if (!e)
 				e = accum_init(&r->total[i][j], r->o);
-			if (!e)
-				e = ivstore_init(&r->iv[i][j], IVSTORE_CAP);
+			if (!e && r->o->interval_rows)
+				e = ivstore_init(&r->iv[i][j],
+						 r->o->interval_rows);
 			if (e)
 				return e;
+			if (r->o->linear_hist && r->o->overflow_cycles) {
+				uint64_t *c = calloc(r->o->overflow_cycles,
+						     sizeof(*c));
+
+				if (!c)
+					return -ENOMEM;
+				/* fault the pages in before the samples */
+				memset(c, 0, r->o->overflow_cycles * sizeof(*c));
+				s->series[j].ovf_cycles = c;
+			}
 		}
-		e = ring_init(&s->ring, sizeof(struct winrec), RING_RECORDS);
+		/* records carry the sampler's series only */
+		e = ring_init(&s->ring, offsetof(struct winrec, w) +
+			      (size_t)s->nseries * sizeof(struct window),
+			      RING_RECORDS);
 		if (e)
 			return e;
 		if (r->o->raw_samples) {
@@ -820,6 +852,8 @@ void engine_free(struct run *r)
 				accum_free(&r->total[i][j]);
 			if (r->iv)
 				ivstore_free(&r->iv[i][j]);
+			free(s->series[j].ovf_cycles);
+			s->series[j].ovf_cycles = NULL;
 		}
 		ring_free(&s->ring);
 		ring_free(&s->raw);
@@ -1000,12 +1034,13 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_error("%s", msg);
 		return 1;
 	}
-	if (o->json_file && check_writable(o->json_file, msg, sizeof(msg)) < 0) {
+	if (o->json_file &&
+	    result_check_writable(o->json_file, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		return 1;
 	}
 	if (o->gnuplot_file &&
-	    check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
+	    result_check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		return 1;
 	}

@@ -77,6 +77,11 @@ struct engine_opts {
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
 	struct load_opts load;		/* --load, --load-cmd, ... */
 	int headline_fd;		/* --headline-fd (rtlat suite), or -1 */
+	size_t interval_rows;		/* per-interval rows kept for the result
+					 * (0 = none: the test does not use them) */
+	size_t overflow_cycles;		/* keep the cycle numbers of the first N
+					 * samples that overflowed the linear
+					 * histogram, per series (cyclic -h) */
 };
 
 /* One interval of one series. */
@@ -89,7 +94,8 @@ struct window {
 };
 
 /* Record pushed by a sampler when an interval closes. Intervals without a
- * record from a sampler had nothing in them. */
+ * record from a sampler had nothing in them. A record holds the windows of
+ * the sampler's series only: w[0 .. nseries - 1]. */
 struct winrec {
 	uint64_t index;		/* interval number since t_measure */
 	uint64_t cycles;	/* sampler's samples + overruns so far */
@@ -134,6 +140,11 @@ struct accum {
 struct series {
 	const struct series_desc *desc;
 	struct accum delta[2];
+	/* cycle numbers of the first o->overflow_cycles samples that fell in
+	 * the linear histogram's overflow (NULL when off); @novf stored.
+	 * Read by the display side only after the sampler is joined. */
+	uint64_t *ovf_cycles;
+	size_t novf;
 };
 
 struct run;
@@ -149,6 +160,8 @@ struct sampler {
 	int id;
 	int cpu;			/* requested CPU, -1 = any */
 	int policy, prio;		/* requested */
+	int64_t period_ns;		/* timer tests: this sampler's period;
+					 * engine_add_sampler() sets o->period_ns */
 	/* in force, read back by the thread itself after set-up */
 	int policy_now, prio_now, cpu_now;
 	char allowed_now[64];
@@ -164,7 +177,15 @@ struct sampler {
 	struct ring raw;		/* struct rawrec, when raw_samples */
 	struct winrec cur;
 	bool cur_open;
-	int64_t win_start, win_end;	/* time range of the current interval */
+	int64_t cur_end;		/* end of the open interval, test clock */
+	/*
+	 * Every record of an interval below the watermark has been pushed:
+	 * the display need not wait for this sampler to close such an
+	 * interval. Timer samplers raise it when they close an interval
+	 * before their next wait (sampler_timer_wake()), so a sampler with a
+	 * long period does not hold back the others' intervals.
+	 */
+	_Atomic uint64_t watermark;
 	uint64_t cycles;		/* samples + overruns accounted */
 	_Atomic int state;
 	int err;			/* -errno from the body or set-up */
@@ -356,6 +377,9 @@ static inline bool sampler_stopping(const struct sampler *s)
 
 /* Close the current interval and open interval @idx (internal). */
 void sampler_roll(struct sampler *s, uint64_t idx);
+/* Nothing more will be accounted before @next (test clock): close the open
+ * interval if @next is beyond it and raise the watermark (internal). */
+void sampler_close(struct sampler *s, int64_t next);
 /* Record a --break and stop the run (internal). */
 void sampler_break(struct sampler *s, int k, int64_t v);
 
@@ -364,8 +388,11 @@ void sampler_break(struct sampler *s, int k, int64_t v);
  * it is a library call on 32-bit targets). */
 static inline struct accum *sampler_acc(struct sampler *s, int k, int64_t t)
 {
-	if (!s->cur_open || t >= s->win_end || t < s->win_start) {
-		const struct run *r = s->run;
+	const struct run *r = s->run;
+
+	/* a division only when @t leaves the open interval */
+	if (!s->cur_open || t >= s->cur_end ||
+	    t < s->cur_end - r->o->interval_ns) {
 		uint64_t idx = t > r->t_measure ?
 			(uint64_t)(t - r->t_measure) /
 			(uint64_t)r->o->interval_ns : 0;
@@ -392,8 +419,14 @@ static inline void sampler_add(struct sampler *s, int k, int64_t v, int64_t t)
 	}
 	stats_add(&a->st, v);
 	hist_add(&a->hist, v);
-	if (a->lin.count)
+	if (a->lin.count) {
+		uint64_t ovf = a->lin.overflow;
+
 		hist_add(&a->lin, v);
+		if (a->lin.overflow != ovf && s->series[k].ovf_cycles &&
+		    s->series[k].novf < r->o->overflow_cycles)
+			s->series[k].ovf_cycles[s->series[k].novf++] = s->cycles;
+	}
 	if (w->n == 0 || v < w->min)
 		w->min = v;
 	if (w->n == 0 || v > w->max)

@@ -30,14 +30,6 @@ int opt_bad_value(const struct optdesc *d, const char *arg,
 	return -1;
 }
 
-int opt_no_operands(int argc, char **argv, int first)
-{
-	if (first >= argc)
-		return 0;
-	log_error("unexpected argument '%s' (see --help)", argv[first]);
-	return -1;
-}
-
 void opt_print_help(FILE *f, const char *usage, const char *about,
 		    const struct optdesc *const *tables)
 {
@@ -169,5 +161,21 @@ int opt_parse(int argc, char **argv, const struct optdesc *const *tables,
 	}
 	if (first_arg)
 		*first_arg = optind;
+	return 0;
+}
+
+int opt_parse_options(int argc, char **argv,
+		      const struct optdesc *const *tables, opt_handler h,
+		      void *ctx, const char *usage, const char *about)
+{
+	int first, r;
+
+	r = opt_parse(argc, argv, tables, h, ctx, usage, about, &first);
+	if (r)
+		return r;
+	if (first < argc) {
+		log_error("unexpected argument '%s' (see --help)", argv[first]);
+		return -1;
+	}
 	return 0;
 }

@@ -35,9 +35,11 @@ int opt_parse(int argc, char **argv, const struct optdesc *const *tables,
 	      opt_handler h, void *ctx, const char *usage, const char *about,
 	      int *first_arg);
 
-/* After opt_parse() of a command without operands: report an operand at
- * @first < @argc ("unexpected argument") and return -1, else 0. */
-int opt_no_operands(int argc, char **argv, int first);
+/* opt_parse() for a command that takes options only: a left-over argument
+ * is reported as an error. Returns 0, 1 after --help, -1 on error. */
+int opt_parse_options(int argc, char **argv,
+		      const struct optdesc *const *tables, opt_handler h,
+		      void *ctx, const char *usage, const char *about);
 
 /* Print the help text of @tables. */
 void opt_print_help(FILE *f, const char *usage, const char *about,

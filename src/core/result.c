@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Result files; see result.h and docs/result-schema.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -47,6 +48,30 @@ int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
 			 e == ENOSPC ? " (the previous version is kept)" : "");
 		return -1;
 	}
+	return 0;
+}
+
+int result_check_writable(const char *path, char *err, size_t len)
+{
+	char dir[PATH_MAX], probe[PATH_MAX + 32];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	snprintf(probe, sizeof(probe), "%s/.rtlat-probe-%d", dir, (int)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, len, "cannot write into directory '%s' of %s: %s",
+			 dir, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
 	return 0;
 }
 
@@ -168,6 +193,34 @@ void result_series_json(struct jw *w, const char *key, const struct accum *a,
 	jw_obj_end(w);
 }
 
+void result_outcome_json(struct jw *w, const struct run *r)
+{
+	int i;
+
+	jw_arr_begin(w, "warnings");
+	for (i = 0; i < r->nwarnings; i++)
+		jw_str(w, NULL, r->warnings[i]);
+	jw_arr_end(w);
+	if (r->error[0])
+		jw_str(w, "error", r->error);
+	else
+		jw_null(w, "error");
+	if (atomic_load(&r->brk_hit)) {
+		const struct sampler *s = &r->s[r->brk_sampler];
+
+		jw_obj_begin(w, "break");
+		jw_int(w, "thread", s->id);
+		jw_int(w, "tid", s->tid);
+		jw_int(w, "cpu", s->cpu_now);
+		jw_str(w, "series", s->series[r->brk_series].desc->name);
+		jw_int(w, "value_ns", r->brk_value);
+		jw_uint(w, "cycle", r->brk_cycle);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "break");
+	}
+}
+
 static const char *clock_name(clockid_t c)
 {
 	return c == CLOCK_REALTIME ? "realtime" : "monotonic";
@@ -264,27 +317,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_null(w, "break_ns");
 	jw_obj_end(w);
 
-	jw_arr_begin(w, "warnings");
-	for (i = 0; i < r->nwarnings; i++)
-		jw_str(w, NULL, r->warnings[i]);
-	jw_arr_end(w);
-	if (r->error[0])
-		jw_str(w, "error", r->error);
-	else
-		jw_null(w, "error");
-	if (atomic_load(&r->brk_hit)) {
-		const struct sampler *s = &r->s[r->brk_sampler];
-
-		jw_obj_begin(w, "break");
-		jw_int(w, "thread", s->id);
-		jw_int(w, "cpu", s->cpu_now);
-		jw_str(w, "series", s->series[r->brk_series].desc->name);
-		jw_int(w, "value_ns", r->brk_value);
-		jw_uint(w, "cycle", r->brk_cycle);
-		jw_obj_end(w);
-	} else {
-		jw_null(w, "break");
-	}
+	result_outcome_json(w, r);
 	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
 	load_json(r->loads, w);
 	jw_str(w, "unit", "ns");
@@ -335,8 +368,9 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_obj_end(w);
 }
 
-int result_write(struct run *r, const char *path, const char *status,
-		 char *err, size_t errlen)
+int result_write_json(const char *path,
+		      void (*body)(struct jw *w, void *ctx), void *ctx,
+		      char *err, size_t errlen)
 {
 	char tmp[PATH_MAX + 32];
 	struct jw w;
@@ -346,7 +380,7 @@ int result_write(struct run *r, const char *path, const char *status,
 	if (!f)
 		return -1;
 	jw_init(&w, f);
-	write_body(r, &w, status);
+	body(&w, ctx);
 	if (!jw_finish(&w) && !ferror(f)) {
 		fclose(f);
 		unlink(tmp);
@@ -354,6 +388,26 @@ int result_write(struct run *r, const char *path, const char *status,
 		return -1;
 	}
 	return atomic_commit(f, tmp, path, err, errlen);
+}
+
+struct result_ctx {
+	struct run *r;
+	const char *status;
+};
+
+static void result_body(struct jw *w, void *ctx)
+{
+	struct result_ctx *c = ctx;
+
+	write_body(c->r, w, c->status);
+}
+
+int result_write(struct run *r, const char *path, const char *status,
+		 char *err, size_t errlen)
+{
+	struct result_ctx c = { r, status };
+
+	return result_write_json(path, result_body, &c, err, errlen);
 }
 
 int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)

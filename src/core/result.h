@@ -22,6 +22,13 @@
 int result_write(struct run *r, const char *path, const char *status,
 		 char *err, size_t errlen);
 
+/* Write a JSON document to @path atomically: @body(w, @ctx) writes it with
+ * the JSON writer. Returns 0 or -1 with a message (the previous file is
+ * kept). */
+int result_write_json(const char *path,
+		      void (*body)(struct jw *w, void *ctx), void *ctx,
+		      char *err, size_t errlen);
+
 /* Write the linear histograms of @r for gnuplot. Returns 0 or -1. */
 int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
 
@@ -31,6 +38,11 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
  */
 FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
 		  size_t errlen);
+
+/* Check that a file can be created in the directory of @path (before a run
+ * starts, so that a result is not lost at its end). Returns 0 or -1 with a
+ * message. */
+int result_check_writable(const char *path, char *err, size_t errlen);
 
 /* Flush, fsync and rename the temporary file over @path; on any failure
  * remove it. Returns 0 or -1 with a message. */
@@ -45,6 +57,10 @@ int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
  * fill its tables without a JSON parser on the target.
  */
 void result_headline(struct run *r, int fd, const char *status);
+
+/* Members "warnings", "error" and "break" (the sample that exceeded
+ * --break, or null) of a run. Shared by every result writer. */
+void result_outcome_json(struct jw *w, const struct run *r);
 
 /* JSON object of one accumulated series (statistics, percentiles,
  * histograms; intervals if @iv). Shared by every result writer. */

@@ -2,6 +2,9 @@
 /* Real-time set-up; see rtsetup.h. */
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -192,6 +195,9 @@ int sched_probe(int policy, int prio, char *err, size_t errlen)
 	memset(&sp, 0, sizeof(sp));
 	sp.sched_priority = prio;
 	pthread_attr_init(&attr);
+	/* a small stack: libc caches it, and mlockall() would lock a
+	 * default (8 MiB) one in whole */
+	pthread_attr_setstacksize(&attr, 32 * 1024);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, policy);
 	pthread_attr_setschedparam(&attr, &sp);
@@ -210,6 +216,14 @@ int memory_lock(char *err, size_t errlen)
 	char rl[96];
 	int e;
 
+#ifdef __GLIBC__
+	/* Locked memory stays resident: no heap padding beyond what is
+	 * allocated, no per-thread malloc arena (its first heap would be
+	 * locked in whole), and what setup freed given back first. */
+	mallopt(M_TOP_PAD, 0);
+	mallopt(M_ARENA_MAX, 1);
+	malloc_trim(0);
+#endif
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
 		return 0;
 	e = errno;

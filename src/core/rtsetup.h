@@ -43,8 +43,9 @@ int sched_probe(int policy, int prio, char *err, size_t errlen);
 /* Message for pthread_create/sched_setscheduler failing with @err. */
 void sched_explain(int policy, int prio, int e, char *msg, size_t len);
 
-/* mlockall(MCL_CURRENT | MCL_FUTURE). Returns 0 or -errno with a message
- * showing the errno and RLIMIT_MEMLOCK. */
+/* mlockall(MCL_CURRENT | MCL_FUTURE), with glibc's malloc told to keep
+ * the locked heap small. Returns 0 or -errno with a message showing the
+ * errno and RLIMIT_MEMLOCK. */
 int memory_lock(char *err, size_t errlen);
 
 /*

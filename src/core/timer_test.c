@@ -13,7 +13,7 @@ int timer_test_body(struct sampler *s)
 	struct wake wk;
 	int e;
 
-	e = waiter_init(&w, o->wait, o->clock, o->period_ns, r->t0, &r->stop,
+	e = waiter_init(&w, o->wait, o->clock, s->period_ns, r->t0, &r->stop,
 			engine_stop_signal());
 	if (e) {
 		snprintf(s->errmsg, sizeof(s->errmsg),
@@ -36,7 +36,7 @@ int timer_test_body(struct sampler *s)
 			break;
 		}
 		if (sampler_timer_wake(s, 0, &wk,
-				       o->wait == WAIT_REL ? 0 : o->period_ns,
+				       o->wait == WAIT_REL ? 0 : s->period_ns,
 				       w.next))
 			break;
 	}

@@ -6,8 +6,9 @@
 #include "core/engine.h"
 
 /*
- * Sampler body: wait for each deadline of the grid t0 + i * period with the
- * configured backend and account series 0 with sampler_timer_wake().
+ * Sampler body: wait for each deadline of the grid t0 + i * s->period_ns
+ * (the sampler's own period) with the configured backend and account
+ * series 0 with sampler_timer_wake().
  * Returns 0 or -errno with s->errmsg set.
  */
 int timer_test_body(struct sampler *s);

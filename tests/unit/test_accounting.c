@@ -250,6 +250,29 @@ static void test_unbounded(void **state)
 	engine_free(&m.r);
 }
 
+/* -l LOOPS (max_cycles): a late wake-up near the end never counts more
+ * periods than asked for. */
+static void test_max_cycles_exact(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	int i;
+
+	(void)state;
+	sim_init(&m, 0);
+	m.o.max_cycles = 20;
+	for (i = 0; i < 1000; i++)
+		/* measured wake-up 18 (cycle 18) is 5 periods late */
+		if (sim_wake(&m, i == 28 ? 5 * P + 1 : 10))
+			break;
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->st.n, 19);
+	assert_int_equal(a->overruns, 1);	/* 5 missed, 1 fits in 20 */
+	assert_int_equal(m.s->cycles, 20);
+	engine_free(&m.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_stall_across_end),
 		cmocka_unit_test(test_long_stall_and_slow_display),
 		cmocka_unit_test(test_unbounded),
+		cmocka_unit_test(test_max_cycles_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
