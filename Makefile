@@ -87,6 +87,17 @@ endif
 ALL_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 
+# Objects depend on the flags they were built with: a stamp rewritten only
+# when the flags change (e.g. SANITIZE=, CFLAGS=) forces a rebuild.
+FLAGS_STAMP := $(O)/.flags
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(RTLAT_LDLIBS)
+ifneq ($(MAKECMDGOALS),clean)
+$(shell mkdir -p $(O))
+ifneq ($(strip $(file <$(FLAGS_STAMP))),$(strip $(FLAGS_NOW)))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+endif
+
 # V=1 shows the full commands.
 ifeq ($(V),1)
 Q :=
@@ -114,7 +125,7 @@ MANPAGES := $(wildcard man/*.1)
 
 all: $(BIN)
 
-$(BIN): $(MAIN_OBJ) $(LIB)
+$(BIN): $(MAIN_OBJ) $(LIB) $(FLAGS_STAMP)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(RTLAT_LDLIBS) $(LDLIBS)
 
@@ -123,7 +134,7 @@ $(LIB): $(LIB_OBJS)
 	$(quiet) AR $@
 	$(Q)$(AR) rcs $@ $^
 
-$(O)/%.o: %.c
+$(O)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<

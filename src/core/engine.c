@@ -362,8 +362,11 @@ void sampler_close(struct sampler *s, int64_t next)
 	if (s->cur_open)
 		sampler_push(s);
 	/* after the push: the display reads the watermark, then the ring */
-	if (w > atomic_load_explicit(&s->watermark, memory_order_relaxed))
-		atomic_store_explicit(&s->watermark, w, memory_order_release);
+	if (w > s->watermark_full) {
+		s->watermark_full = w;
+		atomic_store_explicit(&s->watermark, (unsigned long)w,
+				      memory_order_release);
+	}
 }
 
 /* Decimal digits of @v into @buf (no stdio in the sampler). */
@@ -557,8 +560,11 @@ void engine_drain(struct run *r, bool final)
 			struct sampler *s = &r->s[i];
 			/* watermark and state before the ring (see
 			 * sampler_close() and sampler_main()) */
-			uint64_t wm = atomic_load_explicit(&s->watermark,
-							   memory_order_acquire);
+			unsigned long raw = atomic_load_explicit(&s->watermark,
+						memory_order_acquire);
+			/* widen relative to our position (wraps on 32-bit) */
+			uint64_t wm = r->next_k +
+				(uint64_t)(int64_t)(long)(raw - (unsigned long)r->next_k);
 			int st = atomic_load_explicit(&s->state,
 						      memory_order_acquire);
 			const struct winrec *rec = ring_peek(&s->ring);

@@ -185,7 +185,9 @@ struct sampler {
 	 * before their next wait (sampler_timer_wake()), so a sampler with a
 	 * long period does not hold back the others' intervals.
 	 */
-	_Atomic uint64_t watermark;
+	_Atomic unsigned long watermark;	/* low bits: a native word is
+						 * lock-free on every target */
+	uint64_t watermark_full;		/* the sampler's own copy */
 	uint64_t cycles;		/* samples + overruns accounted */
 	_Atomic int state;
 	int err;			/* -errno from the body or set-up */
