@@ -67,6 +67,9 @@ ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 2>/dev/null && echo y),y)
 RTLAT_CPPFLAGS += -DHAVE_SQLITE $(shell $(PKG_CONFIG) --cflags sqlite3)
 RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
 endif
+# rtlat report/compare/db (src/report/); text formats need libc only.
+RTLAT_CPPFLAGS += -DHAVE_REPORT
+REPORT_SRCS := $(wildcard src/report/*.c)
 ifeq ($(shell $(PKG_CONFIG) --exists libtracefs libtraceevent 2>/dev/null && echo y),y)
 RTLAT_CPPFLAGS += -DHAVE_TRACEFS $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent)
 RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent)
@@ -77,7 +80,7 @@ ALL_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS)
 
 # Sources: the on-target core, the commands, the loads and the host side.
 LIB_SRCS := $(wildcard src/core/*.c) $(wildcard src/cmd/*.c) \
-	$(wildcard src/load/*.c) $(wildcard src/report/*.c)
+	$(wildcard src/load/*.c) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a

@@ -6,9 +6,13 @@
 #include "cmd/cmd.h"
 
 extern const struct rtlat_cmd cmd_latency;
+extern const struct rtlat_cmd cmd_report;
+extern const struct rtlat_cmd cmd_compare;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_latency,
+	&cmd_report,
+	&cmd_compare,
 	NULL,
 };
 
