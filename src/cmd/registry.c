@@ -8,11 +8,13 @@
 extern const struct rtlat_cmd cmd_latency;
 extern const struct rtlat_cmd cmd_report;
 extern const struct rtlat_cmd cmd_compare;
+extern const struct rtlat_cmd cmd_db;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_latency,
 	&cmd_report,
 	&cmd_compare,
+	&cmd_db,
 	NULL,
 };
 

@@ -132,6 +132,7 @@ void run_free(struct rep_run *r)
 	free(r->load);
 	free(r->start_time);
 	free(r->status);
+	free(r->added_at);
 	series_free(&r->sum);
 	for (i = 0; i < r->nthr; i++)
 		series_free(&r->thr[i]);
@@ -162,6 +163,7 @@ struct rep_run *run_dup(const struct rep_run *r)
 	d->load = dup_or_null(r->load);
 	d->start_time = dup_or_null(r->start_time);
 	d->status = dup_or_null(r->status);
+	d->added_at = dup_or_null(r->added_at);
 	series_copy(&d->sum, &r->sum);
 	d->thr = r->nthr ? xmalloc(r->nthr * sizeof(*d->thr)) : NULL;
 	for (i = 0; i < r->nthr; i++)

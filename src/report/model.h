@@ -112,6 +112,7 @@ struct rep_run {
 	int64_t ideal_ns;
 	int64_t interval_ns;	/* length of one interval of the series, or 0 */
 	int64_t db_id;		/* row id in the history database, or 0 */
+	char *added_at;		/* when it entered the database (ISO UTC) */
 	struct rep_series sum;	/* the whole run (all threads) */
 	size_t nthr;
 	struct rep_series *thr;	/* per thread, may be empty */

@@ -81,8 +81,8 @@ struct filter {
 };
 
 /* Does @r pass @f? Globs are fnmatch(3) patterns, case-sensitive. Dates
- * compare with the run's start time (runs without one fail a date
- * filter). */
+ * compare with the run's start time, else the time it was added to the
+ * history database; a run with neither fails a date filter. */
 bool filter_match(const struct filter *f, const struct rep_run *r);
 bool filter_empty(const struct filter *f);
 /* Keep only the runs that pass (frees the others). */

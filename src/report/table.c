@@ -403,16 +403,19 @@ bool filter_empty(const struct filter *f)
 
 bool filter_match(const struct filter *f, const struct rep_run *r)
 {
+	/* the start of the run, else when it entered the history */
+	const char *date = r->start_time ? r->start_time : r->added_at;
+
 	if (!glob_ok(f->label, r->label) || !glob_ok(f->board, r->board) ||
 	    !glob_ok(f->kernel, r->kernel) || !glob_ok(f->test, r->test))
 		return false;
 	if (f->load && !glob_ok(f->load, r->load ? r->load : "unknown"))
 		return false;
-	if (f->since && (!r->start_time ||
-			 strncmp(r->start_time, f->since, strlen(f->since)) < 0))
+	if (f->since && (!date ||
+			 strncmp(date, f->since, strlen(f->since)) < 0))
 		return false;
-	if (f->until && (!r->start_time ||
-			 strncmp(r->start_time, f->until, strlen(f->until)) > 0))
+	if (f->until && (!date ||
+			 strncmp(date, f->until, strlen(f->until)) > 0))
 		return false;
 	return true;
 }
