@@ -7,6 +7,8 @@
 #   make check                unit tests (cmocka) + command-line tests (pytest)
 #   make install              install into $(DESTDIR)$(PREFIX)
 #   make deps                 install build and test dependencies (Debian, root)
+#   make fuzz-run             run each report importer's libFuzzer target for
+#                             FUZZ_TIME seconds (default 10; needs clang)
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
 # O=DIR selects the build directory (default: build).
@@ -91,7 +93,7 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
 MANPAGES := $(wildcard man/*.1)
 
 .PHONY: all static check check-unit check-cli install install-links uninstall \
-	deps clean unit-tests
+	deps clean unit-tests asan fuzz fuzz-run
 
 all: $(BIN)
 
@@ -120,10 +122,56 @@ unit-tests: $(UNIT_BINS)
 check-unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
-check-cli: $(BIN)
-	RTLAT=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/cli
+# The report importers also run under AddressSanitizer and UBSan over every
+# fixture and malformed variants of them (tests/cli/test_report_robust.py):
+# that build lives in $(O)/asan.
+ASAN_BIN := $(O)/asan/rtlat
+
+asan:
+	$(MAKE) O=$(O)/asan SANITIZE=address,undefined all
+
+check-cli: $(BIN) asan
+	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) \
+		$(PYTHON) -m pytest -q tests/cli
 
 check: check-unit check-cli
+
+# libFuzzer targets, one per importer, from tests/fuzz/fuzz_import.c (clang).
+# make fuzz-run runs each for FUZZ_TIME seconds from the fixtures as seeds.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 10
+FUZZ_FORMATS := rtlat cyclictest xenomai rtai jitterdebugger oslat table
+FUZZ_SAN := fuzzer-no-link,address,undefined
+FUZZ_DIR := $(O)/fuzz
+FUZZ_BINS := $(FUZZ_FORMATS:%=$(FUZZ_DIR)/fuzz_%)
+FIXTURES ?= $(abspath ../shared/fixtures)
+
+$(FUZZ_DIR)/librtlat.a: FORCE
+	$(MAKE) O=$(FUZZ_DIR) CC=$(FUZZ_CC) SANITIZE=$(FUZZ_SAN) \
+		CFLAGS="-O1 -g -Wno-unknown-warning-option -Wno-format-nonliteral" $(FUZZ_DIR)/librtlat.a
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_import.c $(FUZZ_DIR)/librtlat.a
+	$(FUZZ_CC) $(RTLAT_CPPFLAGS) -DFUZZ_FORMAT='"$*"' -O1 -g \
+		-fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(FUZZ_DIR)/librtlat.a $(RTLAT_LDLIBS)
+
+fuzz: $(FUZZ_BINS)
+
+fuzz-run: fuzz
+	@set -e; for f in $(FUZZ_FORMATS); do \
+		mkdir -p $(FUZZ_DIR)/corpus-$$f; \
+		echo "== fuzz_$$f for $(FUZZ_TIME) s"; \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		$(FUZZ_DIR)/fuzz_$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 \
+			-artifact_prefix=$(FUZZ_DIR)/crash-$$f- \
+			$(FUZZ_DIR)/corpus-$$f $(FIXTURES) tests/fixtures/report \
+			2>$(FUZZ_DIR)/fuzz_$$f.log || \
+			{ tail -40 $(FUZZ_DIR)/fuzz_$$f.log; exit 1; }; \
+		tail -1 $(FUZZ_DIR)/fuzz_$$f.log; \
+	done
+
+FORCE:
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

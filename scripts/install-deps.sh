@@ -13,5 +13,6 @@ apt-get install -y -qq --no-install-recommends \
 	libcmocka-dev python3 python3-pytest \
 	libcjson-dev libsqlite3-dev gnuplot-nox \
 	libtracefs-dev libtraceevent-dev \
-	rt-tests stress-ng musl-tools procps util-linux >/dev/null
+	rt-tests stress-ng musl-tools procps util-linux \
+	clang libclang-rt-dev chromium >/dev/null
 echo "install-deps.sh: done"

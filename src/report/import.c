@@ -49,6 +49,9 @@ const struct importer *importer_find(const char *name)
 }
 
 static void vdiag(struct imp_ctx *c, bool err, unsigned line, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void vdiag(struct imp_ctx *c, bool err, unsigned line, const char *fmt,
 		  va_list ap)
 {
 	char msg[768];
@@ -408,11 +411,20 @@ bool parse_heading(const char *line, struct heading *h)
 		return false;
 	}
 	*p = '\0';
-	/* the kind is one or two words */
+	/* a known kind ("LATENCY", "CRUNCER"), else one word ("CYCLIC") */
 	if (!*buf || strlen(buf) > 40)
 		return false;
-	h->kind = kind_from_text(buf);
-	return h->kind != NULL;
+	if (kind_from_text(buf)) {
+		snprintf(h->kind, sizeof(h->kind), "%s", kind_from_text(buf));
+		return true;
+	}
+	for (p = buf; *p; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+			return false;
+		*p = (char)tolower((unsigned char)*p);
+	}
+	snprintf(h->kind, sizeof(h->kind), "%s", buf);
+	return true;
 }
 
 const char *kind_from_text(const char *s)
@@ -480,6 +492,16 @@ static bool looks_json(const char *buf, size_t len)
 	return i < len && (buf[i] == '{' || buf[i] == '[');
 }
 
+/* A JSON document ends with '}' or ']': anything else was cut short. */
+static bool json_truncated(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return !n || (s[n - 1] != '}' && s[n - 1] != ']');
+}
+
 static void known_formats(char *buf, size_t len)
 {
 	size_t n = 0;
@@ -537,8 +559,9 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 				return 1;
 			}
 			imp_error(c, err ? line_of(clean, (size_t)(err - clean)) : 0,
-				  "invalid JSON%s", err && !*err ?
-				  " (truncated: the file ends inside a value)" : "");
+				  "invalid JSON%s", json_truncated(clean) ?
+				  " (truncated: the file ends before the document does)" :
+				  "");
 			free(clean);
 			return -1;
 		}

@@ -129,7 +129,7 @@ int split_fields(char *line, char sep, char **f, int max);
 /* A table or section heading: "LATENCY with load:", "SWITCH without load",
  * "LATENCY with load hell (ns):", "CYCLIC, load not recorded (us):". */
 struct heading {
-	const char *kind;	/* static: "latency", ... */
+	char kind[32];		/* "latency", ...; a one-word title otherwise */
 	char load[64];		/* "none", REP_LOAD_UNNAMED, a name; "" = not
 				 * recorded */
 	int64_t unit_ns;	/* from "(ns)"/"(us)"; 0 when not stated */

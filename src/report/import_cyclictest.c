@@ -396,7 +396,7 @@ static int ct_hist_row(struct ct_state *s, const char *line, unsigned no)
 		}
 		n++;
 	}
-	if (!s->ncol) {
+	if (!s->ncol && n) {
 		s->ncol = n;
 		s->h = xcalloc((size_t)n, sizeof(*s->h));
 	}

@@ -117,7 +117,7 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 	r = imp_new_run(s->c, &imp_table, no);
 	r->tool = xstrdup("summary table");
 	r->label = xstrdup(f[0]);
-	str_set(&r->test, s->hd.kind ? s->hd.kind : "latency");
+	str_set(&r->test, s->hd.kind[0] ? s->hd.kind : "latency");
 	str_set(&r->load, s->hd.load[0] ? s->hd.load : NULL);
 	for (i = 0; i < n - 1; i++) {
 		const char *p = f[i + 1];

@@ -38,7 +38,7 @@ struct xstate {
 	struct imp_ctx *c;
 	unsigned line;
 	int64_t unit;		/* ns per unit-less figure */
-	const char *kind;	/* from a heading or the test mode */
+	char kind[32];		/* from a heading or the test mode */
 	char load[64];		/* from a heading; "" = not recorded */
 	const char *tool;
 	int64_t period;
@@ -90,7 +90,7 @@ static struct rep_run *open_run(struct xstate *x)
 	if (x->run)
 		return x->run;
 	r = imp_new_run(x->c, &imp_xenomai, x->line);
-	str_set(&r->test, x->kind ? x->kind : "latency");
+	str_set(&r->test, x->kind[0] ? x->kind : "latency");
 	str_set(&r->load, x->load[0] ? x->load : NULL);
 	r->tool = xstrdup(x->tool);
 	r->period_ns = x->period;
@@ -522,7 +522,7 @@ static void do_banner(struct xstate *x, const char *line)
 	else if (strstr(line, "All results in microseconds"))
 		x->unit = x->c->o->input_unit_ns ? x->c->o->input_unit_ns : 1000;
 	else if ((p = strstr(line, "Test mode:")) && kind_from_text(p))
-		x->kind = kind_from_text(p);
+		snprintf(x->kind, sizeof(x->kind), "%s", kind_from_text(p));
 	else if ((p = strstr(line, ", interval ")) &&
 		 !parse_time_words(p + 11, &v, NULL) && v > 0)
 		x->interval = v;
@@ -596,7 +596,7 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 			do_banner(&x, line);
 		} else if (parse_heading(line, &hd)) {
 			close_run(&x, false);
-			x.kind = hd.kind;
+			memcpy(x.kind, hd.kind, sizeof(x.kind));
 			snprintf(x.load, sizeof(x.load), "%s", hd.load);
 			x.ncol = 0;
 			x.miss = MISS_NONE;

@@ -162,8 +162,8 @@ const cJSON *jr_arr(struct imp_ctx *c, const cJSON *obj, const char *where,
 	return jr_kind(c, obj, where, key, bad, true);
 }
 
-/* Length of a bare NaN/Infinity token at @s, or 0. */
-static size_t nonfinite_len(const char *s)
+/* Length of a bare NaN/Infinity token at @s (@rem bytes left), or 0. */
+static size_t nonfinite_len(const char *s, size_t rem)
 {
 	static const char *const tok[] = {
 		"-infinity", "+infinity", "infinity", "-nan", "+nan", "nan",
@@ -173,8 +173,8 @@ static size_t nonfinite_len(const char *s)
 
 	for (i = 0; i < sizeof(tok) / sizeof(tok[0]); i++) {
 		n = strlen(tok[i]);
-		if (!strncasecmp(s, tok[i], n) &&
-		    !isalnum((unsigned char)s[n]) && s[n] != '_')
+		if (n <= rem && !strncasecmp(s, tok[i], n) &&
+		    (n == rem || (!isalnum((unsigned char)s[n]) && s[n] != '_')))
 			return n;
 	}
 	return 0;
@@ -203,7 +203,7 @@ char *json_sanitize(const char *buf, size_t len, int *count)
 		if (ch == '"') {
 			in_str = true;
 		} else if ((i == 0 || !isalnum((unsigned char)buf[i - 1])) &&
-			   (n = nonfinite_len(buf + i)) != 0 && i + n <= len) {
+			   (n = nonfinite_len(buf + i, len - i)) != 0) {
 			memcpy(w, "null", 4);
 			w += 4;
 			i += n;

@@ -90,6 +90,19 @@ void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns)
 /* Table columns. */
 enum { C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL };
 
+/* Drop column @c of every row of @t. */
+static void drop_col(struct rtable *t, int c)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrow; i++)
+		memmove(t->cell[i][c], t->cell[i][c + 1],
+			(size_t)(t->ncol - c - 1) * TB_CELL);
+	memmove(&t->col[c], &t->col[c + 1],
+		(size_t)(t->ncol - c - 1) * sizeof(t->col[0]));
+	t->ncol--;
+}
+
 static void row_cells(const struct rep_run *r, const struct rep_series *s,
 		      const struct out_opts *o, bool ideal,
 		      char cell[TB_COLS][TB_CELL])
@@ -129,8 +142,9 @@ void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t)
 {
 	enum rep_miss miss = MISS_NONE;
-	bool mixed = false, ideal = false;
+	bool mixed = false, ideal = false, stats = false;
 	size_t i, k;
+	int c;
 
 	memset(t, 0, sizeof(*t));
 	group_title(t->title, sizeof(t->title), g);
@@ -141,6 +155,7 @@ void table_build(const struct group *g, const struct out_opts *o,
 		if (g->v[i]->miss)
 			miss = g->v[i]->miss;
 		ideal |= g->v[i]->has_ideal;
+		stats |= g->v[i]->sum.has_stats || g->v[i]->sum.has_samples;
 	}
 	t->col[C_MIN] = "lat min";
 	t->col[C_AVG] = "lat avg";
@@ -166,6 +181,10 @@ void table_build(const struct group *g, const struct out_opts *o,
 			row_cells(r, s, o, ideal, t->cell[t->nrow - 1]);
 		}
 	}
+	/* a table of cruncher ideal times only: no empty latency columns */
+	if (!stats)
+		for (c = C_P999; c >= C_MIN; c--)
+			drop_col(t, c);
 }
 
 void table_free(struct rtable *t)
@@ -381,7 +400,7 @@ void csv_print(FILE *f, const struct rep_runs *rs, bool threads)
 	fputs(",duration_ns,ideal_ns,tool,board,kernel,start_time,file\n", f);
 	for (i = 0; i < rs->n; i++) {
 		csv_row(f, rs->v[i], &rs->v[i]->sum);
-		if (!threads || rs->v[i]->nthr < 2)
+		if (!threads || !rs->v[i]->nthr)
 			continue;
 		for (k = 0; k < rs->v[i]->nthr; k++)
 			csv_row(f, rs->v[i], &rs->v[i]->thr[k]);
