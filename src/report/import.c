@@ -492,6 +492,7 @@ static bool looks_json(const char *buf, size_t len)
 	return i < len && (buf[i] == '{' || buf[i] == '[');
 }
 
+#ifdef HAVE_CJSON
 /* A JSON document ends with '}' or ']': anything else was cut short. */
 static bool json_truncated(const char *s)
 {
@@ -501,6 +502,7 @@ static bool json_truncated(const char *s)
 		n--;
 	return !n || (s[n - 1] != '}' && s[n - 1] != ']');
 }
+#endif
 
 static void known_formats(char *buf, size_t len)
 {
