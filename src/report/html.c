@@ -88,7 +88,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 		const struct out_opts *o, int *nplots)
 {
 	struct run_plots *rp = xcalloc(rs->n + 1, sizeof(*rp));
-	int *bars, *tail, count = 0;
+	int *bars, *tail, count = 0, ret = -1;
 	char tmp[4200], err[512], why[512] = "", now[32];
 	struct plots p;
 	struct group *g;
@@ -119,7 +119,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 	f = atomic_open(path, tmp, sizeof(tmp), err, sizeof(err));
 	if (!f) {
 		log_error("%s", err);
-		goto fail;
+		goto out;
 	}
 	{
 		struct timespec ts;
@@ -159,22 +159,16 @@ int html_report(const char *path, const struct rep_runs *rs,
 	fprintf(f, "</body>\n</html>\n");
 	if (atomic_commit(f, tmp, path, err, sizeof(err))) {
 		log_error("%s", err);
-		goto fail;
+		goto out;
 	}
 	*nplots = count;
+	ret = 0;
+out:
 	if (have_plots)
 		plots_end(&p);
 	free(rp);
 	free(bars);
 	free(tail);
 	groups_free(g, ng);
-	return 0;
-fail:
-	if (have_plots)
-		plots_end(&p);
-	free(rp);
-	free(bars);
-	free(tail);
-	groups_free(g, ng);
-	return -1;
+	return ret;
 }

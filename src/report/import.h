@@ -205,6 +205,20 @@ char *json_sanitize(const char *buf, size_t len, int *count);
 int jr_us_histogram(struct imp_ctx *c, const struct cJSON *obj,
 		    const char *where, struct rep_hist *h);
 
+/* Member @key of an rt-tests JSON file, which spells some keys with a
+ * colon ("cmdline:", "rt_test_version:"): either spelling, or NULL. */
+const struct cJSON *rt_member(const struct cJSON *root, const char *key);
+
+/*
+ * One thread (or CPU) object of rt-tests style JSON: "min", "max", "avg"
+ * in @unit_ns, the sample count under @count_key (NULL: none) and
+ * "histogram" ({"us": count}) into @s; "cpu" when present. Min <= avg <=
+ * max is checked (within one unit: averages are rounded). Statistics are
+ * set only when the count is unknown or not 0. Returns 0 or -1.
+ */
+int jr_us_thread(struct imp_ctx *c, const struct cJSON *e, const char *where,
+		 const char *count_key, int64_t unit_ns, struct rep_series *s);
+
 /* uname-like "sysinfo" object (rt-tests, jitterdebugger) into @r. */
 void jr_sysinfo(struct imp_ctx *c, const struct cJSON *sys,
 		struct rep_run *r);

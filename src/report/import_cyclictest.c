@@ -102,11 +102,9 @@ static void from_cmdline(const char *cmd, struct rep_run *r, int64_t *unit)
 
 static int probe_json(const cJSON *root)
 {
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(root, "cmdline:");
+	const cJSON *cmd = rt_member(root, "cmdline");
 	const cJSON *thr = cJSON_GetObjectItemCaseSensitive(root, "thread");
 
-	if (!cmd)
-		cmd = cJSON_GetObjectItemCaseSensitive(root, "cmdline");
 	if (!cJSON_IsObject(thr))
 		return 0;
 	if (cJSON_IsString(cmd) && strstr(cmd->valuestring, "cyclictest"))
@@ -140,12 +138,8 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 	bool bad = false;
 	time_t t0, t1;
 
-	cmd = cJSON_GetObjectItemCaseSensitive(root, "cmdline:");
-	if (!cmd)
-		cmd = cJSON_GetObjectItemCaseSensitive(root, "cmdline");
-	ver = cJSON_GetObjectItemCaseSensitive(root, "rt_test_version:");
-	if (!ver)
-		ver = cJSON_GetObjectItemCaseSensitive(root, "rt_test_version");
+	cmd = rt_member(root, "cmdline");
+	ver = rt_member(root, "rt_test_version");
 	r->tool = xasprintf("cyclictest%s%s", cJSON_IsString(ver) ? " " : "",
 			    cJSON_IsString(ver) ? ver->valuestring : "");
 	str_set(&r->test, "latency");
@@ -176,64 +170,30 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 		const char *k = e->string, *p = k;
 		struct rep_series *s;
 		uint64_t id;
-		int64_t v, mn, mx, cpu;
-		double avg;
-		bool p1, p2, p3, pc, pcpu;
 		char w[64];
-		const cJSON *h;
 
 		snprintf(w, sizeof(w), "thread.%.40s", k ? k : "?");
 		if (!k || imp_count(&p, &id) || *p || id >= CT_MAXTHR ||
-		    !cJSON_IsObject(e)) {
-			imp_error(c, 0, "'%s' is not a thread object", w);
-			return -1;
-		}
-		if (r->nthr >= CT_MAXTHR) {
-			imp_error(c, 0, "more than %d threads", CT_MAXTHR);
+		    r->nthr >= CT_MAXTHR) {
+			imp_error(c, 0, "'%s' is not a thread number (0 to %d)", w,
+				  CT_MAXTHR - 1);
 			return -1;
 		}
 		s = run_add_thread(r, (int)id);
-		if (jr_int(c, e, w, "cycles", 1, 0, REP_MAX_VALUE, &v, &p1) ||
-		    jr_int(c, e, w, "min", unit, -REP_MAX_VALUE, REP_MAX_VALUE,
-			   &mn, &p2) ||
-		    jr_int(c, e, w, "max", unit, -REP_MAX_VALUE, REP_MAX_VALUE,
-			   &mx, &p3) ||
-		    jr_double(c, e, w, "avg", (double)unit, &avg, &pc) ||
-		    jr_int(c, e, w, "cpu", 1, 0, 1000000, &cpu, &pcpu))
+		if (jr_us_thread(c, e, w, "cycles", unit, s))
 			return -1;
-		s->cpu = pcpu ? (int)cpu : -1;
-		s->has_samples = p1;
-		s->samples = p1 ? (uint64_t)v : 0;
-		if (p1 && v > 0 && p2 && p3 && pc) {
-			if (mn > mx || avg < (double)mn - unit ||
-			    avg > (double)mx + unit) {
-				imp_error(c, 0, "'%s': min <= avg <= max does not hold", w);
-				return -1;
-			}
-			s->min = mn;
-			s->max = mx;
-			s->avg = avg;
-			s->has_stats = true;
-		}
-		h = cJSON_GetObjectItemCaseSensitive(e, "histogram");
-		if (h && cJSON_GetArraySize(h) > 0) {
-			char hw[80];
+		if (unit == 1) {	/* -N: cyclictest counts ns buckets */
+			size_t i;
 
-			snprintf(hw, sizeof(hw), "%s.histogram", w);
-			if (jr_us_histogram(c, h, hw, &s->hist))
-				return -1;
-			if (unit == 1) {	/* -N: cyclictest counts ns buckets */
-				size_t i;
-
-				s->hist.width = 1;
-				for (i = 0; i < s->hist.n; i++) {
-					s->hist.b[i].lo /= 1000;
-					s->hist.b[i].hi = s->hist.b[i].lo;
-				}
+			s->hist.width = 1;
+			for (i = 0; i < s->hist.n; i++) {
+				s->hist.b[i].lo /= 1000;
+				s->hist.b[i].hi = s->hist.b[i].lo;
 			}
-			if (s->has_samples && s->hist.bucket_total <= s->samples)
-				s->hist.overflow = s->samples - s->hist.bucket_total;
 		}
+		if (s->hist.n && s->has_samples &&
+		    s->hist.bucket_total <= s->samples)
+			s->hist.overflow = s->samples - s->hist.bucket_total;
 	}
 	if (r->duration_ns < 0 && r->period_ns > 0) {
 		size_t i;

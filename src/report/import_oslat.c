@@ -55,11 +55,9 @@ static void last_is_overflow(struct rep_hist *h)
 
 static int probe_json(const cJSON *root)
 {
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(root, "cmdline:");
+	const cJSON *cmd = rt_member(root, "cmdline");
 	const cJSON *thr = cJSON_GetObjectItemCaseSensitive(root, "thread");
 
-	if (!cmd)
-		cmd = cJSON_GetObjectItemCaseSensitive(root, "cmdline");
 	if (!cJSON_IsObject(thr))
 		return 0;
 	if (cJSON_IsString(cmd) && strstr(cmd->valuestring, "oslat"))
@@ -75,9 +73,7 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 	const cJSON *thr, *e, *sys, *ver;
 	bool bad = false;
 
-	ver = cJSON_GetObjectItemCaseSensitive(root, "rt_test_version:");
-	if (!ver)
-		ver = cJSON_GetObjectItemCaseSensitive(root, "rt_test_version");
+	ver = rt_member(root, "rt_test_version");
 	r->tool = xasprintf("oslat%s%s", cJSON_IsString(ver) ? " " : "",
 			    cJSON_IsString(ver) ? ver->valuestring : "");
 	oslat_run_defaults(r);
@@ -90,52 +86,27 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 	cJSON_ArrayForEach(e, thr) {
 		const char *k = e->string, *p = k;
 		struct rep_series *s;
-		int64_t mn, mx, cpu;
-		double avg, dur;
-		bool p1, p2, p3, p4, p5;
+		double dur;
+		bool pd;
 		uint64_t id;
 		char w[64];
-		const cJSON *h;
 
 		snprintf(w, sizeof(w), "thread.%.40s", k ? k : "?");
 		if (!k || imp_count(&p, &id) || *p || id >= OS_MAXCPU ||
-		    !cJSON_IsObject(e) || r->nthr >= OS_MAXCPU) {
-			imp_error(c, 0, "'%s' is not a thread object", w);
+		    r->nthr >= OS_MAXCPU) {
+			imp_error(c, 0, "'%s' is not a thread number", w);
 			return -1;
 		}
 		s = run_add_thread(r, (int)id);
-		if (jr_int(c, e, w, "min", 1000, -REP_MAX_VALUE, REP_MAX_VALUE,
-			   &mn, &p1) ||
-		    jr_int(c, e, w, "max", 1000, -REP_MAX_VALUE, REP_MAX_VALUE,
-			   &mx, &p2) ||
-		    jr_double(c, e, w, "avg", 1000, &avg, &p3) ||
-		    jr_int(c, e, w, "cpu", 1, 0, 1000000, &cpu, &p4) ||
-		    jr_double(c, e, w, "duration", 1e9, &dur, &p5))
+		if (jr_us_thread(c, e, w, NULL, 1000, s) ||
+		    jr_double(c, e, w, "duration", 1e9, &dur, &pd))
 			return -1;
-		s->cpu = p4 ? (int)cpu : -1;
-		if (p5 && dur >= 0 && (int64_t)dur > r->duration_ns)
+		if (pd && dur >= 0 && (int64_t)dur > r->duration_ns)
 			r->duration_ns = (int64_t)dur;
-		h = cJSON_GetObjectItemCaseSensitive(e, "histogram");
-		if (h && cJSON_GetArraySize(h) > 0) {
-			char hw[80];
-
-			snprintf(hw, sizeof(hw), "%s.histogram", w);
-			if (jr_us_histogram(c, h, hw, &s->hist))
-				return -1;
+		if (s->hist.n) {
 			last_is_overflow(&s->hist);
 			s->samples = rep_hist_total(&s->hist);
 			s->has_samples = true;
-		}
-		if (p1 && p2 && p3 && (!s->has_samples || s->samples)) {
-			if (mn > mx || avg < (double)mn - 1000 ||
-			    avg > (double)mx + 1000) {
-				imp_error(c, 0, "'%s': min <= avg <= max does not hold", w);
-				return -1;
-			}
-			s->min = mn;
-			s->max = mx;
-			s->avg = avg;
-			s->has_stats = true;
 		}
 	}
 	return 0;

@@ -289,6 +289,63 @@ int jr_us_histogram(struct imp_ctx *c, const cJSON *obj, const char *where,
 	return ret;
 }
 
+const cJSON *rt_member(const cJSON *root, const char *key)
+{
+	char k[64];
+	const cJSON *v;
+
+	snprintf(k, sizeof(k), "%s:", key);
+	v = cJSON_GetObjectItemCaseSensitive(root, k);
+	return v ? v : cJSON_GetObjectItemCaseSensitive(root, key);
+}
+
+int jr_us_thread(struct imp_ctx *c, const cJSON *e, const char *where,
+		 const char *count_key, int64_t unit_ns, struct rep_series *s)
+{
+	int64_t cnt = 0, mn, mx, cpu;
+	bool pc = false, p1, p2, p3, p4;
+	const cJSON *h;
+	double avg;
+
+	if (!cJSON_IsObject(e)) {
+		imp_error(c, 0, "'%s' must be an object", where);
+		return -1;
+	}
+	if ((count_key && jr_int(c, e, where, count_key, 1, 0, REP_MAX_VALUE,
+				 &cnt, &pc)) ||
+	    jr_int(c, e, where, "min", unit_ns, -REP_MAX_VALUE, REP_MAX_VALUE,
+		   &mn, &p1) ||
+	    jr_int(c, e, where, "max", unit_ns, -REP_MAX_VALUE, REP_MAX_VALUE,
+		   &mx, &p2) ||
+	    jr_double(c, e, where, "avg", (double)unit_ns, &avg, &p3) ||
+	    jr_int(c, e, where, "cpu", 1, 0, 1000000, &cpu, &p4))
+		return -1;
+	if (p4)
+		s->cpu = (int)cpu;
+	s->has_samples = pc;
+	s->samples = pc ? (uint64_t)cnt : 0;
+	if (p1 && p2 && p3 && (!pc || cnt > 0)) {
+		if (mn > mx || avg < (double)(mn - unit_ns) ||
+		    avg > (double)(mx + unit_ns)) {
+			imp_error(c, 0, "'%s': min <= avg <= max does not hold", where);
+			return -1;
+		}
+		s->min = mn;
+		s->max = mx;
+		s->avg = avg;
+		s->has_stats = true;
+	}
+	h = cJSON_GetObjectItemCaseSensitive(e, "histogram");
+	if (h && cJSON_GetArraySize(h) > 0) {
+		char hw[96];
+
+		snprintf(hw, sizeof(hw), "%s.histogram", where);
+		if (jr_us_histogram(c, h, hw, &s->hist))
+			return -1;
+	}
+	return 0;
+}
+
 void jr_sysinfo(struct imp_ctx *c, const cJSON *sys, struct rep_run *r)
 {
 	const char *sysname, *node, *rel, *ver, *mach;

@@ -344,23 +344,26 @@ static void csv_int(FILE *f, bool known, int64_t v)
 		fprintf(f, "%" PRId64, v);
 }
 
+/* ",field" */
+static void csv_next(FILE *f, const char *s)
+{
+	fputc(',', f);
+	csv_field(f, s);
+}
+
 static void csv_row(FILE *f, const struct rep_run *r,
 		    const struct rep_series *s)
 {
 	int i;
 
 	csv_field(f, r->test);
-	fputc(',', f);
-	csv_field(f, r->series);
-	fputc(',', f);
-	csv_field(f, r->load);
-	fputc(',', f);
-	csv_field(f, r->label);
-	fputc(',', f);
+	csv_next(f, r->series);
+	csv_next(f, r->load);
+	csv_next(f, r->label);
 	if (s->id < 0)
-		fputs("all", f);
+		fputs(",all", f);
 	else
-		fprintf(f, "%d", s->id);
+		fprintf(f, ",%d", s->id);
 	csv_int(f, s->cpu >= 0, s->cpu);
 	csv_int(f, s->has_samples, (int64_t)s->samples);
 	csv_int(f, s->has_stats, s->min);
@@ -368,24 +371,18 @@ static void csv_row(FILE *f, const struct rep_run *r,
 	if (s->has_stats)
 		fprintf(f, "%.1f", s->avg);
 	csv_int(f, s->has_stats, s->max);
-	fputc(',', f);
-	if (r->miss != MISS_NONE)
-		fputs(r->miss == MISS_LOST ? "lost" : "overruns", f);
+	csv_next(f, r->miss == MISS_NONE ? NULL :
+		 r->miss == MISS_LOST ? "lost" : "overruns");
 	csv_int(f, s->has_misses, (int64_t)s->misses);
 	for (i = 0; i < RTLAT_NPCT; i++)
 		csv_int(f, s->has_pct[i], s->pct[i]);
 	csv_int(f, r->duration_ns >= 0, r->duration_ns);
 	csv_int(f, r->has_ideal, r->ideal_ns);
-	fputc(',', f);
-	csv_field(f, r->tool);
-	fputc(',', f);
-	csv_field(f, r->board);
-	fputc(',', f);
-	csv_field(f, r->kernel);
-	fputc(',', f);
-	csv_field(f, r->start_time);
-	fputc(',', f);
-	csv_field(f, r->file);
+	csv_next(f, r->tool);
+	csv_next(f, r->board);
+	csv_next(f, r->kernel);
+	csv_next(f, r->start_time);
+	csv_next(f, r->file);
 	fputc('\n', f);
 }
 
