@@ -7,6 +7,7 @@
 #   make check                unit tests (cmocka) + command-line tests (pytest)
 #   make install              install into $(DESTDIR)$(PREFIX)
 #   make deps                 install build and test dependencies (Debian, root)
+#   make asan                 build/asan/rtlat with ASan+UBSan (make check uses it)
 #   make fuzz-run             run each report importer's libFuzzer target for
 #                             FUZZ_TIME seconds (default 10; needs clang)
 #

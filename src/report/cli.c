@@ -157,7 +157,6 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->out.threads = true;
 		return 0;
 	case K_QUIET:
-		c->imp.quiet = false;
 		log_set_quiet(true);
 		return 0;
 	default:

@@ -553,3 +553,24 @@ def test_html_in_chromium(tmp_path):
         assert s["drawn"] > 5, s
     png = shot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20000
+
+
+def test_xenomai_histogram_lines():
+    """HSD|avg buckets (1 us, of |latency|) give the percentiles, HSS|avg
+    the sample count."""
+    path = OWN / "xenomai-2.4-hsd.log"
+    r = rows(path)[0]
+    assert r["samples"] == "30000"
+    assert (r["min_ns"], r["max_ns"]) == ("2070", "14020")
+    assert r["p50_ns"] == "3999"        # upper edge of the 3-4 us bucket
+    assert r["p99.9_ns"] == "8999"      # rank 29970 is in the 8-9 us bucket
+    assert r["p99.9999_ns"] == "14020"  # clamped to the max
+
+
+def test_rtlat_text_with_histogram():
+    src = json.loads((OWN / "rtlat-hist.json").read_text())["summary"]["latency"]
+    r = rows(OWN / "rtlat-hist.txt")[0]
+    for k, v in src["percentiles_ns"].items():
+        assert int(r[k + "_ns"]) == v
+    assert int(r["max_ns"]) == src["max_ns"]
+    assert int(r["samples"]) == src["samples"]      # HSS lat line
