@@ -20,8 +20,9 @@ needs_asan = pytest.mark.skipif(
     not ASAN or not os.access(ASAN, os.X_OK),
     reason="RTLAT_ASAN not set: make check builds the sanitized binary (make asan)")
 
-SOURCES = sorted([p for p in FIXTURES.glob("*/*") if p.name != "README.md"] +
-                 list((ROOT / "tests" / "fixtures" / "report").glob("*")))
+SOURCES = sorted(p for p in list(FIXTURES.glob("*/*")) +
+                 list((ROOT / "tests" / "fixtures" / "report").glob("*"))
+                 if p.name != "README.md")
 SAN_ENV = dict(os.environ,
                ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99",
                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=98")
