@@ -7,6 +7,9 @@
 #   make check                unit tests (cmocka) + command-line tests (pytest)
 #   make install              install into $(DESTDIR)$(PREFIX)
 #   make deps                 install build and test dependencies (Debian, root)
+#   make asan                 build/asan/rtlat with ASan+UBSan (make check uses it)
+#   make fuzz-run             run each report importer's libFuzzer target for
+#                             FUZZ_TIME seconds (default 10; needs clang)
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
 # O=DIR selects the build directory (default: build).
@@ -78,6 +81,9 @@ ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 2>/dev/null && echo y),y)
 RTLAT_CPPFLAGS += -DHAVE_SQLITE $(shell $(PKG_CONFIG) --cflags sqlite3)
 RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
 endif
+# rtlat report/compare/db (src/report/); text formats need libc only.
+RTLAT_CPPFLAGS += -DHAVE_REPORT
+REPORT_SRCS := $(wildcard src/report/*.c)
 ifeq ($(shell $(PKG_CONFIG) --exists libtracefs libtraceevent 2>/dev/null && echo y),y)
 RTLAT_CPPFLAGS += -DHAVE_TRACEFS $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent)
 RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent)
@@ -109,7 +115,7 @@ endif
 
 # Sources: the on-target core, the commands, the loads and the host side.
 LIB_SRCS := $(wildcard src/core/*.c) $(wildcard src/cmd/*.c) \
-	$(wildcard src/load/*.c) $(wildcard src/report/*.c)
+	$(wildcard src/load/*.c) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
@@ -121,7 +127,7 @@ MANPAGES := $(wildcard man/*.1)
 
 .PHONY: all static check check-unit check-cli install install-links uninstall \
 	deps clean unit-tests lint check-cross check-musl check-sanitize \
-	check-tsan check-valgrind check-rtvm check-quality
+	check-tsan check-valgrind check-rtvm check-quality asan fuzz fuzz-run
 
 all: $(BIN)
 
@@ -154,10 +160,62 @@ unit-tests: $(UNIT_BINS)
 check-unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
-check-cli: $(BIN)
-	RTLAT=$(abspath $(BIN)) RTLAT_SANITIZED=$(SANITIZE) $(PYTHON) -m pytest -q tests/cli
+# The report importers also run under AddressSanitizer and UBSan over every
+# fixture and malformed variants of them (tests/cli/test_report_robust.py):
+# that build lives in $(O)/asan.
+# (In a build that is itself sanitized, that is the binary under test.)
+ifneq ($(SANITIZE),)
+ASAN_BIN := $(BIN)
+asan: $(BIN)
+else
+ASAN_BIN := $(O)/asan/rtlat
+asan:
+	$(MAKE) O=$(O)/asan SANITIZE=address,undefined all
+endif
+
+check-cli: $(BIN) asan
+	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) \
+		RTLAT_SANITIZED=$(SANITIZE) $(PYTHON) -m pytest -q tests/cli
 
 check: check-unit check-cli
+
+# libFuzzer targets, one per importer, from tests/fuzz/fuzz_import.c (clang).
+# make fuzz-run runs each for FUZZ_TIME seconds from the fixtures as seeds.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 10
+FUZZ_FORMATS := rtlat cyclictest xenomai rtai jitterdebugger oslat table
+FUZZ_SAN := fuzzer-no-link,address,undefined
+FUZZ_DIR := $(O)/fuzz
+FUZZ_BINS := $(FUZZ_FORMATS:%=$(FUZZ_DIR)/fuzz_%)
+FIXTURES ?= $(abspath tests/fixtures/shared)
+
+$(FUZZ_DIR)/librtlat.a: FORCE
+	$(MAKE) O=$(FUZZ_DIR) CC=$(FUZZ_CC) SANITIZE=$(FUZZ_SAN) \
+		CFLAGS="-O1 -g -Wno-unknown-warning-option -Wno-format-nonliteral" $(FUZZ_DIR)/librtlat.a
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_import.c $(FUZZ_DIR)/librtlat.a
+	$(FUZZ_CC) $(RTLAT_CPPFLAGS) -DFUZZ_FORMAT='"$*"' -O1 -g \
+		-fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(FUZZ_DIR)/librtlat.a $(RTLAT_LDLIBS)
+
+fuzz: $(FUZZ_BINS)
+
+fuzz-run: fuzz
+	@set -e; for f in $(FUZZ_FORMATS); do \
+		mkdir -p $(FUZZ_DIR)/corpus-$$f; \
+		echo "== fuzz_$$f for $(FUZZ_TIME) s"; \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		$(FUZZ_DIR)/fuzz_$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 \
+			-artifact_prefix=$(FUZZ_DIR)/crash-$$f- \
+			$(FUZZ_DIR)/corpus-$$f $(FIXTURES) tests/fixtures/report \
+			2>$(FUZZ_DIR)/fuzz_$$f.log || \
+			{ tail -40 $(FUZZ_DIR)/fuzz_$$f.log; exit 1; }; \
+		tail -1 $(FUZZ_DIR)/fuzz_$$f.log; \
+	done
+
+FORCE:
+
 
 # --- quality gates (issue 7): run by CI after "make check" -----------------
 
@@ -180,7 +238,7 @@ check-musl:
 
 # Unit and command-line tests with AddressSanitizer + UBSan.
 check-sanitize:
-	$(MAKE) O=$(O)/asan SANITIZE=address,undefined \
+	$(MAKE) O=$(O)/sanitize SANITIZE=address,undefined \
 		CFLAGS="-O1 -g -fno-sanitize-recover=all" check
 
 # The threaded engine under ThreadSanitizer.
@@ -199,7 +257,7 @@ check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 
 check-quality: lint check-cross check-musl check-tsan check-valgrind \
-	check-sanitize check-rtvm
+	check-sanitize check-rtvm fuzz-run
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -15,5 +15,5 @@ apt-get install -y -qq --no-install-recommends \
 	libtracefs-dev libtraceevent-dev \
 	rt-tests stress-ng musl-tools procps util-linux file \
 	gcc-powerpc-linux-gnu gcc-arm-linux-gnueabihf qemu-user-static \
-	cppcheck clang-tidy valgrind >/dev/null
+	cppcheck clang-tidy valgrind clang libclang-rt-dev chromium >/dev/null
 echo "install-deps.sh: done"

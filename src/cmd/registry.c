@@ -11,12 +11,18 @@ extern const struct rtlat_cmd cmd_load;
 extern const struct rtlat_cmd cmd_sysinfo;
 extern const struct rtlat_cmd cmd_suite;
 extern const struct rtlat_cmd cmd_selftest;
+extern const struct rtlat_cmd cmd_report;
+extern const struct rtlat_cmd cmd_compare;
+extern const struct rtlat_cmd cmd_db;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_suite,
 	&cmd_latency,
 	&cmd_cyclic,
 	&cmd_load,
+	&cmd_report,
+	&cmd_compare,
+	&cmd_db,
 	&cmd_sysinfo,
 	&cmd_selftest,
 	NULL,

@@ -16,7 +16,7 @@ RTLAT = os.environ.get("RTLAT", str(ROOT / "build" / "rtlat"))
 # Real output files of other tools (a copy of ../shared/fixtures, so that a
 # clone anywhere is self-contained).
 FIXTURES = pathlib.Path(os.environ.get("RTLAT_FIXTURES",
-                                       ROOT / "tests" / "fixtures"))
+                                       ROOT / "tests" / "fixtures" / "shared"))
 
 
 # The binary under test was built with sanitizers (make check-sanitize):

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat db: the history of runs in an SQLite database.
+ *   rtlat db add PATH...      import and store (a run stored before is kept once)
+ *   rtlat db list [FILTERS]   one line per stored run
+ *   rtlat db remove ID...     forget runs
+ *   rtlat db info             where the database is, schema version, counts
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/log.h"
+
+#ifdef HAVE_REPORT
+#include "core/parse.h"
+#include "report/cli.h"
+
+static const char db_usage[] =
+	"rtlat db add [OPTIONS] FILE|DIR...\n"
+	"       rtlat db list [OPTIONS]\n"
+	"       rtlat db remove [OPTIONS] ID...\n"
+	"       rtlat db info [OPTIONS]";
+
+static const char db_about[] =
+	"Keep runs in a history database (SQLite): add imports result files,\n"
+	"suite directories and other tools' logs like rtlat report does and\n"
+	"stores every run with its threads, percentiles, histogram and interval\n"
+	"series (a run added twice is stored once); list shows the stored runs\n"
+	"with their ids; remove deletes runs by id; info names the database and\n"
+	"its schema version. rtlat report (without FILE or with --db) and rtlat\n"
+	"compare read the database. Default database:\n"
+	"$XDG_DATA_HOME/rtlat/history.db, else ~/.local/share/rtlat/history.db.\n"
+	"Exit status: 0 ok, 1 an input or the database failed.";
+
+static int db_opt(void *ctx, const struct optdesc *d, const char *arg)
+{
+	int r = rep_cli_opt(ctx, d, arg);
+
+	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
+}
+
+static const char *db_path(const struct rep_cli *c)
+{
+	return c->db ? c->db : rdb_default_path();
+}
+
+static int db_add(struct rep_cli *c, char **paths, int n)
+{
+	struct rep_runs rs;
+	struct rdb *db;
+	size_t i, added = 0, dups = 0;
+	int k, ret = 0;
+
+	if (!n) {
+		log_error("db add: no FILE or DIR to add");
+		return 1;
+	}
+	db = rdb_open(db_path(c), true);
+	if (!db)
+		return 1;
+	runs_init(&rs);
+	for (k = 0; k < n; k++)
+		if (import_path(paths[k], &c->imp, &rs))
+			ret = 1;
+	for (i = 0; i < rs.n; i++) {
+		bool dup;
+		int64_t id;
+
+		if (rdb_add(db, rs.v[i], &dup, &id)) {
+			ret = 1;
+			break;
+		}
+		if (dup) {
+			dups++;
+			log_note("%s: %s %s is already stored as run %" PRId64,
+				 rs.v[i]->file, rs.v[i]->label, rs.v[i]->test, id);
+		} else {
+			added++;
+			printf("%" PRId64 "\t%s\t%s\t%s\n", id, rs.v[i]->test,
+			       rs.v[i]->label, rs.v[i]->file);
+		}
+	}
+	log_note("%s: %zu run%s added, %zu already there", db_path(c), added,
+		 added == 1 ? "" : "s", dups);
+	runs_free(&rs);
+	rdb_close(db);
+	return ret;
+}
+
+static void list_text(const struct rep_runs *rs, int64_t unit)
+{
+	size_t i;
+
+	printf("%6s|%-20s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%s\n",
+	       "id", "date", "test", "load", "label", "board", "kernel",
+	       unit == 1000 ? "max us" : "max ns", "samples", "file");
+	for (i = 0; i < rs->n; i++) {
+		const struct rep_run *r = rs->v[i];
+		const char *date = r->start_time ? r->start_time : r->added_at;
+		char mx[TB_CELL], n[32];
+
+		fmt_fig(mx, sizeof(mx), r->sum.has_stats, (double)r->sum.max, unit);
+		if (r->sum.has_samples)
+			snprintf(n, sizeof(n), "%" PRIu64, r->sum.samples);
+		else
+			snprintf(n, sizeof(n), "n/a");
+		printf("%6" PRId64 "|%-20.19s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%s\n",
+		       r->db_id, date ? date : "", r->test,
+		       r->load ? r->load : "?", r->label,
+		       r->board ? r->board : "", r->kernel ? r->kernel : "",
+		       mx, n, r->file ? r->file : "");
+	}
+}
+
+static int db_list(struct rep_cli *c, bool info)
+{
+	struct rep_runs rs;
+	struct rdb *db = rdb_open(db_path(c), false);
+	int ret = 0;
+
+	if (!db)
+		return 1;
+	runs_init(&rs);
+	if (rdb_load(db, &c->flt, &rs))
+		ret = 1;
+	if (info) {
+		printf("database: %s\nschema version: %d\nruns: %zu\n", db_path(c),
+		       rdb_version(db), rs.n);
+	} else if (c->fmt == OUT_CSV) {
+		csv_print(stdout, &rs, c->out.threads);
+	} else {
+		list_text(&rs, c->out.unit_ns);
+	}
+	runs_free(&rs);
+	rdb_close(db);
+	return ret;
+}
+
+static int db_remove(struct rep_cli *c, char **ids, int n)
+{
+	struct rdb *db;
+	int k, ret = 0;
+
+	if (!n) {
+		log_error("db remove: no run id given (see rtlat db list)");
+		return 1;
+	}
+	for (k = 0; k < n; k++) {
+		long long id;
+
+		if (parse_int(ids[k], 1, INT64_MAX, &id)) {
+			log_error("invalid run id '%s': a positive integer from rtlat db list",
+				  ids[k]);
+			return 1;
+		}
+	}
+	db = rdb_open(db_path(c), false);
+	if (!db)
+		return 1;
+	for (k = 0; k < n; k++) {
+		long long id = 0;
+
+		parse_int(ids[k], 1, INT64_MAX, &id);
+		switch (rdb_remove(db, id)) {
+		case 0:
+			log_note("run %lld removed", id);
+			break;
+		case 1:
+			log_error("no run %lld in %s", id, db_path(c));
+			ret = 1;
+			break;
+		default:
+			ret = 1;
+			break;
+		}
+	}
+	rdb_close(db);
+	return ret;
+}
+
+static int db_main(int argc, char **argv)
+{
+	static const struct optdesc *const tables[] = {
+		rep_input_opts, rep_filter_opts, rep_output_opts,
+		rep_common_opts, NULL,
+	};
+	struct rep_cli c;
+	const char *sub;
+	int first, r;
+
+	rep_cli_init(&c);
+	if (argc >= 2 && argv[1][0] != '-') {
+		sub = argv[1];
+		argc--;
+		argv++;
+	} else {
+		r = opt_parse(argc, argv, tables, db_opt, &c, db_usage, db_about,
+			      &first);
+		if (r)
+			return r > 0 ? 0 : 1;
+		log_error("no subcommand: add, list, remove or info (see --help)");
+		return 1;
+	}
+	r = opt_parse(argc, argv, tables, db_opt, &c, db_usage, db_about, &first);
+	if (r)
+		return r > 0 ? 0 : 1;
+	if (!strcmp(sub, "add"))
+		return db_add(&c, argv + first, argc - first);
+	if (first < argc && (!strcmp(sub, "list") || !strcmp(sub, "info"))) {
+		log_error("unexpected argument '%s' (options go before arguments; see --help)",
+			  argv[first]);
+		return 1;
+	}
+	if (!strcmp(sub, "list"))
+		return db_list(&c, false);
+	if (!strcmp(sub, "info"))
+		return db_list(&c, true);
+	if (!strcmp(sub, "remove"))
+		return db_remove(&c, argv + first, argc - first);
+	log_error("unknown subcommand '%s': add, list, remove or info", sub);
+	return 1;
+}
+
+#else /* !HAVE_REPORT */
+
+static int db_main(int argc, char **argv)
+{
+	log_error("not built in: this rtlat was built without host features (HOST_FEATURES=0: static or cross build); run report, compare and db with a host build");
+	return 1;
+}
+
+#endif
+
+const struct rtlat_cmd cmd_db = {
+	.name = "db",
+	.summary = "history database of runs (add, list, remove, info)",
+	.main = db_main,
+};

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat report: read rtlat results and other tools' outputs (or the
+ * history database) and print one table per test kind and load, one row
+ * per run; optionally an HTML page with plots.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/log.h"
+
+#ifdef HAVE_REPORT
+#include "report/cli.h"
+
+enum { K_HTML = 400 };
+
+static const struct optdesc report_opts[] = {
+	{ "html", 0, required_argument, "FILE",
+	  "also write a self-contained HTML page with the tables and gnuplot\n"
+	  "plots (histogram, latency over time, tail, max/p99.9 bars)", K_HTML },
+	OPT_END,
+};
+
+static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
+{
+	struct rep_cli *c = ctx;
+	int r;
+
+	if (d->key == K_HTML) {
+		c->html = arg;
+		return 0;
+	}
+	r = rep_cli_opt(ctx, d, arg);
+	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
+}
+
+static int report_main(int argc, char **argv)
+{
+	static const struct optdesc *const tables[] = {
+		rep_input_opts, rep_filter_opts, rep_output_opts, report_opts,
+		rep_common_opts, NULL,
+	};
+	struct rep_runs rs;
+	struct rep_cli c;
+	int first, r, ret;
+
+	rep_cli_init(&c);
+	r = opt_parse(argc, argv, tables, report_opt, &c,
+		      "rtlat report [OPTIONS] [FILE|DIR]...",
+		      "Read rtlat result files and suite directories, and the outputs of\n"
+		      "cyclictest (--json, -q T: lines, -h histograms), Xenomai latency/\n"
+		      "klatency/switch logs, RTAI latency displays, jitterdebugger and\n"
+		      "oslat (formats are detected), and print one table per test kind and\n"
+		      "load with one row per run: lat min | lat avg | lat max |\n"
+		      "overrun/lost | p99.9 | test-time. Without FILE, the runs of the\n"
+		      "history database (see rtlat db) are reported.\n"
+		      "Exit status: 0 ok, 1 an input could not be read (the others are\n"
+		      "still reported).",
+		      &first);
+	if (r)
+		return r > 0 ? 0 : 1;
+	runs_init(&rs);
+	ret = rep_cli_load(&c, argv + first, argc - first, &rs);
+	if (!rs.n) {
+		if (!ret)
+			log_error("no run matches the filters");
+		runs_free(&rs);
+		return 1;
+	}
+	rep_cli_print(&c, &rs);
+	if (c.html) {
+		int nplots = 0;
+
+		if (html_report(c.html, &rs, &c.out, &nplots))
+			ret = 1;
+		else
+			log_note("%s: %zu runs, %d plots", c.html, rs.n, nplots);
+	}
+	runs_free(&rs);
+	if (fflush(stdout) || ferror(stdout)) {
+		log_error("cannot write the report to stdout");
+		ret = 1;
+	}
+	return ret;
+}
+
+/* "label=*1.0-00,load=none" -> filter; the strings point into @spec. */
+static int parse_selector(char *spec, struct filter *f)
+{
+	char *tok, *save = NULL;
+
+	memset(f, 0, sizeof(*f));
+	for (tok = strtok_r(spec, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			goto bad;
+		*eq++ = '\0';
+		if (!strcmp(tok, "label"))
+			f->label = eq;
+		else if (!strcmp(tok, "board"))
+			f->board = eq;
+		else if (!strcmp(tok, "kernel"))
+			f->kernel = eq;
+		else if (!strcmp(tok, "test"))
+			f->test = eq;
+		else if (!strcmp(tok, "load"))
+			f->load = eq;
+		else if (!strcmp(tok, "since"))
+			f->since = eq;
+		else if (!strcmp(tok, "until"))
+			f->until = eq;
+		else
+			goto bad;
+	}
+	return 0;
+bad:
+	log_error("bad selector '%s': expected KEY=GLOB[,KEY=GLOB] with KEY one of label, board, kernel, test, load, since, until",
+		  tok);
+	return -1;
+}
+
+/* The runs of @pool that pass @f (copies). */
+static void select_runs(const struct rep_runs *pool, const struct filter *f,
+			struct rep_runs *out)
+{
+	size_t i;
+
+	for (i = 0; i < pool->n; i++)
+		if (filter_match(f, pool->v[i]))
+			runs_push(out, run_dup(pool->v[i]));
+}
+
+static int compare_main(int argc, char **argv)
+{
+	static const struct optdesc *const tables[] = {
+		rep_input_opts, rep_filter_opts, rep_output_opts,
+		rep_common_opts, NULL,
+	};
+	struct rep_runs pool, a, b;
+	struct cmp_row *rows = NULL;
+	char *paths[2], *sel[2], *selbuf[2] = { NULL, NULL };
+	int first, r, ret = 0, np = 0, ns = 0, i;
+	struct rep_cli c;
+	size_t n = 0, k;
+
+	rep_cli_init(&c);
+	r = opt_parse(argc, argv, tables, report_opt, &c,
+		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR",
+		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
+		      "p99.9, overruns/lost) the values, the delta and % change, and whether\n"
+		      "the difference exceeds the run-to-run noise visible in the data\n"
+		      "(spread of repeated runs, else of the interval series, else a fixed\n"
+		      "rule: 10 % for min/avg, 25 % for max/p99.9; see rtlat-compare(1)).\n"
+		      "A and B are files or directories (groups of runs); one FILE compares\n"
+		      "within each of its tables the first run with the others; a SELECTOR\n"
+		      "KEY=GLOB[,KEY=GLOB] (label, board, kernel, test, load, since, until)\n"
+		      "picks a side from the given files or the history database.\n"
+		      "Tables are matched by test kind and load.",
+		      &first);
+	if (r)
+		return r > 0 ? 0 : 1;
+	for (i = first; i < argc; i++) {
+		if (access(argv[i], F_OK) && strchr(argv[i], '=')) {
+			if (ns == 2) {
+				log_error("more than two selectors ('%s')", argv[i]);
+				return 1;
+			}
+			sel[ns++] = argv[i];
+		} else {
+			if (np == 2 && !ns) {
+				log_error("more than two inputs ('%s'): compare two files or directories, or pick the sides with two selectors",
+					  argv[i]);
+				return 1;
+			}
+			if (np < 2)
+				paths[np] = argv[i];
+			np++;
+		}
+	}
+	if (ns == 1) {
+		log_error("one selector ('%s'): give two, one per side", sel[0]);
+		return 1;
+	}
+	if (!ns && !np) {
+		log_error("nothing to compare (see --help)");
+		return 1;
+	}
+	runs_init(&pool);
+	runs_init(&a);
+	runs_init(&b);
+	if (ns == 2) {
+		struct filter fa, fb;
+
+		selbuf[0] = xstrdup(sel[0]);
+		selbuf[1] = xstrdup(sel[1]);
+		if (parse_selector(selbuf[0], &fa) || parse_selector(selbuf[1], &fb)) {
+			ret = 1;
+			goto out;
+		}
+		/* the pool: the files among the operands, and the database
+		 * (--db, or the default one when no file is given) */
+		for (i = first; i < argc; i++)
+			if (argv[i] != sel[0] && argv[i] != sel[1] &&
+			    import_path(argv[i], &c.imp, &pool))
+				ret = 1;
+		if (!np || c.db)
+			ret |= rep_cli_load(&c, NULL, 0, &pool);
+		runs_filter(&pool, &c.flt);
+		select_runs(&pool, &fa, &a);
+		select_runs(&pool, &fb, &b);
+		if (!a.n || !b.n) {
+			log_error("selector '%s' picks no run", !a.n ? sel[0] : sel[1]);
+			ret = 1;
+			goto out;
+		}
+		n = cmp_sides(&a, &b, &rows);
+	} else if (np == 2) {
+		ret = rep_cli_load(&c, &paths[0], 1, &a);
+		ret |= rep_cli_load(&c, &paths[1], 1, &b);
+		if (!a.n || !b.n)
+			goto out;
+		n = cmp_sides(&a, &b, &rows);
+	} else {
+		ret = rep_cli_load(&c, &paths[0], 1, &pool);
+		n = cmp_within(&pool, &rows);
+		if (!n && pool.n)
+			log_error("%s: no table with two runs to compare", paths[0]);
+	}
+	if (!n) {
+		if (a.n && b.n)
+			log_error("A and B have no table (test kind and load) in common");
+		ret = 1;
+		goto out;
+	}
+	if (c.fmt == OUT_CSV)
+		cmp_print_csv_header(stdout);
+	for (k = 0; k < n; k++) {
+		if (c.fmt == OUT_CSV) {
+			cmp_print_csv(stdout, &rows[k]);
+			continue;
+		}
+		if (k)
+			putchar('\n');
+		if (c.fmt == OUT_MARKDOWN)
+			cmp_print_markdown(stdout, &rows[k], c.out.unit_ns);
+		else
+			cmp_print_text(stdout, &rows[k], c.out.unit_ns);
+	}
+out:
+	free(rows);
+	free(selbuf[0]);
+	free(selbuf[1]);
+	runs_free(&pool);
+	runs_free(&a);
+	runs_free(&b);
+	return ret;
+}
+
+#else /* !HAVE_REPORT */
+
+static int not_built(int argc, char **argv)
+{
+	log_error("not built in: this rtlat was built without host features (HOST_FEATURES=0: static or cross build); run report, compare and db with a host build");
+	return 1;
+}
+
+#define report_main not_built
+#define compare_main not_built
+
+#endif
+
+const struct rtlat_cmd cmd_report = {
+	.name = "report",
+	.summary = "tables (text, markdown, CSV, HTML with plots) from results and logs",
+	.main = report_main,
+};
+
+const struct rtlat_cmd cmd_compare = {
+	.name = "compare",
+	.summary = "compare two runs or groups: delta, % change, beyond noise?",
+	.main = compare_main,
+};

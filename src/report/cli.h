@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Options shared by rtlat report, compare and db: input (format, unit,
+ * overrides, database), filters and output style. One handler serves the
+ * tables, so the commands spell and check them alike.
+ */
+#ifndef RTLAT_REPORT_CLI_H
+#define RTLAT_REPORT_CLI_H
+
+#include "core/opt.h"
+#include "report/import.h"
+#include "report/report.h"
+
+enum out_fmt { OUT_TEXT, OUT_MARKDOWN, OUT_CSV };
+
+struct rep_cli {
+	struct imp_opts imp;
+	struct filter flt;
+	struct out_opts out;
+	enum out_fmt fmt;
+	const char *db;		/* --db FILE */
+	const char *html;	/* --html FILE */
+};
+
+/* --format, --input-unit, --set-label, --set-load, --set-test, --db */
+extern const struct optdesc rep_input_opts[];
+/* --label, --board, --kernel, --test, --load, --since, --until */
+extern const struct optdesc rep_filter_opts[];
+/* --markdown, --csv, --unit, --threads */
+extern const struct optdesc rep_output_opts[];
+/* -q */
+extern const struct optdesc rep_common_opts[];
+
+void rep_cli_init(struct rep_cli *c);
+
+/* Option handler for the tables above (ctx is a struct rep_cli).
+ * Returns 0, -1 after an error, or 1 for an option it does not know. */
+int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg);
+
+/*
+ * Import @paths (files or directories) and, with --db or when @paths is
+ * empty, the history database; apply the filters. Every failed input is
+ * reported. Returns 0, or 1 when some input failed (the others are in
+ * @out).
+ */
+int rep_cli_load(struct rep_cli *c, char **paths, int n,
+		 struct rep_runs *out);
+
+/* Print @rs as tables in the chosen style on stdout. */
+void rep_cli_print(const struct rep_cli *c, const struct rep_runs *rs);
+
+#endif

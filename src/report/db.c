@@ -1,0 +1,822 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The history database (SQLite): every run with its threads, percentiles,
+ * histogram buckets and interval series, in ns. The schema is described in
+ * docs/db-schema.md; its version is PRAGMA user_version and every older
+ * version is migrated on open, in one transaction.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/timeutil.h"
+#include "report/import.h"
+#include "report/report.h"
+
+const char *rdb_default_path(void)
+{
+	static char path[4096];
+	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (x && x[0] == '/') {
+		snprintf(path, sizeof(path), "%s/rtlat/history.db", x);
+		return path;
+	}
+	if (!home || !*home) {
+		struct passwd *pw = getpwuid(getuid());
+
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (!home)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/.local/share/rtlat/history.db", home);
+	return path;
+}
+
+#ifdef HAVE_SQLITE
+#include <sqlite3.h>
+
+struct rdb {
+	sqlite3 *db;
+	char *path;
+};
+
+/* Schema version 1: runs, series, buckets, intervals. */
+static const char schema_v1[] =
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" added_at TEXT NOT NULL,"
+	" file TEXT, line INTEGER, format TEXT NOT NULL, tool TEXT,"
+	" label TEXT NOT NULL, board TEXT, system TEXT, kernel TEXT, arch TEXT,"
+	" test TEXT NOT NULL, series TEXT NOT NULL, load TEXT,"
+	" start_time TEXT, status TEXT,"
+	" duration_ns INTEGER, period_ns INTEGER, resolution_ns INTEGER NOT NULL,"
+	" interval_ns INTEGER, miss_kind TEXT, ideal_ns INTEGER);"
+	"CREATE TABLE series ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" thread INTEGER NOT NULL, cpu INTEGER,"
+	" samples INTEGER, min_ns INTEGER, avg_ns REAL, max_ns INTEGER,"
+	" stddev_ns REAL, misses INTEGER,"
+	" p50_ns INTEGER, p90_ns INTEGER, p99_ns INTEGER, p99_9_ns INTEGER,"
+	" p99_99_ns INTEGER, p99_999_ns INTEGER, p99_9999_ns INTEGER,"
+	" hist_layout TEXT, hist_lo_ns INTEGER, hist_width_ns INTEGER,"
+	" hist_nbuckets INTEGER, hist_quantized INTEGER, hist_abs_folded INTEGER,"
+	" hist_underflow INTEGER, hist_overflow INTEGER,"
+	" PRIMARY KEY (run_id, thread));"
+	"CREATE TABLE buckets ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" thread INTEGER NOT NULL, lo_ns INTEGER NOT NULL, hi_ns INTEGER NOT NULL,"
+	" count INTEGER NOT NULL, PRIMARY KEY (run_id, thread, lo_ns)) WITHOUT ROWID;"
+	"CREATE TABLE intervals ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" thread INTEGER NOT NULL, idx INTEGER NOT NULL,"
+	" start_ns INTEGER NOT NULL, len_ns INTEGER NOT NULL, samples INTEGER,"
+	" min_ns INTEGER, avg_ns REAL, max_ns INTEGER, misses INTEGER,"
+	" PRIMARY KEY (run_id, thread, idx)) WITHOUT ROWID;";
+
+/* Version 2: content hash (a run added twice is stored once) and an index
+ * for the usual filters. Old rows get their hash in migrate_v2(). */
+static const char schema_v2[] =
+	"ALTER TABLE runs ADD COLUMN content_hash TEXT;"
+	"CREATE INDEX runs_test_load ON runs(test, load);";
+
+static int db_fail(struct rdb *d, const char *what)
+{
+	log_error("%s: %s: %s", d->path, what, sqlite3_errmsg(d->db));
+	return -1;
+}
+
+static int exec(struct rdb *d, const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(d->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		log_error("%s: %s", d->path, err ? err : sqlite3_errmsg(d->db));
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+int rdb_version(struct rdb *d)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st, NULL))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* ---- binding helpers ---- */
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_i64(sqlite3_stmt *st, int i, bool known, int64_t v)
+{
+	if (known)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_dbl(sqlite3_stmt *st, int i, bool known, double v)
+{
+	if (known)
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static bool col_null(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL;
+}
+
+/* ---- content hash: FNV-1a over what the run says, not where it is ---- */
+
+struct hash {
+	uint64_t a, b;
+};
+
+static void h_bytes(struct hash *h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h->a = (h->a ^ s[i]) * 0x100000001b3ull;
+		h->b = (h->b ^ s[i]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+	}
+}
+
+static void h_str(struct hash *h, const char *s)
+{
+	h_bytes(h, s ? s : "\x01", s ? strlen(s) + 1 : 1);
+}
+
+static void h_i64(struct hash *h, int64_t v)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (unsigned char)((uint64_t)v >> (8 * i));
+	h_bytes(h, b, 8);
+}
+
+static void h_series(struct hash *h, const struct rep_series *s)
+{
+	size_t i;
+	int k;
+
+	h_i64(h, s->id);
+	h_i64(h, s->cpu);
+	h_i64(h, s->has_samples ? (int64_t)s->samples : -1);
+	h_i64(h, s->has_stats ? s->min : INT64_MIN);
+	h_i64(h, s->has_stats ? llround(s->avg * 10) : INT64_MIN);
+	h_i64(h, s->has_stats ? s->max : INT64_MIN);
+	h_i64(h, s->has_misses ? (int64_t)s->misses : -1);
+	for (k = 0; k < RTLAT_NPCT; k++)
+		h_i64(h, s->has_pct[k] ? s->pct[k] : INT64_MIN);
+	for (i = 0; i < s->hist.n; i++) {
+		h_i64(h, s->hist.b[i].lo);
+		h_i64(h, (int64_t)s->hist.b[i].count);
+	}
+	for (i = 0; i < s->nint; i++) {
+		h_i64(h, s->iv[i].start_ns);
+		h_i64(h, s->iv[i].has_stats ? s->iv[i].max : INT64_MIN);
+	}
+}
+
+static void run_hash(const struct rep_run *r, char out[33])
+{
+	struct hash h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
+	size_t i;
+
+	h_str(&h, r->format);
+	h_str(&h, r->tool);
+	h_str(&h, r->label);
+	h_str(&h, r->board);
+	h_str(&h, r->kernel);
+	h_str(&h, r->test);
+	h_str(&h, r->series);
+	h_str(&h, r->load);
+	h_str(&h, r->start_time);
+	h_i64(&h, r->duration_ns);
+	h_i64(&h, r->period_ns);
+	h_i64(&h, r->has_ideal ? r->ideal_ns : INT64_MIN);
+	h_series(&h, &r->sum);
+	for (i = 0; i < r->nthr; i++)
+		h_series(&h, &r->thr[i]);
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.a,
+		 (unsigned long long)h.b);
+}
+
+/* ---- store ---- */
+
+static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
+{
+	static const char sql[] =
+		"INSERT INTO series (run_id, thread, cpu, samples, min_ns, avg_ns,"
+		" max_ns, stddev_ns, misses, p50_ns, p90_ns, p99_ns, p99_9_ns,"
+		" p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout, hist_lo_ns,"
+		" hist_width_ns, hist_nbuckets, hist_quantized, hist_abs_folded,"
+		" hist_underflow, hist_overflow) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,"
+		" ?,?,?,?,?,?,?,?,?,?,?)";
+	const struct rep_hist *h = &s->hist;
+	sqlite3_stmt *st;
+	bool hist = h->layout != REP_HIST_NONE;
+	size_t i;
+	int k, rc;
+
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL))
+		return db_fail(d, "prepare");
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, s->id);
+	bind_i64(st, 3, s->cpu >= 0, s->cpu);
+	bind_i64(st, 4, s->has_samples, (int64_t)s->samples);
+	bind_i64(st, 5, s->has_stats, s->min);
+	bind_dbl(st, 6, s->has_stats, s->avg);
+	bind_i64(st, 7, s->has_stats, s->max);
+	bind_dbl(st, 8, s->has_stddev, s->stddev);
+	bind_i64(st, 9, s->has_misses, (int64_t)s->misses);
+	for (k = 0; k < RTLAT_NPCT; k++)
+		bind_i64(st, 10 + k, s->has_pct[k], s->pct[k]);
+	bind_text(st, 17, !hist ? NULL :
+		  h->layout == REP_HIST_LOGLIN ? "log-linear" : "linear");
+	bind_i64(st, 18, hist, h->lo);
+	bind_i64(st, 19, hist, h->width);
+	bind_i64(st, 20, hist, (int64_t)h->nbuckets);
+	bind_i64(st, 21, hist, h->quantized);
+	bind_i64(st, 22, hist, h->abs_folded);
+	bind_i64(st, 23, hist, (int64_t)h->underflow);
+	bind_i64(st, 24, hist, (int64_t)h->overflow);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "insert series");
+
+	if (h->n) {
+		if (sqlite3_prepare_v2(d->db,
+				       "INSERT INTO buckets VALUES (?,?,?,?,?)",
+				       -1, &st, NULL))
+			return db_fail(d, "prepare");
+		for (i = 0; i < h->n; i++) {
+			sqlite3_bind_int64(st, 1, id);
+			sqlite3_bind_int(st, 2, s->id);
+			sqlite3_bind_int64(st, 3, h->b[i].lo);
+			sqlite3_bind_int64(st, 4, h->b[i].hi);
+			sqlite3_bind_int64(st, 5, (int64_t)h->b[i].count);
+			if (sqlite3_step(st) != SQLITE_DONE) {
+				sqlite3_finalize(st);
+				return db_fail(d, "insert bucket");
+			}
+			sqlite3_reset(st);
+		}
+		sqlite3_finalize(st);
+	}
+	if (s->nint) {
+		if (sqlite3_prepare_v2(d->db,
+				       "INSERT INTO intervals VALUES (?,?,?,?,?,?,?,?,?,?)",
+				       -1, &st, NULL))
+			return db_fail(d, "prepare");
+		for (i = 0; i < s->nint; i++) {
+			const struct rep_interval *iv = &s->iv[i];
+
+			sqlite3_bind_int64(st, 1, id);
+			sqlite3_bind_int(st, 2, s->id);
+			sqlite3_bind_int64(st, 3, (int64_t)i);
+			sqlite3_bind_int64(st, 4, iv->start_ns);
+			sqlite3_bind_int64(st, 5, iv->len_ns);
+			bind_i64(st, 6, iv->has_samples, (int64_t)iv->samples);
+			bind_i64(st, 7, iv->has_stats, iv->min);
+			bind_dbl(st, 8, iv->has_stats, iv->avg);
+			bind_i64(st, 9, iv->has_stats, iv->max);
+			bind_i64(st, 10, iv->has_misses, (int64_t)iv->misses);
+			if (sqlite3_step(st) != SQLITE_DONE) {
+				sqlite3_finalize(st);
+				return db_fail(d, "insert interval");
+			}
+			sqlite3_reset(st);
+		}
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+static void now_iso(char *buf)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fmt_utc(buf, ts_to_ns(&ts));
+}
+
+/* Row id of a stored run with hash @hash, or 0. */
+static int64_t find_hash(struct rdb *d, const char *hash)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT id FROM runs WHERE content_hash = ?",
+			       -1, &st, NULL))
+		return 0;
+	bind_text(st, 1, hash);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
+{
+	static const char sql[] =
+		"INSERT INTO runs (added_at, file, line, format, tool, label, board,"
+		" system, kernel, arch, test, series, load, start_time, status,"
+		" duration_ns, period_ns, resolution_ns, interval_ns, miss_kind,"
+		" ideal_ns, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+		" ?,?,?,?,?)";
+	char now[32], hash[33];
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	*dup = false;
+	run_hash(r, hash);
+	*id = find_hash(d, hash);
+	if (*id) {
+		*dup = true;
+		return 0;
+	}
+	if (exec(d, "BEGIN IMMEDIATE"))
+		return -1;
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL)) {
+		db_fail(d, "prepare");
+		goto fail;
+	}
+	now_iso(now);
+	bind_text(st, 1, now);
+	bind_text(st, 2, r->file);
+	bind_i64(st, 3, r->line > 0, r->line);
+	bind_text(st, 4, r->format);
+	bind_text(st, 5, r->tool);
+	bind_text(st, 6, r->label);
+	bind_text(st, 7, r->board);
+	bind_text(st, 8, r->system);
+	bind_text(st, 9, r->kernel);
+	bind_text(st, 10, r->arch);
+	bind_text(st, 11, r->test);
+	bind_text(st, 12, r->series);
+	bind_text(st, 13, r->load);
+	bind_text(st, 14, r->start_time);
+	bind_text(st, 15, r->status);
+	bind_i64(st, 16, r->duration_ns >= 0, r->duration_ns);
+	bind_i64(st, 17, r->period_ns >= 0, r->period_ns);
+	sqlite3_bind_int64(st, 18, r->resolution_ns);
+	bind_i64(st, 19, r->interval_ns > 0, r->interval_ns);
+	bind_text(st, 20, r->miss == MISS_OVERRUNS ? "overruns" :
+		  r->miss == MISS_LOST ? "lost" : NULL);
+	bind_i64(st, 21, r->has_ideal, r->ideal_ns);
+	bind_text(st, 22, hash);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_fail(d, "insert run");
+		goto fail;
+	}
+	*id = sqlite3_last_insert_rowid(d->db);
+	if (put_series(d, *id, &r->sum))
+		goto fail;
+	for (i = 0; i < r->nthr; i++)
+		if (put_series(d, *id, &r->thr[i]))
+			goto fail;
+	if (exec(d, "COMMIT"))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* ---- load ---- */
+
+static int get_series(struct rdb *d, struct rep_run *r)
+{
+	sqlite3_stmt *st;
+	int rc, k;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "SELECT thread, cpu, samples, min_ns, avg_ns, max_ns,"
+			       " stddev_ns, misses, p50_ns, p90_ns, p99_ns, p99_9_ns,"
+			       " p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout,"
+			       " hist_lo_ns, hist_width_ns, hist_nbuckets,"
+			       " hist_quantized, hist_abs_folded, hist_underflow,"
+			       " hist_overflow FROM series WHERE run_id = ?"
+			       " ORDER BY thread", -1, &st, NULL))
+		return db_fail(d, "prepare");
+	sqlite3_bind_int64(st, 1, r->db_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int th = sqlite3_column_int(st, 0);
+		struct rep_series *s = th < 0 ? &r->sum : run_add_thread(r, th);
+		const unsigned char *lay = sqlite3_column_text(st, 15);
+
+		s->cpu = col_null(st, 1) ? -1 : sqlite3_column_int(st, 1);
+		s->has_samples = !col_null(st, 2);
+		s->samples = (uint64_t)sqlite3_column_int64(st, 2);
+		s->has_stats = !col_null(st, 3) && !col_null(st, 4) && !col_null(st, 5);
+		s->min = sqlite3_column_int64(st, 3);
+		s->avg = sqlite3_column_double(st, 4);
+		s->max = sqlite3_column_int64(st, 5);
+		s->has_stddev = !col_null(st, 6);
+		s->stddev = sqlite3_column_double(st, 6);
+		s->has_misses = !col_null(st, 7);
+		s->misses = (uint64_t)sqlite3_column_int64(st, 7);
+		for (k = 0; k < RTLAT_NPCT; k++) {
+			s->has_pct[k] = !col_null(st, 8 + k);
+			s->pct[k] = sqlite3_column_int64(st, 8 + k);
+		}
+		if (lay) {
+			struct rep_hist *h = &s->hist;
+
+			h->layout = !strcmp((const char *)lay, "log-linear") ?
+				    REP_HIST_LOGLIN : REP_HIST_LINEAR;
+			h->lo = sqlite3_column_int64(st, 16);
+			h->width = sqlite3_column_int64(st, 17);
+			h->nbuckets = (uint64_t)sqlite3_column_int64(st, 18);
+			h->quantized = sqlite3_column_int(st, 19);
+			h->abs_folded = sqlite3_column_int(st, 20);
+			h->underflow = (uint64_t)sqlite3_column_int64(st, 21);
+			h->overflow = (uint64_t)sqlite3_column_int64(st, 22);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "read series");
+	return 0;
+}
+
+static struct rep_series *series_of(struct rep_run *r, int th)
+{
+	size_t i;
+
+	if (th < 0)
+		return &r->sum;
+	for (i = 0; i < r->nthr; i++)
+		if (r->thr[i].id == th)
+			return &r->thr[i];
+	return NULL;
+}
+
+static int get_buckets(struct rdb *d, struct rep_run *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "SELECT thread, lo_ns, hi_ns, count FROM buckets"
+			       " WHERE run_id = ? ORDER BY thread, lo_ns", -1, &st, NULL))
+		return db_fail(d, "prepare");
+	sqlite3_bind_int64(st, 1, r->db_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rep_series *s = series_of(r, sqlite3_column_int(st, 0));
+
+		if (s && hist_push(&s->hist, sqlite3_column_int64(st, 1),
+				   sqlite3_column_int64(st, 2),
+				   (uint64_t)sqlite3_column_int64(st, 3))) {
+			log_error("%s: run %lld: histogram buckets out of range or order",
+				  d->path, (long long)r->db_id);
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "read buckets");
+	return 0;
+}
+
+static int get_intervals(struct rdb *d, struct rep_run *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "SELECT thread, start_ns, len_ns, samples, min_ns,"
+			       " avg_ns, max_ns, misses FROM intervals"
+			       " WHERE run_id = ? ORDER BY thread, idx", -1, &st, NULL))
+		return db_fail(d, "prepare");
+	sqlite3_bind_int64(st, 1, r->db_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rep_series *s = series_of(r, sqlite3_column_int(st, 0));
+		struct rep_interval *iv;
+
+		if (!s)
+			continue;
+		iv = series_add_interval(s);
+		iv->start_ns = sqlite3_column_int64(st, 1);
+		iv->len_ns = sqlite3_column_int64(st, 2);
+		iv->has_samples = !col_null(st, 3);
+		iv->samples = (uint64_t)sqlite3_column_int64(st, 3);
+		iv->has_stats = !col_null(st, 4) && !col_null(st, 5) && !col_null(st, 6);
+		iv->min = sqlite3_column_int64(st, 4);
+		iv->avg = sqlite3_column_double(st, 5);
+		iv->max = sqlite3_column_int64(st, 6);
+		iv->has_misses = !col_null(st, 7);
+		iv->misses = (uint64_t)sqlite3_column_int64(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "read intervals");
+	return 0;
+}
+
+/* The columns of runs read into a struct rep_run, in this order. */
+#define RUN_COLS "id, added_at, file, line, format, tool, label, board, system," \
+	" kernel, arch, test, series, load, start_time, status, duration_ns," \
+	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns"
+
+/* The format names are static strings of the importers. */
+static const char *static_format(const char *f)
+{
+	const struct importer *imp = f ? importer_find(f) : NULL;
+
+	return imp ? imp->name : "unknown";
+}
+
+static struct rep_run *run_from_row(sqlite3_stmt *st)
+{
+	struct rep_run *r = run_new();
+	const unsigned char *miss;
+
+	r->db_id = sqlite3_column_int64(st, 0);
+	r->added_at = col_text(st, 1);
+	r->file = col_text(st, 2);
+	r->line = col_null(st, 3) ? 0 : (unsigned)sqlite3_column_int(st, 3);
+	r->format = static_format((const char *)sqlite3_column_text(st, 4));
+	r->tool = col_text(st, 5);
+	r->label = col_text(st, 6);
+	r->board = col_text(st, 7);
+	r->system = col_text(st, 8);
+	r->kernel = col_text(st, 9);
+	r->arch = col_text(st, 10);
+	r->test = col_text(st, 11);
+	r->series = col_text(st, 12);
+	r->load = col_text(st, 13);
+	r->start_time = col_text(st, 14);
+	r->status = col_text(st, 15);
+	r->duration_ns = col_null(st, 16) ? -1 : sqlite3_column_int64(st, 16);
+	r->period_ns = col_null(st, 17) ? -1 : sqlite3_column_int64(st, 17);
+	r->resolution_ns = sqlite3_column_int64(st, 18);
+	r->interval_ns = col_null(st, 19) ? 0 : sqlite3_column_int64(st, 19);
+	miss = sqlite3_column_text(st, 20);
+	r->miss = !miss ? MISS_NONE :
+		  !strcmp((const char *)miss, "lost") ? MISS_LOST : MISS_OVERRUNS;
+	r->has_ideal = !col_null(st, 21);
+	r->ideal_ns = sqlite3_column_int64(st, 21);
+	if (!r->label)
+		r->label = xstrdup("?");
+	if (!r->test)
+		r->test = xstrdup("latency");
+	if (!r->series)
+		r->series = xstrdup("latency");
+	if (r->resolution_ns < 1)
+		r->resolution_ns = 1;
+	return r;
+}
+
+int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT " RUN_COLS " FROM runs ORDER BY id",
+			       -1, &st, NULL))
+		return db_fail(d, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rep_run *r = run_from_row(st);
+
+		/* filter on the run's header: only matching runs are read whole */
+		if (f && !filter_match(f, r)) {
+			run_free(r);
+			continue;
+		}
+		if (get_series(d, r) || get_buckets(d, r) || get_intervals(d, r)) {
+			run_free(r);
+			ret = -1;
+			break;
+		}
+		runs_push(out, r);
+	}
+	sqlite3_finalize(st);
+	if (!ret && rc != SQLITE_DONE)
+		return db_fail(d, "read runs");
+	return ret;
+}
+
+int rdb_remove(struct rdb *d, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(d->db, "DELETE FROM runs WHERE id = ?", -1, &st,
+			       NULL))
+		return db_fail(d, "prepare");
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "delete");
+	return sqlite3_changes(d->db) ? 0 : 1;
+}
+
+/* ---- schema and migrations ---- */
+
+/* 1 -> 2: the content hash of every stored run. */
+static int migrate_v2(struct rdb *d)
+{
+	struct rep_runs rs;
+	sqlite3_stmt *st;
+	size_t i;
+	int ret = 0;
+
+	if (exec(d, schema_v2))
+		return -1;
+	runs_init(&rs);
+	if (rdb_load(d, NULL, &rs)) {
+		runs_free(&rs);
+		return -1;
+	}
+	if (sqlite3_prepare_v2(d->db,
+			       "UPDATE runs SET content_hash = ? WHERE id = ?",
+			       -1, &st, NULL)) {
+		runs_free(&rs);
+		return db_fail(d, "prepare");
+	}
+	for (i = 0; i < rs.n && !ret; i++) {
+		char hash[33];
+
+		run_hash(rs.v[i], hash);
+		/* two identical runs stored by version 1: keep both, the
+		 * second without a hash */
+		bind_text(st, 1, find_hash(d, hash) ? NULL : hash);
+		sqlite3_bind_int64(st, 2, rs.v[i]->db_id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			ret = db_fail(d, "update");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	runs_free(&rs);
+	return ret;
+}
+
+static int migrate(struct rdb *d)
+{
+	int v = rdb_version(d);
+	char sql[64];
+
+	if (v < 0)
+		return db_fail(d, "cannot read the schema version");
+	if (v > RDB_SCHEMA_VERSION) {
+		log_error("%s: schema version %d is newer than this rtlat knows (%d): use a newer rtlat",
+			  d->path, v, RDB_SCHEMA_VERSION);
+		return -1;
+	}
+	if (v == RDB_SCHEMA_VERSION)
+		return 0;
+	if (exec(d, "BEGIN IMMEDIATE"))
+		return -1;
+	/* another process may have migrated meanwhile */
+	v = rdb_version(d);
+	if (v == 0 && exec(d, schema_v1))
+		goto fail;
+	if (v < 2 && migrate_v2(d))
+		goto fail;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RDB_SCHEMA_VERSION);
+	if (exec(d, sql) || exec(d, "COMMIT"))
+		goto fail;
+	if (v > 0)
+		log_note("%s: schema migrated from version %d to %d", d->path, v,
+			 RDB_SCHEMA_VERSION);
+	return 0;
+fail:
+	sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* mkdir -p of the directory part of @path. */
+static int make_parent(const char *path)
+{
+	char *p = xstrdup(path), *s;
+
+	for (s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			log_error("cannot create %s: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	return 0;
+}
+
+struct rdb *rdb_open(const char *path, bool create)
+{
+	struct rdb *d;
+	int flags = SQLITE_OPEN_READWRITE;
+
+	if (!path) {
+		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE)");
+		return NULL;
+	}
+	if (create) {
+		flags |= SQLITE_OPEN_CREATE;
+		if (access(path, F_OK) && make_parent(path))
+			return NULL;
+	} else if (access(path, F_OK)) {
+		log_error("%s: no such database (rtlat db add creates it)", path);
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &d->db, flags, NULL) != SQLITE_OK) {
+		log_error("%s: cannot open: %s", path,
+			  d->db ? sqlite3_errmsg(d->db) : "out of memory");
+		rdb_close(d);
+		return NULL;
+	}
+	sqlite3_busy_timeout(d->db, 5000);
+	if (exec(d, "PRAGMA foreign_keys = ON") || migrate(d)) {
+		rdb_close(d);
+		return NULL;
+	}
+	return d;
+}
+
+void rdb_close(struct rdb *d)
+{
+	if (!d)
+		return;
+	sqlite3_close(d->db);
+	free(d->path);
+	free(d);
+}
+
+#else /* !HAVE_SQLITE */
+
+struct rdb *rdb_open(const char *path, bool create)
+{
+	log_error("the history database needs SQLite, which is not built into this rtlat (install libsqlite3-dev and rebuild)");
+	return NULL;
+}
+
+void rdb_close(struct rdb *d)
+{
+}
+
+int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
+{
+	return -1;
+}
+
+int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
+{
+	return -1;
+}
+
+int rdb_remove(struct rdb *d, int64_t id)
+{
+	return -1;
+}
+
+int rdb_version(struct rdb *d)
+{
+	return -1;
+}
+
+#endif

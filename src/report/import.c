@@ -1,0 +1,913 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Import driver and text helpers; see import.h. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef HAVE_CJSON
+#include <cjson/cJSON.h>
+#endif
+
+#include "core/log.h"
+#include "report/import.h"
+
+/* Larger inputs are refused (a week of 1 s RTD lines is 5 MB). */
+#define IMP_MAX_FILE	(256u << 20)
+/* Bytes given to the text probes. */
+#define IMP_PROBE_LEN	65536
+/* Skipped-line warnings shown per file; the rest are counted. */
+#define IMP_MAX_LINE_WARN 10
+/* Directory recursion depth. */
+#define IMP_MAX_DEPTH	4
+
+const struct importer *const importers[] = {
+	&imp_rtlat,
+	&imp_cyclictest,
+	&imp_jitterdebugger,
+	&imp_oslat,
+	&imp_rtai,
+	&imp_xenomai,
+	&imp_table,
+	NULL,
+};
+
+const struct importer *importer_find(const char *name)
+{
+	int i;
+
+	for (i = 0; importers[i]; i++)
+		if (!strcmp(importers[i]->name, name))
+			return importers[i];
+	return NULL;
+}
+
+static void vdiag(struct imp_ctx *c, bool err, unsigned line, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void vdiag(struct imp_ctx *c, bool err, unsigned line, const char *fmt,
+		  va_list ap)
+{
+	char msg[768];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (c->o->quiet)
+		return;
+	if (line)
+		(err ? log_error : log_warn)("%s:%u: %s", c->path, line, msg);
+	else
+		(err ? log_error : log_warn)("%s: %s", c->path, msg);
+}
+
+void imp_error(struct imp_ctx *c, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->errors++;
+	va_start(ap, fmt);
+	vdiag(c, true, line, fmt, ap);
+	va_end(ap);
+}
+
+void imp_warn(struct imp_ctx *c, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->warnings++;
+	if (line && ++c->skipped > IMP_MAX_LINE_WARN)
+		return;
+	va_start(ap, fmt);
+	vdiag(c, false, line, fmt, ap);
+	va_end(ap);
+}
+
+struct rep_run *imp_new_run(struct imp_ctx *c, const struct importer *imp,
+			    unsigned line)
+{
+	struct rep_run *r = run_new();
+
+	r->file = xstrdup(c->path);
+	r->format = imp->name;
+	r->line = line;
+	runs_push(&c->runs, r);
+	return r;
+}
+
+/* ---- text helpers ---- */
+
+void lines_init(struct lines *l, char *buf, size_t len)
+{
+	l->p = buf;
+	l->end = buf + len;
+	l->no = 0;
+}
+
+char *lines_next(struct lines *l)
+{
+	char *s = l->p, *e, *t;
+
+	if (s >= l->end)
+		return NULL;
+	e = memchr(s, '\n', (size_t)(l->end - s));
+	if (!e)
+		e = l->end;
+	*e = '\0';
+	l->p = e + 1;
+	l->no++;
+	/* a carriage return ends a refreshed console line: keep the last part
+	 * (cyclictest without -q rewrites its lines in place) */
+	t = e;
+	while (t > s && (t[-1] == '\r' || isspace((unsigned char)t[-1])))
+		*--t = '\0';
+	t = strrchr(s, '\r');
+	if (t)
+		s = t + 1;
+	return s;
+}
+
+void strip_ansi(char *s)
+{
+	char *w = s;
+
+	while (*s) {
+		if (*s == '\033') {
+			s++;
+			if (*s == '[') {
+				s++;
+				while (*s && !(*s >= 0x40 && *s <= 0x7e))
+					s++;
+				if (*s)
+					s++;
+			} else if (*s) {
+				s++;
+			}
+			continue;
+		}
+		*w++ = *s++;
+	}
+	*w = '\0';
+}
+
+const char *skip_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+const char *imp_num_err(int err)
+{
+	switch (err) {
+	case -EDOM:
+		return "not a number (NaN or infinity)";
+	case -ERANGE:
+		return "number out of range";
+	default:
+		return "number expected";
+	}
+}
+
+int imp_num(const char **pp, int64_t unit_ns, int64_t *out)
+{
+	const char *p = skip_blank(*pp);
+	uint64_t ip = 0, frac = 0, fscale = 1, max = (uint64_t)REP_MAX_VALUE;
+	bool neg = false, digits = false;
+	uint64_t v;
+
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (!strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3))
+		return -EDOM;
+	for (; isdigit((unsigned char)*p); p++) {
+		digits = true;
+		if (ip > max)
+			continue;	/* keep scanning; range error below */
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.' && isdigit((unsigned char)p[1])) {
+		for (p++; isdigit((unsigned char)*p); p++) {
+			digits = true;
+			if (fscale < 1000000000u) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				fscale *= 10;
+			}
+		}
+	}
+	if (!digits)
+		return -EINVAL;
+	if (unit_ns < 1 || ip > max / (uint64_t)unit_ns)
+		return -ERANGE;
+	v = ip * (uint64_t)unit_ns;
+	/* frac / fscale * unit, exact: fscale <= 1e9 and unit <= 1e9 here */
+	if (unit_ns > 1000000000)
+		return -ERANGE;
+	v += frac * (uint64_t)unit_ns / fscale;
+	if (v > max)
+		return -ERANGE;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	*pp = p;
+	return 0;
+}
+
+int imp_count(const char **pp, uint64_t *out)
+{
+	const char *p = skip_blank(*pp);
+	uint64_t v = 0;
+	bool digits = false;
+
+	if (*p == '+')
+		p++;
+	if (!strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3))
+		return -EDOM;
+	for (; isdigit((unsigned char)*p); p++) {
+		digits = true;
+		if (v <= (uint64_t)REP_MAX_VALUE)
+			v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!digits)
+		return -EINVAL;
+	if (v > (uint64_t)REP_MAX_VALUE)
+		return -ERANGE;
+	*out = v;
+	*pp = p;
+	return 0;
+}
+
+int split_fields(char *line, char sep, char **f, int max)
+{
+	int n = 0;
+	char *s = line;
+
+	for (;;) {
+		char *e = strchr(s, sep), *t;
+
+		if (e)
+			*e = '\0';
+		s = (char *)skip_blank(s);
+		t = s + strlen(s);
+		while (t > s && isspace((unsigned char)t[-1]))
+			*--t = '\0';
+		if (n < max)
+			f[n] = s;
+		n++;
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return n;
+}
+
+int parse_hms(const char *s, int64_t *ns, const char **end)
+{
+	uint64_t h, m, sec;
+	const char *p = s;
+	int r;
+
+	r = imp_count(&p, &h);
+	if (r)
+		return r;
+	if (*p++ != ':')
+		return -EINVAL;
+	r = imp_count(&p, &m);
+	if (r || m > 59 || *p++ != ':')
+		return r ? r : -EINVAL;
+	r = imp_count(&p, &sec);
+	if (r || sec > 59)
+		return r ? r : -EINVAL;
+	if (h > (uint64_t)REP_MAX_VALUE / (3600 * 1000000000ull))
+		return -ERANGE;
+	*ns = (int64_t)((h * 3600 + m * 60 + sec) * 1000000000ull);
+	if (end)
+		*end = p;
+	return 0;
+}
+
+int parse_time_words(const char *s, int64_t *ns, const char **end)
+{
+	static const struct {
+		const char *name;
+		int64_t ns;
+	} u[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "min", 60000000000LL }, { "sec", 1000000000 },
+		{ "s", 1000000000 },
+	};
+	const char *p = s, *q;
+	int64_t v;
+	size_t i;
+	int r;
+
+	/* parse as ns first to learn the shape, then redo in the unit */
+	r = imp_num(&p, 1, &v);
+	if (r)
+		return r;
+	q = skip_blank(p);
+	if (*q == '(')
+		q++;
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		size_t n = strlen(u[i].name);
+
+		if (!strncmp(q, u[i].name, n) && !isalpha((unsigned char)q[n]))
+			break;
+	}
+	if (i == sizeof(u) / sizeof(u[0]))
+		return -EINVAL;
+	p = s;
+	r = imp_num(&p, u[i].ns > 1000000000 ? 1000000000 : u[i].ns, &v);
+	if (r)
+		return r;
+	if (u[i].ns > 1000000000) {
+		int64_t f = u[i].ns / 1000000000;
+
+		if (v > REP_MAX_VALUE / f || v < -REP_MAX_VALUE / f)
+			return -ERANGE;
+		v *= f;
+	}
+	if (v < 0)
+		return -EINVAL;
+	q += strlen(u[i].name);
+	if (*q == ')')
+		q++;
+	*ns = v;
+	if (end)
+		*end = q;
+	return 0;
+}
+
+int rth_names(const char *line, char names[][24], int max)
+{
+	const char *p = strchr(line, '|');
+	int n = 0;
+
+	while (p && n < max) {
+		const char *e = strchr(p + 1, '|');
+		size_t len = e ? (size_t)(e - p - 1) : strlen(p + 1);
+		const char *a = p + 1, *b = p + 1 + len;
+		size_t k = 0;
+
+		while (a < b && (*a == '-' || isspace((unsigned char)*a)))
+			a++;
+		while (b > a && (b[-1] == '-' || isspace((unsigned char)b[-1])))
+			b--;
+		for (; a < b && k < 23; a++)
+			names[n][k++] = (char)tolower((unsigned char)*a);
+		names[n][k] = '\0';
+		n++;
+		p = e;
+	}
+	return n;
+}
+
+bool parse_heading(const char *line, struct heading *h)
+{
+	char buf[160], *p, *e;
+	size_t len;
+
+	memset(h, 0, sizeof(*h));
+	if (strchr(line, '|'))
+		return false;
+	len = strlen(line);
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, line, len + 1);
+	while (len && (buf[len - 1] == ':' || isspace((unsigned char)buf[len - 1])))
+		buf[--len] = '\0';
+	/* units: "(ns)" or "(us)" at the end */
+	if (len > 5 && buf[len - 1] == ')' && buf[len - 4] == '(') {
+		if (!strcmp(buf + len - 4, "(ns)"))
+			h->unit_ns = 1;
+		else if (!strcmp(buf + len - 4, "(us)"))
+			h->unit_ns = 1000;
+		if (h->unit_ns) {
+			len -= 4;
+			while (len && isspace((unsigned char)buf[len - 1]))
+				len--;
+			buf[len] = '\0';
+		}
+	}
+	if ((p = strcasestr(buf, " without load")) && !p[13]) {
+		snprintf(h->load, sizeof(h->load), "none");
+	} else if ((p = strcasestr(buf, ", load not recorded")) && !p[19]) {
+		h->load[0] = '\0';
+	} else if ((p = strcasestr(buf, " with load"))) {
+		e = p + 10;
+		if (*e && *e != ' ')
+			return false;
+		e = (char *)skip_blank(e);
+		snprintf(h->load, sizeof(h->load), "%s",
+			 *e ? e : REP_LOAD_UNNAMED);
+	} else {
+		return false;
+	}
+	*p = '\0';
+	/* a known kind ("LATENCY", "CRUNCER"), else one word ("CYCLIC") */
+	if (!*buf || strlen(buf) > 40)
+		return false;
+	if (kind_from_text(buf)) {
+		snprintf(h->kind, sizeof(h->kind), "%s", kind_from_text(buf));
+		return true;
+	}
+	for (p = buf; *p; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+			return false;
+		*p = (char)tolower((unsigned char)*p);
+	}
+	snprintf(h->kind, sizeof(h->kind), "%s", buf);
+	return true;
+}
+
+const char *kind_from_text(const char *s)
+{
+	static const struct {
+		const char *key;
+		const char *kind;
+	} k[] = {
+		/* order matters: "klatency" contains "latency" */
+		{ "klatency", "klatency" },
+		{ "kernel latency", "klatency" },
+		{ "timer handler", "irq" },
+		{ "in-kernel", "klatency" },
+		{ "kernel-mode", "klatency" },
+		{ "switch", "switch" },
+		{ "crunc", "cruncher" },	/* "CRUNCER" in the 2005 summary */
+		{ "handshake", "handshake" },
+		{ "latency", "latency" },
+		{ "user-mode", "latency" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (strcasestr(s, k[i].key))
+			return k[i].kind;
+	return NULL;
+}
+
+/* ---- driver ---- */
+
+static char *stem_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	char *s, *dot;
+
+	b = b ? b + 1 : path;
+	s = xstrdup(*b ? b : path);
+	dot = strrchr(s, '.');
+	if (dot && dot != s)
+		*dot = '\0';
+	return s;
+}
+
+/* Line number of byte @off of @buf. */
+static unsigned line_of(const char *buf, size_t off)
+{
+	unsigned n = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		if (buf[i] == '\n')
+			n++;
+	return n;
+}
+
+static bool looks_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	/* UTF-8 byte order mark */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && isspace((unsigned char)buf[i]))
+		i++;
+	return i < len && (buf[i] == '{' || buf[i] == '[');
+}
+
+#ifdef HAVE_CJSON
+/* A JSON document ends with '}' or ']': anything else was cut short. */
+static bool json_truncated(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return !n || (s[n - 1] != '}' && s[n - 1] != ']');
+}
+#endif
+
+static void known_formats(char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; importers[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      importers[i]->name);
+}
+
+/*
+ * Detect and parse. Returns 0, -1 on error, or 1 when the format was not
+ * recognized and @quiet_unknown asks to skip such files silently.
+ */
+static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
+		     bool quiet_unknown)
+{
+	const struct importer *imp = NULL;
+	const char *nul;
+	char names[160];
+	int i, best = 0, r = -1;
+
+	if (c->o->format) {
+		imp = importer_find(c->o->format);
+		if (!imp) {
+			known_formats(names, sizeof(names));
+			imp_error(c, 0, "unknown format '%s' (known: %s)",
+				  c->o->format, names);
+			return -1;
+		}
+	}
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		if (quiet_unknown && !imp)
+			return 1;
+		imp_error(c, line_of(buf, (size_t)(nul - buf)),
+			  "binary data (NUL byte at offset %zu): not a result or log file",
+			  (size_t)(nul - buf));
+		return -1;
+	}
+	if (looks_json(buf, len) && (!imp || imp->json)) {
+#ifdef HAVE_CJSON
+		const char *err;
+		cJSON *root;
+		char *clean;
+		int nans = 0;
+
+		clean = json_sanitize(buf, len, &nans);
+		root = cJSON_ParseWithOpts(clean, &err, 1);
+		if (!root) {
+			err = cJSON_GetErrorPtr();
+			if (quiet_unknown && !imp) {
+				free(clean);
+				return 1;
+			}
+			imp_error(c, err ? line_of(clean, (size_t)(err - clean)) : 0,
+				  "invalid JSON%s", json_truncated(clean) ?
+				  " (truncated: the file ends before the document does)" :
+				  "");
+			free(clean);
+			return -1;
+		}
+		if (!imp) {
+			for (i = 0; importers[i]; i++) {
+				int s;
+
+				if (!importers[i]->probe_json)
+					continue;
+				s = importers[i]->probe_json(root);
+				if (s > best) {
+					best = s;
+					imp = importers[i];
+				}
+			}
+		}
+		if (!imp) {
+			if (!quiet_unknown) {
+				known_formats(names, sizeof(names));
+				imp_error(c, 0, "JSON of an unknown kind (known formats: %s; see --format)",
+					  names);
+			}
+			r = quiet_unknown ? 1 : -1;
+		} else {
+			if (nans)
+				imp_warn(c, 0, "%d NaN/infinity value%s read as n/a",
+					 nans, nans > 1 ? "s" : "");
+			r = imp->parse_json(c, root);
+		}
+		cJSON_Delete(root);
+		free(clean);
+		return r;
+#else
+		(void)best;
+		(void)i;
+		(void)names;
+		if (quiet_unknown && !imp)
+			return 1;
+		imp_error(c, 0, "JSON input needs cJSON, which is not built into this rtlat (install libcjson-dev and rebuild)");
+		return -1;
+#endif
+	}
+	if (imp && imp->json) {
+		imp_error(c, 0, "not JSON, but --format %s reads JSON", imp->name);
+		return -1;
+	} else {
+		char *copy = xmalloc(len + 1);
+
+		memcpy(copy, buf, len);
+		copy[len] = '\0';
+		if (!imp) {
+			char save = '\0';
+
+			if (len > IMP_PROBE_LEN) {
+				save = copy[IMP_PROBE_LEN];
+				copy[IMP_PROBE_LEN] = '\0';
+			}
+			for (i = 0; importers[i]; i++) {
+				int s;
+
+				if (!importers[i]->probe_text)
+					continue;
+				s = importers[i]->probe_text(copy);
+				if (s > best) {
+					best = s;
+					imp = importers[i];
+				}
+			}
+			if (len > IMP_PROBE_LEN)
+				copy[IMP_PROBE_LEN] = save;
+		}
+		if (!imp) {
+			free(copy);
+			if (quiet_unknown)
+				return 1;
+			known_formats(names, sizeof(names));
+			imp_error(c, 0, "format not recognized (known: %s; force one with --format)",
+				  names);
+			return -1;
+		}
+		r = imp->parse_text(c, copy, len);
+		free(copy);
+		return r;
+	}
+}
+
+/* Check what an importer produced; fill defaults and overrides. */
+static int finish_runs(struct imp_ctx *c, const char *default_label)
+{
+	char *stem = stem_of(c->path);
+	size_t i, unlabelled = 0, k = 0;
+
+	if (c->skipped > IMP_MAX_LINE_WARN && !c->o->quiet)
+		log_warn("%s: %d more lines skipped", c->path,
+			 c->skipped - IMP_MAX_LINE_WARN);
+	for (i = 0; i < c->runs.n; i++)
+		if (!c->runs.v[i]->label)
+			unlabelled++;
+	for (i = 0; i < c->runs.n; i++) {
+		struct rep_run *r = c->runs.v[i];
+
+		run_finish(r);
+		if (c->o->label)
+			str_set(&r->label, c->o->label);
+		if (c->o->load)
+			str_set(&r->load, c->o->load);
+		if (c->o->test)
+			str_set(&r->test, c->o->test);
+		if (!r->label) {
+			const char *base = default_label ? default_label : stem;
+
+			k++;
+			r->label = unlabelled > 1 && !default_label ?
+				   xasprintf("%s #%zu", base, k) : xstrdup(base);
+		}
+		if (!r->test)
+			r->test = xstrdup("latency");
+		if (!r->series)
+			r->series = xstrdup("latency");
+		if (!r->sum.has_stats && !r->sum.has_samples && !r->has_ideal) {
+			imp_error(c, r->line, "run without any figure (no min/avg/max, no sample count)");
+			free(stem);
+			return -1;
+		}
+	}
+	free(stem);
+	return 0;
+}
+
+static int import_file_buf(const char *name, const char *buf, size_t len,
+			   const struct imp_opts *o, struct rep_runs *out,
+			   bool quiet_unknown, const char *default_label)
+{
+	struct imp_ctx c;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	c.path = name;
+	c.o = o;
+	runs_init(&c.runs);
+	if (len == 0 || !buf) {
+		if (quiet_unknown)
+			return 1;
+		imp_error(&c, 0, "empty file");
+		return -1;
+	}
+	r = parse_any(&c, buf, len, quiet_unknown);
+	if (r == 0 && !c.errors && c.runs.n == 0) {
+		imp_error(&c, 0, "no run found in this file");
+		r = -1;
+	}
+	if (r == 0 && c.errors)
+		r = -1;
+	if (r == 0)
+		r = finish_runs(&c, default_label);
+	if (r != 0) {
+		runs_free(&c.runs);
+		return r;
+	}
+	runs_move(out, &c.runs);
+	return 0;
+}
+
+int import_buffer(const char *name, const char *buf, size_t len,
+		  const struct imp_opts *o, struct rep_runs *out)
+{
+	return import_file_buf(name, buf, len, o, out, false, NULL) ? -1 : 0;
+}
+
+/* Read a whole file. Returns a malloc'ed buffer or NULL after an error. */
+static char *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		log_error("%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > IMP_MAX_FILE) {
+		log_error("%s: too large (%lld bytes; at most %u MiB are read)",
+			  path, (long long)st.st_size, IMP_MAX_FILE >> 20);
+		close(fd);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			if (cap >= IMP_MAX_FILE) {
+				log_error("%s: too large (at most %u MiB are read)",
+					  path, IMP_MAX_FILE >> 20);
+				goto fail;
+			}
+			cap = cap ? 2 * cap : 65536;
+			buf = xrealloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			log_error("%s: read error: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (!buf)
+		buf = xmalloc(1);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+#ifdef HAVE_CJSON
+/* Label of a suite directory from its suite.json index, or NULL. */
+static char *suite_label(const char *dir)
+{
+	char *path = xasprintf("%s/suite.json", dir), *buf, *label = NULL;
+	const cJSON *l;
+	cJSON *root;
+	size_t len;
+
+	if (access(path, R_OK)) {
+		free(path);
+		return NULL;
+	}
+	buf = read_file(path, &len);
+	free(path);
+	if (!buf)
+		return NULL;
+	root = cJSON_Parse(buf);
+	free(buf);
+	l = root ? cJSON_GetObjectItemCaseSensitive(root, "label") : NULL;
+	if (cJSON_IsString(l) && l->valuestring[0])
+		label = xstrdup(l->valuestring);
+	cJSON_Delete(root);
+	return label;
+}
+#endif
+
+static int import_dir(const char *path, const struct imp_opts *o,
+		      struct rep_runs *out, int depth)
+{
+	char **names = NULL, *label = NULL;
+	size_t n = 0, i, found = 0;
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	if (depth > IMP_MAX_DEPTH)
+		return 0;
+	d = opendir(path);
+	if (!d) {
+		log_error("%s: cannot open directory: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), name_cmp);
+#ifdef HAVE_CJSON
+	label = suite_label(path);
+#endif
+	for (i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", path, names[i]);
+		struct stat st;
+
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			size_t had = out->n;
+
+			if (import_dir(p, o, out, depth + 1))
+				ret = -1;
+			found += out->n - had;
+		} else if (strcmp(names[i], "suite.json") &&
+			   stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+			size_t len;
+			char *buf = read_file(p, &len);
+			int r;
+
+			if (!buf) {
+				ret = -1;
+			} else {
+				r = import_file_buf(p, buf, len, o, out, true,
+						    label);
+				if (r < 0)
+					ret = -1;
+				else if (r == 0)
+					found++;
+				else if (!o->quiet)
+					log_note("%s: skipped (not a format rtlat reads)",
+						 p);
+				free(buf);
+			}
+		}
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	free(label);
+	if (!found && !ret && depth == 0) {
+		log_error("%s: no result or log file found in this directory", path);
+		ret = -1;
+	}
+	return ret;
+}
+
+int import_path(const char *path, const struct imp_opts *o,
+		struct rep_runs *out)
+{
+	struct stat st;
+	size_t len;
+	char *buf;
+	int r;
+
+	if (stat(path, &st)) {
+		log_error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		return import_dir(path, o, out, 0);
+	buf = read_file(path, &len);
+	if (!buf)
+		return -1;
+	r = import_buffer(path, buf, len, o, out);
+	free(buf);
+	return r;
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Summary tables in the style users mail around (and that rtlat report
+ * prints):
+ *
+ *   Board : Processor CPU-Clk Bus-Clk ...          (optional description)
+ *   Ocotea : AMCC 440GX 533 MHz 152 MHz ...
+ *   Linux : DENX linux-2.6.14-rc3-g4c234921
+ *   LATENCY with load:                              (heading: test, load,
+ *   |-----lat min|-----lat avg|-----lat max|-overrun|---test-time  unit)
+ *   Ocotea | 3575| 7438| 24474| 0| 00:10:50
+ *
+ * Columns are taken by name: lat min, lat avg, lat max, overrun, lost,
+ * p99.9, test-time, samples, ideal computation time. Unit-less figures are
+ * in the heading's unit ("(us)") or ns; a figure may carry its own unit
+ * ("368 us"). "?" and "n/a" are unknown values. "NAME : text" lines before
+ * the tables describe the board NAME (rows with that label) or the whole
+ * system (Linux, iPipe, Xenomai, ...).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/import.h"
+
+#define TB_MAXCOL 16
+#define TB_MAXDESC 64
+
+enum tcol {
+	TC_OTHER, TC_MIN, TC_AVG, TC_MAX, TC_OVERRUN, TC_LOST, TC_P999,
+	TC_TIME, TC_SAMPLES, TC_IDEAL,
+};
+
+static enum tcol tcol_of(const char *n)
+{
+	static const struct {
+		const char *name;
+		enum tcol c;
+	} m[] = {
+		{ "lat min", TC_MIN }, { "lat avg", TC_AVG }, { "lat max", TC_MAX },
+		{ "overrun", TC_OVERRUN }, { "overruns", TC_OVERRUN },
+		{ "lost", TC_LOST }, { "p99.9", TC_P999 },
+		{ "test-time", TC_TIME }, { "samples", TC_SAMPLES },
+		{ "ideal computation time", TC_IDEAL }, { "ideal", TC_IDEAL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (!strcmp(n, m[i].name))
+			return m[i].c;
+	return TC_OTHER;
+}
+
+struct desc {
+	char *key, *val;
+};
+
+struct tstate {
+	struct imp_ctx *c;
+	struct heading hd;
+	bool have_heading;
+	enum tcol col[TB_MAXCOL];
+	int ncol;		/* data columns after the label */
+	struct desc d[TB_MAXDESC];
+	int nd;
+	bool tables_started;
+};
+
+/* A figure with an optional unit word: "368 us", "12.5", "7438". */
+static int tfig(struct tstate *s, const char **p, int64_t *v)
+{
+	const char *q = skip_blank(*p), *u;
+	int64_t unit = s->hd.unit_ns ? s->hd.unit_ns :
+		       s->c->o->input_unit_ns ? s->c->o->input_unit_ns : 1;
+	const char *save = q;
+	int e;
+
+	/* look ahead for a unit word after the number */
+	e = imp_num(&q, 1, v);
+	if (e)
+		return e;
+	u = skip_blank(q);
+	if (starts_with(u, "us") && !isalpha((unsigned char)u[2]))
+		unit = 1000;
+	else if (starts_with(u, "ms") && !isalpha((unsigned char)u[2]))
+		unit = 1000000;
+	else if (starts_with(u, "ns") && !isalpha((unsigned char)u[2]))
+		unit = 1;
+	else
+		u = NULL;
+	q = save;
+	e = imp_num(&q, unit, v);
+	if (e)
+		return e;
+	*p = u ? u + 2 : q;
+	return 0;
+}
+
+static bool unknown_value(const char *f)
+{
+	return !strcmp(f, "?") || !strcmp(f, "n/a") || !strcmp(f, "-") ||
+	       !*f;
+}
+
+static int do_row(struct tstate *s, char **f, int n, unsigned no)
+{
+	struct rep_run *r;
+	int i;
+
+	if (n - 1 != s->ncol && n - 1 != s->ncol - 1) {
+		imp_warn(s->c, no, "row with %d values for %d columns skipped",
+			 n - 1, s->ncol);
+		return 0;
+	}
+	r = imp_new_run(s->c, &imp_table, no);
+	r->tool = xstrdup("summary table");
+	r->label = xstrdup(f[0]);
+	str_set(&r->test, s->hd.kind[0] ? s->hd.kind : "latency");
+	str_set(&r->load, s->hd.load[0] ? s->hd.load : NULL);
+	for (i = 0; i < n - 1; i++) {
+		const char *p = f[i + 1];
+		int64_t v = 0;
+		uint64_t cnt = 0;
+		int e;
+
+		if (s->col[i] == TC_OTHER || unknown_value(p))
+			continue;
+		switch (s->col[i]) {
+		case TC_TIME:
+			e = parse_hms(p, &v, &p);
+			break;
+		case TC_OVERRUN:
+		case TC_LOST:
+		case TC_SAMPLES:
+			e = imp_count(&p, &cnt);
+			break;
+		default:
+			e = tfig(s, &p, &v);
+			break;
+		}
+		if (e == -ERANGE || e == -EDOM) {
+			imp_error(s->c, no, "column %d: %s", i + 2, imp_num_err(e));
+			return -1;
+		}
+		if (e) {
+			imp_warn(s->c, no, "unreadable value '%s' in column %d: read as unknown",
+				 f[i + 1], i + 2);
+			continue;
+		}
+		switch (s->col[i]) {
+		case TC_MIN: r->sum.min = v; break;
+		case TC_AVG: r->sum.avg = (double)v; break;
+		case TC_MAX: r->sum.max = v; break;
+		case TC_OVERRUN:
+		case TC_LOST:
+			r->sum.misses = cnt;
+			r->sum.has_misses = true;
+			r->miss = s->col[i] == TC_LOST ? MISS_LOST : MISS_OVERRUNS;
+			break;
+		case TC_P999:
+			r->sum.pct[PCT_P999] = v;
+			r->sum.has_pct[PCT_P999] = true;
+			break;
+		case TC_TIME: r->duration_ns = v; break;
+		case TC_SAMPLES:
+			r->sum.samples = cnt;
+			r->sum.has_samples = true;
+			break;
+		case TC_IDEAL:
+			r->ideal_ns = v;
+			r->has_ideal = true;
+			break;
+		default: break;
+		}
+	}
+	/* min, avg and max come together or not at all */
+	{
+		bool mn = false, av = false, mx = false;
+
+		for (i = 0; i < n - 1; i++) {
+			if (unknown_value(f[i + 1]))
+				continue;
+			mn |= s->col[i] == TC_MIN;
+			av |= s->col[i] == TC_AVG;
+			mx |= s->col[i] == TC_MAX;
+		}
+		r->sum.has_stats = mn && av && mx;
+		if (r->sum.has_stats &&
+		    (r->sum.min > r->sum.max || r->sum.avg < (double)r->sum.min ||
+		     r->sum.avg > (double)r->sum.max)) {
+			imp_warn(s->c, no, "row with min > avg or avg > max: figures dropped");
+			r->sum.has_stats = false;
+		}
+	}
+	if (!r->sum.has_stats && !r->has_ideal) {
+		/* nothing to show: drop the row again */
+		s->c->runs.n--;
+		run_free(r);
+		imp_warn(s->c, no, "row without figures skipped");
+	}
+	return 0;
+}
+
+static void add_desc(struct tstate *s, const char *line)
+{
+	const char *colon = strchr(line, ':');
+	size_t k;
+
+	if (!colon || s->nd >= TB_MAXDESC || s->tables_started)
+		return;
+	k = (size_t)(colon - line);
+	while (k && isspace((unsigned char)line[k - 1]))
+		k--;
+	if (!k || k > 40)
+		return;
+	s->d[s->nd].key = strndup(line, k);
+	s->d[s->nd].val = xstrdup(skip_blank(colon + 1));
+	if (!s->d[s->nd].key) {
+		free(s->d[s->nd].val);
+		return;
+	}
+	s->nd++;
+}
+
+/* Board descriptions to the runs of that label, the rest to all runs. */
+static void apply_desc(struct tstate *s)
+{
+	char *global = NULL, *kernel = NULL;
+	size_t i;
+	int k;
+
+	for (k = 0; k < s->nd; k++) {
+		bool board = !strcmp(s->d[k].key, "Board");
+		char *t;
+
+		for (i = 0; i < s->c->runs.n && !board; i++)
+			board = !strcmp(s->c->runs.v[i]->label, s->d[k].key);
+		if (board)
+			continue;
+		t = xasprintf("%s%s%s %s", global ? global : "",
+			      global ? "; " : "", s->d[k].key, s->d[k].val);
+		free(global);
+		global = t;
+		if (!strcmp(s->d[k].key, "Linux"))
+			kernel = s->d[k].val;
+	}
+	for (i = 0; i < s->c->runs.n; i++) {
+		struct rep_run *r = s->c->runs.v[i];
+		const char *bd = NULL;
+
+		for (k = 0; k < s->nd; k++)
+			if (!strcmp(s->d[k].key, r->label))
+				bd = s->d[k].val;
+		if (bd) {
+			str_set(&r->board, r->label);
+			free(r->system);
+			r->system = xasprintf("%s%s%s", bd, global ? "; " : "",
+					      global ? global : "");
+		} else if (global) {
+			str_set(&r->system, global);
+		}
+		if (kernel)
+			str_set(&r->kernel, kernel);
+	}
+	free(global);
+}
+
+static int parse(struct imp_ctx *c, char *buf, size_t len)
+{
+	struct tstate s;
+	struct lines l;
+	char *line;
+	int ret = 0, k;
+
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	lines_init(&l, buf, len);
+	while (!ret && (line = lines_next(&l))) {
+		char names[TB_MAXCOL + 1][24];
+		char *f[TB_MAXCOL + 2];
+		struct heading hd;
+		int n, i;
+
+		strip_ansi(line);
+		line = (char *)skip_blank(line);
+		if (parse_heading(line, &hd)) {
+			s.hd = hd;
+			s.have_heading = true;
+			s.tables_started = true;
+			s.ncol = 0;
+			continue;
+		}
+		if (!strchr(line, '|')) {
+			add_desc(&s, line);
+			continue;
+		}
+		/* a header: the fields after the first name known columns */
+		n = rth_names(line, names, TB_MAXCOL);
+		for (i = 0; i < n; i++)
+			if (tcol_of(names[i]) != TC_OTHER)
+				break;
+		if (n && i < n) {
+			for (i = 0; i < n; i++)
+				s.col[i] = tcol_of(names[i]);
+			s.ncol = n;
+			s.tables_started = true;
+			continue;
+		}
+		if (!s.ncol)
+			continue;
+		n = split_fields(line, '|', f, TB_MAXCOL + 2);
+		if (n > TB_MAXCOL + 1 || !*f[0]) {
+			imp_warn(c, l.no, "unreadable table row skipped");
+			continue;
+		}
+		ret = do_row(&s, f, n, l.no);
+	}
+	if (!ret)
+		apply_desc(&s);
+	for (k = 0; k < s.nd; k++) {
+		free(s.d[k].key);
+		free(s.d[k].val);
+	}
+	return ret;
+}
+
+static int probe(const char *text)
+{
+	const char *p = text;
+	bool header = false;
+	int rows = 0;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		const char *bar = memchr(p, '|', n);
+
+		p = skip_blank(p);
+		if (bar && (starts_with(p, "RT") || starts_with(p, "HS")) &&
+		    bar - p == 3)
+			return 0;	/* Xenomai/RTAI lines */
+		if (bar && memmem(p, n, "lat min", 7))
+			header = true;
+		else if (bar && header && bar > p)
+			rows++;
+		p = e ? e + 1 : NULL;
+	}
+	return header && rows ? 70 : 0;
+}
+
+const struct importer imp_table = {
+	.name = "table",
+	.what = "summary tables in the style users mail (and rtlat report's text output)",
+	.probe_text = probe,
+	.parse_text = parse,
+};

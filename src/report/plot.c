@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* gnuplot plots as SVG; see plot.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/timeutil.h"
+#include "report/plot.h"
+
+extern char **environ;
+
+/* Largest SVG read back (a histogram of many buckets is a few 100 KB). */
+#define PLOT_MAX_SVG (32u << 20)
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+#define NCOLORS (sizeof(palette) / sizeof(palette[0]))
+
+int plots_begin(struct plots *p)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->dir, sizeof(p->dir), "%s/rtlat-plot.XXXXXX",
+		 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+	if (!mkdtemp(p->dir)) {
+		p->dir[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/* A string for a gnuplot single-quoted string ('' is a quote). */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+/* A label inside a data block: double-quoted, no quotes or newlines. */
+static void gp_label(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' ? '\'' : *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	fputc('"', f);
+}
+
+static double us(double ns)
+{
+	return ns / 1000.0;
+}
+
+/* Open the script of plot number p->n: terminal, output and title. */
+static int plot_start(struct plots *p, const char *title, const char *caption)
+{
+	char path[96];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/p%d.gp", p->dir, p->n);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	p->script = f;
+	fprintf(f, "set encoding utf8\nset datafile missing 'NaN'\n");
+	fprintf(f, "reset\nset terminal svg size 760,380 dynamic font 'sans,11' background '#ffffff'\n");
+	fprintf(f, "set output '%s/p%d.svg'\nset title ", p->dir, p->n);
+	gp_str(f, title);
+	fprintf(f, " noenhanced\nset key noenhanced\nset grid ytics\n");
+	p->caption = xrealloc(p->caption, (size_t)(p->n + 1) * sizeof(*p->caption));
+	p->caption[p->n] = xstrdup(caption);
+	return p->n++;
+}
+
+static void plot_close(struct plots *p)
+{
+	fprintf(p->script, "unset output\n");
+	if (fclose(p->script))
+		p->svg_failed = true;
+	p->script = NULL;
+}
+
+int plot_histogram(struct plots *p, const struct rep_run *r)
+{
+	const struct rep_series *s = &r->sum;
+	const struct rep_hist *h = &s->hist;
+	char title[256], mx[32], extra[96] = "";
+	size_t i;
+	FILE *f;
+	int n;
+
+	if (!h->n || !s->has_stats)
+		return -1;
+	if (h->overflow || h->underflow)
+		snprintf(extra, sizeof(extra), " (%" PRIu64 " below, %" PRIu64 " beyond the histogram)",
+			 h->underflow, h->overflow);
+	snprintf(title, sizeof(title), "%s: %s histogram, max %s µs%s", r->label,
+		 r->test, fmt_us3(mx, s->max), extra);
+	n = plot_start(p, title, "histogram");
+	if (n < 0)
+		return -1;
+	f = p->script;
+	fprintf(f, "$h%d << EOD\n", n);
+	for (i = 0; i < h->n; i++) {
+		double lo = (double)h->b[i].lo, hi = (double)h->b[i].hi + 1;
+
+		fprintf(f, "%.4f %" PRIu64 " %.4f\n", us((lo + hi) / 2),
+			h->b[i].count, us(hi - lo));
+	}
+	fprintf(f, "EOD\n");
+	/* long tails: a log time axis keeps the body of the histogram visible */
+	if (h->b[0].lo > 0 && h->b[h->n - 1].hi > 50 * h->b[0].lo)
+		fprintf(f, "set logscale x\n");
+	fprintf(f, "set logscale y\nset yrange [0.8:*]\nset xlabel 'latency (µs)'\n"
+		"set ylabel 'samples (log scale)'\nset style fill solid 0.7 noborder\n"
+		"set arrow 1 from %.4f, graph 0 to %.4f, graph 1 nohead lc rgb '#d62728' dt 2\n"
+		"plot $h%d using 1:2:3 with boxes lc rgb '%s' title 'samples'\n",
+		us((double)s->max), us((double)s->max), n, palette[0]);
+	plot_close(p);
+	return n;
+}
+
+int plot_timeline(struct plots *p, const struct rep_run *r)
+{
+	const struct rep_series *s = &r->sum;
+	char title[256], len[32];
+	size_t i, k = 0, k2 = 0;
+	bool positive = true;
+	int64_t top = 0;
+	double bottom = 0;
+	FILE *f;
+	int n;
+
+	for (i = 0; i < s->nint; i++)
+		k += s->iv[i].has_stats;
+	if (k < 2)
+		return -1;
+	snprintf(title, sizeof(title), "%s: %s over time (per %s interval)",
+		 r->label, r->test,
+		 s->iv[0].len_ns > 0 ? fmt_time(len, s->iv[0].len_ns) : "reported");
+	n = plot_start(p, title, "latency over time");
+	if (n < 0)
+		return -1;
+	f = p->script;
+	fprintf(f, "$t%d << EOD\n", n);
+	for (i = 0; i < s->nint; i++) {
+		const struct rep_interval *iv = &s->iv[i];
+		double t0 = (double)iv->start_ns / 1e9;
+		double t1 = (double)(iv->start_ns + (iv->len_ns > 0 ? iv->len_ns : 0)) / 1e9;
+
+		if (!iv->has_stats) {
+			fprintf(f, "\n");	/* a gap */
+			continue;
+		}
+		if (iv->min <= 0)
+			positive = false;
+		if (!k2++ || iv->max > top)
+			top = iv->max;
+		if (k2 == 1 || iv->avg < bottom)
+			bottom = iv->avg;
+		/* each interval as a level from its start to its end */
+		fprintf(f, "%.3f %.3f %.3f %.3f\n%.3f %.3f %.3f %.3f\n",
+			t0, us((double)iv->min), us(iv->avg), us((double)iv->max),
+			t1, us((double)iv->min), us(iv->avg), us((double)iv->max));
+	}
+	fprintf(f, "EOD\n");
+	if (positive && bottom > 0 && (double)top > 20 * bottom)
+		fprintf(f, "set logscale y\n");
+	fprintf(f, "set xlabel 'time (s)'\nset ylabel 'latency (µs)'\nset key top left\n"
+		"plot $t%d using 1:4 with lines lc rgb '%s' title 'max', "
+		"'' using 1:3 with lines lc rgb '%s' title 'avg', "
+		"'' using 1:2 with lines lc rgb '%s' title 'min'\n",
+		n, palette[1], palette[0], palette[2]);
+	plot_close(p);
+	return n;
+}
+
+int plot_tail(struct plots *p, const struct group *g)
+{
+	char title[256], gt[192];
+	size_t i, used = 0;
+	bool positive = true;
+	FILE *f;
+	int n, k;
+
+	for (i = 0; i < g->n; i++) {
+		for (k = 0; k < RTLAT_NPCT; k++)
+			if (g->v[i]->sum.has_pct[k] && g->v[i]->sum.pct[k] <= 0)
+				positive = false;
+		for (k = 1; k < RTLAT_NPCT; k++)
+			if (g->v[i]->sum.has_pct[k]) {
+				used++;
+				break;
+			}
+	}
+	if (!used)
+		return -1;
+	group_title(gt, sizeof(gt), g);
+	snprintf(title, sizeof(title), "%s: latency percentiles (tail)", gt);
+	n = plot_start(p, title, "tail");
+	if (n < 0)
+		return -1;
+	f = p->script;
+	for (i = 0; i < g->n; i++) {
+		const struct rep_series *s = &g->v[i]->sum;
+
+		fprintf(f, "$q%d_%zu << EOD\n", n, i);
+		for (k = 0; k < RTLAT_NPCT; k++)
+			if (s->has_pct[k])
+				fprintf(f, "%" PRIu64 " %.4f\n",
+					rtlat_percentiles[k].den_inv,
+					us((double)s->pct[k]));
+		fprintf(f, "EOD\n");
+	}
+	fprintf(f, "set logscale x\nset xrange [1.5:2e6]\n"
+		"set xtics ('p50' 2, 'p90' 10, 'p99' 100, 'p99.9' 1000, "
+		"'p99.99' 10000, 'p99.999' 100000, 'p99.9999' 1000000)\n"
+		"set xlabel 'percentile'\nset ylabel 'latency (µs%s)'\nset key top left\n%s"
+		"plot ", positive ? ", log scale" : "",
+		positive ? "set logscale y\n" : "");
+	for (i = 0, k = 0; i < g->n; i++) {
+		const struct rep_series *s = &g->v[i]->sum;
+		int j, have = 0;
+
+		for (j = 0; j < RTLAT_NPCT; j++)
+			have += s->has_pct[j];
+		if (!have)
+			continue;
+		fprintf(f, "%s$q%d_%zu using 1:2 with linespoints lc rgb '%s' title ",
+			k++ ? ", " : "", n, i, palette[i % NCOLORS]);
+		gp_str(f, g->v[i]->label);
+	}
+	fprintf(f, "\n");
+	plot_close(p);
+	return n;
+}
+
+int plot_bars(struct plots *p, const struct group *g)
+{
+	char title[256], gt[192];
+	size_t i, known = 0, p999 = 0;
+	FILE *f;
+	int n;
+
+	for (i = 0; i < g->n; i++) {
+		known += g->v[i]->sum.has_stats;
+		p999 += g->v[i]->sum.has_pct[PCT_P999];
+	}
+	if (!known)
+		return -1;
+	group_title(gt, sizeof(gt), g);
+	snprintf(title, sizeof(title), "%s: %s per run", gt,
+		 p999 ? "max and p99.9" : "max");
+	n = plot_start(p, title, p999 ? "max and p99.9" : "max");
+	if (n < 0)
+		return -1;
+	f = p->script;
+	fprintf(f, "$b%d << EOD\n", n);
+	for (i = 0; i < g->n; i++) {
+		const struct rep_series *s = &g->v[i]->sum;
+
+		gp_label(f, g->v[i]->label);
+		if (s->has_stats)
+			fprintf(f, " %.4f", us((double)s->max));
+		else
+			fprintf(f, " NaN");
+		if (s->has_pct[PCT_P999])
+			fprintf(f, " %.4f\n", us((double)s->pct[PCT_P999]));
+		else
+			fprintf(f, " NaN\n");
+	}
+	fprintf(f, "EOD\n");
+	fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
+		"set style fill solid 0.8 noborder\nset boxwidth 0.9\n"
+		"set xtics rotate by -25 noenhanced\nset ylabel 'latency (µs)'\n"
+		"set yrange [0:*]\nset key top right\n"
+		"plot $b%d using 2:xtic(1) lc rgb '%s' title 'max'", n, palette[1]);
+	if (p999)
+		fprintf(f, ", '' using 3 lc rgb '%s' title 'p99.9'", palette[0]);
+	fprintf(f, "\n");
+	plot_close(p);
+	return n;
+}
+
+/* Read @path into a string, prefixing the SVG's ids with "p@n_". */
+static char *read_svg(const char *path, int n)
+{
+	static const char *const pat[] = {
+		"id='", "id=\"", "href='#", "href=\"#", "url(#",
+	};
+	char *buf, *svg, *out, *w, pfx[16];
+	size_t len = 0, cap, i, k, plen;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	buf = xmalloc(PLOT_MAX_SVG + 1);
+	len = fread(buf, 1, PLOT_MAX_SVG, f);
+	fclose(f);
+	buf[len] = '\0';
+	svg = strstr(buf, "<svg");
+	if (!svg || !strstr(svg, "</svg>")) {
+		free(buf);
+		return NULL;
+	}
+	plen = (size_t)snprintf(pfx, sizeof(pfx), "p%d_", n);
+	cap = 2 * len + 64;
+	out = w = xmalloc(cap);
+	for (i = 0; svg[i];) {
+		for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
+			size_t pl = strlen(pat[k]);
+
+			if (!strncmp(svg + i, pat[k], pl) &&
+			    (size_t)(w - out) + pl + plen < cap) {
+				memcpy(w, pat[k], pl);
+				w += pl;
+				memcpy(w, pfx, plen);
+				w += plen;
+				i += pl;
+				break;
+			}
+		}
+		if (k < sizeof(pat) / sizeof(pat[0]))
+			continue;
+		if ((size_t)(w - out) + 1 >= cap)
+			break;
+		*w++ = svg[i++];
+	}
+	*w = '\0';
+	free(buf);
+	return out;
+}
+
+/* Run gnuplot on @script. Returns its exit status, 127 when it could not
+ * be started (errno-like code in *@err), -1 when killed. */
+static int run_gnuplot(const char *gp, const char *script, const char *log,
+		       int *err)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[3];
+	int status, rc;
+	pid_t pid;
+
+	argv[0] = (char *)gp;
+	argv[1] = (char *)script;
+	argv[2] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	/* gnuplot's chatter goes to a log shown only when it fails */
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC,
+					 0600);
+	rc = posix_spawnp(&pid, gp, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	*err = rc;
+	if (rc)
+		return 127;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			*err = errno;
+			return -1;
+		}
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* First line of @path into @buf. */
+static void first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+int plots_draw(struct plots *p, char *why, size_t len)
+{
+	const char *gp = getenv("GNUPLOT");
+	char all[96], log[96], msg[200];
+	int i, rc, err = 0, failed = 0;
+	FILE *f;
+
+	if (!gp || !*gp)
+		gp = "gnuplot";
+	p->svg = xcalloc((size_t)p->n + 1, sizeof(*p->svg));
+	if (!p->n)
+		return 0;
+	if (p->svg_failed) {
+		snprintf(why, len, "cannot write the gnuplot scripts");
+		return -1;
+	}
+	/* one gnuplot for all plots */
+	snprintf(all, sizeof(all), "%s/all.gp", p->dir);
+	snprintf(log, sizeof(log), "%s/gnuplot.log", p->dir);
+	f = fopen(all, "w");
+	if (!f) {
+		snprintf(why, len, "cannot write the gnuplot script");
+		return -1;
+	}
+	for (i = 0; i < p->n; i++)
+		fprintf(f, "load '%s/p%d.gp'\n", p->dir, i);
+	if (fclose(f)) {
+		snprintf(why, len, "cannot write the gnuplot script");
+		return -1;
+	}
+	rc = run_gnuplot(gp, all, log, &err);
+	if (rc == 127) {
+		snprintf(why, len, "%s: %s (install gnuplot-nox, or set GNUPLOT to its path)",
+			 gp, err ? strerror(err) : "not found");
+		return -1;
+	}
+	for (i = 0; i < p->n; i++) {
+		char path[96], script[96];
+
+		snprintf(path, sizeof(path), "%s/p%d.svg", p->dir, i);
+		p->svg[i] = read_svg(path, i);
+		if (p->svg[i] || !rc)
+			goto check;
+		/* a plot gnuplot refused stopped the rest: draw each missing
+		 * plot on its own */
+		snprintf(script, sizeof(script), "%s/p%d.gp", p->dir, i);
+		if (run_gnuplot(gp, script, log, &err) == 0)
+			p->svg[i] = read_svg(path, i);
+check:
+		if (!p->svg[i] && !failed++) {
+			first_line(log, msg, sizeof(msg));
+			snprintf(why, len, "gnuplot could not draw the %s plot (%s)",
+				 p->caption[i], *msg ? msg : "no SVG written");
+		}
+	}
+	return failed ? -1 : 0;
+}
+
+void plots_end(struct plots *p)
+{
+	DIR *d;
+	struct dirent *de;
+	int i;
+
+	if (p->script)
+		fclose(p->script);
+	d = opendir(p->dir);
+	if (d) {
+		while ((de = readdir(d))) {
+			char path[400];
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", p->dir, de->d_name);
+			unlink(path);
+		}
+		closedir(d);
+		rmdir(p->dir);
+	}
+	for (i = 0; p->svg && i < p->n; i++)
+		free(p->svg[i]);
+	for (i = 0; p->caption && i < p->n; i++)
+		free(p->caption[i]);
+	free(p->svg);
+	free(p->caption);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Plots drawn by gnuplot (a child process running a generated script with
+ * inline data blocks), as SVG. All plots of a report are collected first
+ * and drawn by one gnuplot run.
+ */
+#ifndef RTLAT_REPORT_PLOT_H
+#define RTLAT_REPORT_PLOT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/report.h"
+
+struct plots {
+	char dir[64];		/* private temporary directory */
+	FILE *script;		/* of the plot being written */
+	bool svg_failed;	/* a script could not be written */
+	int n;			/* plots queued */
+	char **svg;		/* after plots_draw(): SVG text per plot, or NULL */
+	char **caption;
+};
+
+/* Start a plot set. Returns 0 or -1 (error reported). */
+int plots_begin(struct plots *p);
+
+/* Queue plots; each returns its index, or -1 when there is nothing to draw
+ * (e.g. a run without histogram). */
+int plot_histogram(struct plots *p, const struct rep_run *r);
+int plot_timeline(struct plots *p, const struct rep_run *r);
+int plot_tail(struct plots *p, const struct group *g);
+int plot_bars(struct plots *p, const struct group *g);
+
+/*
+ * Run gnuplot ($GNUPLOT, else "gnuplot" in PATH) on the queued plots and
+ * read the SVGs (their ids prefixed so that several can be inlined in one
+ * page). A plot gnuplot refuses is left out (the others are drawn).
+ * Returns 0, or -1 with a reason in @why when gnuplot is missing or a plot
+ * is missing.
+ */
+int plots_draw(struct plots *p, char *why, size_t len);
+
+/* Remove the temporary files and free everything. */
+void plots_end(struct plots *p);
+
+#endif

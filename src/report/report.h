@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Host-side reporting on normalized runs: grouping into tables, text /
+ * markdown / CSV / HTML output, plots, comparison, filters and the SQLite
+ * history. Everything here reads struct rep_run (model.h) only.
+ */
+#ifndef RTLAT_REPORT_REPORT_H
+#define RTLAT_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/model.h"
+
+/* ---- grouping: one table per test kind, series and load ---- */
+
+struct group {
+	const char *test, *series, *load;	/* of the first run */
+	size_t n;
+	struct rep_run **v;
+};
+
+/* Group @rs in order of first appearance. Returns the number of groups;
+ * free with groups_free(). */
+size_t groups_make(const struct rep_runs *rs, struct group **out);
+void groups_free(struct group *g, size_t n);
+/* Same table? (test, series and load equal; NULL load = not recorded) */
+bool same_table(const struct rep_run *a, const struct rep_run *b);
+
+/* "LATENCY with load hell" */
+void group_title(char *buf, size_t len, const struct group *g);
+
+/* ---- tables ---- */
+
+struct out_opts {
+	int64_t unit_ns;	/* 1 (ns, default) or 1000 (us, 3 decimals) */
+	bool threads;		/* a row per thread under each run */
+};
+
+#define TB_COLS 8
+#define TB_CELL 40
+
+/* One table, formatted: the same cells feed text, markdown and HTML. */
+struct rtable {
+	char title[192];
+	const char *unit;		/* "ns" or "us" */
+	int ncol;
+	const char *col[TB_COLS];	/* column names after "run" */
+	size_t nrow;
+	char **label;			/* per row */
+	bool *sub;			/* per row: a thread under its run */
+	char (*cell)[TB_COLS][TB_CELL];	/* per row */
+};
+
+void table_build(const struct group *g, const struct out_opts *o,
+		 struct rtable *t);
+void table_free(struct rtable *t);
+
+/* Seed-style text: heading "LATENCY with load (ns):", "|"-separated. */
+void table_print_text(FILE *f, const struct rtable *t);
+void table_print_markdown(FILE *f, const struct rtable *t);
+void table_print_html(FILE *f, const struct rtable *t);
+
+/* Format a time in the table unit ("12345", "12.345") or "n/a". */
+void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns);
+
+/* One CSV field, quoted when needed (RFC 4180); NULL is empty. */
+void csv_field(FILE *f, const char *s);
+
+/* All runs as CSV (RFC 4180), values in ns. */
+void csv_print(FILE *f, const struct rep_runs *rs, bool threads);
+
+/* Write @s with HTML special characters escaped. */
+void html_escape(FILE *f, const char *s);
+
+/* ---- filters (report, compare, db) ---- */
+
+struct filter {
+	const char *label, *board, *kernel, *test, *load;	/* globs */
+	const char *since, *until;	/* ISO dates, inclusive prefixes */
+};
+
+/* Does @r pass @f? Globs are fnmatch(3) patterns, case-sensitive. Dates
+ * compare with the run's start time, else the time it was added to the
+ * history database; a run with neither fails a date filter. */
+bool filter_match(const struct filter *f, const struct rep_run *r);
+bool filter_empty(const struct filter *f);
+/* Keep only the runs that pass (frees the others). */
+void runs_filter(struct rep_runs *rs, const struct filter *f);
+
+/* ---- HTML report with gnuplot plots (html.c, plot.c) ---- */
+
+/* Write the whole report page to @path. Plots need gnuplot (found in PATH,
+ * or $GNUPLOT); without it the page has the tables and says why the plots
+ * are missing. Returns 0 or -1 (error reported). *@nplots receives the
+ * number of plots embedded. */
+int html_report(const char *path, const struct rep_runs *rs,
+		const struct out_opts *o, int *nplots);
+
+/* ---- comparison (compare.c) ---- */
+
+enum noise_source {
+	NOISE_NONE = 0,
+	NOISE_REPEATS,		/* spread of repeated runs in a group */
+	NOISE_INTERVALS,	/* spread of the interval series */
+	NOISE_RULE,		/* the fixed rule: no data to estimate it */
+};
+
+struct cmp_metric {
+	const char *name;	/* "lat min", ... */
+	bool known;
+	double a, b;		/* ns (counts for the miss metric) */
+	double delta, pct;	/* b - a; % of a (pct_known false if a == 0) */
+	bool pct_known;
+	double noise;		/* absolute, same unit */
+	enum noise_source src;
+	bool beyond;		/* |delta| > noise */
+};
+
+#define CMP_METRICS 5
+
+struct cmp_row {
+	const struct rep_run *a, *b;	/* representative runs */
+	size_t na, nb;			/* runs behind each side */
+	char title[192];
+	char a_name[128], b_name[128];
+	struct cmp_metric m[CMP_METRICS];
+};
+
+/* Compare the summary of side A against side B (each one or more runs of
+ * the same table). */
+void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
+	      size_t nb, struct cmp_row *out);
+
+/* Compare each table of @a with the same table (test, series, load) of @b;
+ * tables found on one side only are noted. Returns the number of rows in
+ * *@out (free it). */
+size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
+		 struct cmp_row **out);
+/* Within each table of @rs: its first run against each later one. */
+size_t cmp_within(const struct rep_runs *rs, struct cmp_row **out);
+
+/* Print one comparison as a seed-style table. */
+void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns);
+void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns);
+void cmp_print_csv_header(FILE *f);
+void cmp_print_csv(FILE *f, const struct cmp_row *c);
+
+/* ---- history database (db.c) ---- */
+
+#define RDB_SCHEMA_VERSION 2
+
+struct rdb;
+
+/* Default database: $XDG_DATA_HOME/rtlat/history.db, else
+ * ~/.local/share/rtlat/history.db. Returns a static buffer or NULL. */
+const char *rdb_default_path(void);
+
+/*
+ * Open @path; with @create, create it (and its directory) when missing.
+ * The schema is created or migrated to RDB_SCHEMA_VERSION on open; a
+ * database newer than this rtlat is refused. NULL after an error message
+ * (also when SQLite is not built in).
+ */
+struct rdb *rdb_open(const char *path, bool create);
+void rdb_close(struct rdb *db);
+
+/* Store a run (with its threads, percentiles, histograms and intervals).
+ * A run already stored (same content) is not stored again: *@dup = true,
+ * *@id = the existing row. Returns 0 or -1. */
+int rdb_add(struct rdb *db, const struct rep_run *r, bool *dup, int64_t *id);
+
+/* Append the stored runs that pass @f, in the order they were added. */
+int rdb_load(struct rdb *db, const struct filter *f, struct rep_runs *out);
+
+/* Delete run @id. Returns 0, 1 when there is no such run, -1 on error. */
+int rdb_remove(struct rdb *db, int64_t id);
+
+/* Schema version of an open database. */
+int rdb_version(struct rdb *db);
+
+#endif

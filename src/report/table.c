@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Report tables in the style of the summaries users mail around: one table
+ * per test kind and load, one row per run, units stated in the heading.
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/timeutil.h"
+#include "report/report.h"
+
+static bool str_eq(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
+bool same_table(const struct rep_run *a, const struct rep_run *b)
+{
+	return str_eq(a->test, b->test) && str_eq(a->series, b->series) &&
+	       str_eq(a->load, b->load);
+}
+
+size_t groups_make(const struct rep_runs *rs, struct group **out)
+{
+	struct group *g = NULL;
+	size_t n = 0, i, k;
+
+	for (i = 0; i < rs->n; i++) {
+		struct rep_run *r = rs->v[i];
+
+		for (k = 0; k < n; k++)
+			if (same_table(g[k].v[0], r))
+				break;
+		if (k == n) {
+			g = xrealloc(g, (n + 1) * sizeof(*g));
+			memset(&g[n], 0, sizeof(g[n]));
+			g[n].test = r->test;
+			g[n].series = r->series;
+			g[n].load = r->load;
+			n++;
+		}
+		g[k].v = xrealloc(g[k].v, (g[k].n + 1) * sizeof(*g[k].v));
+		g[k].v[g[k].n++] = r;
+	}
+	*out = g;
+	return n;
+}
+
+void groups_free(struct group *g, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(g[i].v);
+	free(g);
+}
+
+void group_title(char *buf, size_t len, const struct group *g)
+{
+	char t[96], l[96];
+
+	test_title(t, sizeof(t), g->v[0]);
+	load_title(l, sizeof(l), g->load);
+	snprintf(buf, len, "%s%s%s", t, g->load ? " " : ", ", l);
+}
+
+void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns)
+{
+	int64_t v;
+
+	if (!known || !isfinite(ns)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	v = (int64_t)llround(ns);
+	if (unit_ns == 1000) {
+		char b[32];
+
+		snprintf(buf, len, "%s", fmt_us3(b, v));
+	} else {
+		snprintf(buf, len, "%" PRId64, v);
+	}
+}
+
+/* Table columns. */
+enum { C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL };
+
+/* Drop column @c of every row of @t. */
+static void drop_col(struct rtable *t, int c)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrow; i++)
+		memmove(t->cell[i][c], t->cell[i][c + 1],
+			(size_t)(t->ncol - c - 1) * TB_CELL);
+	memmove(&t->col[c], &t->col[c + 1],
+		(size_t)(t->ncol - c - 1) * sizeof(t->col[0]));
+	t->ncol--;
+}
+
+static void row_cells(const struct rep_run *r, const struct rep_series *s,
+		      const struct out_opts *o, bool ideal,
+		      char cell[TB_COLS][TB_CELL])
+{
+	char b[32];
+
+	fmt_fig(cell[C_MIN], TB_CELL, s->has_stats, (double)s->min, o->unit_ns);
+	fmt_fig(cell[C_AVG], TB_CELL, s->has_stats, s->avg, o->unit_ns);
+	fmt_fig(cell[C_MAX], TB_CELL, s->has_stats, (double)s->max, o->unit_ns);
+	if (s->has_misses)
+		snprintf(cell[C_MISS], TB_CELL, "%" PRIu64, s->misses);
+	else
+		snprintf(cell[C_MISS], TB_CELL, "n/a");
+	fmt_fig(cell[C_P999], TB_CELL, s->has_pct[PCT_P999],
+		(double)s->pct[PCT_P999], o->unit_ns);
+	if (s->id < 0 && r->duration_ns >= 0)
+		snprintf(cell[C_TIME], TB_CELL, "%s", fmt_hms(b, r->duration_ns));
+	else
+		snprintf(cell[C_TIME], TB_CELL, s->id < 0 ? "n/a" : "");
+	if (ideal)
+		fmt_fig(cell[C_IDEAL], TB_CELL, r->has_ideal && s->id < 0,
+			(double)r->ideal_ns, o->unit_ns);
+}
+
+static void add_row(struct rtable *t, char *label, bool sub)
+{
+	t->label = xrealloc(t->label, (t->nrow + 1) * sizeof(*t->label));
+	t->sub = xrealloc(t->sub, (t->nrow + 1) * sizeof(*t->sub));
+	t->cell = xrealloc(t->cell, (t->nrow + 1) * sizeof(*t->cell));
+	t->label[t->nrow] = label;
+	t->sub[t->nrow] = sub;
+	memset(t->cell[t->nrow], 0, sizeof(t->cell[t->nrow]));
+	t->nrow++;
+}
+
+void table_build(const struct group *g, const struct out_opts *o,
+		 struct rtable *t)
+{
+	enum rep_miss miss = MISS_NONE;
+	bool mixed = false, ideal = false, stats = false;
+	size_t i, k;
+	int c;
+
+	memset(t, 0, sizeof(*t));
+	group_title(t->title, sizeof(t->title), g);
+	t->unit = o->unit_ns == 1000 ? "us" : "ns";
+	for (i = 0; i < g->n; i++) {
+		if (g->v[i]->miss && miss && g->v[i]->miss != miss)
+			mixed = true;
+		if (g->v[i]->miss)
+			miss = g->v[i]->miss;
+		ideal |= g->v[i]->has_ideal;
+		stats |= g->v[i]->sum.has_stats || g->v[i]->sum.has_samples;
+	}
+	t->col[C_MIN] = "lat min";
+	t->col[C_AVG] = "lat avg";
+	t->col[C_MAX] = "lat max";
+	t->col[C_MISS] = miss_name(mixed ? MISS_NONE : miss);
+	t->col[C_P999] = "p99.9";
+	t->col[C_TIME] = "test-time";
+	t->ncol = C_TIME + 1;
+	if (ideal)
+		t->col[t->ncol++] = "ideal";
+	for (i = 0; i < g->n; i++) {
+		const struct rep_run *r = g->v[i];
+
+		add_row(t, xstrdup(r->label), false);
+		row_cells(r, &r->sum, o, ideal, t->cell[t->nrow - 1]);
+		if (!o->threads || r->nthr < 2)
+			continue;
+		for (k = 0; k < r->nthr; k++) {
+			const struct rep_series *s = &r->thr[k];
+
+			add_row(t, s->cpu >= 0 ? xasprintf("%s cpu %d", r->label, s->cpu) :
+				   xasprintf("%s thread %d", r->label, s->id), true);
+			row_cells(r, s, o, ideal, t->cell[t->nrow - 1]);
+		}
+	}
+	/* a table of cruncher ideal times only: no empty latency columns */
+	if (!stats)
+		for (c = C_P999; c >= C_MIN; c--)
+			drop_col(t, c);
+}
+
+void table_free(struct rtable *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrow; i++)
+		free(t->label[i]);
+	free(t->label);
+	free(t->sub);
+	free(t->cell);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Width of a column: its name with at least one dash, or its cells. */
+static int col_width(const struct rtable *t, int c)
+{
+	size_t w = strlen(t->col[c]) + 1, i;
+
+	if (w < 8)
+		w = 8;
+	if (c <= C_MAX || c == C_P999 || c == C_TIME)
+		w = w < 12 ? 12 : w;
+	for (i = 0; i < t->nrow; i++)
+		if (strlen(t->cell[i][c]) > w)
+			w = strlen(t->cell[i][c]);
+	return (int)w;
+}
+
+void table_print_text(FILE *f, const struct rtable *t)
+{
+	size_t lw = 3, i;
+	int c, w[TB_COLS];
+
+	for (i = 0; i < t->nrow; i++)
+		if (strlen(t->label[i]) + (t->sub[i] ? 2 : 0) > lw)
+			lw = strlen(t->label[i]) + (t->sub[i] ? 2 : 0);
+	fprintf(f, "%s (%s):\n", t->title, t->unit);
+	fprintf(f, "%-*s", (int)lw, "run");
+	for (c = 0; c < t->ncol; c++) {
+		int dashes;
+
+		w[c] = col_width(t, c);
+		dashes = w[c] - (int)strlen(t->col[c]);
+		fputc('|', f);
+		while (dashes-- > 0)
+			fputc('-', f);
+		fputs(t->col[c], f);
+	}
+	fputc('\n', f);
+	for (i = 0; i < t->nrow; i++) {
+		fprintf(f, "%s%-*s", t->sub[i] ? "  " : "",
+			(int)lw - (t->sub[i] ? 2 : 0), t->label[i]);
+		for (c = 0; c < t->ncol; c++)
+			fprintf(f, "|%*s", w[c], t->cell[i][c]);
+		fputc('\n', f);
+	}
+}
+
+static void md_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' ||
+		    *s == '`' || *s == '<' || *s == '[')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+void table_print_markdown(FILE *f, const struct rtable *t)
+{
+	size_t i;
+	int c;
+
+	fprintf(f, "### ");
+	md_escape(f, t->title);
+	fprintf(f, " (values in %s)\n\n| run |", t->unit);
+	for (c = 0; c < t->ncol; c++)
+		fprintf(f, " %s |", t->col[c]);
+	fprintf(f, "\n|:---|");
+	for (c = 0; c < t->ncol; c++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (i = 0; i < t->nrow; i++) {
+		fprintf(f, "| %s", t->sub[i] ? "&nbsp;&nbsp;" : "");
+		md_escape(f, t->label[i]);
+		fprintf(f, " |");
+		for (c = 0; c < t->ncol; c++)
+			fprintf(f, " %s |", t->cell[i][c]);
+		fputc('\n', f);
+	}
+}
+
+void html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f); break;
+		}
+	}
+}
+
+void table_print_html(FILE *f, const struct rtable *t)
+{
+	size_t i;
+	int c;
+
+	fprintf(f, "<h2>");
+	html_escape(f, t->title);
+	fprintf(f, " <small>(values in %s)</small></h2>\n<table>\n<tr><th>run</th>",
+		!strcmp(t->unit, "us") ? "&micro;s" : "ns");
+	for (c = 0; c < t->ncol; c++)
+		fprintf(f, "<th>%s</th>", t->col[c]);
+	fprintf(f, "</tr>\n");
+	for (i = 0; i < t->nrow; i++) {
+		fprintf(f, "<tr%s><td>", t->sub[i] ? " class=\"sub\"" : "");
+		html_escape(f, t->label[i]);
+		fprintf(f, "</td>");
+		for (c = 0; c < t->ncol; c++) {
+			fprintf(f, "<td>");
+			html_escape(f, t->cell[i][c]);
+			fprintf(f, "</td>");
+		}
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* ---- CSV ---- */
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+}
+
+static void csv_int(FILE *f, bool known, int64_t v)
+{
+	fputc(',', f);
+	if (known)
+		fprintf(f, "%" PRId64, v);
+}
+
+/* ",field" */
+static void csv_next(FILE *f, const char *s)
+{
+	fputc(',', f);
+	csv_field(f, s);
+}
+
+static void csv_row(FILE *f, const struct rep_run *r,
+		    const struct rep_series *s)
+{
+	int i;
+
+	csv_field(f, r->test);
+	csv_next(f, r->series);
+	csv_next(f, r->load);
+	csv_next(f, r->label);
+	if (s->id < 0)
+		fputs(",all", f);
+	else
+		fprintf(f, ",%d", s->id);
+	csv_int(f, s->cpu >= 0, s->cpu);
+	csv_int(f, s->has_samples, (int64_t)s->samples);
+	csv_int(f, s->has_stats, s->min);
+	fputc(',', f);
+	if (s->has_stats)
+		fprintf(f, "%.1f", s->avg);
+	csv_int(f, s->has_stats, s->max);
+	csv_next(f, r->miss == MISS_NONE ? NULL :
+		 r->miss == MISS_LOST ? "lost" : "overruns");
+	csv_int(f, s->has_misses, (int64_t)s->misses);
+	for (i = 0; i < RTLAT_NPCT; i++)
+		csv_int(f, s->has_pct[i], s->pct[i]);
+	csv_int(f, r->duration_ns >= 0, r->duration_ns);
+	csv_int(f, r->has_ideal, r->ideal_ns);
+	csv_next(f, r->tool);
+	csv_next(f, r->board);
+	csv_next(f, r->kernel);
+	csv_next(f, r->start_time);
+	csv_next(f, r->file);
+	fputc('\n', f);
+}
+
+void csv_print(FILE *f, const struct rep_runs *rs, bool threads)
+{
+	size_t i, k;
+	int p;
+
+	fputs("test,series,load,label,thread,cpu,samples,min_ns,avg_ns,max_ns,miss_kind,misses", f);
+	for (p = 0; p < RTLAT_NPCT; p++)
+		fprintf(f, ",%s_ns", rtlat_percentiles[p].name);
+	fputs(",duration_ns,ideal_ns,tool,board,kernel,start_time,file\n", f);
+	for (i = 0; i < rs->n; i++) {
+		csv_row(f, rs->v[i], &rs->v[i]->sum);
+		if (!threads || !rs->v[i]->nthr)
+			continue;
+		for (k = 0; k < rs->v[i]->nthr; k++)
+			csv_row(f, rs->v[i], &rs->v[i]->thr[k]);
+	}
+}
+
+/* ---- filters ---- */
+
+static bool glob_ok(const char *pat, const char *s)
+{
+	return !pat || (s && fnmatch(pat, s, 0) == 0);
+}
+
+bool filter_empty(const struct filter *f)
+{
+	return !f->label && !f->board && !f->kernel && !f->test && !f->load &&
+	       !f->since && !f->until;
+}
+
+bool filter_match(const struct filter *f, const struct rep_run *r)
+{
+	/* the start of the run, else when it entered the history */
+	const char *date = r->start_time ? r->start_time : r->added_at;
+
+	if (!glob_ok(f->label, r->label) || !glob_ok(f->board, r->board) ||
+	    !glob_ok(f->kernel, r->kernel) || !glob_ok(f->test, r->test))
+		return false;
+	if (f->load && !glob_ok(f->load, r->load ? r->load : "unknown"))
+		return false;
+	if (f->since && (!date ||
+			 strncmp(date, f->since, strlen(f->since)) < 0))
+		return false;
+	if (f->until && (!date ||
+			 strncmp(date, f->until, strlen(f->until)) > 0))
+		return false;
+	return true;
+}
+
+void runs_filter(struct rep_runs *rs, const struct filter *f)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		if (filter_match(f, rs->v[i]))
+			rs->v[k++] = rs->v[i];
+		else
+			run_free(rs->v[i]);
+	}
+	rs->n = k;
+}

@@ -1,0 +1,576 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat report, compare and db: every fixture imports with the figures the
+file itself states, comparisons, the history database, the HTML page."""
+import csv
+import io
+import json
+import os
+import pathlib
+import re
+import shutil
+import sqlite3
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import FIXTURES, ROOT, RTLAT, needs_root, run
+
+OWN = ROOT / "tests" / "fixtures" / "report"
+RTLAT_JSON = OWN / "rtlat-2cpu.json"
+
+
+def rows(*args, check=0, env=None):
+    """rtlat report --csv --threads ARGS -> list of dict rows."""
+    p = run(["report", "--csv", "--threads"] + list(args), check=check, env=env)
+    return list(csv.DictReader(io.StringIO(p.stdout)))
+
+
+def by_thread(rs):
+    return {r["thread"]: r for r in rs}
+
+
+def ns(v):
+    return None if v == "" else float(v)
+
+
+def stated(path, key):
+    """Values of a cyclictest '# KEY:' footer line, per thread, in us."""
+    for line in pathlib.Path(path).read_text().splitlines():
+        if line.startswith("# %s:" % key):
+            vals = []
+            for tok in line.split(":", 1)[1].split():
+                if not tok.isdigit():
+                    break
+                vals.append(int(tok))
+            return vals
+    raise AssertionError("no %s line in %s" % (key, path))
+
+
+# ---- each fixture imports with the figures it states ----
+
+@pytest.mark.parametrize("name", ["histogram-60us-overflows.txt",
+                                  "histogram-riscv-2threads-annotated.txt"])
+def test_cyclictest_histogram(name):
+    path = FIXTURES / "cyclictest" / name
+    t = by_thread(rows(path))
+    for key, col in (("Max Latencies", "max_ns"), ("Min Latencies", "min_ns"),
+                     ("Avg Latencies", "avg_ns")):
+        for i, v in enumerate(stated(path, key)):
+            assert ns(t[str(i)][col]) == v * 1000, (key, i)
+    assert ns(t["all"]["max_ns"]) == max(stated(path, "Max Latencies")) * 1000
+    text = path.read_text()
+    if "# Total:" in text:
+        totals = stated(path, "Total")
+        ovf = stated(path, "Histogram Overflows")
+        for i in range(len(totals)):
+            assert int(t[str(i)]["samples"]) == totals[i] + ovf[i]
+    else:       # the T: lines say how many cycles
+        cycles = [int(m) for m in re.findall(r"C:\s*(\d+)", text)]
+        assert [int(t[str(i)]["samples"]) for i in range(2)] == cycles
+    # percentiles come from the histogram and stay within min..max
+    for i in ("0", "1"):
+        p = ns(t[i]["p99.9_ns"])
+        assert ns(t[i]["min_ns"]) <= p <= ns(t[i]["max_ns"])
+
+
+def test_cyclictest_quiet():
+    path = FIXTURES / "cyclictest" / "quiet-2threads.txt"
+    t = by_thread(rows(path))
+    for m in re.finditer(r"T: (\d+) .*C:\s*(\d+) Min:\s*(\d+).*Avg:\s*(\d+) Max:\s*(\d+)",
+                         path.read_text()):
+        th = t[m.group(1)]
+        assert int(th["samples"]) == int(m.group(2))
+        assert ns(th["min_ns"]) == int(m.group(3)) * 1000
+        assert ns(th["avg_ns"]) == int(m.group(4)) * 1000
+        assert ns(th["max_ns"]) == int(m.group(5)) * 1000
+    assert t["all"]["duration_ns"] == "3000000000"     # C x I of each thread
+
+
+def test_cyclictest_refreshed_ansi():
+    """Without -q: the last refresh of each thread, ANSI codes removed."""
+    t = by_thread(rows(OWN / "cyclictest-refresh-ansi.txt"))
+    last = {}
+    for line in (OWN / "cyclictest-refresh-ansi.txt").read_text().split("\n"):
+        m = re.search(r"T: (\d+) .*C:\s*(\d+) .*Max:\s*(\d+)", line)
+        if m:
+            last[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    assert last
+    for th, (c, mx) in last.items():
+        assert int(t[th]["samples"]) == c
+        assert ns(t[th]["max_ns"]) == mx * 1000
+
+
+@pytest.mark.parametrize("name", ["json-1thread.json", "json-2threads-histogram.json"])
+def test_cyclictest_json(name):
+    path = FIXTURES / "cyclictest" / name
+    src = json.loads(path.read_text())
+    t = by_thread(rows(path))
+    for k, th in src["thread"].items():
+        assert int(t[k]["samples"]) == th["cycles"]
+        assert ns(t[k]["max_ns"]) == th["max"] * 1000
+        assert ns(t[k]["min_ns"]) == th["min"] * 1000
+        assert abs(ns(t[k]["avg_ns"]) - th["avg"] * 1000) < 0.1
+    assert t["all"]["tool"] == "cyclictest 2.40"
+    assert t["all"]["kernel"] == src["sysinfo"]["release"]
+
+
+def test_cyclictest_json_nan_average(tmp_path):
+    """A thread without cycles has avg -nan in cyclictest: read as n/a."""
+    src = (FIXTURES / "cyclictest" / "json-1thread.json").read_text()
+    bad = tmp_path / "nan.json"
+    bad.write_text(src.replace('"cycles": 4993', '"cycles": 0')
+                   .replace('"avg": 16.49', '"avg": -nan'))
+    p = run(["report", "--csv", bad], check=0)
+    r = list(csv.DictReader(io.StringIO(p.stdout)))[0]
+    assert r["samples"] == "0" and r["avg_ns"] == "" and r["max_ns"] == ""
+    assert "NaN" in p.stderr
+
+
+def test_jitterdebugger():
+    path = FIXTURES / "jitterdebugger" / "results.json"
+    src = json.loads(path.read_text())
+    t = by_thread(rows(path))
+    for i, (cpu, c) in enumerate(src["cpu"].items()):
+        r = t[str(i)]
+        assert r["cpu"] == cpu
+        assert int(r["samples"]) == c["count"]
+        assert ns(r["max_ns"]) == c["max"] * 1000
+        assert ns(r["min_ns"]) == c["min"] * 1000
+        assert abs(ns(r["avg_ns"]) - c["avg"] * 1000) < 0.1
+
+
+def test_oslat_json():
+    path = FIXTURES / "oslat" / "oslat-1cpu.json"
+    th = json.loads(path.read_text())["thread"]["0"]
+    r = by_thread(rows(path))["all"]
+    assert ns(r["max_ns"]) == th["max"] * 1000
+    assert ns(r["min_ns"]) == th["min"] * 1000
+    assert int(r["samples"]) == sum(th["histogram"].values())
+    assert r["test"] == "oslat"
+
+
+def test_oslat_text():
+    path = FIXTURES / "oslat" / "oslat-1cpu.txt"
+    text = path.read_text()
+    r = by_thread(rows(path))["all"]
+    assert ns(r["max_ns"]) == int(re.search(r"Maximum:\s*(\d+)", text).group(1)) * 1000
+    assert ns(r["min_ns"]) == int(re.search(r"Minimum:\s*(\d+)", text).group(1)) * 1000
+    assert ns(r["avg_ns"]) == 1001
+    buckets = [int(m) for m in re.findall(r"\(us\):\s*(\d+)", text)]
+    assert int(r["samples"]) == sum(buckets)
+
+
+def test_rtai():
+    path = FIXTURES / "rtai" / "kern-latency-display.log"
+    rtd = [[int(x) for x in l.split("|")[1:]]
+           for l in path.read_text().splitlines() if l.startswith("RTD|")]
+    r = by_thread(rows(path))["all"]
+    # the overall columns of the last line are the run's extremes
+    assert ns(r["min_ns"]) == rtd[-1][1] == -35400
+    assert ns(r["max_ns"]) == rtd[-1][4] == 63125
+    assert r["misses"] == "0" and r["miss_kind"] == "overruns"
+    assert r["test"] == "klatency"
+    assert r["duration_ns"] == str(len(rtd) * 10**9)
+
+
+def test_xenomai_3_us_log():
+    path = FIXTURES / "xenomai" / "latency-3.2-vm-overruns.log"
+    p = run(["report", "--csv", path], check=0)
+    r = list(csv.DictReader(io.StringIO(p.stdout)))[0]
+    # RTS|      1.175|      2.955|    374.075|      40|     0|    00:01:00/00:01:00
+    assert (r["min_ns"], r["max_ns"], r["misses"]) == ("1175", "374075", "40")
+    assert ns(r["avg_ns"]) == 2955
+    assert r["duration_ns"] == "60000000000"
+    assert r["samples"] == "599943"         # HSS avg line
+    # the one garbled RTD line in the published log is skipped, by line number
+    assert re.search(r"latency-3.2-vm-overruns.log:45: unreadable RTD line", p.stderr)
+
+
+def test_seed_summary_ocotea_rows():
+    path = FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"
+    oc = [r for r in rows(path) if r["label"] == "Ocotea"]
+    got = {r["test"]: r for r in oc}
+    assert (got["switch"]["min_ns"], got["switch"]["max_ns"], got["switch"]["misses"],
+            got["switch"]["miss_kind"]) == ("5158", "10038", "0", "lost")
+    assert ns(got["switch"]["avg_ns"]) == 5169
+    for kind in ("klatency", "latency"):
+        assert (got[kind]["min_ns"], got[kind]["max_ns"]) == ("3575", "24474")
+        assert ns(got[kind]["avg_ns"]) == 7438
+        assert got[kind]["duration_ns"] == str((10 * 60 + 50) * 10**9)
+        assert got[kind]["load"] == "unnamed"
+    assert got["switch"]["load"] == "none"
+    assert got["cruncher"]["ideal_ns"] == "9479000"
+    assert got["switch"]["board"] == "Ocotea"
+    rtai = [r for r in rows(path) if r["label"] == "RTAI 3.0r5"][0]
+    assert rtai["misses"] == ""             # "?" is unknown, not 0
+
+
+def test_seed_summary_table_style():
+    p = run(["report", FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"], check=0)
+    assert "LATENCY with load (ns):\n" in p.stdout
+    assert "SWITCH without load (ns):\n" in p.stdout
+    assert re.search(r"^run +\|-+lat min\|-+lat avg\|-+lat max\|-+overrun\|-+p99\.9\|-+test-time$",
+                     p.stdout, re.M)
+    assert re.search(r"^Ocotea +\| +3575\| +7438\| +24474\| +0\| +n/a\| +00:10:50$",
+                     p.stdout, re.M)
+
+
+def test_ocotea_log_rows():
+    path = FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"
+    rs = rows(path)
+    got = {(r["test"], r["label"]): r for r in rs}
+    assert got[("switch", "iPipe 1.0-00")]["max_ns"] == "10038"
+    assert got[("switch", "iPipe 1.0-01")]["max_ns"] == "10166"
+    assert got[("klatency", "1.0-01")]["max_ns"] == "20705"
+    assert ns(got[("latency", "1.0-00")]["avg_ns"]) == 7438
+    assert ns(got[("latency", "1.0-01")]["avg_ns"]) == 10125
+    assert got[("latency", "1.0-01")]["duration_ns"] == str((9 * 60 + 41) * 10**9)
+
+
+def test_rtlat_result():
+    src = json.loads(RTLAT_JSON.read_text())
+    t = by_thread(rows(RTLAT_JSON))
+    s = src["summary"]["latency"]
+    assert int(t["all"]["samples"]) == s["samples"]
+    assert int(t["all"]["min_ns"]) == s["min_ns"]
+    assert int(t["all"]["max_ns"]) == s["max_ns"]
+    assert int(t["all"]["misses"]) == s["overruns"]
+    for k, v in s["percentiles_ns"].items():
+        assert int(t["all"][k + "_ns"]) == v
+    for th in src["threads"]:
+        r = t[str(th["id"])]
+        assert int(r["max_ns"]) == th["series"]["latency"]["max_ns"]
+        assert int(r["cpu"]) == th["cpu"]
+
+
+def test_rtlat_text_output():
+    """rtlat latency's own stdout (RTD/RTS/RTP lines) reads back too."""
+    t = by_thread(rows(OWN / "rtlat-2cpu.txt"))
+    src = json.loads(RTLAT_JSON.read_text())["summary"]["latency"]
+    assert int(t["all"]["max_ns"]) == src["max_ns"]
+    assert int(t["all"]["p99.9_ns"]) == src["percentiles_ns"]["p99.9"]
+    assert t["all"]["tool"] == "rtlat (text output)"
+    assert {t["0"]["cpu"], t["1"]["cpu"]} == {"0", "1"}
+
+
+def test_forced_format_and_detection_errors(tmp_path):
+    f = tmp_path / "notes.txt"
+    f.write_text("just some notes\nnothing to see\n")
+    p = run(["report", f], check=1)
+    assert str(f) in p.stderr and "format not recognized" in p.stderr
+    p = run(["report", "--format", "oslat", FIXTURES / "rtai" / "kern-latency-display.log"],
+            check=1)
+    assert "kern-latency-display.log" in p.stderr
+    p = run(["report", "--format", "nosuch", f], check=1)
+    assert "--format" in p.stderr
+
+
+def test_bad_file_does_not_stop_the_others(tmp_path):
+    bad = tmp_path / "trunc.json"
+    bad.write_text(RTLAT_JSON.read_text()[:500])
+    p = run(["report", FIXTURES / "cyclictest" / "quiet-2threads.txt", bad,
+             tmp_path / "missing.log"], check=1)
+    assert "quiet-2threads" in p.stdout
+    assert "trunc.json" in p.stderr and "truncated" in p.stderr
+    assert "missing.log" in p.stderr
+
+
+def test_option_after_files_is_explained():
+    p = run(["report", FIXTURES / "cyclictest" / "quiet-2threads.txt", "--csv"], check=1)
+    assert "options go before" in p.stderr
+
+
+def test_output_styles():
+    path = FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"
+    md = run(["report", "--markdown", path], check=0).stdout
+    assert "### LATENCY with load (values in ns)" in md
+    assert "| 1.0-00 | 3575 | 7438 | 24474 | 0 | n/a | 00:10:50 |" in md
+    us = run(["report", "--unit", "us", path], check=0).stdout
+    assert "LATENCY with load (us):" in us and "7.438" in us and "24.474" in us
+    # a text table reads back as the same runs
+    back = subprocess.run([RTLAT, "report", "--csv", "/dev/stdin"], input=us,
+                          capture_output=True, text=True)
+    assert back.returncode == 0, back.stderr
+    got = {(r["test"], r["label"]): r for r in csv.DictReader(io.StringIO(back.stdout))}
+    assert ns(got[("latency", "1.0-01")]["avg_ns"]) == 10125
+
+
+def test_filters():
+    path = FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"
+    rs = rows("--label", "Ocotea", "--test", "*latency", path)
+    assert sorted(r["test"] for r in rs) == ["klatency", "latency"]
+    rs = rows("--load", "none", path)
+    assert {r["test"] for r in rs} == {"switch", "cruncher"}
+    p = run(["report", "--label", "nomatch", path], check=1)
+    assert "no run matches" in p.stderr
+
+
+def test_suite_directory(tmp_path):
+    d = tmp_path / "suite"
+    d.mkdir()
+    shutil.copy(RTLAT_JSON, d / "latency-none.json")
+    (d / "suite.json").write_text(json.dumps({"label": "Ocotea iPipe 1.0-01"}))
+    (d / "report.txt").write_text("free text the suite printed\n")
+    p = run(["report", "--csv", d], check=0)
+    r = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert len(r) == 1 and r[0]["label"] == "Ocotea iPipe 1.0-01"
+    assert "report.txt: skipped" in p.stderr
+
+
+# ---- compare ----
+
+def test_compare_ocotea_as_drawn_by_hand():
+    """1.0-00 vs 1.0-01 for switch, klatency and latency; e.g. latency avg
+    7438 -> 10125 ns is +36 %, beyond the noise; the maxima are not."""
+    p = run(["compare", FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
+    out = p.stdout
+    assert "SWITCH without load (ns): A = iPipe 1.0-00, B = iPipe 1.0-01" in out
+    assert "KLATENCY with load (ns): A = 1.0-00, B = 1.0-01" in out
+    assert "LATENCY with load (ns): A = 1.0-00, B = 1.0-01" in out
+    lat = out.split("\nLATENCY with load")[1]
+    assert re.search(r"lat avg +\| +7438\| +10125\| +\+2687\| +\+36\.1 %\|.*\| +yes", lat)
+    assert re.search(r"lat max +\| +24474\| +23970\| +-504\| +-2\.1 %\|.*\| +no", lat)
+    kl = out.split("KLATENCY with load")[1].split("\n\n")[0]
+    assert re.search(r"lat avg +\| +5974\| +8705\| +\+2731\| +\+45\.7 %\|.*yes", kl)
+    sw = out.split("SWITCH without load")[1].split("\n\n")[0]
+    assert "yes" not in sw
+
+
+def test_compare_selectors_and_csv():
+    path = FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"
+    p = run(["compare", "--csv", path, "label=*1.0-00", "label=*1.0-01"], check=0)
+    rs = list(csv.DictReader(io.StringIO(p.stdout)))
+    avg = [r for r in rs if r["table"] == "LATENCY with load" and r["metric"] == "lat avg"][0]
+    assert (avg["a_value"], avg["b_value"]) == ("7438.0", "10125.0")
+    assert float(avg["change_pct"]) == pytest.approx(36.13, abs=0.01)
+    assert avg["beyond_noise"] == "yes" and avg["noise_from"] == "rule"
+    assert len({r["table"] for r in rs}) == 3
+
+
+def test_compare_two_files_with_intervals(tmp_path):
+    """Interval series give the noise (RTD lines of a Xenomai log)."""
+    a = FIXTURES / "xenomai" / "latency-3.2-vm-overruns.log"
+    b = tmp_path / "b.log"
+    b.write_text(a.read_text().replace("374.075", "474.075"))
+    p = run(["compare", "--csv", a, b], check=0)
+    m = {r["metric"]: r for r in csv.DictReader(io.StringIO(p.stdout))}
+    assert m["lat max"]["noise_from"] == "intervals"
+    assert m["lat max"]["beyond_noise"] == "no"     # +100 us in 9..374 us swings
+    assert float(m["lat max"]["delta"]) == 100000
+
+
+def test_compare_usage_errors():
+    path = FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"
+    assert "two" in run(["compare", path, "label=x"], check=1).stderr
+    assert "picks no run" in run(["compare", path, "label=x", "label=y"], check=1).stderr
+    p = run(["compare", FIXTURES / "oslat" / "oslat-1cpu.txt", path], check=1)
+    assert "no table" in p.stderr
+
+
+# ---- history database ----
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "h" / "history.db"
+
+
+def test_db_round_trip_same_numbers(db):
+    direct = rows(RTLAT_JSON)
+    p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
+    assert p.stdout.split("\t")[0] == "1"
+    stored = rows("--db", db)
+    assert stored == direct
+    # added twice: stored once
+    p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
+    assert "already stored as run 1" in p.stderr
+    assert "runs: 1" in run(["db", "info", "--db", db], check=0).stdout
+
+
+@needs_root
+def test_db_round_trip_fresh_run(db, tmp_path):
+    res = tmp_path / "r.json"
+    run(["latency", "-T", "2", "-c", "0", "--json", res], check=0)
+    direct = rows(res)
+    run(["db", "add", "--db", db, res], check=0)
+    assert rows("--db", db) == direct
+    assert int(direct[0]["samples"]) > 0
+
+
+def test_db_every_fixture_and_filters(db):
+    files = sorted(p for p in FIXTURES.glob("*/*") if p.name != "README.md")
+    run(["db", "add", "--db", db] + files, check=0)
+    direct = rows(*files)
+    assert rows("--db", db) == direct
+    lst = run(["db", "list", "--db", db], check=0).stdout.splitlines()
+    assert len(lst) == len(direct) - sum(r["thread"] != "all" for r in direct) + 1
+    ocotea = rows("--db", db, "--label", "*1.0-0?")
+    assert len(ocotea) == 6
+    assert {r["kernel"] for r in rows("--db", db, "--kernel", "6.18*")} == {"6.18.44-fc-v857"}
+    assert rows("--db", db, "--board", "Ocotea", "--test", "switch")[0]["max_ns"] == "10038"
+    assert len(rows("--db", db, "--since", "2026-11-29T19:19", "--until", "2026-11-29T19:19:59",
+                    "--label", "json*")) == 3      # the 2-thread JSON: all + 2 threads
+    # compare reads the database too
+    p = run(["compare", "--db", db, "label=1.0-00", "label=1.0-01"], check=0)
+    assert "+36.1 %" in p.stdout
+
+
+def test_db_remove(db):
+    run(["db", "add", "--db", db, FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
+    run(["db", "remove", "--db", db, "2"], check=0)
+    assert "no run 2" in run(["db", "remove", "--db", db, "2"], check=1).stderr
+    assert len(rows("--db", db)) == 5
+    assert "invalid run id" in run(["db", "remove", "--db", db, "x"], check=1).stderr
+
+
+def test_db_default_location(tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "xdg"))
+    p = run(["db", "add", FIXTURES / "oslat" / "oslat-1cpu.txt"], check=0, env=env)
+    assert (tmp_path / "xdg" / "rtlat" / "history.db").exists()
+    # report without files reads the default database
+    assert rows(env=env)[0]["test"] == "oslat"
+    env = dict(os.environ, HOME=str(tmp_path / "home"))
+    env.pop("XDG_DATA_HOME", None)
+    run(["db", "add", FIXTURES / "oslat" / "oslat-1cpu.txt"], check=0, env=env)
+    assert (tmp_path / "home" / ".local" / "share" / "rtlat" / "history.db").exists()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "empty"))
+    assert "rtlat db add" in run(["report"], check=1, env=env).stderr
+
+
+def test_db_migrates_version_1(db):
+    """A database written by schema version 1 (no content_hash) is migrated
+    on open: same runs, hashes filled in, duplicate detection works."""
+    run(["db", "add", "--db", db, FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
+    before = rows("--db", db)
+    con = sqlite3.connect(db)
+    con.execute("DROP INDEX runs_test_load")
+    con.execute("ALTER TABLE runs DROP COLUMN content_hash")
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    p = run(["report", "--csv", "--threads", "--db", db], check=0)
+    assert "migrated from version 1 to 2" in p.stderr
+    assert list(csv.DictReader(io.StringIO(p.stdout))) == before
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert con.execute("SELECT count(*) FROM runs WHERE content_hash IS NULL").fetchone()[0] == 0
+    con.close()
+    p = run(["db", "add", "--db", db, FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
+    assert "0 runs added, 6 already there" in p.stderr
+
+
+def test_db_newer_or_foreign_refused(db, tmp_path):
+    run(["db", "add", "--db", db, FIXTURES / "oslat" / "oslat-1cpu.txt"], check=0)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA user_version = 99")
+    con.commit()
+    con.close()
+    assert "newer than this rtlat" in run(["report", "--db", db], check=1).stderr
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database at all, " * 100)
+    p = run(["report", "--db", junk], check=1)
+    assert "junk.db" in p.stderr
+    assert "no such database" in run(["report", "--db", tmp_path / "nope.db"], check=1).stderr
+
+
+# ---- HTML page ----
+
+HTML_INPUTS = [RTLAT_JSON, FIXTURES / "xenomai" / "latency-3.2-vm-overruns.log",
+               FIXTURES / "cyclictest" / "histogram-60us-overflows.txt",
+               FIXTURES / "rtai" / "kern-latency-display.log",
+               FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"]
+# per table: max/p99.9 bars, tail when percentiles are known; per run: a
+# histogram when the source has one, latency over time from interval series
+EXPECTED_PLOTS = {"max and p99.9": 1, "max": 4, "tail": 1, "histogram": 2,
+                  "latency over time": 3}
+
+
+def make_html(tmp_path, env=None):
+    out = tmp_path / "report.html"
+    p = run(["report", "--html", out] + HTML_INPUTS, check=0, env=env)
+    return out, p
+
+
+def figures(html):
+    return re.findall(r'<figure class="plot" data-kind="([^"]+)">', html)
+
+
+def test_html_plots_inlined(tmp_path):
+    if not shutil.which("gnuplot"):
+        pytest.skip("gnuplot not installed")
+    out, p = make_html(tmp_path)
+    html = out.read_text()
+    kinds = figures(html)
+    assert {k: kinds.count(k) for k in set(kinds)} == EXPECTED_PLOTS
+    assert "11 plots" in p.stderr
+    svgs = re.findall(r"<svg.*?</svg>", html, re.S)
+    assert len(svgs) == 11
+    for s in svgs:
+        ET.fromstring(s)        # well-formed
+    assert re.search(r"histogram, max 9672\.938 µs", html)
+    assert re.search(r"histogram, max 439\.000 µs", html)
+    assert html.count("<table>") == 5
+    assert "<script" not in html and "http" not in html.replace(
+        "http://www.w3.org", "")    # self-contained
+    assert not list(tmp_path.glob("rtlat-plot*"))
+
+
+def test_html_without_gnuplot(tmp_path):
+    env = dict(os.environ, GNUPLOT=str(tmp_path / "no-gnuplot"))
+    out, p = make_html(tmp_path, env=env)
+    html = out.read_text()
+    assert "plots left out" in p.stderr and "gnuplot" in p.stderr
+    assert "Plots left out" in html and html.count("<table>") == 5
+    assert not figures(html)
+
+
+def test_html_in_chromium(tmp_path):
+    """The page loads in headless Chromium and shows every plot."""
+    from browser import chromium, inspect
+    if not chromium():
+        pytest.skip("chromium not installed (scripts/install-deps.sh installs it)")
+    if not shutil.which("gnuplot"):
+        pytest.skip("gnuplot not installed")
+    out, _ = make_html(tmp_path)
+    shot = tmp_path / "page.png"
+    res = inspect(out.as_uri(), """(() => ({
+        figures: document.querySelectorAll('figure.plot').length,
+        tables: document.querySelectorAll('table').length,
+        svgs: [...document.querySelectorAll('figure.plot > svg')].map(s => {
+            const r = s.getBoundingClientRect();
+            return {w: r.width, h: r.height, ns: s.namespaceURI,
+                    drawn: s.querySelectorAll('path, rect, polyline').length,
+                    title: s.textContent.trim().slice(0, 80)};
+        }),
+        errors: document.querySelectorAll('parsererror').length,
+    }))()""", screenshot=shot)
+    assert res["tables"] == 5
+    assert res["figures"] == len(res["svgs"]) == sum(EXPECTED_PLOTS.values())
+    assert res["errors"] == 0
+    for s in res["svgs"]:
+        assert s["ns"] == "http://www.w3.org/2000/svg"
+        assert s["w"] > 300 and s["h"] > 150, s
+        assert s["drawn"] > 5, s
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20000
+
+
+def test_xenomai_histogram_lines():
+    """HSD|avg buckets (1 us, of |latency|) give the percentiles, HSS|avg
+    the sample count."""
+    path = OWN / "xenomai-2.4-hsd.log"
+    r = rows(path)[0]
+    assert r["samples"] == "30000"
+    assert (r["min_ns"], r["max_ns"]) == ("2070", "14020")
+    assert r["p50_ns"] == "3999"        # upper edge of the 3-4 us bucket
+    assert r["p99.9_ns"] == "8999"      # rank 29970 is in the 8-9 us bucket
+    assert r["p99.9999_ns"] == "14020"  # clamped to the max
+
+
+def test_rtlat_text_with_histogram():
+    src = json.loads((OWN / "rtlat-hist.json").read_text())["summary"]["latency"]
+    r = rows(OWN / "rtlat-hist.txt")[0]
+    for k, v in src["percentiles_ns"].items():
+        assert int(r[k + "_ns"]) == v
+    assert int(r["max_ns"]) == src["max_ns"]
+    assert int(r["samples"]) == src["samples"]      # HSS lat line

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the report side: number parsing and range checks, headings,
+ * percentiles from imported histograms, merging threads, the noise rule of
+ * compare, JSON sanitizing, and a table printed and read back.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#ifdef HAVE_REPORT
+#include "report/import.h"
+#include "report/report.h"
+
+static void test_imp_num(void **state)
+{
+	const char *p;
+	int64_t v;
+
+	(void)state;
+	p = "  1.393|";
+	assert_int_equal(imp_num(&p, 1000, &v), 0);
+	assert_int_equal(v, 1393);
+	assert_string_equal(p, "|");
+	p = "-35125";
+	assert_int_equal(imp_num(&p, 1, &v), 0);
+	assert_int_equal(v, -35125);
+	p = "1.0005";		/* sub-ns fraction truncated */
+	assert_int_equal(imp_num(&p, 1000, &v), 0);
+	assert_int_equal(v, 1000);
+	p = "16.49";
+	assert_int_equal(imp_num(&p, 1000, &v), 0);
+	assert_int_equal(v, 16490);
+	p = "9007199254740992";	/* 2^53 is the limit */
+	assert_int_equal(imp_num(&p, 1, &v), 0);
+	p = "9007199254740993";
+	assert_int_equal(imp_num(&p, 1, &v), -ERANGE);
+	p = "99999999999999999999999999999";
+	assert_int_equal(imp_num(&p, 1, &v), -ERANGE);
+	p = "-9223372036854775808";
+	assert_int_equal(imp_num(&p, 1, &v), -ERANGE);
+	p = "9007199254741";	/* fits in ns, not once scaled to us */
+	assert_int_equal(imp_num(&p, 1000, &v), -ERANGE);
+	p = "-nan";
+	assert_int_equal(imp_num(&p, 1, &v), -EDOM);
+	p = "inf";
+	assert_int_equal(imp_num(&p, 1, &v), -EDOM);
+	p = "with";
+	assert_int_equal(imp_num(&p, 1, &v), -EINVAL);
+	assert_string_equal(p, "with");		/* not moved on error */
+	p = "";
+	assert_int_equal(imp_num(&p, 1, &v), -EINVAL);
+}
+
+static void test_imp_count(void **state)
+{
+	const char *p;
+	uint64_t v;
+
+	(void)state;
+	p = "00035 others";
+	assert_int_equal(imp_count(&p, &v), 0);
+	assert_int_equal(v, 35);
+	p = "-1";
+	assert_int_equal(imp_count(&p, &v), -EINVAL);
+	p = "18446744073709551617";
+	assert_int_equal(imp_count(&p, &v), -ERANGE);
+}
+
+static void test_hms_and_time_words(void **state)
+{
+	int64_t ns;
+	const char *end;
+
+	(void)state;
+	assert_int_equal(parse_hms("00:10:50 1.0-00", &ns, &end), 0);
+	assert_int_equal(ns, 650 * 1000000000LL);
+	assert_string_equal(end, " 1.0-00");
+	assert_int_equal(parse_hms("1:60:00", &ns, NULL), -EINVAL);
+	assert_int_equal(parse_hms("99999999999:00:00", &ns, NULL), -ERANGE);
+	assert_int_equal(parse_time_words("100 us period", &ns, NULL), 0);
+	assert_int_equal(ns, 100000);
+	assert_int_equal(parse_time_words("1000000 (ns)", &ns, NULL), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(parse_time_words("1 (s)", &ns, NULL), 0);
+	assert_int_equal(ns, 1000000000);
+	assert_int_equal(parse_time_words("5 furlongs", &ns, NULL), -EINVAL);
+}
+
+static void test_heading(void **state)
+{
+	struct heading h;
+
+	(void)state;
+	assert_true(parse_heading("LATENCY with load:", &h));
+	assert_string_equal(h.kind, "latency");
+	assert_string_equal(h.load, REP_LOAD_UNNAMED);
+	assert_true(parse_heading("SWITCH without load", &h));
+	assert_string_equal(h.kind, "switch");
+	assert_string_equal(h.load, "none");
+	assert_true(parse_heading("CRUNCER without load:", &h));
+	assert_string_equal(h.kind, "cruncher");
+	assert_true(parse_heading("KLATENCY with load hell (us):", &h));
+	assert_string_equal(h.kind, "klatency");
+	assert_string_equal(h.load, "hell");
+	assert_int_equal(h.unit_ns, 1000);
+	assert_true(parse_heading("CYCLIC, load not recorded (ns):", &h));
+	assert_string_equal(h.kind, "cyclic");
+	assert_string_equal(h.load, "");
+	assert_int_equal(h.unit_ns, 1);
+	assert_false(parse_heading("KLATENCY comparison Xenomai 2.0 vs. RTAI/RTHAL 3.0r5 on TQM860L:", &h));
+	assert_false(parse_heading("Note: load has been put onto the system", &h));
+	assert_false(parse_heading("| lat min| lat avg| with load", &h));
+}
+
+static void test_fields(void **state)
+{
+	char line[] = "RTD|      1.393|  2.908 |21.765|      0 iPipe 1.0-00";
+	char *f[8];
+	char names[8][24];
+
+	(void)state;
+	assert_int_equal(rth_names("RTH|----lat min|-overrun|---msw|--lat worst", names, 8), 4);
+	assert_string_equal(names[0], "lat min");
+	assert_string_equal(names[1], "overrun");
+	assert_string_equal(names[3], "lat worst");
+	assert_int_equal(split_fields(line, '|', f, 8), 5);
+	assert_string_equal(f[2], "2.908");
+	assert_string_equal(f[4], "0 iPipe 1.0-00");
+}
+
+/* cyclictest-like: whole us, quantized */
+static void test_quantized_percentiles(void **state)
+{
+	struct rep_series s;
+	int i;
+
+	(void)state;
+	series_init(&s, 0);
+	s.hist.layout = REP_HIST_LINEAR;
+	s.hist.lo = 0;
+	s.hist.width = 1000;
+	s.hist.nbuckets = 60;
+	s.hist.quantized = true;
+	assert_int_equal(hist_push(&s.hist, 10000, 10999, 500), 0);
+	assert_int_equal(hist_push(&s.hist, 11000, 11999, 499), 0);
+	assert_int_equal(hist_push(&s.hist, 12000, 12999, 0), 0);
+	assert_int_equal(hist_push(&s.hist, 11000, 11999, 1), -EINVAL);
+	s.hist.overflow = 1;
+	s.min = 10000;
+	s.max = 345000;
+	s.avg = 11000;
+	s.has_stats = true;
+	assert_int_equal(series_fill_percentiles(&s), RTLAT_NPCT);
+	assert_int_equal(s.pct[0], 10000);		/* p50: bucket 10 us */
+	assert_int_equal(s.pct[1], 11000);		/* p90 */
+	assert_int_equal(s.pct[PCT_P999], 11000);	/* rank 999 of 1000 */
+	assert_int_equal(s.pct[4], 345000);		/* rank in the overflow: max */
+	for (i = 0; i < RTLAT_NPCT; i++)
+		assert_true(s.pct[i] >= s.min && s.pct[i] <= s.max);
+	series_free(&s);
+}
+
+static void test_hist_limits(void **state)
+{
+	struct rep_hist h;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(hist_push(&h, 0, 0, REP_MAX_VALUE), 0);
+	assert_int_equal(hist_push(&h, 1, 1, 1), -ERANGE);
+	assert_int_equal(hist_push(&h, 5, 4, 1), -EINVAL);
+	assert_int_equal(hist_push(&h, 0, REP_MAX_VALUE + 1, 1), -EINVAL);
+	free(h.b);
+}
+
+static void test_summarize(void **state)
+{
+	struct rep_run *r = run_new();
+	struct rep_series *a = run_add_thread(r, 0), *b = run_add_thread(r, 1);
+
+	(void)state;
+	a->samples = 3000;
+	a->has_samples = b->has_samples = true;
+	b->samples = 1000;
+	a->min = 10000;
+	a->max = 65000;
+	a->avg = 15000;
+	b->min = 9000;
+	b->max = 6574000;
+	b->avg = 19000;
+	a->has_stats = b->has_stats = true;
+	a->has_misses = b->has_misses = true;
+	a->misses = 2;
+	b->misses = 3;
+	run_finish(r);
+	assert_true(r->sum.has_stats);
+	assert_int_equal(r->sum.samples, 4000);
+	assert_int_equal(r->sum.min, 9000);
+	assert_int_equal(r->sum.max, 6574000);
+	assert_true(r->sum.avg > 15999.9 && r->sum.avg < 16000.1);
+	assert_int_equal(r->sum.misses, 5);
+	run_free(r);
+}
+
+static struct rep_run *mk(const char *label, int64_t mn, double avg, int64_t mx)
+{
+	struct rep_run *r = run_new();
+
+	r->label = xstrdup(label);
+	r->test = xstrdup("latency");
+	r->series = xstrdup("latency");
+	r->load = xstrdup(REP_LOAD_UNNAMED);
+	r->sum.min = mn;
+	r->sum.avg = avg;
+	r->sum.max = mx;
+	r->sum.has_stats = true;
+	r->sum.misses = 0;
+	r->sum.has_misses = true;
+	r->miss = MISS_OVERRUNS;
+	return r;
+}
+
+/* The Ocotea comparison, by the fixed rule. */
+static void test_compare_rule(void **state)
+{
+	struct rep_run *a = mk("1.0-00", 3575, 7438, 24474);
+	struct rep_run *b = mk("1.0-01", 3553, 10125, 23970);
+	struct cmp_row c;
+
+	(void)state;
+	cmp_runs(&a, 1, &b, 1, &c);
+	assert_true(c.m[1].known);
+	assert_true(c.m[1].pct > 36.1 && c.m[1].pct < 36.2);
+	assert_true(c.m[1].beyond);		/* avg +36 % */
+	assert_int_equal(c.m[1].src, NOISE_RULE);
+	assert_false(c.m[0].beyond);		/* min -0.6 % */
+	assert_false(c.m[2].beyond);		/* max -2.1 % */
+	assert_false(c.m[3].known);		/* no p99.9 */
+	assert_false(c.m[4].beyond);		/* 0 -> 0 overruns */
+	run_free(a);
+	run_free(b);
+}
+
+static void add_iv(struct rep_run *r, int64_t mx)
+{
+	struct rep_interval *iv = series_add_interval(&r->sum);
+
+	iv->has_stats = true;
+	iv->min = 1000;
+	iv->avg = 2000;
+	iv->max = mx;
+}
+
+/* With interval series, the spread of interval maxima is the noise. */
+static void test_compare_intervals(void **state)
+{
+	struct rep_run *a = mk("a", 1000, 2000, 400000);
+	struct rep_run *b = mk("b", 1000, 2000, 500000);
+	struct cmp_row c;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 10; i++) {
+		add_iv(a, i % 2 ? 20000 : 400000);
+		add_iv(b, i % 2 ? 20000 : 500000);
+	}
+	cmp_runs(&a, 1, &b, 1, &c);
+	assert_int_equal(c.m[2].src, NOISE_INTERVALS);
+	assert_false(c.m[2].beyond);	/* +25 % but intervals swing 20..500 us */
+	assert_int_equal(c.m[1].src, NOISE_INTERVALS);
+	run_free(a);
+	run_free(b);
+}
+
+/* Repeated runs on a side: their range is the noise. */
+static void test_compare_repeats(void **state)
+{
+	struct rep_run *a[3] = { mk("a", 1000, 2000, 10000), mk("a", 1000, 2100, 30000),
+				 mk("a", 1000, 2050, 20000) };
+	struct rep_run *b[2] = { mk("b", 1000, 4000, 25000), mk("b", 1000, 4100, 26000) };
+	struct cmp_row c;
+	int i;
+
+	(void)state;
+	cmp_runs(a, 3, b, 2, &c);
+	assert_int_equal(c.m[1].src, NOISE_REPEATS);
+	assert_true(c.m[1].beyond);		/* 2050 -> 4050 */
+	assert_true(c.m[2].a > 19999 && c.m[2].a < 20001);	/* median */
+	assert_false(c.m[2].beyond);		/* maxima spread 10..30 us */
+	for (i = 0; i < 3; i++)
+		run_free(a[i]);
+	for (i = 0; i < 2; i++)
+		run_free(b[i]);
+}
+
+#ifdef HAVE_CJSON
+static void test_json_sanitize(void **state)
+{
+	const char in[] = "{\"a\": -nan, \"b\": \"nan\", \"c\": [nan, inf, -Infinity], \"nan\": 1}";
+	int n;
+	char *out = json_sanitize(in, strlen(in), &n);
+
+	(void)state;
+	assert_string_equal(out, "{\"a\": null, \"b\": \"nan\", \"c\": [null, null, null], \"nan\": 1}");
+	assert_int_equal(n, 4);
+	free(out);
+	/* not NUL-terminated input: no read past the end */
+	out = json_sanitize("[na", 3, &n);
+	assert_string_equal(out, "[na");
+	free(out);
+}
+#endif
+
+/* A text table printed by rtlat report reads back as the same runs. */
+static void test_table_round_trip(void **state)
+{
+	struct out_opts o = { .unit_ns = 1000, .threads = false };
+	struct imp_opts io = { .quiet = true };
+	struct rep_runs rs, back;
+	struct group *g;
+	struct rtable t;
+	char *buf = NULL;
+	size_t len = 0, ng;
+	FILE *f = open_memstream(&buf, &len);
+	struct rep_run *r = mk("Ocotea 1.0-01", 3553, 10125, 23970);
+
+	(void)state;
+	r->duration_ns = 581 * 1000000000LL;
+	r->sum.pct[PCT_P999] = 20001;
+	r->sum.has_pct[PCT_P999] = true;
+	runs_init(&rs);
+	runs_init(&back);
+	runs_push(&rs, r);
+	ng = groups_make(&rs, &g);
+	table_build(&g[0], &o, &t);
+	table_print_text(f, &t);
+	table_free(&t);
+	groups_free(g, ng);
+	fclose(f);
+	assert_int_equal(import_buffer("mem", buf, len, &io, &back), 0);
+	assert_int_equal(back.n, 1);
+	assert_string_equal(back.v[0]->label, "Ocotea 1.0-01");
+	assert_string_equal(back.v[0]->test, "latency");
+	assert_string_equal(back.v[0]->load, REP_LOAD_UNNAMED);
+	assert_int_equal(back.v[0]->sum.min, 3553);
+	assert_int_equal(back.v[0]->sum.max, 23970);
+	assert_int_equal(back.v[0]->sum.pct[PCT_P999], 20001);
+	assert_int_equal(back.v[0]->duration_ns, 581 * 1000000000LL);
+	free(buf);
+	runs_free(&rs);
+	runs_free(&back);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_imp_num),
+		cmocka_unit_test(test_imp_count),
+		cmocka_unit_test(test_hms_and_time_words),
+		cmocka_unit_test(test_heading),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_quantized_percentiles),
+		cmocka_unit_test(test_hist_limits),
+		cmocka_unit_test(test_summarize),
+		cmocka_unit_test(test_compare_rule),
+		cmocka_unit_test(test_compare_intervals),
+		cmocka_unit_test(test_compare_repeats),
+#ifdef HAVE_CJSON
+		cmocka_unit_test(test_json_sanitize),
+#endif
+		cmocka_unit_test(test_table_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#else /* !HAVE_REPORT */
+
+static void test_not_built(void **state)
+{
+	(void)state;
+	skip();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_not_built),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#endif
