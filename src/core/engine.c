@@ -254,7 +254,7 @@ struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 	struct sampler *s, *ns;
 	int i, j;
 
-	if (nseries < 1 || nseries > RTLAT_MAX_SERIES)
+	if (nseries < 0 || nseries > RTLAT_MAX_SERIES)
 		return NULL;
 	ns = realloc(r->s, (size_t)(r->nsamplers + 1) * sizeof(*r->s));
 	if (!ns) {
@@ -499,6 +499,8 @@ static void drain(struct run *r, bool final)
 						      memory_order_acquire);
 			const struct winrec *rec = ring_peek(&s->ring);
 
+			if (!s->nseries)	/* measures nothing: no records */
+				continue;
 			if (rec) {
 				any = true;
 				if (rec->index < k)

@@ -306,7 +306,10 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 	       const char *arg);
 
 /* In test setup(): add a sampler on @cpu (-1 any) at @prio measuring
- * @nseries series. Returns the sampler or NULL (error already reported). */
+ * @nseries series. @nseries may be 0 for a thread that takes part in the
+ * test without measuring (e.g. the event thread of 'switch'): it is set up,
+ * started and stopped like any sampler but hands over no interval records.
+ * Returns the sampler or NULL (error already reported). */
 struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 				   int prio, int nseries,
 				   const struct series_desc *const *desc);
