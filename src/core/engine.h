@@ -403,6 +403,26 @@ static inline void sampler_overrun(struct sampler *s, int k, uint64_t n,
 }
 
 /*
+ * A cycle that measures several series (a round trip and its two one-way
+ * latencies) is one cycle: account its first series with sampler_add() or
+ * sampler_overrun(), the others with these, which do not count the cycle
+ * again (cycle numbers, max_cycle and max_cycles stay per cycle).
+ */
+static inline void sampler_add_same_cycle(struct sampler *s, int k,
+					  int64_t v, int64_t t)
+{
+	s->cycles--;
+	sampler_add(s, k, v, t);
+}
+
+static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
+					      uint64_t n, int64_t t)
+{
+	s->cycles -= n;
+	sampler_overrun(s, k, n, t);
+}
+
+/*
  * Account a timer wake-up @wk of a grid with period @period into series @k:
  * the latency now - deadline if the deadline is inside the measurement, the
  * missed deadlines inside it as overruns. @next is the next deadline.
