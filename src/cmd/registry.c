@@ -6,9 +6,11 @@
 #include "cmd/cmd.h"
 
 extern const struct rtlat_cmd cmd_latency;
+extern const struct rtlat_cmd cmd_switch;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_latency,
+	&cmd_switch,
 	NULL,
 };
 
