@@ -7,10 +7,12 @@
 
 extern const struct rtlat_cmd cmd_latency;
 extern const struct rtlat_cmd cmd_switch;
+extern const struct rtlat_cmd cmd_handshake;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_latency,
 	&cmd_switch,
+	&cmd_handshake,
 	NULL,
 };
 

@@ -435,7 +435,7 @@ void ipc_test_describe(const struct ipc_test *t, char *buf, size_t len)
 			 t->ipc.ops->name, t->ipc.ops->desc, t->role[0],
 			 t->role[1], (int)t->child, t->cpu[1]);
 	else
-		snprintf(buf, len, "IPC: %s, %s; threads: sampler 0 is the %s, sampler 1 the %s",
+		snprintf(buf, len, "IPC: %s, %s; threads: sampler 0 = %s, sampler 1 = %s",
 			 t->ipc.ops->name, t->ipc.ops->desc, t->role[0],
 			 t->role[1]);
 }
