@@ -8,11 +8,13 @@
 extern const struct rtlat_cmd cmd_latency;
 extern const struct rtlat_cmd cmd_switch;
 extern const struct rtlat_cmd cmd_handshake;
+extern const struct rtlat_cmd cmd_cruncher;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_latency,
 	&cmd_switch,
 	&cmd_handshake,
+	&cmd_cruncher,
 	NULL,
 };
 
