@@ -375,24 +375,9 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 		return true;
 	if (d >= r->t_measure)
 		sampler_add(s, k, wk->now - d, d);
-	if (wk->missed && period > 0) {
-		/* missed deadlines are d + i * period, i = 1..missed; count
-		 * those inside [t_measure, t_end) */
-		uint64_t lo = 1, hi = wk->missed;
-
-		if (d + period < r->t_measure)
-			lo = (uint64_t)((r->t_measure - d + period - 1) / period);
-		if (r->t_end != INT64_MAX) {
-			uint64_t imax = (uint64_t)((r->t_end - d + period - 1) /
-						   period) - 1;
-
-			if (hi > imax)
-				hi = imax;
-		}
-		if (hi >= lo)
-			sampler_overrun(s, k, hi - lo + 1,
-					d >= r->t_measure ? d : r->t_measure);
-	}
+	sampler_overrun(s, k, wake_missed_inside(wk, period, r->t_measure,
+						 r->t_end),
+			d >= r->t_measure ? d : r->t_measure);
 	if (r->o->max_cycles && s->cycles >= r->o->max_cycles)
 		return true;
 	return next >= r->t_end;
