@@ -134,7 +134,7 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 	struct ipc_msg m = { 0 }, reply;
 	struct waiter w;
 	struct wake wk;
-	int64_t t1, t4;
+	int64_t t1, t4, at;
 	int e = 0;
 
 	if (paced) {
@@ -148,6 +148,9 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 		}
 	}
 	while (!sampler_stopping(s)) {
+		/* paced: the deadline decides whether the round trip belongs
+		 * to the measurement, so that round trips + missed periods ==
+		 * duration / period; else its start */
 		if (paced) {
 			e = waiter_wait(&w, &wk);
 			if (e == WAIT_INTERRUPTED) {
@@ -162,12 +165,17 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 			}
 			if (wk.deadline >= r->t_end)
 				break;
-			if (wk.deadline >= r->t_measure)
-				n->missed_periods += wk.missed;
+			n->missed_periods += wake_missed_inside(&wk, r->o->period_ns,
+								r->t_measure,
+								r->t_end);
+			t1 = clock_now_ns(clk);
+			at = wk.deadline;
+		} else {
+			t1 = clock_now_ns(clk);
+			at = t1;
+			if (t1 >= r->t_end)
+				break;
 		}
-		t1 = clock_now_ns(clk);
-		if (t1 >= r->t_end)
-			break;
 		m.seq++;
 		m.a = t1;
 		mbox_put(&t->ctl->box[1], &m);
@@ -181,22 +189,22 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 		e = await_reply(s, t, m.seq, &reply, &t4);
 		if (e < 0)
 			break;
-		if (t1 < r->t_measure) {
+		if (at < r->t_measure) {
 			if (e)
 				break;
 			continue;
 		}
 		n->round_trips++;
 		if (e) {	/* interrupted: started, never completed */
-			sampler_overrun(s, A_TO_B, 1, t1);
-			sampler_overrun_same_cycle(s, B_TO_A, 1, t1);
-			sampler_overrun_same_cycle(s, ROUND_TRIP, 1, t1);
+			sampler_overrun(s, A_TO_B, 1, at);
+			sampler_overrun_same_cycle(s, B_TO_A, 1, at);
+			sampler_overrun_same_cycle(s, ROUND_TRIP, 1, at);
 			e = 0;
 			break;
 		}
-		sampler_add(s, A_TO_B, reply.a - t1, t1);
-		sampler_add_same_cycle(s, B_TO_A, t4 - reply.b, t1);
-		sampler_add_same_cycle(s, ROUND_TRIP, t4 - t1, t1);
+		sampler_add(s, A_TO_B, reply.a - t1, at);
+		sampler_add_same_cycle(s, B_TO_A, t4 - reply.b, at);
+		sampler_add_same_cycle(s, ROUND_TRIP, t4 - t1, at);
 		if (r->o->max_cycles && s->cycles >= r->o->max_cycles)
 			break;
 	}

@@ -33,18 +33,6 @@ static const struct series_desc switch_series = {
 };
 static const struct series_desc *const switch_descs[] = { &switch_series };
 
-/* Missed deadlines d + i * period (i = 1..@missed) before @t_end. */
-static uint64_t missed_before(int64_t d, uint64_t missed, int64_t period,
-			      int64_t t_end)
-{
-	uint64_t inside;
-
-	if (!missed || period <= 0 || t_end == INT64_MAX)
-		return missed;
-	inside = t_end > d ? (uint64_t)((t_end - d - 1) / period) : 0;
-	return missed < inside ? missed : inside;
-}
-
 /* The partner: one event per period into the worker's mailbox. */
 static int switch_event(struct ipc_test *t, char *err, size_t len)
 {
@@ -77,6 +65,8 @@ static int switch_event(struct ipc_test *t, char *err, size_t len)
 		}
 		if (wk.deadline >= c->t_end)
 			break;
+		c->overruns += wake_missed_inside(&wk, c->period, c->t_measure,
+						  c->t_end);
 		m.seq++;
 		if (wk.deadline >= c->t_measure) {
 			if (!measuring) {
@@ -87,8 +77,6 @@ static int switch_event(struct ipc_test *t, char *err, size_t len)
 						      memory_order_release);
 				measuring = true;
 			}
-			c->overruns += missed_before(wk.deadline, wk.missed,
-						     c->period, c->t_end);
 			c->events++;
 			c->last_seq = m.seq;
 		}
