@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat handshake: every IPC mechanism in threads and processes, the three
+series and their accounting, CPU placement, pacing, a stall on side b."""
+import os
+
+import pytest
+
+from conftest import hist_total, needs_root, run
+from rt_helpers import (IPC_MECHANISMS, check_stdout, load, need_cpus,
+                        run_reaped, stall)
+
+SERIES = ["a_to_b", "b_to_a", "round_trip"]
+
+
+def check_accounting(d):
+    trips = d["test_data"]["round_trips"]
+    assert trips > 0
+    for name in SERIES:
+        s = d["summary"][name]
+        assert s["samples"] + s["lost"] == trips, name
+        assert hist_total(s["histogram"]) == s["samples"]
+    rt, ab, ba = (d["summary"][k] for k in ("round_trip", "a_to_b", "b_to_a"))
+    if rt["samples"]:
+        # each round trip holds both one-way trips
+        assert rt["min_ns"] >= ab["min_ns"] + ba["min_ns"]
+        assert rt["avg_ns"] >= ab["avg_ns"] + ba["avg_ns"] - 1
+        assert ab["min_ns"] > 0 and ba["min_ns"] > 0
+
+
+@needs_root
+@pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
+@pytest.mark.parametrize("ipc", IPC_MECHANISMS)
+def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
+    js = tmp_path / "r.json"
+    args = ["handshake", "-T", "500ms", "--warmup", "100ms", "-p", "200us",
+            "--ipc", ipc, "--json", js]
+    if process:
+        args.append("--process")
+    p, left = run_reaped(args)
+    assert p.returncode == 0, p.stderr
+    assert left == [], "partner process not reaped"
+    check_stdout(p.stdout)
+    for name in SERIES:
+        assert "RTS|" in p.stdout and p.stdout.count(" %s\n" % name) == 2
+    d = load(js)
+    assert d["test"] == "handshake" and d["status"] == "complete"
+    check_accounting(d)
+    td = d["test_data"]
+    assert td["ipc"] == ipc and td["process"] is process
+    # 200 us period for 500 ms: each period starts a round trip or is missed
+    assert td["round_trips"] + td["missed_periods"] == 2500
+    assert len(d["threads"]) == (1 if process else 2)
+
+
+@needs_root
+@pytest.mark.parametrize("cpus", ["0", "0,1"])
+def test_cpu_placement(tmp_path, cpus):
+    if cpus == "0,1":
+        need_cpus(2)
+    js = tmp_path / "r.json"
+    run(["handshake", "-T", "300ms", "--warmup", "100ms", "-p", "500us",
+         "-c", cpus, "--json", js], check=0)
+    d = load(js)
+    want = [int(c) for c in cpus.split(",")] * 2
+    assert d["threads"][0]["cpu"] == want[0]            # side a
+    assert d["test_data"]["partner"]["cpu"] == want[1]  # side b
+    assert d["test_data"]["partner"]["cpu_at_start"] == want[1]
+    check_accounting(d)
+
+
+@needs_root
+@pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
+def test_back_to_back_interrupted(tmp_path, process):
+    js = tmp_path / "r.json"
+    args = ["handshake", "--warmup", "100ms", "--ipc", "futex", "--json", js]
+    if process:
+        args.append("--process")
+    p, left = run_reaped(args, interrupt_after=1.0)
+    assert p.returncode == 0, p.stderr
+    assert left == []
+    d = load(js)
+    assert d["status"] == "interrupted"
+    assert d["test_data"]["missed_periods"] is None
+    check_accounting(d)
+
+
+@needs_root
+def test_stall_on_side_b(tmp_path):
+    """A higher-priority task busy for D ms on side b's CPU delays a->b by
+    about D; --max-latency then exits 2."""
+    need_cpus(2)
+    stall_ms = 30
+    js = tmp_path / "r.json"
+    p, left = run_reaped(["handshake", "-T", "2", "--warmup", "200ms",
+                          "-c", "0,1", "-P", "80", "-p", "1ms",
+                          "--max-latency", "10ms", "--json", js],
+                         during=lambda _: stall(1, 90, stall_ms,
+                                                delay=1.0).wait())
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    d = load(js)
+    check_accounting(d)
+    # the round trip waiting when the stall began is late by the stall,
+    # less at most one period (1 ms) it may have started before it
+    assert d["summary"]["round_trip"]["max_ns"] >= (stall_ms - 1) * 1000000
+
+
+def test_bad_options():
+    p = run(["handshake", "-p", "-5"], check=1)
+    assert "-p/--period" in p.stderr
+    p = run(["handshake", "--ipc", "x"], check=1)
+    assert "expected one of sem" in p.stderr
+    assert "--process" in run(["help", "handshake"], check=0).stdout
