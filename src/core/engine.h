@@ -169,6 +169,7 @@ struct sampler {
 };
 
 struct jw;
+struct xeno_col;
 
 /* Output style of a test (Xenomai RT* lines, cyclictest T: lines, ...). */
 struct output_ops {
@@ -184,6 +185,10 @@ struct output_ops {
 	void (*raw)(struct run *r, int sampler, const struct rawrec *rec);
 	/* final summary, from the main thread */
 	void (*summary)(struct run *r);
+	/* Xenomai style: the columns of the RTD line printed by
+	 * xeno_interval() (NULL: latency's); see output.h */
+	const struct xeno_col *cols;
+	int ncols;
 };
 
 struct test_desc {

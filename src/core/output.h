@@ -12,6 +12,7 @@ extern const struct output_ops xeno_output;
 void xeno_banner(struct run *r, const char *extra);
 /* Print RTT and @head every -l lines; counts the data line. */
 void xeno_title(struct run *r, uint64_t k, const char *head);
+/* The RTD line of the test's output_ops.cols (default: latency's). */
 void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 		   const struct winrec *const *thr);
 

@@ -17,7 +17,7 @@
  * all samples) and the summary adds one RTS line per sampler with a trailing
  * "cpu N" label. The first series of the test is the one shown;
  * tests with other columns (e.g. "lost" instead of "overrun", or several
- * series on one line) describe them with xeno_columns(). With several
+ * series on one line) list them in output_ops.cols. With several
  * series, the RTS and RTP lines of the summary end with the series name.
  */
 #include <inttypes.h>
@@ -180,9 +180,14 @@ static const struct xeno_col latency_cols[] = {
 void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 		   const struct winrec *const *thr)
 {
+	const struct output_ops *out = r->test->out;
+
 	(void)thr;
-	xeno_columns(r, k, agg, latency_cols,
-		     (int)(sizeof(latency_cols) / sizeof(latency_cols[0])));
+	if (out->cols)
+		xeno_columns(r, k, agg, out->cols, out->ncols);
+	else
+		xeno_columns(r, k, agg, latency_cols,
+			     (int)(sizeof(latency_cols) / sizeof(latency_cols[0])));
 }
 
 /* One RTS line for @a; @label NULL or " cpu N". */
