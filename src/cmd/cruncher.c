@@ -35,12 +35,6 @@ enum {
 
 enum { SLEEP, DEVIATION };
 
-struct cruncher_opts {
-	struct engine_opts o;
-	int64_t ideal_ns;
-	int64_t sleep_ns;
-};
-
 /* Per sampler (CPU). */
 struct crunch_cpu {
 	int cpu;
@@ -258,14 +252,6 @@ static const struct xeno_col cruncher_cols[] = {
 	{ "dev max", DEVIATION, XENO_MAX },
 };
 
-static void cruncher_interval(struct run *r, uint64_t k,
-			      const struct window *agg,
-			      const struct winrec *const *thr)
-{
-	xeno_columns(r, k, agg, cruncher_cols,
-		     (int)(sizeof(cruncher_cols) / sizeof(cruncher_cols[0])));
-}
-
 /* "min -1.234 us (-0.01 %), avg ..., max ..." of @a relative to @ref_ns. */
 static void print_min_avg_max(const struct accum *a, int64_t ref_ns)
 {
@@ -339,8 +325,10 @@ static void cruncher_json(struct run *r, struct jw *w)
 
 static const struct output_ops cruncher_output = {
 	.start = cruncher_start,
-	.interval = cruncher_interval,
+	.interval = xeno_interval,
 	.summary = cruncher_summary,
+	.cols = cruncher_cols,
+	.ncols = (int)(sizeof(cruncher_cols) / sizeof(cruncher_cols[0])),
 };
 
 static const struct test_desc cruncher_test = {
@@ -353,58 +341,48 @@ static const struct test_desc cruncher_test = {
 	.out = &cruncher_output,
 };
 
+/* --ideal and --sleep into @ctx, the struct cruncher. */
 static int cruncher_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
-	struct cruncher_opts *co = ctx;
-	int r;
+	struct cruncher *c = ctx;
+	int64_t *v, min;
 
-	if (d->key == OPT_IDEAL || d->key == OPT_SLEEP) {
-		int64_t *v = d->key == OPT_IDEAL ? &co->ideal_ns : &co->sleep_ns;
-		int64_t min = d->key == OPT_IDEAL ? NSEC_PER_USEC : 0;
-
-		if (parse_time_ns(arg, NSEC_PER_USEC, v) < 0 || *v < min ||
-		    *v > 10 * NSEC_PER_SEC)
-			return opt_bad_value(d, arg, d->key == OPT_IDEAL ?
-					     "expected a time in us from 1 to 10000000, or with a unit (10ms)" :
-					     "expected a time in us up to 10000000, or with a unit (1ms)");
-		return 0;
-	}
-	r = engine_opt(&co->o, d, arg);
-	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
+	if (d->key != OPT_IDEAL && d->key != OPT_SLEEP)
+		return 1;
+	v = d->key == OPT_IDEAL ? &c->ideal_ns : &c->sleep_ns;
+	min = d->key == OPT_IDEAL ? NSEC_PER_USEC : 0;
+	if (parse_time_ns(arg, NSEC_PER_USEC, v) < 0 || *v < min ||
+	    *v > 10 * NSEC_PER_SEC)
+		return opt_bad_value(d, arg, d->key == OPT_IDEAL ?
+				     "expected a time in us from 1 to 10000000, or with a unit (10ms)" :
+				     "expected a time in us up to 10000000, or with a unit (1ms)");
+	return 0;
 }
+
+static const char cruncher_about[] =
+	"Measure how steady a real-time task's computation runs: a\n"
+	"floating-point computation is calibrated to the ideal time (default\n"
+	"10000 us, within 5 %); then each cycle sleeps (--sleep) and\n"
+	"computes once. Series: sleep = nanosleep jitter, deviation =\n"
+	"computation time - ideal (signed: faster runs are negative), in us\n"
+	"and %. Each result is checked: a wrong one (FPU corruption) is an\n"
+	"error. -c: one sampler per CPU (default: the first usable CPU).\n"
+	"--max-latency applies to both series.\n"
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
 static int cruncher_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
 		cruncher_opts_table, engine_common_opts, NULL,
 	};
-	struct cruncher_opts co;
-	int first, r;
+	struct engine_opts o;
 
-	engine_opts_init(&co.o, 0, 99);
-	co.ideal_ns = 10 * NSEC_PER_MSEC;
-	co.sleep_ns = NSEC_PER_MSEC;
-	r = opt_parse(argc, argv, tables, cruncher_opt, &co,
-		      "rtlat cruncher [OPTIONS]",
-		      "Measure how steady a real-time task's computation runs: a\n"
-		      "floating-point computation is calibrated to the ideal time (default\n"
-		      "10000 us, within 5 %); then each cycle sleeps (--sleep) and\n"
-		      "computes once. Series: sleep = nanosleep jitter, deviation =\n"
-		      "computation time - ideal (signed: faster runs are negative), in us\n"
-		      "and %. Each result is checked: a wrong one (FPU corruption) is an\n"
-		      "error. -c: one sampler per CPU (default: the first usable CPU).\n"
-		      "--max-latency applies to both series.\n"
-		      "Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.",
-		      &first);
-	if (r)
-		return r > 0 ? 0 : 1;
-	if (first < argc) {
-		log_error("unexpected argument '%s' (see --help)", argv[first]);
-		return 1;
-	}
-	cruncher.ideal_ns = co.ideal_ns;
-	cruncher.sleep_ns = co.sleep_ns;
-	return engine_run(&cruncher_test, &co.o, rtlat_argc, rtlat_argv);
+	engine_opts_init(&o, 0, 99);
+	cruncher.ideal_ns = 10 * NSEC_PER_MSEC;
+	cruncher.sleep_ns = NSEC_PER_MSEC;
+	return cmd_run_test(argc, argv, tables, cruncher_opt, &cruncher, &o,
+			    "rtlat cruncher [OPTIONS]", cruncher_about,
+			    &cruncher_test);
 }
 
 const struct rtlat_cmd cmd_cruncher = {

@@ -28,11 +28,6 @@ enum {
 	OPT_PERIOD = 600,
 };
 
-struct handshake_opts {
-	struct engine_opts o;
-	struct ipc_test_cfg ipc;
-};
-
 /* What side a counts beyond the series. */
 struct handshake_counts {
 	uint64_t round_trips;		/* started in the measurement */
@@ -224,22 +219,6 @@ static const struct xeno_col handshake_cols[] = {
 	{ "lost", ROUND_TRIP, XENO_MISSED },
 };
 
-static void handshake_start(struct run *r)
-{
-	char buf[320];
-
-	ipc_test_describe(r->priv, buf, sizeof(buf));
-	xeno_banner(r, buf);
-}
-
-static void handshake_interval(struct run *r, uint64_t k,
-			       const struct window *agg,
-			       const struct winrec *const *thr)
-{
-	xeno_columns(r, k, agg, handshake_cols,
-		     (int)(sizeof(handshake_cols) / sizeof(handshake_cols[0])));
-}
-
 static void handshake_summary(struct run *r)
 {
 	const struct ipc_test *t = r->priv;
@@ -273,9 +252,11 @@ static void handshake_json(struct run *r, struct jw *w)
 }
 
 static const struct output_ops handshake_output = {
-	.start = handshake_start,
-	.interval = handshake_interval,
+	.start = ipc_test_start,
+	.interval = xeno_interval,
 	.summary = handshake_summary,
+	.cols = handshake_cols,
+	.ncols = (int)(sizeof(handshake_cols) / sizeof(handshake_cols[0])),
 };
 
 static struct handshake_counts handshake_counts;
@@ -317,53 +298,42 @@ static const struct test_desc handshake_test = {
 	.out = &handshake_output,
 };
 
+/* -p/--period into the engine_opts @ctx, then --ipc/--process. */
 static int handshake_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
-	struct handshake_opts *ho = ctx;
-	int r = ipc_test_opt(&ho->ipc, d, arg);
+	struct engine_opts *o = ctx;
 
-	if (r <= 0)
-		return r;
-	if (d->key == OPT_PERIOD) {
-		if (parse_time_ns(arg, NSEC_PER_USEC, &ho->o.period_ns) < 0 ||
-		    ho->o.period_ns > 10 * NSEC_PER_SEC)
-			return opt_bad_value(d, arg,
-					     "expected a period in us up to 10000000, or with a unit (500us, 1ms); 0 = back to back");
-		return 0;
-	}
-	r = engine_opt(&ho->o, d, arg);
-	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
+	if (d->key != OPT_PERIOD)
+		return ipc_test_opt(&handshake_ctx.cfg, d, arg);
+	if (parse_time_ns(arg, NSEC_PER_USEC, &o->period_ns) < 0 ||
+	    o->period_ns > 10 * NSEC_PER_SEC)
+		return opt_bad_value(d, arg,
+				     "expected a period in us up to 10000000, or with a unit (500us, 1ms); 0 = back to back");
+	return 0;
 }
+
+static const char handshake_about[] =
+	"Measure how fast two real-time tasks wake each other: side a\n"
+	"wakes side b through an IPC mechanism and b answers at once;\n"
+	"one-way latencies a->b and b->a and the round trip, in ns on\n"
+	"CLOCK_MONOTONIC, as rt-tests' ptsematest/pmqtest/sigwaittest do\n"
+	"for one mechanism each. Both sides run at PRIO. -c takes one CPU\n"
+	"(both sides, the default: the first usable CPU) or two (a, then\n"
+	"b). --max-latency applies to the one-way latencies.\n"
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
 static int handshake_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
 		ipc_test_opts, handshake_opts_table, engine_common_opts, NULL,
 	};
-	struct handshake_opts ho;
-	int first, r;
+	struct engine_opts o;
 
-	engine_opts_init(&ho.o, 0, 99);
-	ipc_test_cfg_init(&ho.ipc);
-	r = opt_parse(argc, argv, tables, handshake_opt, &ho,
-		      "rtlat handshake [OPTIONS]",
-		      "Measure how fast two real-time tasks wake each other: side a\n"
-		      "wakes side b through an IPC mechanism and b answers at once;\n"
-		      "one-way latencies a->b and b->a and the round trip, in ns on\n"
-		      "CLOCK_MONOTONIC, as rt-tests' ptsematest/pmqtest/sigwaittest do\n"
-		      "for one mechanism each. Both sides run at PRIO. -c takes one CPU\n"
-		      "(both sides, the default: the first usable CPU) or two (a, then\n"
-		      "b). --max-latency applies to the one-way latencies.\n"
-		      "Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.",
-		      &first);
-	if (r)
-		return r > 0 ? 0 : 1;
-	if (first < argc) {
-		log_error("unexpected argument '%s' (see --help)", argv[first]);
-		return 1;
-	}
-	handshake_ctx.cfg = ho.ipc;
-	return engine_run(&handshake_test, &ho.o, rtlat_argc, rtlat_argv);
+	engine_opts_init(&o, 0, 99);
+	ipc_test_cfg_init(&handshake_ctx.cfg);
+	return cmd_run_test(argc, argv, tables, handshake_opt, &o, &o,
+			    "rtlat handshake [OPTIONS]", handshake_about,
+			    &handshake_test);
 }
 
 const struct rtlat_cmd cmd_handshake = {

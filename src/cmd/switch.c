@@ -23,11 +23,6 @@
 #include "core/output.h"
 #include "core/timeutil.h"
 
-struct switch_opts {
-	struct engine_opts o;
-	struct ipc_test_cfg ipc;
-};
-
 static const struct series_desc switch_series = {
 	.name = "latency", .miss_name = "lost", .threshold = true,
 };
@@ -169,22 +164,6 @@ static const struct xeno_col switch_cols[] = {
 	{ "lat worst", 0, XENO_WORST },
 };
 
-static void switch_start(struct run *r)
-{
-	char buf[320];
-
-	ipc_test_describe(r->priv, buf, sizeof(buf));
-	xeno_banner(r, buf);
-}
-
-static void switch_interval(struct run *r, uint64_t k,
-			    const struct window *agg,
-			    const struct winrec *const *thr)
-{
-	xeno_columns(r, k, agg, switch_cols,
-		     (int)(sizeof(switch_cols) / sizeof(switch_cols[0])));
-}
-
 static void switch_summary(struct run *r)
 {
 	const struct ipc_test *t = r->priv;
@@ -208,9 +187,11 @@ static void switch_json(struct run *r, struct jw *w)
 }
 
 static const struct output_ops switch_output = {
-	.start = switch_start,
-	.interval = switch_interval,
+	.start = ipc_test_start,
+	.interval = xeno_interval,
 	.summary = switch_summary,
+	.cols = switch_cols,
+	.ncols = (int)(sizeof(switch_cols) / sizeof(switch_cols[0])),
 };
 
 static struct ipc_test switch_ctx;
@@ -244,48 +225,30 @@ static const struct test_desc switch_test = {
 	.out = &switch_output,
 };
 
-static int switch_opt(void *ctx, const struct optdesc *d, const char *arg)
-{
-	struct switch_opts *so = ctx;
-	int r = ipc_test_opt(&so->ipc, d, arg);
-
-	if (r <= 0)
-		return r;
-	r = engine_opt(&so->o, d, arg);
-	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
-}
+static const char switch_about[] =
+	"Measure how late a real-time task is woken by another: a periodic\n"
+	"event thread (priority PRIO) stamps an event and wakes a worker\n"
+	"(PRIO-1) through an IPC mechanism; latency = the worker's wake-up -\n"
+	"the event's timestamp. An event the worker missed (it was more\n"
+	"than a period late) is counted as lost: samples + lost = events.\n"
+	"-c takes one CPU (both threads, the default: the first usable\n"
+	"CPU) or two (event thread, then worker). Output follows Xenomai's\n"
+	"switch test (RTD lines 'lat min|avg|max|lost', RTS summary), in\n"
+	"microseconds.\n"
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
 static int switch_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
 		ipc_test_opts, engine_timer_opts, engine_common_opts, NULL,
 	};
-	struct switch_opts so;
-	int first, r;
+	struct engine_opts o;
 
-	engine_opts_init(&so.o, 100 * NSEC_PER_USEC, 99);
-	ipc_test_cfg_init(&so.ipc);
-	r = opt_parse(argc, argv, tables, switch_opt, &so,
-		      "rtlat switch [OPTIONS]",
-		      "Measure how late a real-time task is woken by another: a periodic\n"
-		      "event thread (priority PRIO) stamps an event and wakes a worker\n"
-		      "(PRIO-1) through an IPC mechanism; latency = the worker's wake-up -\n"
-		      "the event's timestamp. An event the worker missed (it was more\n"
-		      "than a period late) is counted as lost: samples + lost = events.\n"
-		      "-c takes one CPU (both threads, the default: the first usable\n"
-		      "CPU) or two (event thread, then worker). Output follows Xenomai's\n"
-		      "switch test (RTD lines 'lat min|avg|max|lost', RTS summary), in\n"
-		      "microseconds.\n"
-		      "Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.",
-		      &first);
-	if (r)
-		return r > 0 ? 0 : 1;
-	if (first < argc) {
-		log_error("unexpected argument '%s' (see --help)", argv[first]);
-		return 1;
-	}
-	switch_ctx.cfg = so.ipc;
-	return engine_run(&switch_test, &so.o, rtlat_argc, rtlat_argv);
+	engine_opts_init(&o, 100 * NSEC_PER_USEC, 99);
+	ipc_test_cfg_init(&switch_ctx.cfg);
+	return cmd_run_test(argc, argv, tables, ipc_test_opt, &switch_ctx.cfg,
+			    &o, "rtlat switch [OPTIONS]", switch_about,
+			    &switch_test);
 }
 
 const struct rtlat_cmd cmd_switch = {

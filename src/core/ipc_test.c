@@ -13,6 +13,7 @@
 #include "core/ipc_test.h"
 #include "core/jsonw.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
 
@@ -45,9 +46,9 @@ void ipc_test_cfg_init(struct ipc_test_cfg *c)
 	c->process = false;
 }
 
-int ipc_test_opt(struct ipc_test_cfg *c, const struct optdesc *d,
-		 const char *arg)
+int ipc_test_opt(void *cfg, const struct optdesc *d, const char *arg)
 {
+	struct ipc_test_cfg *c = cfg;
 	char names[160], expected[200];
 
 	switch (d->key) {
@@ -428,8 +429,12 @@ void ipc_test_teardown(struct run *r)
 	t->ctl = NULL;
 }
 
-void ipc_test_describe(const struct ipc_test *t, char *buf, size_t len)
+void ipc_test_start(struct run *r)
 {
+	const struct ipc_test *t = r->priv;
+	char buf[320];
+	size_t len = sizeof(buf);
+
 	if (t->cfg.process)
 		snprintf(buf, len, "IPC: %s, %s; %s in this process, %s in process %d (CPU %d)",
 			 t->ipc.ops->name, t->ipc.ops->desc, t->role[0],
@@ -438,6 +443,7 @@ void ipc_test_describe(const struct ipc_test *t, char *buf, size_t len)
 		snprintf(buf, len, "IPC: %s, %s; threads: sampler 0 = %s, sampler 1 = %s",
 			 t->ipc.ops->name, t->ipc.ops->desc, t->role[0],
 			 t->role[1]);
+	xeno_banner(r, buf);
 }
 
 void ipc_test_json(const struct ipc_test *t, struct jw *w)

@@ -192,9 +192,9 @@ struct ipc_test {
 extern const struct optdesc ipc_test_opts[];
 
 void ipc_test_cfg_init(struct ipc_test_cfg *c);
-/* Handle --ipc / --process: 0, -1 after an error, 1 when not ours. */
-int ipc_test_opt(struct ipc_test_cfg *c, const struct optdesc *d,
-		 const char *arg);
+/* Handle --ipc / --process into the struct ipc_test_cfg @cfg (an
+ * opt_handler): 0, -1 after an error, 1 when not ours. */
+int ipc_test_opt(void *cfg, const struct optdesc *d, const char *arg);
 
 /*
  * In the test's setup(): place the sides on the -c CPUs (one CPU: both on
@@ -227,8 +227,9 @@ int ipc_test_partner_error(struct sampler *s, struct ipc_test *t);
  * that its counts are valid. 0 or -errno with s->errmsg set. */
 int ipc_test_await_partner(struct sampler *s, struct ipc_test *t);
 
-/* "IPC: ..." banner line for xeno_banner(). */
-void ipc_test_describe(const struct ipc_test *t, char *buf, size_t len);
+/* output_ops.start: the Xenomai banner with an "IPC: ..." line (the
+ * mechanism, threads or processes, which side is which). */
+void ipc_test_start(struct run *r);
 
 /* Common members of test_data: ipc, process, partner. */
 struct jw;
