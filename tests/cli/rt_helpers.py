@@ -104,6 +104,18 @@ def run_reaped(args, timeout=60, interrupt_after=None, during=None):
     return subprocess.CompletedProcess(p.args, p.returncode, out, err), left
 
 
+def run_ipc(tmp_path, args, process=False, rc=0, **kw):
+    """Run a two-sided test (switch, handshake) with --json, in processes
+    if process; check its exit status and that it left no process behind.
+    kw go to run_reaped(). Returns (CompletedProcess, result)."""
+    js = tmp_path / "r.json"
+    args = list(args) + ["--json", js] + (["--process"] if process else [])
+    p, left = run_reaped(args, **kw)
+    assert p.returncode == rc, (p.returncode, p.stdout, p.stderr)
+    assert left == [], "processes left behind: %r" % left
+    return p, load(js)
+
+
 def check_stdout(out):
     """Every stdout line is a result line of the Xenomai-style protocol."""
     for line in out.splitlines():

@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rtlat handshake: every IPC mechanism in threads and processes, the three
 series and their accounting, CPU placement, pacing, a stall on side b."""
-import os
 
 import pytest
 
 from conftest import hist_total, needs_root, run
 from rt_helpers import (IPC_MECHANISMS, check_stdout, load, need_cpus,
-                        run_reaped, stall)
+                        run_ipc, stall)
 
 SERIES = ["a_to_b", "b_to_a", "round_trip"]
 
@@ -31,18 +30,11 @@ def check_accounting(d):
 @pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
 @pytest.mark.parametrize("ipc", IPC_MECHANISMS)
 def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
-    js = tmp_path / "r.json"
-    args = ["handshake", "-T", "500ms", "--warmup", "100ms", "-p", "200us",
-            "--ipc", ipc, "--json", js]
-    if process:
-        args.append("--process")
-    p, left = run_reaped(args)
-    assert p.returncode == 0, p.stderr
-    assert left == [], "partner process not reaped"
+    p, d = run_ipc(tmp_path, ["handshake", "-T", "500ms", "--warmup", "100ms",
+                              "-p", "200us", "--ipc", ipc], process)
     check_stdout(p.stdout)
     for name in SERIES:
         assert "RTS|" in p.stdout and p.stdout.count(" %s\n" % name) == 2
-    d = load(js)
     assert d["test"] == "handshake" and d["status"] == "complete"
     check_accounting(d)
     td = d["test_data"]
@@ -71,14 +63,8 @@ def test_cpu_placement(tmp_path, cpus):
 @needs_root
 @pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
 def test_back_to_back_interrupted(tmp_path, process):
-    js = tmp_path / "r.json"
-    args = ["handshake", "--warmup", "100ms", "--ipc", "futex", "--json", js]
-    if process:
-        args.append("--process")
-    p, left = run_reaped(args, interrupt_after=1.0)
-    assert p.returncode == 0, p.stderr
-    assert left == []
-    d = load(js)
+    _, d = run_ipc(tmp_path, ["handshake", "--warmup", "100ms", "--ipc",
+                              "futex"], process, interrupt_after=1.0)
     assert d["status"] == "interrupted"
     assert d["test_data"]["missed_periods"] is None
     check_accounting(d)
@@ -90,14 +76,10 @@ def test_stall_on_side_b(tmp_path):
     about D; --max-latency then exits 2."""
     need_cpus(2)
     stall_ms = 30
-    js = tmp_path / "r.json"
-    p, left = run_reaped(["handshake", "-T", "2", "--warmup", "200ms",
-                          "-c", "0,1", "-P", "80", "-p", "1ms",
-                          "--max-latency", "10ms", "--json", js],
-                         during=lambda _: stall(1, 90, stall_ms,
-                                                delay=1.0).wait())
-    assert p.returncode == 2, (p.stdout, p.stderr)
-    d = load(js)
+    _, d = run_ipc(tmp_path, ["handshake", "-T", "2", "--warmup", "200ms",
+                              "-c", "0,1", "-P", "80", "-p", "1ms",
+                              "--max-latency", "10ms"], rc=2,
+                   during=lambda _: stall(1, 90, stall_ms, delay=1.0).wait())
     check_accounting(d)
     # the round trip waiting when the stall began is late by the stall,
     # less at most one period (1 ms) it may have started before it

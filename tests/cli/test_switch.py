@@ -4,8 +4,7 @@ a stall on the worker's CPU, options."""
 import pytest
 
 from conftest import hist_total, needs_root, run
-from rt_helpers import (IPC_MECHANISMS, check_stdout, load, need_cpus,
-                        run_reaped, stall)
+from rt_helpers import IPC_MECHANISMS, check_stdout, need_cpus, run_ipc, stall
 
 SHORT = ["-T", "500ms", "--warmup", "100ms", "-p", "200"]
 
@@ -25,16 +24,9 @@ def check_accounting(d):
 @pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
 @pytest.mark.parametrize("ipc", IPC_MECHANISMS)
 def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
-    js = tmp_path / "r.json"
-    args = ["switch"] + SHORT + ["--ipc", ipc, "--json", js]
-    if process:
-        args.append("--process")
-    p, left = run_reaped(args)
-    assert p.returncode == 0, p.stderr
-    assert left == [], "partner process not reaped"
+    p, d = run_ipc(tmp_path, ["switch"] + SHORT + ["--ipc", ipc], process)
     check_stdout(p.stdout)
     assert "RTH|----lat min|----lat avg|----lat max|----lost|" in p.stdout
-    d = load(js)
     assert d["test"] == "switch" and d["status"] == "complete"
     check_accounting(d)
     td = d["test_data"]
@@ -54,15 +46,9 @@ def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
 @needs_root
 @pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
 def test_interrupt_keeps_accounting(tmp_path, process):
-    js = tmp_path / "r.json"
-    args = ["switch", "--warmup", "100ms", "-p", "200", "--ipc", "condvar",
-            "--json", js]
-    if process:
-        args.append("--process")
-    p, left = run_reaped(args, interrupt_after=1.0)
-    assert p.returncode == 0, p.stderr
-    assert left == []
-    d = load(js)
+    _, d = run_ipc(tmp_path, ["switch", "--warmup", "100ms", "-p", "200",
+                              "--ipc", "condvar"], process,
+                   interrupt_after=1.0)
     assert d["status"] == "interrupted"
     check_accounting(d)
 
@@ -75,18 +61,12 @@ def test_stall_on_worker_cpu(tmp_path, ipc, process):
     latency >= D - period, and --max-latency gives exit status 2."""
     need_cpus(2)
     stall_ms, period_us = 30, 1000
-    js = tmp_path / "r.json"
-    args = ["switch", "-T", "2", "--warmup", "200ms", "-c", "0,1", "-P", "80",
-            "-p", period_us, "--ipc", ipc, "--max-latency", "10ms",
-            "--json", js]
-    if process:
-        args.append("--process")
-    p, left = run_reaped(args, during=lambda _: stall(
-        1, 90, stall_ms, delay=1.0).wait())
-    assert left == []
-    assert p.returncode == 2, (p.stdout, p.stderr)
+    p, d = run_ipc(tmp_path, ["switch", "-T", "2", "--warmup", "200ms",
+                              "-c", "0,1", "-P", "80", "-p", period_us,
+                              "--ipc", ipc, "--max-latency", "10ms"],
+                   process, rc=2, during=lambda _: stall(
+                       1, 90, stall_ms, delay=1.0).wait())
     assert "exceeded --max-latency" in p.stderr
-    d = load(js)
     assert d["threshold_exceeded"] is True
     check_accounting(d)
     assert d["summary"]["latency"]["max_ns"] >= (stall_ms * 1000 -
@@ -107,13 +87,10 @@ def test_partner_death_ends_run(tmp_path):
         assert len(kids) == 1
         os.kill(kids[0], signal.SIGKILL)
 
-    js = tmp_path / "r.json"
-    p, left = run_reaped(["switch", "--process", "--warmup", "100ms",
-                          "--json", js], during=kill_partner)
-    assert p.returncode == 1
+    p, d = run_ipc(tmp_path, ["switch", "--warmup", "100ms"], True, rc=1,
+                   during=kill_partner)
     assert "killed by signal 9" in p.stderr
-    assert left == []
-    assert load(js)["status"] == "error"
+    assert d["status"] == "error"
 
 
 def test_bad_options():
