@@ -291,14 +291,14 @@ void xeno_stats(const struct series_name *nm)
 void xeno_summary_series(struct run *r, int name)
 {
 	const struct series_name *nm = &r->names[name];
-	char label[48], kind[8];
+	/* with several series, each line names its series */
 	const char *sname = r->nnames > 1 ? nm->desc->name : NULL;
+	char suffix[40] = "", label[48], kind[8];
 	int i, j, measuring = 0;
 
-	/* with several series, each line names its series */
-	snprintf(kind, sizeof(kind), "%s", sname ? sname : "lat");
 	if (sname)
-		snprintf(label, sizeof(label), " %s", sname);
+		snprintf(suffix, sizeof(suffix), " %s", sname);
+	snprintf(kind, sizeof(kind), "%s", sname ? sname : "lat");
 	if (r->o->print_hist)
 		xeno_histogram(&nm->agg, kind);
 	if (r->o->print_stats)
@@ -307,21 +307,16 @@ void xeno_summary_series(struct run *r, int name)
 	for (i = 0; i < r->nsamplers; i++)
 		for (j = 0; j < r->s[i].nseries; j++)
 			measuring += r->s[i].name_idx[j] == name;
-	if (measuring > 1) {
-		for (i = 0; i < r->nsamplers; i++)
-			for (j = 0; j < r->s[i].nseries; j++) {
-				if (r->s[i].name_idx[j] != name)
-					continue;
-				snprintf(label, sizeof(label), " cpu %d%s%s",
-					 r->s[i].cpu_now, sname ? " " : "",
-					 sname ? sname : "");
-				xeno_rts(r, &r->total[i][j], label);
-			}
-		if (sname)
-			snprintf(label, sizeof(label), " %s", sname);
-	}
-	xeno_rts(r, &nm->agg, sname ? label : NULL);
-	xeno_rtp(&nm->agg, sname ? label : NULL);
+	for (i = 0; i < r->nsamplers && measuring > 1; i++)
+		for (j = 0; j < r->s[i].nseries; j++) {
+			if (r->s[i].name_idx[j] != name)
+				continue;
+			snprintf(label, sizeof(label), " cpu %d%s",
+				 r->s[i].cpu_now, suffix);
+			xeno_rts(r, &r->total[i][j], label);
+		}
+	xeno_rts(r, &nm->agg, sname ? suffix : NULL);
+	xeno_rtp(&nm->agg, sname ? suffix : NULL);
 }
 
 static void xeno_summary(struct run *r)
