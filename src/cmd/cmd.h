@@ -8,6 +8,11 @@
 
 #include <stdbool.h>
 
+#include "core/opt.h"
+
+struct engine_opts;
+struct test_desc;
+
 /* What a column of a suite table shows, from a run's headline. */
 enum suite_stat {
 	SUITE_MIN,		/* min of the series, us */
@@ -54,6 +59,17 @@ struct rtlat_cmd {
 extern const struct rtlat_cmd *const rtlat_cmds[];
 
 const struct rtlat_cmd *cmd_find(const char *name);
+
+/*
+ * The main of a test command: parse @argv with @tables - each option goes
+ * to @h (with @ctx) first; those it does not take (it returns 1) to the
+ * shared engine options in @o - reject stray arguments and run @t with
+ * @o. @h may be NULL. Returns the exit status (0, 1 or 2).
+ */
+int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
+		 opt_handler h, void *ctx, struct engine_opts *o,
+		 const char *usage, const char *about,
+		 const struct test_desc *t);
 
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;

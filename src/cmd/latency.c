@@ -4,7 +4,6 @@
  * latency test and of cyclictest. One sampler per CPU waits for each
  * deadline of a fixed period; latency = wake-up time - deadline.
  */
-#include <stdio.h>
 
 #include "cmd/cmd.h"
 #include "core/engine.h"
@@ -30,12 +29,12 @@ static const struct test_desc latency_test = {
 	.out = &xeno_output,
 };
 
-static int latency_opt(void *ctx, const struct optdesc *d, const char *arg)
-{
-	int r = engine_opt(ctx, d, arg);
-
-	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
-}
+static const char latency_about[] =
+	"Measure how late a periodic real-time task wakes up: one sampler\n"
+	"per CPU waits for each deadline of a fixed period, latency =\n"
+	"wake-up time - deadline. Output follows Xenomai's latency test\n"
+	"(RTT/RTH/RTD lines per interval, RTS summary), in microseconds.\n"
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
 static int latency_main(int argc, char **argv)
 {
@@ -43,19 +42,11 @@ static int latency_main(int argc, char **argv)
 		engine_timer_opts, engine_common_opts, NULL,
 	};
 	struct engine_opts o;
-	int r;
 
 	engine_opts_init(&o, 100 * NSEC_PER_USEC, 99);
-	r = opt_parse_options(argc, argv, tables, latency_opt, &o,
-			      "rtlat latency [OPTIONS]",
-			      "Measure how late a periodic real-time task wakes up: one sampler\n"
-			      "per CPU waits for each deadline of a fixed period, latency =\n"
-			      "wake-up time - deadline. Output follows Xenomai's latency test\n"
-			      "(RTT/RTH/RTD lines per interval, RTS summary), in microseconds.\n"
-			      "Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.");
-	if (r)
-		return r > 0 ? 0 : 1;
-	return engine_run(&latency_test, &o, rtlat_argc, rtlat_argv);
+	return cmd_run_test(argc, argv, tables, NULL, NULL, &o,
+			    "rtlat latency [OPTIONS]", latency_about,
+			    &latency_test);
 }
 
 const struct rtlat_cmd cmd_latency = {

@@ -14,11 +14,17 @@ extern const struct rtlat_cmd cmd_selftest;
 extern const struct rtlat_cmd cmd_report;
 extern const struct rtlat_cmd cmd_compare;
 extern const struct rtlat_cmd cmd_db;
+extern const struct rtlat_cmd cmd_switch;
+extern const struct rtlat_cmd cmd_handshake;
+extern const struct rtlat_cmd cmd_cruncher;
 
 const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_suite,
 	&cmd_latency,
 	&cmd_cyclic,
+	&cmd_switch,
+	&cmd_handshake,
+	&cmd_cruncher,
 	&cmd_load,
 	&cmd_report,
 	&cmd_compare,

@@ -279,7 +279,7 @@ struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 	struct sampler *s, *ns;
 	int i, j;
 
-	if (nseries < 1 || nseries > RTLAT_MAX_SERIES)
+	if (nseries < 0 || nseries > RTLAT_MAX_SERIES)
 		return NULL;
 	ns = realloc(r->s, (size_t)(r->nsamplers + 1) * sizeof(*r->s));
 	if (!ns) {
@@ -422,33 +422,19 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 {
 	const struct run *r = s->run;
 	int64_t d = wk->deadline;
+	uint64_t n;
 
 	if (d >= r->t_end)
 		return true;
 	if (d >= r->t_measure)
 		sampler_add(s, k, wk->now - d, d);
-	if (wk->missed && period > 0) {
-		/* missed deadlines are d + i * period, i = 1..missed; count
-		 * those inside [t_measure, t_end) */
-		uint64_t lo = 1, hi = wk->missed;
-
-		if (d + period < r->t_measure)
-			lo = (uint64_t)((r->t_measure - d + period - 1) / period);
-		if (r->t_end != INT64_MAX) {
-			uint64_t imax = (uint64_t)((r->t_end - d + period - 1) /
-						   period) - 1;
-
-			if (hi > imax)
-				hi = imax;
-		}
-		/* -l LOOPS: the periods counted stop at exactly LOOPS */
-		if (r->o->max_cycles && hi >= lo &&
-		    hi - lo + 1 > r->o->max_cycles - s->cycles)
-			hi = lo + (r->o->max_cycles - s->cycles) - 1;
-		if (hi >= lo && (!r->o->max_cycles || s->cycles < r->o->max_cycles))
-			sampler_overrun(s, k, hi - lo + 1,
-					d >= r->t_measure ? d : r->t_measure);
-	}
+	n = wake_missed_inside(wk, period, r->t_measure, r->t_end);
+	/* -l LOOPS: the periods counted stop at exactly LOOPS */
+	if (r->o->max_cycles)
+		n = s->cycles >= r->o->max_cycles ? 0 :
+		    (n < r->o->max_cycles - s->cycles ? n :
+		     r->o->max_cycles - s->cycles);
+	sampler_overrun(s, k, n, d >= r->t_measure ? d : r->t_measure);
 	if ((r->o->max_cycles && s->cycles >= r->o->max_cycles) ||
 	    next >= r->t_end)
 		return true;
@@ -569,6 +555,8 @@ void engine_drain(struct run *r, bool final)
 						      memory_order_acquire);
 			const struct winrec *rec = ring_peek(&s->ring);
 
+			if (!s->nseries)	/* measures nothing: no records */
+				continue;
 			if (rec) {
 				any = true;
 				if (rec->index < k)

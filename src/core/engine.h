@@ -196,6 +196,7 @@ struct sampler {
 };
 
 struct jw;
+struct xeno_col;
 
 /* Output style of a test (Xenomai RT* lines, cyclictest T: lines, ...). */
 struct output_ops {
@@ -211,6 +212,10 @@ struct output_ops {
 	void (*raw)(struct run *r, int sampler, const struct rawrec *rec);
 	/* final summary, from the main thread */
 	void (*summary)(struct run *r);
+	/* Xenomai style: the columns of the RTD line printed by
+	 * xeno_interval() (NULL: latency's); see output.h */
+	const struct xeno_col *cols;
+	int ncols;
 };
 
 struct test_desc {
@@ -339,7 +344,10 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 	       const char *arg);
 
 /* In test setup(): add a sampler on @cpu (-1 any) at @prio measuring
- * @nseries series. Returns the sampler or NULL (error already reported). */
+ * @nseries series. @nseries may be 0 for a thread that takes part in the
+ * test without measuring (e.g. the event thread of 'switch'): it is set up,
+ * started and stopped like any sampler but hands over no interval records.
+ * Returns the sampler or NULL (error already reported). */
 struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
 				   int prio, int nseries,
 				   const struct series_desc *const *desc);
@@ -459,6 +467,26 @@ static inline void sampler_overrun(struct sampler *s, int k, uint64_t n,
 	a->overruns += n;
 	s->cur.w[k].overruns += n;
 	s->cycles += n;
+}
+
+/*
+ * A cycle that measures several series (a round trip and its two one-way
+ * latencies) is one cycle: account its first series with sampler_add() or
+ * sampler_overrun(), the others with these, which do not count the cycle
+ * again (cycle numbers, max_cycle and max_cycles stay per cycle).
+ */
+static inline void sampler_add_same_cycle(struct sampler *s, int k,
+					  int64_t v, int64_t t)
+{
+	s->cycles--;
+	sampler_add(s, k, v, t);
+}
+
+static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
+					      uint64_t n, int64_t t)
+{
+	s->cycles -= n;
+	sampler_overrun(s, k, n, t);
 }
 
 /*

@@ -12,8 +12,33 @@ extern const struct output_ops xeno_output;
 void xeno_banner(struct run *r, const char *extra);
 /* Print RTT and @head every -l lines; counts the data line. */
 void xeno_title(struct run *r, uint64_t k, const char *head);
+/* The RTD line of the test's output_ops.cols (default: latency's). */
 void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 		   const struct winrec *const *thr);
+
+/* A column of an RTD line: a field of series name @name (r->names[]). */
+enum xeno_field {
+	XENO_MIN,		/* interval minimum */
+	XENO_AVG,		/* interval mean */
+	XENO_MAX,		/* interval maximum */
+	XENO_MISSED,		/* overruns / lost events so far (cumulative) */
+	XENO_BEST,		/* lowest minimum so far */
+	XENO_WORST,		/* highest maximum so far */
+};
+
+struct xeno_col {
+	const char *head;	/* "lat min": right-aligned, '-' padded */
+	int name;
+	enum xeno_field field;
+};
+
+#define XENO_MAX_COLS 12
+
+/* The RTD line of interval @k with @ncols columns (time fields 11 wide in
+ * us, XENO_MISSED 8 wide), preceded by RTT/RTH when due. Nothing is
+ * printed with -q or when none of the series had a sample or a miss. */
+void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
+		  const struct xeno_col *cols, int ncols);
 void xeno_rts(struct run *r, const struct accum *a, const char *label);
 void xeno_rtp(const struct accum *a, const char *label);
 void xeno_histogram(const struct accum *a, const char *kind);

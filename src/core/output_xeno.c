@@ -15,7 +15,10 @@
  * The overrun column is cumulative, as in Xenomai. With several samplers the
  * RTD lines aggregate all of them (min of minima, max of maxima, mean over
  * all samples) and the summary adds one RTS line per sampler with a trailing
- * "cpu N" label. The first series of the test is the one shown.
+ * "cpu N" label. The first series of the test is the one shown;
+ * tests with other columns (e.g. "lost" instead of "overrun", or several
+ * series on one line) list them in output_ops.cols. With several
+ * series, the RTS and RTP lines of the summary end with the series name.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -106,26 +109,85 @@ void xeno_title(struct run *r, uint64_t k, const char *head)
 	r->lines_printed++;
 }
 
+/* @head right-aligned in @width, padded on the left with '-'. */
+static void col_head(char *out, size_t len, const char *head, int width)
+{
+	int pad = width - (int)strlen(head);
+
+	snprintf(out, len, "%.*s%s", pad > 0 ? pad : 0,
+		 "------------------------", head);
+}
+
+void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
+		  const struct xeno_col *cols, int ncols)
+{
+	char head[16 * XENO_MAX_COLS] = "RTH", line[16 * XENO_MAX_COLS] = "RTD";
+	char f[32];
+	bool any = false;
+	size_t hn = 3, ln = 3;
+	int i;
+
+	if (r->o->quiet || ncols > XENO_MAX_COLS)
+		return;
+	for (i = 0; i < ncols; i++)
+		any |= agg[cols[i].name].n || agg[cols[i].name].overruns;
+	if (!any)
+		return;
+	for (i = 0; i < ncols; i++) {
+		const struct xeno_col *c = &cols[i];
+		const struct window *w = &agg[c->name];
+		const struct series_name *nm = &r->names[c->name];
+		int width = c->field == XENO_MISSED ? 8 : 11;
+
+		col_head(f, sizeof(f), c->head, width);
+		hn += (size_t)snprintf(head + hn, sizeof(head) - hn, "|%s", f);
+		switch (c->field) {
+		case XENO_MIN:
+			us_field(f, sizeof(f), w->min, w->n > 0);
+			break;
+		case XENO_AVG:
+			us_field(f, sizeof(f), w->n ? window_avg(w) : 0, w->n > 0);
+			break;
+		case XENO_MAX:
+			us_field(f, sizeof(f), w->max, w->n > 0);
+			break;
+		case XENO_MISSED:
+			snprintf(f, sizeof(f), "%8" PRIu64, nm->overruns);
+			break;
+		case XENO_BEST:
+			us_field(f, sizeof(f), nm->best, nm->any);
+			break;
+		case XENO_WORST:
+			us_field(f, sizeof(f), nm->worst, nm->any);
+			break;
+		}
+		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "|%s", f);
+	}
+	xeno_title(r, k, head);
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
+static const struct xeno_col latency_cols[] = {
+	{ "lat min", 0, XENO_MIN },
+	{ "lat avg", 0, XENO_AVG },
+	{ "lat max", 0, XENO_MAX },
+	{ "overrun", 0, XENO_MISSED },
+	{ "lat best", 0, XENO_BEST },
+	{ "lat worst", 0, XENO_WORST },
+};
+
 void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 		   const struct winrec *const *thr)
 {
-	const struct window *w = &agg[0];
-	const struct series_name *nm = &r->names[0];
-	char mn[16], av[16], mx[16], be[16], wo[16];
+	const struct output_ops *out = r->test->out;
 
 	(void)thr;
-	if (r->o->quiet || (w->n == 0 && w->overruns == 0))
-		return;
-	xeno_title(r, k,
-		   "RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst");
-	us_field(mn, sizeof(mn), w->min, w->n > 0);
-	us_field(av, sizeof(av), w->n ? window_avg(w) : 0, w->n > 0);
-	us_field(mx, sizeof(mx), w->max, w->n > 0);
-	us_field(be, sizeof(be), nm->best, nm->any);
-	us_field(wo, sizeof(wo), nm->worst, nm->any);
-	printf("RTD|%s|%s|%s|%8" PRIu64 "|%s|%s\n", mn, av, mx, nm->overruns,
-	       be, wo);
-	fflush(stdout);
+	if (out->cols)
+		xeno_columns(r, k, agg, out->cols, out->ncols);
+	else
+		xeno_columns(r, k, agg, latency_cols,
+			     (int)(sizeof(latency_cols) / sizeof(latency_cols[0])));
 }
 
 /* One RTS line for @a; @label NULL or " cpu N". */
@@ -229,26 +291,32 @@ void xeno_stats(const struct series_name *nm)
 void xeno_summary_series(struct run *r, int name)
 {
 	const struct series_name *nm = &r->names[name];
-	char label[32];
-	int i, j;
+	/* with several series, each line names its series */
+	const char *sname = r->nnames > 1 ? nm->desc->name : NULL;
+	char suffix[40] = "", label[48], kind[8];
+	int i, j, measuring = 0;
 
+	if (sname)
+		snprintf(suffix, sizeof(suffix), " %s", sname);
+	snprintf(kind, sizeof(kind), "%s", sname ? sname : "lat");
 	if (r->o->print_hist)
-		xeno_histogram(&nm->agg, "lat");
+		xeno_histogram(&nm->agg, kind);
 	if (r->o->print_stats)
 		xeno_stats(nm);
 	printf("---|-----------|-----------|-----------|--------|------------------------\n");
-	if (r->nsamplers > 1) {
-		for (i = 0; i < r->nsamplers; i++)
-			for (j = 0; j < r->s[i].nseries; j++) {
-				if (r->s[i].name_idx[j] != name)
-					continue;
-				snprintf(label, sizeof(label), " cpu %d",
-					 r->s[i].cpu_now);
-				xeno_rts(r, &r->total[i][j], label);
-			}
-	}
-	xeno_rts(r, &nm->agg, NULL);
-	xeno_rtp(&nm->agg, NULL);
+	for (i = 0; i < r->nsamplers; i++)
+		for (j = 0; j < r->s[i].nseries; j++)
+			measuring += r->s[i].name_idx[j] == name;
+	for (i = 0; i < r->nsamplers && measuring > 1; i++)
+		for (j = 0; j < r->s[i].nseries; j++) {
+			if (r->s[i].name_idx[j] != name)
+				continue;
+			snprintf(label, sizeof(label), " cpu %d%s",
+				 r->s[i].cpu_now, suffix);
+			xeno_rts(r, &r->total[i][j], label);
+		}
+	xeno_rts(r, &nm->agg, sname ? suffix : NULL);
+	xeno_rtp(&nm->agg, sname ? suffix : NULL);
 }
 
 static void xeno_summary(struct run *r)

@@ -186,3 +186,23 @@ void waiter_destroy(struct waiter *w)
 		timer_delete(w->timer);
 	w->timer_valid = 0;
 }
+
+uint64_t wake_missed_inside(const struct wake *wk, int64_t period,
+			    int64_t from, int64_t to)
+{
+	int64_t d = wk->deadline;
+	uint64_t lo = 1, hi = wk->missed;
+
+	if (!wk->missed || period <= 0)
+		return 0;
+	if (d + period < from)
+		lo = (uint64_t)((from - d + period - 1) / period);
+	if (to != INT64_MAX) {
+		uint64_t imax = to > d ?
+				(uint64_t)((to - d + period - 1) / period) - 1 : 0;
+
+		if (hi > imax)
+			hi = imax;
+	}
+	return hi >= lo ? hi - lo + 1 : 0;
+}

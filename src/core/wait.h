@@ -76,6 +76,12 @@ int waiter_wait(struct waiter *w, struct wake *wk);
 
 void waiter_destroy(struct waiter *w);
 
+/* Of the deadlines @wk missed (deadline + i * @period, i = 1..missed),
+ * how many lie in [@from, @to); @to may be INT64_MAX. 0 when @period <= 0
+ * (no grid). */
+uint64_t wake_missed_inside(const struct wake *wk, int64_t period,
+			    int64_t from, int64_t to);
+
 /* The signal reserved for the posix backend's timer. */
 int wait_timer_signal(void);
 

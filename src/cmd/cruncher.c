@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat cruncher: how steady a real-time task's own computation runs, the
+ * measurement of Xenomai 2.0's cruncher. A floating-point computation is
+ * calibrated (per CPU, at the sampler's priority) to take the ideal time;
+ * then each cycle sleeps a short while and runs it once. Series (ns,
+ * signed): sleep = nanosleep's wake-up - the requested end of the sleep
+ * (its jitter), deviation = computation time - ideal time (faster runs are
+ * negative, never folded into slower ones). Every result is checked
+ * against the calibration's: a mismatch (FPU corruption) fails the run.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cmd.h"
+#include "core/crunch.h"
+#include "core/engine.h"
+#include "core/jsonw.h"
+#include "core/log.h"
+#include "core/output.h"
+#include "core/parse.h"
+#include "core/rtsetup.h"
+#include "core/timeutil.h"
+
+#define TOLERANCE_PPM	50000		/* calibration: +-5 % */
+
+enum {
+	OPT_IDEAL = 700,
+	OPT_SLEEP,
+};
+
+enum { SLEEP, DEVIATION };
+
+/* Per sampler (CPU). */
+struct crunch_cpu {
+	int cpu;
+	struct crunch_cal cal;
+	int cal_err;			/* errno of calibration, 0 */
+	uint64_t computations;		/* in the measurement */
+	uint64_t failures;		/* results that differed */
+	uint64_t first_failure;		/* its cycle */
+	double first_bad;		/* its result */
+};
+
+struct cruncher {
+	int64_t ideal_ns, sleep_ns;
+	int n;
+	struct crunch_cpu *cpu;
+};
+
+static struct cruncher cruncher;
+
+static const struct series_desc sleep_series = {
+	.name = "sleep", .miss_name = "overruns", .threshold = true,
+};
+static const struct series_desc deviation_series = {
+	.name = "deviation", .miss_name = "overruns", .threshold = true,
+};
+static const struct series_desc *const cruncher_descs[] = {
+	&sleep_series, &deviation_series,
+};
+
+static const struct optdesc cruncher_opts_table[] = {
+	{ "ideal", 0, required_argument, "US",
+	  "ideal computation time in us, or with a unit (default 10000)",
+	  OPT_IDEAL },
+	{ "sleep", 0, required_argument, "US",
+	  "sleep before each computation in us, or with a unit\n(default 1000)",
+	  OPT_SLEEP },
+	OPT_END
+};
+
+static int cruncher_body(struct sampler *s)
+{
+	struct crunch_cpu *cc = s->priv;
+	struct run *r = s->run;
+	const struct cruncher *c = r->priv;
+	struct timespec ts = ns_to_ts(c->sleep_ns);
+	int64_t ta, tb, tc;
+	double res;
+	int e;
+
+	while (!sampler_stopping(s)) {
+		ta = clock_now_ns(CLOCK_MONOTONIC);
+		if (ta >= r->t_end)
+			break;
+		e = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+		if (e == EINTR)
+			continue;
+		if (e) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "clock_nanosleep failed: %s", strerror(e));
+			return -e;
+		}
+		tb = clock_now_ns(CLOCK_MONOTONIC);
+		res = crunch_run(cc->cal.iterations);
+		tc = clock_now_ns(CLOCK_MONOTONIC);
+		if (ta < r->t_measure)
+			continue;
+		cc->computations++;
+		if (!crunch_same(res, cc->cal.reference) && !cc->failures++) {
+			cc->first_failure = s->cycles;
+			cc->first_bad = res;
+		}
+		sampler_add(s, SLEEP, tb - ta - c->sleep_ns, ta);
+		sampler_add_same_cycle(s, DEVIATION, tc - tb - c->ideal_ns, ta);
+		if (r->o->max_cycles && s->cycles >= r->o->max_cycles)
+			break;
+	}
+	if (cc->failures) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "FPU verification failed on CPU %d in %llu of %llu computations (first at cycle %llu: %a instead of %a)",
+			 cc->cpu, (unsigned long long)cc->failures,
+			 (unsigned long long)cc->computations,
+			 (unsigned long long)cc->first_failure, cc->first_bad,
+			 cc->cal.reference);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Calibration runs in a thread placed and scheduled like the sampler. */
+static void *calibrate_main(void *arg)
+{
+	struct crunch_cpu *cc = arg;
+
+	cc->cal_err = -thread_pin(cc->cpu);
+	if (!cc->cal_err)
+		cc->cal_err = -crunch_calibrate(&cc->cal, cruncher.ideal_ns,
+						TOLERANCE_PPM);
+	return NULL;
+}
+
+static int calibrate(struct run *r, struct crunch_cpu *cc)
+{
+	const struct engine_opts *o = r->o;
+	int prio = o->policy == SCHED_OTHER ? 0 : o->prio;
+	struct sched_param sp = { .sched_priority = prio };
+	pthread_attr_t attr;
+	pthread_t th;
+	char msg[320], a[32], b[32];
+	int e;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, o->policy);
+	pthread_attr_setschedparam(&attr, &sp);
+	e = pthread_create(&th, &attr, calibrate_main, cc);
+	pthread_attr_destroy(&attr);
+	if (e) {
+		sched_explain(o->policy, prio, e, msg, sizeof(msg));
+		log_error("%s", msg);
+		return -1;
+	}
+	pthread_join(th, NULL);
+	if (cc->cal_err == EIO) {
+		log_error("calibration on CPU %d: identical computations gave different results: the FPU state is being corrupted",
+			  cc->cpu);
+		return -1;
+	}
+	if (cc->cal_err) {
+		log_error("calibration on CPU %d: %s", cc->cpu,
+			  strerror(cc->cal_err));
+		return -1;
+	}
+	if (!cc->cal.within)
+		log_warn("calibration on CPU %d: the ideal computation time %s us is not reachable within 5 %%: reached %s us (%s) with %llu iterations",
+			 cc->cpu, fmt_us3(a, cruncher.ideal_ns),
+			 fmt_us3(b, cc->cal.reached_ns),
+			 crunch_fmt_pct(msg, crunch_ppm(cc->cal.reached_ns -
+							cruncher.ideal_ns,
+							cruncher.ideal_ns)),
+			 (unsigned long long)cc->cal.iterations);
+	return 0;
+}
+
+static int cruncher_setup(struct run *r)
+{
+	struct engine_opts *o = r->o;
+	struct cruncher *c = &cruncher;
+	struct sampler *s;
+	int cpu, i;
+
+	r->priv = c;
+	if (!o->cpus_given) {	/* default: the first usable CPU */
+		cpu = cpuset_next(&o->cpus, 0);
+		cpuset_zero(&o->cpus);
+		cpuset_set(&o->cpus, cpu);
+	}
+	c->n = cpuset_count(&o->cpus);
+	c->cpu = calloc((size_t)c->n, sizeof(*c->cpu));
+	if (!c->cpu) {
+		log_error("out of memory");
+		return -1;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "calibrating...\n");
+	for (i = 0, cpu = cpuset_next(&o->cpus, 0); cpu >= 0;
+	     cpu = cpuset_next(&o->cpus, cpu + 1), i++) {
+		c->cpu[i].cpu = cpu;
+		if (calibrate(r, &c->cpu[i]) < 0)
+			return -1;
+		s = engine_add_sampler(r, cpu, o->policy, o->prio, 2,
+				       cruncher_descs);
+		if (!s)
+			return -1;
+		s->priv = &c->cpu[i];
+	}
+	return 0;
+}
+
+static void cruncher_teardown(struct run *r)
+{
+	free(cruncher.cpu);
+	cruncher.cpu = NULL;
+}
+
+static void cruncher_start(struct run *r)
+{
+	const struct cruncher *c = r->priv;
+	char buf[160], a[32], b[32], p[32];
+	int i;
+
+	snprintf(buf, sizeof(buf), "Ideal computation time %s us (calibrated within 5 %%), sleep %s us before each",
+		 fmt_us3(a, c->ideal_ns), fmt_us3(b, c->sleep_ns));
+	xeno_banner(r, buf);
+	if (r->o->quiet)
+		return;
+	for (i = 0; i < c->n; i++) {
+		const struct crunch_cpu *cc = &c->cpu[i];
+
+		printf("== Calibration CPU %d: %llu iterations take %s us (%s)%s\n",
+		       cc->cpu, (unsigned long long)cc->cal.iterations,
+		       fmt_us3(a, cc->cal.reached_ns),
+		       crunch_fmt_pct(p, crunch_ppm(cc->cal.reached_ns - c->ideal_ns,
+						    c->ideal_ns)),
+		       cc->cal.within ? "" : ": ideal NOT reached");
+	}
+	fflush(stdout);
+}
+
+static const struct xeno_col cruncher_cols[] = {
+	{ "sleep min", SLEEP, XENO_MIN },
+	{ "sleep avg", SLEEP, XENO_AVG },
+	{ "sleep max", SLEEP, XENO_MAX },
+	{ "dev min", DEVIATION, XENO_MIN },
+	{ "dev avg", DEVIATION, XENO_AVG },
+	{ "dev max", DEVIATION, XENO_MAX },
+};
+
+/* "min -1.234 us (-0.01 %), avg ..., max ..." of @a relative to @ref_ns. */
+static void print_min_avg_max(const struct accum *a, int64_t ref_ns)
+{
+	static const char *const what[] = { "min", "avg", "max" };
+	char u[32], p[32];
+	int64_t v[3];
+	double mean;
+	int i;
+
+	if (!a->st.n) {
+		printf("n/a\n");
+		return;
+	}
+	stats_mean(&a->st, &mean);
+	v[0] = a->st.min;
+	v[1] = (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5);
+	v[2] = a->st.max;
+	for (i = 0; i < 3; i++)
+		printf("%s%s %s us (%s)", i ? ", " : "", what[i],
+		       fmt_us3(u, v[i]), crunch_fmt_pct(p, crunch_ppm(v[i], ref_ns)));
+	printf("\n");
+}
+
+static void cruncher_summary(struct run *r)
+{
+	const struct cruncher *c = r->priv;
+	char a[32];
+	uint64_t n = 0, bad = 0;
+	int i;
+
+	for (i = 0; i < r->nnames; i++)
+		xeno_summary_series(r, i);
+	printf("== Execution deviation from the ideal %s us: ", fmt_us3(a, c->ideal_ns));
+	print_min_avg_max(&r->names[DEVIATION].agg, c->ideal_ns);
+	printf("== Nanosleep jitter of %s us sleeps: ", fmt_us3(a, c->sleep_ns));
+	print_min_avg_max(&r->names[SLEEP].agg, c->sleep_ns);
+	for (i = 0; i < c->n; i++) {
+		n += c->cpu[i].computations;
+		bad += c->cpu[i].failures;
+	}
+	printf("== FPU verification: %llu computations, %llu wrong results\n",
+	       (unsigned long long)n, (unsigned long long)bad);
+	run_report_outcome(r);
+}
+
+static void cruncher_json(struct run *r, struct jw *w)
+{
+	const struct cruncher *c = r->priv;
+	int i;
+
+	jw_int(w, "ideal_ns", c->ideal_ns);
+	jw_int(w, "sleep_ns", c->sleep_ns);
+	jw_int(w, "tolerance_ppm", TOLERANCE_PPM);
+	jw_arr_begin(w, "cpus");
+	for (i = 0; i < c->n; i++) {
+		const struct crunch_cpu *cc = &c->cpu[i];
+
+		jw_obj_begin(w, NULL);
+		jw_int(w, "cpu", cc->cpu);
+		jw_uint(w, "iterations", cc->cal.iterations);
+		jw_int(w, "calibrated_ns", cc->cal.reached_ns);
+		jw_int(w, "calibrated_deviation_ppm",
+		       crunch_ppm(cc->cal.reached_ns - c->ideal_ns, c->ideal_ns));
+		jw_bool(w, "within_tolerance", cc->cal.within);
+		jw_uint(w, "computations", cc->computations);
+		jw_uint(w, "verify_failures", cc->failures);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+static const struct output_ops cruncher_output = {
+	.start = cruncher_start,
+	.interval = xeno_interval,
+	.summary = cruncher_summary,
+	.cols = cruncher_cols,
+	.ncols = (int)(sizeof(cruncher_cols) / sizeof(cruncher_cols[0])),
+};
+
+static const struct test_desc cruncher_test = {
+	.name = "cruncher",
+	.mode = "calibrated floating-point computation",
+	.setup = cruncher_setup,
+	.body = cruncher_body,
+	.teardown = cruncher_teardown,
+	.json = cruncher_json,
+	.out = &cruncher_output,
+};
+
+/* --ideal and --sleep into @ctx, the struct cruncher. */
+static int cruncher_opt(void *ctx, const struct optdesc *d, const char *arg)
+{
+	struct cruncher *c = ctx;
+	int64_t *v, min;
+
+	if (d->key != OPT_IDEAL && d->key != OPT_SLEEP)
+		return 1;
+	v = d->key == OPT_IDEAL ? &c->ideal_ns : &c->sleep_ns;
+	min = d->key == OPT_IDEAL ? NSEC_PER_USEC : 0;
+	if (parse_time_ns(arg, NSEC_PER_USEC, v) < 0 || *v < min ||
+	    *v > 10 * NSEC_PER_SEC)
+		return opt_bad_value(d, arg, d->key == OPT_IDEAL ?
+				     "expected a time in us from 1 to 10000000, or with a unit (10ms)" :
+				     "expected a time in us up to 10000000, or with a unit (1ms)");
+	return 0;
+}
+
+static const char cruncher_about[] =
+	"Measure how steady a real-time task's computation runs: a\n"
+	"floating-point computation is calibrated to the ideal time (default\n"
+	"10000 us, within 5 %); then each cycle sleeps (--sleep) and\n"
+	"computes once. Series: sleep = nanosleep jitter, deviation =\n"
+	"computation time - ideal (signed: faster runs are negative), in us\n"
+	"and %. Each result is checked: a wrong one (FPU corruption) is an\n"
+	"error. -c: one sampler per CPU (default: the first usable CPU).\n"
+	"--max-latency applies to both series.\n"
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
+
+static int cruncher_main(int argc, char **argv)
+{
+	static const struct optdesc *const tables[] = {
+		cruncher_opts_table, engine_common_opts, NULL,
+	};
+	struct engine_opts o;
+
+	engine_opts_init(&o, 0, 99);
+	cruncher.ideal_ns = 10 * NSEC_PER_MSEC;
+	cruncher.sleep_ns = NSEC_PER_MSEC;
+	return cmd_run_test(argc, argv, tables, cruncher_opt, &cruncher, &o,
+			    "rtlat cruncher [OPTIONS]", cruncher_about,
+			    &cruncher_test);
+}
+
+const struct rtlat_cmd cmd_cruncher = {
+	.name = "cruncher",
+	.summary = "execution-time jitter of a calibrated FP computation (Xenomai cruncher)",
+	.main = cruncher_main,
+};

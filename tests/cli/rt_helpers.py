@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Helpers for the real-time command tests (switch, handshake, cruncher).
+
+- stall(): a helper process that busies one CPU at a SCHED_FIFO priority for
+  a known time: the disturbance whose effect the tests look for.
+- run_reaped(): run rtlat as a child of a subreaper, so that a process
+  rtlat forgot to reap becomes visible (it would be re-parented to us).
+- check_stdout(): stdout carries only result lines.
+"""
+import ctypes
+import os
+import subprocess
+import sys
+import time
+
+from conftest import RTLAT, load_json_strict
+
+PR_SET_CHILD_SUBREAPER = 36
+IPC_MECHANISMS = ["sem", "futex", "condvar", "pipe", "eventfd", "mqueue",
+                  "signal", "socket"]
+
+_STALL = """
+import os, sys, time
+cpu, prio, ms, delay, count, gap = sys.argv[1:]
+os.sched_setaffinity(0, {int(cpu)})
+time.sleep(float(delay))
+os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(int(prio)))
+for i in range(int(count)):
+    end = time.monotonic() + float(ms) / 1000
+    while time.monotonic() < end:
+        pass
+    time.sleep(float(gap))
+"""
+
+
+def stall(cpu, prio, ms, delay, count=1, gap=0.3):
+    """After delay s, busy CPU cpu at SCHED_FIFO prio for ms ms, count
+    times gap s apart. Returns the Popen (wait for it)."""
+    return subprocess.Popen([sys.executable, "-c", _STALL] +
+                            [str(a) for a in (cpu, prio, ms, delay, count,
+                                              gap)])
+
+
+def need_cpus(n):
+    import pytest
+    if len(os.sched_getaffinity(0)) < n:
+        pytest.skip("needs %d CPUs" % n)
+
+
+def _set_subreaper(on):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1 if on else 0, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def _leftovers():
+    """Children left after rtlat exited (re-parented to us): reap and
+    return their pids."""
+    left = []
+    deadline = time.monotonic() + 2
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return left
+        if pid:
+            left.append(pid)
+        elif time.monotonic() > deadline:
+            # still running: kill every child we know of
+            for d in os.listdir("/proc"):
+                if d.isdigit():
+                    try:
+                        with open("/proc/%s/stat" % d) as f:
+                            ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                    except OSError:
+                        continue
+                    if ppid == os.getpid():
+                        left.append(int(d))
+                        os.kill(int(d), 9)
+            deadline = time.monotonic() + 2
+        else:
+            time.sleep(0.05)
+
+
+def run_reaped(args, timeout=60, interrupt_after=None, during=None):
+    """Run rtlat with args as a child of a subreaper. interrupt_after: send
+    SIGINT after that many seconds; during(proc): called while it runs
+    (it must wait for any process it starts).
+    Returns (CompletedProcess, pids of processes left behind)."""
+    _set_subreaper(True)
+    try:
+        p = subprocess.Popen([RTLAT] + [str(a) for a in args],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        if during:
+            during(p)
+        if interrupt_after is not None:
+            time.sleep(interrupt_after)
+            p.send_signal(2)
+        out, err = p.communicate(timeout=timeout)
+        left = _leftovers()
+    finally:
+        _set_subreaper(False)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err), left
+
+
+def run_ipc(tmp_path, args, process=False, rc=0, **kw):
+    """Run a two-sided test (switch, handshake) with --json, in processes
+    if process; check its exit status and that it left no process behind.
+    kw go to run_reaped(). Returns (CompletedProcess, result)."""
+    js = tmp_path / "r.json"
+    args = list(args) + ["--json", js] + (["--process"] if process else [])
+    p, left = run_reaped(args, **kw)
+    assert p.returncode == rc, (p.returncode, p.stdout, p.stderr)
+    assert left == [], "processes left behind: %r" % left
+    return p, load(js)
+
+
+def check_stdout(out):
+    """Every stdout line is a result line of the Xenomai-style protocol."""
+    for line in out.splitlines():
+        assert line.startswith(("==", "RT", "---", "HS", "#")), line
+
+
+def load(path):
+    return load_json_strict(path)

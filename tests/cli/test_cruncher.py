@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat cruncher: calibration within tolerance, signed deviation, a stall
+of known length inside computations, options."""
+import re
+
+from conftest import hist_total, needs_root, run
+from rt_helpers import check_stdout, load, need_cpus, run_reaped, stall
+
+
+def check_series(d):
+    n = d["test_data"]["cpus"][0]["computations"]
+    assert n > 0
+    for name in ("sleep", "deviation"):
+        s = d["summary"][name]
+        assert s["samples"] == n and s["overruns"] == 0
+        assert hist_total(s["histogram"]) == n
+    # one cycle per sleep + computation, not one per series
+    assert d["summary"]["deviation"]["max_cycle"] < n
+
+
+@needs_root
+def test_calibrates_within_tolerance(tmp_path):
+    js = tmp_path / "r.json"
+    # calibration takes the median of 5 runs; a host stall on this noisy
+    # machine may still spoil one attempt, so allow a second
+    for attempt in range(2):
+        p = run(["cruncher", "-T", "1", "--warmup", "100ms", "--ideal", "5ms",
+                 "--json", js], check=0)
+        cal = load(js)["test_data"]["cpus"][0]
+        if cal["within_tolerance"]:
+            break
+    assert cal["within_tolerance"], p.stderr
+    assert abs(cal["calibrated_deviation_ppm"]) <= 50000
+    assert abs(cal["calibrated_ns"] - 5000000) <= 250000
+    check_stdout(p.stdout)
+    assert re.search(r"== Calibration CPU \d+: \d+ iterations take", p.stdout)
+    assert "FPU verification: " in p.stdout and " 0 wrong results" in p.stdout
+    d = load(js)
+    assert d["test"] == "cruncher" and d["status"] == "complete"
+    assert d["test_data"]["ideal_ns"] == 5000000
+    check_series(d)
+
+
+@needs_root
+def test_stall_inside_computations(tmp_path):
+    """A higher-priority task busy for D ms on the cruncher's CPU, three
+    times: a computation it lands in takes D longer than ideal."""
+    need_cpus(2)
+    stall_ms = 30
+    js = tmp_path / "r.json"
+    p, left = run_reaped(["cruncher", "-T", "2500ms", "--warmup", "200ms",
+                          "-c", "1", "-P", "80", "--ideal", "10ms",
+                          "--json", js],
+                         during=lambda _: stall(1, 90, stall_ms, delay=0.8,
+                                                count=3, gap=0.4).wait())
+    assert p.returncode == 0, p.stderr
+    d = load(js)
+    check_series(d)
+    dev = d["summary"]["deviation"]
+    # a stall that lands in a computation adds all of it; with a duty
+    # cycle of 10 ms computing per 11 ms, three stalls all missing every
+    # computation would have a probability below 0.1 %
+    assert dev["max_ns"] >= stall_ms * 1000000 * 0.9
+    m = re.search(r"== Execution deviation from the ideal 10000.000 us: "
+                  r"min (\S+) us \((\S+) %\), avg \S+ us \(\S+ %\), "
+                  r"max (\S+) us \(\+(\S+) %\)", p.stdout)
+    assert m, p.stdout
+    assert float(m.group(3)) >= stall_ms * 1000 * 0.9
+    assert float(m.group(4)) >= 270.0
+
+
+def test_bad_options():
+    p = run(["cruncher", "--ideal", "0"], check=1)
+    assert "--ideal" in p.stderr
+    p = run(["cruncher", "--sleep", "forever"], check=1)
+    assert "--sleep" in p.stderr
+    assert "--ideal" in run(["cruncher", "--help"], check=0).stdout

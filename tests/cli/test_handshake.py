@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat handshake: every IPC mechanism in threads and processes, the three
+series and their accounting, CPU placement, pacing, a stall on side b."""
+
+import pytest
+
+from conftest import hist_total, needs_root, run
+from rt_helpers import (IPC_MECHANISMS, check_stdout, load, need_cpus,
+                        run_ipc, stall)
+
+SERIES = ["a_to_b", "b_to_a", "round_trip"]
+
+
+def check_accounting(d):
+    trips = d["test_data"]["round_trips"]
+    assert trips > 0
+    for name in SERIES:
+        s = d["summary"][name]
+        assert s["samples"] + s["lost"] == trips, name
+        assert hist_total(s["histogram"]) == s["samples"]
+    rt, ab, ba = (d["summary"][k] for k in ("round_trip", "a_to_b", "b_to_a"))
+    if rt["samples"]:
+        # each round trip holds both one-way trips
+        assert rt["min_ns"] >= ab["min_ns"] + ba["min_ns"]
+        assert rt["avg_ns"] >= ab["avg_ns"] + ba["avg_ns"] - 1
+        assert ab["min_ns"] > 0 and ba["min_ns"] > 0
+
+
+@needs_root
+@pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
+@pytest.mark.parametrize("ipc", IPC_MECHANISMS)
+def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
+    p, d = run_ipc(tmp_path, ["handshake", "-T", "500ms", "--warmup", "100ms",
+                              "-p", "200us", "--ipc", ipc], process)
+    check_stdout(p.stdout)
+    for name in SERIES:
+        assert "RTS|" in p.stdout and p.stdout.count(" %s\n" % name) == 2
+    assert d["test"] == "handshake" and d["status"] == "complete"
+    check_accounting(d)
+    td = d["test_data"]
+    assert td["ipc"] == ipc and td["process"] is process
+    # 200 us period for 500 ms: each period starts a round trip or is missed
+    assert td["round_trips"] + td["missed_periods"] == 2500
+    assert len(d["threads"]) == (1 if process else 2)
+
+
+@needs_root
+@pytest.mark.parametrize("cpus", ["0", "0,1"])
+def test_cpu_placement(tmp_path, cpus):
+    if cpus == "0,1":
+        need_cpus(2)
+    js = tmp_path / "r.json"
+    run(["handshake", "-T", "300ms", "--warmup", "100ms", "-p", "500us",
+         "-c", cpus, "--json", js], check=0)
+    d = load(js)
+    want = [int(c) for c in cpus.split(",")] * 2
+    assert d["threads"][0]["cpu"] == want[0]            # side a
+    assert d["test_data"]["partner"]["cpu"] == want[1]  # side b
+    assert d["test_data"]["partner"]["cpu_at_start"] == want[1]
+    check_accounting(d)
+
+
+@needs_root
+@pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
+def test_back_to_back_interrupted(tmp_path, process):
+    _, d = run_ipc(tmp_path, ["handshake", "--warmup", "100ms", "--ipc",
+                              "futex"], process, interrupt_after=1.0)
+    assert d["status"] == "interrupted"
+    assert d["test_data"]["missed_periods"] is None
+    check_accounting(d)
+
+
+@needs_root
+def test_stall_on_side_b(tmp_path):
+    """A higher-priority task busy for D ms on side b's CPU delays a round
+    trip by D less at most one period; --max-latency then exits 2. Three
+    stalls: the bound needs side a on the other CPU to start on time once
+    during a stall, which host noise can spoil once."""
+    need_cpus(2)
+    stall_ms = 30
+    _, d = run_ipc(tmp_path, ["handshake", "-T", "2500ms", "--warmup", "200ms",
+                              "-c", "0,1", "-P", "80", "-p", "1ms",
+                              "--max-latency", "10ms"], rc=2,
+                   during=lambda _: stall(1, 90, stall_ms, delay=0.8,
+                                          count=3, gap=0.4).wait())
+    check_accounting(d)
+    # the first round trip started in a stall waits for its end: it
+    # started at most one period (1 ms) after the stall began
+    assert d["summary"]["round_trip"]["max_ns"] >= (stall_ms - 1) * 1000000
+
+
+def test_bad_options():
+    p = run(["handshake", "-p", "-5"], check=1)
+    assert "-p/--period" in p.stderr
+    p = run(["handshake", "--ipc", "x"], check=1)
+    assert "expected one of sem" in p.stderr
+    assert "--process" in run(["help", "handshake"], check=0).stdout

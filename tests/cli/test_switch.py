@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat switch: every IPC mechanism in threads and processes, accounting,
+a stall on the worker's CPU, options."""
+import pytest
+
+from conftest import hist_total, needs_root, run
+from rt_helpers import IPC_MECHANISMS, check_stdout, need_cpus, run_ipc, stall
+
+SHORT = ["-T", "500ms", "--warmup", "100ms", "-p", "200"]
+
+
+def check_accounting(d):
+    s = d["summary"]["latency"]
+    events = d["test_data"]["events"]
+    assert events > 0
+    assert s["samples"] > 0
+    assert s["samples"] + s["lost"] == events
+    assert hist_total(s["histogram"]) == s["samples"]
+    th = d["threads"][0]["series"]["latency"]
+    assert th["samples"] + th["lost"] == events
+
+
+@needs_root
+@pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
+@pytest.mark.parametrize("ipc", IPC_MECHANISMS)
+def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
+    p, d = run_ipc(tmp_path, ["switch"] + SHORT + ["--ipc", ipc], process)
+    check_stdout(p.stdout)
+    assert "RTH|----lat min|----lat avg|----lat max|----lost|" in p.stdout
+    assert d["test"] == "switch" and d["status"] == "complete"
+    check_accounting(d)
+    td = d["test_data"]
+    assert td["ipc"] == ipc and td["process"] is process
+    assert td["partner"]["role"] == "event thread"
+    if process:
+        assert len(d["threads"]) == 1
+        assert td["partner"]["pid"] != d["threads"][0]["tid"]
+    else:
+        # the event thread is a sampler that measures nothing
+        assert len(d["threads"]) == 2 and d["threads"][1]["series"] == {}
+        assert td["partner"]["tid"] == d["threads"][1]["tid"]
+    # the event thread runs one priority above the worker
+    assert td["partner"]["priority"] == d["threads"][0]["priority"] + 1
+
+
+@needs_root
+@pytest.mark.parametrize("process", [False, True], ids=["threads", "process"])
+def test_interrupt_keeps_accounting(tmp_path, process):
+    _, d = run_ipc(tmp_path, ["switch", "--warmup", "100ms", "-p", "200",
+                              "--ipc", "condvar"], process,
+                   interrupt_after=1.0)
+    assert d["status"] == "interrupted"
+    check_accounting(d)
+
+
+@needs_root
+@pytest.mark.parametrize("ipc,process", [("sem", False), ("pipe", True)],
+                         ids=["sem-threads", "pipe-process"])
+def test_stall_on_worker_cpu(tmp_path, ipc, process):
+    """A higher-priority task busy for D ms on the worker's CPU shows as a
+    latency >= D - period, and --max-latency gives exit status 2. Three
+    stalls: the bound needs the event thread on the other CPU to post on
+    time once during a stall, which host noise can spoil once."""
+    need_cpus(2)
+    stall_ms, period_us = 30, 1000
+    p, d = run_ipc(tmp_path, ["switch", "-T", "2500ms", "--warmup", "200ms",
+                              "-c", "0,1", "-P", "80", "-p", period_us,
+                              "--ipc", ipc, "--max-latency", "10ms"],
+                   process, rc=2, during=lambda _: stall(
+                       1, 90, stall_ms, delay=0.8, count=3, gap=0.4).wait())
+    assert "exceeded --max-latency" in p.stderr
+    assert d["threshold_exceeded"] is True
+    check_accounting(d)
+    assert d["summary"]["latency"]["max_ns"] >= (stall_ms * 1000 -
+                                                 period_us) * 1000
+
+
+@needs_root
+def test_partner_death_ends_run(tmp_path):
+    """The event process dying is an error with its reason, not a hang."""
+    import os
+    import signal
+    import time
+
+    def kill_partner(proc):
+        time.sleep(1.0)
+        with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
+            kids = [int(k) for k in f.read().split()]
+        assert len(kids) == 1
+        os.kill(kids[0], signal.SIGKILL)
+
+    p, d = run_ipc(tmp_path, ["switch", "--warmup", "100ms"], True, rc=1,
+                   during=kill_partner)
+    assert "killed by signal 9" in p.stderr
+    assert d["status"] == "error"
+
+
+def test_bad_options():
+    p = run(["switch", "--ipc", "smoke-signals"], check=1)
+    assert "--ipc" in p.stderr and "sem, futex" in p.stderr
+    p = run(["switch", "-P", "1"], check=1)
+    assert "PRIO-1" in p.stderr
+    p = run(["switch", "--help"], check=0)
+    assert "--process" in p.stdout and "--ipc" in p.stdout
+
+
+@needs_root
+def test_too_many_cpus():
+    import os
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 3:
+        pytest.skip("needs 3 CPUs")
+    p = run(["switch", "-c", ",".join(str(c) for c in cpus[:3])], check=1)
+    assert "takes one CPU" in p.stderr
