@@ -46,7 +46,13 @@ else
 HOST_FEATURES ?= 1
 endif
 
+# The static on-target binary is optimised for size (boards have little
+# memory; the sampler's few instructions do not care).
+ifeq ($(STATIC),1)
+CFLAGS ?= -Os -g
+else
 CFLAGS ?= -O2 -g
+endif
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter
 # message buffers may truncate by design (gcc only)
