@@ -46,6 +46,7 @@
 
 #define RTLAT_MAX_SERIES 4
 #define RTLAT_MAX_WARNINGS 16
+#define RTLAT_MAX_PARAMS 8
 
 /* Options common to all tests (see engine_common_opts / engine_timer_opts). */
 struct engine_opts {
@@ -218,6 +219,22 @@ struct output_ops {
 	int ncols;
 };
 
+/*
+ * A figure of a run that is not a series (cruncher's calibrated
+ * computation time): written to the headline as "param.NAME VALUE" for
+ * rtlat suite's SUITE_PARAM columns (docs/suite.md).
+ */
+struct test_param {
+	char name[32];		/* unit in the name: "calibrated_ns" (a time in
+				 * ns, shown in us), "dev_max_pct"; no blank */
+	char value[64];		/* "10150431", "2.77" (one line) */
+};
+
+/* Set @p: @name and the value formatted by @fmt (test_desc.params). */
+void test_param_set(struct test_param *p, const char *name,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 struct test_desc {
 	const char *name;		/* "latency" */
 	const char *mode;		/* "periodic user-mode task" */
@@ -230,6 +247,11 @@ struct test_desc {
 	void (*teardown)(struct run *r);
 	/* Extra result members under "test_data" (may be NULL). */
 	void (*json)(struct run *r, struct jw *w);
+	/* Extra headline figures (may be NULL): fill at most @max of @p and
+	 * return how many. Called at the end of every run that has a
+	 * headline, also after errors (figures not reached are left out),
+	 * before teardown(). */
+	int (*params)(struct run *r, struct test_param *p, int max);
 	const struct output_ops *out;
 };
 

@@ -51,6 +51,8 @@ static void series_field(struct headline *h, const char *k, const char *v)
 		s->samples = strtoull(v, NULL, 10);
 	else if (!strcmp(k, "misses"))
 		s->misses = strtoull(v, NULL, 10);
+	else if (!strcmp(k, "threshold"))
+		s->threshold = atoi(v) != 0;
 	else if (!strcmp(k, "min_ns")) {
 		s->min_ns = strtoll(v, NULL, 10);
 		s->has_stats = true;
@@ -102,6 +104,26 @@ static void load_field(struct headline *h, const char *k, const char *v)
 		l->ran_ns = strtoll(v, NULL, 10);
 }
 
+/* "param.NAME VALUE": a repeated NAME takes the last value. */
+static void param_field(struct headline *h, const char *name, const char *v)
+{
+	struct hl_param *p = NULL;
+	int i;
+
+	if (!name[0] || strlen(name) >= sizeof(p->name))
+		return;
+	for (i = 0; i < h->nparams; i++)
+		if (!strcmp(h->params[i].name, name))
+			p = &h->params[i];
+	if (!p) {
+		if (h->nparams >= HL_MAX_PARAMS)
+			return;
+		p = &h->params[h->nparams++];
+		COPY(p->name, name);
+	}
+	COPY(p->value, v);
+}
+
 static void field(struct headline *h, const char *k, const char *v)
 {
 	if (!strcmp(k, "test"))
@@ -119,9 +141,13 @@ static void field(struct headline *h, const char *k, const char *v)
 	else if (!strcmp(k, "priority"))
 		h->priority = atoi(v);
 	else if (!strcmp(k, "series")) {
-		if (h->nseries < HL_MAX_SERIES)
-			COPY(h->series[h->nseries++].name, v);
-	} else if (!strncmp(k, "series.", 7))
+		if (h->nseries < HL_MAX_SERIES) {
+			COPY(h->series[h->nseries].name, v);
+			h->series[h->nseries++].threshold = true;
+		}
+	} else if (!strncmp(k, "param.", 6))
+		param_field(h, k + 6, v);
+	else if (!strncmp(k, "series.", 7))
 		series_field(h, k + 7, v);
 	else if (!strcmp(k, "load")) {
 		if (h->nloads < HL_MAX_LOADS) {
@@ -180,5 +206,15 @@ const struct hl_series *headline_series(const struct headline *h,
 	for (i = 0; i < h->nseries; i++)
 		if (!strcmp(h->series[i].name, name))
 			return &h->series[i];
+	return NULL;
+}
+
+const char *headline_param(const struct headline *h, const char *name)
+{
+	int i;
+
+	for (i = 0; i < h->nparams; i++)
+		if (!strcmp(h->params[i].name, name))
+			return h->params[i].value;
 	return NULL;
 }

@@ -16,16 +16,25 @@
 #define HL_MAX_SERIES 4
 #define HL_MAX_LOADS 16
 #define HL_MAX_WARNINGS 8
+#define HL_MAX_PARAMS 8
 
 struct hl_series {
 	char name[32];			/* "latency" */
 	char miss_name[16];		/* "overruns", "lost" */
 	uint64_t samples, misses;
+	bool threshold;			/* --max-latency applies (default) */
 	bool has_stats;			/* samples > 0: min, avg, max valid */
 	int64_t min_ns, max_ns;
 	double avg_ns;
 	bool has_p999;
 	int64_t p999_ns;
+};
+
+/* A "param.NAME VALUE" line: a figure of the run that is not a series
+ * (test_desc.params); NAME carries the unit ("calibrated_ns"). */
+struct hl_param {
+	char name[32];
+	char value[64];
 };
 
 struct headline {
@@ -40,6 +49,8 @@ struct headline {
 	int priority;
 	int nseries;
 	struct hl_series series[HL_MAX_SERIES];
+	int nparams;
+	struct hl_param params[HL_MAX_PARAMS];
 	int nloads;
 	struct load_result loads[HL_MAX_LOADS];	/* what each load achieved */
 	int nwarnings;
@@ -54,5 +65,8 @@ int headline_parse(struct headline *h, const char *text);
 /* Series @name, or the first one for NULL; NULL if absent. */
 const struct hl_series *headline_series(const struct headline *h,
 					const char *name);
+
+/* The value of param @name, or NULL if absent. */
+const char *headline_param(const struct headline *h, const char *name);
 
 #endif

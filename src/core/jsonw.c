@@ -133,6 +133,53 @@ void jw_double(struct jw *w, const char *key, double v, int decimals)
 		fprintf(w->f, "%.*f", decimals, v == 0.0 ? 0.0 : v);
 }
 
+static const char *digits(const char *s)
+{
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+bool json_is_number(const char *s)
+{
+	const char *e;
+
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		s = digits(s);
+	else
+		return false;
+	if (*s == '.') {
+		e = digits(s + 1);
+		if (e == s + 1)
+			return false;
+		s = e;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		e = digits(s);
+		if (e == s)
+			return false;
+		s = e;
+	}
+	return *s == '\0';
+}
+
+void jw_number_text(struct jw *w, const char *key, const char *text)
+{
+	if (!text || !json_is_number(text)) {
+		jw_str(w, key, text);
+		return;
+	}
+	pre(w, key);
+	fputs(text, w->f);
+}
+
 void jw_bool(struct jw *w, const char *key, bool v)
 {
 	pre(w, key);

@@ -39,11 +39,17 @@ void jw_uint(struct jw *w, const char *key, uint64_t v);
 /* @decimals digits after the point; NaN and infinities become null. */
 void jw_double(struct jw *w, const char *key, double v, int decimals);
 void jw_bool(struct jw *w, const char *key, bool v);
+/* @text as a number if it is one by RFC 8259 ("12", "-0.5", "1e3"), as
+ * written; as a string otherwise ("+2", "n/a"). */
+void jw_number_text(struct jw *w, const char *key, const char *text);
 void jw_null(struct jw *w, const char *key);
 
 /* Finish the document (newline). Returns true when no write failed and all
  * containers were closed. */
 bool jw_finish(struct jw *w);
+
+/* @s is a JSON number (RFC 8259 grammar, nothing around it). */
+bool json_is_number(const char *s);
 
 /* Write @s as a quoted, escaped JSON string. */
 void json_put_string(FILE *f, const char *s);

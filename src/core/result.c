@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -465,8 +466,20 @@ static void hl_str(FILE *f, const char *key, const char *v)
 	fputc('\n', f);
 }
 
+void test_param_set(struct test_param *p, const char *name,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(p->value, sizeof(p->value), fmt, ap);
+	va_end(ap);
+}
+
 void result_headline(struct run *r, int fd, const char *status)
 {
+	struct test_param par[RTLAT_MAX_PARAMS];
 	struct load_result lres[32];
 	const struct sampler *low = NULL;
 	int i, n, nfd = dup(fd);
@@ -513,6 +526,8 @@ void result_headline(struct run *r, int fd, const char *status)
 			(unsigned long long)a->st.n);
 		fprintf(f, "series.%s.misses %llu\n", nm->desc->name,
 			(unsigned long long)a->overruns);
+		fprintf(f, "series.%s.threshold %d\n", nm->desc->name,
+			nm->desc->threshold ? 1 : 0);
 		if (!a->st.n)
 			continue;
 		stats_mean(&a->st, &mean);
@@ -524,6 +539,14 @@ void result_headline(struct run *r, int fd, const char *status)
 		if (hist_percentile(&a->hist, 1000, a->st.min, a->st.max, &v))
 			fprintf(f, "series.%s.p99.9_ns %lld\n", nm->desc->name,
 				(long long)v);
+	}
+	memset(par, 0, sizeof(par));
+	n = r->test->params ? r->test->params(r, par, RTLAT_MAX_PARAMS) : 0;
+	for (i = 0; i < n && i < RTLAT_MAX_PARAMS; i++) {
+		if (!par[i].name[0] || strpbrk(par[i].name, " \t\r\n"))
+			continue;	/* not a key */
+		snprintf(key, sizeof(key), "param.%s", par[i].name);
+		hl_str(f, key, par[i].value);
 	}
 	n = load_results(r->loads, lres, 32);
 	for (i = 0; i < n; i++) {

@@ -112,12 +112,45 @@ static void test_unbalanced(void **state)
 	free(buf);
 }
 
+static void test_number_text(void **state)
+{
+	static const char *const yes[] = {
+		"0", "-0", "12", "-3.25", "10150431", "1e3", "2.5E-7", "0.00",
+	};
+	static const char *const no[] = {
+		"", "-", "+2", "01", ".5", "5.", "1e", "1e+", "0x10", "inf",
+		"nan", "1 ", " 1", "1,5", "n/a",
+	};
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+	struct jw w;
+
+	(void)state;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(json_is_number(yes[i]));
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(json_is_number(no[i]));
+	f = open_memstream(&buf, &len);
+	jw_init(&w, f);
+	jw_obj_begin_inline(&w, NULL);
+	jw_number_text(&w, "a", "-2.77");
+	jw_number_text(&w, "b", "+2.77");
+	jw_number_text(&w, "c", NULL);
+	jw_obj_end(&w);
+	assert_true(jw_finish(&w));
+	fclose(f);
+	assert_string_equal(buf, "{\"a\": -2.77, \"b\": \"+2.77\", \"c\": null}\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_document),
 		cmocka_unit_test(test_unbalanced),
+		cmocka_unit_test(test_number_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

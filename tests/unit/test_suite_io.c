@@ -110,6 +110,51 @@ static void test_headline_partial_and_bad(void **state)
 	assert_int_equal(h.exit_status, 1);
 }
 
+static void test_headline_params(void **state)
+{
+	struct headline h;
+	char text[2048];
+	int i, n;
+
+	(void)state;
+	n = snprintf(text, sizeof(text),
+		     "rtlat-headline 1\n"
+		     "series sleep\n"
+		     "series.sleep.threshold 1\n"
+		     "series round_trip\n"
+		     "series.round_trip.threshold 0\n"
+		     "series old\n"		/* no threshold key: applies */
+		     "param.ideal_ns 10000000\n"
+		     "param.dev_max_pct 2.5\n"
+		     "param.mechanism futex, shared page\n"
+		     "param.ideal_ns 9000000\n"	/* the last one counts */
+		     "param. nameless\n"
+		     "param.a_name_far_too_long_for_the_table 1\n"
+		     "param.empty \n");
+	for (i = 0; i < HL_MAX_PARAMS; i++)	/* more than fit */
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "param.extra%d %d\n", i, i);
+	snprintf(text + n, sizeof(text) - (size_t)n, "end\n");
+	assert_int_equal(headline_parse(&h, text), 0);
+	assert_true(h.complete);
+	assert_true(headline_series(&h, "sleep")->threshold);
+	assert_false(headline_series(&h, "round_trip")->threshold);
+	assert_true(headline_series(&h, "old")->threshold);
+	assert_string_equal(headline_param(&h, "ideal_ns"), "9000000");
+	assert_string_equal(headline_param(&h, "dev_max_pct"), "2.5");
+	assert_string_equal(headline_param(&h, "mechanism"), "futex, shared page");
+	assert_string_equal(headline_param(&h, "empty"), "");
+	assert_null(headline_param(&h, ""));
+	assert_null(headline_param(&h, "nope"));
+	assert_null(headline_param(&h, "a_name_far_too_long_for_the_table"));
+	assert_int_equal(h.nparams, HL_MAX_PARAMS);
+	assert_string_equal(headline_param(&h, "extra3"), "3");
+	assert_null(headline_param(&h, "extra4"));
+	/* none without param lines */
+	assert_int_equal(headline_parse(&h, sample), 0);
+	assert_int_equal(h.nparams, 0);
+}
+
 struct kv {
 	char text[512];
 	size_t n;
@@ -234,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_headline_parse),
 		cmocka_unit_test(test_headline_partial_and_bad),
+		cmocka_unit_test(test_headline_params),
 		cmocka_unit_test(test_ini),
 		cmocka_unit_test(test_load_names),
 		cmocka_unit_test(test_load_net_dest),
