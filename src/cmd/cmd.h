@@ -21,13 +21,16 @@ enum suite_stat {
 	SUITE_MISSES,		/* overruns / lost, a count */
 	SUITE_P999,		/* 99.9th percentile, us */
 	SUITE_TIME,		/* measured time, hh:mm:ss */
+	SUITE_PARAM,		/* a param of the headline (test_desc.params):
+				 * NAME_ns in us, anything else as written */
 	SUITE_END,		/* ends a column list */
 };
 
 struct suite_col {
 	const char *head;	/* "lat min"; NULL for SUITE_MISSES: the
 				 * series' miss name ("overrun", "lost") */
-	const char *series;	/* series name; NULL = the test's first */
+	const char *name;	/* series name (NULL = the test's first), or
+				 * for SUITE_PARAM the param's: "calibrated_ns" */
 	enum suite_stat stat;
 };
 
@@ -39,6 +42,8 @@ struct suite_col {
  */
 struct suite_spec {
 	const char *title;		/* table title: "LATENCY" */
+	/* units of the table, after the title; NULL: "latencies in us" */
+	const char *units;
 	/* extra arguments of every suite run, NULL-terminated (may be NULL) */
 	const char *const *args;
 	/* table columns up to one with .stat = SUITE_END; NULL: lat min |

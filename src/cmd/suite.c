@@ -169,10 +169,8 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 {
 	struct ini_ctx *c = ctx;
 	const struct optdesc *d;
-	char *v = strdup(value), *ta;
+	char *v, *ta;
 
-	if (!v)
-		return -1;
 	if (section[0] && strcmp(section, "suite")) {
 		/* [TEST]: args = ... */
 		if (strcmp(key, "args")) {
@@ -180,7 +178,7 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 				  c->path, line, key, section);
 			return -1;
 		}
-		if (asprintf(&ta, "%s:%s", section, v) < 0)
+		if (asprintf(&ta, "%s:%s", section, value) < 0)
 			return -1;
 		return suite_opt(c->s, find_long("test-args"), ta);
 	}
@@ -191,18 +189,23 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 		return -1;
 	}
 	if (d->has_arg == no_argument) {
-		if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") ||
-		    !strcmp(v, "on"))
+		if (!strcmp(value, "yes") || !strcmp(value, "true") ||
+		    !strcmp(value, "1") || !strcmp(value, "on"))
 			return suite_opt(c->s, d, NULL);
-		if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") ||
-		    !strcmp(v, "off"))
+		if (!strcmp(value, "no") || !strcmp(value, "false") ||
+		    !strcmp(value, "0") || !strcmp(value, "off"))
 			return 0;
 		log_error("%s:%d: %s expects yes or no, got '%s'", c->path, line,
-			  key, v);
+			  key, value);
 		return -1;
 	}
+	/* the options keep pointers to their values: it lives on */
+	v = strdup(value);
+	if (!v)
+		return -1;
 	if (suite_opt(c->s, d, v) < 0) {
 		log_error("(in %s line %d)", c->path, line);
+		free(v);
 		return -1;
 	}
 	return 0;
@@ -731,21 +734,22 @@ static int finish(struct suite *s)
 {
 	char path[PATH_MAX + 32], *text = NULL;
 	size_t len = 0;
-	int i, err_runs = 0;
+	int i, j, err_runs = 0;
 	FILE *f;
 
 	for (i = 0; i < s->nruns; i++) {
 		const struct suite_run *r = &s->runs[i];
-		const struct hl_series *se = headline_series(&r->hl, NULL);
 
 		if (!r->ran)
 			continue;
 		if (r->error[0])
 			err_runs++;
-		if (r->hl.threshold_exceeded || r->exit_status == 2 ||
-		    (s->max_latency_ns >= 0 && se && se->has_stats &&
-		     se->max_ns > s->max_latency_ns))
+		if (r->hl.threshold_exceeded || r->exit_status == 2)
 			s->threshold_exceeded = true;
+		for (j = 0; j < r->hl.nseries; j++)
+			if (suite_over_threshold(&r->hl.series[j],
+						 s->max_latency_ns))
+				s->threshold_exceeded = true;
 	}
 	if (err_runs)
 		s->exit_code = 1;

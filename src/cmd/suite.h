@@ -73,6 +73,15 @@ void suite_report(const struct suite *s, FILE *f);
 int suite_json_write(const struct suite *s, const char *status, char *err,
 		     size_t errlen);
 
+/* Series @se, one --max-latency applies to, exceeded @max_ns (>= 0; -1:
+ * no threshold). */
+static inline bool suite_over_threshold(const struct hl_series *se,
+					int64_t max_ns)
+{
+	return max_ns >= 0 && se->threshold && se->has_stats &&
+	       se->max_ns > max_ns;
+}
+
 /* "without load" / "with load (hell)" */
 const char *suite_load_title(const char *load, char *buf, size_t len);
 

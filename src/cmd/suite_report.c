@@ -12,6 +12,7 @@
  * table, the label naming each.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/suite.h"
@@ -47,9 +48,10 @@ static const struct suite_col *cols_of(const struct rtlat_cmd *c)
 	return c->suite->cols ? c->suite->cols : default_cols;
 }
 
-/* Header of a misses column: "overruns" -> "overrun" as in the seed. */
+/* Header of a misses column of test @cmd: "overruns" -> "overrun" as in
+ * the seed. */
 static void miss_head(char *buf, size_t len, const struct suite_run *runs,
-		      int n, const char *series)
+		      int n, const struct rtlat_cmd *cmd, const char *series)
 {
 	int i;
 
@@ -58,7 +60,7 @@ static void miss_head(char *buf, size_t len, const struct suite_run *runs,
 		const struct hl_series *se = headline_series(&runs[i].hl, series);
 		size_t k;
 
-		if (!se || !se->miss_name[0])
+		if (runs[i].cmd != cmd || !se || !se->miss_name[0])
 			continue;
 		snprintf(buf, len, "%s", se->miss_name);
 		k = strlen(buf);
@@ -66,6 +68,14 @@ static void miss_head(char *buf, size_t len, const struct suite_run *runs,
 			buf[k - 1] = '\0';
 		return;
 	}
+}
+
+/* A param named NAME_ns is a time in ns: shown in us. */
+static bool param_is_ns(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 3 && !strcmp(name + n - 3, "_ns");
 }
 
 static int col_width(const struct suite_col *c)
@@ -83,10 +93,26 @@ static void head_cell(FILE *f, const char *name, int w)
 	fputs(name, f);
 }
 
+/* A param as written, or in us for NAME_ns; "n/a" when absent. */
+static void param_cell(FILE *f, const char *name, const char *v, int w)
+{
+	char buf[32], *end;
+	long long ns;
+
+	if (!v || !v[0]) {
+		v = "n/a";
+	} else if (param_is_ns(name)) {
+		ns = strtoll(v, &end, 10);
+		if (end != v && !*end)
+			v = fmt_us3(buf, ns);
+	}
+	fprintf(f, "|%*.*s", w, w, v);
+}
+
 static void value_cell(FILE *f, const struct suite_col *c,
 		       const struct suite_run *r)
 {
-	const struct hl_series *se = headline_series(&r->hl, c->series);
+	const struct hl_series *se;
 	char buf[32];
 	int w = col_width(c);
 
@@ -94,6 +120,12 @@ static void value_cell(FILE *f, const struct suite_col *c,
 		fprintf(f, "|%*s", w, fmt_hms(buf, r->hl.duration_ns));
 		return;
 	}
+	if (c->stat == SUITE_PARAM) {
+		param_cell(f, c->name, c->name ? headline_param(&r->hl, c->name) :
+			   NULL, w);
+		return;
+	}
+	se = headline_series(&r->hl, c->name);
 	if (!se) {
 		fprintf(f, "|%*s", w, "n/a");
 		return;
@@ -132,14 +164,21 @@ static void print_table(FILE *f, const struct suite *s,
 			const struct suite_run *r, int lw)
 {
 	const struct suite_col *cols = cols_of(r->cmd), *c;
+	const char *units = r->cmd->suite->units;
 	char title[96], mh[32];
+	bool hms = false;
 
-	fprintf(f, "%s %s, latencies in us, test-time hh:mm:ss:\n",
-		r->cmd->suite->title, suite_load_title(r->load, title, sizeof(title)));
+	for (c = cols; c->stat != SUITE_END; c++)
+		hms |= c->stat == SUITE_TIME;
+	fprintf(f, "%s %s, %s%s:\n", r->cmd->suite->title,
+		suite_load_title(r->load, title, sizeof(title)),
+		units ? units : "latencies in us",
+		hms ? ", test-time hh:mm:ss" : "");
 	fprintf(f, "%-*s", lw, "");
 	for (c = cols; c->stat != SUITE_END; c++) {
 		if (!c->head && c->stat == SUITE_MISSES) {
-			miss_head(mh, sizeof(mh), s->runs, s->nruns, c->series);
+			miss_head(mh, sizeof(mh), s->runs, s->nruns, r->cmd,
+				  c->name);
 			head_cell(f, mh, col_width(c));
 		} else {
 			head_cell(f, c->head, col_width(c));
@@ -200,7 +239,6 @@ static void print_notes(FILE *f, const struct suite *s)
 
 	for (i = 0; i < s->nruns; i++) {
 		const struct suite_run *r = &s->runs[i];
-		const struct hl_series *se = headline_series(&r->hl, NULL);
 
 		if (r->error[0])
 			NOTE("  run %d (%s): error: %s\n", r->index, r->base, r->error);
@@ -208,11 +246,15 @@ static void print_notes(FILE *f, const struct suite *s)
 		    strcmp(r->hl.policy, "fifo") && strcmp(r->hl.policy, "rr"))
 			NOTE("  run %d (%s): samplers ran at policy %s, not real-time\n",
 			     r->index, r->base, r->hl.policy);
-		if (s->max_latency_ns >= 0 && se && se->has_stats &&
-		    se->max_ns > s->max_latency_ns)
-			NOTE("  run %d (%s): %s max %s us exceeded --max-latency %s us\n",
-			     r->index, r->base, se->name, fmt_us3(a, se->max_ns),
-			     fmt_us3(b, s->max_latency_ns));
+		for (j = 0; j < r->hl.nseries; j++) {
+			const struct hl_series *se = &r->hl.series[j];
+
+			if (suite_over_threshold(se, s->max_latency_ns))
+				NOTE("  run %d (%s): %s max %s us exceeded --max-latency %s us\n",
+				     r->index, r->base, se->name,
+				     fmt_us3(a, se->max_ns),
+				     fmt_us3(b, s->max_latency_ns));
+		}
 	}
 	/* each distinct warning once, with the runs it came from */
 	for (i = 0; i < s->nruns; i++) {
@@ -332,6 +374,11 @@ static void run_json(struct jw *w, const struct suite_run *r)
 			jw_null(w, "p99.9_ns");
 		jw_obj_end(w);
 	}
+	jw_obj_end(w);
+	/* the test's params: numbers where they are numbers */
+	jw_obj_begin(w, "params");
+	for (i = 0; i < r->hl.nparams; i++)
+		jw_number_text(w, r->hl.params[i].name, r->hl.params[i].value);
 	jw_obj_end(w);
 	load_results_json(w, r->hl.loads, r->hl.nloads);
 	jw_arr_begin(w, "warnings");
