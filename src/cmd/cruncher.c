@@ -323,6 +323,45 @@ static void cruncher_json(struct run *r, struct jw *w)
 	jw_arr_end(w);
 }
 
+/*
+ * Headline params for rtlat suite: the ideal time asked for, the time
+ * calibration reached (with several CPUs the one farthest from the ideal)
+ * and the largest deviation in % of the ideal, as the summary prints it.
+ */
+static int cruncher_params(struct run *r, struct test_param *p, int max)
+{
+	const struct cruncher *c = r->priv;
+	const struct crunch_cpu *far = NULL;
+	char pct[32];
+	int i, n = 0;
+
+	if (!c || max < 3)
+		return 0;
+	test_param_set(&p[n++], "ideal_ns", "%lld", (long long)c->ideal_ns);
+	for (i = 0; c->cpu && i < c->n; i++) {
+		const struct crunch_cpu *cc = &c->cpu[i];
+
+		if (cc->cal_err || cc->cal.reached_ns <= 0)
+			continue;	/* not calibrated */
+		if (!far || llabs(cc->cal.reached_ns - c->ideal_ns) >
+			    llabs(far->cal.reached_ns - c->ideal_ns))
+			far = cc;
+	}
+	if (far) {
+		test_param_set(&p[n++], "calibrated_ns", "%lld",
+			       (long long)far->cal.reached_ns);
+	}
+	if (r->nnames > DEVIATION && r->names[DEVIATION].agg.st.n) {
+		/* "+2.77 %" -> "2.77": a number in the index */
+		crunch_fmt_pct(pct, crunch_ppm(r->names[DEVIATION].agg.st.max,
+					       c->ideal_ns));
+		pct[strcspn(pct, " ")] = '\0';
+		test_param_set(&p[n++], "dev_max_pct", "%s",
+			       pct + (pct[0] == '+'));
+	}
+	return n;
+}
+
 static const struct output_ops cruncher_output = {
 	.start = cruncher_start,
 	.interval = xeno_interval,
@@ -338,6 +377,7 @@ static const struct test_desc cruncher_test = {
 	.body = cruncher_body,
 	.teardown = cruncher_teardown,
 	.json = cruncher_json,
+	.params = cruncher_params,
 	.out = &cruncher_output,
 };
 
@@ -385,8 +425,25 @@ static int cruncher_main(int argc, char **argv)
 			    &cruncher_test);
 }
 
+/* The seed's "Ideal computation time" and the execution jitter. */
+static const struct suite_col cruncher_suite_cols[] = {
+	{ "ideal", "ideal_ns", SUITE_PARAM },
+	{ "calibrated", "calibrated_ns", SUITE_PARAM },
+	{ "dev min", "deviation", SUITE_MIN },
+	{ "dev avg", "deviation", SUITE_AVG },
+	{ "dev max", "deviation", SUITE_MAX },
+	{ "dev max %", "dev_max_pct", SUITE_PARAM },
+	{ "sleep max", "sleep", SUITE_MAX },
+	{ NULL, NULL, SUITE_END },
+};
+
 const struct rtlat_cmd cmd_cruncher = {
 	.name = "cruncher",
 	.summary = "execution-time jitter of a calibrated FP computation (Xenomai cruncher)",
 	.main = cruncher_main,
+	.suite = &(const struct suite_spec){
+		.title = "CRUNCHER",
+		.units = "times in us, dev = computation time - ideal",
+		.cols = cruncher_suite_cols,
+	},
 };

@@ -336,8 +336,30 @@ static int handshake_main(int argc, char **argv)
 			    &handshake_test);
 }
 
+/* Suite runs start a round trip every millisecond, as ptsematest and
+ * pmqtest do by default: back to back, both sides would keep a CPU busy at
+ * real-time priority for the whole run (RT throttling, starved loads). */
+static const char *const handshake_suite_args[] = { "--period", "1000", NULL };
+
+static const struct suite_col handshake_suite_cols[] = {
+	{ "a->b min", "a_to_b", SUITE_MIN },
+	{ "a->b avg", "a_to_b", SUITE_AVG },
+	{ "a->b max", "a_to_b", SUITE_MAX },
+	{ "a->b p99.9", "a_to_b", SUITE_P999 },
+	{ "b->a max", "b_to_a", SUITE_MAX },
+	{ "rtt max", "round_trip", SUITE_MAX },
+	{ NULL, "round_trip", SUITE_MISSES },
+	{ "test-time", NULL, SUITE_TIME },
+	{ NULL, NULL, SUITE_END },
+};
+
 const struct rtlat_cmd cmd_handshake = {
 	.name = "handshake",
 	.summary = "ping-pong latency of two tasks over an IPC mechanism (ptsematest, pmqtest)",
 	.main = handshake_main,
+	.suite = &(const struct suite_spec){
+		.title = "HANDSHAKE",
+		.args = handshake_suite_args,
+		.cols = handshake_suite_cols,
+	},
 };

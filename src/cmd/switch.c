@@ -255,4 +255,6 @@ const struct rtlat_cmd cmd_switch = {
 	.name = "switch",
 	.summary = "wake-up latency of a task woken by another (Xenomai switch)",
 	.main = switch_main,
+	/* lat min | lat avg | lat max | lost | p99.9 | test-time */
+	.suite = &(const struct suite_spec){ .title = "SWITCH" },
 };

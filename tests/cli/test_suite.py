@@ -13,27 +13,108 @@ SNAPSHOT = ["cmdline", "cpuinfo", "meminfo", "uname", "interrupts.before",
             "interrupts.after"]
 
 
+TESTS = ["latency", "switch", "handshake", "cruncher"]
+LOADS = [("none", "without load"), ("hell", "with load (hell)")]
+
+
+def us3(ns):
+    """fmt_us3(): ns as us with three decimals, exactly."""
+    return "%s%d.%03d" % ("-" if ns < 0 else "", abs(ns) // 1000,
+                          abs(ns) % 1000)
+
+
+def avg(a):
+    return "%.3f" % (a["avg_ns"] / 1000.0)
+
+
+def pct(a):
+    return a["percentiles_ns"]["p99.9"]
+
+
+# Per test: the columns of its table and, from its result file, what each
+# must show (res is the result JSON, sm its summary).
+EXPECT = {
+    "latency": [
+        ("lat min", lambda res, sm: us3(sm["latency"]["min_ns"])),
+        ("lat avg", lambda res, sm: avg(sm["latency"])),
+        ("lat max", lambda res, sm: us3(sm["latency"]["max_ns"])),
+        ("overrun", lambda res, sm: str(sm["latency"]["overruns"])),
+        ("p99.9", lambda res, sm: us3(pct(sm["latency"]))),
+        ("test-time", lambda res, sm: "00:00:01"),
+    ],
+    "switch": [
+        ("lat min", lambda res, sm: us3(sm["latency"]["min_ns"])),
+        ("lat avg", lambda res, sm: avg(sm["latency"])),
+        ("lat max", lambda res, sm: us3(sm["latency"]["max_ns"])),
+        ("lost", lambda res, sm: str(sm["latency"]["lost"])),
+        ("p99.9", lambda res, sm: us3(pct(sm["latency"]))),
+        ("test-time", lambda res, sm: "00:00:01"),
+    ],
+    "handshake": [
+        ("a->b min", lambda res, sm: us3(sm["a_to_b"]["min_ns"])),
+        ("a->b avg", lambda res, sm: avg(sm["a_to_b"])),
+        ("a->b max", lambda res, sm: us3(sm["a_to_b"]["max_ns"])),
+        ("a->b p99.9", lambda res, sm: us3(pct(sm["a_to_b"]))),
+        ("b->a max", lambda res, sm: us3(sm["b_to_a"]["max_ns"])),
+        ("rtt max", lambda res, sm: us3(sm["round_trip"]["max_ns"])),
+        ("lost", lambda res, sm: str(sm["round_trip"]["lost"])),
+        ("test-time", lambda res, sm: "00:00:01"),
+    ],
+    "cruncher": [
+        ("ideal", lambda res, sm: us3(res["test_data"]["ideal_ns"])),
+        ("calibrated",
+         lambda res, sm: us3(res["test_data"]["cpus"][0]["calibrated_ns"])),
+        ("dev min", lambda res, sm: us3(sm["deviation"]["min_ns"])),
+        ("dev avg", lambda res, sm: avg(sm["deviation"])),
+        ("dev max", lambda res, sm: us3(sm["deviation"]["max_ns"])),
+        ("dev max %", None),            # checked below
+        ("sleep max", lambda res, sm: us3(sm["sleep"]["max_ns"])),
+    ],
+}
+
+
+def report_tables(report, label):
+    """{title line: {column: cell}} of every table of a suite report."""
+    lines = report.splitlines()
+    tables = {}
+    for i, ln in enumerate(lines):
+        if not (ln.endswith(":") and " load" in ln and i + 2 < len(lines)
+                and lines[i + 2].startswith(label + " |")):
+            continue
+        heads = [h.lstrip("-") for h in lines[i + 1].split("|")[1:]]
+        cells = [c.strip() for c in lines[i + 2].split("|")[1:]]
+        assert len(heads) == len(cells), (lines[i + 1], lines[i + 2])
+        tables[ln] = dict(zip(heads, cells))
+        tables[ln]["_heads"] = heads
+    return tables
+
+
 @needs_root
 def test_suite_end_to_end(tmp_path):
+    """The default suite: four tests without load and with hell, each table
+    showing its result file's figures."""
     out = tmp_path / "res"
-    p = run(["suite", "-T", "2", "--warmup", "200ms", "--out", out,
+    p = run(["suite", "-T", "1", "--warmup", "500ms", "--out", out,
              "--label", "Test Board 1.0", "--load-workers", "1",
-             "--load-io-dir", tmp_path], timeout=120)
+             "--load-io-dir", tmp_path], timeout=180)
     assert p.returncode == 0, p.stderr
     report = p.stdout
     assert (out / "report.txt").read_text() == report
     for h in HEADER:
         assert h in report, h
-    assert "LATENCY without load, latencies in us" in report
-    assert "LATENCY with load (hell), latencies in us" in report
+    assert "LATENCY without load, latencies in us, test-time hh:mm:ss:" \
+        in report
     assert "|-----lat min|-----lat avg|-----lat max|-overrun|-------p99.9|---test-time" in report
+    assert "|-----lat min|-----lat avg|-----lat max|----lost|-------p99.9|---test-time" in report
+    assert "CRUNCHER without load, times in us, dev = computation time - ideal:" \
+        in report
     rows = [ln for ln in report.splitlines() if ln.startswith("Test Board 1.0 |")]
-    assert len(rows) == 2 and "00:00:02" in rows[0], rows
+    assert len(rows) == 8, rows
     assert "Loads achieved" in report
     for unit in ("ops/s", "MB/s", "forks/s", "packets/s", "msgs/s"):
         assert unit in report, unit
     # progress on stderr (not a terminal: a line per run at least)
-    assert "run 1 of 2" in p.stderr and "run 2 of 2" in p.stderr
+    assert "run 1 of 8" in p.stderr and "run 8 of 8" in p.stderr
     assert "remaining" in p.stderr
 
     idx = load_json_strict(out / "suite.json")
@@ -41,17 +122,46 @@ def test_suite_end_to_end(tmp_path):
     assert idx["label"] == "Test Board 1.0" and idx["exit_status"] == 0
     assert idx["system"]["kernel_release"] == os.uname().release
     assert [(r["test"], r["load"]) for r in idx["runs"]] == \
-        [("latency", "none"), ("latency", "hell")]
+        [(t, l) for t in TESTS for l, _ in LOADS]
+    tables = report_tables(report, "Test Board 1.0")
+    assert len(tables) == 8, list(tables)
     for r in idx["runs"]:
-        assert r["status"] == "complete" and r["exit_status"] == 0
-        assert (r["policy"], r["priority"]) == ("fifo", 99)
+        test = r["test"]
+        assert r["status"] == "complete" and r["exit_status"] == 0, r
+        assert (r["policy"], r["priority"]) == ("fifo", 98 if test == "switch"
+                                                else 99)
         res = load_json_strict(out / r["file"])
         assert res["schema"] == "rtlat-result" and res["status"] == "complete"
-        lat = res["summary"]["latency"]
-        assert r["summary"]["latency"]["max_ns"] == lat["max_ns"]
-        assert r["summary"]["latency"]["samples"] == lat["samples"]
-        assert r["summary"]["latency"]["p99.9_ns"] == \
-            lat["percentiles_ns"]["p99.9"]
+        assert res["test"] == test
+        sm = res["summary"]
+        # the index holds the result file's figures
+        assert set(r["summary"]) == set(sm)
+        for name, s in r["summary"].items():
+            for k in ("samples", "min_ns", "max_ns"):
+                assert s[k] == sm[name][k], (test, name, k)
+            assert s["p99.9_ns"] == pct(sm[name])
+        # and so does its table
+        title = "%s %s, " % (test.upper(), dict(LOADS)[r["load"]])
+        t = [v for k, v in tables.items() if k.startswith(title)]
+        assert len(t) == 1, (title, list(tables))
+        t = t[0]
+        assert t["_heads"] == [c for c, _ in EXPECT[test]]
+        for col, want in EXPECT[test]:
+            if want:
+                assert t[col] == want(res, sm), (test, r["load"], col)
+        if test == "cruncher":
+            td = res["test_data"]
+            assert td["ideal_ns"] == 10000000       # the default
+            assert r["params"] == {
+                "ideal_ns": td["ideal_ns"],
+                "calibrated_ns": td["cpus"][0]["calibrated_ns"],
+                "dev_max_pct": float(t["dev max %"])}
+            assert abs(float(t["dev max %"]) - 100.0 *
+                       sm["deviation"]["max_ns"] / td["ideal_ns"]) < 0.0051
+        else:
+            assert r["params"] == {}
+        if test == "handshake":
+            assert res["config"]["period_ns"] == 1000000    # suite args
         assert (out / r["log"]).exists()
         assert len(r["loads"]) == (0 if r["load"] == "none" else 6)
         assert all(ld["rate"] > 0 for ld in r["loads"])
@@ -97,6 +207,22 @@ args = -p 200
     assert len(load_json_strict(tmp_path / "res2" / "suite.json")["runs"]) == 1
 
 
+@needs_root
+def test_suite_threshold_per_series(tmp_path):
+    """--max-latency applies to the series the test applies it to:
+    handshake's one-way latencies, not its round trip."""
+    p = run(["suite", "--tests", "handshake", "--loads", "none", "-T", "1",
+             "--warmup", "0", "--max-latency", "1ns", "-q",
+             "--out", tmp_path / "res"], timeout=60)
+    assert p.returncode == 2, p.stderr
+    notes = p.stdout.split("Notes:\n", 1)[1]
+    assert "a_to_b max" in notes and "b_to_a max" in notes
+    assert "round_trip" not in notes
+    idx = load_json_strict(tmp_path / "res" / "suite.json")
+    assert idx["threshold_exceeded"] is True
+    assert set(idx["runs"][0]["summary"]) == {"a_to_b", "b_to_a", "round_trip"}
+
+
 def test_suite_option_errors(tmp_path):
     p = run(["suite", "--tests", "nope"], check=1)
     assert "nope" in p.stderr and "latency" in p.stderr
@@ -121,7 +247,8 @@ def test_suite_option_errors(tmp_path):
 def test_suite_interrupted_cleanly(tmp_path):
     out = tmp_path / "res"
     p = start(["suite", "-T", "30", "--out", out, "--load-workers", "1",
-               "--loads", "hell,none", "--load-io-dir", tmp_path])
+               "--tests", "latency", "--loads", "hell,none",
+               "--load-io-dir", tmp_path])
     end = time.monotonic() + 30
     while not (out / "01-latency-hell.json").exists() and \
             time.monotonic() < end:
