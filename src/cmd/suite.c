@@ -34,7 +34,7 @@
 
 #define DEFAULT_DURATION	(60 * NSEC_PER_SEC)
 #define DEFAULT_WARMUP		NSEC_PER_SEC	/* the tests' default */
-#define HEADLINE_MAX		(64 * 1024)
+#define HEADLINE_MAX		((size_t)64 * 1024)
 #define TICK_NS			(200 * NSEC_PER_MSEC)
 #define STOP_TIMEOUT_NS		(30 * NSEC_PER_SEC)
 
@@ -125,7 +125,7 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
 		return 0;
 	case OPT_TEST_ARGS:
-		colon = strchr(arg, ':');
+		colon = arg ? strchr(arg, ':') : NULL;
 		if (!colon || colon == arg)
 			return opt_bad_value(d, arg, "expected TEST:ARGS, e.g. \"latency:-p 200\"");
 		if (s->ntargs >= SUITE_MAX_TARGS)
@@ -171,9 +171,9 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 	const struct optdesc *d;
 	char *v, *ta;
 
-	if (section[0] && strcmp(section, "suite")) {
+	if (section[0] && strcmp(section, "suite") != 0) {
 		/* [TEST]: args = ... */
-		if (strcmp(key, "args")) {
+		if (strcmp(key, "args") != 0) {
 			log_error("%s:%d: unknown key '%s' in [%s] (a test section has: args)",
 				  c->path, line, key, section);
 			return -1;
@@ -199,7 +199,7 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 			  key, value);
 		return -1;
 	}
-	/* the options keep pointers to their values: it lives on */
+	/* the options keep pointers to their values: it lives until exit */
 	v = strdup(value);
 	if (!v)
 		return -1;
@@ -208,7 +208,7 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 		free(v);
 		return -1;
 	}
-	return 0;
+	return 0;	/* NOLINT(clang-analyzer-unix.Malloc): @v lives on */
 }
 
 /* Read every -f FILE of @argv, in order, before the command line. */
@@ -290,7 +290,7 @@ static int build_runs(struct suite *s)
 		struct load_opts scratch;
 
 		load_opts_init(&scratch);
-		if (strcmp(tok, "cmd") &&
+		if (strcmp(tok, "cmd") != 0 &&
 		    load_parse_names(&scratch, tok, err, sizeof(err)) < 0) {
 			log_error("invalid value '%s' for --loads: %s", s->loads, err);
 			return -1;
@@ -306,7 +306,7 @@ static int build_runs(struct suite *s)
 			}
 		}
 		if (nstates < 16)
-			states[nstates++] = strdup(tok);
+			states[nstates++] = tok;	/* in @list, copied below */
 	}
 	if (!nstates) {
 		log_error("no load state (--loads), e.g. none,hell");
@@ -507,24 +507,33 @@ static void progress_done(const struct suite *s)
 		fprintf(stderr, "\r\033[K");
 }
 
-/* Split @str on white space into @argv (at most @max words). */
-static int split_words(const char *str, const char **argv, int max)
+/* Split @str on white space into @argv (at most @max words), the words
+ * copied into @buf (@*used of @len bytes taken; what does not fit is
+ * left out). */
+static int split_words(const char *str, const char **argv, int max,
+		       char *buf, size_t len, size_t *used)
 {
-	char *copy = strdup(str), *tok, *save = NULL;
+	char *copy = buf + *used, *tok, *save = NULL;
+	size_t k = strlen(str) + 1;
 	int n = 0;
 
-	if (!copy)
+	if (*used + k > len)
 		return 0;
+	memcpy(copy, str, k);
+	*used += k;
 	for (tok = strtok_r(copy, " \t", &save); tok && n < max;
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[n++] = tok;
-	return n;	/* @copy lives as long as the words */
+	return n;
 }
 
+/* The command line of run @r in @av (@max entries); the words of
+ * --test-args go into @words (@wlen bytes). */
 static int build_argv(const struct suite *s, const struct suite_run *r,
 		      const char **av, int max, char *json, char *dur,
-		      char *warm, char *maxlat)
+		      char *warm, char *maxlat, char *words, size_t wlen)
 {
+	size_t used = 0;
 	int n = 0, i;
 
 	av[n++] = "rtlat";
@@ -547,8 +556,8 @@ static int build_argv(const struct suite *s, const struct suite_run *r,
 		av[n++] = maxlat;
 	}
 	/* every state but none gets the load options (and --load-cmd) */
-	if (strcmp(r->load, "none")) {
-		if (strcmp(r->load, "cmd")) {
+	if (strcmp(r->load, "none") != 0) {
+		if (strcmp(r->load, "cmd") != 0) {
 			av[n++] = "--load";
 			av[n++] = r->load;
 		}
@@ -559,7 +568,8 @@ static int build_argv(const struct suite *s, const struct suite_run *r,
 		av[n++] = r->cmd->suite->args[i];
 	for (i = 0; i < s->ntargs; i++)
 		if (!strcmp(s->targs[i].test, r->cmd->name))
-			n += split_words(s->targs[i].args, av + n, max - 1 - n);
+			n += split_words(s->targs[i].args, av + n, max - 1 - n,
+					 words, wlen, &used);
 	av[n] = NULL;
 	return n;
 }
@@ -623,7 +633,7 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 {
 	const char *av[SUITE_MAX_FWD + 64];
 	char json[PATH_MAX + 200], logp[PATH_MAX + 200], dur[32], warm[32];
-	char maxlat[32], *hl;
+	char maxlat[32], words[4096], *hl;
 	int64_t t0, deadline = 0;
 	size_t hl_len = 0;
 	int pfd[2], log_fd, st, nsig = 0;
@@ -634,7 +644,7 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 	snprintf(json, sizeof(json), "%s/%s.json", s->outdir, r->base);
 	snprintf(logp, sizeof(logp), "%s/%s.log", s->outdir, r->base);
 	build_argv(s, r, av, (int)(sizeof(av) / sizeof(av[0])), json, dur,
-		   warm, maxlat);
+		   warm, maxlat, words, sizeof(words));
 	hl = calloc(1, HEADLINE_MAX);
 	log_fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (!hl || log_fd < 0 || pipe2(pfd, O_CLOEXEC) < 0) {

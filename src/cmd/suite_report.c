@@ -181,7 +181,7 @@ static void print_table(FILE *f, const struct suite *s,
 				  c->name);
 			head_cell(f, mh, col_width(c));
 		} else {
-			head_cell(f, c->head, col_width(c));
+			head_cell(f, c->head ? c->head : "", col_width(c));
 		}
 	}
 	fprintf(f, "\n%-*s", lw, s->label);
@@ -194,7 +194,7 @@ static void print_table(FILE *f, const struct suite *s,
 			value_cell(f, c, r);
 		if (r->error[0])
 			fprintf(f, "  (failed: %s)", r->error);
-		else if (strcmp(r->hl.status, "complete"))
+		else if (strcmp(r->hl.status, "complete") != 0)
 			fprintf(f, "  (%s)", r->hl.status);
 		fprintf(f, "\n");
 	}
@@ -243,7 +243,7 @@ static void print_notes(FILE *f, const struct suite *s)
 		if (r->error[0])
 			NOTE("  run %d (%s): error: %s\n", r->index, r->base, r->error);
 		if (r->hl.valid && r->hl.policy[0] &&
-		    strcmp(r->hl.policy, "fifo") && strcmp(r->hl.policy, "rr"))
+		    strcmp(r->hl.policy, "fifo") != 0 && strcmp(r->hl.policy, "rr") != 0)
 			NOTE("  run %d (%s): samplers ran at policy %s, not real-time\n",
 			     r->index, r->base, r->hl.policy);
 		for (j = 0; j < r->hl.nseries; j++) {
@@ -454,7 +454,7 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 		run_json(&w, &s->runs[i]);
 	jw_arr_end(&w);
 	jw_bool(&w, "threshold_exceeded", s->threshold_exceeded);
-	if (strcmp(status, "running"))
+	if (strcmp(status, "running") != 0)
 		jw_int(&w, "exit_status", s->exit_code);
 	else
 		jw_null(&w, "exit_status");

@@ -8,6 +8,11 @@
 
 #define COPY(dst, src) snprintf(dst, sizeof(dst), "%s", src)
 
+static int to_int(const char *v)
+{
+	return (int)strtol(v, NULL, 10);
+}
+
 static struct hl_series *find_series(struct headline *h, const char *name,
 				     size_t len)
 {
@@ -52,7 +57,7 @@ static void series_field(struct headline *h, const char *k, const char *v)
 	else if (!strcmp(k, "misses"))
 		s->misses = strtoull(v, NULL, 10);
 	else if (!strcmp(k, "threshold"))
-		s->threshold = atoi(v) != 0;
+		s->threshold = to_int(v) != 0;
 	else if (!strcmp(k, "min_ns")) {
 		s->min_ns = strtoll(v, NULL, 10);
 		s->has_stats = true;
@@ -78,11 +83,11 @@ static void load_field(struct headline *h, const char *k, const char *v)
 		return;
 	k = dot + 1;
 	if (!strcmp(k, "workers"))
-		l->workers = atoi(v);
+		l->workers = to_int(v);
 	else if (!strcmp(k, "policy"))
 		COPY(l->policy, v);
 	else if (!strcmp(k, "nice"))
-		l->nice = atoi(v);
+		l->nice = to_int(v);
 	else if (!strcmp(k, "duration_ns"))
 		l->duration_ns = strtoll(v, NULL, 10);
 	else if (!strcmp(k, "count"))
@@ -99,7 +104,7 @@ static void load_field(struct headline *h, const char *k, const char *v)
 		COPY(l->command, v);
 		l->is_command = true;
 	} else if (!strcmp(k, "exit_status"))
-		l->exit_status = atoi(v);
+		l->exit_status = to_int(v);
 	else if (!strcmp(k, "ran_ns"))
 		l->ran_ns = strtoll(v, NULL, 10);
 }
@@ -131,15 +136,15 @@ static void field(struct headline *h, const char *k, const char *v)
 	else if (!strcmp(k, "status"))
 		COPY(h->status, v);
 	else if (!strcmp(k, "exit"))
-		h->exit_status = atoi(v);
+		h->exit_status = to_int(v);
 	else if (!strcmp(k, "duration_actual_ns"))
 		h->duration_ns = strtoll(v, NULL, 10);
 	else if (!strcmp(k, "threshold_exceeded"))
-		h->threshold_exceeded = atoi(v) != 0;
+		h->threshold_exceeded = to_int(v) != 0;
 	else if (!strcmp(k, "policy"))
 		COPY(h->policy, v);
 	else if (!strcmp(k, "priority"))
-		h->priority = atoi(v);
+		h->priority = to_int(v);
 	else if (!strcmp(k, "series")) {
 		if (h->nseries < HL_MAX_SERIES) {
 			COPY(h->series[h->nseries].name, v);
@@ -157,8 +162,10 @@ static void field(struct headline *h, const char *k, const char *v)
 	} else if (!strncmp(k, "load.", 5))
 		load_field(h, k + 5, v);
 	else if (!strcmp(k, "warning")) {
-		if (h->nwarnings < HL_MAX_WARNINGS)
-			COPY(h->warnings[h->nwarnings++], v);
+		if (h->nwarnings < HL_MAX_WARNINGS) {
+			COPY(h->warnings[h->nwarnings], v);
+			h->nwarnings++;
+		}
 	} else if (!strcmp(k, "error"))
 		COPY(h->error, v);
 }
@@ -178,7 +185,7 @@ int headline_parse(struct headline *h, const char *text)
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		p += n + (nl ? 1 : 0);
 		if (!h->valid) {
-			if (strcmp(line, "rtlat-headline 1"))
+			if (strcmp(line, "rtlat-headline 1") != 0)
 				return -1;
 			h->valid = true;
 			continue;
