@@ -198,7 +198,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 	struct cyclic_opts *c = ctx;
 	char err[256];
 	long long v;
-	int64_t t;
+	int64_t t = 0;
 
 	switch (d->key) {
 	case 'a':
@@ -446,8 +446,8 @@ static int cyclic_setup(struct run *r)
 	usable = r->o->cpus;
 	n = cyclic_layout(c, &usable, t, CYCLIC_MAX_THREADS, err, sizeof(err),
 			  note, sizeof(note));
-	if (n < 0) {
-		log_error("%s", err);
+	if (n <= 0) {
+		log_error("%s", n < 0 ? err : "no measuring thread");
 		goto fail;
 	}
 	if (note[0])

@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -439,11 +440,12 @@ static int numa_node_of(int cpu)
 static int kernel_realtime(void)
 {
 	FILE *f = fopen("/sys/kernel/realtime", "r");
-	int v = 0;
+	char buf[16];
+	long v = 0;
 
 	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 0;
+		if (fgets(buf, sizeof(buf), f))
+			v = strtol(buf, NULL, 10);
 		fclose(f);
 	}
 	return v == 1;

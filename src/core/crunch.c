@@ -35,7 +35,12 @@ double crunch_run(uint64_t n)
 
 bool crunch_same(double a, double b)
 {
-	return memcmp(&a, &b, sizeof(a)) == 0;
+	uint64_t x, y;
+
+	_Static_assert(sizeof(double) == sizeof(uint64_t), "64-bit double");
+	memcpy(&x, &a, sizeof(x));	/* the bits, not the values */
+	memcpy(&y, &b, sizeof(y));
+	return x == y;
 }
 
 uint64_t crunch_scale(uint64_t n, int64_t took_ns, int64_t ideal_ns)

@@ -277,7 +277,7 @@ static int fd_ipc_wait(struct ipc *c, int side)
 
 static void fd_ipc_destroy(struct ipc *c)
 {
-	int fds[4], n = 0, i, j, k;
+	int fds[4] = { 0 }, n = 0, i, j, k;
 
 	/* eventfd and socket use one descriptor for several ends */
 	for (i = 0; i < 2; i++)

@@ -18,7 +18,7 @@
 #include "core/timeutil.h"
 
 #define POLL_NS			(200 * NSEC_PER_USEC)
-#define PARTNER_STACK		(64 * 1024)
+#define PARTNER_STACK		((size_t)64 * 1024)
 #define AWAIT_PARTNER_NS	NSEC_PER_SEC
 #define REAP_WAIT_NS		(2 * NSEC_PER_SEC)
 #define MBOX_READ_TRIES		1000

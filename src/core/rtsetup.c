@@ -197,7 +197,7 @@ int sched_probe(int policy, int prio, char *err, size_t errlen)
 	pthread_attr_init(&attr);
 	/* a small stack: libc caches it, and mlockall() would lock a
 	 * default (8 MiB) one in whole */
-	pthread_attr_setstacksize(&attr, 32 * 1024);
+	pthread_attr_setstacksize(&attr, (size_t)32 * 1024);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, policy);
 	pthread_attr_setschedparam(&attr, &sp);

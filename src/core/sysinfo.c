@@ -312,7 +312,7 @@ static void read_caches(struct sysdesc *d, const char *root)
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
 		sys_read_file(root, p, size, sizeof(size));
 		sz = parse_size(size);
-		switch (atoi(level)) {
+		switch (strtol(level, NULL, 10)) {
 		case 1:
 			if (!strcmp(type, "Instruction")) {
 				d->l1i = sz;
@@ -320,7 +320,7 @@ static void read_caches(struct sysdesc *d, const char *root)
 				d->l1d = sz;
 				snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
 				if (sys_read_file(root, p, line, sizeof(line)) > 0)
-					d->cache_line = atoi(line);
+					d->cache_line = (int)strtol(line, NULL, 10);
 			}
 			break;
 		case 2:
@@ -393,7 +393,7 @@ static void read_kernel(struct sysdesc *d, const char *root)
 		d->release[0] = '\0';
 
 	if (sys_read_file(root, "/sys/kernel/realtime", buf, sizeof(buf)) > 0 &&
-	    atoi(buf) == 1) {
+	    strtol(buf, NULL, 10) == 1) {
 		d->realtime = true;
 		snprintf(d->preempt, sizeof(d->preempt), "PREEMPT_RT");
 	}
@@ -453,8 +453,8 @@ void sysdesc_read(struct sysdesc *d, const char *root)
 		snprintf(d->cpus_online, sizeof(d->cpus_online), "%s", buf);
 	}
 	if (sys_read_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
-			  buf, sizeof(buf)) > 0 && atoll(buf) > 0) {
-		d->cpu_khz = atoll(buf);
+			  buf, sizeof(buf)) > 0 && strtoll(buf, NULL, 10) > 0) {
+		d->cpu_khz = strtoll(buf, NULL, 10);
 		snprintf(d->cpu_clock_source, sizeof(d->cpu_clock_source),
 			 "cpufreq max");
 	}
@@ -462,8 +462,14 @@ void sysdesc_read(struct sysdesc *d, const char *root)
 	read_caches(d, root);
 	if (sys_read_file(root, "/proc/meminfo", buf, sizeof(buf)) > 0) {
 		p = strstr(buf, "MemTotal:");
-		if (p && sscanf(p, "MemTotal: %lld kB", &kb) == 1)
-			d->mem_bytes = (int64_t)kb * 1024;
+		if (p) {
+			char *end;
+
+			kb = strtoll(p + strlen("MemTotal:"), &end, 10);
+			if (end != p + strlen("MemTotal:") &&
+			    !strncmp(end, " kB", 3))
+				d->mem_bytes = (int64_t)kb * 1024;
+		}
 	}
 	read_cokernels(d, root);
 	sys_read_file(root, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
@@ -616,9 +622,9 @@ void sysdesc_print(const struct sysdesc *d, FILE *f, const char *pf)
 
 	fprintf(f, "%sBoard      : %s\n", pf, or_na(d->board));
 	fprintf(f, "%sProcessor  : %s", pf, or_na(d->processor));
-	if (d->core[0] && strcmp(d->core, d->processor))
+	if (d->core[0] && strcmp(d->core, d->processor) != 0)
 		fprintf(f, " [%s]", d->core);
-	if (d->soc[0] && strcmp(d->soc, d->board))
+	if (d->soc[0] && strcmp(d->soc, d->board) != 0)
 		fprintf(f, ", %s", d->soc);
 	if (d->ncpus)
 		fprintf(f, ", %d CPU%s", d->ncpus, d->ncpus == 1 ? "" : "s");

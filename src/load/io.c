@@ -18,8 +18,8 @@
 
 #include "load/load.h"
 
-#define BLOCK		(64 * 1024)
-#define SYNC_EVERY	(1024 * 1024)
+#define BLOCK		((size_t)64 * 1024)
+#define SYNC_EVERY	((size_t)1024 * 1024)
 #define FILE_MAX	((size_t)32 << 20)
 #define FILE_MIN	((size_t)1 << 20)
 

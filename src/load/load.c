@@ -605,7 +605,8 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 		const struct load_slot *s = &lr->slots[k];
 		struct load_result *r;
 
-		if (s->index == 0 || s->gen < 0) {
+		/* a generator's result opens with its worker 0 */
+		if (n == 0 || s->index == 0 || s->gen < 0) {
 			r = &res[n++];
 			memset(r, 0, sizeof(*r));
 			r->duration_ns = dur;

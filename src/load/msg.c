@@ -17,7 +17,7 @@
 
 #define GROUP		10
 #define MSG_SIZE	100
-#define STACK		(64 * 1024)
+#define STACK		((size_t)64 * 1024)
 
 struct msg_group {
 	int rx[GROUP], tx[GROUP];	/* socketpair ends per receiver */

@@ -128,7 +128,7 @@ static void side_name(char *buf, size_t len, struct rep_run *const *v,
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		if (strcmp(v[i]->label, v[0]->label))
+		if (strcmp(v[i]->label, v[0]->label) != 0)
 			break;
 	if (n == 1)
 		snprintf(buf, len, "%s", v[0]->label);
@@ -224,7 +224,7 @@ static void cells(const struct cmp_row *c, int i, int64_t unit,
 	bool miss = i == M_MISS;
 	char d[TB_CELL];
 
-	memset(cell, 0, 7 * TB_CELL);
+	memset(cell, 0, (size_t)7 * TB_CELL);
 	if (!x->known) {
 		snprintf(cell[0], TB_CELL, "n/a");
 		snprintf(cell[1], TB_CELL, "n/a");

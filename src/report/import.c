@@ -813,7 +813,7 @@ static char *suite_label(const char *dir)
 	root = cJSON_Parse(buf);
 	free(buf);
 	l = root ? cJSON_GetObjectItemCaseSensitive(root, "label") : NULL;
-	if (cJSON_IsString(l) && l->valuestring[0])
+	if (l && cJSON_IsString(l) && l->valuestring[0])
 		label = xstrdup(l->valuestring);
 	cJSON_Delete(root);
 	return label;
@@ -843,7 +843,8 @@ static int import_dir(const char *path, const struct imp_opts *o,
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 #ifdef HAVE_CJSON
 	label = suite_label(path);
 #endif
@@ -857,7 +858,7 @@ static int import_dir(const char *path, const struct imp_opts *o,
 			if (import_dir(p, o, out, depth + 1))
 				ret = -1;
 			found += out->n - had;
-		} else if (strcmp(names[i], "suite.json") &&
+		} else if (strcmp(names[i], "suite.json") != 0 &&
 			   stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
 			size_t len;
 			char *buf = read_file(p, &len);

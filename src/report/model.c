@@ -340,9 +340,11 @@ static void hist_merge_into(struct rep_hist *dst, const struct rep_hist *src)
 		} else if (a && (!b || a->lo < b->lo)) {
 			hist_push(&m, a->lo, a->hi, a->count);
 			i++;
-		} else {
+		} else if (b) {
 			hist_push(&m, b->lo, b->hi, b->count);
 			j++;
+		} else {
+			break;	/* not reached: i or j is in range */
 		}
 	}
 	m.underflow = dst->underflow + src->underflow;
@@ -360,7 +362,7 @@ static void series_from_intervals(struct rep_series *s)
 	size_t i, nstat = 0;
 	int64_t mn = 0, mx = 0;
 
-	if (!s->nint)
+	if (!s->nint || !s->iv)
 		return;
 	for (i = 0; i < s->nint; i++) {
 		const struct rep_interval *iv = &s->iv[i];
@@ -504,7 +506,7 @@ void runs_push(struct rep_runs *rs, struct rep_run *r)
 {
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? 2 * rs->cap : 16;
-		rs->v = xrealloc(rs->v, rs->cap * sizeof(*rs->v));
+		rs->v = xrealloc(rs->v, rs->cap * sizeof(struct rep_run *));
 	}
 	rs->v[rs->n++] = r;
 }
@@ -545,7 +547,7 @@ void test_title(char *buf, size_t len, const struct rep_run *r)
 {
 	size_t i;
 
-	if (r->series && strcmp(r->series, "latency"))
+	if (r->series && strcmp(r->series, "latency") != 0)
 		snprintf(buf, len, "%s %s", r->test ? r->test : "?", r->series);
 	else
 		snprintf(buf, len, "%s", r->test ? r->test : "?");

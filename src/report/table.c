@@ -44,7 +44,7 @@ size_t groups_make(const struct rep_runs *rs, struct group **out)
 			g[n].load = r->load;
 			n++;
 		}
-		g[k].v = xrealloc(g[k].v, (g[k].n + 1) * sizeof(*g[k].v));
+		g[k].v = xrealloc(g[k].v, (g[k].n + 1) * sizeof(struct rep_run *));
 		g[k].v[g[k].n++] = r;
 	}
 	*out = g;
