@@ -3,6 +3,7 @@
  * rtlat: real-time latency test suite, one multi-call binary. Invoked as
  * "rtlat CMD ..." or through a link named after a command ("latency ...").
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,20 @@ static void usage(FILE *f)
 		   "Every command has a manual page: man rtlat-COMMAND.\n");
 }
 
+/*
+ * Results that could not be written are an error, never a silent success:
+ * stdout full, closed, or a pipe whose reader left (SIGPIPE is ignored by
+ * the measuring commands, so that they can end with a result file).
+ */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	log_error("cannot write the results to standard output: %s",
+		  errno ? strerror(errno) : "I/O error");
+	return status ? status : 1;
+}
+
 static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
 		   const char *prefix)
 {
@@ -32,7 +47,7 @@ static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
 
 	snprintf(pfx, sizeof(pfx), "%s", prefix);
 	log_set_prefix(pfx);
-	return c->main(argc, argv);
+	return finish_stdout(c->main(argc, argv));
 }
 
 int main(int argc, char **argv)
@@ -55,11 +70,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return 0;
+		return finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("rtlat %s\n", RTLAT_VERSION);
-		return 0;
+		return finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "help")) {
 		char *hargv[3];

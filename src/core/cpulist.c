@@ -57,7 +57,7 @@ static long parse_cpu(const char **p)
 		return -1;
 	errno = 0;
 	v = strtol(*p, &end, 10);
-	if (errno)
+	if (errno || v > RTLAT_MAX_CPUS)
 		v = RTLAT_MAX_CPUS;	/* reported as out of range */
 	*p = end;
 	return v;
@@ -119,8 +119,8 @@ int cpulist_parse(const char *str, struct cpuset *set, char *err,
 		}
 		if (b >= RTLAT_MAX_CPUS) {
 			snprintf(err, errlen,
-				 "CPU %ld out of range in \"%.*s\" (0..%d)",
-				 b, (int)len, str, RTLAT_MAX_CPUS - 1);
+				 "CPU number out of range in \"%.*s\" (0..%d)",
+				 (int)len, str, RTLAT_MAX_CPUS - 1);
 			return -EINVAL;
 		}
 		for (c = a; c <= b; c += stride)

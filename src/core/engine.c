@@ -154,7 +154,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 	case 'T':
 		return time_opt(d, arg, NSEC_PER_SEC, 0, INT64_C(3650) * 86400 * NSEC_PER_SEC,
 				&o->duration_ns,
-				"expected a duration such as 30, 30s, 10m, 2h, 1d (0 = until interrupted)");
+				"expected a duration such as 30, 30s, 10m, 2h, 1d, at least 1 ns, at most 3650d (0 = until interrupted)");
 	case 'P':
 		if (parse_int(arg, 0, 99, &v) < 0)
 			return opt_bad_value(d, arg, "expected a priority 0..99 (1..99 for fifo/rr)");
@@ -216,11 +216,11 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 	case OPT_MAXLAT:
 		return time_opt(d, arg, NSEC_PER_USEC, 0, 3600 * NSEC_PER_SEC,
 				&o->max_latency_ns,
-				"expected a latency in us (or with unit, e.g. 1ms)");
+				"expected a latency in us (or with unit, e.g. 1ms), at most 1h");
 	case OPT_BREAK:
 		return time_opt(d, arg, NSEC_PER_USEC, 0, 3600 * NSEC_PER_SEC,
 				&o->break_ns,
-				"expected a latency in us (or with unit, e.g. 1ms)");
+				"expected a latency in us (or with unit, e.g. 1ms), at most 1h");
 	case OPT_NO_MLOCK:
 		o->mlock = false;
 		return 0;
@@ -486,11 +486,11 @@ static void *sampler_main(void *arg)
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 
 	atomic_store(&s->state, SAMPLER_READY);
-	while (!atomic_load(&r->start) && !atomic_load(&r->stop)) {
-		struct timespec ts = { 0, 200000 };
-
-		nanosleep(&ts, NULL);
-	}
+	/* before sampling: waiting on a lock here costs nothing */
+	pthread_mutex_lock(&r->gate_lock);
+	while (!atomic_load(&r->start) && !atomic_load(&r->stop))
+		pthread_cond_wait(&r->gate_cond, &r->gate_lock);
+	pthread_mutex_unlock(&r->gate_lock);
 	if (!atomic_load(&r->stop)) {
 		e = r->test->body(s);
 		if (e < 0) {
@@ -882,12 +882,21 @@ static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
 	return e;
 }
 
+/* Set @flag (start or stop) and wake the samplers waiting at the gate. */
+static void gate_set(struct run *r, _Atomic int *flag)
+{
+	pthread_mutex_lock(&r->gate_lock);
+	atomic_store(flag, 1);
+	pthread_cond_broadcast(&r->gate_cond);
+	pthread_mutex_unlock(&r->gate_lock);
+}
+
 /* Wake samplers blocked in a wait until they are all done. */
 static void stop_samplers(struct run *r)
 {
 	int i, pending;
 
-	atomic_store(&r->stop, 1);
+	gate_set(r, &r->stop);
 	do {
 		struct timespec ts = { 0, 10 * 1000000L };
 
@@ -1004,7 +1013,15 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	r->dma_fd = -1;
 	r->trace_marker_fd = r->tracing_on_fd = -1;
 	r->t_end = INT64_MAX;
+	pthread_mutex_init(&r->gate_lock, NULL);
+	pthread_cond_init(&r->gate_cond, NULL);
 	log_set_quiet(o->quiet);
+	/* signals: handled by the main thread only, blocked before anything
+	 * else, so that a SIGINT or SIGTERM at any moment from here on ends
+	 * the run cleanly (with the summary, loads stopped) */
+	stop_sigset(&sigs);
+	sigaddset(&sigs, wait_timer_signal());
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	/* --- checks that need no privilege, before anything is touched --- */
 	if (!o->cpus_given) {
@@ -1030,14 +1047,17 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	}
 	if (o->json_file &&
 	    result_check_writable(o->json_file, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
+		log_error("--json: %s", msg);
 		return 1;
 	}
 	if (o->gnuplot_file &&
 	    result_check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
+		log_error("-g/--gnuplot: %s", msg);
 		return 1;
 	}
+	/* a FIFO or a device gets the result once, at the end */
+	if (o->json_file && output_is_special(o->json_file))
+		o->checkpoint_ns = 0;
 	if (o->period_ns > 0 && o->interval_ns < o->period_ns) {
 		log_error("--interval (%lld ns) is shorter than the period (%lld ns)",
 			  (long long)o->interval_ns, (long long)o->period_ns);
@@ -1080,12 +1100,6 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_error("out of memory");
 		goto fail_early;
 	}
-	/* signals: handled by the main thread only (blocked before the loads
-	 * start, so that a SIGINT or SIGTERM from now on ends the run
-	 * cleanly, loads stopped) */
-	stop_sigset(&sigs);
-	sigaddset(&sigs, wait_timer_signal());
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kick_handler;
 	sigemptyset(&sa.sa_mask);
@@ -1117,7 +1131,8 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	open_trace_fds(r);
 
 	/* result file exists from the start: the configuration, no samples */
-	if (o->json_file && write_result(r, "running") < 0) {
+	if (o->json_file && !output_is_special(o->json_file) &&
+	    write_result(r, "running") < 0) {
 		log_error("%s", r->error);
 		goto fail;
 	}
@@ -1171,7 +1186,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	r->display_started = true;
 	if (o->warmup_ns > 0 && !o->quiet)
 		fprintf(stderr, "warming up...\n");
-	atomic_store(&r->start, 1);
+	gate_set(r, &r->start);
 
 	/* --- wait for the end, a signal, a break or an error --- */
 	for (;;) {
@@ -1199,9 +1214,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			break;
 		}
 	}
-	stop_samplers(r);
+	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);
 	mono_end = clock_now_ns(CLOCK_MONOTONIC);
+	stop_samplers(r);
 	atomic_store(&r->display_stop, 1);
 	pthread_join(r->display, NULL);
 	r->display_started = false;

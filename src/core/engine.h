@@ -297,6 +297,8 @@ struct run {
 
 	_Atomic int stop;
 	_Atomic int start;		/* start gate for samplers */
+	pthread_mutex_t gate_lock;	/* samplers wait for start or stop */
+	pthread_cond_t gate_cond;
 	int stop_reason;
 	int stop_signal;
 	int64_t t0;			/* first deadline, test clock */

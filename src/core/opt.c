@@ -74,6 +74,44 @@ void opt_print_help(FILE *f, const char *usage, const char *about,
 	fprintf(f, "  %-26s%s\n", "    --help", "show this help and exit");
 }
 
+/* Say what is wrong with the option @bad that getopt_long() refused. */
+static void report_bad_option(const char *bad, int c, const struct option *l,
+			      size_t nl)
+{
+	char name[64], cand[256] = "";
+	size_t len, i, n = 0, exact = nl;
+
+	if (c == ':') {
+		log_error("option '%s' needs a value (see --help)", bad);
+		return;
+	}
+	if (bad[0] != '-' || bad[1] != '-') {
+		if (optopt > 0 && optopt < 256)
+			log_error("unknown option '-%c' (see --help)", optopt);
+		else
+			log_error("unknown option '%s' (see --help)", bad);
+		return;
+	}
+	len = strcspn(bad + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)len, bad + 2);
+	for (i = 0; i < nl; i++) {
+		if (strncmp(l[i].name, name, len))
+			continue;
+		if (strlen(l[i].name) == len)
+			exact = i;
+		if (n++ < 6)
+			snprintf(cand + strlen(cand), sizeof(cand) - strlen(cand),
+				 "%s--%s", n > 1 ? ", " : "", l[i].name);
+	}
+	if (exact < nl && bad[2 + len] == '=' && l[exact].has_arg == no_argument)
+		log_error("option '--%s' takes no value (see --help)", name);
+	else if (n > 1 && exact == nl)
+		log_error("ambiguous option '%s': %s%s (see --help)", bad, cand,
+			  n > 6 ? ", ..." : "");
+	else
+		log_error("unknown option '%s' (see --help)", bad);
+}
+
 int opt_parse(int argc, char **argv, const struct optdesc *const *tables,
 	      opt_handler h, void *ctx, const char *usage, const char *about,
 	      int *first_arg)
@@ -130,14 +168,7 @@ int opt_parse(int argc, char **argv, const struct optdesc *const *tables,
 			return 1;
 		}
 		if (c == '?' || c == ':') {
-			const char *bad = argv[optind - 1];
-
-			if (c == ':')
-				log_error("option '%s' needs a value (see --help)", bad);
-			else if (optopt && optopt < 256)
-				log_error("unknown option '-%c' (see --help)", optopt);
-			else
-				log_error("unknown option '%s' (see --help)", bad);
+			report_bad_option(argv[optind - 1], c, lopts, nl);
 			return -1;
 		}
 		d = NULL;

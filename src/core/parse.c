@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Number and time parsing; see parse.h. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ int parse_time_ns(const char *s, int64_t unit_ns, int64_t *out)
 {
 	uint64_t ip = 0, frac = 0, frac_scale = 1;
 	int digits = 0;
+	bool nonzero = false;
 	const char *p = s;
 	size_t i;
 
@@ -39,6 +41,7 @@ int parse_time_ns(const char *s, int64_t unit_ns, int64_t *out)
 		if (ip > (UINT64_MAX - 9) / 10)
 			return -ERANGE;
 		ip = ip * 10 + (uint64_t)(*p - '0');
+		nonzero |= *p != '0';
 	}
 	if (*p == '.') {
 		p++;
@@ -47,6 +50,7 @@ int parse_time_ns(const char *s, int64_t unit_ns, int64_t *out)
 				frac = frac * 10 + (uint64_t)(*p - '0');
 				frac_scale *= 10;
 			}
+			nonzero |= *p != '0';
 		}
 	}
 	if (digits == 0)
@@ -66,6 +70,9 @@ int parse_time_ns(const char *s, int64_t unit_ns, int64_t *out)
 	frac = (uint64_t)unit_ns / frac_scale * frac +
 	       (uint64_t)unit_ns % frac_scale * frac / frac_scale;
 	if (ip > (uint64_t)INT64_MAX - frac)
+		return -ERANGE;
+	/* "0.5ns" is not 0 (which often means "forever") */
+	if (nonzero && ip + frac == 0)
 		return -ERANGE;
 	*out = (int64_t)(ip + frac);
 	return 0;

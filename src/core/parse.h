@@ -10,7 +10,8 @@
  * Units: ns, us, ms, s, m (minutes), h, d; a bare number is in @unit_ns
  * (e.g. NSEC_PER_USEC for a period, NSEC_PER_SEC for a duration). Up to 9
  * fraction digits are exact. Negative values are rejected.
- * Returns 0, -EINVAL (syntax) or -ERANGE (does not fit in int64 ns).
+ * Returns 0, -EINVAL (syntax) or -ERANGE (does not fit in int64 ns, or a
+ * non-zero value below 1 ns).
  */
 int parse_time_ns(const char *s, int64_t unit_ns, int64_t *out);
 

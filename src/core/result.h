@@ -33,19 +33,28 @@ int result_write_json(const char *path,
 int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
 
 /*
- * Open a temporary file next to @path for an atomic replace. Returns the
- * stream and the temporary name in @tmp, or NULL with a message.
+ * Open @path for writing as a whole. A regular or new file (symlinks
+ * followed) is written to a temporary file in its directory, named in @tmp,
+ * for atomic_commit() to rename over it, keeping its mode; a FIFO or a
+ * device is opened in place (@tmp set to ""). Returns the stream, or NULL
+ * with a message.
  */
 FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
 		  size_t errlen);
 
-/* Check that a file can be created in the directory of @path (before a run
- * starts, so that a result is not lost at its end). Returns 0 or -1 with a
- * message. */
+/* Check that @path can be written (before a run starts, so that a result is
+ * not lost at its end): not empty, not a directory, and a file can be
+ * created in its directory (symlinks followed). FIFOs and devices pass.
+ * Returns 0 or -1 with a message. */
 int result_check_writable(const char *path, char *err, size_t errlen);
 
-/* Flush, fsync and rename the temporary file over @path; on any failure
- * remove it. Returns 0 or -1 with a message. */
+/* True if @path (symlinks followed) is an existing FIFO or device: it is
+ * written in place, once, rather than replaced (no checkpoints). */
+bool output_is_special(const char *path);
+
+/* Flush, fsync and rename the temporary file over @path (symlinks
+ * followed); on any failure remove it, the previous file stays. In place:
+ * flush and close. Returns 0 or -1 with a message. */
 int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
 		  size_t errlen);
 

@@ -16,6 +16,7 @@
 
 #include "core/engine.h"
 #include "core/jsonw.h"
+#include "core/log.h"
 #include "core/parse.h"
 #include "core/result.h"
 #include "core/selftest.h"
@@ -263,7 +264,7 @@ int selftest_result(const char *path, bool with_host, uint64_t *samples,
 	r.stop_reason = STOP_END;
 	ret = result_write(&r, path, "complete", err, sizeof(err));
 	if (ret < 0)
-		fprintf(stderr, "%s\n", err);
+		log_error("%s", err);
 	if (samples)
 		*samples = r.names[0].agg.st.n;
 	if (overruns)

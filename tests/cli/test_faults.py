@@ -142,3 +142,68 @@ def test_forbidden_cpu_lists_usable_ones():
     assert ("CPU %d is not in this process's allowed CPUs" % allowed[1]) \
         in p.stderr
     assert "usable CPUs: %d" % allowed[0] in p.stderr
+
+
+# --- output paths that are not plain files ------------------------------
+
+@needs_root
+def test_json_through_symlink_keeps_link_and_mode(tmp_path):
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to("target.json")
+    run(["latency", "-T", "0.3", "--warmup", "0.1s", "-q", "-c", "0",
+         "--json", link], check=0)
+    assert link.is_symlink()
+    assert load_json_strict(target)["status"] == "complete"
+    assert (os.stat(target).st_mode & 0o777) == 0o640
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rtlat")]
+
+
+@needs_root
+def test_json_to_fifo_and_dev_stdout_written_in_place(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    run(["latency", "-T", "0.3", "--warmup", "0.1s", "-q", "-c", "0",
+         "--json", fifo], check=0)
+    out, _ = reader.communicate(timeout=10)
+    assert json.loads(out)["status"] == "complete"   # one document
+    assert fifo.is_fifo()
+    # the cyclictest idiom: the file is the standard output
+    p = run(["latency", "-T", "0.3", "--warmup", "0.1s", "-q", "-c", "0",
+             "--json", "/dev/stdout"], check=0)
+    doc = p.stdout[p.stdout.index("{"):]
+    assert json.loads(doc)["schema"] == "rtlat-result"
+    assert os.path.islink("/dev/stdout")
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["-g", "."], "-g/--gnuplot: . is a directory"),
+    (["--json", ""], "--json: empty file name"),
+    (["-T", "0.5ns"], "at least 1 ns"),
+    (["--quiet=1"], "option '--quiet' takes no value"),
+    (["--p", "5"], "ambiguous option '--p': --period, --priority, --policy"),
+    (["-c", "99999999999999999999"], "CPU number out of range"),
+])
+def test_refused_before_measuring(args, msg):
+    t = time.monotonic()
+    p = run(["latency", "-T", "5"] + args, check=1)
+    assert msg in p.stderr, p.stderr
+    assert time.monotonic() - t < 3
+
+
+def test_long_result_name_accepted(tmp_path):
+    # NAME_MAX-long names work: the temporary name does not grow from it
+    name = tmp_path / ("x" * 250 + ".json")
+    run(["selftest", "--result", name], check=0)
+    assert load_json_strict(name)["schema"] == "rtlat-result"
+
+
+def test_results_lost_on_stdout_are_an_error():
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([RTLAT, "selftest"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=30)
+    assert p.returncode == 1
+    assert "cannot write the results to standard output" in p.stderr

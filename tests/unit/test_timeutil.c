@@ -95,6 +95,13 @@ static void test_parse_time(void **state)
 	assert_int_equal(v, 1);
 	assert_int_equal(parse_time_ns("1.123456789d", NSEC_PER_SEC, &v), 0);
 	assert_int_equal(v, INT64_C(97066666569600));
+	/* a non-zero value below 1 ns is not 0 ("forever" for -T) */
+	assert_int_equal(parse_time_ns("0.5ns", NSEC_PER_SEC, &v), -ERANGE);
+	assert_int_equal(parse_time_ns("0.0000000001", NSEC_PER_SEC, &v), -ERANGE);
+	assert_int_equal(parse_time_ns("0.0s", NSEC_PER_SEC, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_time_ns("0", NSEC_PER_SEC, &v), 0);
+	assert_int_equal(v, 0);
 	assert_int_equal(parse_time_ns("", NSEC_PER_SEC, &v), -EINVAL);
 	assert_int_equal(parse_time_ns("-1", NSEC_PER_SEC, &v), -EINVAL);
 	assert_int_equal(parse_time_ns("10x", NSEC_PER_SEC, &v), -EINVAL);
