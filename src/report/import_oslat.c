@@ -152,7 +152,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct rep_run *r = imp_new_run(c, &imp_oslat, 1);
 	int64_t *v = xcalloc(OS_MAXCPU, sizeof(*v));
-	int64_t mn[OS_MAXCPU], mx[OS_MAXCPU];
+	int64_t mn[OS_MAXCPU] = { 0 }, mx[OS_MAXCPU] = { 0 };
 	double avg[OS_MAXCPU];
 	bool have_min = false, have_max = false, have_avg = false;
 	int ncore = 0, n, i, ret = 0;

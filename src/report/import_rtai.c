@@ -76,7 +76,7 @@ static int rtai_rtd(struct rstate *s, char *line, unsigned no)
 {
 	char *f[RT_MAXCOL + 2];
 	int n = split_fields(line, '|', f, RT_MAXCOL + 2) - 1, i;
-	int64_t v[RC_OVR + 1];
+	int64_t v[RC_OVR + 1] = { 0 };
 	bool has[RC_OVR + 1] = { false };
 	struct rep_interval *iv;
 	struct rep_run *r;

@@ -146,7 +146,7 @@ static bool is_cpu_label(const char *l, int *cpu)
 	const char *p;
 	uint64_t v;
 
-	if (!l || strncmp(l, "cpu ", 4))
+	if (!l || strncmp(l, "cpu ", 4) != 0)
 		return false;
 	p = l + 4;
 	if (imp_count(&p, &v) || *skip_blank(p) || v > 100000)
@@ -235,7 +235,7 @@ static int do_rtd(struct xstate *x, char *line)
 		return 0;
 	}
 	/* a new label on a data line starts a new run */
-	if (x->run && label && x->run->label && strcmp(label, x->run->label))
+	if (x->run && label && x->run->label && strcmp(label, x->run->label) != 0)
 		close_run(x, false);
 	if (x->run && label && !x->run->label && x->nrtd)
 		close_run(x, false);
@@ -379,7 +379,7 @@ static int do_rtp(struct xstate *x, char *line)
 		if (e)
 			return bad_fig(x, "RTP", i - 1, e);
 		for (j = 0; j < RTLAT_NPCT; j++) {
-			if (strcmp(x->pct_names[i - 1], rtlat_percentiles[j].name))
+			if (strcmp(x->pct_names[i - 1], rtlat_percentiles[j].name) != 0)
 				continue;
 			r->sum.pct[j] = v;
 			r->sum.has_pct[j] = true;
@@ -403,7 +403,7 @@ static int do_hsd(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "unreadable HSD line skipped");
 		return 0;
 	}
-	if (strcmp(f[1], "avg") && strcmp(f[1], "lat"))
+	if (strcmp(f[1], "avg") != 0 && strcmp(f[1], "lat") != 0)
 		return 0;	/* histograms of interval minima/maxima */
 	p = f[3];
 	e = imp_count(&p, &cnt);
@@ -488,7 +488,7 @@ static int do_hss(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "unreadable HSS line skipped");
 		return 0;
 	}
-	if (strcmp(f[1], "avg") && strcmp(f[1], "lat"))
+	if (strcmp(f[1], "avg") != 0 && strcmp(f[1], "lat") != 0)
 		return 0;
 	p = f[2];
 	e = imp_count(&p, &cnt);
@@ -498,7 +498,7 @@ static int do_hss(struct xstate *x, char *line)
 	r->sum.samples = cnt;
 	r->sum.has_samples = true;
 	p = f[4];
-	if (strncmp(skip_blank(p), "n/a", 3)) {
+	if (strncmp(skip_blank(p), "n/a", 3) != 0) {
 		e = imp_num(&p, 1000, &sd);
 		if (e)
 			return bad_fig(x, "HSS", 3, e);
@@ -603,7 +603,7 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 		}
 	}
 	close_run(&x, false);
-	if (!ret && strcmp(x.tool, "Xenomai")) {
+	if (!ret && strcmp(x.tool, "Xenomai") != 0) {
 		size_t i;
 
 		for (i = 0; i < c->runs.n; i++)
