@@ -33,6 +33,8 @@ static const char db_about[] =
 	"its schema version. rtlat report (without FILE or with --db) and rtlat\n"
 	"compare read the database. Default database:\n"
 	"$XDG_DATA_HOME/rtlat/history.db, else ~/.local/share/rtlat/history.db.\n"
+	"Options may come before or after the subcommand and its arguments;\n"
+	"\"--\" ends them.\n"
 	"Exit status: 0 ok, 1 an input or the database failed.";
 
 static int db_opt(void *ctx, const struct optdesc *d, const char *arg)
@@ -52,19 +54,25 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 	struct rep_runs rs;
 	struct rdb *db;
 	size_t i, added = 0, dups = 0;
-	int k, ret = 0;
+	int ret = 0;
 
 	if (!n) {
 		log_error("db add: no FILE or DIR to add");
 		return 1;
 	}
-	db = rdb_open(db_path(c), true);
-	if (!db)
-		return 1;
+	/* read first: inputs that all fail leave no new database behind */
 	runs_init(&rs);
-	for (k = 0; k < n; k++)
-		if (import_path(paths[k], &c->imp, &rs))
-			ret = 1;
+	if (import_paths(paths, n, &c->imp, &rs))
+		ret = 1;
+	if (!rs.n) {
+		runs_free(&rs);
+		return 1;
+	}
+	db = rdb_open(db_path(c), true);
+	if (!db) {
+		runs_free(&rs);
+		return 1;
+	}
 	for (i = 0; i < rs.n; i++) {
 		bool dup;
 		int64_t id;
@@ -94,9 +102,9 @@ static void list_text(const struct rep_runs *rs, int64_t unit)
 {
 	size_t i;
 
-	printf("%6s|%-20s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%s\n",
+	printf("%6s|%-20s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%-11s|%s\n",
 	       "id", "date", "test", "load", "label", "board", "kernel",
-	       unit == 1000 ? "max us" : "max ns", "samples", "file");
+	       unit == 1000 ? "max us" : "max ns", "samples", "note", "file");
 	for (i = 0; i < rs->n; i++) {
 		const struct rep_run *r = rs->v[i];
 		const char *date = r->start_time ? r->start_time : r->added_at;
@@ -107,11 +115,12 @@ static void list_text(const struct rep_runs *rs, int64_t unit)
 			snprintf(n, sizeof(n), "%" PRIu64, r->sum.samples);
 		else
 			snprintf(n, sizeof(n), "n/a");
-		printf("%6" PRId64 "|%-20.19s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%s\n",
+		printf("%6" PRId64 "|%-20.19s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%-11s|%s\n",
 		       r->db_id, date ? date : "", r->test,
 		       r->load ? r->load : "?", r->label,
 		       r->board ? r->board : "", r->kernel ? r->kernel : "",
-		       mx, n, r->file ? r->file : "");
+		       mx, n, run_note(r) ? run_note(r) : "",
+		       r->file ? r->file : "");
 	}
 }
 
@@ -187,41 +196,42 @@ static int db_main(int argc, char **argv)
 		rep_input_opts, rep_filter_opts, rep_output_opts,
 		rep_common_opts, NULL,
 	};
+	int first, nopt, nargs, r, ret = 1;
+	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
+	char **ops = av + nopt + 1;
+	int nops = nargs - nopt - 1;
 	struct rep_cli c;
 	const char *sub;
-	int first, r;
 
+	/* options anywhere: "db add a.json --db x.db", "db --db x.db list" */
 	rep_cli_init(&c);
-	if (argc >= 2 && argv[1][0] != '-') {
-		sub = argv[1];
-		argc--;
-		argv++;
-	} else {
-		r = opt_parse(argc, argv, tables, db_opt, &c, db_usage, db_about,
-			      &first);
-		if (r)
-			return r > 0 ? 0 : 1;
+	r = opt_parse(nopt, av, tables, db_opt, &c, db_usage, db_about, &first);
+	if (r) {
+		ret = r > 0 ? 0 : 1;
+		goto out;
+	}
+	if (nargs == nopt) {
 		log_error("no subcommand: add, list, remove or info (see --help)");
-		return 1;
+		goto out;
 	}
-	r = opt_parse(argc, argv, tables, db_opt, &c, db_usage, db_about, &first);
-	if (r)
-		return r > 0 ? 0 : 1;
-	if (!strcmp(sub, "add"))
-		return db_add(&c, argv + first, argc - first);
-	if (first < argc && (!strcmp(sub, "list") || !strcmp(sub, "info"))) {
-		log_error("unexpected argument '%s' (options go before arguments; see --help)",
-			  argv[first]);
-		return 1;
+	sub = av[nopt];
+	if (!strcmp(sub, "add")) {
+		ret = db_add(&c, ops, nops);
+	} else if (!strcmp(sub, "list") || !strcmp(sub, "info")) {
+		if (nops) {
+			log_error("db %s takes no argument, not '%s' (filters are options: --label GLOB, ...; see --help)",
+				  sub, ops[0]);
+			goto out;
+		}
+		ret = db_list(&c, !strcmp(sub, "info"));
+	} else if (!strcmp(sub, "remove")) {
+		ret = db_remove(&c, ops, nops);
+	} else {
+		log_error("unknown subcommand '%s': add, list, remove or info", sub);
 	}
-	if (!strcmp(sub, "list"))
-		return db_list(&c, false);
-	if (!strcmp(sub, "info"))
-		return db_list(&c, true);
-	if (!strcmp(sub, "remove"))
-		return db_remove(&c, argv + first, argc - first);
-	log_error("unknown subcommand '%s': add, list, remove or info", sub);
-	return 1;
+out:
+	free(av);
+	return ret;
 }
 
 #else /* !HAVE_REPORT */

@@ -45,10 +45,11 @@ static int report_main(int argc, char **argv)
 	};
 	struct rep_runs rs;
 	struct rep_cli c;
-	int first, r, ret;
+	int first, nopt, nargs, r, ret;
+	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 
 	rep_cli_init(&c);
-	r = opt_parse(argc, argv, tables, report_opt, &c,
+	r = opt_parse(nopt, av, tables, report_opt, &c,
 		      "rtlat report [OPTIONS] [FILE|DIR]...",
 		      "Read rtlat result files and suite directories, and the outputs of\n"
 		      "cyclictest (--json, -q T: lines, -h histograms), Xenomai latency/\n"
@@ -57,13 +58,17 @@ static int report_main(int argc, char **argv)
 		      "load with one row per run: lat min | lat avg | lat max |\n"
 		      "overrun/lost | p99.9 | test-time. Without FILE, the runs of the\n"
 		      "history database (see rtlat db) are reported.\n"
+		      "Options may also follow the files; \"--\" ends them.\n"
 		      "Exit status: 0 ok, 1 an input could not be read (the others are\n"
 		      "still reported).",
 		      &first);
-	if (r)
+	if (r) {
+		free(av);
 		return r > 0 ? 0 : 1;
+	}
 	runs_init(&rs);
-	ret = rep_cli_load(&c, argv + first, argc - first, &rs);
+	ret = rep_cli_load(&c, av + nopt, nargs - nopt, &rs);
+	free(av);
 	if (!rs.n) {
 		if (!ret)
 			log_error("no run matches the filters");
@@ -110,12 +115,20 @@ static int parse_selector(char *spec, struct filter *f)
 			f->test = eq;
 		else if (!strcmp(tok, "load"))
 			f->load = eq;
-		else if (!strcmp(tok, "since"))
-			f->since = eq;
-		else if (!strcmp(tok, "until"))
-			f->until = eq;
-		else
+		else if (!strcmp(tok, "since") || !strcmp(tok, "until")) {
+			const char *why = rep_date_check(eq);
+
+			if (why) {
+				log_error("bad selector date %s=%s: %s", tok, eq, why);
+				return -1;
+			}
+			if (tok[0] == 's')
+				f->since = eq;
+			else
+				f->until = eq;
+		} else {
 			goto bad;
+		}
 	}
 	return 0;
 bad:
@@ -143,13 +156,18 @@ static int compare_main(int argc, char **argv)
 	};
 	struct rep_runs pool, a, b;
 	struct cmp_row *rows = NULL;
-	char *paths[2], *sel[2], *selbuf[2] = { NULL, NULL };
-	int first, r, ret = 0, np = 0, ns = 0, i;
+	char **paths, *sel[2], *selbuf[2] = { NULL, NULL };
+	int first, nopt, nargs, r, ret = 0, np = 0, ns = 0, i;
+	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 	struct rep_cli c;
 	size_t n = 0, k;
 
 	rep_cli_init(&c);
-	r = opt_parse(argc, argv, tables, report_opt, &c,
+	paths = xcalloc((size_t)nargs + 1, sizeof(*paths));
+	runs_init(&pool);
+	runs_init(&a);
+	runs_init(&b);
+	r = opt_parse(nopt, av, tables, report_opt, &c,
 		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR",
 		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
 		      "p99.9, overruns/lost) the values, the delta and % change, and whether\n"
@@ -160,39 +178,42 @@ static int compare_main(int argc, char **argv)
 		      "within each of its tables the first run with the others; a SELECTOR\n"
 		      "KEY=GLOB[,KEY=GLOB] (label, board, kernel, test, load, since, until)\n"
 		      "picks a side from the given files or the history database.\n"
-		      "Tables are matched by test kind and load.",
+		      "Tables are matched by test kind and load. Options may also follow\n"
+		      "the operands; \"--\" ends them.",
 		      &first);
-	if (r)
-		return r > 0 ? 0 : 1;
-	for (i = first; i < argc; i++) {
-		if (access(argv[i], F_OK) && strchr(argv[i], '=')) {
+	if (r) {
+		ret = r > 0 ? 0 : 1;
+		goto out;
+	}
+	for (i = nopt; i < nargs; i++) {
+		if (access(av[i], F_OK) && strchr(av[i], '=')) {
 			if (ns == 2) {
-				log_error("more than two selectors ('%s')", argv[i]);
-				return 1;
+				log_error("more than two selectors ('%s'): compare takes two, one per side",
+					  av[i]);
+				ret = 1;
+				goto out;
 			}
-			sel[ns++] = argv[i];
+			sel[ns++] = av[i];
 		} else {
-			if (np == 2 && !ns) {
-				log_error("more than two inputs ('%s'): compare two files or directories, or pick the sides with two selectors",
-					  argv[i]);
-				return 1;
-			}
-			if (np < 2)
-				paths[np] = argv[i];
-			np++;
+			paths[np++] = av[i];
 		}
+	}
+	if (np > 2 && !ns) {
+		log_error("three or more files or directories ('%s', '%s', '%s'%s): compare takes A B (two files or directories), one FILE, or FILE... with two selectors KEY=GLOB",
+			  paths[0], paths[1], paths[2], np > 3 ? ", ..." : "");
+		ret = 1;
+		goto out;
 	}
 	if (ns == 1) {
 		log_error("one selector ('%s'): give two, one per side", sel[0]);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	if (!ns && !np) {
 		log_error("nothing to compare (see --help)");
-		return 1;
+		ret = 1;
+		goto out;
 	}
-	runs_init(&pool);
-	runs_init(&a);
-	runs_init(&b);
 	if (ns == 2) {
 		struct filter fa, fb;
 
@@ -204,10 +225,8 @@ static int compare_main(int argc, char **argv)
 		}
 		/* the pool: the files among the operands, and the database
 		 * (--db, or the default one when no file is given) */
-		for (i = first; i < argc; i++)
-			if (argv[i] != sel[0] && argv[i] != sel[1] &&
-			    import_path(argv[i], &c.imp, &pool))
-				ret = 1;
+		if (np && import_paths(paths, np, &c.imp, &pool))
+			ret = 1;
 		if (!np || c.db)
 			ret |= rep_cli_load(&c, NULL, 0, &pool);
 		runs_filter(&pool, &c.flt);
@@ -251,10 +270,16 @@ static int compare_main(int argc, char **argv)
 		else
 			cmp_print_text(stdout, &rows[k], c.out.unit_ns);
 	}
+	if (fflush(stdout) || ferror(stdout)) {
+		log_error("cannot write the comparison to stdout");
+		ret = 1;
+	}
 out:
 	free(rows);
 	free(selbuf[0]);
 	free(selbuf[1]);
+	free(paths);
+	free(av);
 	runs_free(&pool);
 	runs_free(&a);
 	runs_free(&b);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Options shared by the report commands; see cli.h. */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -73,6 +74,14 @@ void rep_cli_init(struct rep_cli *c)
 	c->fmt = OUT_TEXT;
 }
 
+static bool has_ctrl(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 static int unit_arg(const struct optdesc *d, const char *arg, int64_t *out)
 {
 	if (!strcmp(arg, "ns"))
@@ -84,19 +93,59 @@ static int unit_arg(const struct optdesc *d, const char *arg, int64_t *out)
 	return 0;
 }
 
-static int date_arg(const struct optdesc *d, const char *arg)
+const char *rep_date_check(char *s)
 {
-	size_t i, n = strlen(arg);
 	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	static const char *const bad_shape =
+		"a date or time prefix: 2026, 2026-11, 2026-11-01, 2026-11-01T12, 2026-11-01T12:00 or 2026-11-01T12:00:00 (UTC)";
+	static const unsigned char mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31,
+					       30, 31, 30, 31 };
+	size_t i, n = strlen(s);
+	int y, mo, da;
 
-	if (n < 4 || n > sizeof(shape) - 1)
-		return opt_bad_value(d, arg, "a date like 2026-11-01 or 2026-11-01T12:00");
+	if (n != 4 && n != 7 && n != 10 && n != 13 && n != 16 && n != 19)
+		return bad_shape;
 	for (i = 0; i < n; i++) {
-		bool ok = shape[i] == 'd' ? arg[i] >= '0' && arg[i] <= '9' :
-			  arg[i] == shape[i] || (shape[i] == 'T' && arg[i] == ' ');
-		if (!ok)
-			return opt_bad_value(d, arg, "a date like 2026-11-01 or 2026-11-01T12:00");
+		if (shape[i] == 'T' && s[i] == ' ')
+			s[i] = 'T';	/* "2026-11-01 12:00" */
+		if (shape[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != shape[i])
+			return bad_shape;
 	}
+#define F(at) ((s[at] - '0') * 10 + (s[(at) + 1] - '0'))
+	y = F(0) * 100 + F(2);
+	if (n >= 7 && (F(5) < 1 || F(5) > 12))
+		return "no such month (01 to 12)";
+	mo = n >= 7 ? F(5) : 1;
+	if (n >= 10) {
+		da = F(8);
+		if (da < 1 || da > mdays[mo - 1] ||
+		    (mo == 2 && da == 29 &&
+		     (y % 4 || (y % 100 == 0 && y % 400))))
+			return "no such day in that month";
+	}
+	if (n >= 13 && F(11) > 23)
+		return "no such hour (00 to 23)";
+	if (n >= 16 && F(14) > 59)
+		return "no such minute (00 to 59)";
+	if (n >= 19 && F(17) > 59)
+		return "no such second (00 to 59)";
+#undef F
+	return NULL;
+}
+
+/* --since/--until: checked, and kept with 'T' between date and time. */
+static int date_arg(const struct optdesc *d, const char *arg, char *buf,
+		    size_t len, const char **out)
+{
+	const char *why;
+
+	if (strlen(arg) >= len)
+		return opt_bad_value(d, arg, "a date like 2026-11-01 or 2026-11-01T12:00");
+	memcpy(buf, arg, strlen(arg) + 1);
+	why = rep_date_check(buf);
+	if (why)
+		return opt_bad_value(d, arg, why);
+	*out = buf;
 	return 0;
 }
 
@@ -113,12 +162,19 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case K_INUNIT:
 		return unit_arg(d, arg, &c->imp.input_unit_ns);
 	case K_SETLABEL:
+		if (!*arg || has_ctrl(arg))
+			return opt_bad_value(d, arg, "a non-empty label without control characters");
 		c->imp.label = arg;
 		return 0;
 	case K_SETLOAD:
+		if (!*arg || has_ctrl(arg) || strchr(arg, '|') || strstr(arg, ", "))
+			return opt_bad_value(d, arg, "a load name (none, cpu, cpu+io, ...): not empty, without '|' or \", \"");
 		c->imp.load = arg;
 		return 0;
 	case K_SETTEST:
+		if (!*arg || arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")])
+			return opt_bad_value(d, arg, "a test kind: one word of letters, digits, '-' and '_' (latency, klatency, switch, ...)");
 		c->imp.test = arg;
 		return 0;
 	case K_DB:
@@ -140,11 +196,9 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->flt.load = arg;
 		return 0;
 	case K_SINCE:
-		c->flt.since = arg;
-		return date_arg(d, arg);
+		return date_arg(d, arg, c->since, sizeof(c->since), &c->flt.since);
 	case K_UNTIL:
-		c->flt.until = arg;
-		return date_arg(d, arg);
+		return date_arg(d, arg, c->until, sizeof(c->until), &c->flt.until);
 	case K_MD:
 		c->fmt = OUT_MARKDOWN;
 		return 0;
@@ -164,22 +218,100 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 	}
 }
 
+/* The option of @tables that "--@name" (up to '=' or the end) stands for:
+ * exact, else an unambiguous prefix (as getopt_long() takes it). */
+static const struct optdesc *long_opt(const struct optdesc *const *tables,
+				      const char *name)
+{
+	const struct optdesc *d, *hit = NULL;
+	size_t n = strcspn(name, "=");
+	int t, hits = 0;
+
+	for (t = 0; tables[t]; t++) {
+		for (d = tables[t]; d->lng || d->shrt; d++) {
+			if (!d->lng || strncmp(d->lng, name, n) != 0)
+				continue;
+			if (!d->lng[n])
+				return d;
+			hit = d;
+			hits++;
+		}
+	}
+	return hits == 1 ? hit : NULL;
+}
+
+static const struct optdesc *short_opt(const struct optdesc *const *tables,
+				       int c)
+{
+	const struct optdesc *d;
+	int t;
+
+	for (t = 0; tables[t]; t++)
+		for (d = tables[t]; d->lng || d->shrt; d++)
+			if (d->shrt == c)
+				return d;
+	return NULL;
+}
+
+char **rep_cli_argv(int argc, char **argv, const struct optdesc *const *tables,
+		    int *nopt, int *nargs)
+{
+	char **v = xcalloc((size_t)argc + 1, sizeof(*v)), **ops;
+	int i, no = 1, nops = 0;
+
+	ops = xcalloc((size_t)argc + 1, sizeof(*ops));
+	v[0] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool value = false;
+
+		if (!strcmp(a, "--")) {
+			while (++i < argc)
+				ops[nops++] = argv[i];
+			break;
+		}
+		if (a[0] != '-' || !a[1]) {
+			ops[nops++] = argv[i];	/* an operand ("-" too) */
+			continue;
+		}
+		if (a[1] == '-') {
+			const struct optdesc *d = long_opt(tables, a + 2);
+
+			value = d && d->has_arg == required_argument &&
+				!strchr(a, '=');
+		} else {
+			const char *p;
+
+			/* a cluster "-tq", "-uus", "-u us" */
+			for (p = a + 1; *p; p++) {
+				const struct optdesc *d = short_opt(tables, *p);
+
+				if (!d || d->has_arg == no_argument)
+					continue;
+				value = d->has_arg == required_argument && !p[1];
+				break;
+			}
+		}
+		v[no++] = argv[i];
+		if (value && i + 1 < argc)
+			v[no++] = argv[++i];
+	}
+	*nopt = no;
+	*nargs = no + nops;
+	memcpy(v + no, ops, (size_t)nops * sizeof(*v));
+	v[no + nops] = NULL;
+	free(ops);
+	return v;
+}
+
 int rep_cli_load(struct rep_cli *c, char **paths, int n,
 		 struct rep_runs *out)
 {
 	const char *db = c->db;
-	int i, ret = 0;
+	int ret = 0;
 
-	for (i = 0; i < n; i++) {
-		if (paths[i][0] == '-' && paths[i][1] && access(paths[i], F_OK)) {
-			log_error("'%s' after the files: options go before the FILE arguments",
-				  paths[i]);
-			ret = 1;
-			continue;
-		}
-		if (import_path(paths[i], &c->imp, out))
-			ret = 1;
-	}
+	if (n && import_paths(paths, n, &c->imp, out))
+		ret = 1;
 	if (!n && !db) {
 		db = rdb_default_path();
 		if (!db || access(db, F_OK)) {

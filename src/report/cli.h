@@ -20,7 +20,15 @@ struct rep_cli {
 	enum out_fmt fmt;
 	const char *db;		/* --db FILE */
 	const char *html;	/* --html FILE */
+	char since[24], until[24];	/* --since, --until as checked */
 };
+
+/*
+ * Check a date filter in place: an ISO 8601 prefix (2026, 2026-11,
+ * 2026-11-01, ...T12, ...T12:00, ...T12:00:00) of a real date and time; a
+ * blank between date and time becomes 'T'. Returns NULL, or what is wrong.
+ */
+const char *rep_date_check(char *s);
 
 /* --format, --input-unit, --set-label, --set-load, --set-test, --db */
 extern const struct optdesc rep_input_opts[];
@@ -32,6 +40,18 @@ extern const struct optdesc rep_output_opts[];
 extern const struct optdesc rep_common_opts[];
 
 void rep_cli_init(struct rep_cli *c);
+
+/*
+ * Options may follow the operands ("rtlat db add a.json --db x.db"): a new
+ * argv (free it; the strings are @argv's) holding argv[0], then the
+ * options of @argv with their values, then the operands, each part in its
+ * order. *@nopt receives the index of the first operand (parse the
+ * options with opt_parse(*nopt, ...)), *@nargs the number of entries. "--" ends the options; whatever
+ * follows it is an operand, even "-x". A word that only looks like an
+ * option is left for opt_parse() to refuse.
+ */
+char **rep_cli_argv(int argc, char **argv, const struct optdesc *const *tables,
+		    int *nopt, int *nargs);
 
 /* Option handler for the tables above (ctx is a struct rep_cli).
  * Returns 0, -1 after an error, or 1 for an option it does not know. */

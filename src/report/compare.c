@@ -169,9 +169,10 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 
 		x->name = names[m] ? names[m] :
 			  miss_name(a[0]->miss ? a[0]->miss : b[0]->miss);
-		if (!side_value(a, na, m, &x->a, &ra, &ka) ||
-		    !side_value(b, nb, m, &x->b, &rb, &kb))
-			continue;
+		x->has_a = side_value(a, na, m, &x->a, &ra, &ka);
+		x->has_b = side_value(b, nb, m, &x->b, &rb, &kb);
+		if (!x->has_a || !x->has_b)
+			continue;	/* the known side is shown, not compared */
 		x->known = true;
 		x->delta = x->b - x->a;
 		if (x->a != 0) {
@@ -224,10 +225,17 @@ static void cells(const struct cmp_row *c, int i, int64_t unit,
 	bool miss = i == M_MISS;
 	char d[TB_CELL];
 
-	memset(cell, 0, (size_t)7 * TB_CELL);
+	memset(cell, 0, sizeof(char[7][TB_CELL]));
 	if (!x->known) {
-		snprintf(cell[0], TB_CELL, "n/a");
-		snprintf(cell[1], TB_CELL, "n/a");
+		/* a side that has it shows it; nothing to compare */
+		if (x->has_a && miss)
+			snprintf(cell[0], TB_CELL, "%.0f", x->a);
+		else
+			fmt_fig(cell[0], TB_CELL, x->has_a, x->a, unit);
+		if (x->has_b && miss)
+			snprintf(cell[1], TB_CELL, "%.0f", x->b);
+		else
+			fmt_fig(cell[1], TB_CELL, x->has_b, x->b, unit);
 		return;
 	}
 	if (miss) {
@@ -329,7 +337,13 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c)
 			fprintf(f, ",%.1f,%s,%s", x->noise,
 				src_name(x, i == M_MISS), x->beyond ? "yes" : "no");
 		} else {
-			fputs(",,,,,,", f);
+			/* the side that has the metric, if any */
+			if (x->has_a)
+				fprintf(f, "%.1f", x->a);
+			fputc(',', f);
+			if (x->has_b)
+				fprintf(f, "%.1f", x->b);
+			fputs(",,,,,", f);
 		}
 		fputc('\n', f);
 	}

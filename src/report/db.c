@@ -82,7 +82,8 @@ static const char schema_v1[] =
 	" PRIMARY KEY (run_id, thread, idx)) WITHOUT ROWID;";
 
 /* Version 2: content hash (a run added twice is stored once) and an index
- * for the usual filters. Old rows get their hash in migrate_v2(). */
+ * for the usual filters. Version 3 changes what the hash covers (the run's
+ * identity, see run_identity()): rehash() recomputes it for every row. */
 static const char schema_v2[] =
 	"ALTER TABLE runs ADD COLUMN content_hash TEXT;"
 	"CREATE INDEX runs_test_load ON runs(test, load);";
@@ -156,84 +157,36 @@ static bool col_null(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL;
 }
 
-/* ---- content hash: FNV-1a over what the run says, not where it is ---- */
+/* ---- identity of a stored run ---- */
 
-struct hash {
-	uint64_t a, b;
-};
-
-static void h_bytes(struct hash *h, const void *p, size_t n)
+/* Was @label derived from the file name (the importer's default: the name
+ * without extension, "NAME #k" for several runs)? */
+static bool label_from_file(const char *label, const char *file)
 {
-	const unsigned char *s = p;
-	size_t i;
+	const char *b = file ? strrchr(file, '/') : NULL, *dot;
+	size_t n;
 
-	for (i = 0; i < n; i++) {
-		h->a = (h->a ^ s[i]) * 0x100000001b3ull;
-		h->b = (h->b ^ s[i]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-	}
+	if (!label || !file)
+		return false;
+	b = b ? b + 1 : file;
+	dot = strrchr(b, '.');
+	n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+	if (strncmp(label, b, n) != 0)
+		return false;
+	if (!label[n])
+		return true;
+	if (label[n] != ' ' || label[n + 1] != '#' || !label[n + 2])
+		return false;
+	return strspn(label + n + 2, "0123456789") == strlen(label + n + 2);
 }
 
-static void h_str(struct hash *h, const char *s)
+/* The identity of a run read back from the database, which does not say
+ * where its label came from: one that looks derived from the file name
+ * is taken as derived. */
+static void run_hash(const struct rep_run *r, char out[REP_IDENT_LEN])
 {
-	h_bytes(h, s ? s : "\x01", s ? strlen(s) + 1 : 1);
-}
-
-static void h_i64(struct hash *h, int64_t v)
-{
-	unsigned char b[8];
-	int i;
-
-	for (i = 0; i < 8; i++)
-		b[i] = (unsigned char)((uint64_t)v >> (8 * i));
-	h_bytes(h, b, 8);
-}
-
-static void h_series(struct hash *h, const struct rep_series *s)
-{
-	size_t i;
-	int k;
-
-	h_i64(h, s->id);
-	h_i64(h, s->cpu);
-	h_i64(h, s->has_samples ? (int64_t)s->samples : -1);
-	h_i64(h, s->has_stats ? s->min : INT64_MIN);
-	h_i64(h, s->has_stats ? llround(s->avg * 10) : INT64_MIN);
-	h_i64(h, s->has_stats ? s->max : INT64_MIN);
-	h_i64(h, s->has_misses ? (int64_t)s->misses : -1);
-	for (k = 0; k < RTLAT_NPCT; k++)
-		h_i64(h, s->has_pct[k] ? s->pct[k] : INT64_MIN);
-	for (i = 0; i < s->hist.n; i++) {
-		h_i64(h, s->hist.b[i].lo);
-		h_i64(h, (int64_t)s->hist.b[i].count);
-	}
-	for (i = 0; i < s->nint; i++) {
-		h_i64(h, s->iv[i].start_ns);
-		h_i64(h, s->iv[i].has_stats ? s->iv[i].max : INT64_MIN);
-	}
-}
-
-static void run_hash(const struct rep_run *r, char out[33])
-{
-	struct hash h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
-	size_t i;
-
-	h_str(&h, r->format);
-	h_str(&h, r->tool);
-	h_str(&h, r->label);
-	h_str(&h, r->board);
-	h_str(&h, r->kernel);
-	h_str(&h, r->test);
-	h_str(&h, r->series);
-	h_str(&h, r->load);
-	h_str(&h, r->start_time);
-	h_i64(&h, r->duration_ns);
-	h_i64(&h, r->period_ns);
-	h_i64(&h, r->has_ideal ? r->ideal_ns : INT64_MIN);
-	h_series(&h, &r->sum);
-	for (i = 0; i < r->nthr; i++)
-		h_series(&h, &r->thr[i]);
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.a,
-		 (unsigned long long)h.b);
+	run_identity(r, label_from_file(r->label, r->file) ? NULL : r->label,
+		     out);
 }
 
 /* ---- store ---- */
@@ -360,13 +313,16 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		" duration_ns, period_ns, resolution_ns, interval_ns, miss_kind,"
 		" ideal_ns, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
 		" ?,?,?,?,?)";
-	char now[32], hash[33];
+	char now[32], hash[REP_IDENT_LEN];
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
 
 	*dup = false;
-	run_hash(r, hash);
+	if (r->ident[0])
+		memcpy(hash, r->ident, sizeof(hash));
+	else
+		run_hash(r, hash);
 	*id = find_hash(d, hash);
 	if (*id) {
 		*dup = true;
@@ -655,15 +611,21 @@ int rdb_remove(struct rdb *d, int64_t id)
 
 /* ---- schema and migrations ---- */
 
-/* 1 -> 2: the content hash of every stored run. */
-static int migrate_v2(struct rdb *d)
+/*
+ * 2 -> 3 (and 1 -> 3): content_hash becomes the run's identity
+ * (run_identity(): a label derived from the file name no longer counts).
+ * Of several stored runs with one identity, the first keeps it and the
+ * others get NULL; a note names them.
+ */
+static int rehash(struct rdb *d)
 {
 	struct rep_runs rs;
 	sqlite3_stmt *st;
-	size_t i;
+	char *dups = NULL;
+	size_t i, ndup = 0;
 	int ret = 0;
 
-	if (exec(d, schema_v2))
+	if (exec(d, "UPDATE runs SET content_hash = NULL"))
 		return -1;
 	runs_init(&rs);
 	if (rdb_load(d, NULL, &rs)) {
@@ -677,12 +639,22 @@ static int migrate_v2(struct rdb *d)
 		return db_fail(d, "prepare");
 	}
 	for (i = 0; i < rs.n && !ret; i++) {
-		char hash[33];
+		char hash[REP_IDENT_LEN];
+		int64_t first;
 
 		run_hash(rs.v[i], hash);
-		/* two identical runs stored by version 1: keep both, the
-		 * second without a hash */
-		bind_text(st, 1, find_hash(d, hash) ? NULL : hash);
+		first = find_hash(d, hash);
+		if (first) {
+			char *t = xasprintf("%s%s%lld (as %lld)", dups ? dups : "",
+					    dups ? ", " : "",
+					    (long long)rs.v[i]->db_id,
+					    (long long)first);
+
+			free(dups);
+			dups = t;
+			ndup++;
+		}
+		bind_text(st, 1, first ? NULL : hash);
 		sqlite3_bind_int64(st, 2, rs.v[i]->db_id);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			ret = db_fail(d, "update");
@@ -690,6 +662,10 @@ static int migrate_v2(struct rdb *d)
 	}
 	sqlite3_finalize(st);
 	runs_free(&rs);
+	if (!ret && ndup)
+		log_note("%s: %zu stored run%s the same as an earlier one: %s (rtlat db remove ID drops one)",
+			 d->path, ndup, ndup == 1 ? " is" : "s are", dups);
+	free(dups);
 	return ret;
 }
 
@@ -713,7 +689,9 @@ static int migrate(struct rdb *d)
 	v = rdb_version(d);
 	if (v == 0 && exec(d, schema_v1))
 		goto fail;
-	if (v < 2 && migrate_v2(d))
+	if (v < 2 && exec(d, schema_v2))
+		goto fail;
+	if (v < 3 && rehash(d))
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RDB_SCHEMA_VERSION);
 	if (exec(d, sql) || exec(d, "COMMIT"))
@@ -725,6 +703,23 @@ static int migrate(struct rdb *d)
 fail:
 	sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
+}
+
+/* Is there a table "runs" (@name), or any table (NULL)? False also when
+ * the file is no database. */
+static bool has_table(struct rdb *d, const char *name)
+{
+	sqlite3_stmt *st;
+	bool yes = false;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "SELECT 1 FROM sqlite_master WHERE type = 'table'"
+			       " AND (?1 IS NULL OR name = ?1)", -1, &st, NULL))
+		return false;
+	bind_text(st, 1, name);
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
 }
 
 /* mkdir -p of the directory part of @path. */
@@ -758,9 +753,20 @@ struct rdb *rdb_open(const char *path, bool create)
 		flags |= SQLITE_OPEN_CREATE;
 		if (access(path, F_OK) && make_parent(path))
 			return NULL;
-	} else if (access(path, F_OK)) {
-		log_error("%s: no such database (rtlat db add creates it)", path);
-		return NULL;
+	} else {
+		struct stat st;
+
+		if (stat(path, &st)) {
+			log_error("%s: no such database (rtlat db add creates it)",
+				  path);
+			return NULL;
+		}
+		/* only db add makes a database of an empty file */
+		if (S_ISREG(st.st_mode) && st.st_size == 0) {
+			log_error("%s: an empty file, not a history database (rtlat db add creates one)",
+				  path);
+			return NULL;
+		}
 	}
 	d = xcalloc(1, sizeof(*d));
 	d->path = xstrdup(path);
@@ -771,6 +777,15 @@ struct rdb *rdb_open(const char *path, bool create)
 		return NULL;
 	}
 	sqlite3_busy_timeout(d->db, 5000);
+	/* a database without rtlat's schema: only db add makes one of it,
+	 * and only of an empty one (not of another program's tables) */
+	if (rdb_version(d) == 0 && !has_table(d, "runs") &&
+	    (!create || has_table(d, NULL))) {
+		log_error("%s: an SQLite database, but not an rtlat history (no runs table; rtlat db add creates one in a new or empty file)",
+			  path);
+		rdb_close(d);
+		return NULL;
+	}
 	if (exec(d, "PRAGMA foreign_keys = ON") || migrate(d)) {
 		rdb_close(d);
 		return NULL;

@@ -24,8 +24,6 @@
 #define IMP_PROBE_LEN	65536
 /* Skipped-line warnings shown per file; the rest are counted. */
 #define IMP_MAX_LINE_WARN 10
-/* Directory recursion depth. */
-#define IMP_MAX_DEPTH	4
 
 const struct importer *const importers[] = {
 	&imp_rtlat,
@@ -369,9 +367,42 @@ int rth_names(const char *line, char names[][24], int max)
 	return n;
 }
 
+/* "latencies in us", "values in ns", "all results in microseconds": the
+ * unit in ns, or 0 when @s is no such statement. */
+static int64_t unit_clause(const char *s)
+{
+	static const struct {
+		const char *name;
+		int64_t ns;
+	} u[] = {
+		{ "ns", 1 }, { "nanoseconds", 1 },
+		{ "us", 1000 }, { "\xc2\xb5s", 1000 }, { "microseconds", 1000 },
+		{ "ms", 1000000 }, { "milliseconds", 1000000 },
+	};
+	static const char *const what[] = {
+		"latencies", "values", "figures", "times", "results",
+		"all results", "all latencies", "all values", "all figures",
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		n = strlen(what[i]);
+		if (!strncasecmp(s, what[i], n) && !strncasecmp(s + n, " in ", 4))
+			break;
+	}
+	if (i == sizeof(what) / sizeof(what[0]))
+		return 0;
+	s = skip_blank(s + n + 4);
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (!strcasecmp(s, u[i].name))
+			return u[i].ns;
+	return 0;
+}
+
 bool parse_heading(const char *line, struct heading *h)
 {
-	char buf[160], *p, *e;
+	char buf[256], *p, *e, *clause;
+	bool not_recorded = false;
 	size_t len;
 
 	memset(h, 0, sizeof(*h));
@@ -396,17 +427,56 @@ bool parse_heading(const char *line, struct heading *h)
 			buf[len] = '\0';
 		}
 	}
+	/* clauses after the title, as rtlat suite writes them:
+	 * "LATENCY with load (hell), latencies in us, test-time hh:mm:ss" */
+	clause = strstr(buf, ", ");
+	if (clause) {
+		*clause = '\0';
+		clause += 2;
+	}
+	while (clause) {
+		char *next = strstr(clause, ", ");
+		int64_t u;
+
+		if (next) {
+			*next = '\0';
+			next += 2;
+		}
+		clause = (char *)skip_blank(clause);
+		if (!strcasecmp(clause, "load not recorded")) {
+			not_recorded = true;
+		} else if ((u = unit_clause(clause))) {
+			h->unit_ns = u;
+		} else if (!strncasecmp(clause, "test-time", 9) ||
+			   !strncasecmp(clause, "test time", 9)) {
+			/* the format of a column: nothing to keep */
+		} else {
+			return false;
+		}
+		clause = next;
+	}
 	if ((p = strcasestr(buf, " without load")) && !p[13]) {
+		if (not_recorded)
+			return false;
 		snprintf(h->load, sizeof(h->load), "none");
-	} else if ((p = strcasestr(buf, ", load not recorded")) && !p[19]) {
-		h->load[0] = '\0';
 	} else if ((p = strcasestr(buf, " with load"))) {
+		if (not_recorded)
+			return false;
 		e = p + 10;
 		if (*e && *e != ' ')
 			return false;
 		e = (char *)skip_blank(e);
+		/* rtlat suite writes the name in parentheses: "(hell)" */
+		len = strlen(e);
+		if (len > 2 && e[0] == '(' && e[len - 1] == ')') {
+			e[len - 1] = '\0';
+			e++;
+		}
 		snprintf(h->load, sizeof(h->load), "%s",
 			 *e ? e : REP_LOAD_UNNAMED);
+	} else if (not_recorded) {
+		h->load[0] = '\0';
+		p = buf + strlen(buf);
 	} else {
 		return false;
 	}
@@ -666,6 +736,13 @@ static int finish_runs(struct imp_ctx *c, const char *default_label)
 		struct rep_run *r = c->runs.v[i];
 
 		run_finish(r);
+		if (!r->test)
+			r->test = xstrdup("latency");
+		if (!r->series)
+			r->series = xstrdup("latency");
+		/* who the run is, before overrides and a label from the file
+		 * name change what it is called */
+		run_identity(r, r->label, r->ident);
 		if (c->o->label)
 			str_set(&r->label, c->o->label);
 		if (c->o->load)
@@ -679,10 +756,6 @@ static int finish_runs(struct imp_ctx *c, const char *default_label)
 			r->label = unlabelled > 1 && !default_label ?
 				   xasprintf("%s #%zu", base, k) : xstrdup(base);
 		}
-		if (!r->test)
-			r->test = xstrdup("latency");
-		if (!r->series)
-			r->series = xstrdup("latency");
 		if (!r->sum.has_stats && !r->sum.has_samples && !r->has_ideal) {
 			imp_error(c, r->line, "run without any figure (no min/avg/max, no sample count)");
 			free(stem);
@@ -733,23 +806,69 @@ int import_buffer(const char *name, const char *buf, size_t len,
 	return import_file_buf(name, buf, len, o, out, false, NULL) ? -1 : 0;
 }
 
-/* Read a whole file. Returns a malloc'ed buffer or NULL after an error. */
-static char *read_file(const char *path, size_t *len)
+/* What a file of mode @m is, for messages. */
+static const char *file_kind(mode_t m)
 {
-	struct stat st;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	int fd;
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISDIR(m))
+		return "a directory";
+	return "not a regular file";
+}
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+/*
+ * Open an input given by name: a regular file, or a FIFO or pipe
+ * (/dev/stdin). The open does not block: a FIFO without a writer reads as
+ * empty instead of waiting for one. Devices and sockets are refused.
+ * Returns the descriptor (blocking) with its status in *@st, or -1 after
+ * an error message.
+ */
+static int open_input(const char *path, struct stat *st)
+{
+	int fd, fl;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		log_error("%s: cannot open: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > IMP_MAX_FILE) {
+	if (fstat(fd, st)) {
+		log_error("%s: cannot read: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode)) {
+		log_error("%s: %s: rtlat reads regular files, directories and pipes",
+			  path, file_kind(st->st_mode));
+		close(fd);
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		log_error("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Read all of @fd (opened by open_input(), closed here). Returns a
+ * malloc'ed NUL-terminated buffer or NULL after an error. */
+static char *read_fd(int fd, const char *path, const struct stat *st,
+		     size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (S_ISREG(st->st_mode) && (uint64_t)st->st_size > IMP_MAX_FILE) {
 		log_error("%s: too large (%lld bytes; at most %u MiB are read)",
-			  path, (long long)st.st_size, IMP_MAX_FILE >> 20);
+			  path, (long long)st->st_size, IMP_MAX_FILE >> 20);
 		close(fd);
 		return NULL;
 	}
@@ -777,6 +896,12 @@ static char *read_file(const char *path, size_t *len)
 		n += (size_t)r;
 	}
 	close(fd);
+	if (!n && S_ISFIFO(st->st_mode)) {
+		log_error("%s: nothing to read: a FIFO or pipe without a writer (rtlat does not wait for one)",
+			  path);
+		free(buf);
+		return NULL;
+	}
 	if (!buf)
 		buf = xmalloc(1);
 	buf[n] = '\0';
@@ -788,52 +913,262 @@ fail:
 	return NULL;
 }
 
+/* Read a whole file. Returns a malloc'ed buffer or NULL after an error. */
+static char *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	int fd = open_input(path, &st);
+
+	return fd < 0 ? NULL : read_fd(fd, path, &st, len);
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-#ifdef HAVE_CJSON
-/* Label of a suite directory from its suite.json index, or NULL. */
-static char *suite_label(const char *dir)
-{
-	char *path = xasprintf("%s/suite.json", dir), *buf, *label = NULL;
-	const cJSON *l;
-	cJSON *root;
-	size_t len;
+/* ---- walking the inputs: each file and directory once ---- */
 
-	if (access(path, R_OK)) {
-		free(path);
-		return NULL;
+struct seen {
+	dev_t dev;
+	ino_t ino;
+	char *path;
+};
+
+struct walk {
+	const struct imp_opts *o;
+	struct rep_runs *out;
+	struct seen *v;
+	size_t n;
+};
+
+/* The path under which the file @st was read before, or NULL; then it is
+ * recorded as read under @path. */
+static const char *walk_seen(struct walk *w, const struct stat *st,
+			     const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->v[i].dev == st->st_dev && w->v[i].ino == st->st_ino)
+			return w->v[i].path;
+	w->v = xrealloc(w->v, (w->n + 1) * sizeof(*w->v));
+	w->v[w->n].dev = st->st_dev;
+	w->v[w->n].ino = st->st_ino;
+	w->v[w->n].path = xstrdup(path);
+	w->n++;
+	return NULL;
+}
+
+/*
+ * Import the file @path (its status in @st). In a directory (@in_dir),
+ * files no importer recognizes are skipped with a note. Returns 0 (runs
+ * added, or the file was read before), 1 (skipped) or -1 (error).
+ */
+static int walk_file(struct walk *w, const char *path, bool in_dir,
+		     const char *default_label)
+{
+	const char *before;
+	struct stat st;
+	size_t len;
+	char *buf;
+	int fd, r;
+
+	fd = open_input(path, &st);
+	if (fd < 0)
+		return -1;
+	before = walk_seen(w, &st, path);
+	if (before) {
+		close(fd);
+		if (!w->o->quiet)
+			log_note("%s: skipped (the same file as %s, read before)",
+				 path, before);
+		return 0;
 	}
-	buf = read_file(path, &len);
-	free(path);
+	buf = read_fd(fd, path, &st, &len);
 	if (!buf)
-		return NULL;
+		return -1;
+	r = import_file_buf(path, buf, len, w->o, w->out, in_dir,
+			    default_label);
+	free(buf);
+	if (r > 0 && !w->o->quiet)
+		log_note("%s: skipped (not a format rtlat reads)", path);
+	return r;
+}
+
+static int walk_dir(struct walk *w, const char *path, bool top);
+
+#ifdef HAVE_CJSON
+/* A plain name of a file in the suite directory (no '/', not "..").*/
+static bool plain_name(const char *s)
+{
+	return *s && !strchr(s, '/') && strcmp(s, ".") != 0 &&
+	       strcmp(s, "..") != 0;
+}
+
+/*
+ * A suite directory (docs/suite.md): its runs are the result files that
+ * suite.json lists, each imported once; the suite's label is the default
+ * label, the load of its run entry the default load. Nothing else in the
+ * directory is read (report.txt and the logs repeat the same runs).
+ * Returns 0, -1 on error, or 1 when suite.json is no suite index (then
+ * *@label is its "label", if any, for a plain directory read).
+ */
+static int walk_suite(struct walk *w, const char *dir, const char *index,
+		      char **label)
+{
+	const cJSON *runs, *e, *l, *schema;
+	size_t len, found = 0;
+	int ret = 0, k = 0;
+	cJSON *root;
+	char *buf;
+
+	*label = NULL;
+	buf = read_file(index, &len);
+	if (!buf)
+		return -1;
 	root = cJSON_Parse(buf);
 	free(buf);
-	l = root ? cJSON_GetObjectItemCaseSensitive(root, "label") : NULL;
-	if (l && cJSON_IsString(l) && l->valuestring[0])
-		label = xstrdup(l->valuestring);
+	if (!root || !cJSON_IsObject(root)) {
+		log_error("%s: not a suite index rtlat can read (invalid JSON or not an object)",
+			  index);
+		cJSON_Delete(root);
+		return -1;
+	}
+	l = cJSON_GetObjectItemCaseSensitive(root, "label");
+	if (cJSON_IsString(l) && l->valuestring[0])
+		*label = xstrdup(l->valuestring);
+	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+	if (!cJSON_IsString(schema) ||
+	    strcmp(schema->valuestring, "rtlat-suite") != 0) {
+		cJSON_Delete(root);
+		return 1;
+	}
+	if (!cJSON_IsArray(runs)) {
+		log_error("%s: suite index without a 'runs' array", index);
+		cJSON_Delete(root);
+		return -1;
+	}
+	cJSON_ArrayForEach(e, runs) {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "file");
+		const cJSON *ix = cJSON_GetObjectItemCaseSensitive(e, "index");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+		const cJSON *ld = cJSON_GetObjectItemCaseSensitive(e, "load");
+		const cJSON *ran = cJSON_GetObjectItemCaseSensitive(e, "ran");
+		const char *status = cJSON_IsString(st) ? st->valuestring : "?";
+		const char *load = cJSON_IsString(ld) ? ld->valuestring : NULL;
+		struct rep_runs mine;
+		struct walk sub;
+		int idx = cJSON_IsNumber(ix) && ix->valuedouble >= 0 &&
+			  ix->valuedouble < 1e6 ? (int)ix->valuedouble : k + 1;
+		char *p;
+		size_t i;
+		int r;
+
+		k++;
+		if (!cJSON_IsObject(e)) {
+			log_error("%s: runs[%d] is not an object", index, k - 1);
+			ret = -1;
+			continue;
+		}
+		if (cJSON_IsFalse(ran) || !cJSON_IsString(f)) {
+			if (!w->o->quiet)
+				log_note("%s: run %d has no result file (%s)", dir,
+					 idx, cJSON_IsFalse(ran) ? "not run" : status);
+			continue;
+		}
+		if (!plain_name(f->valuestring)) {
+			log_error("%s: run %d: 'file' must name a file in the suite directory, not '%s'",
+				  index, idx, f->valuestring);
+			ret = -1;
+			continue;
+		}
+		p = xasprintf("%s/%s", dir, f->valuestring);
+		if (access(p, F_OK)) {
+			/* a run that failed early may leave no result file */
+			if (strcmp(status, "complete") != 0) {
+				if (!w->o->quiet)
+					log_note("%s: run %d (%s) left no result file",
+						 p, idx, status);
+			} else {
+				log_error("%s: missing: %s lists it as the result of run %d",
+					  p, index, idx);
+				ret = -1;
+			}
+			free(p);
+			continue;
+		}
+		runs_init(&mine);
+		sub = *w;
+		sub.out = &mine;
+		r = walk_file(&sub, p, false, *label);
+		w->v = sub.v;
+		w->n = sub.n;
+		if (r)
+			ret = -1;
+		else
+			found++;
+		for (i = 0; i < mine.n; i++)
+			if (!mine.v[i]->load && load && *load)
+				mine.v[i]->load = xstrdup(load);
+		runs_move(w->out, &mine);
+		free(p);
+	}
 	cJSON_Delete(root);
-	return label;
+	if (!found && !ret) {
+		log_error("%s: a suite without any result file", dir);
+		ret = -1;
+	}
+	return ret;
 }
 #endif
 
-static int import_dir(const char *path, const struct imp_opts *o,
-		      struct rep_runs *out, int depth)
+/* Directory @path: a suite directory, or every file in it and below. */
+static int walk_dir(struct walk *w, const char *path, bool top)
 {
-	char **names = NULL, *label = NULL;
+	char **names = NULL, *label = NULL, *index;
 	size_t n = 0, i, found = 0;
+	const char *before;
 	struct dirent *de;
+	struct stat st;
 	int ret = 0;
 	DIR *d;
 
-	if (depth > IMP_MAX_DEPTH)
+	if (stat(path, &st)) {
+		log_error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	before = walk_seen(w, &st, path);
+	if (before) {
+		/* a link back to a directory being read, or read before */
+		if (!w->o->quiet)
+			log_note("%s: skipped (the same directory as %s, read before or being read)",
+				 path, before);
 		return 0;
+	}
+	index = xasprintf("%s/suite.json", path);
+	if (!access(index, F_OK)) {
+#ifdef HAVE_CJSON
+		int r = walk_suite(w, path, index, &label);
+
+		if (r <= 0) {
+			free(index);
+			free(label);
+			return r;
+		}
+#else
+		log_error("%s: a suite directory: its result files are JSON, which needs cJSON (not built into this rtlat)",
+			  path);
+		free(index);
+		return -1;
+#endif
+	}
+	free(index);
 	d = opendir(path);
 	if (!d) {
 		log_error("%s: cannot open directory: %s", path, strerror(errno));
+		free(label);
 		return -1;
 	}
 	while ((de = readdir(d))) {
@@ -845,70 +1180,101 @@ static int import_dir(const char *path, const struct imp_opts *o,
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), name_cmp);
-#ifdef HAVE_CJSON
-	label = suite_label(path);
-#endif
 	for (i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", path, names[i]);
-		struct stat st;
+		int r;
 
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			size_t had = out->n;
+		if (stat(p, &st)) {
+			/* a dangling symbolic link, a file gone, no permission */
+			int e = errno;
 
-			if (import_dir(p, o, out, depth + 1))
+			if (e == ENOENT && !lstat(p, &st) && S_ISLNK(st.st_mode))
+				log_error("%s: cannot read: a symbolic link to a file that does not exist",
+					  p);
+			else
+				log_error("%s: cannot read: %s", p, strerror(e));
+			ret = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			size_t had = w->out->n;
+
+			if (walk_dir(w, p, false))
 				ret = -1;
-			found += out->n - had;
-		} else if (strcmp(names[i], "suite.json") != 0 &&
-			   stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
-			size_t len;
-			char *buf = read_file(p, &len);
-			int r;
-
-			if (!buf) {
+			found += w->out->n - had;
+		} else if (!strcmp(names[i], "suite.json")) {
+			/* a suite index that is no suite: its label only */
+		} else if (!S_ISREG(st.st_mode)) {
+			if (!w->o->quiet)
+				log_note("%s: skipped (%s, not a regular file)", p,
+					 file_kind(st.st_mode));
+		} else {
+			r = walk_file(w, p, true, label);
+			if (r < 0)
 				ret = -1;
-			} else {
-				r = import_file_buf(p, buf, len, o, out, true,
-						    label);
-				if (r < 0)
-					ret = -1;
-				else if (r == 0)
-					found++;
-				else if (!o->quiet)
-					log_note("%s: skipped (not a format rtlat reads)",
-						 p);
-				free(buf);
-			}
+			else if (r == 0)
+				found++;
 		}
 		free(p);
 		free(names[i]);
 	}
 	free(names);
 	free(label);
-	if (!found && !ret && depth == 0) {
+	if (!found && !ret && top) {
 		log_error("%s: no result or log file found in this directory", path);
 		ret = -1;
 	}
 	return ret;
 }
 
+int import_paths(char *const *paths, int n, const struct imp_opts *o,
+		 struct rep_runs *out)
+{
+	struct walk w = { .o = o, .out = out };
+	size_t i;
+	int k, ret = 0;
+
+	for (k = 0; k < n; k++) {
+		const char *path = paths[k], *base = strrchr(path, '/');
+		struct stat st;
+		int r;
+
+		if (stat(path, &st)) {
+			log_error("%s: %s", path, strerror(errno));
+			ret = -1;
+			continue;
+		}
+		base = base ? base + 1 : path;
+		if (S_ISDIR(st.st_mode)) {
+			r = walk_dir(&w, path, true);
+#ifdef HAVE_CJSON
+		} else if (!strcmp(base, "suite.json") && S_ISREG(st.st_mode)) {
+			/* a suite index stands for its suite directory */
+			char *dir = base == path ? xstrdup(".") :
+				    base == path + 1 ? xstrdup("/") :
+				    xasprintf("%.*s", (int)(base - path - 1), path);
+			char *label = NULL;
+
+			r = walk_suite(&w, dir, path, &label);
+			if (r > 0)
+				r = walk_file(&w, path, false, NULL);
+			free(label);
+			free(dir);
+#endif
+		} else {
+			r = walk_file(&w, path, false, NULL);
+		}
+		if (r)
+			ret = -1;
+	}
+	for (i = 0; i < w.n; i++)
+		free(w.v[i].path);
+	free(w.v);
+	return ret;
+}
+
 int import_path(const char *path, const struct imp_opts *o,
 		struct rep_runs *out)
 {
-	struct stat st;
-	size_t len;
-	char *buf;
-	int r;
+	char *p = (char *)path;
 
-	if (stat(path, &st)) {
-		log_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode))
-		return import_dir(path, o, out, 0);
-	buf = read_file(path, &len);
-	if (!buf)
-		return -1;
-	r = import_buffer(path, buf, len, o, out);
-	free(buf);
-	return r;
+	return import_paths(&p, 1, o, out);
 }

@@ -59,9 +59,22 @@ struct importer {
 extern const struct importer *const importers[];
 const struct importer *importer_find(const char *name);
 
-/* Import a file, or every file of a directory (files no importer
- * recognizes are skipped with a note there). Runs are appended to @out.
- * Returns 0, or -1 when this path (or a file in it) failed. */
+/*
+ * Import files and directories. A directory is read recursively (files no
+ * importer recognizes and entries that are no regular file are skipped
+ * with a note; an entry that cannot be read, e.g. a dangling symbolic
+ * link, is an error); a suite directory (one with an rtlat-suite
+ * suite.json) gives exactly the runs its index lists. Every file and
+ * directory is read once, by device and inode: symbolic links that loop,
+ * and files named twice or reached twice, are noted and skipped. A FIFO
+ * or pipe is read when given by name (without a writer it is empty:
+ * nothing waits); devices and sockets are refused. Runs are appended to
+ * @out. Returns 0, or -1 when an input (or a file in it) failed; the
+ * others are still read.
+ */
+int import_paths(char *const *paths, int n, const struct imp_opts *o,
+		 struct rep_runs *out);
+/* import_paths() of one path. */
 int import_path(const char *path, const struct imp_opts *o,
 		struct rep_runs *out);
 
@@ -127,12 +140,17 @@ const char *imp_num_err(int err);
 int split_fields(char *line, char sep, char **f, int max);
 
 /* A table or section heading: "LATENCY with load:", "SWITCH without load",
- * "LATENCY with load hell (ns):", "CYCLIC, load not recorded (us):". */
+ * "LATENCY with load hell (ns):", "CYCLIC, load not recorded (us):", and
+ * rtlat suite's "LATENCY with load (hell), latencies in us, test-time
+ * hh:mm:ss:" (clauses after ", ": a unit statement "latencies|values|
+ * figures|times|results in ns|us|ms", "test-time ...", "load not
+ * recorded"; any other clause makes it no heading). */
 struct heading {
 	char kind[32];		/* "latency", ...; a one-word title otherwise */
 	char load[64];		/* "none", REP_LOAD_UNNAMED, a name; "" = not
 				 * recorded */
-	int64_t unit_ns;	/* from "(ns)"/"(us)"; 0 when not stated */
+	int64_t unit_ns;	/* from "(ns)"/"(us)" or a unit clause; 0 when
+				 * not stated */
 };
 
 /* Returns false when @line is no such heading. */

@@ -2,9 +2,11 @@
 /*
  * rtlat's own result files (docs/result-schema.md, schema "rtlat-result").
  * One run per series of the summary ("latency", ...), with its threads.
- * Optional keys a suite may add: "label" (string), "load" (string, array of
- * strings or object with "name"), "system" (string, or object with
- * "board"/"model" and further strings).
+ * The load is read from "loads" (the generators that ran; "none" when
+ * empty). Optional keys a suite or a user may add: "label" (string),
+ * "load" (string, array of strings or object with "name"; taken before
+ * "loads"), "system" (string, or object with "board"/"model" and further
+ * strings).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +18,7 @@
 #include <cjson/cJSON.h>
 #endif
 
+#include "load/load.h"
 #include "report/import.h"
 
 #ifdef HAVE_CJSON
@@ -274,7 +277,64 @@ static int read_series(struct imp_ctx *c, const cJSON *o, const char *where,
 	return bad ? -1 : 0;
 }
 
-/* "load": "hell" | ["cpu", "io"] | {"name": "hell", ...} */
+/* Append @name to the "+"-joined list *@s unless it is there already. */
+static void load_add(char **s, const char *name)
+{
+	char *t;
+	size_t n = strlen(name);
+	const char *p;
+
+	if (!*name)
+		return;
+	for (p = *s; p && *p; ) {
+		const char *e = strchr(p, '+');
+		size_t k = e ? (size_t)(e - p) : strlen(p);
+
+		if (k == n && !strncmp(p, name, n))
+			return;
+		p = e ? e + 1 : NULL;
+	}
+	t = *s ? xasprintf("%s+%s", *s, name) : xstrdup(name);
+	free(*s);
+	*s = t;
+}
+
+/* Every generator of this rtlat, and nothing else, is "hell" (as --load
+ * hell and the suite name it); frees @s when it returns a new string. */
+static char *hell_name(char *s)
+{
+	char *all = NULL;
+	int i;
+
+	for (i = 0; load_gens[i]; i++)
+		load_add(&all, load_gens[i]->name);
+	/* same names, perhaps in another order: same length and each in @s */
+	if (all && strlen(all) == strlen(s)) {
+		char *copy = xstrdup(s), *tok, *save = NULL;
+		int found = 0;
+
+		for (tok = strtok_r(copy, "+", &save); tok;
+		     tok = strtok_r(NULL, "+", &save))
+			for (i = 0; load_gens[i]; i++)
+				if (!strcmp(tok, load_gens[i]->name))
+					found++;
+		free(copy);
+		if (found == i) {
+			free(s);
+			s = xstrdup("hell");
+		}
+	}
+	free(all);
+	return s;
+}
+
+/*
+ * The load of a run. rtlat writes "loads": [{"name": "cpu", ...}, ...]
+ * (docs/result-schema.md): the names joined with "+" in their order
+ * ("cpu+io"), "none" for [], "hell" for every generator. A suite or a user may add "load": "hell" |
+ * ["cpu", "io"] | {"name": "hell"}, which is taken first. NULL when the
+ * file records neither.
+ */
 static char *read_load(const cJSON *root)
 {
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(root, "load"), *e;
@@ -285,26 +345,22 @@ static char *read_load(const cJSON *root)
 	if (cJSON_IsObject(l)) {
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(l, "name");
 
-		return cJSON_IsString(n) ? xstrdup(n->valuestring) : NULL;
+		if (cJSON_IsString(n) && n->valuestring[0])
+			return xstrdup(n->valuestring);
+		l = NULL;
 	}
-	if (cJSON_IsArray(l)) {
-		cJSON_ArrayForEach(e, l) {
-			const char *n = cJSON_IsString(e) ? e->valuestring :
-					cJSON_IsObject(e) &&
-					cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "name")) ?
-					cJSON_GetObjectItemCaseSensitive(e, "name")->valuestring :
-					NULL;
-			char *t;
+	if (!cJSON_IsArray(l))
+		l = cJSON_GetObjectItemCaseSensitive(root, "loads");
+	if (!cJSON_IsArray(l))
+		return NULL;
+	cJSON_ArrayForEach(e, l) {
+		const cJSON *n = cJSON_IsObject(e) ?
+				 cJSON_GetObjectItemCaseSensitive(e, "name") : e;
 
-			if (!n)
-				continue;
-			t = s ? xasprintf("%s,%s", s, n) : xstrdup(n);
-			free(s);
-			s = t;
-		}
-		return s ? s : xstrdup("none");
+		if (cJSON_IsString(n))
+			load_add(&s, n->valuestring);
 	}
-	return NULL;
+	return s ? hell_name(s) : xstrdup("none");
 }
 
 static void read_system(struct imp_ctx *c, const cJSON *root,

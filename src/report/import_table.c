@@ -13,9 +13,11 @@
  * Columns are taken by name: lat min, lat avg, lat max, overrun, lost,
  * p99.9, test-time, samples, ideal computation time. Unit-less figures are
  * in the heading's unit ("(us)") or ns; a figure may carry its own unit
- * ("368 us"). "?" and "n/a" are unknown values. "NAME : text" lines before
- * the tables describe the board NAME (rows with that label) or the whole
- * system (Linux, iPipe, Xenomai, ...).
+ * ("368 us"). "?" and "n/a" are unknown values. A "note" column (rtlat
+ * report) or a trailing "(interrupted)" (rtlat suite) gives the status;
+ * "\|" and "\\" in a row name are '|' and '\'. "NAME : text" lines
+ * before the tables describe the board NAME (rows with that label) or the
+ * whole system (Linux, iPipe, Xenomai, ...).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -30,7 +32,7 @@
 
 enum tcol {
 	TC_OTHER, TC_MIN, TC_AVG, TC_MAX, TC_OVERRUN, TC_LOST, TC_P999,
-	TC_TIME, TC_SAMPLES, TC_IDEAL,
+	TC_TIME, TC_SAMPLES, TC_IDEAL, TC_NOTE,
 };
 
 static enum tcol tcol_of(const char *n)
@@ -44,6 +46,7 @@ static enum tcol tcol_of(const char *n)
 		{ "lost", TC_LOST }, { "p99.9", TC_P999 },
 		{ "test-time", TC_TIME }, { "samples", TC_SAMPLES },
 		{ "ideal computation time", TC_IDEAL }, { "ideal", TC_IDEAL },
+		{ "note", TC_NOTE },
 	};
 	size_t i;
 
@@ -98,6 +101,26 @@ static int tfig(struct tstate *s, const char **p, int64_t *v)
 	return 0;
 }
 
+/* The status a note ("checkpoint", "interrupted", "failed: why") or a
+ * trailing "(interrupted)" after a figure stands for; NULL for none. */
+static const char *note_status(const char *p)
+{
+	p = skip_blank(p);
+	if (*p == '(')
+		p = skip_blank(p + 1);
+	if (starts_with(p, "checkpoint"))
+		return "running";
+	if (starts_with(p, "interrupted"))
+		return "interrupted";
+	if (starts_with(p, "break"))
+		return "break";
+	if (starts_with(p, "error") || starts_with(p, "failed"))
+		return "error";
+	if (starts_with(p, "running"))
+		return "running";
+	return NULL;
+}
+
 static bool unknown_value(const char *f)
 {
 	return !strcmp(f, "?") || !strcmp(f, "n/a") || !strcmp(f, "-") ||
@@ -125,6 +148,11 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 		uint64_t cnt = 0;
 		int e;
 
+		if (s->col[i] == TC_NOTE) {
+			if (note_status(p))
+				str_set(&r->status, note_status(p));
+			continue;
+		}
 		if (s->col[i] == TC_OTHER || unknown_value(p))
 			continue;
 		switch (s->col[i]) {
@@ -149,6 +177,10 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 				 f[i + 1], i + 2);
 			continue;
 		}
+		/* rtlat suite: "00:10:50  (interrupted)" */
+		if (i == n - 2 && !r->status && note_status(p) &&
+		    *skip_blank(p) == '(')
+			str_set(&r->status, note_status(p));
 		switch (s->col[i]) {
 		case TC_MIN: r->sum.min = v; break;
 		case TC_AVG: r->sum.avg = (double)v; break;
@@ -267,6 +299,44 @@ static void apply_desc(struct tstate *s)
 	free(global);
 }
 
+/*
+ * Split a table row at '|' into at most @max trimmed fields, in place;
+ * "\|" is a '|' and "\\" a '\' of a field (rtlat report escapes labels
+ * so). Returns the number of fields (may exceed @max).
+ */
+static int split_row(char *line, char **f, int max)
+{
+	char *r = line, *w = line, *start = line;
+	int n = 0;
+
+	for (;;) {
+		if (*r == '\\' && (r[1] == '|' || r[1] == '\\')) {
+			*w++ = r[1];
+			r += 2;
+			continue;
+		}
+		if (*r == '|' || !*r) {
+			bool end = !*r;
+			char *t = w;
+
+			*w = '\0';
+			while (t > start && isspace((unsigned char)t[-1]))
+				*--t = '\0';
+			if (n < max)
+				f[n] = (char *)skip_blank(start);
+			n++;
+			if (end)
+				break;
+			r++;
+			w++;
+			start = w;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	return n;
+}
+
 static int parse(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct tstate s;
@@ -310,7 +380,7 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 		}
 		if (!s.ncol)
 			continue;
-		n = split_fields(line, '|', f, TB_MAXCOL + 2);
+		n = split_row(line, f, TB_MAXCOL + 2);
 		if (n > TB_MAXCOL + 1 || !*f[0]) {
 			imp_warn(c, l.no, "unreadable table row skipped");
 			continue;

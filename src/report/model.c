@@ -2,6 +2,7 @@
 /* The normalized run; see model.h. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,7 +345,7 @@ static void hist_merge_into(struct rep_hist *dst, const struct rep_hist *src)
 			hist_push(&m, b->lo, b->hi, b->count);
 			j++;
 		} else {
-			break;	/* not reached: i or j is in range */
+			break;	/* not reached: the loop runs while one is left */
 		}
 	}
 	m.underflow = dst->underflow + src->underflow;
@@ -495,6 +496,90 @@ void run_finish(struct rep_run *r)
 	if (r->duration_ns < 0 && r->interval_ns > 0 && r->sum.nint &&
 	    r->sum.nint <= (size_t)(REP_MAX_VALUE / r->interval_ns))
 		r->duration_ns = (int64_t)r->sum.nint * r->interval_ns;
+}
+
+/* ---- run identity: FNV-1a over what the run is, not where it was read ---- */
+
+struct hash {
+	uint64_t a, b;
+};
+
+static void h_bytes(struct hash *h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h->a = (h->a ^ s[i]) * 0x100000001b3ull;
+		h->b = (h->b ^ s[i]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+	}
+}
+
+static void h_str(struct hash *h, const char *s)
+{
+	h_bytes(h, s ? s : "\x01", s ? strlen(s) + 1 : 1);
+}
+
+static void h_i64(struct hash *h, int64_t v)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (unsigned char)((uint64_t)v >> (8 * i));
+	h_bytes(h, b, 8);
+}
+
+static void h_series(struct hash *h, const struct rep_series *s)
+{
+	size_t i;
+	int k;
+
+	h_i64(h, s->id);
+	h_i64(h, s->cpu);
+	h_i64(h, s->has_samples ? (int64_t)s->samples : -1);
+	h_i64(h, s->has_stats ? s->min : INT64_MIN);
+	h_i64(h, s->has_stats ? llround(s->avg * 10) : INT64_MIN);
+	h_i64(h, s->has_stats ? s->max : INT64_MIN);
+	h_i64(h, s->has_misses ? (int64_t)s->misses : -1);
+	for (k = 0; k < RTLAT_NPCT; k++)
+		h_i64(h, s->has_pct[k] ? s->pct[k] : INT64_MIN);
+	for (i = 0; i < s->hist.n; i++) {
+		h_i64(h, s->hist.b[i].lo);
+		h_i64(h, (int64_t)s->hist.b[i].count);
+	}
+	for (i = 0; i < s->nint; i++) {
+		h_i64(h, s->iv[i].start_ns);
+		h_i64(h, s->iv[i].has_stats ? s->iv[i].max : INT64_MIN);
+	}
+}
+
+void run_identity(const struct rep_run *r, const char *label,
+		  char out[REP_IDENT_LEN])
+{
+	struct hash h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
+	size_t i;
+
+	h_str(&h, "rtlat run identity 3");
+	h_str(&h, r->format);
+	h_str(&h, r->tool);
+	/* a start time (and host) identifies a run; else the label its
+	 * source gives it (a row of a summary table, an RTS label) */
+	h_str(&h, r->start_time ? NULL : label);
+	h_str(&h, r->board);
+	h_str(&h, r->kernel);
+	h_str(&h, r->test);
+	h_str(&h, r->series);
+	h_str(&h, r->load);
+	h_str(&h, r->start_time);
+	h_i64(&h, r->duration_ns);
+	h_i64(&h, r->period_ns);
+	h_i64(&h, r->has_ideal ? r->ideal_ns : INT64_MIN);
+	h_series(&h, &r->sum);
+	for (i = 0; i < r->nthr; i++)
+		h_series(&h, &r->thr[i]);
+	snprintf(out, REP_IDENT_LEN, "%016llx%016llx", (unsigned long long)h.a,
+		 (unsigned long long)h.b);
 }
 
 void runs_init(struct rep_runs *rs)

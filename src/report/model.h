@@ -19,6 +19,9 @@
  * exact in a double (JSON, SQLite REAL) - 104 days in ns. */
 #define REP_MAX_VALUE	(INT64_C(1) << 53)
 
+/* Length of a run identity (run_identity()): 32 hex digits and a NUL. */
+#define REP_IDENT_LEN 33
+
 /* What a "miss" column counts: Xenomai's overrun vs switch's lost. */
 enum rep_miss {
 	MISS_NONE = 0,		/* the source has no such column */
@@ -112,6 +115,8 @@ struct rep_run {
 	int64_t ideal_ns;
 	int64_t interval_ns;	/* length of one interval of the series, or 0 */
 	int64_t db_id;		/* row id in the history database, or 0 */
+	char ident[REP_IDENT_LEN];	/* run_identity() as imported, "" =
+					 * unknown */
 	char *added_at;		/* when it entered the database (ISO UTC) */
 	struct rep_series sum;	/* the whole run (all threads) */
 	size_t nthr;
@@ -180,6 +185,18 @@ void run_summarize(struct rep_run *r);
  * series. Called by the import driver after each importer.
  */
 void run_finish(struct rep_run *r);
+
+/*
+ * The identity of a run, for the history's duplicate check: a hash of what
+ * the run is, not of where it was read or what it was called there: format,
+ * tool, board, kernel, test, series, load, start time, duration, period and
+ * every figure (summary and threads: counts, statistics, percentiles,
+ * histogram buckets, interval maxima). @label (the label the source itself
+ * gives, NULL when it was derived from the file name or set by the user)
+ * counts only for a run without a start time.
+ */
+void run_identity(const struct rep_run *r, const char *label,
+		  char out[REP_IDENT_LEN]);
 
 void runs_init(struct rep_runs *rs);
 void runs_push(struct rep_runs *rs, struct rep_run *r);

@@ -50,13 +50,23 @@ struct rtable {
 	char **label;			/* per row */
 	bool *sub;			/* per row: a thread under its run */
 	char (*cell)[TB_COLS][TB_CELL];	/* per row */
+	/* What the words of the "note" column mean (runs that did not
+	 * complete), or "" when there is no such column. */
+	char legend[256];
 };
+
+/* The note of a run that did not complete ("checkpoint" for a result
+ * that is a checkpoint of a run that never ended, "interrupted", "break",
+ * "error", ...), or NULL for a complete run or an unknown status. */
+const char *run_note(const struct rep_run *r);
 
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t);
 void table_free(struct rtable *t);
 
-/* Seed-style text: heading "LATENCY with load (ns):", "|"-separated. */
+/* Seed-style text: heading "LATENCY with load (ns):", "|"-separated. In
+ * labels, '\' and '|' are written "\\" and "\|" (the table importer reads
+ * them back) and control characters as blanks. */
 void table_print_text(FILE *f, const struct rtable *t);
 void table_print_markdown(FILE *f, const struct rtable *t);
 void table_print_html(FILE *f, const struct rtable *t);
@@ -108,7 +118,8 @@ enum noise_source {
 
 struct cmp_metric {
 	const char *name;	/* "lat min", ... */
-	bool known;
+	bool known;		/* known on both sides: compared */
+	bool has_a, has_b;	/* known on side A, on side B */
 	double a, b;		/* ns (counts for the miss metric) */
 	double delta, pct;	/* b - a; % of a (pct_known false if a == 0) */
 	bool pct_known;
@@ -148,7 +159,7 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c);
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 2
+#define RDB_SCHEMA_VERSION 3
 
 struct rdb;
 
@@ -166,8 +177,9 @@ struct rdb *rdb_open(const char *path, bool create);
 void rdb_close(struct rdb *db);
 
 /* Store a run (with its threads, percentiles, histograms and intervals).
- * A run already stored (same content) is not stored again: *@dup = true,
- * *@id = the existing row. Returns 0 or -1. */
+ * A run already stored (same identity: run_identity(), whatever its file
+ * name, path or label) is not stored again: *@dup = true, *@id = the
+ * existing row. Returns 0 or -1. */
 int rdb_add(struct rdb *db, const struct rep_run *r, bool *dup, int64_t *id);
 
 /* Append the stored runs that pass @f, in the order they were added. */

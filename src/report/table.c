@@ -44,7 +44,8 @@ size_t groups_make(const struct rep_runs *rs, struct group **out)
 			g[n].load = r->load;
 			n++;
 		}
-		g[k].v = xrealloc(g[k].v, (g[k].n + 1) * sizeof(struct rep_run *));
+		g[k].v = xrealloc(g[k].v,
+				  (g[k].n + 1) * sizeof(struct rep_run *));
 		g[k].v[g[k].n++] = r;
 	}
 	*out = g;
@@ -138,13 +139,51 @@ static void add_row(struct rtable *t, char *label, bool sub)
 	t->nrow++;
 }
 
+const char *run_note(const struct rep_run *r)
+{
+	if (!r->status || !strcmp(r->status, "complete"))
+		return NULL;
+	if (!strcmp(r->status, "running"))
+		return "checkpoint";
+	return r->status;
+}
+
+static const struct {
+	const char *note, *meaning;
+} notes[] = {
+	{ "checkpoint", "the run did not end, these are the figures of its last checkpoint" },
+	{ "interrupted", "stopped by a signal before its duration" },
+	{ "break", "stopped by --break" },
+	{ "error", "the run failed" },
+};
+
+/* The legend of the notes in column @c of @t. */
+static void note_legend(struct rtable *t, int c)
+{
+	size_t i, k, n = 0;
+
+	t->legend[0] = '\0';
+	for (k = 0; k < sizeof(notes) / sizeof(notes[0]); k++) {
+		for (i = 0; i < t->nrow; i++)
+			if (!strcmp(t->cell[i][c], notes[k].note))
+				break;
+		if (i == t->nrow)
+			continue;
+		n += (size_t)snprintf(t->legend + n, sizeof(t->legend) - n,
+				      "%s%s: %s", n ? "; " : "note: ",
+				      notes[k].note, notes[k].meaning);
+		if (n >= sizeof(t->legend))
+			break;
+	}
+}
+
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t)
 {
 	enum rep_miss miss = MISS_NONE;
-	bool mixed = false, ideal = false, stats = false;
+	bool mixed = false, ideal = false, stats = false, note = false;
 	size_t i, k;
-	int c;
+	int c, cnote = -1;
 
 	memset(t, 0, sizeof(*t));
 	group_title(t->title, sizeof(t->title), g);
@@ -156,6 +195,7 @@ void table_build(const struct group *g, const struct out_opts *o,
 			miss = g->v[i]->miss;
 		ideal |= g->v[i]->has_ideal;
 		stats |= g->v[i]->sum.has_stats || g->v[i]->sum.has_samples;
+		note |= run_note(g->v[i]) != NULL;
 	}
 	t->col[C_MIN] = "lat min";
 	t->col[C_AVG] = "lat avg";
@@ -166,11 +206,19 @@ void table_build(const struct group *g, const struct out_opts *o,
 	t->ncol = C_TIME + 1;
 	if (ideal)
 		t->col[t->ncol++] = "ideal";
+	/* runs that did not complete say so: a checkpoint is no result */
+	if (note) {
+		cnote = t->ncol;
+		t->col[t->ncol++] = "note";
+	}
 	for (i = 0; i < g->n; i++) {
 		const struct rep_run *r = g->v[i];
 
 		add_row(t, xstrdup(r->label), false);
 		row_cells(r, &r->sum, o, ideal, t->cell[t->nrow - 1]);
+		if (cnote >= 0 && run_note(r))
+			snprintf(t->cell[t->nrow - 1][cnote], TB_CELL, "%s",
+				 run_note(r));
 		if (!o->threads || r->nthr < 2)
 			continue;
 		for (k = 0; k < r->nthr; k++) {
@@ -181,6 +229,8 @@ void table_build(const struct group *g, const struct out_opts *o,
 			row_cells(r, s, o, ideal, t->cell[t->nrow - 1]);
 		}
 	}
+	if (cnote >= 0)
+		note_legend(t, cnote);
 	/* a table of cruncher ideal times only: no empty latency columns */
 	if (!stats)
 		for (c = C_P999; c >= C_MIN; c--)
@@ -214,15 +264,40 @@ static int col_width(const struct rtable *t, int c)
 	return (int)w;
 }
 
+/* @s for a text table: '\' and '|' escaped, control characters and (in
+ * a heading, @heading) "|" as blanks. Returns a new string. */
+static char *text_cell(const char *s, bool heading)
+{
+	char *o = xmalloc(2 * strlen(s) + 1), *w = o;
+
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f ||
+		    (heading && *s == '|')) {
+			*w++ = ' ';
+			continue;
+		}
+		if (*s == '\\' || *s == '|')
+			*w++ = '\\';
+		*w++ = *s;
+	}
+	*w = '\0';
+	return o;
+}
+
 void table_print_text(FILE *f, const struct rtable *t)
 {
 	size_t lw = 3, i;
 	int c, w[TB_COLS];
+	char **lab = xcalloc(t->nrow + 1, sizeof(*lab)), *title;
 
-	for (i = 0; i < t->nrow; i++)
-		if (strlen(t->label[i]) + (t->sub[i] ? 2 : 0) > lw)
-			lw = strlen(t->label[i]) + (t->sub[i] ? 2 : 0);
-	fprintf(f, "%s (%s):\n", t->title, t->unit);
+	for (i = 0; i < t->nrow; i++) {
+		lab[i] = text_cell(t->label[i], false);
+		if (strlen(lab[i]) + (t->sub[i] ? 2 : 0) > lw)
+			lw = strlen(lab[i]) + (t->sub[i] ? 2 : 0);
+	}
+	title = text_cell(t->title, true);
+	fprintf(f, "%s (%s):\n", title, t->unit);
+	free(title);
 	fprintf(f, "%-*s", (int)lw, "run");
 	for (c = 0; c < t->ncol; c++) {
 		int dashes;
@@ -237,11 +312,15 @@ void table_print_text(FILE *f, const struct rtable *t)
 	fputc('\n', f);
 	for (i = 0; i < t->nrow; i++) {
 		fprintf(f, "%s%-*s", t->sub[i] ? "  " : "",
-			(int)lw - (t->sub[i] ? 2 : 0), t->label[i]);
+			(int)lw - (t->sub[i] ? 2 : 0), lab[i]);
 		for (c = 0; c < t->ncol; c++)
 			fprintf(f, "|%*s", w[c], t->cell[i][c]);
 		fputc('\n', f);
+		free(lab[i]);
 	}
+	free(lab);
+	if (t->legend[0])
+		fprintf(f, "# %s\n", t->legend);
 }
 
 static void md_escape(FILE *f, const char *s)
@@ -274,6 +353,11 @@ void table_print_markdown(FILE *f, const struct rtable *t)
 		fprintf(f, " |");
 		for (c = 0; c < t->ncol; c++)
 			fprintf(f, " %s |", t->cell[i][c]);
+		fputc('\n', f);
+	}
+	if (t->legend[0]) {
+		fputs("\n", f);
+		md_escape(f, t->legend);
 		fputc('\n', f);
 	}
 }
@@ -316,6 +400,11 @@ void table_print_html(FILE *f, const struct rtable *t)
 		fprintf(f, "</tr>\n");
 	}
 	fprintf(f, "</table>\n");
+	if (t->legend[0]) {
+		fprintf(f, "<p class=\"legend\">");
+		html_escape(f, t->legend);
+		fprintf(f, "</p>\n");
+	}
 }
 
 /* ---- CSV ---- */
@@ -383,6 +472,7 @@ static void csv_row(FILE *f, const struct rep_run *r,
 	csv_next(f, r->kernel);
 	csv_next(f, r->start_time);
 	csv_next(f, r->file);
+	csv_next(f, r->status);
 	fputc('\n', f);
 }
 
@@ -394,7 +484,7 @@ void csv_print(FILE *f, const struct rep_runs *rs, bool threads)
 	fputs("test,series,load,label,thread,cpu,samples,min_ns,avg_ns,max_ns,miss_kind,misses", f);
 	for (p = 0; p < RTLAT_NPCT; p++)
 		fprintf(f, ",%s_ns", rtlat_percentiles[p].name);
-	fputs(",duration_ns,ideal_ns,tool,board,kernel,start_time,file\n", f);
+	fputs(",duration_ns,ideal_ns,tool,board,kernel,start_time,file,status\n", f);
 	for (i = 0; i < rs->n; i++) {
 		csv_row(f, rs->v[i], &rs->v[i]->sum);
 		if (!threads || !rs->v[i]->nthr)

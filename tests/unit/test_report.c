@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the report side: number parsing and range checks, headings,
- * percentiles from imported histograms, merging threads, the noise rule of
- * compare, JSON sanitizing, and a table printed and read back.
+ * date filters, percentiles from imported histograms, merging threads, the
+ * noise rule of compare, JSON sanitizing, a table printed and read back
+ * (labels with '|', notes), run identities.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #ifdef HAVE_REPORT
+#include "report/cli.h"
 #include "report/import.h"
 #include "report/report.h"
 
@@ -118,6 +120,53 @@ static void test_heading(void **state)
 	assert_false(parse_heading("KLATENCY comparison Xenomai 2.0 vs. RTAI/RTHAL 3.0r5 on TQM860L:", &h));
 	assert_false(parse_heading("Note: load has been put onto the system", &h));
 	assert_false(parse_heading("| lat min| lat avg| with load", &h));
+	/* rtlat suite's headings: a unit clause, the load in parentheses */
+	assert_true(parse_heading("LATENCY without load, latencies in us, test-time hh:mm:ss:", &h));
+	assert_string_equal(h.kind, "latency");
+	assert_string_equal(h.load, "none");
+	assert_int_equal(h.unit_ns, 1000);
+	assert_true(parse_heading("LATENCY with load (cpu), latencies in us, test-time hh:mm:ss:", &h));
+	assert_string_equal(h.load, "cpu");
+	assert_int_equal(h.unit_ns, 1000);
+	assert_true(parse_heading("SWITCH with load hell, values in ns", &h));
+	assert_string_equal(h.load, "hell");
+	assert_int_equal(h.unit_ns, 1);
+	assert_true(parse_heading("LATENCY, load not recorded, latencies in microseconds:", &h));
+	assert_string_equal(h.load, "");
+	assert_int_equal(h.unit_ns, 1000);
+	assert_true(parse_heading("LATENCY with load, all results in ms", &h));
+	assert_int_equal(h.unit_ns, 1000000);
+	/* an unknown clause: no heading */
+	assert_false(parse_heading("LATENCY with load, but see the notes", &h));
+	assert_false(parse_heading("LATENCY without load, latencies in furlongs", &h));
+}
+
+static void test_date_check(void **state)
+{
+	static const char *const good[] = {
+		"2026", "2026-11", "2026-11-29", "2026-11-29T12", "2026-11-29T23:59",
+		"2026-11-29T23:59:59", "2028-02-29", "2000-02-29", "2026-12-31",
+	};
+	static const char *const bad[] = {
+		"2026-13-45", "2026-00", "2026-11-31", "2026-02-29", "1900-02-29",
+		"2026-11-29T24", "2026-11-29T12:60", "2026-11-29T12:00:60",
+		"2026-1", "26-11-01", "2026/11/01", "", "2026-11-29T12:00:00Z",
+	};
+	char buf[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", good[i]);
+		assert_null(rep_date_check(buf));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", bad[i]);
+		assert_non_null(rep_date_check(buf));
+	}
+	snprintf(buf, sizeof(buf), "2026-11-29 12:00");
+	assert_null(rep_date_check(buf));
+	assert_string_equal(buf, "2026-11-29T12:00");
 }
 
 static void test_fields(void **state)
@@ -249,6 +298,34 @@ static void test_compare_rule(void **state)
 	run_free(b);
 }
 
+/* A metric one side lacks (a run without samples): the other side's value
+ * is kept and shown, nothing is compared. */
+static void test_compare_one_side(void **state)
+{
+	struct rep_run *a = mk("empty", 0, 0, 0);
+	struct rep_run *b = mk("full", 3553, 10125, 23970);
+	char *buf = NULL;
+	size_t len = 0;
+	struct cmp_row c;
+	FILE *f;
+
+	(void)state;
+	a->sum.has_stats = false;
+	cmp_runs(&a, 1, &b, 1, &c);
+	assert_false(c.m[2].known);
+	assert_false(c.m[2].has_a);
+	assert_true(c.m[2].has_b);
+	assert_true(c.m[2].b > 23969 && c.m[2].b < 23971);
+	assert_true(c.m[4].known);		/* both count overruns */
+	f = open_memstream(&buf, &len);
+	cmp_print_text(f, &c, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "lat max     |         n/a|       23970|"));
+	free(buf);
+	run_free(a);
+	run_free(b);
+}
+
 static void add_iv(struct rep_run *r, int64_t mx)
 {
 	struct rep_interval *iv = series_add_interval(&r->sum);
@@ -359,6 +436,72 @@ static void test_table_round_trip(void **state)
 	runs_free(&back);
 }
 
+/* A label with '|' and '\\', and the note of a checkpoint, read back. */
+static void test_table_label_escape_and_note(void **state)
+{
+	struct out_opts o = { .unit_ns = 1, .threads = false };
+	struct imp_opts io = { .quiet = true };
+	struct rep_runs rs, back;
+	struct group *g;
+	struct rtable t;
+	char *buf = NULL;
+	size_t len = 0, ng;
+	FILE *f = open_memstream(&buf, &len);
+	struct rep_run *r = mk("board|A\\B", 3553, 10125, 23970);
+	struct rep_run *r2 = mk("done", 3000, 9000, 20000);
+
+	(void)state;
+	r->status = xstrdup("running");
+	r2->status = xstrdup("complete");
+	runs_init(&rs);
+	runs_init(&back);
+	runs_push(&rs, r);
+	runs_push(&rs, r2);
+	ng = groups_make(&rs, &g);
+	table_build(&g[0], &o, &t);
+	table_print_text(f, &t);
+	table_free(&t);
+	groups_free(g, ng);
+	fclose(f);
+	assert_non_null(strstr(buf, "board\\|A\\\\B"));
+	assert_non_null(strstr(buf, "checkpoint"));
+	assert_non_null(strstr(buf, "\n# note: checkpoint: "));
+	assert_int_equal(import_buffer("mem", buf, len, &io, &back), 0);
+	assert_int_equal(back.n, 2);
+	assert_string_equal(back.v[0]->label, "board|A\\B");
+	assert_string_equal(back.v[0]->status, "running");
+	assert_int_equal(back.v[0]->sum.max, 23970);
+	assert_null(back.v[1]->status);
+	assert_int_equal(back.v[1]->sum.max, 20000);
+	free(buf);
+	runs_free(&rs);
+	runs_free(&back);
+}
+
+/* The identity of a run leaves out a label derived from the file name,
+ * and any label when there is a start time. */
+static void test_identity(void **state)
+{
+	struct rep_run *a = mk("x", 3553, 10125, 23970);
+	char i1[REP_IDENT_LEN], i2[REP_IDENT_LEN], i3[REP_IDENT_LEN];
+
+	(void)state;
+	run_identity(a, "row A", i1);
+	run_identity(a, "row B", i2);
+	assert_string_not_equal(i1, i2);	/* rows of a summary table */
+	run_identity(a, NULL, i1);
+	run_identity(a, NULL, i2);
+	assert_string_equal(i1, i2);
+	a->start_time = xstrdup("2026-11-29T20:37:53.962Z");
+	run_identity(a, "row A", i1);
+	run_identity(a, "row B", i2);
+	assert_string_equal(i1, i2);
+	a->sum.max++;
+	run_identity(a, "row A", i3);
+	assert_string_not_equal(i1, i3);
+	run_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,17 +509,21 @@ int main(void)
 		cmocka_unit_test(test_imp_count),
 		cmocka_unit_test(test_hms_and_time_words),
 		cmocka_unit_test(test_heading),
+		cmocka_unit_test(test_date_check),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_quantized_percentiles),
 		cmocka_unit_test(test_hist_limits),
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_compare_rule),
+		cmocka_unit_test(test_compare_one_side),
 		cmocka_unit_test(test_compare_intervals),
 		cmocka_unit_test(test_compare_repeats),
 #ifdef HAVE_CJSON
 		cmocka_unit_test(test_json_sanitize),
 #endif
 		cmocka_unit_test(test_table_round_trip),
+		cmocka_unit_test(test_table_label_escape_and_note),
+		cmocka_unit_test(test_identity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
