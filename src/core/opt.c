@@ -95,7 +95,7 @@ static void report_bad_option(const char *bad, int c, const struct option *l,
 	len = strcspn(bad + 2, "=");
 	snprintf(name, sizeof(name), "%.*s", (int)len, bad + 2);
 	for (i = 0; i < nl; i++) {
-		if (strncmp(l[i].name, name, len))
+		if (strncmp(l[i].name, name, len) != 0)
 			continue;
 		if (strlen(l[i].name) == len)
 			exact = i;
