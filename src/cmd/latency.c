@@ -41,7 +41,7 @@ static int latency_opt(void *ctx, const struct optdesc *d, const char *arg)
 static int latency_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
-		engine_timer_opts, engine_common_opts, NULL,
+		engine_timer_opts, engine_trace_opts, engine_common_opts, NULL,
 	};
 	struct engine_opts o;
 	int first, r;

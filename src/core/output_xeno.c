@@ -11,6 +11,11 @@
  *   RTP| percentiles of all samples (rtlat addition)
  *   HSH/HSD histogram lines (-h), HSH/HSS statistics lines (-s)
  *
+ * With --trace, RTH/RTD and RTS lines carry four more columns: the parts
+ * (irq latency, handler to wake-up, wake-up to running, return to user) of
+ * the sample that is the line's maximum, "n/a" when that sample could not
+ * be broken down; trace_summary() adds RTK and RTW lines (trace.c).
+ *
  * All values in microseconds with three decimals (exact: 1 ns = 0.001 us).
  * The overrun column is cumulative, as in Xenomai. With several samplers the
  * RTD lines aggregate all of them (min of minima, max of maxima, mean over
@@ -24,6 +29,7 @@
 #include "core/output.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
+#include "core/trace.h"
 
 static void us_field(char *out, size_t len, int64_t ns, bool valid)
 {
@@ -76,9 +82,36 @@ void xeno_banner(struct run *r, const char *extra)
 	       fmt_time(iv, o->interval_ns),
 	       o->mlock ? ", memory locked" : ", memory NOT locked",
 	       r->dma_fd >= 0 ? ", cpu_dma_latency 0" : "");
+	if (r->trace)
+		printf("== Trace: %s\n", trace_describe(r));
 	printf("== All results in microseconds\n");
 	fflush(stdout);
 }
+
+/* --trace: "|irq|handler|sched|return" of the maximum @max of interval @k
+ * (@sampler < -1) or of the run of @sampler (-1: all), into @out. */
+static void trace_cols(struct run *r, int64_t k, int sampler, int64_t max,
+		       bool valid, char *out, size_t len)
+{
+	int64_t comp[TM_NCOMP];
+	bool ok = false;
+	size_t o = 0;
+	char f[16];
+	int i;
+
+	out[0] = '\0';
+	if (!r->trace)
+		return;
+	if (valid)
+		ok = sampler < -1 ? trace_interval_max(r, (uint64_t)k, max, comp) :
+		     trace_run_max(r, sampler, max, comp);
+	for (i = 0; i < TM_NCOMP; i++) {
+		us_field(f, sizeof(f), ok ? comp[i] : 0, ok);
+		o += (size_t)snprintf(out + o, o < len ? len - o : 0, "|%s", f);
+	}
+}
+
+#define TRACE_HEAD "|----max irq|max handler|--max sched|-max return"
 
 static void xeno_start(struct run *r)
 {
@@ -111,28 +144,40 @@ void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 {
 	const struct window *w = &agg[0];
 	const struct series_name *nm = &r->names[0];
-	char mn[16], av[16], mx[16], be[16], wo[16];
+	char mn[16], av[16], mx[16], be[16], wo[16], tc[64];
 
 	(void)thr;
 	if (r->o->quiet || (w->n == 0 && w->overruns == 0))
 		return;
-	xeno_title(r, k,
+	xeno_title(r, k, r->trace ?
+		   "RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst" TRACE_HEAD :
 		   "RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst");
+	trace_cols(r, (int64_t)k, -2, w->max, w->n > 0, tc, sizeof(tc));
 	us_field(mn, sizeof(mn), w->min, w->n > 0);
 	us_field(av, sizeof(av), w->n ? window_avg(w) : 0, w->n > 0);
 	us_field(mx, sizeof(mx), w->max, w->n > 0);
 	us_field(be, sizeof(be), nm->best, nm->any);
 	us_field(wo, sizeof(wo), nm->worst, nm->any);
-	printf("RTD|%s|%s|%s|%8" PRIu64 "|%s|%s\n", mn, av, mx, nm->overruns,
-	       be, wo);
+	printf("RTD|%s|%s|%s|%8" PRIu64 "|%s|%s%s\n", mn, av, mx, nm->overruns,
+	       be, wo, tc);
 	fflush(stdout);
 }
 
 /* One RTS line for @a; @label NULL or " cpu N". */
 void xeno_rts(struct run *r, const struct accum *a, const char *label)
 {
-	char mn[16], av[16], mx[16], act[32], req[32];
+	char mn[16], av[16], mx[16], act[32], req[32], tc[64];
 	double mean = 0;
+	int i, sampler = -1;
+
+	/* --trace: columns for the series 0 of a sampler or of all */
+	for (i = 0; i < r->nsamplers; i++)
+		if (r->total && a == &r->total[i][0])
+			sampler = i;
+	if (sampler >= 0 || a == &r->names[0].agg)
+		trace_cols(r, 0, sampler, a->st.max, a->st.n > 0, tc, sizeof(tc));
+	else
+		tc[0] = '\0';
 
 	stats_mean(&a->st, &mean);
 	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);
@@ -149,8 +194,8 @@ void xeno_rts(struct run *r, const struct accum *a, const char *label)
 		fmt_hms(req, r->o->duration_ns);
 	else
 		snprintf(req, sizeof(req), "--:--:--");
-	printf("RTS|%s|%s|%s|%8" PRIu64 "|    %s/%s%s\n", mn, av, mx,
-	       a->overruns, act, req, label ? label : "");
+	printf("RTS|%s|%s|%s|%8" PRIu64 "|    %s/%s%s%s\n", mn, av, mx,
+	       a->overruns, act, req, label ? label : "", tc);
 }
 
 /* Percentile lines of @a. */
@@ -236,7 +281,8 @@ void xeno_summary_series(struct run *r, int name)
 		xeno_histogram(&nm->agg, "lat");
 	if (r->o->print_stats)
 		xeno_stats(nm);
-	printf("---|-----------|-----------|-----------|--------|------------------------\n");
+	printf("---|-----------|-----------|-----------|--------|------------------------%s\n",
+	       r->trace ? TRACE_HEAD : "");
 	if (r->nsamplers > 1) {
 		for (i = 0; i < r->nsamplers; i++)
 			for (j = 0; j < r->s[i].nseries; j++) {

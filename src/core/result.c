@@ -10,6 +10,7 @@
 #include "core/result.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
+#include "core/trace.h"
 
 FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
 		  size_t errlen)
@@ -311,6 +312,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	trace_json(r, w);
 	if (r->test->json) {
 		jw_obj_begin(w, "test_data");
 		r->test->json(r, w);

@@ -15,8 +15,8 @@ const char *const tm_comp_key[TM_NCOMP] = {
 	"return_to_user",
 };
 const char *const tm_why_key[TM_NWHY] = {
-	"traced", "no_expiry", "no_wakeup", "events_lost", "inconsistent",
-	"queue_full",
+	"traced", "no_expiry", "no_wakeup", "no_switch", "events_lost",
+	"inconsistent", "queue_full",
 };
 
 int tmatch_init(struct tmatch *m, int n, const int *tids, const int *cpus,
@@ -110,6 +110,8 @@ enum tm_why tmatch_split(const struct tm_krec *k, const struct tm_sample *s,
 
 	if (!k->t_waking)
 		return TM_NO_WAKEUP;
+	if (!k->t_switch && k->t_sleep)
+		return TM_NO_SWITCH;
 	/* woken before it had left the CPU: no switch, it runs on */
 	t_run = k->t_switch ? k->t_switch : k->t_waking;
 	comp[TM_IRQ] = k->irq_now - s->deadline;
@@ -161,7 +163,8 @@ static void settle(struct tmatch *m, int i, int64_t upto)
 	while ((x = sq_head(s))) {
 		struct tm_krec *k;
 
-		if (upto != INT64_MAX && x->now > upto - m->post)
+		if (upto != INT64_MAX &&
+		    (x->now > upto - m->post || x->now > s->seen - m->post))
 			break;
 		/* expiries no sample waited for (warm-up, interrupted wait) */
 		while (s->kn && s->kq[s->khead].deadline < x->deadline) {
@@ -244,7 +247,8 @@ static void on_start(struct tmatch *m, const struct tev *e)
 	if (i < 0)
 		return;
 	s = &m->s[i];
-	/* the sampler is back in the kernel for its next wait */
+	/* the sampler runs: back in the kernel for its next wait */
+	s->asleep = false;
 	t = kq_tail(s);
 	if (t)
 		t->closed = true;
@@ -376,6 +380,10 @@ void tmatch_event(struct tmatch *m, const struct tev *e)
 	int i;
 
 	m->events++;
+	for (i = 0; i < m->n; i++)
+		if ((m->s[i].cpu < 0 || m->s[i].cpu == e->cpu) &&
+		    e->ts > m->s[i].seen)
+			m->s[i].seen = e->ts;
 	m->hist[(m->hhead + m->hn) % m->hcap] = *e;
 	if (m->hn < m->hcap)
 		m->hn++;

@@ -21,10 +21,16 @@
  *   return to user      u - s    back to user space up to the clock read
  *
  * When T was woken before it had left the CPU there is no switch: s = w.
+ * When it had left the CPU and no switch back to it was recorded (some
+ * kernels do not record the switch out of idle), the split of s is unknown
+ * and the sample is not traced (TM_NO_SWITCH).
  *
  * Samples and events may arrive in any relative order; a sample is decided
  * (broken down, or counted as not traced with the reason) once the events
- * up to a little after its clock read have been seen. Timers and wake-ups
+ * up to a little after its clock read have been seen from its CPU: each
+ * CPU's events come in order, but a CPU can lag behind the others (a
+ * virtual CPU stopped by its host between reserving and committing an
+ * event), so the time reached on other CPUs proves nothing. Timers and wake-ups
  * of other tasks are ignored; lost events (trace buffer overruns) make the
  * samples around them "not traced", never wrongly matched. Everything here
  * runs in the display thread.
@@ -60,6 +66,7 @@ enum tev_type {
 /* One decoded trace event. */
 struct tev {
 	int64_t ts;		/* trace clock (mono), ns */
+	uint64_t seq;		/* order of reading (ties of @ts) */
 	uint8_t type;		/* enum tev_type */
 	uint8_t flags;		/* common_flags */
 	int16_t cpu;
@@ -109,6 +116,7 @@ enum tm_why {
 	TM_TRACED,
 	TM_NO_EXPIRY,		/* no expiry of the sampler's timer for it */
 	TM_NO_WAKEUP,		/* expiry seen, no wake-up of the sampler */
+	TM_NO_SWITCH,		/* it had left the CPU, no switch back seen */
 	TM_LOST,		/* trace events were lost around it */
 	TM_INCONSISTENT,	/* time stamps out of order beyond tolerance */
 	TM_OVERFLOW,		/* the matching queue was full */
@@ -176,6 +184,7 @@ struct tm_sampler {
 	int64_t t_sleep;	/* last switch away from the sampler */
 	bool asleep;
 	int64_t lost_ts;	/* last loss of events on its CPU (0 = none) */
+	int64_t seen;		/* newest event seen from its CPU */
 	int64_t last_now;	/* clock read of the last decided sample */
 	uint64_t why[TM_NWHY];	/* decided samples by outcome */
 };
@@ -231,7 +240,7 @@ void tmatch_event(struct tmatch *m, const struct tev *e);
 void tmatch_advance(struct tmatch *m, int64_t upto);
 
 /* Split a matched sample into its parts (see above): fills @comp and
- * returns TM_TRACED, or TM_NO_WAKEUP / TM_INCONSISTENT. */
+ * returns TM_TRACED, or TM_NO_WAKEUP / TM_NO_SWITCH / TM_INCONSISTENT. */
 enum tm_why tmatch_split(const struct tm_krec *k, const struct tm_sample *s,
 			 int64_t tol, int64_t comp[TM_NCOMP]);
 

@@ -177,7 +177,12 @@ static void test_normal(void **state)
 	assert_int_equal(G.n, 0);	/* waits for events after the read */
 	start(now + 5000, TID, 0xab00, T0 + P);
 	assert_int_equal(G.n, 0);
+	/* other CPUs are further, the sampler's CPU is not: wait */
+	lost(now + 40000, CPU + 1);
 	tmatch_advance(&M, now + 30000);
+	assert_int_equal(G.n, 0);
+	/* the CPU's next event (a tick) shows its events up to then are in */
+	expire(now + 25000, 0, 0x5555, now + 24900);
 	assert_int_equal(G.n, 1);
 	assert_parts(&G.r[0], 11000, 400, 1200, 2500);
 	assert_int_equal(G.k[0].prev_pid, 0);
@@ -279,10 +284,18 @@ static void test_missing_expiry_and_wakeup(void **state)
 	start(T0 + P - 90000, TID, 0x2000, T0 + P);
 	expire(T0 + P + 5300, 0, 0x2000, T0 + P + 5000);
 	sample(1, T0 + P, T0 + P + 9000);
+	/* it left the CPU, was woken, but no switch back was recorded (as
+	 * some kernels do when leaving idle): the split is unknown */
+	start(T0 + 2 * P - 90000, TID, 0x3000, T0 + 2 * P);
+	sw(T0 + 2 * P - 89000, TID, "rtlat", 0, 1);
+	expire(T0 + 2 * P + 5300, 0, 0x3000, T0 + 2 * P + 5000);
+	waking(T0 + 2 * P + 5600, TID);
+	sample(2, T0 + 2 * P, T0 + 2 * P + 9000);
 	tmatch_advance(&M, INT64_MAX);
-	assert_int_equal(G.n, 2);
+	assert_int_equal(G.n, 3);
 	assert_int_equal(G.r[0].why, TM_NO_EXPIRY);
 	assert_int_equal(G.r[1].why, TM_NO_WAKEUP);
+	assert_int_equal(G.r[2].why, TM_NO_SWITCH);
 	assert_int_equal(M.s[0].why[TM_NO_EXPIRY], 1);
 	assert_int_equal(M.s[0].why[TM_NO_WAKEUP], 1);
 }
