@@ -52,6 +52,8 @@ struct focus {
 		unsigned int count;
 	} timers[MAX_IRQS];
 	int ntimers;
+	int others[4];			/* tasks current after the wake-up */
+	int nothers;
 	struct tev *ev;			/* events around it */
 	size_t nev;
 };
@@ -93,6 +95,7 @@ struct trace {
 	struct focus umax;		/* it, when it was not traced */
 	enum tm_why umax_why;
 	uint64_t why[TM_NWHY];
+	uint64_t idle_assumed;		/* switch out of idle not recorded */
 	int64_t clock_cost, tol;
 	bool timerlat_present;
 	char desc[320];
@@ -295,8 +298,8 @@ bool trace_interval_ready(struct run *r, uint64_t k)
 
 struct scan {
 	struct focus *f;
-	int cpu;
-	int64_t from, to;		/* the deadline .. the sampler ran */
+	int cpu, tid;
+	int64_t from, to;		/* the deadline .. the clock read */
 	int64_t snap_from, snap_to;
 };
 
@@ -315,6 +318,14 @@ static void scan_event(void *ctx, const struct tev *e)
 		f->t_local_timer = e->ts;
 	if (e->ts < c->from || e->ts > c->to)
 		return;
+	if (e->ts > f->k.t_waking && e->pid != c->tid &&
+	    e->type != TEV_LOST) {
+		for (i = 0; i < f->nothers; i++)
+			if (f->others[i] == e->pid)
+				break;
+		if (i == f->nothers && f->nothers < 4)
+			f->others[f->nothers++] = e->pid;
+	}
 	switch (e->type) {
 	case TEV_IRQ:
 		for (i = 0; i < f->nirqs; i++)
@@ -371,8 +382,9 @@ static void capture(struct trace *t, struct focus *f,
 		memcpy(f->expire_comm, comm, TEV_COMM_LEN);
 	c.f = f;
 	c.cpu = f->k.cpu;
+	c.tid = t->m.s[res->sampler].tid;
 	c.from = f->s.deadline;
-	c.to = f->k.t_switch ? f->k.t_switch : f->k.t_waking;
+	c.to = f->s.now;
 	c.snap_from = f->s.deadline - 10 * NSEC_PER_USEC;
 	if (f->k.t_sleep && f->k.t_sleep < c.snap_from)
 		c.snap_from = f->k.t_sleep - 10 * NSEC_PER_USEC;
@@ -408,6 +420,8 @@ static void on_result(void *ctx, const struct tm_result *res)
 			t->acc[i][c].overruns++;
 		return;
 	}
+	if (tmatch_idle_assumed(res->k))
+		t->idle_assumed++;
 	for (c = 0; c < TM_NCOMP; c++)
 		accum_add(&t->acc[i][c], res->comp[c], res->s.deadline,
 			  res->s.cycle);
@@ -666,7 +680,9 @@ static void print_focus(struct trace *t, const char *what,
 	if (f->t_local_timer)
 		printf("RTW|local timer interrupt entered %s us after the deadline\n",
 		       fmt_us3(a, f->t_local_timer - f->s.deadline));
-	if (!f->k.t_switch)
+	if (tmatch_idle_assumed(&f->k))
+		printf("RTW|the sampler was woken on the idle CPU and the kernel did not record the switch out of idle: it is assumed at the wake-up, so the switch and anything before it count in return to user\n");
+	else if (!f->k.t_switch)
 		printf("RTW|the sampler was woken before it had left the CPU: no switch\n");
 	else if (f->k.prev_pid == 0)
 		printf("RTW|before the sampler ran the CPU was idle: switched in from idle (exit from idle)\n");
@@ -695,8 +711,17 @@ static void print_focus(struct trace *t, const char *what,
 				      "%stimer %s x%u", o ? ", " : "",
 				      sym_name(t, f->timers[i].function),
 				      f->timers[i].count);
-	printf("RTW|interrupts and timers on CPU %d from the deadline until the sampler ran: %s\n",
+	printf("RTW|interrupts and timers on CPU %d from the deadline to the clock read: %s\n",
 	       f->k.cpu, o ? line : "none");
+	o = 0;
+	for (i = 0; i < f->nothers; i++)
+		o += (size_t)snprintf(line + o, o < sizeof(line) ? sizeof(line) - o : 0,
+				      "%s%s (pid %d)", o ? ", " : "",
+				      comm_of(t, f->others[i], c, sizeof(c)),
+				      f->others[i]);
+	if (o)
+		printf("RTW|other tasks current on CPU %d after the wake-up: %s\n",
+		       f->k.cpu, line);
 }
 
 void trace_summary(struct run *r)
@@ -749,6 +774,9 @@ void trace_summary(struct run *r)
 	}
 	printf("; %" PRIu64 " events read, %" PRIu64 " lost\n",
 	       tsrc_events(t->src), t->m.lost);
+	if (t->idle_assumed)
+		printf("# trace: in %" PRIu64 " samples the sampler was woken on the idle CPU and the kernel did not record the switch out of idle: wake-up to running is taken as 0 there, the switch counts in return to user\n",
+		       t->idle_assumed);
 	{
 		int nt;
 		const struct tsrc_timerlat *tl = tsrc_timerlat(t->src, &nt);
@@ -924,6 +952,7 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 	else
 		jw_null(w, "local_timer_entry_ns");
 	jw_obj_end(w);
+	jw_bool(w, "idle_switch_assumed", tmatch_idle_assumed(&f->k));
 	if (f->k.t_switch) {
 		jw_obj_begin(w, "switched_out");
 		jw_int(w, "pid", f->k.prev_pid);
@@ -958,6 +987,10 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	jw_arr_begin_inline(w, "tasks_after_wakeup");
+	for (i = 0; i < f->nothers; i++)
+		jw_str(w, NULL, comm_of(t, f->others[i], c, sizeof(c)));
+	jw_arr_end(w);
 	jw_uint(w, "events_saved", f->nev);
 	jw_obj_end(w);
 }
@@ -982,6 +1015,7 @@ void trace_json(struct run *r, struct jw *w)
 	jw_int(w, "clock_read_ns", t->clock_cost);
 	jw_int(w, "tolerance_ns", t->tol);
 	jw_uint(w, "traced", t->why[TM_TRACED]);
+	jw_uint(w, "idle_switch_assumed", t->idle_assumed);
 	jw_obj_begin(w, "not_traced");
 	for (j = 1; j < TM_NWHY; j++)
 		jw_uint(w, tm_why_key[j], t->why[j]);

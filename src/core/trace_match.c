@@ -110,9 +110,10 @@ enum tm_why tmatch_split(const struct tm_krec *k, const struct tm_sample *s,
 
 	if (!k->t_waking)
 		return TM_NO_WAKEUP;
-	if (!k->t_switch && k->t_sleep)
+	if (!k->t_switch && k->t_sleep && k->waking_pid != 0)
 		return TM_NO_SWITCH;
-	/* woken before it had left the CPU: no switch, it runs on */
+	/* woken before it had left the CPU: no switch, it runs on; or woken
+	 * on the idle CPU with the switch out of idle not recorded */
 	t_run = k->t_switch ? k->t_switch : k->t_waking;
 	comp[TM_IRQ] = k->irq_now - s->deadline;
 	comp[TM_HANDLER] = k->t_waking - k->irq_now;
@@ -322,8 +323,10 @@ static void on_waking(struct tmatch *m, const struct tev *e)
 	if (i < 0)
 		return;
 	k = open_rec(m, i);
-	if (k && !k->t_waking && e->ts >= k->t_expire)
+	if (k && !k->t_waking && e->ts >= k->t_expire) {
 		k->t_waking = e->ts;
+		k->waking_pid = e->pid;
+	}
 }
 
 static void on_switch(struct tmatch *m, const struct tev *e)

@@ -21,9 +21,11 @@
  *   return to user      u - s    back to user space up to the clock read
  *
  * When T was woken before it had left the CPU there is no switch: s = w.
- * When it had left the CPU and no switch back to it was recorded (some
- * kernels do not record the switch out of idle), the split of s is unknown
- * and the sample is not traced (TM_NO_SWITCH).
+ * When it had left the CPU and no switch back to it was recorded, the split
+ * of s is unknown and the sample is not traced (TM_NO_SWITCH) - except when
+ * the wake-up came on the idle CPU: some kernels do not record the switch
+ * out of idle; nothing else ran then, s = w is assumed and the switch
+ * itself counts in return to user (tmatch_idle_assumed()).
  *
  * Samples and events may arrive in any relative order; a sample is decided
  * (broken down, or counted as not traced with the reason) once the events
@@ -137,6 +139,7 @@ struct tm_krec {
 	int expire_pid;		/* task current during the expiry */
 	uint8_t expire_flags;	/* hard irq, soft irq? */
 	int switch_cpu;
+	int waking_pid;		/* task current at the wake-up (0: idle) */
 	int prev_pid, prev_prio;	/* task switched out for the sampler */
 	int64_t prev_state;
 	char prev_comm[TEV_COMM_LEN];
@@ -243,6 +246,13 @@ void tmatch_advance(struct tmatch *m, int64_t upto);
  * returns TM_TRACED, or TM_NO_WAKEUP / TM_NO_SWITCH / TM_INCONSISTENT. */
 enum tm_why tmatch_split(const struct tm_krec *k, const struct tm_sample *s,
 			 int64_t tol, int64_t comp[TM_NCOMP]);
+
+/* True when @k's switch was not recorded and assumed at the wake-up on
+ * the idle CPU (see above). */
+static inline bool tmatch_idle_assumed(const struct tm_krec *k)
+{
+	return !k->t_switch && k->t_sleep && k->waking_pid == 0;
+}
 
 /* Events of the history with @from <= ts <= @to, oldest first: calls @fn
  * for each; returns how many. */

@@ -94,11 +94,13 @@ static void expire(int64_t ts, int pid, uint64_t timer, int64_t now)
 	tmatch_event(&M, &e);
 }
 
+static int WAKER = 0;		/* task current at the wake-ups */
+
 static void waking(int64_t ts, int pid)
 {
 	struct tev e;
 
-	ev(&e, TEV_WAKING, ts, 0);
+	ev(&e, TEV_WAKING, ts, WAKER);
 	e.u.waking.pid = pid;
 	strcpy(e.u.waking.comm, pid == TID ? "rtlat" : "other");
 	tmatch_event(&M, &e);
@@ -284,18 +286,29 @@ static void test_missing_expiry_and_wakeup(void **state)
 	start(T0 + P - 90000, TID, 0x2000, T0 + P);
 	expire(T0 + P + 5300, 0, 0x2000, T0 + P + 5000);
 	sample(1, T0 + P, T0 + P + 9000);
-	/* it left the CPU, was woken, but no switch back was recorded (as
-	 * some kernels do when leaving idle): the split is unknown */
+	/* it left the CPU, was woken while another task ran, but no switch
+	 * back was recorded: the split is unknown */
 	start(T0 + 2 * P - 90000, TID, 0x3000, T0 + 2 * P);
-	sw(T0 + 2 * P - 89000, TID, "rtlat", 0, 1);
-	expire(T0 + 2 * P + 5300, 0, 0x3000, T0 + 2 * P + 5000);
+	sw(T0 + 2 * P - 89000, TID, "rtlat", OTHER, 1);
+	expire(T0 + 2 * P + 5300, OTHER, 0x3000, T0 + 2 * P + 5000);
+	WAKER = OTHER;
 	waking(T0 + 2 * P + 5600, TID);
+	WAKER = 0;
 	sample(2, T0 + 2 * P, T0 + 2 * P + 9000);
+	/* the same on the idle CPU (the switch out of idle is not recorded
+	 * by some kernels): assumed at the wake-up */
+	start(T0 + 3 * P - 90000, TID, 0x4000, T0 + 3 * P);
+	sw(T0 + 3 * P - 89000, TID, "rtlat", 0, 1);
+	expire(T0 + 3 * P + 5300, 0, 0x4000, T0 + 3 * P + 5000);
+	waking(T0 + 3 * P + 5600, TID);
+	sample(3, T0 + 3 * P, T0 + 3 * P + 9000);
 	tmatch_advance(&M, INT64_MAX);
-	assert_int_equal(G.n, 3);
+	assert_int_equal(G.n, 4);
 	assert_int_equal(G.r[0].why, TM_NO_EXPIRY);
 	assert_int_equal(G.r[1].why, TM_NO_WAKEUP);
 	assert_int_equal(G.r[2].why, TM_NO_SWITCH);
+	assert_parts(&G.r[3], 5000, 600, 0, 3400);
+	assert_true(tmatch_idle_assumed(&G.k[3]));
 	assert_int_equal(M.s[0].why[TM_NO_EXPIRY], 1);
 	assert_int_equal(M.s[0].why[TM_NO_WAKEUP], 1);
 }
