@@ -171,13 +171,15 @@ void xeno_rts(struct run *r, const struct accum *a, const char *label)
 	int i, sampler = -1;
 
 	/* --trace: columns for the series 0 of a sampler or of all */
-	for (i = 0; i < r->nsamplers; i++)
-		if (r->total && a == &r->total[i][0])
-			sampler = i;
-	if (sampler >= 0 || a == &r->names[0].agg)
-		trace_cols(r, 0, sampler, a->st.max, a->st.n > 0, tc, sizeof(tc));
-	else
-		tc[0] = '\0';
+	tc[0] = '\0';
+	if (r->trace) {
+		for (i = 0; i < r->nsamplers; i++)
+			if (a == &r->total[i][0])
+				sampler = i;
+		if (sampler >= 0 || a == &r->names[0].agg)
+			trace_cols(r, 0, sampler, a->st.max, a->st.n > 0, tc,
+				   sizeof(tc));
+	}
 
 	stats_mean(&a->st, &mean);
 	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);

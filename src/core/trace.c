@@ -498,9 +498,10 @@ static void aggregate(struct trace *t)
 /* Symbol names of kernel addresses, from /proc/kallsyms, looked up once. */
 static void resolve(struct trace *t, int first)
 {
-	char line[256], name[128], type;
+	char line[256], *p, *end;
 	unsigned long long a;
 	int i, left = t->nsyms - first;
+	size_t n;
 	FILE *f;
 
 	for (i = first; i < t->nsyms; i++)
@@ -509,13 +510,17 @@ static void resolve(struct trace *t, int first)
 	f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return;
+	/* "ffffffff81234560 T name [module]" */
 	while (left > 0 && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) != 3 || !a)
+		a = strtoull(line, &end, 16);
+		if (!a || end[0] != ' ' || !end[1] || end[2] != ' ')
 			continue;
+		p = end + 3;
+		n = strcspn(p, " \t\n");
 		for (i = first; i < t->nsyms; i++) {
 			if (t->syms[i].addr == a && !t->syms[i].named) {
 				snprintf(t->syms[i].name, sizeof(t->syms[i].name),
-					 "%s", name);
+					 "%.*s", (int)n, p);
 				t->syms[i].named = true;
 				left--;
 			}

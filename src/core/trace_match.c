@@ -26,6 +26,12 @@ int tmatch_init(struct tmatch *m, int n, const int *tids, const int *cpus,
 	int i;
 
 	memset(m, 0, sizeof(*m));
+	if (!sq_cap)
+		sq_cap = 1;
+	if (!kq_cap)
+		kq_cap = 1;
+	if (!hist_cap)
+		hist_cap = 1;
 	m->n = n;
 	m->tol = tol;
 	m->post = post;
@@ -33,8 +39,8 @@ int tmatch_init(struct tmatch *m, int n, const int *tids, const int *cpus,
 	m->ctx = ctx;
 	m->t_measure = INT64_MIN;
 	m->s = calloc((size_t)n, sizeof(*m->s));
-	m->hist = calloc(hist_cap ? hist_cap : 1, sizeof(*m->hist));
-	m->hcap = hist_cap ? hist_cap : 1;
+	m->hist = calloc(hist_cap, sizeof(*m->hist));
+	m->hcap = hist_cap;
 	if (!m->s || !m->hist)
 		goto fail;
 	for (i = 0; i < n; i++) {
@@ -89,6 +95,19 @@ static void kq_pop(struct tm_sampler *s)
 {
 	s->khead = (s->khead + 1) % s->kcap;
 	s->kn--;
+}
+
+/* A new record at the tail; a full queue drops its oldest. */
+static struct tm_krec *kq_push(struct tmatch *m, struct tm_sampler *s)
+{
+	if (!s->kcap || !s->kq)
+		return NULL;
+	if (s->kn == s->kcap) {
+		kq_pop(s);
+		m->stray++;
+	}
+	s->kn++;
+	return kq_at(s, s->kn - 1);
 }
 
 static struct tm_sample *sq_head(struct tm_sampler *s)
@@ -282,13 +301,8 @@ static void on_expire(struct tmatch *m, const struct tev *e)
 		t = kq_tail(s);
 		if (t)
 			t->closed = true;
-		if (s->armed[j].soft >= m->t_measure) {
-			if (s->kn == s->kcap) {
-				kq_pop(s);
-				m->stray++;
-			}
-			k = &s->kq[(s->khead + s->kn) % s->kcap];
-			s->kn++;
+		k = s->armed[j].soft >= m->t_measure ? kq_push(m, s) : NULL;
+		if (k) {
 			memset(k, 0, sizeof(*k));
 			k->deadline = s->armed[j].soft;
 			k->hard = s->armed[j].hard;

@@ -240,13 +240,15 @@ static void remove_stale(const char *dir)
 	if (!dh)
 		return;
 	while ((d = readdir(dh))) {
-		int pid;
-		char tail;
+		char *end;
+		long pid;
 
-		if (sscanf(d->d_name, "rtlat-%d%c", &pid, &tail) != 1 ||
-		    pid <= 0)
+		if (strncmp(d->d_name, "rtlat-", 6) != 0)
 			continue;
-		if (kill(pid, 0) == 0 || errno != ESRCH)
+		pid = strtol(d->d_name + 6, &end, 10);
+		if (*end || pid <= 0 || pid > INT32_MAX)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(p, sizeof(p), "%s/instances/%s", dir, d->d_name);
 		rmdir(p);
