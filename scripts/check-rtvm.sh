@@ -3,6 +3,17 @@
 # Run rtlat on a real PREEMPT_RT kernel: Debian's linux-image-rt-amd64 booted
 # under qemu by ../shared/tools/rtvm (emulated CPU: correctness only, the
 # latency figures mean nothing there).
+#
+# In one guest boot:
+#  - rtlat latency on every CPU: accounting;
+#  - rtlat latency --trace (trace events) and --trace=timerlat on CPU 1: the
+#    parts add up, the instance is removed, the timerlat reference has
+#    samples;
+#  - rtla timerlat (Debian package rtla, copied in when installed) on the
+#    same CPU and period: its IRQ latency and rtlat's irq latency must be of
+#    the same order of magnitude (a factor of 10 either way), as must the
+#    timerlat reference rtlat records. Without rtla on the host that
+#    comparison is skipped with the reason.
 # Usage: check-rtvm.sh RTLAT BUILD_DIR
 set -e
 bin=$(readlink -f "$1")
@@ -16,11 +27,29 @@ if [ ! -x "$rtvm" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-"$rtvm" -t 240 -i "$bin" -o /data/latency.json -d "$out" -- \
-	sh -c 'cat /sys/kernel/realtime && uname -v && rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json' \
-	| tee "$out/latency.log"
+rtla_in=
+if command -v rtla >/dev/null 2>&1; then
+	rtla_in="-i $(command -v rtla)"
+else
+	echo "check-rtvm: rtla not installed (apt-get install rtla): the comparison with rtla timerlat is skipped" >&2
+fi
+# one CPU, 1 ms: the emulated guest cannot keep up with 100 us on a trace
+guest='cat /sys/kernel/realtime && uname -v
+cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
+rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
+rtlat latency -c 1 -p 1000 -T 5 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out; echo "trace rc=$?"
+rtlat latency -c 1 -p 1000 -T 5 --warmup 0.5s -q --trace=timerlat --json /data/timerlat.json > /data/timerlat.out; echo "timerlat rc=$?"
+ls /sys/kernel/tracing/instances > /data/instances.txt
+cat /sys/kernel/tracing/osnoise/timerlat_period_us >> /data/osnoise.txt
+if command -v rtla >/dev/null; then rtla timerlat top -c 1 -p 1000 -d 5 -q -n --dma-latency 0 > /data/rtla.txt 2>&1; echo "rtla rc=$?"; fi
+true'
+# shellcheck disable=SC2086
+"$rtvm" -t 600 -i "$bin" $rtla_in -o /data/latency.json -o /data/trace.json \
+	-o /data/trace.out -o /data/timerlat.json -o /data/timerlat.out \
+	-o /data/trace.trace.txt -o /data/instances.txt -o /data/osnoise.txt \
+	-o /data/rtla.txt -d "$out" -- sh -c "$guest" | tee "$out/latency.log"
 python3 - "$out" <<'PY'
-import json, sys
+import json, os, re, sys
 out = sys.argv[1]
 log = open(out + "/latency.log").read()
 assert "PREEMPT_RT" in log or "PREEMPT RT" in log, "guest kernel is not PREEMPT_RT"
@@ -35,4 +64,56 @@ for t in d["threads"]:
 assert sum(b[2] for b in s["histogram"]["buckets"]) == s["samples"]
 print("check-rtvm: latency on PREEMPT_RT: %d samples, %d overruns, accounted"
       % (s["samples"], s["overruns"]))
+
+# --trace through trace events
+parts = ("irq_latency", "handler_to_wakeup", "wakeup_to_running",
+         "return_to_user")
+assert "trace rc=0" in log, "rtlat --trace failed in the guest"
+d = json.load(open(out + "/trace.json"))
+t = d["trace"]
+lat = d["summary"]["latency"]
+assert t["traced"] + sum(t["not_traced"].values()) == lat["samples"]
+assert t["traced"] >= lat["samples"] // 2, (t["traced"], t["not_traced"])
+w = t["worst"]
+assert sum(w[p + "_ns"] for p in parts) == w["latency_ns"]
+tot = t["summary"]["traced_latency"]
+assert abs(sum(t["summary"][p]["avg_ns"] for p in parts) - tot["avg_ns"]) <= 0.5
+inst = open(out + "/instances.txt").read().split()
+assert not [i for i in inst if i.startswith("rtlat-")], inst
+ours = t["summary"]["irq_latency"]["avg_ns"]
+print("check-rtvm: --trace on PREEMPT_RT: %d of %d samples broken down, "
+      "irq latency avg %.1f us, worst %.1f us dominated by %s (timer expired in %s context)"
+      % (t["traced"], lat["samples"], ours / 1000, w["latency_ns"] / 1000,
+         w["dominant"], w["expiry"]["context"]))
+
+# --trace=timerlat: the kernel's own reference beside it
+assert "timerlat rc=0" in log, "rtlat --trace=timerlat failed in the guest"
+d2 = json.load(open(out + "/timerlat.json"))
+tl = d2["trace"]["timerlat"]
+assert d2["trace"]["method"] == "events+timerlat"
+assert tl and tl[0]["irq"]["samples"] > 0 and tl[0]["thread"]["samples"] > 0, tl
+per = open(out + "/osnoise.txt").read().split()
+assert len(per) == 2 and per[0] == per[1], ("timerlat_period_us not restored", per)
+print("check-rtvm: --trace=timerlat: timerlat reference irq avg %.1f us, "
+      "thread avg %.1f us (%d samples)"
+      % (tl[0]["irq"]["avg_ns"] / 1000, tl[0]["thread"]["avg_ns"] / 1000,
+         tl[0]["irq"]["samples"]))
+
+# rtla timerlat in the same guest: same order of magnitude
+path = out + "/rtla.txt"
+if not os.path.exists(path) or "rtla rc=" not in log:
+    print("check-rtvm: SKIP comparison with rtla timerlat: rtla not available")
+    sys.exit(0)
+assert "rtla rc=0" in log, open(path).read()
+row = [l for l in open(path) if re.match(r"\s*1\s+#\d+", l)]
+assert row, open(path).read()
+f = row[0].replace("|", " ").split()
+# CPU #COUNT | irq cur min avg max | thread cur min avg max (ns with -n)
+rtla_irq_avg = float(f[4])
+for name, v in (("rtlat --trace irq latency", ours),
+                ("rtlat --trace=timerlat reference", tl[0]["irq"]["avg_ns"])):
+    ratio = v / max(rtla_irq_avg, 1)
+    print("check-rtvm: %s avg %.1f us vs rtla timerlat IRQ avg %.1f us (x%.2f)"
+          % (name, v / 1000, rtla_irq_avg / 1000, ratio))
+    assert 0.1 <= ratio <= 10, "not the same order of magnitude"
 PY

@@ -729,10 +729,27 @@ static void print_focus(struct trace *t, const char *what,
 		       f->k.cpu, line);
 }
 
+/* "min", "avg", "max" of @st in us, or n/a. */
+static void min_avg_max(const struct stats *st, char *mn, char *av, char *mx)
+{
+	double mean = 0;
+
+	if (!st->n) {
+		strcpy(mn, "n/a");
+		strcpy(av, "n/a");
+		strcpy(mx, "n/a");
+		return;
+	}
+	stats_mean(st, &mean);
+	fmt_us3(mn, st->min);
+	fmt_us3(av, (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5));
+	fmt_us3(mx, st->max);
+}
+
 void trace_summary(struct run *r)
 {
 	struct trace *t = r->trace;
-	char v[6][16], b[32];
+	char v[3][16], b[32];
 	uint64_t n, untraced = 0;
 	int j, i;
 	static const int pidx[] = { 0, 2, 3, 4 };	/* p50 p99 p99.9 p99.99 */
@@ -743,17 +760,9 @@ void trace_summary(struct run *r)
 	printf("RTK|part              |    samples|        min|        avg|        max|        p50|        p99|      p99.9|     p99.99\n");
 	for (j = 0; j < NSER; j++) {
 		const struct accum *a = &t->agg[j];
-		double mean = 0;
 
 		n = a->st.n;
-		for (i = 0; i < 6; i++)
-			snprintf(v[i], sizeof(v[i]), "n/a");
-		if (n) {
-			stats_mean(&a->st, &mean);
-			fmt_us3(v[0], a->st.min);
-			fmt_us3(v[1], (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5));
-			fmt_us3(v[2], a->st.max);
-		}
+		min_avg_max(&a->st, v[0], v[1], v[2]);
 		printf("RTK|%-18s|%11" PRIu64 "|%11s|%11s|%11s", part_label[j], n,
 		       v[0], v[1], v[2]);
 		for (i = 0; i < 4; i++) {
@@ -785,19 +794,15 @@ void trace_summary(struct run *r)
 	{
 		int nt;
 		const struct tsrc_timerlat *tl = tsrc_timerlat(t->src, &nt);
+		char x[6][16];
 
 		for (i = 0; i < nt; i++) {
-			char x[3][16], y[3][16];
-
-			if (!tl[i].irq_n)
+			if (!tl[i].irq.n)
 				continue;
+			min_avg_max(&tl[i].irq, x[0], x[1], x[2]);
+			min_avg_max(&tl[i].thread, x[3], x[4], x[5]);
 			printf("RTL|timerlat cpu %d|irq %s/%s/%s us|thread %s/%s/%s us (min/avg/max)\n",
-			       tl[i].cpu, fmt_us3(x[0], tl[i].irq_min),
-			       fmt_us3(x[1], tl[i].irq_sum / (int64_t)tl[i].irq_n),
-			       fmt_us3(x[2], tl[i].irq_max),
-			       fmt_us3(y[0], tl[i].thread_min),
-			       fmt_us3(y[1], tl[i].thread_n ? tl[i].thread_sum / (int64_t)tl[i].thread_n : 0),
-			       fmt_us3(y[2], tl[i].thread_max));
+			       tl[i].cpu, x[0], x[1], x[2], x[3], x[4], x[5]);
 		}
 	}
 	if (t->umax.valid)
@@ -1000,6 +1005,26 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 	jw_obj_end(w);
 }
 
+/* {"samples", "min_ns", "avg_ns", "max_ns"} of @st (nulls when empty). */
+static void stats_json(struct jw *w, const char *key, const struct stats *st)
+{
+	double mean = 0;
+
+	jw_obj_begin(w, key);
+	jw_uint(w, "samples", st->n);
+	if (st->n) {
+		stats_mean(st, &mean);
+		jw_int(w, "min_ns", st->min);
+		jw_double(w, "avg_ns", mean, 1);
+		jw_int(w, "max_ns", st->max);
+	} else {
+		jw_null(w, "min_ns");
+		jw_null(w, "avg_ns");
+		jw_null(w, "max_ns");
+	}
+	jw_obj_end(w);
+}
+
 void trace_json(struct run *r, struct jw *w)
 {
 	struct trace *t = r->trace;
@@ -1065,18 +1090,8 @@ void trace_json(struct run *r, struct jw *w)
 		for (i = 0; i < n; i++) {
 			jw_obj_begin(w, NULL);
 			jw_int(w, "cpu", tl[i].cpu);
-			jw_uint(w, "irq_samples", tl[i].irq_n);
-			jw_uint(w, "thread_samples", tl[i].thread_n);
-			if (tl[i].irq_n) {
-				jw_int(w, "irq_min_ns", tl[i].irq_min);
-				jw_int(w, "irq_avg_ns", tl[i].irq_sum / (int64_t)tl[i].irq_n);
-				jw_int(w, "irq_max_ns", tl[i].irq_max);
-			}
-			if (tl[i].thread_n) {
-				jw_int(w, "thread_min_ns", tl[i].thread_min);
-				jw_int(w, "thread_avg_ns", tl[i].thread_sum / (int64_t)tl[i].thread_n);
-				jw_int(w, "thread_max_ns", tl[i].thread_max);
-			}
+			stats_json(w, "irq", &tl[i].irq);
+			stats_json(w, "thread", &tl[i].thread);
 			jw_obj_end(w);
 		}
 		jw_arr_end(w);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/stats.h"
 #include "core/trace_match.h"
 
 struct tsrc;
@@ -69,9 +70,7 @@ uint64_t tsrc_events(const struct tsrc *s);
  * taken by tsrc_fill(); NULL when timerlat is not used. */
 struct tsrc_timerlat {
 	int cpu;
-	uint64_t irq_n, thread_n;
-	int64_t irq_min, irq_max, thread_min, thread_max;
-	int64_t irq_sum, thread_sum;
+	struct stats irq, thread;
 };
 const struct tsrc_timerlat *tsrc_timerlat(const struct tsrc *s, int *n);
 

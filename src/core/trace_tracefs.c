@@ -367,8 +367,11 @@ static int start_timerlat(struct tsrc *s, const struct tsrc_cfg *c, char *err,
 	s->tl = calloc((size_t)c->n, sizeof(*s->tl));
 	if (!s->tl)
 		return -1;
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		s->tl[i].cpu = c->cpus[i];
+		stats_init(&s->tl[i].irq);
+		stats_init(&s->tl[i].thread);
+	}
 	s->ntl = c->n;
 	if (tracefs_instance_file_write(s->inst, "current_tracer", "timerlat") < 0) {
 		snprintf(err, len, "cannot start the timerlat tracer in instance %s: %s (another timerlat user, e.g. rtla, may be running)",
@@ -566,23 +569,8 @@ static void timerlat_sample(struct tsrc *s, int cpu, int64_t ctx, int64_t lat)
 	for (i = 0; i < s->ntl; i++)
 		if (s->tl[i].cpu == cpu)
 			t = &s->tl[i];
-	if (!t)
-		return;
-	if (ctx == 0) {
-		if (!t->irq_n || lat < t->irq_min)
-			t->irq_min = lat;
-		if (!t->irq_n || lat > t->irq_max)
-			t->irq_max = lat;
-		t->irq_n++;
-		t->irq_sum += lat;
-	} else {
-		if (!t->thread_n || lat < t->thread_min)
-			t->thread_min = lat;
-		if (!t->thread_n || lat > t->thread_max)
-			t->thread_max = lat;
-		t->thread_n++;
-		t->thread_sum += lat;
-	}
+	if (t)
+		stats_add(ctx == 0 ? &t->irq : &t->thread, lat);
 }
 
 static void decode(struct tsrc *s, int cpu, const char *data, int size,

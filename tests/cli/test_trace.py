@@ -97,6 +97,25 @@ def rtd_parts(out):
     return n
 
 
+def with_stall(tmp_path, extra, stall_ms, every_ms, count):
+    """rtlat latency --trace at priority 80 on one CPU while stall.py
+    busy-loops above it there; returns (process, stdout, stderr, json)."""
+    cpu = usable_cpu()
+    j = tmp_path / "r.json"
+    lat = subprocess.Popen([RTLAT, "latency", "--trace", "--warmup", "0.5s",
+                            "-P", "80", "-c", str(cpu), "-q", "--json",
+                            str(j)] + extra,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    st = subprocess.run([sys.executable, str(HERE / "stall.py"), str(cpu),
+                         "90", str(stall_ms), str(every_ms), "1.0",
+                         str(count)],
+                        capture_output=True, text=True, timeout=30)
+    out, err = lat.communicate(timeout=60)
+    assert st.returncode == 0, st.stderr
+    return lat, out, err, j
+
+
 # --- errors -----------------------------------------------------------------
 
 @pytest.mark.parametrize("args,msg", [
@@ -219,18 +238,7 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
 def test_trace_stall_is_named(tmp_path):
     """A SCHED_FIFO busy loop above the sampler on its CPU: the worst
     sample waited to run, and the analysis names the stalling task."""
-    cpu = usable_cpu()
-    j = tmp_path / "r.json"
-    lat = subprocess.Popen([RTLAT, "latency", "--trace", "-T", "4",
-                            "--warmup", "0.5s", "-P", "80", "-c", str(cpu),
-                            "-q", "--json", str(j)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    st = subprocess.run([sys.executable, str(HERE / "stall.py"), str(cpu),
-                         "90", "5", "300", "1.0", "6"],
-                        capture_output=True, text=True, timeout=30)
-    out, err = lat.communicate(timeout=60)
-    assert st.returncode == 0, st.stderr
+    lat, out, err, j = with_stall(tmp_path, ["-T", "4"], 5, 300, 6)
     assert lat.returncode == 0, err
     d = load_json_strict(j)
     t = check_parts(d)
@@ -249,18 +257,9 @@ def test_trace_stall_is_named(tmp_path):
 @needs_built_in
 @needs_trace
 def test_trace_break_analyses_the_break_sample(tmp_path):
-    cpu = usable_cpu()
-    j = tmp_path / "r.json"
     before = global_state()
-    lat = subprocess.Popen([RTLAT, "latency", "--trace", "-T", "20",
-                            "--warmup", "0.5s", "-P", "80", "-c", str(cpu),
-                            "-q", "--json", str(j), "--break", "3000"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    st = subprocess.run([sys.executable, str(HERE / "stall.py"), str(cpu),
-                         "90", "5", "200", "1.0", "1"],
-                        capture_output=True, text=True, timeout=30)
-    out, err = lat.communicate(timeout=60)
+    lat, out, err, j = with_stall(tmp_path, ["-T", "20", "--break", "3000"],
+                                  5, 200, 1)
     assert lat.returncode == 2, err
     d = load_json_strict(j)
     assert d["status"] == "break"
