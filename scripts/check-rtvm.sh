@@ -37,14 +37,14 @@ fi
 guest='cat /sys/kernel/realtime && uname -v
 cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
 rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
-rtlat latency -c 1 -p 1000 -T 5 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out; echo "trace rc=$?"
+rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out; echo "trace rc=$?"
 rtlat latency -c 1 -p 1000 -T 5 --warmup 0.5s -q --trace=timerlat --json /data/timerlat.json > /data/timerlat.out; echo "timerlat rc=$?"
 ls /sys/kernel/tracing/instances > /data/instances.txt
 cat /sys/kernel/tracing/osnoise/timerlat_period_us >> /data/osnoise.txt
-if command -v rtla >/dev/null; then rtla timerlat top -c 1 -p 1000 -d 5 -q -n --dma-latency 0 > /data/rtla.txt 2>&1; echo "rtla rc=$?"; fi
+if command -v rtla >/dev/null; then rtla timerlat top -c 1 -p 1000 -d 3 -q -n --dma-latency 0 > /data/rtla.txt 2>&1; echo "rtla rc=$?"; fi
 true'
 # shellcheck disable=SC2086
-"$rtvm" -t 600 -i "$bin" $rtla_in -o /data/latency.json -o /data/trace.json \
+"$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $rtla_in -o /data/latency.json -o /data/trace.json \
 	-o /data/trace.out -o /data/timerlat.json -o /data/timerlat.out \
 	-o /data/trace.trace.txt -o /data/instances.txt -o /data/osnoise.txt \
 	-o /data/rtla.txt -d "$out" -- sh -c "$guest" | tee "$out/latency.log"
