@@ -238,19 +238,27 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
 def test_trace_stall_is_named(tmp_path):
     """A SCHED_FIFO busy loop above the sampler on its CPU: the worst
     sample waited to run, and the analysis names the stalling task."""
-    lat, out, err, j = with_stall(tmp_path, ["-T", "4"], 5, 300, 6)
+    # 20 ms: well above the few-ms hiccups of a virtual machine's timer
+    lat, out, err, j = with_stall(tmp_path, ["-T", "4"], 20, 300, 6)
     assert lat.returncode == 0, err
     d = load_json_strict(j)
     t = check_parts(d)
     w = t["worst"]
-    assert w["latency_ns"] >= 4_000_000
+    assert w["latency_ns"] >= 15_000_000
     assert w["dominant"] == "wakeup_to_running"
     assert w["dominant_pct"] > 50
-    assert w["switched_out"]["comm"] == "python3"
-    assert w["switched_out"]["kernel_prio"] == 99 - 90
     assert "RTW|dominant: wake-up to running" in out
-    assert re.search(r"RTW\|before the sampler ran, the CPU ran python3 "
-                     r"\(pid \d+, rt priority 90\)", out), out
+    # the stalling task is named: switched out for the sampler, or (when
+    # another real-time task of the machine ran between them) seen running
+    # on the CPU after the wake-up
+    if w["switched_out"]["comm"] == "python3":
+        assert w["switched_out"]["kernel_prio"] == 99 - 90
+        assert re.search(r"RTW\|before the sampler ran, the CPU ran python3 "
+                         r"\(pid \d+, rt priority 90\)", out), out
+    else:
+        assert "python3" in w["tasks_after_wakeup"], w
+        assert re.search(r"RTW\|other tasks current on CPU \d+ after the "
+                         r"wake-up: .*python3", out), out
     assert not our_instances()
 
 
