@@ -625,6 +625,12 @@ static const char *comm_of(const struct trace *t, int pid, char *buf,
 	return "<...>";
 }
 
+/* The CPU the sampler ran on after the wake-up. */
+static int focus_cpu(const struct focus *f)
+{
+	return f->k.t_switch ? f->k.switch_cpu : f->k.cpu;
+}
+
 static int dominant(const struct focus *f)
 {
 	int c, d = 0;
@@ -671,7 +677,7 @@ static void print_focus(struct trace *t, const char *what,
 
 	focus_syms(t, f);
 	printf("RTW|%s: %s us on CPU %d (sampler %d, tid %d), cycle %" PRIu64 "\n",
-	       what, fmt_us3(a, f->latency), f->k.switch_cpu ? f->k.switch_cpu : f->k.cpu,
+	       what, fmt_us3(a, f->latency), focus_cpu(f),
 	       f->sampler, (int)s->tid, f->s.cycle);
 	for (i = 0; i < TM_NCOMP; i++)
 		printf("RTW|  %-19s %11s us %6.1f %%%s\n", tm_comp_name[i],
@@ -751,6 +757,7 @@ void trace_summary(struct run *r)
 	struct trace *t = r->trace;
 	char v[3][16], b[32];
 	uint64_t n, untraced = 0;
+	bool same;
 	int j, i;
 	static const int pidx[] = { 0, 2, 3, 4 };	/* p50 p99 p99.9 p99.99 */
 
@@ -809,16 +816,20 @@ void trace_summary(struct run *r)
 		printf("RTW|the largest sample, %s us (sampler %d, cycle %" PRIu64 "), could not be broken down: %s\n",
 		       fmt_us3(b, t->umax.latency), t->umax.sampler,
 		       t->umax.s.cycle, tm_why_key[t->umax_why]);
+	same = t->brk.valid && t->brk.sampler == t->worst.sampler &&
+	       t->brk.s.cycle == t->worst.s.cycle;
 	if (t->worst.valid)
-		print_focus(t, "worst sample", &t->worst);
+		print_focus(t, same ? "worst sample (the --break sample)" :
+			    "worst sample", &t->worst);
 	else
 		printf("RTW|no sample was broken down\n");
-	if (t->brk.valid && (t->brk.sampler != t->worst.sampler ||
-			     t->brk.s.cycle != t->worst.s.cycle))
+	if (t->brk.valid && !same)
 		print_focus(t, "--break sample", &t->brk);
 	if (t->events_file[0])
 		printf("RTW|raw events around the worst sample: %s (%zu events)\n",
 		       t->events_file, t->worst.nev);
+	else if (t->worst.valid)
+		printf("RTW|raw events around the worst sample: not saved (with --json FILE.json they go to FILE.trace.txt)\n");
 }
 
 static void print_event(FILE *f, const struct trace *t, const struct tev *e,
@@ -937,7 +948,7 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 	jw_obj_begin(w, key);
 	jw_int(w, "thread", f->sampler);
 	jw_int(w, "tid", t->r->s[f->sampler].tid);
-	jw_int(w, "cpu", f->k.switch_cpu ? f->k.switch_cpu : f->k.cpu);
+	jw_int(w, "cpu", focus_cpu(f));
 	jw_uint(w, "cycle", f->s.cycle);
 	jw_int(w, "deadline_ns", f->s.deadline);
 	jw_int(w, "latency_ns", f->latency);
