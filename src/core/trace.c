@@ -79,8 +79,16 @@ struct sym {
 	char name[64];
 };
 
+/* The timerlat tracer's own samples on one CPU (--trace=timerlat). */
+struct tlref {
+	int cpu;
+	struct accum irq, thread;
+};
+
 struct trace {
 	struct run *r;
+	struct tlref *tl;
+	int ntl;
 	struct sym syms[MAX_SYMS];
 	int nsyms;
 	struct tsrc *src;
@@ -108,6 +116,10 @@ static const struct series_desc part_desc[NSER] = {
 	{ "wakeup_to_running", "untraced", false },
 	{ "return_to_user", "untraced", false },
 	{ "traced_latency", "untraced", false },
+};
+static const struct series_desc tl_desc[2] = {
+	{ "irq", "lost", false },
+	{ "thread", "lost", false },
 };
 static const char *const part_label[NSER] = {
 	"irq latency", "handler to wake-up", "wake-up to running",
@@ -159,6 +171,11 @@ static void trace_free(struct trace *t, int n)
 			accum_free(&t->acc[i][j]);
 	for (j = 0; j < NSER; j++)
 		accum_free(&t->agg[j]);
+	for (i = 0; t->tl && i < t->ntl; i++) {
+		accum_free(&t->tl[i].irq);
+		accum_free(&t->tl[i].thread);
+	}
+	free(t->tl);
 	free(t->acc);
 	free(t->sw);
 	free(t->worst.ev);
@@ -195,6 +212,20 @@ int trace_start(struct run *r, char *err, size_t len)
 	for (i = 0; i < r->nsamplers; i++) {
 		tids[i] = r->s[i].tid;
 		cpus[i] = r->s[i].cpu;
+	}
+	if (r->o->trace == TRACE_TIMERLAT) {
+		t->tl = calloc((size_t)r->nsamplers, sizeof(*t->tl));
+		if (!t->tl)
+			goto nomem;
+		for (i = 0; i < r->nsamplers && !e; i++) {
+			t->tl[i].cpu = cpus[i];
+			t->ntl++;
+			e = accum_init(&t->tl[i].irq, r->o);
+			if (!e)
+				e = accum_init(&t->tl[i].thread, r->o);
+		}
+		if (e)
+			goto nomem;
 	}
 	t->clock_cost = clock_read_cost();
 	t->tol = 4 * t->clock_cost > 200 ? 4 * t->clock_cost : 200;
@@ -257,7 +288,18 @@ void trace_sample(struct run *r, int i, const struct rawrec *rec)
 
 static void deliver(void *ctx, const struct tev *e)
 {
-	tmatch_event(ctx, e);
+	struct trace *t = ctx;
+	int i;
+
+	if (e->type != TEV_TIMERLAT) {
+		tmatch_event(&t->m, e);
+		return;
+	}
+	for (i = 0; i < t->ntl; i++)
+		if (t->tl[i].cpu == e->cpu)
+			accum_add(e->u.timerlat.context == 0 ? &t->tl[i].irq :
+				  &t->tl[i].thread, e->u.timerlat.latency,
+				  e->ts, 0);
 }
 
 void trace_poll(struct run *r, bool final)
@@ -272,7 +314,7 @@ void trace_poll(struct run *r, bool final)
 		return;
 	/* every sample taken before the events were read is queued */
 	engine_drain_raw(r);
-	tsrc_deliver(t->src, upto, deliver, &t->m);
+	tsrc_deliver(t->src, upto, deliver, t);
 	tmatch_advance(&t->m, upto);
 }
 
@@ -798,19 +840,13 @@ void trace_summary(struct run *r)
 	if (t->idle_assumed)
 		printf("# trace: in %" PRIu64 " samples the sampler was woken on the idle CPU and the kernel did not record the switch out of idle: wake-up to running is taken as 0 there, the switch counts in return to user\n",
 		       t->idle_assumed);
-	{
-		int nt;
-		const struct tsrc_timerlat *tl = tsrc_timerlat(t->src, &nt);
+	for (i = 0; i < t->ntl; i++) {
 		char x[6][16];
 
-		for (i = 0; i < nt; i++) {
-			if (!tl[i].irq.n)
-				continue;
-			min_avg_max(&tl[i].irq, x[0], x[1], x[2]);
-			min_avg_max(&tl[i].thread, x[3], x[4], x[5]);
-			printf("RTL|timerlat cpu %d|irq %s/%s/%s us|thread %s/%s/%s us (min/avg/max)\n",
-			       tl[i].cpu, x[0], x[1], x[2], x[3], x[4], x[5]);
-		}
+		min_avg_max(&t->tl[i].irq.st, x[0], x[1], x[2]);
+		min_avg_max(&t->tl[i].thread.st, x[3], x[4], x[5]);
+		printf("RTL|timerlat cpu %d|irq %s/%s/%s us|thread %s/%s/%s us (min/avg/max)\n",
+		       t->tl[i].cpu, x[0], x[1], x[2], x[3], x[4], x[5]);
 	}
 	if (t->umax.valid)
 		printf("RTW|the largest sample, %s us (sampler %d, cycle %" PRIu64 "), could not be broken down: %s\n",
@@ -877,6 +913,11 @@ static void print_event(FILE *f, const struct trace *t, const struct tev *e,
 	case TEV_LOST:
 		fprintf(f, "LOST %lld events before this point\n",
 			(long long)e->u.lost.count);
+		break;
+	case TEV_TIMERLAT:
+		fprintf(f, "timerlat: context=%s timer_latency=%lld\n",
+			e->u.timerlat.context ? "thread" : "irq",
+			(long long)e->u.timerlat.latency);
 		break;
 	default:
 		fprintf(f, "?\n");
@@ -1016,31 +1057,10 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 	jw_obj_end(w);
 }
 
-/* {"samples", "min_ns", "avg_ns", "max_ns"} of @st (nulls when empty). */
-static void stats_json(struct jw *w, const char *key, const struct stats *st)
-{
-	double mean = 0;
-
-	jw_obj_begin(w, key);
-	jw_uint(w, "samples", st->n);
-	if (st->n) {
-		stats_mean(st, &mean);
-		jw_int(w, "min_ns", st->min);
-		jw_double(w, "avg_ns", mean, 1);
-		jw_int(w, "max_ns", st->max);
-	} else {
-		jw_null(w, "min_ns");
-		jw_null(w, "avg_ns");
-		jw_null(w, "max_ns");
-	}
-	jw_obj_end(w);
-}
-
 void trace_json(struct run *r, struct jw *w)
 {
 	struct trace *t = r->trace;
-	int i, j, n;
-	const struct tsrc_timerlat *tl;
+	int i, j;
 
 	if (!t) {
 		jw_null(w, "trace");
@@ -1095,14 +1115,15 @@ void trace_json(struct run *r, struct jw *w)
 		jw_str(w, "events_file", t->events_file);
 	else
 		jw_null(w, "events_file");
-	tl = tsrc_timerlat(t->src, &n);
-	if (tl) {
+	if (t->tl) {
 		jw_arr_begin(w, "timerlat");
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < t->ntl; i++) {
 			jw_obj_begin(w, NULL);
-			jw_int(w, "cpu", tl[i].cpu);
-			stats_json(w, "irq", &tl[i].irq);
-			stats_json(w, "thread", &tl[i].thread);
+			jw_int(w, "cpu", t->tl[i].cpu);
+			result_series_json(w, "irq", &t->tl[i].irq, &tl_desc[0],
+					   NULL, 0);
+			result_series_json(w, "thread", &t->tl[i].thread,
+					   &tl_desc[1], NULL, 0);
 			jw_obj_end(w);
 		}
 		jw_arr_end(w);

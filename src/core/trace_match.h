@@ -56,6 +56,7 @@ enum tev_type {
 	TEV_SOFTIRQ,		/* irq:softirq_entry */
 	TEV_LOCAL_TIMER,	/* irq_vectors:local_timer_entry (x86) */
 	TEV_LOST,		/* events were lost on @cpu before @ts */
+	TEV_TIMERLAT,		/* ftrace:timerlat, the timerlat tracer's sample */
 	TEV_NTYPES
 };
 
@@ -101,6 +102,10 @@ struct tev {
 		struct {
 			int64_t count;	/* -1: unknown */
 		} lost;
+		struct {
+			int32_t context;	/* 0 irq, 1 thread */
+			int64_t latency;	/* ns */
+		} timerlat;
 	} u;
 };
 

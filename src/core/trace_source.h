@@ -18,7 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/stats.h"
 #include "core/trace_match.h"
 
 struct tsrc;
@@ -28,7 +27,8 @@ struct tsrc_cfg {
 	const int *tids;	/* their thread ids */
 	const int *cpus;	/* their CPUs, -1 = not pinned */
 	long buffer_kb;		/* per-CPU buffer of the instance */
-	bool timerlat;		/* also run the timerlat tracer (reference) */
+	bool timerlat;		/* also run the timerlat tracer (reference):
+				 * its samples come as TEV_TIMERLAT */
 	int64_t period_ns;	/* timerlat period */
 };
 
@@ -65,14 +65,6 @@ void tsrc_deliver(struct tsrc *s, int64_t upto,
 const char *tsrc_instance(const struct tsrc *s);
 /* Events read, and pages read with events lost before them. */
 uint64_t tsrc_events(const struct tsrc *s);
-
-/* Timerlat reference samples (irq and thread latency, ns) of CPU @cpu,
- * taken by tsrc_fill(); NULL when timerlat is not used. */
-struct tsrc_timerlat {
-	int cpu;
-	struct stats irq, thread;
-};
-const struct tsrc_timerlat *tsrc_timerlat(const struct tsrc *s, int *n);
 
 /* Stop tracing, remove the instance, free. Safe with NULL. */
 void tsrc_close(struct tsrc *s);

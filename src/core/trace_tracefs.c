@@ -72,13 +72,6 @@ uint64_t tsrc_events(const struct tsrc *s)
 	return 0;
 }
 
-const struct tsrc_timerlat *tsrc_timerlat(const struct tsrc *s, int *n)
-{
-	(void)s;
-	*n = 0;
-	return NULL;
-}
-
 void tsrc_close(struct tsrc *s)
 {
 	(void)s;
@@ -163,8 +156,6 @@ struct tsrc {
 	uint64_t seq, events;
 	bool timerlat;
 	char saved_period[32], saved_cpus[256];
-	struct tsrc_timerlat *tl;
-	int ntl;
 };
 
 bool tsrc_built_in(void)
@@ -377,15 +368,6 @@ static int start_timerlat(struct tsrc *s, const struct tsrc_cfg *c, char *err,
 		snprintf(err, len, "cannot set osnoise/cpus: %s", strerror(errno));
 		return -1;
 	}
-	s->tl = calloc((size_t)c->n, sizeof(*s->tl));
-	if (!s->tl)
-		return -1;
-	for (i = 0; i < c->n; i++) {
-		s->tl[i].cpu = c->cpus[i];
-		stats_init(&s->tl[i].irq);
-		stats_init(&s->tl[i].thread);
-	}
-	s->ntl = c->n;
 	if (tracefs_instance_file_write(s->inst, "current_tracer", "timerlat") < 0) {
 		snprintf(err, len, "cannot start the timerlat tracer in instance %s: %s (another timerlat user, e.g. rtla, may be running)",
 			 s->name, strerror(errno));
@@ -574,18 +556,6 @@ static struct tev *batch_add(struct tsrc *s)
 	return e;
 }
 
-static void timerlat_sample(struct tsrc *s, int cpu, int64_t ctx, int64_t lat)
-{
-	struct tsrc_timerlat *t = NULL;
-	int i;
-
-	for (i = 0; i < s->ntl; i++)
-		if (s->tl[i].cpu == cpu)
-			t = &s->tl[i];
-	if (t)
-		stats_add(ctx == 0 ? &t->irq : &t->thread, lat);
-}
-
 static void decode(struct tsrc *s, int cpu, const char *data, int size,
 		   int64_t ts)
 {
@@ -605,21 +575,20 @@ static void decode(struct tsrc *s, int cpu, const char *data, int size,
 	if (i > NEVDEFS)
 		return;
 	x = &s->ev[i];
-	if (i == EV_TIMERLAT) {
-		timerlat_sample(s, cpu, num(x->f[0], data, size),
-				num(x->f[1], data, size));
-		return;
-	}
 	e = batch_add(s);
 	if (!e)
 		return;
 	s->events++;
 	e->ts = ts;
-	e->type = (uint8_t)evdefs[i].type;
+	e->type = i == EV_TIMERLAT ? TEV_TIMERLAT : (uint8_t)evdefs[i].type;
 	e->cpu = (int16_t)cpu;
 	e->pid = (int32_t)num(x->pid, data, size);
 	e->flags = (uint8_t)num(x->flags, data, size);
-	switch (evdefs[i].type) {
+	switch (e->type) {
+	case TEV_TIMERLAT:
+		e->u.timerlat.context = (int32_t)num(x->f[0], data, size);
+		e->u.timerlat.latency = num(x->f[1], data, size);
+		break;
 	case TEV_TIMER_START:
 		e->u.start.timer = (uint64_t)num(x->f[0], data, size);
 		e->u.start.function = (uint64_t)num(x->f[1], data, size);
@@ -737,12 +706,6 @@ uint64_t tsrc_events(const struct tsrc *s)
 	return s ? s->events : 0;
 }
 
-const struct tsrc_timerlat *tsrc_timerlat(const struct tsrc *s, int *n)
-{
-	*n = s && s->timerlat ? s->ntl : 0;
-	return *n ? s->tl : NULL;
-}
-
 void tsrc_close(struct tsrc *s)
 {
 	int i;
@@ -773,7 +736,6 @@ void tsrc_close(struct tsrc *s)
 		tep_free(s->tep);
 	free(s->page);
 	free(s->batch);
-	free(s->tl);
 	free(s);
 }
 
