@@ -33,15 +33,20 @@ if command -v rtla >/dev/null 2>&1; then
 else
 	echo "check-rtvm: rtla not installed (apt-get install rtla): the comparison with rtla timerlat is skipped" >&2
 fi
-# one CPU, 1 ms: the emulated guest cannot keep up with 100 us on a trace
-guest='cat /sys/kernel/realtime && uname -v
+# every step bounded: a step that hangs is named, with its threads' stacks
+guest='step() { name=$1; shift; "$@" & p=$!; n=0
+	while [ -d /proc/$p ] && [ $n -lt 300 ]; do sleep 1; n=$((n+1)); done
+	if [ -d /proc/$p ]; then echo "$name hung"; for t in /proc/$p/task/*; do
+		echo "$t $(cat $t/comm) $(cut -d" " -f3 $t/stat) $(cat $t/wchan)"; cat $t/stack; done
+		kill -9 $p; fi; wait $p; echo "$name rc=$?"; }
+cat /sys/kernel/realtime && uname -v
 cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
-rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
-rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out; echo "trace rc=$?"
-rtlat latency -c 1 -p 1000 -T 5 --warmup 0.5s -q --trace=timerlat --json /data/timerlat.json > /data/timerlat.out; echo "timerlat rc=$?"
+step latency rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
+step trace sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out"
+step timerlat sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace=timerlat --json /data/timerlat.json > /data/timerlat.out"
 ls /sys/kernel/tracing/instances > /data/instances.txt
 cat /sys/kernel/tracing/osnoise/timerlat_period_us >> /data/osnoise.txt
-if command -v rtla >/dev/null; then rtla timerlat top -c 1 -p 1000 -d 3 -q -n --dma-latency 0 > /data/rtla.txt 2>&1; echo "rtla rc=$?"; fi
+if command -v rtla >/dev/null; then step rtla sh -c "exec rtla timerlat top -c 1 -p 1000 -d 3 -q -n --dma-latency 0 > /data/rtla.txt 2>&1"; fi
 true'
 # shellcheck disable=SC2086
 "$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $rtla_in -o /data/latency.json -o /data/trace.json \
@@ -52,6 +57,9 @@ python3 - "$out" <<'PY'
 import json, os, re, sys
 out = sys.argv[1]
 log = open(out + "/latency.log").read()
+for step in ("latency", "trace", "timerlat", "rtla"):
+    assert step + " hung" not in log, "guest step '%s' hung (stacks in %s/latency.log)" % (step, out)
+assert "latency rc=0" in log, "rtlat latency failed in the guest"
 assert "PREEMPT_RT" in log or "PREEMPT RT" in log, "guest kernel is not PREEMPT_RT"
 d = json.load(open(out + "/latency.json"))
 s = d["summary"]["latency"]
