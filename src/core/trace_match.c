@@ -432,13 +432,18 @@ void tmatch_event(struct tmatch *m, const struct tev *e)
 size_t tmatch_history(const struct tmatch *m, int64_t from, int64_t to,
 		      void (*fn)(void *ctx, const struct tev *e), void *ctx)
 {
-	size_t i, n = 0;
+	size_t i, first, n = 0;
 
-	for (i = 0; i < m->hn; i++) {
+	/* the history is in time order and the window near its end: find
+	 * the first event of the window from the newest backwards */
+	for (first = m->hn; first > 0; first--)
+		if (m->hist[(m->hhead + first - 1) % m->hcap].ts < from)
+			break;
+	for (i = first; i < m->hn; i++) {
 		const struct tev *e = &m->hist[(m->hhead + i) % m->hcap];
 
-		if (e->ts < from || e->ts > to)
-			continue;
+		if (e->ts > to)
+			break;
 		fn(ctx, e);
 		n++;
 	}

@@ -260,7 +260,9 @@ static inline bool tmatch_idle_assumed(const struct tm_krec *k)
 }
 
 /* Events of the history with @from <= ts <= @to, oldest first: calls @fn
- * for each; returns how many. */
+ * for each; returns how many. The history is in time order (but for late
+ * events of a lagging CPU, which may be left out); the search starts from
+ * the newest event, so a window near the end is found quickly. */
 size_t tmatch_history(const struct tmatch *m, int64_t from, int64_t to,
 		      void (*fn)(void *ctx, const struct tev *e), void *ctx);
 

@@ -193,6 +193,31 @@ static void test_normal(void **state)
 	assert_int_equal(G.r[0].s.cycle, 0);
 }
 
+static void count_ev(void *ctx, const struct tev *e)
+{
+	int *n = ctx;
+
+	(void)e;
+	(*n)++;
+}
+
+static void test_history_window(void **state)
+{
+	int n = 0;
+
+	(void)state;
+	period(0x1000, T0, 11000, 400, 1200, 2500);
+	/* start, switch out, expiry, waking, switch in */
+	assert_int_equal(tmatch_history(&M, T0 - 90000, T0 + 20000, count_ev,
+					&n), 5);
+	assert_int_equal(n, 5);
+	n = 0;
+	/* from the deadline: expiry, waking, switch in */
+	assert_int_equal(tmatch_history(&M, T0, T0 + 20000, count_ev, &n), 3);
+	assert_int_equal(tmatch_history(&M, T0 + 30000, INT64_MAX, count_ev,
+					&n), 0);
+}
+
 static void test_samples_before_events(void **state)
 {
 	int64_t now1, now2;
@@ -493,6 +518,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_normal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_history_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_before_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_tasks_ignored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_events, setup, teardown),
