@@ -258,7 +258,8 @@ check-valgrind: $(BIN)
 		--errors-for-leak-kinds=all $(BIN) latency -T 1 --warmup 0.2s \
 		-p 1000 -q -h -s --json $(O)/valgrind.json >/dev/null
 
-# rtlat on Debian's PREEMPT_RT kernel under qemu (../shared/tools/rtvm).
+# rtlat on Debian's PREEMPT_RT kernel under qemu (../shared/tools/rtvm), with
+# --trace, --trace=timerlat and the comparison with rtla timerlat (RTVM_TIMEOUT).
 check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 

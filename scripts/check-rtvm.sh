@@ -3,6 +3,17 @@
 # Run rtlat on a real PREEMPT_RT kernel: Debian's linux-image-rt-amd64 booted
 # under qemu by ../shared/tools/rtvm (emulated CPU: correctness only, the
 # latency figures mean nothing there).
+#
+# In one guest boot:
+#  - rtlat latency on every CPU: accounting;
+#  - rtlat latency --trace (trace events) and --trace=timerlat on CPU 1: the
+#    parts add up, the instance is removed, the timerlat reference has
+#    samples;
+#  - rtla timerlat (Debian package rtla, copied in when installed) on the
+#    same CPU and period: its IRQ latency and rtlat's irq latency must be of
+#    the same order of magnitude (a factor of 10 either way), as must the
+#    timerlat reference rtlat records. Without rtla on the host that
+#    comparison is skipped with the reason.
 # Usage: check-rtvm.sh RTLAT BUILD_DIR
 set -e
 bin=$(readlink -f "$1")
@@ -16,13 +27,41 @@ if [ ! -x "$rtvm" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-"$rtvm" -t 240 -i "$bin" -o /data/latency.json -d "$out" -- \
-	sh -c 'cat /sys/kernel/realtime && uname -v && rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json' \
+rtla_in=
+if command -v rtla >/dev/null 2>&1; then
+	rtla_in="-i $(command -v rtla)"
+else
+	echo "check-rtvm: rtla not installed (apt-get install rtla): the comparison with rtla timerlat is skipped" >&2
+fi
+# every step bounded: a step that hangs is named, with its threads' stacks
+guest='step() { name=$1; shift; "$@" & p=$!; n=0
+	while [ -d /proc/$p ] && [ $n -lt 300 ]; do sleep 1; n=$((n+1)); done
+	if [ -d /proc/$p ]; then echo "$name hung"; for t in /proc/$p/task/*; do
+		echo "$t $(cat $t/comm) $(cut -d" " -f3 $t/stat) $(cat $t/wchan)"; cat $t/stack; done
+		kill -9 $p; fi; wait $p; echo "$name rc=$?"; }
+cat /sys/kernel/realtime && uname -v
+cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
+step latency rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
+step trace sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out"
+step timerlat sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace=timerlat --json /data/timerlat.json > /data/timerlat.out"
+ls /sys/kernel/tracing/instances > /data/instances.txt
+cat /sys/kernel/tracing/osnoise/timerlat_period_us >> /data/osnoise.txt
+if command -v rtla >/dev/null; then step rtla sh -c "exec rtla timerlat top -c 1 -p 1000 -d 3 -q -n --dma-latency 0 > /data/rtla.txt 2>&1"; fi
+true'
+# shellcheck disable=SC2086
+# files come back over the emulated serial console: only small text ones
+# (the --trace result files are checked on the host by tests/cli)
+"$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $rtla_in -o /data/latency.json \
+	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
+	-o /data/osnoise.txt -o /data/rtla.txt -d "$out" -- sh -c "$guest" \
 	| tee "$out/latency.log"
 python3 - "$out" <<'PY'
-import json, sys
+import json, os, re, sys
 out = sys.argv[1]
 log = open(out + "/latency.log").read()
+for step in ("latency", "trace", "timerlat", "rtla"):
+    assert step + " hung" not in log, "guest step '%s' hung (stacks in %s/latency.log)" % (step, out)
+assert "latency rc=0" in log, "rtlat latency failed in the guest"
 assert "PREEMPT_RT" in log or "PREEMPT RT" in log, "guest kernel is not PREEMPT_RT"
 d = json.load(open(out + "/latency.json"))
 s = d["summary"]["latency"]
@@ -35,4 +74,72 @@ for t in d["threads"]:
 assert sum(b[2] for b in s["histogram"]["buckets"]) == s["samples"]
 print("check-rtvm: latency on PREEMPT_RT: %d samples, %d overruns, accounted"
       % (s["samples"], s["overruns"]))
+
+# --trace through trace events: the text summary (RTK, RTW lines)
+def us(x):
+    return round(float(x) * 1000)
+
+
+def rtk(text):
+    """part -> (samples, avg_ns) from the RTK lines"""
+    r = {}
+    for l in text.splitlines():
+        f = [x.strip() for x in l.split("|")]
+        if f[0] == "RTK" and f[1] != "part":
+            r[f[1]] = (int(f[2]), us(f[4]) if f[4] != "n/a" else None)
+    return r
+
+
+assert "trace rc=0" in log, "rtlat --trace failed in the guest"
+text = open(out + "/trace.out").read()
+k = rtk(text)
+parts = ("irq latency", "handler to wake-up", "wake-up to running",
+         "return to user")
+m = re.search(r"# trace: (\d+) of (\d+) samples broken down", text)
+traced, total = int(m.group(1)), int(m.group(2))
+assert traced >= total // 2, m.group(0)
+assert all(k[p][0] == traced for p in parts), k
+assert abs(sum(k[p][1] for p in parts) - k["traced latency"][1]) <= 4, k
+worst = us(re.search(r"RTW\|worst sample[^:]*: ([\d.]+) us", text).group(1))
+wp = [us(re.search(r"RTW\|  %s +(-?[\d.]+) us" % p, text).group(1))
+      for p in parts]
+assert sum(wp) == worst, (wp, worst)
+inst = open(out + "/instances.txt").read().split()
+assert not [i for i in inst if i.startswith("rtlat-")], inst
+ours = k["irq latency"][1]
+dom = re.search(r"RTW\|dominant: ([a-z -]+),", text).group(1)
+ctx = re.search(r"RTW\|timer \S+ expired (in [a-z ]+context)", text).group(1)
+print("check-rtvm: --trace on PREEMPT_RT: %d of %d samples broken down, "
+      "irq latency avg %.1f us, worst %.1f us dominated by %s (timer expired %s)"
+      % (traced, total, ours / 1000, worst / 1000, dom, ctx))
+
+# --trace=timerlat: the kernel's own reference beside it
+assert "timerlat rc=0" in log, "rtlat --trace=timerlat failed in the guest"
+text = open(out + "/timerlat.out").read()
+m = re.search(r"RTL\|timerlat cpu 1\|irq ([\d.]+)/([\d.]+)/([\d.]+) us\|"
+              r"thread ([\d.]+)/([\d.]+)/([\d.]+) us", text)
+assert m, "no timerlat reference line:\n" + text
+tl_irq = us(m.group(2))
+per = open(out + "/osnoise.txt").read().split()
+assert len(per) == 2 and per[0] == per[1], ("timerlat_period_us not restored", per)
+print("check-rtvm: --trace=timerlat: timerlat reference irq avg %.1f us, "
+      "thread avg %.1f us" % (tl_irq / 1000, us(m.group(5)) / 1000))
+
+# rtla timerlat in the same guest: same order of magnitude
+path = out + "/rtla.txt"
+if not os.path.exists(path) or "rtla rc=" not in log:
+    print("check-rtvm: SKIP comparison with rtla timerlat: rtla not available")
+    sys.exit(0)
+assert "rtla rc=0" in log, open(path).read()
+row = [l for l in open(path) if re.match(r"\s*1\s+#\d+", l)]
+assert row, open(path).read()
+f = row[0].replace("|", " ").split()
+# CPU #COUNT | irq cur min avg max | thread cur min avg max (ns with -n)
+rtla_irq_avg = float(f[4])
+for name, v in (("rtlat --trace irq latency", ours),
+                ("rtlat --trace=timerlat reference", tl_irq)):
+    ratio = v / max(rtla_irq_avg, 1)
+    print("check-rtvm: %s avg %.1f us vs rtla timerlat IRQ avg %.1f us (x%.2f)"
+          % (name, v / 1000, rtla_irq_avg / 1000, ratio))
+    assert 0.1 <= ratio <= 10, "not the same order of magnitude"
 PY

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Exercise the threaded engine under ThreadSanitizer: every wait backend,
-# several samplers, checkpoints while sampling, and a stop by SIGINT.
+# several samplers, checkpoints while sampling, --trace (as root with
+# tracefs), and a stop by SIGINT.
 # Usage: check-tsan.sh TSAN_RTLAT
 set -e
 bin=$1
@@ -12,6 +13,12 @@ for w in abs timerfd posix rel busy; do
 	"$bin" latency -T 1 --warmup 0.2s -w "$w" -q -h -s \
 		--json "$tmp/$w.json" --checkpoint 0.2s >/dev/null
 done
+# --trace: the display thread reads the kernel events beside the samplers
+if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ] &&
+   ! "$bin" latency --help | grep -q "not built in"; then
+	"$bin" latency -T 2 --warmup 0.2s -q --trace --json "$tmp/trace.json" \
+		--checkpoint 0.3s >/dev/null
+fi
 "$bin" latency -T 30 --warmup 0.2s -q --json "$tmp/int.json" \
 	--checkpoint 0.3s >/dev/null &
 pid=$!

@@ -13,7 +13,7 @@ apt-get install -y -qq --no-install-recommends \
 	libcmocka-dev python3 python3-pytest \
 	libcjson-dev libsqlite3-dev gnuplot-nox \
 	libtracefs-dev libtraceevent-dev \
-	rt-tests stress-ng musl-tools procps util-linux file \
+	rt-tests rtla stress-ng musl-tools procps util-linux file \
 	gcc-powerpc-linux-gnu gcc-arm-linux-gnueabihf qemu-user-static \
 	cppcheck clang-tidy valgrind clang libclang-rt-dev chromium >/dev/null
 echo "install-deps.sh: done"

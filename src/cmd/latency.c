@@ -39,7 +39,7 @@ static const char latency_about[] =
 static int latency_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
-		engine_timer_opts, engine_common_opts, NULL,
+		engine_timer_opts, engine_trace_opts, engine_common_opts, NULL,
 	};
 	struct engine_opts o;
 

@@ -20,6 +20,7 @@
 #include "core/rtsetup.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
+#include "core/trace.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 /* sanitizer run-times keep large per-thread state on the stack */
@@ -51,6 +52,7 @@ enum {
 	OPT_HIST_BUCKET,
 	OPT_HIST_SIZE,
 	OPT_HEADLINE_FD,
+	OPT_TRACE,
 };
 
 const struct optdesc engine_common_opts[] = {
@@ -106,6 +108,20 @@ const struct optdesc engine_timer_opts[] = {
 	  "how the sampler waits: abs (clock_nanosleep TIMER_ABSTIME,\ndefault), timerfd, posix (timer_create+sigwait), rel\n(relative nanosleep), busy (busy-poll: the floor)", 'w' },
 	{ "clock", 0, required_argument, "CLOCK",
 	  "monotonic (default) or realtime", OPT_CLOCK },
+	OPT_END
+};
+
+const struct optdesc engine_trace_opts[] = {
+	{ "trace", 0, optional_argument, "MODE",
+	  "split every latency into irq latency, handler to wake-up,\n"
+	  "wake-up to running and return to user from the kernel's trace\n"
+	  "events (root, tracefs); analyse the worst sample. MODE: events\n"
+	  "(default) or timerlat (also run the kernel's timerlat tracer as\n"
+	  "a reference)"
+#ifndef HAVE_TRACEFS
+	  " [not built in]"
+#endif
+	  , OPT_TRACE },
 	OPT_END
 };
 
@@ -240,6 +256,14 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 	case 'w':
 		if (wait_backend_parse(arg, &o->wait) < 0)
 			return opt_bad_value(d, arg, "expected abs, timerfd, posix, rel or busy");
+		return 0;
+	case OPT_TRACE:
+		if (!arg || !strcmp(arg, "events"))
+			o->trace = TRACE_EVENTS;
+		else if (!strcmp(arg, "timerlat"))
+			o->trace = TRACE_TIMERLAT;
+		else
+			return opt_bad_value(d, arg, "expected events or timerlat");
 		return 0;
 	case OPT_CLOCK:
 		if (!strcmp(arg, "monotonic"))
@@ -570,6 +594,9 @@ void engine_drain(struct run *r, bool final)
 		}
 		if (!any || k >= wait_below)
 			break;
+		/* --trace: wait until every sample of @k is broken down */
+		if (!final && !trace_interval_ready(r, k))
+			break;
 		memset(agg, 0, sizeof(agg));
 		for (i = 0; i < r->nsamplers; i++) {
 			struct sampler *s = &r->s[i];
@@ -620,7 +647,7 @@ void engine_drain(struct run *r, bool final)
 	}
 }
 
-static void drain_raw(struct run *r)
+void engine_drain_raw(struct run *r)
 {
 	const struct rawrec *rec;
 	int i;
@@ -629,8 +656,9 @@ static void drain_raw(struct run *r)
 		if (!r->s[i].raw.buf)
 			continue;
 		while ((rec = ring_peek(&r->s[i].raw))) {
-			if (r->test->out->raw)
+			if (r->o->raw_samples && r->test->out->raw)
 				r->test->out->raw(r, i, rec);
+			trace_sample(r, i, rec);
 			ring_pop(&r->s[i].raw);
 		}
 	}
@@ -683,7 +711,8 @@ static void *display_main(void *arg)
 		bool stopping = atomic_load(&r->display_stop);
 		int64_t now;
 
-		drain_raw(r);
+		engine_drain_raw(r);
+		trace_poll(r, stopping);
 		engine_drain(r, stopping);
 		if (stopping)
 			break;
@@ -823,7 +852,7 @@ int engine_alloc(struct run *r)
 			      RING_RECORDS);
 		if (e)
 			return e;
-		if (r->o->raw_samples) {
+		if (r->o->raw_samples || r->o->trace) {
 			e = ring_init(&s->raw, sizeof(struct rawrec), RAW_RECORDS);
 			if (e)
 				return e;
@@ -1058,6 +1087,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
 		o->checkpoint_ns = 0;
+	if (o->trace && trace_check(o, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		return 1;
+	}
 	if (o->period_ns > 0 && o->interval_ns < o->period_ns) {
 		log_error("--interval (%lld ns) is shorter than the period (%lld ns)",
 			  (long long)o->interval_ns, (long long)o->period_ns);
@@ -1161,6 +1194,11 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_error("%s", r->error);
 		goto fail;
 	}
+	/* thread ids known, nothing measured yet */
+	if (o->trace && trace_start(r, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		goto fail;
+	}
 
 	r->t0 = clock_now_ns(o->clock) + START_LEAD_NS;
 	if (o->period_ns > 0)
@@ -1249,8 +1287,13 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->exit_code = 1;
 	else if (r->stop_reason == STOP_BREAK || r->threshold_exceeded)
 		r->exit_code = 2;
+	if (r->trace && trace_save(r, msg, sizeof(msg)) < 0) {
+		log_error("%s", msg);
+		r->exit_code = 1;
+	}
 	if (t->out->summary)
 		t->out->summary(r);
+	trace_summary(r);
 	print_loads(r);
 	fflush(stdout);
 	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
@@ -1274,6 +1317,7 @@ out:
 	if (o->headline_fd >= 0)
 		result_headline(r, o->headline_fd, run_status(r));
 	load_free(r->loads);	/* stops them on the error paths */
+	trace_stop(r);
 	if (t->teardown)
 		t->teardown(r);
 	if (r->dma_fd >= 0)

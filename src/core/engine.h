@@ -75,6 +75,7 @@ struct engine_opts {
 	int64_t break_ns;		/* < 0: no break */
 	int64_t checkpoint_ns;		/* result file rewrite period */
 	bool raw_samples;		/* stream every sample (cyclic -v) */
+	int trace;			/* --trace: enum trace_mode (trace.h) */
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
 	struct load_opts load;		/* --load, --load-cmd, ... */
 	int headline_fd;		/* --headline-fd (rtlat suite), or -1 */
@@ -104,10 +105,12 @@ struct winrec {
 	struct window w[RTLAT_MAX_SERIES];
 };
 
-/* A raw sample (cyclic -v). */
+/* A raw sample (cyclic -v, --trace). */
 struct rawrec {
 	uint64_t cycle;
 	int64_t value;		/* ns */
+	int64_t t;		/* time it is accounted at: the deadline for
+				 * timer tests (wake-up = t + value) */
 	int series;
 };
 
@@ -149,6 +152,7 @@ struct series {
 };
 
 struct run;
+struct trace;
 
 enum sampler_state {
 	SAMPLER_INIT,
@@ -333,6 +337,8 @@ struct run {
 	int lines_printed;
 	uint64_t intervals_shown;
 
+	struct trace *trace;		/* --trace state (trace.c), or NULL */
+
 	bool threshold_exceeded;
 	int exit_code;
 	bool no_host;			/* leave the host identity out (selftest) */
@@ -347,6 +353,21 @@ int accum_init(struct accum *a, const struct engine_opts *o);
 void accum_free(struct accum *a);
 void accum_reset(struct accum *a);
 void accum_merge(struct accum *dst, const struct accum *src);
+
+/* Account sample @v (ns) taken at @t in cycle @cycle. No allocation, O(1):
+ * usable in a sampler. */
+static inline void accum_add(struct accum *a, int64_t v, int64_t t,
+			     uint64_t cycle)
+{
+	if (a->st.n == 0 || v > a->st.max) {
+		a->max_t = t;
+		a->max_cycle = cycle;
+	}
+	stats_add(&a->st, v);
+	hist_add(&a->hist, v);
+	if (a->lin.count)
+		hist_add(&a->lin, v);
+}
 void window_merge(struct window *dst, const struct window *src);
 
 /* Interval stores (accum.c): @cap entries at most. */
@@ -355,9 +376,11 @@ void ivstore_free(struct ivstore *v);
 /* Add interval @k (non-decreasing across calls). */
 void ivstore_add(struct ivstore *v, uint64_t k, const struct window *w);
 
-/* Option tables shared by tests. */
+/* Option tables shared by tests. Timer-driven tests (series 0 accounted
+ * with sampler_timer_wake()) also list engine_trace_opts (--trace). */
 extern const struct optdesc engine_common_opts[];
 extern const struct optdesc engine_timer_opts[];
+extern const struct optdesc engine_trace_opts[];
 
 /* Defaults (period @period_ns, priority @prio). */
 void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio);
@@ -399,6 +422,9 @@ void engine_free(struct run *r);
 void engine_drain(struct run *r, bool final);
 /* Merge r->total into the per-name aggregates. */
 void engine_aggregate(struct run *r);
+/* Display side: hand the raw samples pushed so far to the output's raw()
+ * (cyclic -v) and to --trace. */
+void engine_drain_raw(struct run *r);
 
 /* Sampler side ---------------------------------------------------------- */
 
@@ -447,20 +473,13 @@ static inline void sampler_add(struct sampler *s, int k, int64_t v, int64_t t)
 	struct window *w = &s->cur.w[k];
 	struct run *r = s->run;
 
-	if (a->st.n == 0 || v > a->st.max) {
-		a->max_t = t;
-		a->max_cycle = s->cycles;
-	}
-	stats_add(&a->st, v);
-	hist_add(&a->hist, v);
-	if (a->lin.count) {
-		uint64_t ovf = a->lin.overflow;
+	uint64_t ovf = a->lin.overflow;
 
-		hist_add(&a->lin, v);
-		if (a->lin.overflow != ovf && s->series[k].ovf_cycles &&
-		    s->series[k].novf < r->o->overflow_cycles)
-			s->series[k].ovf_cycles[s->series[k].novf++] = s->cycles;
-	}
+	accum_add(a, v, t, s->cycles);
+	if (a->lin.count && a->lin.overflow != ovf &&
+	    s->series[k].ovf_cycles &&
+	    s->series[k].novf < r->o->overflow_cycles)
+		s->series[k].ovf_cycles[s->series[k].novf++] = s->cycles;
 	if (w->n == 0 || v < w->min)
 		w->min = v;
 	if (w->n == 0 || v > w->max)
@@ -469,7 +488,7 @@ static inline void sampler_add(struct sampler *s, int k, int64_t v, int64_t t)
 	w->sum += v;
 	w->last = v;
 	if (s->raw.buf) {
-		struct rawrec rr = { s->cycles, v, k };
+		struct rawrec rr = { s->cycles, v, t, k };
 
 		ring_push(&s->raw, &rr);
 	}

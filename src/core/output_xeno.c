@@ -11,6 +11,11 @@
  *   RTP| percentiles of all samples (rtlat addition)
  *   HSH/HSD histogram lines (-h), HSH/HSS statistics lines (-s)
  *
+ * With --trace, RTH/RTD and RTS lines carry four more columns: the parts
+ * (irq latency, handler to wake-up, wake-up to running, return to user) of
+ * the sample that is the line's maximum, "n/a" when that sample could not
+ * be broken down; trace_summary() adds RTK and RTW lines (trace.c).
+ *
  * All values in microseconds with three decimals (exact: 1 ns = 0.001 us).
  * The overrun column is cumulative, as in Xenomai. With several samplers the
  * RTD lines aggregate all of them (min of minima, max of maxima, mean over
@@ -27,6 +32,7 @@
 #include "core/output.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
+#include "core/trace.h"
 
 static void us_field(char *out, size_t len, int64_t ns, bool valid)
 {
@@ -79,9 +85,36 @@ void xeno_banner(struct run *r, const char *extra)
 	       fmt_time(iv, o->interval_ns),
 	       o->mlock ? ", memory locked" : ", memory NOT locked",
 	       r->dma_fd >= 0 ? ", cpu_dma_latency 0" : "");
+	if (r->trace)
+		printf("== Trace: %s\n", trace_describe(r));
 	printf("== All results in microseconds\n");
 	fflush(stdout);
 }
+
+/* --trace: "|irq|handler|sched|return" of the maximum @max of interval @k
+ * (@sampler < -1) or of the run of @sampler (-1: all), into @out. */
+static void trace_cols(struct run *r, int64_t k, int sampler, int64_t max,
+		       bool valid, char *out, size_t len)
+{
+	int64_t comp[TM_NCOMP];
+	bool ok = false;
+	size_t o = 0;
+	char f[16];
+	int i;
+
+	out[0] = '\0';
+	if (!r->trace)
+		return;
+	if (valid)
+		ok = sampler < -1 ? trace_interval_max(r, (uint64_t)k, max, comp) :
+		     trace_run_max(r, sampler, max, comp);
+	for (i = 0; i < TM_NCOMP; i++) {
+		us_field(f, sizeof(f), ok ? comp[i] : 0, ok);
+		o += (size_t)snprintf(out + o, o < len ? len - o : 0, "|%s", f);
+	}
+}
+
+#define TRACE_HEAD "|----max irq|max handler|--max sched|-max return"
 
 static void xeno_start(struct run *r)
 {
@@ -163,6 +196,16 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 		}
 		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "|%s", f);
 	}
+	if (r->trace) {
+		/* --trace: the parts of the interval's largest sample */
+		char tc[64];
+
+		trace_cols(r, (int64_t)k, -2, agg[0].max, agg[0].n > 0, tc,
+			   sizeof(tc));
+		hn += (size_t)snprintf(head + hn, sizeof(head) - hn, "%s",
+				       TRACE_HEAD);
+		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "%s", tc);
+	}
 	xeno_title(r, k, head);
 	printf("%s\n", line);
 	fflush(stdout);
@@ -193,8 +236,20 @@ void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 /* One RTS line for @a; @label NULL or " cpu N". */
 void xeno_rts(struct run *r, const struct accum *a, const char *label)
 {
-	char mn[16], av[16], mx[16], act[32], req[32];
+	char mn[16], av[16], mx[16], act[32], req[32], tc[64];
 	double mean = 0;
+	int i, sampler = -1;
+
+	/* --trace: columns for the series 0 of a sampler or of all */
+	tc[0] = '\0';
+	if (r->trace) {
+		for (i = 0; i < r->nsamplers; i++)
+			if (a == &r->total[i][0])
+				sampler = i;
+		if (sampler >= 0 || a == &r->names[0].agg)
+			trace_cols(r, 0, sampler, a->st.max, a->st.n > 0, tc,
+				   sizeof(tc));
+	}
 
 	stats_mean(&a->st, &mean);
 	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);
@@ -211,8 +266,8 @@ void xeno_rts(struct run *r, const struct accum *a, const char *label)
 		fmt_hms(req, r->o->duration_ns);
 	else
 		snprintf(req, sizeof(req), "--:--:--");
-	printf("RTS|%s|%s|%s|%8" PRIu64 "|    %s/%s%s\n", mn, av, mx,
-	       a->overruns, act, req, label ? label : "");
+	printf("RTS|%s|%s|%s|%8" PRIu64 "|    %s/%s%s%s\n", mn, av, mx,
+	       a->overruns, act, req, label ? label : "", tc);
 }
 
 /* Percentile lines of @a. */
@@ -303,7 +358,8 @@ void xeno_summary_series(struct run *r, int name)
 		xeno_histogram(&nm->agg, kind);
 	if (r->o->print_stats)
 		xeno_stats(nm);
-	printf("---|-----------|-----------|-----------|--------|------------------------\n");
+	printf("---|-----------|-----------|-----------|--------|------------------------%s\n",
+	       r->trace ? TRACE_HEAD : "");
 	for (i = 0; i < r->nsamplers; i++)
 		for (j = 0; j < r->s[i].nseries; j++)
 			measuring += r->s[i].name_idx[j] == name;

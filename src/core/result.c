@@ -19,6 +19,7 @@
 #include "core/rtsetup.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
+#include "core/trace.h"
 
 /*
  * Output files. A regular file (or a symlink to one, or a new file) is
@@ -507,6 +508,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	trace_json(r, w);
 	if (r->test->json) {
 		jw_obj_begin(w, "test_data");
 		r->test->json(r, w);
