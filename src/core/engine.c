@@ -1088,6 +1088,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			continue;
 		if (sched_probe(r->s[i].policy, r->s[i].prio, msg, sizeof(msg)) < 0) {
 			log_error("%s", msg);
+			snprintf(r->error, sizeof(r->error), "%s", msg);
 			goto fail_early;
 		}
 		break;
@@ -1121,6 +1122,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_note("loads running: %s", load_names(&o->load, msg, sizeof(msg)));
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
+		snprintf(r->error, sizeof(r->error), "%s", msg);
 		goto fail_early;
 	}
 	if (o->dma_latency) {
