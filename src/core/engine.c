@@ -952,21 +952,33 @@ static bool all_ready_or_done(struct run *r)
 	return true;
 }
 
-/* Stop the loads after the measurement; a load that failed is a warning
- * (the "with load" figure would be a lie). */
+/* Stop the loads after the measurement; a load that failed or a command
+ * that ended early is a warning (the "with load" figure would be a lie), a
+ * command the shell could not run makes the run an error (load_problem()). */
 static void stop_loads(struct run *r)
 {
 	struct load_result res[32];
+	char msg[sizeof(r->warnings[0])];
 	int i, n;
 
 	if (!r->loads)
 		return;
 	load_stop(r->loads);
 	n = load_results(r->loads, res, 32);
-	for (i = 0; i < n; i++)
-		if (res[i].error[0])
-			run_warn(r, "load %s failed: %s", res[i].name,
-				 res[i].error);
+	for (i = 0; i < n; i++) {
+		switch (load_problem(&res[i], msg, sizeof(msg))) {
+		case LOAD_WARNING:
+			run_warn(r, "%s", msg);
+			break;
+		case LOAD_ERROR:
+			if (r->error[0])
+				run_warn(r, "%s", msg);
+			else
+				snprintf(r->error, sizeof(r->error), "%s", msg);
+			r->stop_reason = STOP_ERROR;
+			break;
+		}
+	}
 }
 
 /* On stdout after the summary: what each load achieved (# comments). */
