@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rtlat suite end to end, with short runs."""
+import csv
+import io
 import os
 import shutil
 import signal
@@ -174,6 +176,33 @@ def test_suite_end_to_end(tmp_path):
         assert (out / "system" / f).stat().st_size > 0, f
         assert "system/" + f in idx["snapshot"]
     assert not [f for f in os.listdir(tmp_path) if f != "res"]
+    check_report_of_suite_dir(out, idx, tables, "Test Board 1.0")
+
+
+def check_report_of_suite_dir(out, idx, tables, label):
+    """rtlat report OUT (suite.json and the result files it lists) shows
+    the figures of report.txt: same label, loads and values."""
+    if "report" not in run(["--help"], check=0).stdout:
+        return                          # built without the host side
+    p = run(["report", "--csv", out], check=0)
+    series = {}
+    for row in csv.DictReader(io.StringIO(p.stdout)):
+        assert row["label"] == label and row["status"] == "complete", row
+        series.setdefault((row["test"], row["load"]), {})[row["series"]] = {
+            "samples": int(row["samples"]),
+            "min_ns": int(row["min_ns"]), "avg_ns": float(row["avg_ns"]),
+            "max_ns": int(row["max_ns"]), row["miss_kind"]: int(row["misses"]),
+            "percentiles_ns": {"p99.9": int(row["p99.9_ns"])}}
+    assert sorted(series) == sorted((r["test"], r["load"])
+                                    for r in idx["runs"])
+    for r in idx["runs"]:
+        sm = series[(r["test"], r["load"])]
+        assert set(sm) == set(r["summary"]), (r["test"], list(sm))
+        title = "%s %s, " % (r["test"].upper(), dict(LOADS)[r["load"]])
+        [t] = [v for k, v in tables.items() if k.startswith(title)]
+        for col, want in EXPECT[r["test"]]:
+            if want and col not in ("ideal", "calibrated", "test-time"):
+                assert t[col] == want(None, sm), (r["test"], r["load"], col)
 
 
 @needs_root
