@@ -870,7 +870,7 @@ static void run_outcome(struct suite_run *r, const char *logp)
 	r->error[0] = '\0';
 	if (r->term_signal) {
 		if (r->stopped_by_suite)
-			return;		/* killed on the user's second signal */
+			return;		/* killed by the suite, stopping it */
 		snprintf(r->error, sizeof(r->error),
 			 "killed by %s, not sent by the suite (see %s.log; %s.json holds the last checkpoint)",
 			 signal_text(r->term_signal, sig, sizeof(sig)),

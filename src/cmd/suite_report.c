@@ -188,7 +188,7 @@ static void print_table(FILE *f, const struct suite *s,
 	if (!r->ran)
 		fprintf(f, "| not run (the suite was interrupted)\n");
 	else if (!r->hl.valid && !r->error[0])
-		fprintf(f, "| interrupted (killed on the second signal)\n");
+		fprintf(f, "| interrupted (killed by the suite while stopping)\n");
 	else if (!r->hl.valid)
 		fprintf(f, "| failed: %s\n", r->error);
 	else {

@@ -355,7 +355,7 @@ static int list_children(pid_t *pids, int max)
 	if (!d)
 		return 0;
 	while (n < max && (de = readdir(d))) {
-		char *close_p;
+		char *close_p, *e;
 		long ppid;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
@@ -371,7 +371,10 @@ static int list_children(pid_t *pids, int max)
 		buf[len] = '\0';
 		/* "pid (comm) state ppid ...": comm may hold ") " */
 		close_p = strrchr(buf, ')');
-		if (!close_p || sscanf(close_p + 2, "%*c %ld", &ppid) != 1)
+		if (!close_p || strlen(close_p) < 5)
+			continue;
+		ppid = strtol(close_p + 4, &e, 10);
+		if (e == close_p + 4)
 			continue;
 		if (ppid == self)
 			pids[n++] = (pid_t)strtol(de->d_name, NULL, 10);
