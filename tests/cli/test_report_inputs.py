@@ -180,8 +180,8 @@ def test_suite_db_and_compare(tmp_path):
 def test_real_suite_directory(tmp_path):
     """A directory written by rtlat suite itself."""
     d = tmp_path / "x"
-    run(["suite", "-T", "1", "--loads", "none,cpu", "--out", d, "-q"], check=0,
-        timeout=120)
+    run(["suite", "-T", "1", "--tests", "latency", "--loads", "none,cpu",
+         "--load-workers", "1", "--out", d, "-q"], check=0, timeout=120)
     index = json.loads((d / "suite.json").read_text())
     rs, p = csv_rows([d])
     assert len(rs) == 2, (p.stdout, p.stderr)
