@@ -213,18 +213,21 @@ static const struct optdesc *test_short(int c)
  */
 static const struct optdesc *test_args_scan(const char *args, bool *sched)
 {
-	char copy[1024], *w[128], *tok, *save = NULL;
-	const struct optdesc *d;
-	int n = 0, i;
+	const struct optdesc *d, *bad = NULL;
+	char *copy = strdup(args), *tok, *save = NULL;
+	bool value = false;	/* the word is the value of an option */
 
 	*sched = false;
-	snprintf(copy, sizeof(copy), "%s", args);
-	for (tok = strtok_r(copy, " \t", &save); tok && n < 128;
-	     tok = strtok_r(NULL, " \t", &save))
-		w[n++] = tok;
-	for (i = 0; i < n; i++) {
-		const char *p = w[i];
+	if (!copy)
+		return NULL;	/* (the run then sees them as given) */
+	for (tok = strtok_r(copy, " \t", &save); tok && !bad;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		const char *p = tok;
 
+		if (value) {
+			value = false;
+			continue;
+		}
 		/* the first operand or "--" ends the options (the test then
 		 * refuses the operand) */
 		if (p[0] != '-' || !p[1] || !strcmp(p, "--"))
@@ -236,28 +239,27 @@ static const struct optdesc *test_args_scan(const char *args, bool *sched)
 			if (!d)
 				continue;
 			if (suite_managed(d))
-				return d;
+				bad = d;
 			*sched |= d->shrt == 'P' || !strcmp(d->lng, "policy");
-			if (d->has_arg == required_argument && !p[2 + len])
-				i++;	/* its value */
+			value = d->has_arg == required_argument && !p[2 + len];
 			continue;
 		}
 		/* -qT5: flags, then at most one option with its value */
-		for (p++; *p; p++) {
+		for (p++; *p && !bad; p++) {
 			d = test_short(*p);
 			if (!d)
 				continue;
 			if (suite_managed(d))
-				return d;
+				bad = d;
 			*sched |= d->shrt == 'P';
 			if (d->has_arg == required_argument) {
-				if (!p[1])
-					i++;
+				value = !p[1];
 				break;
 			}
 		}
 	}
-	return NULL;
+	free(copy);
+	return bad;
 }
 
 /* TEST:ARGS of --test-args (or a [TEST] section): a suite test, with no
