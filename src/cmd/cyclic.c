@@ -262,11 +262,15 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->prio = (int)v;
 		return 0;
 	case OPT_POLICY:
-		if (!strcasecmp(arg, "batch") || !strcasecmp(arg, "idle") ||
-		    !strcasecmp(arg, "normal"))
-			c->policy = SCHED_OTHER;	/* as cyclictest runs them */
+		if (!strcasecmp(arg, "batch"))
+			c->policy = SCHED_BATCH;
+		else if (!strcasecmp(arg, "idle"))
+			c->policy = SCHED_IDLE;
+		else if (!strcasecmp(arg, "normal"))
+			c->policy = SCHED_OTHER;
 		else if (policy_parse(arg, &c->policy) < 0)
 			return opt_bad_value(d, arg, "expected other, normal, batch, idle, fifo or rr");
+		c->policy_arg = arg;
 		return 0;
 	case OPT_PRIOSPREAD:
 		c->priospread = true;
@@ -369,12 +373,12 @@ int cyclic_layout(const struct cyclic_opts *c, const struct cpuset *usable,
 			 prio);
 		add_note(note, notelen, msg);
 	}
-	if (prio && policy != SCHED_FIFO && policy != SCHED_RR) {
-		if (c->policy >= 0)
-			add_note(note, notelen,
-				 "policy and priority don't match: setting policy to SCHED_FIFO");
+	/* (given with --policy, this is cyclic_policy_warning()'s) */
+	if (prio && policy != SCHED_FIFO && policy != SCHED_RR)
 		policy = SCHED_FIFO;
-	}
+	/* the samplers run SCHED_OTHER for batch and idle */
+	if (policy != SCHED_FIFO && policy != SCHED_RR)
+		policy = SCHED_OTHER;
 	if ((policy == SCHED_FIFO || policy == SCHED_RR) && prio == 0) {
 		prio = n + 1;
 		snprintf(msg, sizeof(msg), "defaulting realtime priority to %d",
@@ -405,6 +409,25 @@ int cyclic_layout(const struct cyclic_opts *c, const struct cpuset *usable,
 		add_note(note, notelen,
 			 "distance is ignored and set to 0, if histogram enabled");
 	return n;
+}
+
+const char *cyclic_policy_warning(const struct cyclic_opts *c,
+				  const struct cyclic_thread *t, char *buf,
+				  size_t len)
+{
+	buf[0] = '\0';
+	if (c->policy < 0 || c->policy == t->policy)
+		return NULL;
+	if (t->policy == SCHED_FIFO)
+		snprintf(buf, len,
+			 "--policy %s with priority %d: policy and priority don't match, running SCHED_FIFO (as cyclictest does)",
+			 c->policy_arg ? c->policy_arg : policy_name(c->policy),
+			 t->prio);
+	else
+		snprintf(buf, len,
+			 "--policy %s: running SCHED_OTHER (rtlat cyclic runs fifo, rr or other)",
+			 c->policy_arg ? c->policy_arg : policy_name(c->policy));
+	return buf;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -452,6 +475,13 @@ static int cyclic_setup(struct run *r)
 	}
 	if (note[0])
 		log_note("%s", note);
+	/* the policy given is not the one run: a warning, in the result too */
+	if (cyclic_policy_warning(c, &t[0], err, sizeof(err))) {
+		log_warn("%s", err);
+		if (r->nwarnings < RTLAT_MAX_WARNINGS)
+			snprintf(r->warnings[r->nwarnings++],
+				 sizeof(r->warnings[0]), "%s", err);
+	}
 	if (t[0].policy == SCHED_OTHER)
 		log_note("running SCHED_OTHER as cyclictest does without -p; give -p PRIO for a real-time measurement");
 	if (c->affinity_set && !c->smp) {

@@ -31,7 +31,9 @@ struct cyclic_opts {
 	bool affinity;			/* -a given */
 	bool affinity_set;		/* -a CPUSET given */
 	struct cpuset aff;		/* the CPUSET */
-	int policy;			/* --policy, or -1 */
+	int policy;			/* --policy (SCHED_*, also BATCH and
+					 * IDLE), or -1 */
+	const char *policy_arg;		/* as given: "normal" */
 	int prio;			/* -p, 0 = not given */
 	bool priospread;
 	int64_t interval_ns;		/* -i: period of thread 0 */
@@ -77,6 +79,16 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg);
 int cyclic_layout(const struct cyclic_opts *c, const struct cpuset *usable,
 		  struct cyclic_thread *t, int max, char *err, size_t errlen,
 		  char *note, size_t notelen);
+
+/*
+ * When the --policy of @c is not the policy thread @t runs (a priority
+ * with other/normal/batch/idle runs SCHED_FIFO, as in cyclictest; batch
+ * and idle without one run SCHED_OTHER), the warning for stderr in @buf,
+ * returned; else NULL.
+ */
+const char *cyclic_policy_warning(const struct cyclic_opts *c,
+				  const struct cyclic_thread *t, char *buf,
+				  size_t len);
 
 /* Parse a cyclictest duration: 10, 10s, 5m, 2h, 1d (also upper case).
  * Returns 0 or -EINVAL. */

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/log.h"
@@ -23,6 +24,7 @@ struct load_args {
 	struct load_opts lo;
 	int64_t duration_ns;
 	bool list;
+	bool none;			/* "none" was named */
 	const char *json;
 };
 
@@ -70,31 +72,89 @@ static void list_gens(void)
 	printf("%-6s %-10s %s\n", "hell", "", "all of the above together (Xenomai's dohell mix)");
 }
 
-/* {"schema": "rtlat-load", ..., "loads": [...]} (docs/result-schema.md) */
-static int write_json(const char *path, const struct load_run *lr, int sig)
+#define MAX_MSGS 32
+
+/* What the loads came to: warnings, errors (load_problem()). */
+struct load_outcome {
+	char warnings[MAX_MSGS][320];
+	int nwarnings;
+	char error[320];		/* the first error, or "" */
+};
+
+/* {"schema": "rtlat-load", ..., "loads": [...], "warnings": [...],
+ * "error": ...} (docs/result-schema.md) */
+static int write_json(const char *path, const struct load_run *lr,
+		      const char *status, const struct load_outcome *oc)
 {
 	char tmp[4096 + 32], err[512];
 	struct jw w;
 	FILE *f;
+	int i;
 
 	f = atomic_open(path, tmp, sizeof(tmp), err, sizeof(err));
 	if (!f) {
-		log_error("%s", err);
+		log_error("cannot write the --json file: %s", err);
 		return -1;
 	}
 	jw_init(&w, f);
 	jw_obj_begin(&w, NULL);
 	jw_str(&w, "schema", "rtlat-load");
 	jw_int(&w, "schema_version", 1);
-	jw_str(&w, "status", sig ? "interrupted" : "complete");
+	jw_str(&w, "status", status);
 	load_json(lr, &w);
+	jw_arr_begin(&w, "warnings");
+	for (i = 0; i < oc->nwarnings; i++)
+		jw_str(&w, NULL, oc->warnings[i]);
+	jw_arr_end(&w);
+	if (oc->error[0])
+		jw_str(&w, "error", oc->error);
+	else
+		jw_null(&w, "error");
 	jw_obj_end(&w);
-	jw_finish(&w);
+	if (!jw_finish(&w) && !ferror(f)) {
+		fclose(f);
+		if (tmp[0])
+			unlink(tmp);
+		log_error("cannot write the --json file %s: internal error", path);
+		return -1;
+	}
 	if (atomic_commit(f, tmp, path, err, sizeof(err)) < 0) {
-		log_error("%s", err);
+		log_error("cannot write the --json file: %s", err);
 		return -1;
 	}
 	return 0;
+}
+
+/* Check the loads after load_stop(): warnings and errors on stderr and in
+ * @oc. A generator that did no work over a whole run did not run. */
+static void check_loads(const struct load_result *res, int n, int sig,
+			struct load_outcome *oc)
+{
+	char msg[320];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int k = load_problem(&res[i], msg, sizeof(msg));
+
+		if (k == LOAD_OK && !sig && !res[i].is_command &&
+		    res[i].count == 0) {
+			snprintf(msg, sizeof(msg), "load %s did no work in the whole run",
+				 res[i].name);
+			k = LOAD_ERROR;
+		} else if (k == LOAD_WARNING && res[i].error[0]) {
+			k = LOAD_ERROR;	/* rtlat load: a load that failed */
+		}
+		if (k == LOAD_ERROR) {
+			log_error("%s", msg);
+			if (!oc->error[0])
+				snprintf(oc->error, sizeof(oc->error), "%s", msg);
+		} else if (k == LOAD_WARNING) {
+			log_warn("%s", msg);
+			if (oc->nwarnings < MAX_MSGS)
+				snprintf(oc->warnings[oc->nwarnings++],
+					 sizeof(oc->warnings[0]), "%s", msg);
+		}
+	}
 }
 
 /* Wait for the end of @duration_ns (0 = none) or a signal; returns it. */
@@ -116,15 +176,31 @@ static int wait_end(int64_t duration_ns)
 	}
 }
 
+/* Does the list "cpu,none" / "none" name none? */
+static bool names_none(const char *list)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",+ ", &save); tok;
+	     tok = strtok_r(NULL, ",+ ", &save))
+		if (!strcmp(tok, "none"))
+			return true;
+	return false;
+}
+
 static int load_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = { load_cmd_opts, NULL };
 	struct load_result res[32];
+	struct load_outcome oc;
 	struct load_args a;
 	struct load_run *lr;
 	char err[512], names[128];
+	const char *status;
 	sigset_t sigs;
-	int first, r, i, n, sig, base = 0, status = 0;
+	int64_t t0;
+	int first, r, n, sig, base = 0, ret;
 
 	memset(&a, 0, sizeof(a));
 	load_opts_init(&a.lo);
@@ -148,44 +224,52 @@ static int load_main(int argc, char **argv)
 			log_error("%s", err);
 			return 1;
 		}
+		a.none |= names_none(argv[base]);
 	}
 	if (a.list) {
 		list_gens();
 		return 0;
 	}
-	if (!load_requested(&a.lo)) {
-		log_error("no load given: name one or more of cpu, cache, fork, io, net, msg, hell, or use --load-cmd (see --list)");
+	if (!load_requested(&a.lo) && !a.none) {
+		log_error("no load given: name one or more of cpu, cache, fork, io, net, msg, hell, none, or use --load-cmd (see --list)");
+		return 1;
+	}
+	/* the result is not lost at the end: check where it goes first */
+	if (a.json && result_check_writable(a.json, err, sizeof(err)) < 0) {
+		log_error("--json: %s", err);
 		return 1;
 	}
 	/* signals wait for the main loop, also during the start */
 	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	t0 = clock_now_ns(CLOCK_MONOTONIC);
 	if (load_start(&a.lo, &lr, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return 1;
 	}
-	log_note("running %s%s", load_names(&a.lo, names, sizeof(names)),
+	load_names(&a.lo, names, sizeof(names));
+	if (!names[0])
+		snprintf(names, sizeof(names), "none");
+	log_note("running %s%s", lr ? names : "no load (none)",
 		 a.duration_ns ? "" : " until Ctrl-C");
 	sig = wait_end(a.duration_ns);
 	load_stop(lr);
 	n = load_results(lr, res, 32);
 	printf("# rtlat load: %s for %.1f s%s\n", names,
-	       n ? (double)res[0].duration_ns / 1e9 : 0.0,
+	       (double)(n ? res[0].duration_ns :
+			clock_now_ns(CLOCK_MONOTONIC) - t0) / 1e9,
 	       sig ? " (interrupted)" : "");
 	printf("# %-6s %3s %-5s %18s  %s\n", "load", "n", "sched", "achieved",
 	       "what");
 	load_print(stdout, res, n, "  ");
-	/* no work at all over a whole run means the load did not run */
-	for (i = 0; i < n; i++)
-		if (res[i].error[0] ||
-		    (!sig && !res[i].is_command && res[i].count == 0))
-			status = 1;
-	if (a.json && write_json(a.json, lr, sig) < 0)
-		status = 1;
+	memset(&oc, 0, sizeof(oc));
+	check_loads(res, n, sig, &oc);
+	status = oc.error[0] ? "error" : sig ? "interrupted" : "complete";
+	ret = oc.error[0] ? 1 : 0;
+	if (a.json && write_json(a.json, lr, status, &oc) < 0)
+		ret = 1;
 	load_free(lr);
-	if (status)
-		log_error("a load did not run (see FAILED above)");
-	return fflush(stdout) == 0 ? status : 1;
+	return fflush(stdout) == 0 ? ret : 1;
 }
 
 const struct rtlat_cmd cmd_load = {

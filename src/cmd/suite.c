@@ -23,7 +23,9 @@
 #include <unistd.h>
 
 #include "cmd/suite.h"
+#include "core/engine.h"
 #include "core/ini.h"
+#include "core/ipc_test.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/parse.h"
@@ -78,6 +80,38 @@ static const struct optdesc suite_opts[] = {
 
 static const struct optdesc *const suite_tables[] = { suite_opts, NULL };
 
+/* Keep @p (allocated; NULL: out of memory) until the suite ends: options
+ * point into it. Returns @p, or NULL after an error message. */
+static char *keep(struct suite *s, char *p)
+{
+	char **n;
+
+	if (!p) {
+		log_error("out of memory");
+		return NULL;
+	}
+	n = realloc(s->owned, (size_t)(s->nowned + 1) * sizeof(*n));
+	if (!n) {
+		free(p);
+		log_error("out of memory");
+		return NULL;
+	}
+	s->owned = n;
+	s->owned[s->nowned++] = p;
+	return p;
+}
+
+static void suite_free(struct suite *s)
+{
+	int i;
+
+	for (i = 0; i < s->nowned; i++)
+		free(s->owned[i]);
+	free(s->owned);
+	free(s->runs);
+	free(s);
+}
+
 static int fwd_add(struct suite *s, const struct optdesc *d, const char *arg)
 {
 	char *opt;
@@ -85,9 +119,183 @@ static int fwd_add(struct suite *s, const struct optdesc *d, const char *arg)
 	if (s->nfwd + 2 > SUITE_MAX_FWD)
 		return opt_bad_value(d, arg, "too many load options");
 	if (asprintf(&opt, "--%s", d->lng) < 0)
+		opt = NULL;
+	if (!keep(s, opt))
 		return -1;
 	s->fwd[s->nfwd++] = opt;
 	s->fwd[s->nfwd++] = arg;
+	return 0;
+}
+
+/* "latency, switch, handshake, cruncher": the suite tests, into @buf. */
+static char *suite_test_names(char *buf, size_t len)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; rtlat_cmds[i]; i++)
+		if (rtlat_cmds[i]->suite)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 buf[0] ? ", " : "", rtlat_cmds[i]->name);
+	return buf;
+}
+
+/* --- --test-args: what the suite sets itself is not for them ------------ */
+
+/* The options of the tests that the suite knows (the tests' own tables
+ * may add a few more, none of them suite-managed). */
+static const struct optdesc *const test_tables[] = {
+	engine_timer_opts, engine_common_opts, ipc_test_opts, NULL,
+};
+
+/* Set on every run by the suite (build_argv()): -T/--duration, --json,
+ * --headline-fd, --warmup, --max-latency, and the load options, which it
+ * gives to the runs with load only. */
+static bool suite_managed(const struct optdesc *d)
+{
+	static const char *const names[] = {
+		"duration", "json", "headline-fd", "warmup", "max-latency",
+		NULL,
+	};
+	int i;
+
+	if (!d->lng)
+		return false;
+	if (!strncmp(d->lng, "load", 4))
+		return true;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(d->lng, names[i]))
+			return true;
+	return false;
+}
+
+/* The option "--@name" (@len bytes, maybe abbreviated as getopt_long()
+ * allows) of the tests: an exact name, else the one option it abbreviates;
+ * NULL if unknown or ambiguous. An abbreviation of suite-managed options
+ * only gives the first of them. */
+static const struct optdesc *test_long(const char *name, size_t len)
+{
+	const struct optdesc *d, *hit = NULL;
+	bool other = false;
+	int t;
+
+	for (t = 0; test_tables[t]; t++) {
+		for (d = test_tables[t]; d->lng || d->shrt; d++) {
+			if (!d->lng || strncmp(d->lng, name, len) != 0)
+				continue;
+			if (strlen(d->lng) == len)
+				return d;
+			if (!suite_managed(d))
+				other = true;
+			else if (!hit)
+				hit = d;
+		}
+	}
+	return other ? NULL : hit;
+}
+
+static const struct optdesc *test_short(int c)
+{
+	const struct optdesc *d;
+	int t;
+
+	for (t = 0; test_tables[t]; t++)
+		for (d = test_tables[t]; d->lng || d->shrt; d++)
+			if (d->shrt == c)
+				return d;
+	return NULL;
+}
+
+/*
+ * Look through the words of --test-args @args as the test's option parser
+ * will: returns the first suite-managed option in them, or NULL. *@sched is
+ * set when they choose the scheduling (-P/--priority, --policy).
+ */
+static const struct optdesc *test_args_scan(const char *args, bool *sched)
+{
+	const struct optdesc *d, *bad = NULL;
+	char *copy = strdup(args), *tok, *save = NULL;
+	bool value = false;	/* the word is the value of an option */
+
+	*sched = false;
+	if (!copy)
+		return NULL;	/* (the run then sees them as given) */
+	for (tok = strtok_r(copy, " \t", &save); tok && !bad;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		const char *p = tok;
+
+		if (value) {
+			value = false;
+			continue;
+		}
+		/* the first operand or "--" ends the options (the test then
+		 * refuses the operand) */
+		if (p[0] != '-' || !p[1] || !strcmp(p, "--"))
+			break;
+		if (p[1] == '-') {
+			size_t len = strcspn(p + 2, "=");
+
+			d = test_long(p + 2, len);
+			if (!d)
+				continue;
+			if (suite_managed(d))
+				bad = d;
+			*sched |= d->shrt == 'P' || !strcmp(d->lng, "policy");
+			value = d->has_arg == required_argument && !p[2 + len];
+			continue;
+		}
+		/* -qT5: flags, then at most one option with its value */
+		for (p++; *p && !bad; p++) {
+			d = test_short(*p);
+			if (!d)
+				continue;
+			if (suite_managed(d))
+				bad = d;
+			*sched |= d->shrt == 'P';
+			if (d->has_arg == required_argument) {
+				value = !p[1];
+				break;
+			}
+		}
+	}
+	free(copy);
+	return bad;
+}
+
+/* TEST:ARGS of --test-args (or a [TEST] section): a suite test, with no
+ * option the suite sets itself. */
+static int test_args_add(struct suite *s, const struct optdesc *d,
+			 const char *arg)
+{
+	const char *colon = arg ? strchr(arg, ':') : NULL;
+	const struct optdesc *bad;
+	const struct rtlat_cmd *c;
+	char names[256], msg[640], *test;
+	bool sched;
+
+	if (!colon || colon == arg)
+		return opt_bad_value(d, arg, "expected TEST:ARGS, e.g. \"latency:-p 200\"");
+	if (s->ntargs >= SUITE_MAX_TARGS)
+		return opt_bad_value(d, arg, "too many --test-args");
+	test = keep(s, strndup(arg, (size_t)(colon - arg)));
+	if (!test)
+		return -1;
+	c = cmd_find(test);
+	if (!c || !c->suite) {
+		snprintf(msg, sizeof(msg), "'%s' is not a suite test; suite tests: %s",
+			 test, suite_test_names(names, sizeof(names)));
+		return opt_bad_value(d, arg, msg);
+	}
+	bad = test_args_scan(colon + 1, &sched);
+	if (bad) {
+		snprintf(msg, sizeof(msg),
+			 "%s is set by the suite itself; the suite manages -T/--duration, --warmup, --max-latency, --json, --headline-fd and the load options (--load, --load-*): give -T, --warmup, --max-latency, --loads and --load-* to rtlat suite",
+			 opt_spelling(bad));
+		return opt_bad_value(d, arg, msg);
+	}
+	s->sched_in_targs |= sched;
+	s->targs[s->ntargs].test = test;
+	s->targs[s->ntargs++].args = colon + 1;
 	return 0;
 }
 
@@ -95,7 +303,6 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
 	struct suite *s = ctx;
 	struct load_opts scratch;
-	const char *colon;
 	int r;
 
 	switch (d->key) {
@@ -125,14 +332,7 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
 		return 0;
 	case OPT_TEST_ARGS:
-		colon = arg ? strchr(arg, ':') : NULL;
-		if (!colon || colon == arg)
-			return opt_bad_value(d, arg, "expected TEST:ARGS, e.g. \"latency:-p 200\"");
-		if (s->ntargs >= SUITE_MAX_TARGS)
-			return opt_bad_value(d, arg, "too many --test-args");
-		s->targs[s->ntargs].test = strndup(arg, (size_t)(colon - arg));
-		s->targs[s->ntargs++].args = colon + 1;
-		return 0;
+		return test_args_add(s, d, arg);
 	case 'f':
 		return 0;	/* read before the command line */
 	case 'q':
@@ -179,8 +379,15 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 			return -1;
 		}
 		if (asprintf(&ta, "%s:%s", section, value) < 0)
+			ta = NULL;
+		if (!keep(c->s, ta))
 			return -1;
-		return suite_opt(c->s, find_long("test-args"), ta);
+		if (suite_opt(c->s, find_long("test-args"), ta) < 0) {
+			log_error("(in %s line %d, section [%s])", c->path, line,
+				  section);
+			return -1;
+		}
+		return 0;
 	}
 	d = find_long(key);
 	if (!d || !strcmp(key, "file")) {
@@ -199,16 +406,15 @@ static int suite_ini_key(void *ctx, const char *section, const char *key,
 			  key, value);
 		return -1;
 	}
-	/* the options keep pointers to their values: it lives until exit */
-	v = strdup(value);
+	/* the options keep pointers to their values */
+	v = keep(c->s, strdup(value));
 	if (!v)
 		return -1;
 	if (suite_opt(c->s, d, v) < 0) {
 		log_error("(in %s line %d)", c->path, line);
-		free(v);
 		return -1;
 	}
-	return 0;	/* NOLINT(clang-analyzer-unix.Malloc): @v lives on */
+	return 0;
 }
 
 /* Read every -f FILE of @argv, in order, before the command line. */
@@ -259,16 +465,11 @@ static int build_runs(struct suite *s)
 			const struct rtlat_cmd *c = cmd_find(tok);
 
 			if (!c || !c->suite) {
-				char known[256] = "";
+				char known[256];
 
-				for (i = 0; rtlat_cmds[i]; i++)
-					if (rtlat_cmds[i]->suite)
-						snprintf(known + strlen(known),
-							 sizeof(known) - strlen(known),
-							 "%s%s", known[0] ? ", " : "",
-							 rtlat_cmds[i]->name);
 				log_error("invalid value '%s' for --tests: '%s' is not a suite test; suite tests: %s",
-					  s->tests, tok, known);
+					  s->tests, tok,
+					  suite_test_names(known, sizeof(known)));
 				return -1;
 			}
 			if (ntests < 32)
@@ -628,6 +829,86 @@ static bool read_some(int fd, char *buf, size_t *len)
 	}
 }
 
+/* The message of the first "error: " line of the log @path into @buf
+ * ("" if none). */
+static void log_first_error(const char *path, char *buf, size_t len)
+{
+	char line[1024], *e;
+	FILE *f;
+
+	buf[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		e = strstr(line, ": error: ");
+		if (!e)
+			continue;
+		e += strlen(": error: ");
+		e[strcspn(e, "\n")] = '\0';
+		snprintf(buf, len, "%s", e);
+		break;
+	}
+	fclose(f);
+}
+
+/* "signal 9 (Killed)" */
+static const char *signal_text(int sig, char *buf, size_t len)
+{
+	snprintf(buf, len, "signal %d (%s)", sig, strsignal(sig));
+	return buf;
+}
+
+/*
+ * Why run @r (its process ended, headline read, log at @logp) failed, into
+ * r->error; "" when it did not. A run the suite stopped on the user's
+ * signal is interrupted, not failed; any other signal is a failure.
+ */
+static void run_outcome(struct suite_run *r, const char *logp)
+{
+	char why[320], sig[64];
+	bool figures = r->hl.valid && r->hl.complete;
+
+	r->error[0] = '\0';
+	if (r->term_signal) {
+		if (r->stopped_by_suite)
+			return;		/* killed by the suite, stopping it */
+		snprintf(r->error, sizeof(r->error),
+			 "killed by %s, not sent by the suite (see %s.log; %s.json holds the last checkpoint)",
+			 signal_text(r->term_signal, sig, sizeof(sig)),
+			 r->base, r->base);
+		return;
+	}
+	if (!figures) {
+		log_first_error(logp, why, sizeof(why));
+		snprintf(r->error, sizeof(r->error),
+			 "%s%sexit status %d without figures, see %s.log%s",
+			 why, why[0] ? " (" : "", r->exit_status, r->base,
+			 why[0] ? ")" : "");
+		return;
+	}
+	if (!r->stopped_by_suite && !strcmp(r->hl.status, "interrupted")) {
+		if (r->hl.stop_signal > 0)
+			signal_text(r->hl.stop_signal, sig, sizeof(sig));
+		else
+			snprintf(sig, sizeof(sig), "a signal");
+		snprintf(r->error, sizeof(r->error),
+			 "interrupted by %s, not sent by the suite (see %s.log)",
+			 sig, r->base);
+		return;
+	}
+	if (r->exit_status == 1 || r->exit_status > 2) {
+		if (r->hl.error[0]) {
+			snprintf(r->error, sizeof(r->error), "%s", r->hl.error);
+			return;
+		}
+		log_first_error(logp, why, sizeof(why));
+		snprintf(r->error, sizeof(r->error), "%s%sexit status %d, see %s.log%s",
+			 why, why[0] ? " (" : "", r->exit_status, r->base,
+			 why[0] ? ")" : "");
+	}
+}
+
 static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 		    int64_t overhead)
 {
@@ -702,6 +983,7 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 		progress(s, r, suite_t0, t0, overhead, false);
 	}
 	r->elapsed_ns = clock_now_ns(CLOCK_MONOTONIC) - t0;
+	r->stopped_by_suite = nsig > 0;
 	while (read_some(pfd[0], hl, &hl_len))
 		;
 	close(pfd[0]);
@@ -709,22 +991,9 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 		r->exit_status = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))
 		r->term_signal = WTERMSIG(st);
-	if (headline_parse(&r->hl, hl) < 0 || !r->hl.complete) {
-		if (r->term_signal)
-			snprintf(r->error, sizeof(r->error),
-				 "killed by %s (see %s.log; %s.json holds the last checkpoint)",
-				 strsignal(r->term_signal), r->base, r->base);
-		else
-			snprintf(r->error, sizeof(r->error),
-				 "exit status %d without figures (see %s.log)",
-				 r->exit_status, r->base);
-	} else if (r->exit_status == 1) {
-		if (r->hl.error[0])
-			snprintf(r->error, sizeof(r->error), "%s", r->hl.error);
-		else
-			snprintf(r->error, sizeof(r->error),
-				 "exit status 1 (see %s.log)", r->base);
-	}
+	if (headline_parse(&r->hl, hl) < 0)
+		memset(&r->hl, 0, sizeof(r->hl));
+	run_outcome(r, logp);
 	free(hl);
 }
 
@@ -791,19 +1060,63 @@ static int finish(struct suite *s)
 	return s->exit_code;
 }
 
+/* After run @r: say on stderr why it failed (progress or not). */
+static void report_failure(const struct suite *s, const struct suite_run *r)
+{
+	char lt[96];
+
+	if (!r->error[0])
+		return;
+	if (!s->quiet && isatty(2))
+		fprintf(stderr, "\r\033[K");
+	log_error("run %d of %d (%s %s) failed: %s", r->index, s->nruns,
+		  r->cmd->name, suite_load_title(r->load, lt, sizeof(lt)),
+		  r->error);
+}
+
+/*
+ * Every suite test runs its samplers SCHED_FIFO at priority 99 (switch:
+ * 98 and 99): without that privilege every run would fail, so the suite
+ * fails at once, naming the fix. --test-args choosing the scheduling
+ * (-P, --policy) leave it to each run.
+ */
+static int check_privilege(const struct suite *s)
+{
+	char msg[512];
+
+	if (s->sched_in_targs)
+		return 0;
+	if (sched_probe(SCHED_FIFO, 99, msg, sizeof(msg)) < 0) {
+		log_error("the suite tests run at SCHED_FIFO priority 99: %s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int suite_run(struct suite *s, int argc, char **argv);
+
 static int suite_main(int argc, char **argv)
 {
 	struct suite *s = calloc(1, sizeof(*s));
+	int r;
+
+	if (!s) {
+		log_error("out of memory");
+		return 1;
+	}
+	r = suite_run(s, argc, argv);
+	suite_free(s);
+	return r;
+}
+
+static int suite_run(struct suite *s, int argc, char **argv)
+{
 	int64_t suite_t0, overhead = NSEC_PER_SEC, spent = 0;
 	char est[32], each[32];
 	sigset_t sigs;
 	ssize_t n;
 	int r, i, done = 0;
 
-	if (!s) {
-		log_error("out of memory");
-		return 1;
-	}
 	s->duration_ns = DEFAULT_DURATION;
 	s->warmup_ns = -1;
 	s->max_latency_ns = -1;
@@ -821,7 +1134,7 @@ static int suite_main(int argc, char **argv)
 			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.");
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (build_runs(s) < 0)
+	if (build_runs(s) < 0 || check_privilege(s) < 0)
 		return 1;
 	sysdesc_read(&s->sys, "/");
 	if (!s->label)
@@ -857,6 +1170,7 @@ static int suite_main(int argc, char **argv)
 			break;
 		}
 		run_one(s, &s->runs[i], suite_t0, overhead);
+		report_failure(s, &s->runs[i]);
 		if (s->runs[i].ran) {
 			spent += s->runs[i].elapsed_ns -
 				 run_estimate(s, 0);

@@ -26,9 +26,10 @@ struct suite_run {
 	bool ran;
 	int exit_status;		/* of the test process, -1 if none */
 	int term_signal;		/* it was killed by this signal, or 0 */
+	bool stopped_by_suite;		/* the suite passed the user's signal on */
 	int64_t elapsed_ns;		/* wall time of the process */
 	struct headline hl;		/* hl.valid when it wrote one */
-	char error[256];		/* "" or why the run failed */
+	char error[512];		/* "" or why the run failed */
 };
 
 struct suite {
@@ -48,6 +49,7 @@ struct suite {
 		const char *args;
 	} targs[SUITE_MAX_TARGS];
 	int ntargs;
+	bool sched_in_targs;		/* they set -P/--priority or --policy */
 
 	/* state */
 	char exe[PATH_MAX];
@@ -62,6 +64,8 @@ struct suite {
 	int exit_code;
 	char snapshot[16][32];		/* files written under system/ */
 	int nsnapshot;
+	char **owned;			/* strings the options point into */
+	int nowned;
 };
 
 /* Print the report (board header, one table per test and load state, the

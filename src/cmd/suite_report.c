@@ -187,6 +187,8 @@ static void print_table(FILE *f, const struct suite *s,
 	fprintf(f, "\n%-*s", lw, s->label);
 	if (!r->ran)
 		fprintf(f, "| not run (the suite was interrupted)\n");
+	else if (!r->hl.valid && !r->error[0])
+		fprintf(f, "| interrupted (killed by the suite while stopping)\n");
 	else if (!r->hl.valid)
 		fprintf(f, "| failed: %s\n", r->error);
 	else {
@@ -344,7 +346,8 @@ static void run_json(struct jw *w, const struct suite_run *r)
 		jw_int(w, "signal", r->term_signal);
 	else
 		jw_null(w, "signal");
-	jw_str(w, "status", r->hl.valid ? r->hl.status : r->ran ? "error" : "not run");
+	jw_str(w, "status", !r->ran ? "not run" : r->error[0] ? "error" :
+	       r->hl.valid ? r->hl.status : "interrupted");
 	jw_int(w, "elapsed_ns", r->elapsed_ns);
 	if (r->hl.valid) {
 		jw_int(w, "duration_actual_ns", r->hl.duration_ns);

@@ -981,21 +981,33 @@ static bool all_ready_or_done(struct run *r)
 	return true;
 }
 
-/* Stop the loads after the measurement; a load that failed is a warning
- * (the "with load" figure would be a lie). */
+/* Stop the loads after the measurement; a load that failed or a command
+ * that ended early is a warning (the "with load" figure would be a lie), a
+ * command the shell could not run makes the run an error (load_problem()). */
 static void stop_loads(struct run *r)
 {
 	struct load_result res[32];
+	char msg[sizeof(r->warnings[0])];
 	int i, n;
 
 	if (!r->loads)
 		return;
 	load_stop(r->loads);
 	n = load_results(r->loads, res, 32);
-	for (i = 0; i < n; i++)
-		if (res[i].error[0])
-			run_warn(r, "load %s failed: %s", res[i].name,
-				 res[i].error);
+	for (i = 0; i < n; i++) {
+		switch (load_problem(&res[i], msg, sizeof(msg))) {
+		case LOAD_WARNING:
+			run_warn(r, "%s", msg);
+			break;
+		case LOAD_ERROR:
+			if (r->error[0])
+				run_warn(r, "%s", msg);
+			else
+				snprintf(r->error, sizeof(r->error), "%s", msg);
+			r->stop_reason = STOP_ERROR;
+			break;
+		}
+	}
 }
 
 /* On stdout after the summary: what each load achieved (# comments). */
@@ -1121,6 +1133,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			continue;
 		if (sched_probe(r->s[i].policy, r->s[i].prio, msg, sizeof(msg)) < 0) {
 			log_error("%s", msg);
+			snprintf(r->error, sizeof(r->error), "%s", msg);
 			goto fail_early;
 		}
 		break;
@@ -1154,6 +1167,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_note("loads running: %s", load_names(&o->load, msg, sizeof(msg)));
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
+		snprintf(r->error, sizeof(r->error), "%s", msg);
 		goto fail_early;
 	}
 	if (o->dma_latency) {

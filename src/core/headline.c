@@ -135,6 +135,8 @@ static void field(struct headline *h, const char *k, const char *v)
 		COPY(h->test, v);
 	else if (!strcmp(k, "status"))
 		COPY(h->status, v);
+	else if (!strcmp(k, "signal"))
+		h->stop_signal = to_int(v);
 	else if (!strcmp(k, "exit"))
 		h->exit_status = to_int(v);
 	else if (!strcmp(k, "duration_actual_ns"))

@@ -42,6 +42,7 @@ struct headline {
 	bool complete;			/* "end" was read */
 	char test[32];
 	char status[16];		/* complete, interrupted, break, error */
+	int stop_signal;		/* interrupted by this signal, or 0 */
 	int exit_status;
 	int64_t duration_ns;
 	bool threshold_exceeded;

@@ -646,6 +646,8 @@ void result_headline(struct run *r, int fd, const char *status)
 	fprintf(f, "rtlat-headline 1\n");
 	hl_str(f, "test", r->test->name);
 	hl_str(f, "status", status);
+	if (r->stop_reason == STOP_SIGNAL)
+		fprintf(f, "signal %d\n", r->stop_signal);
 	fprintf(f, "exit %d\n", r->exit_code);
 	fprintf(f, "duration_actual_ns %lld\n", (long long)run_actual_ns(r));
 	fprintf(f, "threshold_exceeded %d\n", r->threshold_exceeded ? 1 : 0);

@@ -496,6 +496,8 @@ char *sysdesc_flavour(const struct sysdesc *d, char *buf, size_t len)
 		snprintf(kern, sizeof(kern), "%s (%s)", d->preempt, d->preempt_mode);
 	else if (d->preempt[0])
 		snprintf(kern, sizeof(kern), "%s", d->preempt);
+	else if (!d->version[0] && !d->proc_version[0])
+		snprintf(kern, sizeof(kern), "unknown");	/* unread */
 	else
 		snprintf(kern, sizeof(kern), "no PREEMPT (voluntary or none)");
 
@@ -522,6 +524,8 @@ char *sysdesc_flavour(const struct sysdesc *d, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, ", kernel %s", kern);
 	else if (d->realtime)
 		snprintf(buf, len, "PREEMPT_RT");
+	else if (!strcmp(kern, "unknown"))
+		snprintf(buf, len, "unknown");	/* never assert mainline */
 	else
 		snprintf(buf, len, "mainline %s", kern);
 	return buf;

@@ -62,7 +62,8 @@ void sysdesc_read(struct sysdesc *d, const char *root);
 /*
  * The real-time flavour in a few words, e.g. "PREEMPT_RT",
  * "Xenomai 2.0 on I-pipe 1.0-01, kernel no PREEMPT (voluntary or none)",
- * "mainline PREEMPT_DYNAMIC (full)". Returns @buf.
+ * "mainline PREEMPT_DYNAMIC (full)"; "unknown" (", kernel unknown" after a
+ * co-kernel) when the kernel version could not be read. Returns @buf.
  */
 char *sysdesc_flavour(const struct sysdesc *d, char *buf, size_t len);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Load generator framework: options, worker processes, rates; see load.h. */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -321,18 +322,110 @@ static bool child_ended(pid_t pid, int *status)
 	return true;
 }
 
+/* The children of this (single-threaded) process into @pids (at most
+ * @max): /proc/self/task/PID/children, or a scan of /proc without
+ * CONFIG_PROC_CHILDREN. Returns how many. */
+static int list_children(pid_t *pids, int max)
+{
+	char path[64], buf[4096], *p, *end;
+	pid_t self = getpid();
+	struct dirent *de;
+	int n = 0, fd;
+	ssize_t len;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)self);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len >= 0) {
+			buf[len] = '\0';
+			for (p = buf; n < max; p = end) {
+				long v = strtol(p, &end, 10);
+
+				if (end == p)
+					break;
+				pids[n++] = (pid_t)v;
+			}
+			return n;
+		}
+	}
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		char *close_p, *e;
+		long ppid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold ") " */
+		close_p = strrchr(buf, ')');
+		if (!close_p || strlen(close_p) < 5)
+			continue;
+		ppid = strtol(close_p + 4, &e, 10);
+		if (e == close_p + 4)
+			continue;
+		if (ppid == self)
+			pids[n++] = (pid_t)strtol(de->d_name, NULL, 10);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Children of the guard but @keep: what the command left behind when the
+ * processes it was started from ended (the guard is their subreaper). Reap
+ * those that ended, send @sig (0: none) to the others. Returns how many
+ * are left.
+ */
+static int cmd_orphans(pid_t keep, int sig)
+{
+	pid_t kids[512];
+	int n = list_children(kids, 512), i, left = 0;
+
+	for (i = 0; i < n; i++) {
+		if (kids[i] == keep || kids[i] <= 0)
+			continue;
+		if (waitpid(kids[i], NULL, WNOHANG) == kids[i])
+			continue;
+		if (sig)
+			kill(kids[i], sig);
+		left++;
+	}
+	return left;
+}
+
 /*
  * --load-cmd guard: runs "/bin/sh -c CMD" in a new process group and kills
  * that group (SIGTERM, then SIGKILL after a grace time) when told to stop
  * or when rtlat dies (parent-death signal SIGTERM). Keeps the shell
- * unreaped until then so that the group id stays valid.
+ * unreaped until then so that the group id stays valid. The guard is a
+ * child subreaper: what the command starts and leaves behind in another
+ * process group or session (setsid, a daemon's double fork) becomes its
+ * child when its parent ends, and is killed and reaped too.
+ *
+ * The command has ended by itself when the shell and everything it left
+ * have; its exit status is the shell's.
  */
 static void cmd_guard(const char *cmd, struct load_slot *slot)
 {
-	int64_t start = clock_now_ns(CLOCK_MONOTONIC), end;
-	int st;
+	int64_t start = clock_now_ns(CLOCK_MONOTONIC), end, next_scan = 0;
+	int st = 0;
+	bool shell_ended = false;
 	pid_t pid;
 
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid = fork();
 	if (pid < 0) {
 		snprintf(slot->error, sizeof(slot->error), "cannot fork: %s",
@@ -353,19 +446,36 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	__atomic_store_n(&slot->state, LOAD_RUNNING, __ATOMIC_RELEASE);
 	/* poll: a blocking wait could miss a SIGTERM arriving just before */
 	while (!stop_requested) {
-		if (slot->state == LOAD_RUNNING && child_ended(pid, &st)) {
-			slot->t_exit = clock_now_ns(CLOCK_MONOTONIC) - start;
-			slot->exit_status = st;
-			slot->state = LOAD_EXITED;
+		int64_t now = clock_now_ns(CLOCK_MONOTONIC);
+
+		if (!shell_ended)
+			shell_ended = child_ended(pid, &st);
+		/* after the shell: what it left, at most 4 times a second */
+		if (shell_ended && slot->state == LOAD_RUNNING &&
+		    now >= next_scan) {
+			next_scan = now + 250 * NSEC_PER_MSEC;
+			if (cmd_orphans(pid, 0) == 0) {
+				slot->t_exit = now - start;
+				slot->exit_status = st;
+				slot->state = LOAD_EXITED;
+			}
 		}
 		sleep_ns(20 * NSEC_PER_MSEC);
 	}
 	kill(-pid, SIGTERM);
+	cmd_orphans(pid, SIGTERM);
 	end = clock_now_ns(CLOCK_MONOTONIC) + NSEC_PER_SEC;
-	while (!child_ended(pid, NULL) && clock_now_ns(CLOCK_MONOTONIC) < end)
+	while ((!child_ended(pid, NULL) || cmd_orphans(pid, 0) > 0) &&
+	       clock_now_ns(CLOCK_MONOTONIC) < end)
 		sleep_ns(POLL_NS);
 	kill(-pid, SIGKILL);	/* whatever is left in its group */
 	waitpid(pid, NULL, 0);
+	/* and elsewhere: each one killed may leave children of its own,
+	 * which come here in turn */
+	end = clock_now_ns(CLOCK_MONOTONIC) + 2 * NSEC_PER_SEC;
+	while (cmd_orphans(0, SIGKILL) > 0 &&
+	       clock_now_ns(CLOCK_MONOTONIC) < end)
+		sleep_ns(POLL_NS);
 	_exit(0);
 }
 
@@ -649,6 +759,42 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 				  1e9 / (double)dur;
 	}
 	return n;
+}
+
+int load_problem(const struct load_result *r, char *msg, size_t len)
+{
+	double t = (double)r->ran_ns / 1e9;
+	int st = r->exit_status;
+
+	msg[0] = '\0';
+	if (r->is_command && st >= 0) {
+		if (st == 126 || st == 127) {
+			snprintf(msg, len,
+				 "load command '%s' exited with status %d after %.1f s: the shell could not run it (%s)",
+				 r->command, st, t,
+				 st == 127 ? "command not found" : "not executable");
+			return LOAD_ERROR;
+		}
+		if (st > 128)
+			snprintf(msg, len,
+				 "load command '%s' was killed by signal %d (%s) after %.1f s, before the end of the run: the rest of the run went without it",
+				 r->command, st - 128, strsignal(st - 128), t);
+		else
+			snprintf(msg, len,
+				 "load command '%s' ended by itself with exit status %d after %.1f s, before the end of the run: the rest of the run went without it",
+				 r->command, st, t);
+		return LOAD_WARNING;
+	}
+	if (r->error[0]) {
+		if (r->is_command)
+			snprintf(msg, len, "load command '%s' failed: %s",
+				 r->command, r->error);
+		else
+			snprintf(msg, len, "load %s failed: %s", r->name,
+				 r->error);
+		return LOAD_WARNING;
+	}
+	return LOAD_OK;
 }
 
 void load_json(const struct load_run *lr, struct jw *w)

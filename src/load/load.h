@@ -27,7 +27,8 @@
  *
  * --load-cmd CMD runs "/bin/sh -c CMD" in a process group of its own under a
  * small guard process, which kills that whole group when rtlat stops the
- * loads or dies.
+ * loads or dies. The guard is a child subreaper: what the command left in
+ * another group or session (setsid, a double fork) is killed too.
  */
 #ifndef RTLAT_LOAD_H
 #define RTLAT_LOAD_H
@@ -69,7 +70,8 @@ enum {
 #define LOAD_OPTDESCS_CMD \
 	{ "load-cmd", 0, required_argument, "CMD", \
 	  "run CMD (/bin/sh -c) as load, in its own process group; may be\n" \
-	  "repeated", OPT_LOAD_CMD }, \
+	  "repeated. Ending early: a warning; not runnable (exit 127/126):\n" \
+	  "an error", OPT_LOAD_CMD }, \
 	{ "load-workers", 0, required_argument, "N", \
 	  "processes per load generator (default: one per online CPU)", \
 	  OPT_LOAD_WORKERS }, \
@@ -221,6 +223,23 @@ struct load_result {
 /* Results so far (rates up to now while running). Returns how many were
  * stored in @res (at most @max). */
 int load_results(const struct load_run *lr, struct load_result *res, int max);
+
+/* What load_problem() found. */
+enum {
+	LOAD_OK,
+	LOAD_WARNING,	/* a generator failed; a command ended early */
+	LOAD_ERROR,	/* a command the shell could not run (126, 127) */
+};
+
+/*
+ * Check load result @r after load_stop(): a generator that failed, or a
+ * command that ended by itself before the loads were stopped (the end of
+ * the measurement), is LOAD_WARNING - the figures were not all measured
+ * with that load; a command whose shell exited with status 127 (command
+ * not found) or 126 (not executable) is LOAD_ERROR. The message, naming
+ * the load, its exit status and when it ended, goes to @msg.
+ */
+int load_problem(const struct load_result *r, char *msg, size_t len);
 
 /* The "loads" array of a result file (see docs/result-schema.md), of the
  * loads of @lr (NULL: empty) or of @n results. */

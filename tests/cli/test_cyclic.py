@@ -217,6 +217,35 @@ def test_priospread_and_policy():
 
 
 @needs_root
+@pytest.mark.parametrize("pol", ["batch", "idle", "other", "normal"])
+def test_policy_with_priority_runs_fifo_and_says_so(tmp_path, pol):
+    """cyclictest: a priority with a non-RT policy means SCHED_FIFO, with
+    'policy and priority don't match' on stderr (also with -q)."""
+    js = tmp_path / "p.json"
+    p = cyc("--policy", pol, "-p", "80", "-q", "-l", "10", "--json=%s" % js)
+    w = "warning: --policy %s with priority 80: policy and priority " \
+        "don't match, running SCHED_FIFO" % pol
+    assert w in p.stderr, p.stderr
+    d = load_json_strict(js)
+    assert d["thread"]["0"]["policy"] == "fifo"
+    assert d["thread"]["0"]["priority"] == 80
+    assert [x for x in d["warnings"] if "--policy %s" % pol in x]
+
+
+@pytest.mark.parametrize("pol", ["batch", "idle"])
+def test_policy_batch_idle_run_other_and_say_so(pol):
+    p = cyc("--policy", pol, "-q", "-l", "10")
+    assert "warning: --policy %s: running SCHED_OTHER" % pol in p.stderr
+    assert parse_cyclictest(p.stdout)["threads"][0]["prio"] == 0
+    # a policy that is run says nothing
+    for same in (["--policy", "other"], ["--policy", "fifo", "-p", "10"]):
+        if same[1] == "fifo" and os.geteuid() != 0:
+            continue
+        p = cyc(*same, "-q", "-l", "10")
+        assert "--policy" not in p.stderr, p.stderr
+
+
+@needs_root
 def test_json_one_thread(tmp_path):
     js = tmp_path / "one.json"
     cyc("-p", "80", "-q", "-D", "1", "-i", "500", "--json=%s" % js)

@@ -93,11 +93,178 @@ def test_load_cmd_runs_in_its_own_group_and_reports(tmp_path):
     p = run(["load", "--load-cmd", "touch %s; sleep 30" % mark,
              "--load-cmd", "exit 3", "-T", "1", "--json", out], check=0)
     assert mark.exists()
-    loads = load_json_strict(out)["loads"]
+    d = load_json_strict(out)
+    loads = d["loads"]
     assert [ld["name"] for ld in loads] == ["cmd", "cmd"]
     assert loads[0]["exit_status"] is None      # stopped by rtlat
     assert loads[1]["exit_status"] == 3         # ended by itself
     assert "sleep 30" in p.stdout
+    # a command that ended early is a warning, on stderr and in the file
+    w = "load command 'exit 3' ended by itself with exit status 3"
+    assert "warning: " + w in p.stderr
+    assert [x for x in d["warnings"] if w in x] and d["error"] is None
+    assert d["status"] == "complete"
+
+
+@pytest.mark.parametrize("cmd,status", [("nonexistentcmd-rtlat", 127),
+                                        ("/dev/null", 126)])
+def test_load_cmd_that_cannot_run_is_an_error(tmp_path, cmd, status):
+    out = tmp_path / "l.json"
+    p = run(["load", "--load-cmd", cmd, "-T", "1", "--json", out], check=1)
+    msg = "load command '%s' exited with status %d" % (cmd, status)
+    assert "error: " + msg in p.stderr
+    d = load_json_strict(out)
+    assert d["status"] == "error" and msg in d["error"]
+    assert d["loads"][0]["exit_status"] == status
+
+
+@needs_root
+def test_latency_load_cmd_early_end_and_failure(tmp_path):
+    out = tmp_path / "r.json"
+    # ended early: a warning, figures kept, exit 0
+    p = run(["latency", "-T", "1", "--warmup", "0", "-q", "--load-cmd",
+             "sleep 0.2; exit 3", "--json", out], timeout=60)
+    assert p.returncode == 0, p.stderr
+    d = load_json_strict(out)
+    w = [x for x in d["warnings"] if "load command 'sleep 0.2; exit 3' "
+         "ended by itself with exit status 3" in x]
+    assert w and "warning: " + w[0] in p.stderr
+    assert d["status"] == "complete" and d["loads"][0]["exit_status"] == 3
+    # killed: a warning naming the signal
+    p = run(["latency", "-T", "1", "--warmup", "0", "-q", "--load-cmd",
+             "kill -9 $$", "--json", out], timeout=60)
+    assert p.returncode == 0, p.stderr
+    d = load_json_strict(out)
+    assert [x for x in d["warnings"] if "killed by signal 9 (Killed)" in x]
+    assert d["loads"][0]["exit_status"] == 128 + 9
+    # cannot run: the run is an error
+    p = run(["latency", "-T", "1", "--warmup", "0", "-q", "--load-cmd",
+             "nonexistentcmd-rtlat", "--json", out], timeout=60)
+    assert p.returncode == 1, p.stderr
+    d = load_json_strict(out)
+    assert d["status"] == "error"
+    assert "exited with status 127" in d["error"] and \
+        "command not found" in d["error"]
+    # running until the end: nothing to say
+    p = run(["latency", "-T", "1", "--warmup", "0", "-q", "--load-cmd",
+             "sleep 30", "--json", out], timeout=60)
+    assert p.returncode == 0, p.stderr
+    d = load_json_strict(out)
+    assert not [x for x in d["warnings"] if "load" in x], d["warnings"]
+    assert d["loads"][0]["exit_status"] is None
+
+
+def _procs_with(marker):
+    """pids whose command line holds marker."""
+    found = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(d))
+        except OSError:
+            pass
+    return found
+
+
+def _wait_gone(marker, timeout=10.0):
+    end = time.monotonic() + timeout
+    left = _procs_with(marker)
+    while left and time.monotonic() < end:
+        time.sleep(0.05)
+        left = _procs_with(marker)
+    return left
+
+
+def _escaping_cmds(tag):
+    """Commands that leave processes in other sessions and groups."""
+    return ["setsid sleep %s1 &" % tag,
+            "(setsid sh -c 'sleep %s2 & exec sleep %s3') &" % (tag, tag),
+            "sleep %s4 & exec setsid sleep %s5" % (tag, tag)]
+
+
+def _start_to_files(args, tmp_path):
+    """Start rtlat in a new session, its output into files: a pipe would
+    make the test wait for whatever holds it open."""
+    from conftest import RTLAT
+    with open(tmp_path / "out", "w") as o, open(tmp_path / "err", "w") as e:
+        return subprocess.Popen([RTLAT] + [str(a) for a in args], stdout=o,
+                                stderr=e, start_new_session=True)
+
+
+def test_load_cmd_escaped_processes_are_killed(tmp_path):
+    tag = "36.%d" % (os.getpid() % 1000)
+    args = ["load", "-T", "1"]
+    for c in _escaping_cmds(tag):
+        args += ["--load-cmd", c]
+    p = _start_to_files(args, tmp_path)
+    try:
+        assert p.wait(timeout=60) == 0, (tmp_path / "err").read_text()
+        assert _wait_gone("sleep\0" + tag, timeout=2) == []
+    finally:
+        for pid in _procs_with("sleep\0" + tag):
+            os.kill(pid, signal.SIGKILL)
+    # a command whose processes all run on after the shell ended is still
+    # running: no "ended by itself"
+    out = (tmp_path / "out").read_text() + (tmp_path / "err").read_text()
+    assert "ended by itself" not in out
+
+
+@needs_root
+@pytest.mark.parametrize("how", ["end", "SIGKILL"])
+def test_latency_load_cmd_escaped_processes_are_killed(tmp_path, how):
+    tag = "37.%d%d" % (os.getpid() % 1000, how == "end")
+    args = ["latency", "-T", "1" if how == "end" else "60", "--warmup",
+            "0", "-q", "--json", tmp_path / "r.json"]
+    for c in _escaping_cmds(tag):
+        args += ["--load-cmd", c]
+    p = _start_to_files(args, tmp_path)
+    try:
+        if how == "end":
+            assert p.wait(timeout=60) == 0, (tmp_path / "err").read_text()
+        else:
+            end = time.monotonic() + 20
+            while len(_procs_with("sleep\0" + tag)) < 5 and \
+                    time.monotonic() < end:
+                time.sleep(0.05)
+            assert len(_procs_with("sleep\0" + tag)) == 5
+            p.kill()
+            p.wait(timeout=30)
+        assert _wait_gone("sleep\0" + tag, timeout=3) == []
+    finally:
+        for pid in _procs_with("sleep\0" + tag):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_load_none_runs_nothing_for_the_time(tmp_path):
+    out = tmp_path / "l.json"
+    t0 = time.monotonic()
+    p = run(["load", "none", "-T", "1", "--json", out], check=0)
+    assert time.monotonic() - t0 >= 0.9
+    assert "rtlat load: none for 1." in p.stdout
+    d = load_json_strict(out)
+    assert d["status"] == "complete" and d["loads"] == []
+    # as with --load none on a test: none adds nothing to a list
+    p = run(["load", "none,cpu", "-T", "1", "--load-workers", "1",
+             "--json", out], check=0)
+    assert [ld["name"] for ld in load_json_strict(out)["loads"]] == ["cpu"]
+
+
+def test_load_json_checked_before_start(tmp_path):
+    (tmp_path / "dir").mkdir()
+    p = run(["load", "cpu", "-T", "1", "--json", tmp_path / "dir"], check=1)
+    assert "--json" in p.stderr and "is a directory" in p.stderr
+    assert "running" not in p.stderr and "did not run" not in p.stderr
+    p = run(["load", "cpu", "-T", "1", "--json",
+             tmp_path / "missing" / "l.json"], check=1)
+    assert "--json" in p.stderr and "running" not in p.stderr
+    # a write that fails at the end says so, not that a load failed
+    p = run(["load", "cpu", "-T", "1", "--load-workers", "1", "--json",
+             "/dev/full"], check=1)
+    assert "cannot write the --json file" in p.stderr
+    assert "did not run" not in p.stderr and "FAILED" not in p.stdout
 
 
 @needs_root

@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rtlat suite end to end, with short runs."""
+import csv
+import io
 import os
+import shutil
 import signal
+import subprocess
+import tempfile
 import time
+
+import pytest
 
 from conftest import load_json_strict, needs_root, run
 from procs import start, stop, wait_session_empty
@@ -169,6 +176,33 @@ def test_suite_end_to_end(tmp_path):
         assert (out / "system" / f).stat().st_size > 0, f
         assert "system/" + f in idx["snapshot"]
     assert not [f for f in os.listdir(tmp_path) if f != "res"]
+    check_report_of_suite_dir(out, idx, tables, "Test Board 1.0")
+
+
+def check_report_of_suite_dir(out, idx, tables, label):
+    """rtlat report OUT (suite.json and the result files it lists) shows
+    the figures of report.txt: same label, loads and values."""
+    if "report" not in run(["--help"], check=0).stdout:
+        return                          # built without the host side
+    p = run(["report", "--csv", out], check=0)
+    series = {}
+    for row in csv.DictReader(io.StringIO(p.stdout)):
+        assert row["label"] == label and row["status"] == "complete", row
+        series.setdefault((row["test"], row["load"]), {})[row["series"]] = {
+            "samples": int(row["samples"]),
+            "min_ns": int(row["min_ns"]), "avg_ns": float(row["avg_ns"]),
+            "max_ns": int(row["max_ns"]), row["miss_kind"]: int(row["misses"]),
+            "percentiles_ns": {"p99.9": int(row["p99.9_ns"])}}
+    assert sorted(series) == sorted((r["test"], r["load"])
+                                    for r in idx["runs"])
+    for r in idx["runs"]:
+        sm = series[(r["test"], r["load"])]
+        assert set(sm) == set(r["summary"]), (r["test"], list(sm))
+        title = "%s %s, " % (r["test"].upper(), dict(LOADS)[r["load"]])
+        [t] = [v for k, v in tables.items() if k.startswith(title)]
+        for col, want in EXPECT[r["test"]]:
+            if want and col not in ("ideal", "calibrated", "test-time"):
+                assert t[col] == want(None, sm), (r["test"], r["load"], col)
 
 
 @needs_root
@@ -264,3 +298,175 @@ def test_suite_interrupted_cleanly(tmp_path):
     assert load_json_strict(out / "01-latency-hell.json")["status"] == \
         "interrupted"
     assert "not run" in stdout and (out / "report.txt").read_text() == stdout
+
+
+# --- --test-args: what the suite sets itself is refused ------------------
+
+MANAGED = [
+    ("latency:--json /tmp/x", "--json"),
+    ("latency:--json=/tmp/x", "--json"),
+    ("latency:--js /tmp/x", "--json"),          # getopt abbreviation
+    ("latency:-T 5", "-T/--duration"),
+    ("latency:-qT5", "-T/--duration"),          # a cluster of flags
+    ("latency:-p 200 --duration=5", "-T/--duration"),
+    ("latency:--headline-fd 1", "--headline-fd"),
+    ("latency:--warmup 0", "--warmup"),
+    ("latency:--max-latency 10", "--max-latency"),
+    ("switch:--load cpu", "--load"),
+    ("handshake:--load-cmd true", "--load-cmd"),
+    ("cruncher:--load-workers 2", "--load-workers"),
+]
+
+
+@pytest.mark.parametrize("targ,opt", MANAGED)
+def test_suite_refuses_managed_test_args(tmp_path, targ, opt):
+    out = tmp_path / "res"
+    p = run(["suite", "--test-args", targ, "--out", out], check=1)
+    err = p.stderr
+    assert "--test-args" in err and targ in err, err
+    assert "%s is set by the suite" % opt in err, err
+    assert not out.exists()
+
+
+def test_suite_test_args_values_are_not_options(tmp_path):
+    """Values and options the tests own pass; a --loads error is then the
+    first one reported."""
+    for targ in ("latency:-p 200 -w abs", "latency:-c 0 -l 0",
+                 "latency:--cpus=0 -h", "switch:--ipc pipe -p 500",
+                 "latency:-P 80 --policy fifo", "handshake:--process"):
+        p = run(["suite", "--test-args", targ, "--loads", "bogus"], check=1)
+        assert "--test-args" not in p.stderr, (targ, p.stderr)
+        assert "--loads" in p.stderr
+
+
+def test_suite_refuses_unknown_test_in_args(tmp_path):
+    p = run(["suite", "--test-args", "foo:-p 200"], check=1)
+    assert "'foo' is not a suite test" in p.stderr
+    assert "latency, switch, handshake, cruncher" in p.stderr
+    conf = tmp_path / "s.conf"
+    conf.write_text("[suite]\nduration = 1\n\n[foo]\nargs = -p 200\n")
+    p = run(["suite", "-f", conf], check=1)
+    assert "'foo' is not a suite test" in p.stderr
+    assert "s.conf line 5" in p.stderr and "[foo]" in p.stderr
+    conf.write_text("[latency]\nargs = -p 200 --json /tmp/x\n")
+    p = run(["suite", "-f", conf], check=1)
+    assert "--json is set by the suite" in p.stderr
+    assert "s.conf line 2" in p.stderr
+
+
+# --- privileges: named once, before anything starts ----------------------
+
+def _nobody(args, cwd, timeout=120):
+    from conftest import RTLAT
+    return subprocess.run(
+        ["setpriv", "--reuid", "nobody", "--regid", "nogroup",
+         "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", RTLAT]
+        + [str(a) for a in args], capture_output=True, text=True,
+        timeout=timeout, cwd=cwd)
+
+
+@needs_root
+def test_suite_unprivileged_names_the_fix():
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) not installed")
+    d = tempfile.mkdtemp(prefix="rtlat-suite-nobody-")
+    try:
+        os.chmod(d, 0o777)
+        out = os.path.join(d, "res")
+        p = _nobody(["suite", "-T", "1", "--tests", "latency", "--loads",
+                     "none", "--out", out], d)
+        assert p.returncode == 1, p.stderr
+        for fix in ("root", "CAP_SYS_NICE", "RLIMIT_RTPRIO"):
+            assert fix in p.stderr, p.stderr
+        assert "run 1 of" not in p.stderr       # failed before any run
+        assert not os.path.exists(out)
+        # the test arguments choose the scheduling: each run fails with
+        # its own error, named in the progress, the notes and suite.json
+        p = _nobody(["suite", "-T", "1", "--warmup", "0", "--tests",
+                     "latency", "--loads", "none", "--out", out,
+                     "--test-args", "latency:-P 1"], d)
+        assert p.returncode == 1, p.stderr
+        assert "run 1 of 1 (latency without load) failed: not permitted" \
+            in p.stderr, p.stderr
+        assert "RLIMIT_RTPRIO" in p.stdout.split("Notes:\n", 1)[1]
+        [r] = load_json_strict(os.path.join(out, "suite.json"))["runs"]
+        assert r["status"] == "error" and "CAP_SYS_NICE" in r["error"]
+    finally:
+        shutil.rmtree(d)
+
+
+# --- runs stopped from outside the suite are failed runs ------------------
+
+def _children(pid):
+    kids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                st = f.read()
+        except OSError:
+            continue
+        if int(st[st.rindex(")") + 2:].split()[1]) == pid:
+            kids.append(int(d))
+    return kids
+
+
+@needs_root
+@pytest.mark.parametrize("sig,text", [
+    (signal.SIGTERM, "interrupted by signal 15 (Terminated)"),
+    (signal.SIGINT, "interrupted by signal 2 (Interrupt)"),
+    (signal.SIGKILL, "killed by signal 9 (Killed)"),
+])
+def test_suite_run_signalled_from_outside_fails(tmp_path, sig, text):
+    out = tmp_path / "res"
+    p = start(["suite", "-T", "3", "--warmup", "0", "--tests", "latency",
+               "--loads", "none,cpu", "--load-workers", "1", "-q",
+               "--out", out])
+    end = time.monotonic() + 30
+    while not (out / "01-latency-none.json").exists() and \
+            time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    [child] = _children(p.pid)
+    os.kill(child, sig)
+    stdout, err = p.communicate(timeout=60)
+    assert p.returncode == 1, err
+    assert "run 1 of 2 (latency without load) failed: " + text in err
+    assert wait_session_empty(p.pid) == []
+    idx = load_json_strict(out / "suite.json")
+    assert idx["status"] == "complete" and idx["exit_status"] == 1
+    r1, r2 = idx["runs"]
+    assert r1["status"] == "error" and text in r1["error"]
+    assert r1["signal"] == (9 if sig == signal.SIGKILL else None)
+    assert "Killed by Killed" not in r1["error"]
+    assert r2["status"] == "complete" and r2["error"] is None
+    assert "(failed: " + text in stdout or "| failed: " + text in stdout
+    assert "Exit status: 1 (a run failed)" in stdout
+
+
+# --- memory: nothing leaks (AddressSanitizer build) -----------------------
+
+ASAN = os.environ.get("RTLAT_ASAN")
+
+
+@needs_root
+@pytest.mark.skipif(not ASAN or not os.access(ASAN, os.X_OK),
+                    reason="RTLAT_ASAN not set (make check builds it)")
+def test_suite_no_leak_under_asan(tmp_path):
+    conf = tmp_path / "s.conf"
+    conf.write_text("[suite]\nload-workers = 1\nlabel = asan\n"
+                    "[latency]\nargs = -p 200\n")
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:exitcode=99",
+               UBSAN_OPTIONS="halt_on_error=1:exitcode=98")
+    for args in (["-f", conf, "-T", "1", "--warmup", "0", "--tests",
+                  "latency", "--loads", "none,cpu", "--test-args",
+                  "latency:-p 300", "--load-nice", "5", "-q",
+                  "--out", tmp_path / "res"],
+                 ["-f", conf, "--test-args", "foo:-p 1"]):
+        p = subprocess.run([ASAN, "suite"] + [str(a) for a in args],
+                           capture_output=True, text=True, timeout=120,
+                           env=env)
+        for w in ("LeakSanitizer", "AddressSanitizer", "runtime error:"):
+            assert w not in p.stderr, p.stderr[-4000:]
+        assert p.returncode in (0, 1), (p.returncode, p.stderr[-2000:])

@@ -27,6 +27,29 @@ def test_sysinfo_fake_trees():
     assert d["core"] == "Cortex-A8" and d["cpu_clock_khz"] == 1000000
 
 
+def test_sysinfo_root_must_be_a_readable_directory(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    for bad, why in ((tmp_path / "nonexist", "No such file or directory"),
+                     (f, "not a directory")):
+        for args in (["sysinfo", "--root", bad],
+                     ["sysinfo", "--json", "--root", bad]):
+            p = run(args, check=1)
+            assert "--root" in p.stderr and str(bad) in p.stderr
+            assert why in p.stderr and p.stdout == ""
+
+
+def test_sysinfo_unreadable_version_is_unknown(tmp_path):
+    """Nothing below the root: the flavour is unknown, never mainline."""
+    p = run(["sysinfo", "--root", tmp_path], check=0)
+    assert "RT         : unknown" in p.stdout
+    assert "mainline" not in p.stdout
+    assert "neither proc/ nor sys/" in p.stderr
+    d = json.loads(run(["sysinfo", "--json", "--root", tmp_path],
+                       check=0).stdout)
+    assert d["rt_flavour"] == "unknown" and d["preempt"] is None
+
+
 def test_sysinfo_this_system():
     p = run(["sysinfo", "--json"], check=0)
     d = json.loads(p.stdout)

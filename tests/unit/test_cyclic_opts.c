@@ -179,7 +179,7 @@ static void test_priorities(void **state)
 {
 	struct cyclic_opts c;
 	struct cyclic_thread t[64];
-	char note[512];
+	char note[512], warn[256];
 
 	(void)state;
 	assert_int_equal(PARSE(&c, "-t", "3", "-p", "80", "--priospread"), 0);
@@ -202,14 +202,31 @@ static void test_priorities(void **state)
 	assert_int_equal(PARSE(&c, "--policy=rr", "-p", "10"), 0);
 	assert_int_equal(layout(&c, "0", t, note), 1);
 	assert_int_equal(t[0].policy, SCHED_RR);
+	assert_null(cyclic_policy_warning(&c, &t[0], warn, sizeof(warn)));
 	assert_int_equal(PARSE(&c, "--policy=other", "-p", "10"), 0);
 	assert_int_equal(layout(&c, "0", t, note), 1);
 	assert_int_equal(t[0].policy, SCHED_FIFO);
-	assert_non_null(strstr(note, "setting policy to SCHED_FIFO"));
-	/* batch and idle run as SCHED_OTHER, as in cyclictest */
-	assert_int_equal(PARSE(&c, "--policy=batch"), 0);
+	assert_non_null(cyclic_policy_warning(&c, &t[0], warn, sizeof(warn)));
+	assert_non_null(strstr(warn, "--policy other with priority 10"));
+	assert_non_null(strstr(warn, "running SCHED_FIFO"));
+	/* batch and idle with a priority: SCHED_FIFO, as in cyclictest */
+	assert_int_equal(PARSE(&c, "--policy", "batch", "-p", "80"), 0);
+	assert_int_equal(layout(&c, "0", t, note), 1);
+	assert_int_equal(t[0].policy, SCHED_FIFO);
+	assert_int_equal(t[0].prio, 80);
+	assert_non_null(cyclic_policy_warning(&c, &t[0], warn, sizeof(warn)));
+	assert_non_null(strstr(warn, "--policy batch with priority 80"));
+	/* without one, SCHED_OTHER, said */
+	assert_int_equal(PARSE(&c, "--policy=idle"), 0);
 	assert_int_equal(layout(&c, "0", t, note), 1);
 	assert_int_equal(t[0].policy, SCHED_OTHER);
+	assert_int_equal(t[0].prio, 0);
+	assert_non_null(cyclic_policy_warning(&c, &t[0], warn, sizeof(warn)));
+	assert_non_null(strstr(warn, "--policy idle: running SCHED_OTHER"));
+	assert_int_equal(PARSE(&c, "--policy=normal"), 0);
+	assert_int_equal(layout(&c, "0", t, note), 1);
+	assert_int_equal(t[0].policy, SCHED_OTHER);
+	assert_null(cyclic_policy_warning(&c, &t[0], warn, sizeof(warn)));
 	/* spreading below 1 is an error */
 	assert_int_equal(PARSE(&c, "-t", "3", "-p", "2", "--priospread"), 0);
 	{

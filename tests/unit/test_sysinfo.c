@@ -194,12 +194,23 @@ static void test_scratch_cases(void **state)
 	assert_string_equal(sysdesc_flavour(&d, fl, sizeof(fl)),
 			    "EVL ABI 27 on Dovetail, kernel PREEMPT_RT");
 
-	/* an empty tree: nothing found, nothing fails */
+	/* an empty tree: nothing found, nothing fails, nothing asserted */
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc %s/sys", scratch, scratch);
 	assert_int_equal(system(cmd), 0);
 	sysdesc_read(&d, scratch);
 	assert_string_equal(d.board, "");
 	assert_int_equal(d.ncpus, 0);
+	assert_string_equal(sysdesc_flavour(&d, fl, sizeof(fl)), "unknown");
+	/* a co-kernel, the kernel's version unread */
+	put("/proc/xenomai/version", "3.2\n");
+	sysdesc_read(&d, scratch);
+	assert_string_equal(sysdesc_flavour(&d, fl, sizeof(fl)),
+			    "Xenomai 3.2, kernel unknown");
+	/* a version without a preemption flag: voluntary or none */
+	put("/proc/sys/kernel/version", "#1 SMP Fri Jan 1 00:00:00 UTC 2016\n");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/xenomai", scratch);
+	assert_int_equal(system(cmd), 0);
+	sysdesc_read(&d, scratch);
 	assert_string_equal(sysdesc_flavour(&d, fl, sizeof(fl)),
 			    "mainline no PREEMPT (voluntary or none)");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
