@@ -252,7 +252,8 @@ static const struct xeno_col cruncher_cols[] = {
 	{ "dev max", DEVIATION, XENO_MAX },
 };
 
-/* "min -1.234 us (-0.01 %), avg ..., max ..." of @a relative to @ref_ns. */
+/* "min -1.234 us (-0.01 %), avg ..., max ..." of @a relative to @ref_ns;
+ * "(n/a)" for the percentages when @ref_ns is 0 (--sleep 0). */
 static void print_min_avg_max(const struct accum *a, int64_t ref_ns)
 {
 	static const char *const what[] = { "min", "avg", "max" };
@@ -271,7 +272,8 @@ static void print_min_avg_max(const struct accum *a, int64_t ref_ns)
 	v[2] = a->st.max;
 	for (i = 0; i < 3; i++)
 		printf("%s%s %s us (%s)", i ? ", " : "", what[i],
-		       fmt_us3(u, v[i]), crunch_fmt_pct(p, crunch_ppm(v[i], ref_ns)));
+		       fmt_us3(u, v[i]), ref_ns > 0 ?
+		       crunch_fmt_pct(p, crunch_ppm(v[i], ref_ns)) : "n/a");
 	printf("\n");
 }
 

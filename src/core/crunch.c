@@ -68,6 +68,8 @@ int64_t crunch_ppm(int64_t dev_ns, int64_t ideal_ns)
 	const int64_t lim = INT64_MAX / 1000000;
 	int64_t half = ideal_ns / 2;
 
+	if (ideal_ns <= 0)
+		return 0;	/* no reference (--sleep 0): no ratio */
 	if (dev_ns > lim)
 		dev_ns = lim;
 	if (dev_ns < -lim)
@@ -79,8 +81,11 @@ int64_t crunch_ppm(int64_t dev_ns, int64_t ideal_ns)
 
 bool crunch_within(int64_t took_ns, int64_t ideal_ns, int64_t tol_ppm)
 {
-	int64_t p = crunch_ppm(took_ns - ideal_ns, ideal_ns);
+	int64_t p;
 
+	if (ideal_ns <= 0)
+		return took_ns == ideal_ns;
+	p = crunch_ppm(took_ns - ideal_ns, ideal_ns);
 	return p <= tol_ppm && p >= -tol_ppm;
 }
 

@@ -33,11 +33,12 @@ bool crunch_same(double a, double b);
  * [1, CRUNCH_MAX_ITER]; took_ns <= 0 gives n * 16. */
 uint64_t crunch_scale(uint64_t n, int64_t took_ns, int64_t ideal_ns);
 
-/* @dev_ns in parts per million of @ideal_ns (> 0), rounded to nearest,
- * signed; saturates for |dev| above ~9000 s. */
+/* @dev_ns in parts per million of @ideal_ns, rounded to nearest, signed;
+ * saturates for |dev| above ~9000 s. @ideal_ns <= 0 (no reference, e.g.
+ * a zero --sleep) gives 0: callers print such a ratio as n/a. */
 int64_t crunch_ppm(int64_t dev_ns, int64_t ideal_ns);
 
-/* |took - ideal| within @tol_ppm of ideal. */
+/* |took - ideal| within @tol_ppm of ideal (@ideal_ns <= 0: took == ideal). */
 bool crunch_within(int64_t took_ns, int64_t ideal_ns, int64_t tol_ppm);
 
 /* @ppm as a signed percentage with two decimals: "+1.23 %", "-0.05 %",

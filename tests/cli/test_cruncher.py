@@ -69,6 +69,27 @@ def test_stall_inside_computations(tmp_path):
     assert float(m.group(4)) >= 270.0
 
 
+@needs_root
+def test_zero_sleep_has_no_percentage(tmp_path):
+    """--sleep 0 (computations back to back): the sleep series has no
+    reference, so no percentage; it used to divide by zero (SIGFPE, no
+    summary, no result file)."""
+    js = tmp_path / "r.json"
+    p = run(["cruncher", "-T", "0.3", "--warmup", "0", "--sleep", "0",
+             "--ideal", "1ms", "--json", js], check=0)
+    check_stdout(p.stdout)
+    m = re.search(r"== Nanosleep jitter of 0.000 us sleeps: min \S+ us "
+                  r"\(n/a\), avg \S+ us \(n/a\), max \S+ us \(n/a\)\n",
+                  p.stdout)
+    assert m, p.stdout
+    assert "== Execution deviation from the ideal 1000.000 us: min " \
+        in p.stdout
+    d = load(js)
+    assert d["status"] == "complete"
+    assert d["test_data"]["sleep_ns"] == 0
+    check_series(d)
+
+
 def test_bad_options():
     p = run(["cruncher", "--ideal", "0"], check=1)
     assert "--ideal" in p.stderr

@@ -49,6 +49,14 @@ static void test_ppm_and_tolerance(void **state)
 	assert_true(crunch_ppm(INT64_MAX, 1) > 0);
 	assert_true(crunch_ppm(INT64_MIN + 1, 1) < 0);
 
+	/* no reference (--sleep 0): no ratio, no division by zero */
+	assert_int_equal(crunch_ppm(5000, 0), 0);
+	assert_int_equal(crunch_ppm(-5000, 0), 0);
+	assert_int_equal(crunch_ppm(INT64_MAX, 0), 0);
+	assert_int_equal(crunch_ppm(5000, -1), 0);
+	assert_true(crunch_within(0, 0, 50000));
+	assert_false(crunch_within(1, 0, 50000));
+
 	assert_true(crunch_within(ideal, ideal, 50000));
 	assert_true(crunch_within(ideal + ideal / 20, ideal, 50000));	/* +5 % */
 	assert_true(crunch_within(ideal - ideal / 20, ideal, 50000));	/* -5 % */
