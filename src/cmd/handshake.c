@@ -8,8 +8,11 @@
  * before waking a back, t3; a stamps its wake-up t4. Series (ns,
  * CLOCK_MONOTONIC): a_to_b = t2 - t1, b_to_a = t4 - t3, round_trip =
  * t4 - t1. Round trips run back to back, or one per --period. A round trip
- * started but not completed (the run was interrupted) is lost:
- * samples + lost == round trips started in the measurement.
+ * started but not completed (the run was interrupted, or side b did not
+ * reply by the end of the run and its grace: stopped, starved) is lost:
+ * samples + lost == round trips started in the measurement; paced, round
+ * trips + missed periods == the periods of the measurement (up to the
+ * stop when interrupted).
  */
 #include <stdio.h>
 #include <string.h>
@@ -92,7 +95,8 @@ static int handshake_reflect(struct ipc_test *t, char *err, size_t len)
 }
 
 /* Side a: wait for the reply to @seq. Returns 0 with *@reply and the
- * wake-up time *@t4, 1 when the run stops first, or -errno. */
+ * wake-up time *@t4, 1 when the run stops first or side b has not replied
+ * by the end of the run and its grace (IPC_END_GRACE_NS), or -errno. */
 static int await_reply(struct sampler *s, struct ipc_test *t, uint32_t seq,
 		       struct ipc_msg *reply, int64_t *t4)
 {
@@ -115,9 +119,22 @@ static int await_reply(struct sampler *s, struct ipc_test *t, uint32_t seq,
 			e = ipc_test_partner_error(s, t);
 			return e ? e : 1;
 		}
-		if (sampler_stopping(s))
+		if (sampler_stopping(s) || ipc_test_past_end(t, *t4))
 			return 1;
 	}
+}
+
+/* Paced: the deadlines after @at up to @now inside the measurement, when
+ * side a ends while waiting for a reply (they were missed; the next wait
+ * would have counted them). */
+static uint64_t missed_since(const struct run *r, int64_t at, int64_t now)
+{
+	struct wake wk = { .deadline = at, .now = now, .missed = 0 };
+
+	if (now > at)
+		wk.missed = (uint64_t)((now - at) / r->o->period_ns);
+	return wake_missed_inside(&wk, r->o->period_ns, r->t_measure,
+				  r->t_end);
 }
 
 static int handshake_measure(struct sampler *s, struct ipc_test *t)
@@ -184,9 +201,13 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 		e = await_reply(s, t, m.seq, &reply, &t4);
 		if (e < 0)
 			break;
+		if (e && paced)		/* deadlines passed while waiting */
+			n->missed_periods += missed_since(r, at, t4);
 		if (at < r->t_measure) {
-			if (e)
+			if (e) {
+				e = 0;
 				break;
+			}
 			continue;
 		}
 		n->round_trips++;

@@ -128,8 +128,11 @@ static int switch_measure(struct sampler *s, struct ipc_test *t)
 			return e;
 		}
 		done = atomic_load_explicit(&c->done, memory_order_acquire);
-		if (e == IPC_INTERRUPTED && !done)
+		if (e == IPC_INTERRUPTED && !done) {
+			if (ipc_test_past_end(t, now))
+				break;	/* the event thread is stuck */
 			continue;
+		}
 		head = mbox_head(box);
 		if (!atomic_load_explicit(&c->first_known, memory_order_acquire))
 			continue;	/* warm-up */

@@ -17,11 +17,15 @@
  * whenever it ends (stop, its own end, a failure), writes its counts, sets
  * "done" and posts to side 0. A partner failure, or the death of the
  * partner process (seen by a reaper thread), ends the run with a message.
+ * Side 0 waits no longer than IPC_END_GRACE_NS past the end of the run: a
+ * timer kicks it out of its wait then, so that a partner that stopped
+ * answering (SIGSTOP, starved) cannot hold the run past -T.
  *
  * The partner process is forked in setup(), before any thread exists. It
  * dies with rtlat (PR_SET_PDEATHSIG SIGKILL), blocks the terminal's
  * signals (rtlat stops it), and is reaped on every exit path: teardown
- * asks it to stop, waits up to 2 s, then kills it.
+ * asks it to stop, continues it (SIGCONT: it may have been stopped), waits
+ * up to 2 s, then kills it.
  */
 #ifndef RTLAT_IPC_TEST_H
 #define RTLAT_IPC_TEST_H
@@ -162,6 +166,14 @@ struct ipc_ctl {
 	char errmsg[192];
 };
 
+/*
+ * How long after the end of the measurement (t_end) side 0 still waits for
+ * the partner - a round trip under way, the partner's end - before it gives
+ * up: a stopped or starved partner cannot hold the run past -T. A timer
+ * kicks side 0 out of its wait at t_end + this (ipc_test_body()).
+ */
+#define IPC_END_GRACE_NS	(100 * 1000 * 1000LL)
+
 /* Options --ipc and --process. */
 struct ipc_test_cfg {
 	const struct ipc_ops *ops;
@@ -211,6 +223,13 @@ int ipc_test_body(struct sampler *s);
 
 /* test_desc.teardown: stop and reap the partner, close the channel. */
 void ipc_test_teardown(struct run *r);
+
+/* In side 0: @now (test clock) is past the end and its grace. */
+static inline bool ipc_test_past_end(const struct ipc_test *t, int64_t now)
+{
+	return t->r->t_end != INT64_MAX &&
+	       now - IPC_END_GRACE_NS >= t->r->t_end;
+}
 
 /* In the partner: time to finish. */
 static inline bool ipc_test_partner_stopping(const struct ipc_test *t)
