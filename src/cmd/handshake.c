@@ -12,7 +12,9 @@
  * reply by the end of the run and its grace: stopped, starved) is lost:
  * samples + lost == round trips started in the measurement; paced, round
  * trips + missed periods == the periods of the measurement (up to the
- * stop when interrupted).
+ * stop when interrupted). A timestamp taken before the message it answers
+ * was put (a wake-up for something else) is never used (one-way latencies
+ * are never negative).
  */
 #include <stdio.h>
 #include <string.h>
@@ -77,8 +79,11 @@ static int handshake_reflect(struct ipc_test *t, char *err, size_t len)
 			return e;
 		}
 		head = mbox_head(&c->box[1]);
-		if (head == last || !mbox_get(&c->box[1], head, &in))
-			continue;	/* stale or interrupted */
+		/* stale, interrupted, or a message put after this wake-up's
+		 * clock read: its own post wakes us again at once */
+		if (head == last || !mbox_get(&c->box[1], head, &in) ||
+		    in.a > t2)
+			continue;
 		last = head;
 		out.seq = in.seq;
 		out.a = t2;
@@ -112,8 +117,10 @@ static int await_reply(struct sampler *s, struct ipc_test *t, uint32_t seq,
 				 strerror(-e));
 			return e;
 		}
+		/* a reply put after this wake-up's clock read (we woke for
+		 * something else) is taken at its own post's wake-up */
 		if (mbox_head(&c->box[0]) == seq &&
-		    mbox_get(&c->box[0], seq, reply))
+		    mbox_get(&c->box[0], seq, reply) && reply->b <= *t4)
 			return 0;
 		if (atomic_load_explicit(&c->done, memory_order_acquire)) {
 			e = ipc_test_partner_error(s, t);

@@ -7,10 +7,13 @@
  * latency is its wake-up time - the event's timestamp.
  *
  * Each wake-up gives one sample: the latency of the oldest event not yet
- * accounted. Events posted meanwhile were missed by more than a period:
- * the worker sees a gap in the sequence and counts them as lost, so
- * samples + lost == events posted in the measurement. Events of the
- * warm-up are ignored.
+ * accounted that was posted before the wake-up. Events posted meanwhile
+ * were missed by more than a period: the worker sees a gap in the sequence
+ * and counts them as lost, so samples + lost == events posted in the
+ * measurement. Events posted after the wake-up (the event thread preempted
+ * the worker between its wait and its mailbox read) belong to the next
+ * wake-up: a latency is never taken from an event later than the wake-up
+ * (ipc_event_wake()). Events of the warm-up are ignored.
  */
 #include <stdio.h>
 #include <string.h>
@@ -89,21 +92,6 @@ static int switch_event(struct ipc_test *t, char *err, size_t len)
 	return e;
 }
 
-/* Event @x from the mailbox; when the worker is so late that it was
- * overwritten, the oldest event still kept (its latency is a lower
- * bound). False if no message could be read (counted as lost). */
-static bool read_event(struct ipc_mbox *box, uint32_t x, struct ipc_msg *m)
-{
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		if (mbox_get(box, x, m))
-			return true;
-		x = mbox_head(box) - IPC_MBOX_SLOTS / 2;
-	}
-	return false;
-}
-
 /* Side 0: the worker. */
 static int switch_measure(struct sampler *s, struct ipc_test *t)
 {
@@ -113,13 +101,15 @@ static int switch_measure(struct sampler *s, struct ipc_test *t)
 	clockid_t clk = r->o->clock;
 	struct seqtrack tr = { 0 };
 	struct ipc_msg m;
-	uint32_t head, x, lost;
+	uint32_t head, lost;
 	int64_t now, t_last = r->t_measure;
-	bool done = false;
+	bool done = false, have;
 	int e;
 
 	while (!done && !sampler_stopping(s)) {
 		e = ipc_wait(&t->ipc, 0);
+		/* the wake-up time first, the mailbox after: events posted
+		 * in between are not this wake-up's (ipc_event_wake()) */
 		now = clock_now_ns(clk);
 		if (e < 0) {
 			snprintf(s->errmsg, sizeof(s->errmsg),
@@ -136,11 +126,12 @@ static int switch_measure(struct sampler *s, struct ipc_test *t)
 		head = mbox_head(box);
 		if (!atomic_load_explicit(&c->first_known, memory_order_acquire))
 			continue;	/* warm-up */
-		if (!seqtrack_wake(&tr, atomic_load_explicit(&c->first_seq,
-							     memory_order_relaxed),
-				   head, &x, &lost))
+		if (!ipc_event_wake(&tr, box,
+				    atomic_load_explicit(&c->first_seq,
+							 memory_order_relaxed),
+				    head, now, &m, &have, &lost))
 			continue;	/* nothing new */
-		if (read_event(box, x, &m)) {
+		if (have) {
 			t_last = m.b;
 			sampler_add(s, 0, now - m.a, m.b);
 		} else {

@@ -101,6 +101,45 @@ bool mbox_get(struct ipc_mbox *m, uint32_t seq, struct ipc_msg *msg)
 	return false;
 }
 
+/* Event @x of @box; when it was overwritten (the worker is more than
+ * IPC_MBOX_SLOTS events late), the oldest event still kept. False if no
+ * message could be read. */
+static bool read_event(struct ipc_mbox *box, uint32_t x, struct ipc_msg *m)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (mbox_get(box, x, m))
+			return true;
+		x = mbox_head(box) - IPC_MBOX_SLOTS / 2;
+	}
+	return false;
+}
+
+bool ipc_event_wake(struct seqtrack *t, struct ipc_mbox *box, uint32_t first,
+		    uint32_t head, int64_t now, struct ipc_msg *m, bool *have,
+		    uint32_t *lost)
+{
+	struct ipc_msg x;
+	uint32_t h, sample;
+
+	if (!t->started) {
+		t->next = first;
+		t->started = true;
+	}
+	if ((int32_t)(head - t->next) < 0)
+		return false;		/* nothing new */
+	/* the newest event posted before the wake-up: stamps grow with the
+	 * sequence; an event no longer readable is old enough */
+	for (h = head; mbox_get(box, h, &x) && x.a > now; h--)
+		if (h == t->next)
+			return false;	/* all posted after the wake-up */
+	if (!seqtrack_wake(t, first, h, &sample, lost))
+		return false;
+	*have = read_event(box, sample, m) && m->a <= now;
+	return true;
+}
+
 static void pause_poll(void)
 {
 	struct timespec ts = ns_to_ts(POLL_NS);

@@ -141,6 +141,29 @@ static inline uint32_t seqtrack_end(struct seqtrack *t, uint32_t first,
 	return n;
 }
 
+/*
+ * The worker's accounting of one wake-up (switch). @now is the clock read
+ * right after the wait, @head the mailbox head read after that. An event
+ * stamped after @now was posted after the wake-up - by a thread that ran
+ * between the wait's return and the mailbox read: it did not cause this
+ * wake-up and is left for the next one (its own post makes the next wait
+ * return at once). Of the events stamped at or before @now, the oldest not
+ * yet accounted is the one the wake-up is for, the newer ones were missed
+ * (lost), as in seqtrack_wake().
+ *
+ * Returns false when the wake-up brings nothing (stale, warm-up, or only
+ * events posted after it). Else *@lost is the number of events missed and
+ * *@have tells whether *@m holds the event to sample: its latency
+ * @now - m->a is never negative. When the event was overwritten in the
+ * mailbox (the worker is more than IPC_MBOX_SLOTS / 2 events late), *@m is
+ * the oldest one still kept if it was stamped at or before @now (the
+ * latency is then a lower bound), else *@have is false and the caller
+ * counts the event as lost.
+ */
+bool ipc_event_wake(struct seqtrack *t, struct ipc_mbox *box, uint32_t first,
+		    uint32_t head, int64_t now, struct ipc_msg *m, bool *have,
+		    uint32_t *lost);
+
 /* Shared between the sides (MAP_SHARED). */
 struct ipc_ctl {
 	struct ipc_mbox box[2];		/* messages to side 0, to side 1 */
