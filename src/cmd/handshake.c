@@ -79,10 +79,11 @@ static int handshake_reflect(struct ipc_test *t, char *err, size_t len)
 			return e;
 		}
 		head = mbox_head(&c->box[1]);
-		/* stale, interrupted, or a message put after this wake-up's
-		 * clock read: its own post wakes us again at once */
-		if (head == last || !mbox_get(&c->box[1], head, &in) ||
-		    in.a > t2)
+		/* interrupted (no wake-up: t2 would not be one), stale, or a
+		 * message put after this wake-up's clock read: its own post
+		 * wakes us again at once */
+		if (e == IPC_INTERRUPTED || head == last ||
+		    !mbox_get(&c->box[1], head, &in) || in.a > t2)
 			continue;
 		last = head;
 		out.seq = in.seq;
@@ -117,9 +118,11 @@ static int await_reply(struct sampler *s, struct ipc_test *t, uint32_t seq,
 				 strerror(-e));
 			return e;
 		}
-		/* a reply put after this wake-up's clock read (we woke for
-		 * something else) is taken at its own post's wake-up */
-		if (mbox_head(&c->box[0]) == seq &&
+		/* only a wake-up gives t4 (an interrupted wait leaves the
+		 * reply's post pending); a reply put after this wake-up's
+		 * clock read (we woke for something else) is taken at its own
+		 * post's wake-up */
+		if (e == 0 && mbox_head(&c->box[0]) == seq &&
 		    mbox_get(&c->box[0], seq, reply) && reply->b <= *t4)
 			return 0;
 		if (atomic_load_explicit(&c->done, memory_order_acquire)) {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -323,6 +324,35 @@ static void test_mechanisms_pending_post(void **state)
 	}
 }
 
+/*
+ * The signal mechanism posts real-time signals, which queue: N posts
+ * before a wait are N wake-ups, none merged with a pending one, and none
+ * left over after them (a lost or coalesced wake-up would leave a side
+ * waiting for a later one).
+ */
+static void test_signal_posts_queue(void **state)
+{
+	const struct ipc_ops *ops = ipc_find("signal");
+	char err[256];
+	struct ipc c;
+	sigset_t pend;
+	int i, sig = SIGRTMIN + 3;	/* side 0's, see ipc.c */
+
+	(void)state;
+	assert_non_null(ops);
+	assert_int_equal(ipc_open(&c, ops, false, err, sizeof(err)), 0);
+	assert_int_equal(ipc_attach(&c, 0), 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(ipc_post(&c, 0), 0);
+	assert_int_equal(sigpending(&pend), 0);
+	assert_true(sigismember(&pend, sig));
+	for (i = 0; i < 64; i++)
+		assert_int_equal(ipc_wait(&c, 0), 0);
+	assert_int_equal(sigpending(&pend), 0);
+	assert_false(sigismember(&pend, sig));
+	ipc_close(&c);
+}
+
 struct pong {
 	struct ipc *c;
 	int rounds;
@@ -399,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_mbox),
 		cmocka_unit_test(test_mechanisms_pending_post),
 		cmocka_unit_test(test_mechanisms_ping_pong),
+		cmocka_unit_test(test_signal_posts_queue),
 		cmocka_unit_test(test_find),
 	};
 
