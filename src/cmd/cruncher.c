@@ -438,10 +438,21 @@ static const char cruncher_about[] =
 	"--max-latency applies to both series.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
+/* -c: the default is one CPU, not all */
+static const struct opt_help cruncher_help[] = {
+	{ 'c', "CPUs to compute on, one sampler each, e.g. 0 or 0,2-3\n"
+	       "(default: the first CPU rtlat may use)" },
+	{ 0, NULL },
+};
+
 static int cruncher_main(int argc, char **argv)
 {
-	static const struct optdesc *const tables[] = {
-		cruncher_opts_table, engine_common_opts, NULL,
+	static struct optdesc common[64];
+	const struct optdesc *const tables[] = {
+		cruncher_opts_table,
+		opt_table_help(common, sizeof(common) / sizeof(common[0]),
+			       engine_common_opts, cruncher_help),
+		NULL,
 	};
 	struct engine_opts o;
 

@@ -353,10 +353,23 @@ static const char handshake_about[] =
 	"b). --max-latency applies to the one-way latencies.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
+/* -c and -P as they apply to the two sides */
+static const struct opt_help handshake_help[] = {
+	{ 'c', "one CPU (both sides on it) or two: side a on the first,\n"
+	       "side b on the second (default: both on the first CPU rtlat\n"
+	       "may use)" },
+	{ 'P', "real-time priority of both sides (default 99)" },
+	{ 0, NULL },
+};
+
 static int handshake_main(int argc, char **argv)
 {
-	static const struct optdesc *const tables[] = {
-		ipc_test_opts, handshake_opts_table, engine_common_opts, NULL,
+	static struct optdesc common[64];
+	const struct optdesc *const tables[] = {
+		ipc_test_opts, handshake_opts_table,
+		opt_table_help(common, sizeof(common) / sizeof(common[0]),
+			       engine_common_opts, handshake_help),
+		NULL,
 	};
 	struct engine_opts o;
 

@@ -231,10 +231,24 @@ static const char switch_about[] =
 	"microseconds.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
+/* -c and -P as they apply to the two threads */
+static const struct opt_help switch_help[] = {
+	{ 'c', "one CPU (event thread and worker on it) or two: the event\n"
+	       "thread on the first, the worker on the second (default: both\n"
+	       "on the first CPU rtlat may use)" },
+	{ 'P', "real-time priority of the event thread; the worker runs at\n"
+	       "PRIO-1 (default 99; 2..99 for fifo and rr)" },
+	{ 0, NULL },
+};
+
 static int switch_main(int argc, char **argv)
 {
-	static const struct optdesc *const tables[] = {
-		ipc_test_opts, engine_timer_opts, engine_common_opts, NULL,
+	static struct optdesc common[64];
+	const struct optdesc *const tables[] = {
+		ipc_test_opts, engine_timer_opts,
+		opt_table_help(common, sizeof(common) / sizeof(common[0]),
+			       engine_common_opts, switch_help),
+		NULL,
 	};
 	struct engine_opts o;
 

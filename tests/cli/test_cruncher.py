@@ -166,4 +166,8 @@ def test_bad_options():
     assert "--ideal" in p.stderr
     p = run(["cruncher", "--sleep", "forever"], check=1)
     assert "--sleep" in p.stderr
-    assert "--ideal" in run(["cruncher", "--help"], check=0).stdout
+    out = run(["cruncher", "--help"], check=0).stdout
+    assert "--ideal" in out
+    # -c: the default is the first CPU, not every CPU
+    assert "(default: the first CPU rtlat may use)" in out
+    assert "every CPU rtlat may use" not in out

@@ -152,4 +152,9 @@ def test_bad_options():
     assert "-p/--period" in p.stderr
     p = run(["handshake", "--ipc", "x"], check=1)
     assert "expected one of sem" in p.stderr
-    assert "--process" in run(["help", "handshake"], check=0).stdout
+    out = run(["help", "handshake"], check=0).stdout
+    assert "--process" in out
+    # -c and -P say what they mean for the two sides (not "samplers")
+    assert "one CPU (both sides on it) or two: side a on the first" in out
+    assert "real-time priority of both sides (default 99)" in out
+    assert "one sampler each" not in out and "of the samplers" not in out

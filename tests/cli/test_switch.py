@@ -128,6 +128,11 @@ def test_bad_options():
     assert "PRIO-1" in p.stderr
     p = run(["switch", "--help"], check=0)
     assert "--process" in p.stdout and "--ipc" in p.stdout
+    # -c and -P say what they mean for the two threads (not "samplers")
+    assert "one CPU (event thread and worker on it) or two" in p.stdout
+    assert "the worker runs at\n" in p.stdout and "PRIO-1" in p.stdout
+    assert "one sampler each" not in p.stdout
+    assert "of the samplers" not in p.stdout
 
 
 @needs_root
