@@ -140,7 +140,7 @@ int64_t crunch_calibration_estimate(int64_t ideal_ns, int64_t gap_ns)
 	int64_t pause = gap_ns < CRUNCH_PAUSE_NS ? gap_ns : CRUNCH_PAUSE_NS;
 
 	/* the coarse runs, two medians of the probe time, one full run */
-	return probe / 8 + 2 * CAL_RUNS * (probe + pause) +
+	return probe / 8 + (int64_t)2 * CAL_RUNS * (probe + pause) +
 	       (ideal_ns > probe ? ideal_ns + pause : 0);
 }
 

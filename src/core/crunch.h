@@ -27,8 +27,8 @@
 
 #define CRUNCH_MAX_ITER		(UINT64_C(1) << 40)
 #define CRUNCH_MAX_STEP		16	/* largest scaling factor per step */
-#define CRUNCH_PROBE_NS		(50 * 1000 * 1000LL)	/* see above */
-#define CRUNCH_PAUSE_NS		(1000 * 1000LL)	/* most sleep between
+#define CRUNCH_PROBE_NS		((int64_t)50000000)	/* see above */
+#define CRUNCH_PAUSE_NS		((int64_t)1000000)	/* most sleep between
 							 * calibration runs */
 #define CRUNCH_CHUNK		(UINT64_C(1) << 16)	/* iterations between
 							 * checks of the stop flag */

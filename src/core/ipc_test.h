@@ -195,7 +195,7 @@ struct ipc_ctl {
  * up: a stopped or starved partner cannot hold the run past -T. A timer
  * kicks side 0 out of its wait at t_end + this (ipc_test_body()).
  */
-#define IPC_END_GRACE_NS	(100 * 1000 * 1000LL)
+#define IPC_END_GRACE_NS	((int64_t)100000000)	/* 100 ms */
 
 /* Options --ipc and --process. */
 struct ipc_test_cfg {
