@@ -2,7 +2,8 @@
 /*
  * rtlat cruncher: how steady a real-time task's own computation runs, the
  * measurement of Xenomai 2.0's cruncher. A floating-point computation is
- * calibrated (per CPU, at the sampler's priority) to take the ideal time;
+ * calibrated (per CPU, in the sampler thread before the start: see
+ * test_desc.prepare) to take the ideal time;
  * then each cycle sleeps a short while and runs it once. Series (ns,
  * signed): sleep = nanosleep's wake-up - the requested end of the sleep
  * (its jitter), deviation = computation time - ideal time (faster runs are
@@ -38,8 +39,7 @@ enum { SLEEP, DEVIATION };
 /* Per sampler (CPU). */
 struct crunch_cpu {
 	int cpu;
-	struct crunch_cal cal;
-	int cal_err;			/* errno of calibration, 0 */
+	struct crunch_cal cal;		/* cal.done: calibrated */
 	uint64_t computations;		/* in the measurement */
 	uint64_t failures;		/* results that differed */
 	uint64_t first_failure;		/* its cycle */
@@ -79,11 +79,20 @@ static int cruncher_body(struct sampler *s)
 	struct crunch_cpu *cc = s->priv;
 	struct run *r = s->run;
 	const struct cruncher *c = r->priv;
-	struct timespec ts = ns_to_ts(c->sleep_ns);
+	struct timespec ts;
 	int64_t ta, tb, tc;
 	double res;
 	int e;
 
+	if (!cc->cal.done)
+		return 0;	/* stopped during calibration */
+	/* the first cycle starts at t0, the start of the warm-up (with
+	 * --warmup 0 of the measurement), not a little before it */
+	ts = ns_to_ts(r->t0);
+	while (!sampler_stopping(s) &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	ts = ns_to_ts(c->sleep_ns);
 	while (!sampler_stopping(s)) {
 		ta = clock_now_ns(CLOCK_MONOTONIC);
 		if (ta >= r->t_end)
@@ -97,7 +106,8 @@ static int cruncher_body(struct sampler *s)
 			return -e;
 		}
 		tb = clock_now_ns(CLOCK_MONOTONIC);
-		res = crunch_run(cc->cal.iterations);
+		if (!crunch_run_until(cc->cal.iterations, &r->stop, &res))
+			break;	/* stopped: a computation never completed */
 		tc = clock_now_ns(CLOCK_MONOTONIC);
 		if (ta < r->t_measure)
 			continue;
@@ -123,69 +133,62 @@ static int cruncher_body(struct sampler *s)
 	return 0;
 }
 
-/* Calibration runs in a thread placed and scheduled like the sampler. */
-static void *calibrate_main(void *arg)
+/*
+ * Calibration, in the sampler's own thread (pinned, at its priority) before
+ * the start: a signal meanwhile stops it at once and ends the run cleanly
+ * (the engine watches signals while samplers prepare).
+ */
+static int cruncher_prepare(struct sampler *s)
 {
-	struct crunch_cpu *cc = arg;
-
-	cc->cal_err = -thread_pin(cc->cpu);
-	if (!cc->cal_err)
-		cc->cal_err = -crunch_calibrate(&cc->cal, cruncher.ideal_ns,
-						TOLERANCE_PPM);
-	return NULL;
-}
-
-static int calibrate(struct run *r, struct crunch_cpu *cc)
-{
-	const struct engine_opts *o = r->o;
-	int prio = o->policy == SCHED_OTHER ? 0 : o->prio;
-	struct sched_param sp = { .sched_priority = prio };
-	pthread_attr_t attr;
-	pthread_t th;
-	char msg[320], a[32], b[32];
+	struct crunch_cpu *cc = s->priv;
+	struct run *r = s->run;
+	const struct cruncher *c = r->priv;
 	int e;
 
-	pthread_attr_init(&attr);
-	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, o->policy);
-	pthread_attr_setschedparam(&attr, &sp);
-	e = pthread_create(&th, &attr, calibrate_main, cc);
-	pthread_attr_destroy(&attr);
-	if (e) {
-		sched_explain(o->policy, prio, e, msg, sizeof(msg));
-		log_error("%s", msg);
-		return -1;
+	e = crunch_calibrate(&cc->cal, c->ideal_ns, TOLERANCE_PPM, c->sleep_ns,
+			     &r->stop);
+	if (e == -EIO) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "calibration on CPU %d: identical computations gave different results: the FPU state is being corrupted",
+			 cc->cpu);
+		return e;
 	}
-	pthread_join(th, NULL);
-	if (cc->cal_err == EIO) {
-		log_error("calibration on CPU %d: identical computations gave different results: the FPU state is being corrupted",
-			  cc->cpu);
-		return -1;
-	}
-	if (cc->cal_err) {
-		log_error("calibration on CPU %d: %s", cc->cpu,
-			  strerror(cc->cal_err));
-		return -1;
-	}
-	if (!cc->cal.within)
-		log_warn("calibration on CPU %d: the ideal computation time %s us is not reachable within 5 %%: reached %s us (%s) with %llu iterations",
-			 cc->cpu, fmt_us3(a, cruncher.ideal_ns),
-			 fmt_us3(b, cc->cal.reached_ns),
-			 crunch_fmt_pct(msg, crunch_ppm(cc->cal.reached_ns -
-							cruncher.ideal_ns,
-							cruncher.ideal_ns)),
-			 (unsigned long long)cc->cal.iterations);
-	return 0;
+	return 0;	/* done, or stopped (-EINTR): not calibrated */
+}
+
+/* @ns as seconds with one decimal, "2.5 s" (messages). 32 bytes. */
+static char *fmt_sec(char *buf, int64_t ns)
+{
+	snprintf(buf, 32, "%.1f s", (double)ns / NSEC_PER_SEC);
+	return buf;
 }
 
 static int cruncher_setup(struct run *r)
 {
 	struct engine_opts *o = r->o;
 	struct cruncher *c = &cruncher;
+	char a[32], b[32], d[32], e[32];
+	int64_t cycle, cal;
 	struct sampler *s;
 	int cpu, i;
 
 	r->priv = c;
+	cycle = c->sleep_ns + c->ideal_ns;
+	cal = crunch_calibration_estimate(c->ideal_ns, c->sleep_ns);
+	if (o->duration_ns > 0 && o->duration_ns < cycle) {
+		log_error("-T/--duration %s is shorter than one cycle (--sleep %s + --ideal %s): expected at least %s, or a shorter --ideal",
+			  fmt_time(a, o->duration_ns), fmt_time(b, c->sleep_ns),
+			  fmt_time(d, c->ideal_ns), fmt_time(e, cycle));
+		return -1;
+	}
+	/* the cycle under way at the end completes: up to one cycle more */
+	if (o->duration_ns > 0 && o->duration_ns < cal + cycle)
+		log_warn("-T/--duration %s is shorter than calibration (about %s, before the warm-up and the measurement) + one cycle (%s): the run takes up to about %s + the warm-up",
+			 fmt_time(a, o->duration_ns), fmt_sec(b, cal),
+			 fmt_time(d, cycle),
+			 fmt_sec(e, cal + o->duration_ns + cycle));
+	if (!o->quiet)
+		fprintf(stderr, "calibrating (about %s)...\n", fmt_sec(a, cal));
 	if (!o->cpus_given) {	/* default: the first usable CPU */
 		cpu = cpuset_next(&o->cpus, 0);
 		cpuset_zero(&o->cpus);
@@ -197,13 +200,9 @@ static int cruncher_setup(struct run *r)
 		log_error("out of memory");
 		return -1;
 	}
-	if (!o->quiet)
-		fprintf(stderr, "calibrating...\n");
 	for (i = 0, cpu = cpuset_next(&o->cpus, 0); cpu >= 0;
 	     cpu = cpuset_next(&o->cpus, cpu + 1), i++) {
 		c->cpu[i].cpu = cpu;
-		if (calibrate(r, &c->cpu[i]) < 0)
-			return -1;
 		s = engine_add_sampler(r, cpu, o->policy, o->prio, 2,
 				       cruncher_descs);
 		if (!s)
@@ -225,6 +224,18 @@ static void cruncher_start(struct run *r)
 	char buf[160], a[32], b[32], p[32];
 	int i;
 
+	for (i = 0; i < c->n; i++) {
+		const struct crunch_cpu *cc = &c->cpu[i];
+
+		if (cc->cal.done && !cc->cal.within)
+			log_warn("calibration on CPU %d: the ideal computation time %s us is not reachable within 5 %%: reached %s us (%s) with %llu iterations",
+				 cc->cpu, fmt_us3(a, c->ideal_ns),
+				 fmt_us3(b, cc->cal.reached_ns),
+				 crunch_fmt_pct(p, crunch_ppm(cc->cal.reached_ns -
+							      c->ideal_ns,
+							      c->ideal_ns)),
+				 (unsigned long long)cc->cal.iterations);
+	}
 	snprintf(buf, sizeof(buf), "Ideal computation time %s us (calibrated within 5 %%), sleep %s us before each",
 		 fmt_us3(a, c->ideal_ns), fmt_us3(b, c->sleep_ns));
 	xeno_banner(r, buf);
@@ -233,6 +244,11 @@ static void cruncher_start(struct run *r)
 	for (i = 0; i < c->n; i++) {
 		const struct crunch_cpu *cc = &c->cpu[i];
 
+		if (!cc->cal.done) {
+			printf("== Calibration CPU %d: interrupted, not calibrated\n",
+			       cc->cpu);
+			continue;
+		}
 		printf("== Calibration CPU %d: %llu iterations take %s us (%s)%s\n",
 		       cc->cpu, (unsigned long long)cc->cal.iterations,
 		       fmt_us3(a, cc->cal.reached_ns),
@@ -252,7 +268,8 @@ static const struct xeno_col cruncher_cols[] = {
 	{ "dev max", DEVIATION, XENO_MAX },
 };
 
-/* "min -1.234 us (-0.01 %), avg ..., max ..." of @a relative to @ref_ns. */
+/* "min -1.234 us (-0.01 %), avg ..., max ..." of @a relative to @ref_ns;
+ * "(n/a)" for the percentages when @ref_ns is 0 (--sleep 0). */
 static void print_min_avg_max(const struct accum *a, int64_t ref_ns)
 {
 	static const char *const what[] = { "min", "avg", "max" };
@@ -271,7 +288,8 @@ static void print_min_avg_max(const struct accum *a, int64_t ref_ns)
 	v[2] = a->st.max;
 	for (i = 0; i < 3; i++)
 		printf("%s%s %s us (%s)", i ? ", " : "", what[i],
-		       fmt_us3(u, v[i]), crunch_fmt_pct(p, crunch_ppm(v[i], ref_ns)));
+		       fmt_us3(u, v[i]), ref_ns > 0 ?
+		       crunch_fmt_pct(p, crunch_ppm(v[i], ref_ns)) : "n/a");
 	printf("\n");
 }
 
@@ -311,11 +329,18 @@ static void cruncher_json(struct run *r, struct jw *w)
 
 		jw_obj_begin(w, NULL);
 		jw_int(w, "cpu", cc->cpu);
-		jw_uint(w, "iterations", cc->cal.iterations);
-		jw_int(w, "calibrated_ns", cc->cal.reached_ns);
-		jw_int(w, "calibrated_deviation_ppm",
-		       crunch_ppm(cc->cal.reached_ns - c->ideal_ns, c->ideal_ns));
-		jw_bool(w, "within_tolerance", cc->cal.within);
+		jw_bool(w, "calibrated", cc->cal.done);
+		jw_uint(w, "iterations", cc->cal.done ? cc->cal.iterations : 0);
+		if (cc->cal.done) {
+			jw_int(w, "calibrated_ns", cc->cal.reached_ns);
+			jw_int(w, "calibrated_deviation_ppm",
+			       crunch_ppm(cc->cal.reached_ns - c->ideal_ns,
+					  c->ideal_ns));
+		} else {	/* interrupted during calibration */
+			jw_null(w, "calibrated_ns");
+			jw_null(w, "calibrated_deviation_ppm");
+		}
+		jw_bool(w, "within_tolerance", cc->cal.done && cc->cal.within);
 		jw_uint(w, "computations", cc->computations);
 		jw_uint(w, "verify_failures", cc->failures);
 		jw_obj_end(w);
@@ -341,7 +366,7 @@ static int cruncher_params(struct run *r, struct test_param *p, int max)
 	for (i = 0; c->cpu && i < c->n; i++) {
 		const struct crunch_cpu *cc = &c->cpu[i];
 
-		if (cc->cal_err || cc->cal.reached_ns <= 0)
+		if (!cc->cal.done)
 			continue;	/* not calibrated */
 		if (!far || llabs(cc->cal.reached_ns - c->ideal_ns) >
 			    llabs(far->cal.reached_ns - c->ideal_ns))
@@ -374,6 +399,7 @@ static const struct test_desc cruncher_test = {
 	.name = "cruncher",
 	.mode = "calibrated floating-point computation",
 	.setup = cruncher_setup,
+	.prepare = cruncher_prepare,
 	.body = cruncher_body,
 	.teardown = cruncher_teardown,
 	.json = cruncher_json,
@@ -407,13 +433,26 @@ static const char cruncher_about[] =
 	"computation time - ideal (signed: faster runs are negative), in us\n"
 	"and %. Each result is checked: a wrong one (FPU corruption) is an\n"
 	"error. -c: one sampler per CPU (default: the first usable CPU).\n"
+	"Calibration runs in each sampler before the warm-up (a signal\n"
+	"ends it cleanly); -T, the measurement, must hold one cycle.\n"
 	"--max-latency applies to both series.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
+/* -c: the default is one CPU, not all */
+static const struct opt_help cruncher_help[] = {
+	{ 'c', "CPUs to compute on, one sampler each, e.g. 0 or 0,2-3\n"
+	       "(default: the first CPU rtlat may use)" },
+	{ 0, NULL },
+};
+
 static int cruncher_main(int argc, char **argv)
 {
-	static const struct optdesc *const tables[] = {
-		cruncher_opts_table, engine_common_opts, NULL,
+	static struct optdesc common[64];
+	const struct optdesc *const tables[] = {
+		cruncher_opts_table,
+		opt_table_help(common, sizeof(common) / sizeof(common[0]),
+			       engine_common_opts, cruncher_help),
+		NULL,
 	};
 	struct engine_opts o;
 

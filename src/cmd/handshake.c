@@ -8,8 +8,13 @@
  * before waking a back, t3; a stamps its wake-up t4. Series (ns,
  * CLOCK_MONOTONIC): a_to_b = t2 - t1, b_to_a = t4 - t3, round_trip =
  * t4 - t1. Round trips run back to back, or one per --period. A round trip
- * started but not completed (the run was interrupted) is lost:
- * samples + lost == round trips started in the measurement.
+ * started but not completed (the run was interrupted, or side b did not
+ * reply by the end of the run and its grace: stopped, starved) is lost:
+ * samples + lost == round trips started in the measurement; paced, round
+ * trips + missed periods == the periods of the measurement (up to the
+ * stop when interrupted). A timestamp taken before the message it answers
+ * was put (a wake-up for something else) is never used (one-way latencies
+ * are never negative).
  */
 #include <stdio.h>
 #include <string.h>
@@ -74,8 +79,12 @@ static int handshake_reflect(struct ipc_test *t, char *err, size_t len)
 			return e;
 		}
 		head = mbox_head(&c->box[1]);
-		if (head == last || !mbox_get(&c->box[1], head, &in))
-			continue;	/* stale or interrupted */
+		/* interrupted (no wake-up: t2 would not be one), stale, or a
+		 * message put after this wake-up's clock read: its own post
+		 * wakes us again at once */
+		if (e == IPC_INTERRUPTED || head == last ||
+		    !mbox_get(&c->box[1], head, &in) || in.a > t2)
+			continue;
 		last = head;
 		out.seq = in.seq;
 		out.a = t2;
@@ -92,7 +101,8 @@ static int handshake_reflect(struct ipc_test *t, char *err, size_t len)
 }
 
 /* Side a: wait for the reply to @seq. Returns 0 with *@reply and the
- * wake-up time *@t4, 1 when the run stops first, or -errno. */
+ * wake-up time *@t4, 1 when the run stops first or side b has not replied
+ * by the end of the run and its grace (IPC_END_GRACE_NS), or -errno. */
 static int await_reply(struct sampler *s, struct ipc_test *t, uint32_t seq,
 		       struct ipc_msg *reply, int64_t *t4)
 {
@@ -108,16 +118,33 @@ static int await_reply(struct sampler *s, struct ipc_test *t, uint32_t seq,
 				 strerror(-e));
 			return e;
 		}
-		if (mbox_head(&c->box[0]) == seq &&
-		    mbox_get(&c->box[0], seq, reply))
+		/* only a wake-up gives t4 (an interrupted wait leaves the
+		 * reply's post pending); a reply put after this wake-up's
+		 * clock read (we woke for something else) is taken at its own
+		 * post's wake-up */
+		if (e == 0 && mbox_head(&c->box[0]) == seq &&
+		    mbox_get(&c->box[0], seq, reply) && reply->b <= *t4)
 			return 0;
 		if (atomic_load_explicit(&c->done, memory_order_acquire)) {
 			e = ipc_test_partner_error(s, t);
 			return e ? e : 1;
 		}
-		if (sampler_stopping(s))
+		if (sampler_stopping(s) || ipc_test_past_end(t, *t4))
 			return 1;
 	}
+}
+
+/* Paced: the deadlines after @at up to @now inside the measurement, when
+ * side a ends while waiting for a reply (they were missed; the next wait
+ * would have counted them). */
+static uint64_t missed_since(const struct run *r, int64_t at, int64_t now)
+{
+	struct wake wk = { .deadline = at, .now = now, .missed = 0 };
+
+	if (now > at)
+		wk.missed = (uint64_t)((now - at) / r->o->period_ns);
+	return wake_missed_inside(&wk, r->o->period_ns, r->t_measure,
+				  r->t_end);
 }
 
 static int handshake_measure(struct sampler *s, struct ipc_test *t)
@@ -184,9 +211,13 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 		e = await_reply(s, t, m.seq, &reply, &t4);
 		if (e < 0)
 			break;
+		if (e && paced)		/* deadlines passed while waiting */
+			n->missed_periods += missed_since(r, at, t4);
 		if (at < r->t_measure) {
-			if (e)
+			if (e) {
+				e = 0;
 				break;
+			}
 			continue;
 		}
 		n->round_trips++;
@@ -322,10 +353,23 @@ static const char handshake_about[] =
 	"b). --max-latency applies to the one-way latencies.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
+/* -c and -P as they apply to the two sides */
+static const struct opt_help handshake_help[] = {
+	{ 'c', "one CPU (both sides on it) or two: side a on the first,\n"
+	       "side b on the second (default: both on the first CPU rtlat\n"
+	       "may use)" },
+	{ 'P', "real-time priority of both sides (default 99)" },
+	{ 0, NULL },
+};
+
 static int handshake_main(int argc, char **argv)
 {
-	static const struct optdesc *const tables[] = {
-		ipc_test_opts, handshake_opts_table, engine_common_opts, NULL,
+	static struct optdesc common[64];
+	const struct optdesc *const tables[] = {
+		ipc_test_opts, handshake_opts_table,
+		opt_table_help(common, sizeof(common) / sizeof(common[0]),
+			       engine_common_opts, handshake_help),
+		NULL,
 	};
 	struct engine_opts o;
 

@@ -7,10 +7,13 @@
  * latency is its wake-up time - the event's timestamp.
  *
  * Each wake-up gives one sample: the latency of the oldest event not yet
- * accounted. Events posted meanwhile were missed by more than a period:
- * the worker sees a gap in the sequence and counts them as lost, so
- * samples + lost == events posted in the measurement. Events of the
- * warm-up are ignored.
+ * accounted that was posted before the wake-up. Events posted meanwhile
+ * were missed by more than a period: the worker sees a gap in the sequence
+ * and counts them as lost, so samples + lost == events posted in the
+ * measurement. Events posted after the wake-up (the event thread preempted
+ * the worker between its wait and its mailbox read) belong to the next
+ * wake-up: a latency is never taken from an event later than the wake-up
+ * (ipc_event_wake()). Events of the warm-up are ignored.
  */
 #include <stdio.h>
 #include <string.h>
@@ -89,21 +92,6 @@ static int switch_event(struct ipc_test *t, char *err, size_t len)
 	return e;
 }
 
-/* Event @x from the mailbox; when the worker is so late that it was
- * overwritten, the oldest event still kept (its latency is a lower
- * bound). False if no message could be read (counted as lost). */
-static bool read_event(struct ipc_mbox *box, uint32_t x, struct ipc_msg *m)
-{
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		if (mbox_get(box, x, m))
-			return true;
-		x = mbox_head(box) - IPC_MBOX_SLOTS / 2;
-	}
-	return false;
-}
-
 /* Side 0: the worker. */
 static int switch_measure(struct sampler *s, struct ipc_test *t)
 {
@@ -113,13 +101,15 @@ static int switch_measure(struct sampler *s, struct ipc_test *t)
 	clockid_t clk = r->o->clock;
 	struct seqtrack tr = { 0 };
 	struct ipc_msg m;
-	uint32_t head, x, lost;
+	uint32_t head, lost;
 	int64_t now, t_last = r->t_measure;
-	bool done = false;
+	bool done = false, have;
 	int e;
 
 	while (!done && !sampler_stopping(s)) {
 		e = ipc_wait(&t->ipc, 0);
+		/* the wake-up time first, the mailbox after: events posted
+		 * in between are not this wake-up's (ipc_event_wake()) */
 		now = clock_now_ns(clk);
 		if (e < 0) {
 			snprintf(s->errmsg, sizeof(s->errmsg),
@@ -128,16 +118,20 @@ static int switch_measure(struct sampler *s, struct ipc_test *t)
 			return e;
 		}
 		done = atomic_load_explicit(&c->done, memory_order_acquire);
-		if (e == IPC_INTERRUPTED && !done)
+		if (e == IPC_INTERRUPTED && !done) {
+			if (ipc_test_past_end(t, now))
+				break;	/* the event thread is stuck */
 			continue;
+		}
 		head = mbox_head(box);
 		if (!atomic_load_explicit(&c->first_known, memory_order_acquire))
 			continue;	/* warm-up */
-		if (!seqtrack_wake(&tr, atomic_load_explicit(&c->first_seq,
-							     memory_order_relaxed),
-				   head, &x, &lost))
+		if (!ipc_event_wake(&tr, box,
+				    atomic_load_explicit(&c->first_seq,
+							 memory_order_relaxed),
+				    head, now, &m, &have, &lost))
 			continue;	/* nothing new */
-		if (read_event(box, x, &m)) {
+		if (have) {
 			t_last = m.b;
 			sampler_add(s, 0, now - m.a, m.b);
 		} else {
@@ -237,10 +231,24 @@ static const char switch_about[] =
 	"microseconds.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
+/* -c and -P as they apply to the two threads */
+static const struct opt_help switch_help[] = {
+	{ 'c', "one CPU (event thread and worker on it) or two: the event\n"
+	       "thread on the first, the worker on the second (default: both\n"
+	       "on the first CPU rtlat may use)" },
+	{ 'P', "real-time priority of the event thread; the worker runs at\n"
+	       "PRIO-1 (default 99; 2..99 for fifo and rr)" },
+	{ 0, NULL },
+};
+
 static int switch_main(int argc, char **argv)
 {
-	static const struct optdesc *const tables[] = {
-		ipc_test_opts, engine_timer_opts, engine_common_opts, NULL,
+	static struct optdesc common[64];
+	const struct optdesc *const tables[] = {
+		ipc_test_opts, engine_timer_opts,
+		opt_table_help(common, sizeof(common) / sizeof(common[0]),
+			       engine_common_opts, switch_help),
+		NULL,
 	};
 	struct engine_opts o;
 

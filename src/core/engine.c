@@ -508,6 +508,17 @@ static void *sampler_main(void *arg)
 	sigemptyset(&set);
 	sigaddset(&set, engine_stop_signal());
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	if (r->test->prepare) {
+		e = r->test->prepare(s);
+		if (e < 0) {
+			s->err = e;
+			if (!s->errmsg[0])
+				snprintf(s->errmsg, sizeof(s->errmsg),
+					 "sampler %d failed to prepare: %s",
+					 s->id, strerror(-e));
+			goto out;
+		}
+	}
 
 	atomic_store(&s->state, SAMPLER_READY);
 	/* before sampling: waiting on a lock here costs nothing */
@@ -1198,11 +1209,20 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		}
 		s->created = true;
 	}
-	/* wait until every sampler is set up (or failed) */
+	/* wait until every sampler is set up (or failed); test_desc.prepare
+	 * may take long: a signal meanwhile stops the samplers and ends the
+	 * run as at any other moment */
 	while (!all_ready_or_done(r)) {
 		struct timespec ts = { 0, 1000000 };
+		siginfo_t si;
 
-		nanosleep(&ts, NULL);
+		sig = sigtimedwait(&sigs, &si, &ts);
+		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
+		    !r->stop_reason) {
+			r->stop_reason = STOP_SIGNAL;
+			r->stop_signal = sig;
+			gate_set(r, &r->stop);
+		}
 	}
 	if (first_sampler_error(r) < 0) {
 		log_error("%s", r->error);
@@ -1236,12 +1256,12 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		goto fail;
 	}
 	r->display_started = true;
-	if (o->warmup_ns > 0 && !o->quiet)
+	if (o->warmup_ns > 0 && !o->quiet && !r->stop_reason)
 		fprintf(stderr, "warming up...\n");
 	gate_set(r, &r->start);
 
 	/* --- wait for the end, a signal, a break or an error --- */
-	for (;;) {
+	while (r->stop_reason != STOP_SIGNAL) {
 		struct timespec ts = { 0, 50 * 1000000L };
 		siginfo_t si;
 

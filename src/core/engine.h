@@ -244,6 +244,12 @@ struct test_desc {
 	const char *mode;		/* "periodic user-mode task" */
 	/* Lay out samplers: call engine_add_sampler(); may set r->priv. */
 	int (*setup)(struct run *r);
+	/* May be NULL. In each sampler's thread, pinned and at its priority,
+	 * before the start (cruncher's calibration): may take long, but must
+	 * return soon once sampler_stopping() (a signal meanwhile ends the run
+	 * cleanly: summary, result "interrupted"). Like the body: no I/O, no
+	 * locks. Returns 0 or -errno with s->errmsg set (the run fails). */
+	int (*prepare)(struct sampler *s);
 	/* Sampler body, in the RT thread after set-up and start. Returns 0 or
 	 * -errno with s->errmsg set. */
 	int (*body)(struct sampler *s);

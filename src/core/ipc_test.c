@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/ipc_test.h"
@@ -16,6 +17,11 @@
 #include "core/output.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
+
+/* glibc before 2.35 lacks the name (musl has it) */
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
 
 #define POLL_NS			(200 * NSEC_PER_USEC)
 #define PARTNER_STACK		((size_t)64 * 1024)
@@ -93,6 +99,45 @@ bool mbox_get(struct ipc_mbox *m, uint32_t seq, struct ipc_msg *msg)
 		return true;
 	}
 	return false;
+}
+
+/* Event @x of @box; when it was overwritten (the worker is more than
+ * IPC_MBOX_SLOTS events late), the oldest event still kept. False if no
+ * message could be read. */
+static bool read_event(struct ipc_mbox *box, uint32_t x, struct ipc_msg *m)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (mbox_get(box, x, m))
+			return true;
+		x = mbox_head(box) - IPC_MBOX_SLOTS / 2;
+	}
+	return false;
+}
+
+bool ipc_event_wake(struct seqtrack *t, struct ipc_mbox *box, uint32_t first,
+		    uint32_t head, int64_t now, struct ipc_msg *m, bool *have,
+		    uint32_t *lost)
+{
+	struct ipc_msg x;
+	uint32_t h, sample;
+
+	if (!t->started) {
+		t->next = first;
+		t->started = true;
+	}
+	if ((int32_t)(head - t->next) < 0)
+		return false;		/* nothing new */
+	/* the newest event posted before the wake-up: stamps grow with the
+	 * sequence; an event no longer readable is old enough */
+	for (h = head; mbox_get(box, h, &x) && x.a > now; h--)
+		if (h == t->next)
+			return false;	/* all posted after the wake-up */
+	if (!seqtrack_wake(t, first, h, &sample, lost))
+		return false;
+	*have = read_event(box, sample, m) && m->a <= now;
+	return true;
 }
 
 static void pause_poll(void)
@@ -199,25 +244,30 @@ static void partner_process(struct ipc_test *t, pid_t parent)
 	_exit(e ? 1 : 0);
 }
 
+/* Waits for the partner process to end, without reaping it: until
+ * teardown reaps it, its pid cannot be reused, so that teardown may signal
+ * it at any moment. */
 static void *reaper_main(void *arg)
 {
 	struct ipc_test *t = arg;
 	struct ipc_ctl *c = t->ctl;
-	int st = 0;
+	siginfo_t si;
 
-	while (waitpid(t->child, &st, 0) < 0 && errno == EINTR)
+	memset(&si, 0, sizeof(si));
+	while (waitid(P_PID, (id_t)t->child, &si, WEXITED | WNOWAIT) < 0 &&
+	       errno == EINTR)
 		;
 	if (!atomic_load(&c->stop) && !atomic_load(&c->done)) {
 		/* died before finishing: end the run with the reason */
-		if (WIFSIGNALED(st))
+		if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
 			snprintf(c->errmsg, sizeof(c->errmsg),
 				 "the %s process (pid %d) was killed by signal %d (%s)",
-				 t->role[1], (int)t->child, WTERMSIG(st),
-				 strsignal(WTERMSIG(st)));
+				 t->role[1], (int)t->child, si.si_status,
+				 strsignal(si.si_status));
 		else
 			snprintf(c->errmsg, sizeof(c->errmsg),
 				 "the %s process (pid %d) exited with status %d",
-				 t->role[1], (int)t->child, WEXITSTATUS(st));
+				 t->role[1], (int)t->child, si.si_status);
 		c->err = -ECHILD;
 		atomic_store_explicit(&c->done, 1, memory_order_release);
 		ipc_post(&t->ipc, 0);
@@ -364,8 +414,49 @@ static int side0_begin(struct sampler *s, struct ipc_test *t)
 			return ipc_test_partner_error(s, t) ?: -ECHILD;
 		if (sampler_stopping(s))
 			return 0;
+		if (ipc_test_past_end(t, clock_now_ns(r->o->clock))) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "the %s was not ready before the end of the run (stopped or starved?)",
+				 t->role[1]);
+			return -ETIMEDOUT;
+		}
 		pause_poll();
 	}
+	return 0;
+}
+
+/*
+ * Kick side 0 (the calling thread) out of any wait at t_end + the grace,
+ * then every 10 ms (a kick landing between two waits is not lost), with the
+ * engine's stop signal: a partner that stopped answering cannot hold the
+ * run past its end. Returns 0 (*@armed tells whether a timer exists: not
+ * for an unbounded run) or -errno.
+ */
+static int arm_end_kick(struct sampler *s, timer_t *timer, bool *armed)
+{
+	const struct run *r = s->run;
+	struct itimerspec its;
+	struct sigevent sev;
+
+	*armed = false;
+	if (r->t_end == INT64_MAX)
+		return 0;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = engine_stop_signal();
+	sev.sigev_notify_thread_id = gettid();
+	if (timer_create(r->o->clock, &sev, timer) < 0)
+		return -errno;
+	memset(&its, 0, sizeof(its));
+	its.it_value = ns_to_ts(r->t_end + IPC_END_GRACE_NS);
+	its.it_interval = ns_to_ts(10 * NSEC_PER_MSEC);
+	if (timer_settime(*timer, TIMER_ABSTIME, &its, NULL) < 0) {
+		int e = -errno;
+
+		timer_delete(*timer);
+		return e;
+	}
+	*armed = true;
 	return 0;
 }
 
@@ -374,11 +465,23 @@ int ipc_test_body(struct sampler *s)
 	struct ipc_test *t = s->run->priv;
 	int e;
 
+	timer_t kick;
+	bool armed;
+
 	if (s->id != 0)
 		return run_partner(t, s->errmsg, sizeof(s->errmsg));
+	e = arm_end_kick(s, &kick, &armed);
+	if (e) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "%s: cannot create the end-of-run timer: %s",
+			 t->role[0], strerror(-e));
+		return e;
+	}
 	e = side0_begin(s, t);
 	if (!e && !sampler_stopping(s))
 		e = t->measure(s, t);
+	if (armed)
+		timer_delete(kick);
 	atomic_store(&t->ctl->stop, 1);
 	ipc_post(&t->ipc, 1);
 	return e;
@@ -393,7 +496,8 @@ int ipc_test_await_partner(struct sampler *s, struct ipc_test *t)
 	while (!atomic_load_explicit(&t->ctl->done, memory_order_acquire)) {
 		if (clock_now_ns(CLOCK_MONOTONIC) > until) {
 			snprintf(s->errmsg, sizeof(s->errmsg),
-				 "the %s did not finish within 1 s", t->role[1]);
+				 "the %s did not finish within 1 s (stopped or starved?)",
+				 t->role[1]);
 			return -ETIMEDOUT;
 		}
 		pause_poll();
@@ -412,6 +516,10 @@ void ipc_test_teardown(struct run *r)
 	if (t->ipc.sh)
 		ipc_post(&t->ipc, 1);
 	if (t->reaper_started) {
+		/* a stopped partner (SIGSTOP, a debugger) continues, sees the
+		 * stop and ends, rather than being waited for and killed (the
+		 * child is not reaped yet: its pid is still its own) */
+		kill(t->child, SIGCONT);
 		until = clock_now_ns(CLOCK_MONOTONIC) + REAP_WAIT_NS;
 		while (!atomic_load(&t->child_gone) &&
 		       clock_now_ns(CLOCK_MONOTONIC) < until)
@@ -423,6 +531,8 @@ void ipc_test_teardown(struct run *r)
 		}
 		pthread_join(t->reaper, NULL);
 		t->reaper_started = false;
+		while (waitpid(t->child, NULL, 0) < 0 && errno == EINTR)
+			;
 	}
 	ipc_close(&t->ipc);
 	shared_free(t->ctl, sizeof(*t->ctl));

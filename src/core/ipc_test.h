@@ -17,11 +17,15 @@
  * whenever it ends (stop, its own end, a failure), writes its counts, sets
  * "done" and posts to side 0. A partner failure, or the death of the
  * partner process (seen by a reaper thread), ends the run with a message.
+ * Side 0 waits no longer than IPC_END_GRACE_NS past the end of the run: a
+ * timer kicks it out of its wait then, so that a partner that stopped
+ * answering (SIGSTOP, starved) cannot hold the run past -T.
  *
  * The partner process is forked in setup(), before any thread exists. It
  * dies with rtlat (PR_SET_PDEATHSIG SIGKILL), blocks the terminal's
  * signals (rtlat stops it), and is reaped on every exit path: teardown
- * asks it to stop, waits up to 2 s, then kills it.
+ * asks it to stop, continues it (SIGCONT: it may have been stopped), waits
+ * up to 2 s, then kills it.
  */
 #ifndef RTLAT_IPC_TEST_H
 #define RTLAT_IPC_TEST_H
@@ -137,6 +141,29 @@ static inline uint32_t seqtrack_end(struct seqtrack *t, uint32_t first,
 	return n;
 }
 
+/*
+ * The worker's accounting of one wake-up (switch). @now is the clock read
+ * right after the wait, @head the mailbox head read after that. An event
+ * stamped after @now was posted after the wake-up - by a thread that ran
+ * between the wait's return and the mailbox read: it did not cause this
+ * wake-up and is left for the next one (its own post makes the next wait
+ * return at once). Of the events stamped at or before @now, the oldest not
+ * yet accounted is the one the wake-up is for, the newer ones were missed
+ * (lost), as in seqtrack_wake().
+ *
+ * Returns false when the wake-up brings nothing (stale, warm-up, or only
+ * events posted after it). Else *@lost is the number of events missed and
+ * *@have tells whether *@m holds the event to sample: its latency
+ * @now - m->a is never negative. When the event was overwritten in the
+ * mailbox (the worker is more than IPC_MBOX_SLOTS / 2 events late), *@m is
+ * the oldest one still kept if it was stamped at or before @now (the
+ * latency is then a lower bound), else *@have is false and the caller
+ * counts the event as lost.
+ */
+bool ipc_event_wake(struct seqtrack *t, struct ipc_mbox *box, uint32_t first,
+		    uint32_t head, int64_t now, struct ipc_msg *m, bool *have,
+		    uint32_t *lost);
+
 /* Shared between the sides (MAP_SHARED). */
 struct ipc_ctl {
 	struct ipc_mbox box[2];		/* messages to side 0, to side 1 */
@@ -161,6 +188,14 @@ struct ipc_ctl {
 	int err;
 	char errmsg[192];
 };
+
+/*
+ * How long after the end of the measurement (t_end) side 0 still waits for
+ * the partner - a round trip under way, the partner's end - before it gives
+ * up: a stopped or starved partner cannot hold the run past -T. A timer
+ * kicks side 0 out of its wait at t_end + this (ipc_test_body()).
+ */
+#define IPC_END_GRACE_NS	((int64_t)100000000)	/* 100 ms */
 
 /* Options --ipc and --process. */
 struct ipc_test_cfg {
@@ -211,6 +246,13 @@ int ipc_test_body(struct sampler *s);
 
 /* test_desc.teardown: stop and reap the partner, close the channel. */
 void ipc_test_teardown(struct run *r);
+
+/* In side 0: @now (test clock) is past the end and its grace. */
+static inline bool ipc_test_past_end(const struct ipc_test *t, int64_t now)
+{
+	return t->r->t_end != INT64_MAX &&
+	       now - IPC_END_GRACE_NS >= t->r->t_end;
+}
 
 /* In the partner: time to finish. */
 static inline bool ipc_test_partner_stopping(const struct ipc_test *t)

@@ -30,6 +30,24 @@ int opt_bad_value(const struct optdesc *d, const char *arg,
 	return -1;
 }
 
+const struct optdesc *opt_table_help(struct optdesc *dst, size_t cap,
+				     const struct optdesc *src,
+				     const struct opt_help *over)
+{
+	size_t n = 0, i;
+
+	while (src[n].lng || src[n].shrt)
+		n++;
+	if (n + 1 > cap)
+		return src;
+	memcpy(dst, src, (n + 1) * sizeof(*dst));	/* with OPT_END */
+	for (; over->key; over++)
+		for (i = 0; i < n; i++)
+			if (dst[i].key == over->key)
+				dst[i].help = over->help;
+	return dst;
+}
+
 void opt_print_help(FILE *f, const char *usage, const char *about,
 		    const struct optdesc *const *tables)
 {

@@ -7,6 +7,7 @@
 #define RTLAT_OPT_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct optdesc {
@@ -19,6 +20,22 @@ struct optdesc {
 };
 
 #define OPT_END { NULL, 0, 0, NULL, NULL, 0 }
+
+/* A help text replacing an option's in a copy of a table (opt_table_help). */
+struct opt_help {
+	int key;		/* the option's key; 0 ends a list */
+	const char *help;
+};
+
+/*
+ * Copy the option table @src (up to OPT_END) into @dst, which has room for
+ * @cap entries, replacing the help text of each option of @over: for a
+ * command where a shared option means something more precise (-c of a
+ * two-thread test). Returns @dst, or @src unchanged when it does not fit.
+ */
+const struct optdesc *opt_table_help(struct optdesc *dst, size_t cap,
+				     const struct optdesc *src,
+				     const struct opt_help *over);
 
 /* Handler for one parsed option; returns 0 or -1 after reporting an error. */
 typedef int (*opt_handler)(void *ctx, const struct optdesc *d,

@@ -202,9 +202,9 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 
 		trace_cols(r, (int64_t)k, -2, agg[0].max, agg[0].n > 0, tc,
 			   sizeof(tc));
-		hn += (size_t)snprintf(head + hn, sizeof(head) - hn, "%s",
-				       TRACE_HEAD);
-		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "%s", tc);
+		/* the last fields: no length to keep */
+		snprintf(head + hn, sizeof(head) - hn, "%s", TRACE_HEAD);
+		snprintf(line + ln, sizeof(line) - ln, "%s", tc);
 	}
 	xeno_title(r, k, head);
 	printf("%s\n", line);

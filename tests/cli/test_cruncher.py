@@ -2,8 +2,13 @@
 """rtlat cruncher: calibration within tolerance, signed deviation, a stall
 of known length inside computations, options."""
 import re
+import signal
+import subprocess
+import time
 
-from conftest import hist_total, needs_root, run
+import pytest
+
+from conftest import RTLAT, hist_total, needs_root, run
 from rt_helpers import check_stdout, load, need_cpus, run_reaped, stall
 
 
@@ -69,9 +74,100 @@ def test_stall_inside_computations(tmp_path):
     assert float(m.group(4)) >= 270.0
 
 
+@needs_root
+def test_zero_sleep_has_no_percentage(tmp_path):
+    """--sleep 0 (computations back to back): the sleep series has no
+    reference, so no percentage; it used to divide by zero (SIGFPE, no
+    summary, no result file)."""
+    js = tmp_path / "r.json"
+    p = run(["cruncher", "-T", "0.3", "--warmup", "0", "--sleep", "0",
+             "--ideal", "1ms", "--json", js], check=0)
+    check_stdout(p.stdout)
+    m = re.search(r"== Nanosleep jitter of 0.000 us sleeps: min \S+ us "
+                  r"\(n/a\), avg \S+ us \(n/a\), max \S+ us \(n/a\)\n",
+                  p.stdout)
+    assert m, p.stdout
+    assert "== Execution deviation from the ideal 1000.000 us: min " \
+        in p.stdout
+    d = load(js)
+    assert d["status"] == "complete"
+    assert d["test_data"]["sleep_ns"] == 0
+    check_series(d)
+
+
+@needs_root
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM],
+                         ids=["SIGINT", "SIGTERM"])
+def test_signal_during_calibration(tmp_path, sig):
+    """Calibration runs in the sampler before the start, inside the
+    engine's signal handling: a signal then ends the run at once and
+    cleanly (exit 0, summary with n/a, result "interrupted"). It used to
+    run in set-up, unstoppable for many seconds (SIGTERM killed rtlat
+    with no output)."""
+    js = tmp_path / "r.json"
+    t0 = time.monotonic()
+    p = subprocess.Popen([RTLAT, "cruncher", "--ideal", "10s", "--json",
+                          str(js)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    assert p.returncode == 0, err
+    # calibrating a 10 s computation takes more than 10 s
+    assert took < 8, took
+    check_stdout(out)
+    assert "== Calibration CPU 0: interrupted, not calibrated" in out
+    assert "== Execution deviation from the ideal 10000000.000 us: n/a" in out
+    assert "== FPU verification: 0 computations, 0 wrong results" in out
+    assert "stopped by" in err
+    d = load(js)
+    assert d["status"] == "interrupted"
+    cpu = d["test_data"]["cpus"][0]
+    assert cpu["calibrated"] is False and cpu["computations"] == 0
+    assert cpu["calibrated_ns"] is None
+    assert cpu["calibrated_deviation_ppm"] is None
+    for name in ("sleep", "deviation"):
+        assert d["summary"][name]["samples"] == 0
+        assert d["summary"][name]["min_ns"] is None
+
+
+@needs_root
+def test_long_ideal_calibration_is_bounded(tmp_path):
+    """A long ideal time is calibrated on a short probe and checked with
+    one or two full runs (it used to take 5 full runs per step: 15 s for
+    2 s); the warning says that -T is shorter than calibration + one
+    cycle; the first cycle starts with the measurement (--warmup 0)."""
+    js = tmp_path / "r.json"
+    t0 = time.monotonic()
+    p = run(["cruncher", "-T", "1.5", "--warmup", "0", "--ideal", "1s",
+             "--policy", "other", "--json", js], check=0)
+    took = time.monotonic() - t0
+    assert "is shorter than calibration (about" in p.stderr
+    assert "+ one cycle (1001 ms)" in p.stderr
+    d = load(js)
+    cpu = d["test_data"]["cpus"][0]
+    assert cpu["calibrated"] is True and cpu["calibrated_ns"] > 0
+    assert cpu["computations"] >= 1
+    check_series(d)
+    # calibration: 1 s of probes at most + 2 full runs; the measurement:
+    # 1.5 s + the cycle under way at its end; generous for a noisy host
+    assert took < 9, took
+
+
+def test_duration_shorter_than_one_cycle():
+    p = run(["cruncher", "-T", "0.5", "--ideal", "2s"], check=1)
+    assert "-T/--duration 500 ms is shorter than one cycle" in p.stderr
+    assert "--ideal 2 s" in p.stderr and "at least 2001 ms" in p.stderr
+
+
 def test_bad_options():
     p = run(["cruncher", "--ideal", "0"], check=1)
     assert "--ideal" in p.stderr
     p = run(["cruncher", "--sleep", "forever"], check=1)
     assert "--sleep" in p.stderr
-    assert "--ideal" in run(["cruncher", "--help"], check=0).stdout
+    out = run(["cruncher", "--help"], check=0).stdout
+    assert "--ideal" in out
+    # -c: the default is the first CPU, not every CPU
+    assert "(default: the first CPU rtlat may use)" in out
+    assert "every CPU rtlat may use" not in out

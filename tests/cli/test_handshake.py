@@ -2,6 +2,10 @@
 """rtlat handshake: every IPC mechanism in threads and processes, the three
 series and their accounting, CPU placement, pacing, a stall on side b."""
 
+import os
+import signal
+import time
+
 import pytest
 
 from conftest import hist_total, needs_root, run
@@ -89,9 +93,68 @@ def test_stall_on_side_b(tmp_path):
     assert d["summary"]["round_trip"]["max_ns"] >= (stall_ms - 1) * 1000000
 
 
+def _children(pid):
+    with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+        return [int(k) for k in f.read().split()]
+
+
+def _stop_partner_after(delay):
+    """during(): SIGSTOP the partner process after delay s."""
+    def during(proc):
+        time.sleep(delay)
+        kids = _children(proc.pid)
+        assert len(kids) == 1
+        os.kill(kids[0], signal.SIGSTOP)
+    return during
+
+
+@needs_root
+@pytest.mark.parametrize("period", ["1ms", "0"], ids=["paced", "back-to-back"])
+def test_stopped_partner_ends_at_end(tmp_path, period):
+    """Side b stopped (SIGSTOP) in the middle: the run still ends at -T
+    (side a gives up on the round trip under way after a short grace; it
+    used to wait for ever), the round trip is lost, and paced, the periods
+    after it are missed: round trips + missed periods == periods."""
+    t0 = time.monotonic()
+    p, d = run_ipc(tmp_path, ["handshake", "-T", "2s", "--warmup",
+                              "200ms", "-p", period], True,
+                   during=_stop_partner_after(1.0))
+    took = time.monotonic() - t0
+    td = d["test_data"]
+    why = (took, td, p.stderr)
+    # warm-up + -T + 100 ms of grace (+ start-up and a busy host); it used
+    # to run until interrupted
+    assert took < 2.2 + 3, why
+    assert d["status"] == "complete", why
+    check_accounting(d)
+    assert d["summary"]["round_trip"]["lost"] == 1, why
+    if period != "0":
+        assert td["round_trips"] + td["missed_periods"] == 2000, why
+        assert td["missed_periods"] > 0, why
+    assert "did not stop" not in p.stderr
+
+
+@needs_root
+def test_stopped_partner_interrupted(tmp_path):
+    """SIGINT while side b is stopped: a prompt end (the stopped process
+    is continued to end, not waited for 2 s and killed), accounting kept."""
+    p, d = run_ipc(tmp_path, ["handshake", "--warmup", "200ms", "-p", "1ms"],
+                   True, during=_stop_partner_after(0.6),
+                   interrupt_after=0.4)
+    assert d["status"] == "interrupted"
+    check_accounting(d)
+    # said after waiting 2 s for the stopped process, before killing it
+    assert "did not stop" not in p.stderr
+
+
 def test_bad_options():
     p = run(["handshake", "-p", "-5"], check=1)
     assert "-p/--period" in p.stderr
     p = run(["handshake", "--ipc", "x"], check=1)
     assert "expected one of sem" in p.stderr
-    assert "--process" in run(["help", "handshake"], check=0).stdout
+    out = run(["help", "handshake"], check=0).stdout
+    assert "--process" in out
+    # -c and -P say what they mean for the two sides (not "samplers")
+    assert "one CPU (both sides on it) or two: side a on the first" in out
+    assert "real-time priority of both sides (default 99)" in out
+    assert "one sampler each" not in out and "of the samplers" not in out

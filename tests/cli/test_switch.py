@@ -95,6 +95,32 @@ def test_partner_death_ends_run(tmp_path):
     assert d["status"] == "error"
 
 
+@needs_root
+def test_stopped_event_process_ends_run(tmp_path):
+    """The event process stopped (SIGSTOP): the worker gives up waiting
+    shortly after -T and the run ends with an error naming the cause (the
+    event thread's counts are unknown), instead of running for ever."""
+    import os
+    import signal
+    import time
+
+    def stop_partner(proc):
+        time.sleep(0.8)
+        with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
+            kids = [int(k) for k in f.read().split()]
+        assert len(kids) == 1
+        os.kill(kids[0], signal.SIGSTOP)
+
+    t0 = time.monotonic()
+    p, d = run_ipc(tmp_path, ["switch", "-T", "1500ms", "--warmup", "200ms"],
+                   True, rc=1, during=stop_partner)
+    took = time.monotonic() - t0
+    # warm-up + -T + 100 ms of grace + 1 s waiting for the event thread
+    assert took < 1.7 + 1.1 + 3, (took, p.stderr)
+    assert "the event thread did not finish" in p.stderr
+    assert d["status"] == "error"
+
+
 def test_bad_options():
     p = run(["switch", "--ipc", "smoke-signals"], check=1)
     assert "--ipc" in p.stderr and "sem, futex" in p.stderr
@@ -102,6 +128,11 @@ def test_bad_options():
     assert "PRIO-1" in p.stderr
     p = run(["switch", "--help"], check=0)
     assert "--process" in p.stdout and "--ipc" in p.stdout
+    # -c and -P say what they mean for the two threads (not "samplers")
+    assert "one CPU (event thread and worker on it) or two" in p.stdout
+    assert "the worker runs at\n" in p.stdout and "PRIO-1" in p.stdout
+    assert "one sampler each" not in p.stdout
+    assert "of the samplers" not in p.stdout
 
 
 @needs_root

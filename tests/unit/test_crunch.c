@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests: cruncher calibration arithmetic and deviation statistics. */
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +51,14 @@ static void test_ppm_and_tolerance(void **state)
 	/* saturates instead of overflowing */
 	assert_true(crunch_ppm(INT64_MAX, 1) > 0);
 	assert_true(crunch_ppm(INT64_MIN + 1, 1) < 0);
+
+	/* no reference (--sleep 0): no ratio, no division by zero */
+	assert_int_equal(crunch_ppm(5000, 0), 0);
+	assert_int_equal(crunch_ppm(-5000, 0), 0);
+	assert_int_equal(crunch_ppm(INT64_MAX, 0), 0);
+	assert_int_equal(crunch_ppm(5000, -1), 0);
+	assert_true(crunch_within(0, 0, 50000));
+	assert_false(crunch_within(1, 0, 50000));
 
 	assert_true(crunch_within(ideal, ideal, 50000));
 	assert_true(crunch_within(ideal + ideal / 20, ideal, 50000));	/* +5 % */
@@ -138,10 +149,113 @@ static void test_calibrate_runs(void **state)
 
 	(void)state;
 	/* a short ideal time; whether 5 % is reached depends on the machine */
-	assert_int_equal(crunch_calibrate(&cal, 2 * NSEC_PER_MSEC, 50000), 0);
+	assert_int_equal(crunch_calibrate(&cal, 2 * NSEC_PER_MSEC, 50000,
+					  NSEC_PER_MSEC, NULL), 0);
+	assert_true(cal.done);
 	assert_true(cal.iterations > 0);
 	assert_true(cal.reached_ns > 0);
 	assert_true(crunch_same(crunch_run(cal.iterations), cal.reference));
+}
+
+/* Chunked runs give the same bits; a stop flag ends them. */
+static void test_run_until(void **state)
+{
+	const uint64_t n = 3 * CRUNCH_CHUNK + 17;
+	_Atomic int stop = 0;
+	double r = 0.0;
+
+	(void)state;
+	assert_true(crunch_run_until(n, &stop, &r));
+	assert_true(crunch_same(r, crunch_run(n)));
+	assert_true(crunch_run_until(5, &stop, &r));
+	assert_true(crunch_same(r, crunch_run(5)));
+	assert_true(crunch_run_until(0, NULL, &r));
+	assert_true(crunch_same(r, crunch_run(0)));
+	stop = 1;
+	r = 42.0;
+	assert_false(crunch_run_until(n, &stop, &r));
+	assert_true(r == 42.0);
+}
+
+static void test_extrapolate_and_estimate(void **state)
+{
+	(void)state;
+	/* linear, no limit per step */
+	assert_int_equal(crunch_extrapolate(1000, 50 * NSEC_PER_MSEC,
+					    2 * NSEC_PER_SEC), 40000);
+	assert_int_equal(crunch_extrapolate(1000, 2 * NSEC_PER_SEC,
+					    50 * NSEC_PER_MSEC), 25);
+	assert_int_equal(crunch_extrapolate(10, NSEC_PER_SEC, 1), 1);
+	assert_true(crunch_extrapolate(1 << 30, 1, NSEC_PER_SEC) ==
+		    CRUNCH_MAX_ITER);
+	assert_int_equal(crunch_extrapolate(1000, 0, NSEC_PER_MSEC), 16000);
+	/* calibration: about 10 probe times, + one run of a long ideal */
+	assert_true(crunch_calibration_estimate(10 * NSEC_PER_MSEC, 0) <
+		    200 * NSEC_PER_MSEC);
+	assert_true(crunch_calibration_estimate(10 * NSEC_PER_SEC,
+						NSEC_PER_MSEC) >= 10 * NSEC_PER_SEC);
+	assert_true(crunch_calibration_estimate(10 * NSEC_PER_SEC,
+						10 * NSEC_PER_SEC) < 11 * NSEC_PER_SEC);
+}
+
+/* A long ideal time is extrapolated from the probe time and checked with
+ * at most two full runs: calibration no longer takes 5 runs per step. */
+static void test_calibrate_long_ideal(void **state)
+{
+	const int64_t ideal = 300 * NSEC_PER_MSEC;
+	struct crunch_cal cal;
+	int64_t t0, took;
+
+	(void)state;
+	t0 = clock_now_ns(CLOCK_MONOTONIC);
+	assert_int_equal(crunch_calibrate(&cal, ideal, 50000, 0, NULL), 0);
+	took = clock_now_ns(CLOCK_MONOTONIC) - t0;
+	assert_true(cal.done);
+	assert_true(cal.reached_ns > 0);
+	assert_true(crunch_same(crunch_run(cal.iterations), cal.reference));
+	/* the old scheme: 5 runs of 300 ms per step, at least 1.5 s; the
+	 * bound here is loose (a noisy machine) but below that */
+	assert_true(took < 2 * ideal + 20 * CRUNCH_PROBE_NS);
+}
+
+struct stopper {
+	_Atomic int flag;
+	int64_t after_ns;
+};
+
+static void *stopper_main(void *arg)
+{
+	struct stopper *st = arg;
+
+	sleep_ns(st->after_ns);
+	atomic_store(&st->flag, 1);
+	return NULL;
+}
+
+/* Stopped during calibration: returns at once with -EINTR, not
+ * calibrated; already stopped: does not start. */
+static void test_calibrate_stops(void **state)
+{
+	struct stopper st = { 0, 100 * NSEC_PER_MSEC };
+	struct crunch_cal cal;
+	pthread_t th;
+	int64_t t0, took;
+
+	(void)state;
+	st.flag = 1;
+	assert_int_equal(crunch_calibrate(&cal, 10 * NSEC_PER_MSEC, 50000, 0,
+					  &st.flag), -EINTR);
+	assert_false(cal.done);
+	st.flag = 0;
+	t0 = clock_now_ns(CLOCK_MONOTONIC);
+	assert_int_equal(pthread_create(&th, NULL, stopper_main, &st), 0);
+	/* a 5 s ideal time: several seconds of calibration if not stopped */
+	assert_int_equal(crunch_calibrate(&cal, 5 * NSEC_PER_SEC, 50000, 0,
+					  &st.flag), -EINTR);
+	took = clock_now_ns(CLOCK_MONOTONIC) - t0;
+	pthread_join(th, NULL);
+	assert_false(cal.done);
+	assert_true(took < 3 * NSEC_PER_SEC);
 }
 
 int main(void)
@@ -153,6 +267,10 @@ int main(void)
 		cmocka_unit_test(test_deviation_statistics),
 		cmocka_unit_test(test_kernel_verifiable),
 		cmocka_unit_test(test_calibrate_runs),
+		cmocka_unit_test(test_run_until),
+		cmocka_unit_test(test_extrapolate_and_estimate),
+		cmocka_unit_test(test_calibrate_long_ideal),
+		cmocka_unit_test(test_calibrate_stops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

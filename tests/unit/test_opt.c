@@ -140,12 +140,56 @@ static void test_help(void **state)
 	free(out);
 }
 
+/* A copy of a table with some help texts replaced: same options, same
+ * keys (the handlers see no difference), the original untouched; a
+ * destination too small gives the original back. */
+static void test_table_help(void **state)
+{
+	static const struct opt_help over[] = {
+		{ 'c', "one CPU or two" },
+		{ 'P', "priority of both sides" },
+		{ 0, NULL },
+	};
+	struct optdesc dst[64], small[3];
+	const struct optdesc *t, *d;
+	const char *orig_c = NULL;
+	int n = 0, seen = 0;
+
+	(void)state;
+	for (d = engine_common_opts; d->lng || d->shrt; d++)
+		if (d->key == 'c')
+			orig_c = d->help;
+	assert_non_null(orig_c);
+	t = opt_table_help(dst, 64, engine_common_opts, over);
+	assert_ptr_equal(t, dst);
+	for (d = t; d->lng || d->shrt; d++, n++) {
+		assert_int_equal(d->key, engine_common_opts[n].key);
+		if (d->key == 'c') {
+			assert_string_equal(d->help, "one CPU or two");
+			seen++;
+		} else if (d->key == 'P') {
+			assert_string_equal(d->help, "priority of both sides");
+			seen++;
+		} else {
+			assert_ptr_equal(d->help, engine_common_opts[n].help);
+		}
+	}
+	assert_int_equal(seen, 2);
+	assert_null(engine_common_opts[n].lng);	/* same length */
+	for (d = engine_common_opts; d->lng || d->shrt; d++)
+		if (d->key == 'c')
+			assert_ptr_equal(d->help, orig_c);
+	assert_ptr_equal(opt_table_help(small, 3, engine_common_opts, over),
+			 engine_common_opts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_table_help),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 
