@@ -19,6 +19,13 @@ if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ] &&
 	"$bin" latency -T 2 --warmup 0.2s -q --trace --json "$tmp/trace.json" \
 		--checkpoint 0.3s >/dev/null
 fi
+# the IPC tests: mailboxes shared by two threads, every mechanism
+for ipc in sem futex condvar pipe eventfd mqueue signal socket; do
+	"$bin" handshake -T 0.5 --warmup 0.1s -q --ipc "$ipc" \
+		--json "$tmp/hs-$ipc.json" >/dev/null
+done
+"$bin" switch -T 1 --warmup 0.2s -q --json "$tmp/switch.json" >/dev/null
+"$bin" cyclic -t 2 -p 80 -D 1 -q -h 50 >/dev/null
 "$bin" latency -T 30 --warmup 0.2s -q --json "$tmp/int.json" \
 	--checkpoint 0.3s >/dev/null &
 pid=$!

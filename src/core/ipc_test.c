@@ -83,12 +83,12 @@ bool mbox_get(struct ipc_mbox *m, uint32_t seq, struct ipc_msg *msg)
 		v1 = atomic_load_explicit(&sl->ver, memory_order_acquire);
 		if (v1 & 1)
 			continue;
-		s = atomic_load_explicit(&sl->seq, memory_order_relaxed);
+		s = atomic_load_explicit(&sl->seq, MBOX_RELAXED);
 		for (i = 0; i < 4; i++)
 			h[i] = atomic_load_explicit(&sl->half[i],
-						    memory_order_relaxed);
-		atomic_thread_fence(memory_order_acquire);
-		v2 = atomic_load_explicit(&sl->ver, memory_order_relaxed);
+						    MBOX_RELAXED);
+		mbox_fence(memory_order_acquire);
+		v2 = atomic_load_explicit(&sl->ver, MBOX_RELAXED);
 		if (v1 != v2)
 			continue;
 		if (s != seq || v1 == 0)
