@@ -211,8 +211,12 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 		e = await_reply(s, t, m.seq, &reply, &t4);
 		if (e < 0)
 			break;
-		if (e && paced)		/* deadlines passed while waiting */
-			n->missed_periods += missed_since(r, at, t4);
+		/* deadlines passed while waiting: those after the grid's
+		 * next one (the ones before it were already counted by the
+		 * wait that returned late) */
+		if (e && paced)
+			n->missed_periods += missed_since(r, w.next -
+							  r->o->period_ns, t4);
 		if (at < r->t_measure) {
 			if (e) {
 				e = 0;

@@ -4,6 +4,8 @@ series and their accounting, CPU placement, pacing, a stall on side b."""
 
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -132,6 +134,45 @@ def test_stopped_partner_ends_at_end(tmp_path, period):
         assert td["round_trips"] + td["missed_periods"] == 2000, why
         assert td["missed_periods"] > 0, why
     assert "did not stop" not in p.stderr
+
+
+STALL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stall.py")
+
+
+def _late_then_stopped(delay, cpu_a):
+    """during(): a higher-priority busy loop holds side a off its CPU for
+    80 ms; in the middle, side b (on the other CPU, it has replied) is
+    stopped for good. Side a then takes its reply late (the next wait counts
+    the periods it missed) and abandons the next round trip at the end."""
+    def during(proc):
+        time.sleep(delay)
+        kids = _children(proc.pid)
+        assert len(kids) == 1
+        hog = subprocess.Popen([sys.executable, STALL, str(cpu_a), "95",
+                                "80", "10", "0", "1"],
+                               stdout=subprocess.DEVNULL)
+        time.sleep(0.05)
+        os.kill(kids[0], signal.SIGSTOP)
+        hog.wait(timeout=10)
+    return during
+
+
+@needs_root
+def test_late_round_trip_then_stopped_partner_counts_each_period_once(tmp_path):
+    """The periods a late round trip missed are counted by the next wait;
+    when the round trip after it is abandoned, only the periods after the
+    grid's next deadline may be added (they used to be counted twice)."""
+    need_cpus(2)
+    cpus = sorted(os.sched_getaffinity(0))
+    p, d = run_ipc(tmp_path, ["handshake", "-T", "2s", "--warmup", "200ms",
+                              "-p", "1ms", "-P", "80", "-c",
+                              "%d,%d" % (cpus[0], cpus[1])], True,
+                   during=_late_then_stopped(1.0, cpus[0]))
+    td = d["test_data"]
+    assert d["status"] == "complete", (td, p.stderr)
+    check_accounting(d)
+    assert td["round_trips"] + td["missed_periods"] == 2000, (td, p.stderr)
+    assert td["missed_periods"] > 0
 
 
 @needs_root

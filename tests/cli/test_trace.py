@@ -46,8 +46,19 @@ def global_state():
         p = TRACEFS / f
         if p.exists():
             st[f] = p.read_text()
-    st["instances"] = sorted(os.listdir(TRACEFS / "instances"))
+    # a stale rtlat-PID instance (its run was SIGKILLed, e.g. by a
+    # machine restart before this test session) is removed by any run
+    # by design: it is not state the run must leave alone
+    st["instances"] = sorted(d for d in os.listdir(TRACEFS / "instances")
+                             if not _stale(d))
     return st
+
+
+def _stale(name):
+    """@name is the instance of an rtlat process that no longer exists."""
+    if not name.startswith("rtlat-") or not name[6:].isdigit():
+        return False
+    return not os.path.exists("/proc/%s" % name[6:])
 
 
 def our_instances():
