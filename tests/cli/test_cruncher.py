@@ -115,7 +115,7 @@ def test_signal_during_calibration(tmp_path, sig):
     took = time.monotonic() - t0
     assert p.returncode == 0, err
     # calibrating a 10 s computation takes more than 10 s
-    assert took < 8, took
+    assert took < 9.5, took
     check_stdout(out)
     assert "== Calibration CPU 0: interrupted, not calibrated" in out
     assert "== Execution deviation from the ideal 10000000.000 us: n/a" in out
@@ -151,8 +151,9 @@ def test_long_ideal_calibration_is_bounded(tmp_path):
     assert cpu["computations"] >= 1
     check_series(d)
     # calibration: 1 s of probes at most + 2 full runs; the measurement:
-    # 1.5 s + the cycle under way at its end; generous for a noisy host
-    assert took < 9, took
+    # 1.5 s + the cycle under way at its end (about 5 s); it used to take
+    # 15 s and more: generous for a loaded shared host
+    assert took < 12, took
 
 
 def test_duration_shorter_than_one_cycle():

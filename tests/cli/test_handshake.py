@@ -124,9 +124,9 @@ def test_stopped_partner_ends_at_end(tmp_path, period):
     took = time.monotonic() - t0
     td = d["test_data"]
     why = (took, td, p.stderr)
-    # warm-up + -T + 100 ms of grace (+ start-up and a busy host); it used
-    # to run until interrupted
-    assert took < 2.2 + 3, why
+    # warm-up + -T + 100 ms of grace (+ start-up and a loaded shared
+    # host); it used to run until interrupted
+    assert took < 2.2 + 10, why
     assert d["status"] == "complete", why
     check_accounting(d)
     assert d["summary"]["round_trip"]["lost"] == 1, why

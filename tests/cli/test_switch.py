@@ -115,8 +115,10 @@ def test_stopped_event_process_ends_run(tmp_path):
     p, d = run_ipc(tmp_path, ["switch", "-T", "1500ms", "--warmup", "200ms"],
                    True, rc=1, during=stop_partner)
     took = time.monotonic() - t0
-    # warm-up + -T + 100 ms of grace + 1 s waiting for the event thread
-    assert took < 1.7 + 1.1 + 3, (took, p.stderr)
+    # warm-up + -T + 100 ms of grace + 1 s waiting for the event thread;
+    # it used to run for ever: the margin is for a loaded shared host
+    # (the result's fsync alone took seconds there under I/O load)
+    assert took < 1.7 + 1.1 + 10, (took, p.stderr)
     assert "the event thread did not finish" in p.stderr
     assert d["status"] == "error"
 
