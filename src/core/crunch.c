@@ -236,6 +236,7 @@ int crunch_calibrate(struct crunch_cal *cal, int64_t ideal_ns,
 				       ideal_ns);
 		if (!timed_run(n, pause, stop, &t, &res))
 			return -EINTR;
+		cal->full_runs++;
 		cal->iterations = n;
 		cal->reached_ns = t;
 		cal->reference = res;

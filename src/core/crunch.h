@@ -73,6 +73,8 @@ struct crunch_cal {
 	double reference;	/* its result, the verification value */
 	bool within;		/* reached within the tolerance */
 	int steps;		/* refinement steps taken */
+	int full_runs;		/* timed runs of the whole ideal time (an
+				 * ideal above CRUNCH_PROBE_NS; else 0) */
 };
 
 /*

@@ -453,6 +453,15 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 	if (d >= r->t_measure)
 		sampler_add(s, k, wk->now - d, d);
 	n = wake_missed_inside(wk, period, r->t_measure, r->t_end);
+	if (d < r->t_measure && n) {
+		/* A wake-up late from the warm-up into the measurement: its
+		 * first deadline inside the measurement is a sample with its
+		 * own lateness (else the stall would show only as overruns,
+		 * its size lost); the deadlines after it are overruns. */
+		d += (r->t_measure - d + period - 1) / period * period;
+		sampler_add(s, k, wk->now - d, d);
+		n--;
+	}
 	/* -l LOOPS: the periods counted stop at exactly LOOPS */
 	if (r->o->max_cycles)
 		n = s->cycles >= r->o->max_cycles ? 0 :

@@ -541,7 +541,10 @@ static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
 /*
  * Account a timer wake-up @wk of a grid with period @period into series @k:
  * the latency now - deadline if the deadline is inside the measurement, the
- * missed deadlines inside it as overruns. @next is the next deadline.
+ * missed deadlines inside it as overruns. A wake-up whose deadline was in
+ * the warm-up but which came so late that it missed deadlines inside the
+ * measurement counts as the sample of the first of these (now - that
+ * deadline), the rest as overruns. @next is the next deadline.
  * Returns true when the sampler has reached the end (next >= t_end, or
  * max_cycles).
  */

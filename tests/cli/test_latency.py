@@ -294,6 +294,38 @@ def test_injected_stall_is_seen(tmp_path):
     assert s["samples"] + s["overruns"] == 40_000
 
 
+@needs_root
+def test_stall_across_warmup_end_keeps_its_lateness(tmp_path):
+    """A stall of 1 s starting 0.5 s into the 1 s warm-up: the sampler's
+    late wake-up missed deadlines of the measurement, which count as
+    overruns - and the first of them as a sample with its lateness (the
+    stall used to show as overruns only, max a few us)."""
+    cpu = usable_cpu()
+    j = tmp_path / "r.json"
+    lat = subprocess.Popen([RTLAT, "latency", "-T", "3", "--warmup", "1s",
+                            "-P", "80", "-c", str(cpu), "--json", str(j)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    err = ""
+    while "warming up" not in err:
+        line = lat.stderr.readline()
+        assert line, err
+        err += line
+    st = subprocess.run([sys.executable, str(HERE / "stall.py"), str(cpu),
+                         "90", "1000", "0", "0.5", "1"],
+                        capture_output=True, text=True, timeout=30)
+    out, rest = lat.communicate(timeout=30)
+    assert st.returncode == 0, st.stderr
+    assert lat.returncode == 0, err + rest
+    s = load_json_strict(j)["summary"]["latency"]
+    assert s["samples"] + s["overruns"] == 30_000
+    # at least the last 0.5 s of the stall is in the measurement
+    assert s["overruns"] >= 4000, s
+    # the deadlines a wake-up missed are at most its lateness / period:
+    # the stall's wake-up carries most of the overruns
+    assert s["max_ns"] >= s["overruns"] * PERIOD_NS // 2, s
+
+
 TRACEFS = pathlib.Path("/sys/kernel/tracing")
 
 

@@ -161,15 +161,19 @@ static void test_stall_across_warmup(void **state)
 	sim_init(&m, 100 * P);
 	for (i = 0; i < 1000; i++) {
 		/* deadline T0 + 8 P (warm-up) wakes 450 us late: missed
-		 * 9, 10, 11, 12 P; only 10..12 are in the measurement */
+		 * 9, 10, 11, 12 P; only 10..12 are in the measurement: 10 P
+		 * is a sample 250 us late, 11 and 12 P are overruns */
 		if (sim_wake(&m, i == 8 ? 450 * NSEC_PER_USEC : 1000))
 			break;
 	}
 	sim_finish(&m);
 	a = &m.r.names[0].agg;
-	assert_int_equal(a->overruns, 3);
-	assert_int_equal(a->st.n, 97);
-	assert_int_equal(a->st.max, 1000);	/* the late sample was warm-up */
+	assert_int_equal(a->overruns, 2);
+	assert_int_equal(a->st.n, 98);
+	assert_int_equal(a->st.max, 250 * NSEC_PER_USEC);
+	assert_int_equal(a->max_cycle, 0);	/* the first measured cycle */
+	assert_int_equal(m.r.iv[0][0].w[0].overruns, 2);
+	assert_int_equal(m.r.iv[0][0].w[0].max, 250 * NSEC_PER_USEC);
 	engine_free(&m.r);
 }
 

@@ -204,18 +204,15 @@ static void test_calibrate_long_ideal(void **state)
 {
 	const int64_t ideal = 300 * NSEC_PER_MSEC;
 	struct crunch_cal cal;
-	int64_t t0, took;
 
 	(void)state;
-	t0 = clock_now_ns(CLOCK_MONOTONIC);
 	assert_int_equal(crunch_calibrate(&cal, ideal, 50000, 0, NULL), 0);
-	took = clock_now_ns(CLOCK_MONOTONIC) - t0;
 	assert_true(cal.done);
 	assert_true(cal.reached_ns > 0);
 	assert_true(crunch_same(crunch_run(cal.iterations), cal.reference));
-	/* the old scheme: 5 runs of 300 ms per step, at least 1.5 s; the
-	 * bound here is loose (a noisy machine) but below that */
-	assert_true(took < 2 * ideal + 20 * CRUNCH_PROBE_NS);
+	/* the old scheme: 5 runs of 300 ms per step; now one or two (the
+	 * count, not the time: this machine is noisy) */
+	assert_true(cal.full_runs >= 1 && cal.full_runs <= 2);
 }
 
 struct stopper {
