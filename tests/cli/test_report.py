@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import FIXTURES, ROOT, RTLAT, needs_root, run
+from conftest import FIXTURES, ROOT, RTLAT, check_layout, needs_root, run
 
 OWN = ROOT / "tests" / "fixtures" / "report"
 RTLAT_JSON = OWN / "rtlat-2cpu.json"
@@ -252,6 +252,20 @@ def test_rtlat_text_output():
     assert int(t["all"]["p99.9_ns"]) == src["percentiles_ns"]["p99.9"]
     assert t["all"]["tool"] == "rtlat (text output)"
     assert {t["0"]["cpu"], t["1"]["cpu"]} == {"0", "1"}
+
+
+def test_rtlat_trace_text_output():
+    """rtlat latency --trace's stdout: the four trace columns line up with
+    their RTH heads, and the "cpu N" label after them still makes the
+    per-CPU RTS lines threads of one run (not three runs)."""
+    path = OWN / "rtlat-trace-2cpu.txt"
+    assert check_layout(path.read_text()) == 3 + 3 + 1
+    t = by_thread(rows(path))
+    assert set(t) == {"all", "0", "1"}
+    assert {t["0"]["cpu"], t["1"]["cpu"]} == {"0", "1"}
+    assert (t["all"]["max_ns"], t["all"]["misses"]) == ("8672938", "331")
+    assert t["0"]["max_ns"] == "1314044"
+    assert t["all"]["p99.9_ns"] == "127487"
 
 
 def test_forced_format_and_detection_errors(tmp_path):
