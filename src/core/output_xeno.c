@@ -142,13 +142,15 @@ void xeno_title(struct run *r, uint64_t k, const char *head)
 	r->lines_printed++;
 }
 
-/* @head right-aligned in @width, padded on the left with '-'. */
+/* @head right-aligned in @width, padded on the left with '-'; cut to
+ * @width if longer (a head never shifts the columns after it). */
 static void col_head(char *out, size_t len, const char *head, int width)
 {
-	int pad = width - (int)strlen(head);
+	int pad = width - (int)strlen(head), i;
 
-	snprintf(out, len, "%.*s%s", pad > 0 ? pad : 0,
-		 "------------------------", head);
+	for (i = 0; i < pad && (size_t)i + 1 < len; i++)
+		out[i] = '-';
+	snprintf(out + i, len - (size_t)i, "%.*s", width - i, head);
 }
 
 void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
@@ -292,28 +294,40 @@ void xeno_rtp(const struct accum *a, const char *label)
 	printf("%s\n", label ? label : "");
 }
 
+/* Width of the first column of HSD lines: "--param", or the series name
+ * when longer ("round_trip"). */
+static int kind_width(const char *kind)
+{
+	int n = (int)strlen(kind);
+
+	return n > 7 ? n : 7;
+}
+
 void xeno_histogram(const struct accum *a, const char *kind)
 {
 	const struct histogram *h = &a->lin;
-	char lo[32], hi[32];
+	char lo[32], hi[32], ph[40];
+	int kw = kind_width(kind);
 	int64_t l, u;
 	size_t i;
 
 	if (!h->count)
 		return;
-	printf("HSH|--param|--------range (us)-------|---samples\n");
+	col_head(ph, sizeof(ph), "param", kw);
+	/* the range column: "%11s - %11s " */
+	printf("HSH|%s|--------range (us)--------|---samples\n", ph);
 	if (h->underflow)
-		printf("HSD|%7s|%11s < %11s |%10" PRIu64 "\n", kind, "",
+		printf("HSD|%*s|%11s < %11s |%10" PRIu64 "\n", kw, kind, "",
 		       fmt_us3(lo, h->lo), h->underflow);
 	for (i = 0; i < h->nbuckets; i++) {
 		if (!h->count[i])
 			continue;
 		hist_bucket_range(h, i, &l, &u);
-		printf("HSD|%7s|%11s - %11s |%10" PRIu64 "\n", kind,
+		printf("HSD|%*s|%11s - %11s |%10" PRIu64 "\n", kw, kind,
 		       fmt_us3(lo, l), fmt_us3(hi, u + 1), h->count[i]);
 	}
 	if (h->overflow)
-		printf("HSD|%7s|%11s >=%11s |%10" PRIu64 "\n", kind, "",
+		printf("HSD|%*s|%11s >=%11s |%10" PRIu64 "\n", kw, kind, "",
 		       fmt_us3(hi, h->lo + (int64_t)h->nbuckets * h->width),
 		       h->overflow);
 }
@@ -348,7 +362,7 @@ void xeno_summary_series(struct run *r, int name)
 	const struct series_name *nm = &r->names[name];
 	/* with several series, each line names its series */
 	const char *sname = r->nnames > 1 ? nm->desc->name : NULL;
-	char suffix[40] = "", label[48], kind[8];
+	char suffix[40] = "", label[48], kind[32];
 	int i, j, measuring = 0;
 
 	if (sname)

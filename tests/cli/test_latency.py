@@ -176,6 +176,11 @@ def test_histogram_stats_and_gnuplot(tmp_path):
     assert hist_total(lin) == s["samples"]
     hsd = [l for l in p.stdout.splitlines() if l.startswith("HSD|")]
     assert sum(int(l.split("|")[-1]) for l in hsd) == s["samples"]
+    # every '|' of the HSD lines is under one of their HSH line
+    hsh = "HSH|--param|--------range (us)--------|---samples"
+    assert hsh + "\n" in p.stdout
+    bars = [i for i, c in enumerate(hsh) if c == "|"]
+    assert all([i for i, c in enumerate(l) if c == "|"] == bars for l in hsd)
     hss = {l.split("|")[1].strip(): l for l in p.stdout.splitlines()
            if l.startswith("HSS|")}
     assert set(hss) == {"min", "avg", "max"}
