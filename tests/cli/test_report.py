@@ -268,6 +268,29 @@ def test_rtlat_trace_text_output():
     assert t["all"]["p99.9_ns"] == "127487"
 
 
+def test_rtlat_several_series_text_output():
+    """handshake and cruncher text output: each series' RTS line under its
+    own named "---|" line reads as one run named after the series, with
+    the lost count of handshake; cruncher's RTS lines have no miss column
+    (nothing is ever missed there) and read without one."""
+    hs = OWN / "rtlat-handshake.txt"
+    cr = OWN / "rtlat-cruncher-2cpu.txt"
+    assert check_layout(hs.read_text()) == 2 + 3 * (3 + 1 + 1)
+    assert check_layout(cr.read_text()) == 2 + 2 * (3 + 1)
+    r = {x["label"]: x for x in rows(hs)}
+    assert set(r) == {"a_to_b", "b_to_a", "round_trip"}
+    assert [(r[k]["min_ns"], r[k]["max_ns"], r[k]["miss_kind"],
+             r[k]["misses"], r[k]["samples"]) for k in sorted(r)] == [
+        ("1700", "114973", "lost", "0", "1996"),
+        ("1469", "16274", "lost", "0", "1996"),
+        ("3245", "118105", "lost", "0", "1996")]
+    r = {x["label"]: x for x in rows(cr)}
+    assert (r["deviation"]["min_ns"], r["deviation"]["max_ns"]) == \
+        ("-58721", "1029048")
+    assert r["sleep"]["p99.9_ns"] == "155647"
+    assert all(x["miss_kind"] == "" and x["misses"] == "" for x in r.values())
+
+
 def test_forced_format_and_detection_errors(tmp_path):
     f = tmp_path / "notes.txt"
     f.write_text("just some notes\nnothing to see\n")
