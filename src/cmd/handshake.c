@@ -350,11 +350,12 @@ static int handshake_opt(void *ctx, const struct optdesc *d, const char *arg)
 static const char handshake_about[] =
 	"Measure how fast two real-time tasks wake each other: side a\n"
 	"wakes side b through an IPC mechanism and b answers at once;\n"
-	"one-way latencies a->b and b->a and the round trip, in ns on\n"
-	"CLOCK_MONOTONIC, as rt-tests' ptsematest/pmqtest/sigwaittest do\n"
-	"for one mechanism each. Both sides run at PRIO. -c takes one CPU\n"
-	"(both sides, the default: the first usable CPU) or two (a, then\n"
-	"b). --max-latency applies to the one-way latencies.\n"
+	"one-way latencies a->b and b->a and the round trip, measured in\n"
+	"ns on CLOCK_MONOTONIC and printed in us, as rt-tests'\n"
+	"ptsematest/pmqtest/sigwaittest do for one mechanism each. Both\n"
+	"sides run at PRIO. -c takes one CPU (both sides, the default: the\n"
+	"first usable CPU) or two (a, then b). --max-latency applies to\n"
+	"the one-way latencies.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
 /* -c and -P as they apply to the two sides */

@@ -39,10 +39,25 @@ struct xeno_col {
  * printed with -q or when none of the series had a sample or a miss. */
 void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 		  const struct xeno_col *cols, int ncols);
-void xeno_rts(struct run *r, const struct accum *a, const char *label);
+
+/* The columns of the RTS lines of series @name: min, avg, max, the miss
+ * column of the RTD line if it has one, measured/requested time. */
+struct xeno_rts_layout {
+	const char *miss;	/* head of the miss column ("lost"), or NULL */
+	bool named;		/* not the RTH line's first columns: the "---|"
+				 * line names them */
+	char what[24];		/* the series in RTH heads: "a->b", "rtt" */
+};
+
+void xeno_rts_layout(const struct run *r, int name, struct xeno_rts_layout *l);
+/* One RTS line of @a (series of layout @l); @label (" cpu 1") comes last. */
+void xeno_rts(struct run *r, const struct xeno_rts_layout *l,
+	      const struct accum *a, const char *label);
 void xeno_rtp(const struct accum *a, const char *label);
+/* HSH/HSD lines of @a's linear histogram, first column @kind ("lat"). */
 void xeno_histogram(const struct accum *a, const char *kind);
-void xeno_stats(const struct series_name *nm);
+/* HSH/HSS lines of series @nm, each ending with @label (or NULL). */
+void xeno_stats(const struct series_name *nm, const char *label);
 /* -h, -s, per-sampler RTS lines, overall RTS and RTP of series @name. */
 void xeno_summary_series(struct run *r, int name);
 

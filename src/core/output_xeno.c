@@ -7,14 +7,25 @@
  *   RTT|  hh:mm:ss  (title)                        every -l data lines
  *   RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst
  *   RTD|      1.393|      2.908|     21.765|       0|      1.393|     21.765
- *   RTS|  min|  avg|  max| overruns|    hh:mm:ss/hh:mm:ss   (actual/requested)
+ *   ---|-----------|-----------|-----------|--------|-----------------------
+ *   RTS|      1.175|      2.955|    374.075|       0|      00:01:00/00:01:00
  *   RTP| percentiles of all samples (rtlat addition)
  *   HSH/HSD histogram lines (-h), HSH/HSS statistics lines (-s)
  *
- * With --trace, RTH/RTD and RTS lines carry four more columns: the parts
- * (irq latency, handler to wake-up, wake-up to running, return to user) of
- * the sample that is the line's maximum, "n/a" when that sample could not
- * be broken down; trace_summary() adds RTK and RTW lines (trace.c).
+ * Every line lines up with its header: each '|' of a data line is where
+ * its header has one (a trailing label aside). RTS lines (min, avg, max,
+ * the RTD line's overrun or lost column if it has one, measured/requested
+ * time) have the "---|" line above them as their header: dashes, as in
+ * Xenomai, when the RTS columns are the first columns of the RTH line
+ * (latency, switch); else it names them in the words of the RTH line
+ * ("---|---a->b min|..."). The measured/requested column is as wide as
+ * RTH's "lat best|lat worst", so that both lines are as wide.
+ *
+ * With --trace, RTH/RTD, the "---|" line and RTS lines carry four more
+ * columns: the parts (irq latency, handler to wake-up, wake-up to running,
+ * return to user) of the sample that is the line's maximum, "n/a" when
+ * that sample could not be broken down; trace_summary() adds RTK and RTW
+ * lines (trace.c).
  *
  * All values in microseconds with three decimals (exact: 1 ns = 0.001 us).
  * The overrun column is cumulative, as in Xenomai. With several samplers the
@@ -23,7 +34,9 @@
  * "cpu N" label. The first series of the test is the one shown;
  * tests with other columns (e.g. "lost" instead of "overrun", or several
  * series on one line) list them in output_ops.cols. With several
- * series, the RTS and RTP lines of the summary end with the series name.
+ * series, the RTS, RTP and HSS lines of the summary end with the series
+ * name (HSD lines have it in their first column). A label always comes
+ * last, after the --trace columns.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -142,13 +155,15 @@ void xeno_title(struct run *r, uint64_t k, const char *head)
 	r->lines_printed++;
 }
 
-/* @head right-aligned in @width, padded on the left with '-'. */
+/* @head right-aligned in @width, padded on the left with '-'; cut to
+ * @width if longer (a head never shifts the columns after it). */
 static void col_head(char *out, size_t len, const char *head, int width)
 {
-	int pad = width - (int)strlen(head);
+	int pad = width - (int)strlen(head), i;
 
-	snprintf(out, len, "%.*s%s", pad > 0 ? pad : 0,
-		 "------------------------", head);
+	for (i = 0; i < pad && (size_t)i + 1 < len; i++)
+		out[i] = '-';
+	snprintf(out + i, len - (size_t)i, "%.*s", width - i, head);
 }
 
 void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
@@ -220,23 +235,93 @@ static const struct xeno_col latency_cols[] = {
 	{ "lat worst", 0, XENO_WORST },
 };
 
-void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
-		   const struct winrec *const *thr)
+/* The RTD columns of @r's test. */
+static const struct xeno_col *rtd_cols(const struct run *r, int *n)
 {
 	const struct output_ops *out = r->test->out;
 
-	(void)thr;
-	if (out->cols)
-		xeno_columns(r, k, agg, out->cols, out->ncols);
-	else
-		xeno_columns(r, k, agg, latency_cols,
-			     (int)(sizeof(latency_cols) / sizeof(latency_cols[0])));
+	if (out && out->cols) {
+		*n = out->ncols;
+		return out->cols;
+	}
+	*n = (int)(sizeof(latency_cols) / sizeof(latency_cols[0]));
+	return latency_cols;
 }
 
-/* One RTS line for @a; @label NULL or " cpu N". */
-void xeno_rts(struct run *r, const struct accum *a, const char *label)
+void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
+		   const struct winrec *const *thr)
 {
-	char mn[16], av[16], mx[16], act[32], req[32], tc[64];
+	const struct xeno_col *cols;
+	int n;
+
+	(void)thr;
+	cols = rtd_cols(r, &n);
+	xeno_columns(r, k, agg, cols, n);
+}
+
+/* The measured/requested column of RTS lines: as wide as RTH's
+ * "lat best|lat worst", so that --trace columns line up. */
+#define RTS_TIME_W 23
+
+void xeno_rts_layout(const struct run *r, int name, struct xeno_rts_layout *l)
+{
+	static const enum xeno_field first[] = { XENO_MIN, XENO_AVG, XENO_MAX };
+	const struct xeno_col *c;
+	int i, n;
+
+	memset(l, 0, sizeof(*l));
+	c = rtd_cols(r, &n);
+	snprintf(l->what, sizeof(l->what), "%s", r->names[name].desc->name);
+	for (i = 0; i < n; i++)
+		if (c[i].field == XENO_MISSED) {
+			l->miss = c[i].head;
+			break;
+		}
+	for (i = 0; i < n; i++) {
+		const char *sp = strrchr(c[i].head, ' ');
+
+		if (c[i].name == name && c[i].field != XENO_MISSED && sp) {
+			snprintf(l->what, sizeof(l->what), "%.*s",
+				 (int)(sp - c[i].head), c[i].head);
+			break;
+		}
+	}
+	/* dashes only for a single series whose RTS columns are the RTH
+	 * line's first ones, as in Xenomai (latency, switch) */
+	l->named = r->nnames > 1;
+	for (i = 0; i < 3; i++)
+		if (i >= n || c[i].name != name || c[i].field != first[i])
+			l->named = true;
+	if (l->miss && (n < 4 || c[3].field != XENO_MISSED))
+		l->named = true;
+}
+
+/* The "---|" line heading the RTS lines of layout @l (+ --trace heads). */
+static void rts_head(const struct xeno_rts_layout *l, bool trace)
+{
+	static const char *const stat[] = { "min", "avg", "max" };
+	char h[40], f[40];
+	int i;
+
+	printf("---");
+	for (i = 0; i < 3; i++) {
+		snprintf(h, sizeof(h), "%s %s", l->what, stat[i]);
+		col_head(f, sizeof(f), l->named ? h : "", 11);
+		printf("|%s", f);
+	}
+	if (l->miss) {
+		col_head(f, sizeof(f), l->named ? l->miss : "", 8);
+		printf("|%s", f);
+	}
+	col_head(f, sizeof(f), l->named ? "measured/requested" : "", RTS_TIME_W);
+	printf("|%s%s\n", f, trace ? TRACE_HEAD : "");
+}
+
+/* One RTS line for @a in layout @l; @label NULL or " cpu N", " NAME". */
+void xeno_rts(struct run *r, const struct xeno_rts_layout *l,
+	      const struct accum *a, const char *label)
+{
+	char mn[16], av[16], mx[16], act[32], req[32], tm[80], tc[64];
 	double mean = 0;
 	int i, sampler = -1;
 
@@ -266,8 +351,11 @@ void xeno_rts(struct run *r, const struct accum *a, const char *label)
 		fmt_hms(req, r->o->duration_ns);
 	else
 		snprintf(req, sizeof(req), "--:--:--");
-	printf("RTS|%s|%s|%s|%8" PRIu64 "|    %s/%s%s%s\n", mn, av, mx,
-	       a->overruns, act, req, label ? label : "", tc);
+	snprintf(tm, sizeof(tm), "%s/%s", act, req);
+	printf("RTS|%s|%s|%s", mn, av, mx);
+	if (l->miss)
+		printf("|%8" PRIu64, a->overruns);
+	printf("|%*s%s%s\n", RTS_TIME_W, tm, tc, label ? label : "");
 }
 
 /* Percentile lines of @a. */
@@ -292,55 +380,70 @@ void xeno_rtp(const struct accum *a, const char *label)
 	printf("%s\n", label ? label : "");
 }
 
+/* Width of the first column of HSD lines: "--param", or the series name
+ * when longer ("round_trip"). */
+static int kind_width(const char *kind)
+{
+	int n = (int)strlen(kind);
+
+	return n > 7 ? n : 7;
+}
+
 void xeno_histogram(const struct accum *a, const char *kind)
 {
 	const struct histogram *h = &a->lin;
-	char lo[32], hi[32];
+	char lo[32], hi[32], ph[40];
+	int kw = kind_width(kind);
 	int64_t l, u;
 	size_t i;
 
 	if (!h->count)
 		return;
-	printf("HSH|--param|--------range (us)-------|---samples\n");
+	col_head(ph, sizeof(ph), "param", kw);
+	/* the range column: "%11s - %11s " */
+	printf("HSH|%s|--------range (us)--------|---samples\n", ph);
 	if (h->underflow)
-		printf("HSD|%7s|%11s < %11s |%10" PRIu64 "\n", kind, "",
+		printf("HSD|%*s|%11s < %11s |%10" PRIu64 "\n", kw, kind, "",
 		       fmt_us3(lo, h->lo), h->underflow);
 	for (i = 0; i < h->nbuckets; i++) {
 		if (!h->count[i])
 			continue;
 		hist_bucket_range(h, i, &l, &u);
-		printf("HSD|%7s|%11s - %11s |%10" PRIu64 "\n", kind,
+		printf("HSD|%*s|%11s - %11s |%10" PRIu64 "\n", kw, kind,
 		       fmt_us3(lo, l), fmt_us3(hi, u + 1), h->count[i]);
 	}
 	if (h->overflow)
-		printf("HSD|%7s|%11s >=%11s |%10" PRIu64 "\n", kind, "",
+		printf("HSD|%*s|%11s >=%11s |%10" PRIu64 "\n", kw, kind, "",
 		       fmt_us3(hi, h->lo + (int64_t)h->nbuckets * h->width),
 		       h->overflow);
 }
 
-static void hss_line(const char *kind, const struct stats *st)
+static void hss_line(const char *kind, const struct stats *st,
+		     const char *label)
 {
 	double mean, sd;
 	char m[32], s[32];
 
+	if (!label)
+		label = "";
 	if (!st->n) {
-		printf("HSS|%7s|%10" PRIu64 "|%11s|%11s\n", kind, st->n, "n/a",
-		       "n/a");
+		printf("HSS|%7s|%10" PRIu64 "|%11s|%11s%s\n", kind, st->n, "n/a",
+		       "n/a", label);
 		return;
 	}
 	stats_mean(st, &mean);
 	stats_stddev(st, &sd);
 	fmt_us3(m, (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5));
 	fmt_us3(s, (int64_t)(sd + 0.5));
-	printf("HSS|%7s|%10" PRIu64 "|%11s|%11s\n", kind, st->n, m, s);
+	printf("HSS|%7s|%10" PRIu64 "|%11s|%11s%s\n", kind, st->n, m, s, label);
 }
 
-void xeno_stats(const struct series_name *nm)
+void xeno_stats(const struct series_name *nm, const char *label)
 {
 	printf("HSH|--param|--samples-|--average--|---stddev--\n");
-	hss_line("min", &nm->min_st);
-	hss_line("avg", &nm->agg.st);
-	hss_line("max", &nm->max_st);
+	hss_line("min", &nm->min_st, label);
+	hss_line("avg", &nm->agg.st, label);
+	hss_line("max", &nm->max_st, label);
 }
 
 void xeno_summary_series(struct run *r, int name)
@@ -348,7 +451,8 @@ void xeno_summary_series(struct run *r, int name)
 	const struct series_name *nm = &r->names[name];
 	/* with several series, each line names its series */
 	const char *sname = r->nnames > 1 ? nm->desc->name : NULL;
-	char suffix[40] = "", label[48], kind[8];
+	char suffix[40] = "", label[48], kind[32];
+	struct xeno_rts_layout l;
 	int i, j, measuring = 0;
 
 	if (sname)
@@ -357,9 +461,10 @@ void xeno_summary_series(struct run *r, int name)
 	if (r->o->print_hist)
 		xeno_histogram(&nm->agg, kind);
 	if (r->o->print_stats)
-		xeno_stats(nm);
-	printf("---|-----------|-----------|-----------|--------|------------------------%s\n",
-	       r->trace ? TRACE_HEAD : "");
+		xeno_stats(nm, sname ? suffix : NULL);
+	xeno_rts_layout(r, name, &l);
+	/* the --trace columns are those of series 0 */
+	rts_head(&l, r->trace && name == 0);
 	for (i = 0; i < r->nsamplers; i++)
 		for (j = 0; j < r->s[i].nseries; j++)
 			measuring += r->s[i].name_idx[j] == name;
@@ -369,9 +474,9 @@ void xeno_summary_series(struct run *r, int name)
 				continue;
 			snprintf(label, sizeof(label), " cpu %d%s",
 				 r->s[i].cpu_now, suffix);
-			xeno_rts(r, &r->total[i][j], label);
+			xeno_rts(r, &l, &r->total[i][j], label);
 		}
-	xeno_rts(r, &nm->agg, sname ? suffix : NULL);
+	xeno_rts(r, &l, &nm->agg, sname ? suffix : NULL);
 	xeno_rtp(&nm->agg, sname ? suffix : NULL);
 }
 

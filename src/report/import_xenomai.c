@@ -12,6 +12,10 @@
  *   RTS|      1.175|      2.955|    374.075|      40|     0|    00:01:00/00:01:00
  *   RTP| p50 | ... and values (rtlat)
  *
+ * RTS lines are positional (min, avg, max, then the overrun or lost count
+ * if there is one before the time field); rtlat's --trace columns after
+ * the time field are skipped, a label may follow them.
+ *
  * Figures with a decimal point are microseconds (Xenomai >= 2.1, rtlat);
  * integers are nanoseconds (Xenomai 2.0) unless the log says "All results
  * in microseconds" or --input-unit says otherwise. Columns are taken by
@@ -139,6 +143,15 @@ static const char *tail_label(const char *p)
 {
 	p = skip_blank(p);
 	return *p ? p : NULL;
+}
+
+/* Past the figure (or "n/a") at the start of @p. */
+static const char *skip_figure(const char *p)
+{
+	p = skip_blank(p);
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	return p;
 }
 
 static bool is_cpu_label(const char *l, int *cpu)
@@ -296,6 +309,10 @@ static int do_rts(struct xstate *x, char *line)
 					p += 8;
 			}
 			label = tail_label(p);
+			/* rtlat --trace: columns follow, the label ends the
+			 * line ("|    214.256 cpu 1") */
+			if (!label && i < n - 1)
+				label = tail_label(skip_figure(f[n - 1]));
 			break;
 		}
 		if (nfig >= 4)

@@ -61,3 +61,48 @@ def load_json_strict(path):
 
 def hist_total(h):
     return sum(b[2] for b in h["buckets"]) + h["underflow"] + h["overflow"]
+
+
+def _pipes(line):
+    return [i for i, c in enumerate(line) if c == "|"]
+
+
+def _under(head, line):
+    """@line lines up with @head: its '|' are the header's, and its last
+    column ends where the header does (a " label" may follow)."""
+    why = "not under its header:\n%s\n%s" % (head, line)
+    assert _pipes(line) == _pipes(head), why
+    n = len(head)
+    assert len(line) >= n and line[n - 1] != " ", why
+    assert len(line) == n or line[n] == " ", why
+
+
+def check_layout(out):
+    """Every line of rtlat's Xenomai-style output @out lines up with its
+    header: RTD lines with RTH, RTS lines with the "---|" line above them,
+    HSD and HSS lines with HSH, RTP values with RTP names. A "---|" line of
+    dashes (Xenomai's: the RTS columns are RTH's first ones) is as wide as
+    the RTH line and has its '|' where the RTH line has. Returns the number
+    of data lines checked."""
+    head = {}
+    n = 0
+    for line in out.splitlines():
+        tag = line[:4]
+        if tag == "RTH|":
+            head["RTD|"] = line
+        elif tag == "---|":
+            head["RTS|"] = line
+            if set(line.split("|")[1]) == {"-"} and "RTD|" in head:
+                rth = head["RTD|"]
+                assert len(line) == len(rth) and \
+                    set(_pipes(line)) <= set(_pipes(rth)), \
+                    "separator not under RTH:\n%s\n%s" % (rth, line)
+        elif tag == "HSH|":
+            head["HSD|"] = head["HSS|"] = line
+        elif tag == "RTP|" and line.split("|")[1].strip().startswith("p"):
+            head["RTP|"] = line
+        elif tag in ("RTD|", "RTS|", "HSD|", "HSS|", "RTP|"):
+            assert tag in head, "%s before its header" % line
+            _under(head[tag], line)
+            n += 1
+    return n

@@ -5,7 +5,7 @@
   a known time: the disturbance whose effect the tests look for.
 - run_reaped(): run rtlat as a child of a subreaper, so that a process
   rtlat forgot to reap becomes visible (it would be re-parented to us).
-- check_stdout(): stdout carries only result lines.
+- check_stdout(): stdout carries only result lines, each under its header.
 """
 import ctypes
 import os
@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from conftest import RTLAT, load_json_strict
+from conftest import RTLAT, check_layout, load_json_strict
 
 PR_SET_CHILD_SUBREAPER = 36
 IPC_MECHANISMS = ["sem", "futex", "condvar", "pipe", "eventfd", "mqueue",
@@ -117,9 +117,11 @@ def run_ipc(tmp_path, args, process=False, rc=0, **kw):
 
 
 def check_stdout(out):
-    """Every stdout line is a result line of the Xenomai-style protocol."""
+    """Every stdout line is a result line of the Xenomai-style protocol,
+    lined up with its header (check_layout())."""
     for line in out.splitlines():
         assert line.startswith(("==", "RT", "---", "HS", "#")), line
+    assert check_layout(out) > 0
 
 
 def load(path):

@@ -38,6 +38,14 @@ def test_calibrates_within_tolerance(tmp_path):
     assert abs(cal["calibrated_deviation_ppm"]) <= 50000
     assert abs(cal["calibrated_ns"] - 5000000) <= 250000
     check_stdout(p.stdout)
+    # RTS lines: min, avg, max, measured/requested; no overrun column (a
+    # computation is never missed: it would always be 0)
+    lines = p.stdout.splitlines()
+    assert [l for l in lines if l.startswith("---|")] == [
+        "---|--sleep min|--sleep avg|--sleep max|-----measured/requested",
+        "---|----dev min|----dev avg|----dev max|-----measured/requested"]
+    rts = [l for l in lines if l.startswith("RTS|")]
+    assert len(rts) == 2 and all(l.count("|") == 4 for l in rts)
     assert re.search(r"== Calibration CPU \d+: \d+ iterations take", p.stdout)
     assert "FPU verification: " in p.stdout and " 0 wrong results" in p.stdout
     d = load(js)

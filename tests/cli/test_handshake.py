@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import hist_total, needs_root, run
+from conftest import check_layout, hist_total, needs_root, run
 from rt_helpers import (IPC_MECHANISMS, check_stdout, load, need_cpus,
                         run_ipc, stall)
 
@@ -48,6 +48,38 @@ def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
     # 200 us period for 500 ms: each period starts a round trip or is missed
     assert td["round_trips"] + td["missed_periods"] == 2500
     assert len(d["threads"]) == (1 if process else 2)
+
+
+@needs_root
+def test_summary_layout(tmp_path):
+    """Each series' RTS line has its own header: the "---|" line names
+    its columns in the words of the RTH line (the RTD line's columns are
+    other ones), lost round trips included; HSD, HSS, RTS and RTP lines
+    line up with their headers and end with the series (the HSD lines'
+    first column is as wide as "round_trip")."""
+    js = tmp_path / "r.json"
+    p = run(["handshake", "-T", "300ms", "--warmup", "100ms", "-p", "500us",
+             "-h", "-s", "--json", js], check=0)
+    assert check_layout(p.stdout) > 3 * (3 + 1 + 1)
+    lines = p.stdout.splitlines()
+    sep = [l for l in lines if l.startswith("---|")]
+    assert sep == [
+        "---|---%s min|---%s avg|---%s max|----lost|-----measured/requested"
+        % (w, w, w) for w in ("a->b", "b->a")] + [
+        "---|----rtt min|----rtt avg|----rtt max|----lost|"
+        "-----measured/requested"]
+    d = load(js)
+    for name in SERIES:
+        rts = [l for l in lines if l.startswith("RTS|")
+               and l.endswith(" " + name)]
+        assert len(rts) == 1
+        f = [x.strip() for x in rts[0].split("|")]
+        assert int(f[4]) == d["summary"][name]["lost"]
+        hss = [l for l in lines if l.startswith("HSS|")
+               and l.endswith(" " + name)]
+        assert len(hss) == 3
+    assert any(l.startswith("HSD|round_trip|") for l in lines)
+    assert "HSH|-----param|" in p.stdout
 
 
 @needs_root

@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, SANITIZED, hist_total, is_root, load_json_strict,
-                      needs_root, run)
+from conftest import (RTLAT, SANITIZED, check_layout, hist_total, is_root,
+                      load_json_strict, needs_root, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
 PERIOD_NS = 100_000
@@ -88,6 +88,10 @@ def test_five_second_run(tmp_path):
     rts = rts_lines(p.stdout)
     assert len(rts) == 1
     assert "00:00:05/00:00:05" in rts[0]
+    assert check_layout(p.stdout) >= 5 + 1 + 1
+    # Xenomai's: the RTS columns are the RTH line's first ones
+    assert "\n---|-----------|-----------|-----------|--------|" \
+        "-----------------------\n" in p.stdout
     assert "== All results in microseconds" in p.stdout
     assert any(l.startswith("RTD|") for l in p.stdout.splitlines())
     d = load_json_strict(j)
@@ -151,6 +155,7 @@ def test_several_cpus(tmp_path):
     assert len(rts) == 3
     assert rts[0].endswith("cpu %d" % cpus[0])
     assert rts[1].endswith("cpu %d" % cpus[1])
+    assert check_layout(p.stdout) >= 3
     d = load_json_strict(j)
     assert [t["cpus_allowed"] for t in d["threads"]] == [str(c) for c in cpus[:2]]
     tot = d["summary"]["latency"]
@@ -176,6 +181,9 @@ def test_histogram_stats_and_gnuplot(tmp_path):
     assert hist_total(lin) == s["samples"]
     hsd = [l for l in p.stdout.splitlines() if l.startswith("HSD|")]
     assert sum(int(l.split("|")[-1]) for l in hsd) == s["samples"]
+    # every '|' of the HSD and HSS lines is under one of their HSH line's
+    assert "HSH|--param|--------range (us)--------|---samples\n" in p.stdout
+    assert check_layout(p.stdout) >= len(hsd) + 3 + 1 + 1
     hss = {l.split("|")[1].strip(): l for l in p.stdout.splitlines()
            if l.startswith("HSS|")}
     assert set(hss) == {"min", "avg", "max"}

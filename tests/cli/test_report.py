@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import FIXTURES, ROOT, RTLAT, needs_root, run
+from conftest import FIXTURES, ROOT, RTLAT, check_layout, needs_root, run
 
 OWN = ROOT / "tests" / "fixtures" / "report"
 RTLAT_JSON = OWN / "rtlat-2cpu.json"
@@ -252,6 +252,43 @@ def test_rtlat_text_output():
     assert int(t["all"]["p99.9_ns"]) == src["percentiles_ns"]["p99.9"]
     assert t["all"]["tool"] == "rtlat (text output)"
     assert {t["0"]["cpu"], t["1"]["cpu"]} == {"0", "1"}
+
+
+def test_rtlat_trace_text_output():
+    """rtlat latency --trace's stdout: the four trace columns line up with
+    their RTH heads, and the "cpu N" label after them still makes the
+    per-CPU RTS lines threads of one run (not three runs)."""
+    path = OWN / "rtlat-trace-2cpu.txt"
+    assert check_layout(path.read_text()) == 3 + 3 + 1
+    t = by_thread(rows(path))
+    assert set(t) == {"all", "0", "1"}
+    assert {t["0"]["cpu"], t["1"]["cpu"]} == {"0", "1"}
+    assert (t["all"]["max_ns"], t["all"]["misses"]) == ("8672938", "331")
+    assert t["0"]["max_ns"] == "1314044"
+    assert t["all"]["p99.9_ns"] == "127487"
+
+
+def test_rtlat_several_series_text_output():
+    """handshake and cruncher text output: each series' RTS line under its
+    own named "---|" line reads as one run named after the series, with
+    the lost count of handshake; cruncher's RTS lines have no miss column
+    (nothing is ever missed there) and read without one."""
+    hs = OWN / "rtlat-handshake.txt"
+    cr = OWN / "rtlat-cruncher-2cpu.txt"
+    assert check_layout(hs.read_text()) == 2 + 3 * (3 + 1 + 1)
+    assert check_layout(cr.read_text()) == 2 + 2 * (3 + 1)
+    r = {x["label"]: x for x in rows(hs)}
+    assert set(r) == {"a_to_b", "b_to_a", "round_trip"}
+    assert [(r[k]["min_ns"], r[k]["max_ns"], r[k]["miss_kind"],
+             r[k]["misses"], r[k]["samples"]) for k in sorted(r)] == [
+        ("1700", "114973", "lost", "0", "1996"),
+        ("1469", "16274", "lost", "0", "1996"),
+        ("3245", "118105", "lost", "0", "1996")]
+    r = {x["label"]: x for x in rows(cr)}
+    assert (r["deviation"]["min_ns"], r["deviation"]["max_ns"]) == \
+        ("-58721", "1029048")
+    assert r["sleep"]["p99.9_ns"] == "155647"
+    assert all(x["miss_kind"] == "" and x["misses"] == "" for x in r.values())
 
 
 def test_forced_format_and_detection_errors(tmp_path):

@@ -27,6 +27,9 @@ def test_every_mechanism_runs_and_accounts(tmp_path, ipc, process):
     p, d = run_ipc(tmp_path, ["switch"] + SHORT + ["--ipc", ipc], process)
     check_stdout(p.stdout)
     assert "RTH|----lat min|----lat avg|----lat max|----lost|" in p.stdout
+    # the RTS columns are the RTH line's first ones: Xenomai's dashes
+    assert "\n---|-----------|-----------|-----------|--------|" \
+        "-----------------------\n" in p.stdout
     assert d["test"] == "switch" and d["status"] == "complete"
     check_accounting(d)
     td = d["test_data"]

@@ -15,7 +15,8 @@ import time
 
 import pytest
 
-from conftest import RTLAT, hist_total, is_root, load_json_strict, run
+from conftest import (RTLAT, check_layout, hist_total, is_root,
+                      load_json_strict, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
 TRACEFS = pathlib.Path("/sys/kernel/tracing")
@@ -252,7 +253,9 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
         "irq latency", "handler to wake-up", "wake-up to running",
         "return to user", "traced latency"]
     assert int(rtk[5].split("|")[2]) == t["traced"]
-    # RTS: the worst sample's parts, when it was broken down
+    # RTS: the worst sample's parts, when it was broken down; the four
+    # columns line up with RTH's, in RTD, "---|" and RTS lines alike
+    assert check_layout(out) >= 2
     rts = [l for l in out.splitlines() if l.startswith("RTS|")]
     f = [x.strip() for x in rts[-1].split("|")]
     if f[6] != "n/a":
