@@ -41,6 +41,15 @@ def stall(cpu, prio, ms, delay, count=1, gap=0.3):
                                               gap)])
 
 
+def stall_after_warmup(cpu, prio, ms, delay, count=1, gap=0.3):
+    """A during(proc) for run_reaped(): stall() delay s after the run's
+    warm-up started, and wait for it."""
+    def during(proc):
+        wait_warming_up(proc)
+        stall(cpu, prio, ms, delay, count, gap).wait()
+    return during
+
+
 def need_cpus(n):
     import pytest
     if len(os.sched_getaffinity(0)) < n:
@@ -98,10 +107,24 @@ def run_reaped(args, timeout=60, interrupt_after=None, during=None):
             time.sleep(interrupt_after)
             p.send_signal(2)
         out, err = p.communicate(timeout=timeout)
+        err = getattr(p, "err_head", "") + err
         left = _leftovers()
     finally:
         _set_subreaper(False)
     return subprocess.CompletedProcess(p.args, p.returncode, out, err), left
+
+
+def wait_warming_up(proc, timeout=30):
+    """In a during(proc) of run_reaped(): read proc's stderr until the
+    warm-up starts (timing relative to the run, not to the process start,
+    which a loaded host delays); what was read stays in the result."""
+    head = getattr(proc, "err_head", "")
+    end = time.monotonic() + timeout
+    while "warming up" not in head:
+        line = proc.stderr.readline()
+        assert line and time.monotonic() < end, head
+        head += line
+    proc.err_head = head
 
 
 def run_ipc(tmp_path, args, process=False, rc=0, **kw):

@@ -9,7 +9,8 @@ import time
 import pytest
 
 from conftest import RTLAT, hist_total, needs_root, run
-from rt_helpers import check_stdout, load, need_cpus, run_reaped, stall
+from rt_helpers import (check_stdout, load, need_cpus, run_reaped,
+                        stall_after_warmup)
 
 
 def check_series(d):
@@ -64,8 +65,8 @@ def test_stall_inside_computations(tmp_path):
     p, left = run_reaped(["cruncher", "-T", "2500ms", "--warmup", "200ms",
                           "-c", "1", "-P", "80", "--ideal", "10ms",
                           "--json", js],
-                         during=lambda _: stall(1, 90, stall_ms, delay=0.8,
-                                                count=3, gap=0.4).wait())
+                         during=stall_after_warmup(1, 90, stall_ms, delay=0.5,
+                                                  count=3, gap=0.4))
     assert p.returncode == 0, p.stderr
     d = load(js)
     check_series(d)

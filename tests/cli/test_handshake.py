@@ -12,7 +12,7 @@ import pytest
 
 from conftest import check_layout, hist_total, needs_root, run
 from rt_helpers import (IPC_MECHANISMS, check_stdout, load, need_cpus,
-                        run_ipc, stall)
+                        run_ipc, stall_after_warmup, wait_warming_up)
 
 SERIES = ["a_to_b", "b_to_a", "round_trip"]
 
@@ -119,8 +119,8 @@ def test_stall_on_side_b(tmp_path):
     _, d = run_ipc(tmp_path, ["handshake", "-T", "2500ms", "--warmup", "200ms",
                               "-c", "0,1", "-P", "80", "-p", "1ms",
                               "--max-latency", "10ms"], rc=2,
-                   during=lambda _: stall(1, 90, stall_ms, delay=0.8,
-                                          count=3, gap=0.4).wait())
+                   during=stall_after_warmup(1, 90, stall_ms, delay=0.5,
+                                                    count=3, gap=0.4))
     check_accounting(d)
     # the first round trip started in a stall waits for its end: it
     # started at most one period (1 ms) after the stall began
@@ -133,8 +133,10 @@ def _children(pid):
 
 
 def _stop_partner_after(delay):
-    """during(): SIGSTOP the partner process after delay s."""
+    """during(): SIGSTOP the partner process delay s after the warm-up
+    started."""
     def during(proc):
+        wait_warming_up(proc)
         time.sleep(delay)
         kids = _children(proc.pid)
         assert len(kids) == 1
@@ -177,6 +179,7 @@ def _late_then_stopped(delay, cpu_a):
     stopped for good. Side a then takes its reply late (the next wait counts
     the periods it missed) and abandons the next round trip at the end."""
     def during(proc):
+        wait_warming_up(proc)
         time.sleep(delay)
         kids = _children(proc.pid)
         assert len(kids) == 1

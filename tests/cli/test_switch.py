@@ -4,7 +4,8 @@ a stall on the worker's CPU, options."""
 import pytest
 
 from conftest import hist_total, needs_root, run
-from rt_helpers import IPC_MECHANISMS, check_stdout, need_cpus, run_ipc, stall
+from rt_helpers import (IPC_MECHANISMS, check_stdout, need_cpus, run_ipc,
+                        stall_after_warmup, wait_warming_up)
 
 SHORT = ["-T", "500ms", "--warmup", "100ms", "-p", "200"]
 
@@ -69,8 +70,8 @@ def test_stall_on_worker_cpu(tmp_path, ipc, process):
     p, d = run_ipc(tmp_path, ["switch", "-T", "2500ms", "--warmup", "200ms",
                               "-c", "0,1", "-P", "80", "-p", period_us,
                               "--ipc", ipc, "--max-latency", "10ms"],
-                   process, rc=2, during=lambda _: stall(
-                       1, 90, stall_ms, delay=0.8, count=3, gap=0.4).wait())
+                   process, rc=2, during=stall_after_warmup(
+                       1, 90, stall_ms, delay=0.5, count=3, gap=0.4))
     assert "exceeded --max-latency" in p.stderr
     assert d["threshold_exceeded"] is True
     check_accounting(d)
@@ -108,7 +109,8 @@ def test_stopped_event_process_ends_run(tmp_path):
     import time
 
     def stop_partner(proc):
-        time.sleep(0.8)
+        wait_warming_up(proc)
+        time.sleep(0.6)
         with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
             kids = [int(k) for k in f.read().split()]
         assert len(kids) == 1
