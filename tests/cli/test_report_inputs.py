@@ -512,7 +512,7 @@ def test_checkpoint_and_interrupted_marked(tmp_path):
     db = tmp_path / "h.db"
     run(["db", "add", "--db", db, ck, ok], check=0)
     lst = run(["db", "list", "--db", db], check=0).stdout.splitlines()
-    assert "|checkpoint |" in lst[1] and "|note" in lst[0]
+    assert "|checkpoint|" in lst[1] and "|note" in lst[0]
     # a complete table has no note column
     assert "note" not in run(["report", ok], check=0).stdout
 
