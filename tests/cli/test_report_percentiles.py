@@ -59,6 +59,20 @@ def test_cyclictest_json_overflow_is_a_lower_bound():
         assert r["p99.9_ns"] != r["max_ns"]
 
 
+def test_cyclictest_json_limit_from_command_line(tmp_path):
+    """The JSON lists non-empty buckets only: with 28 and 29 us empty, the
+    histogram still ends at 30 us, as its "-h 30" says."""
+    d = json.loads(CT_JSON.read_text())
+    assert " -h 30 " in d["cmdline:"]
+    for k in ("28", "29"):
+        del d["thread"]["0"]["histogram"][k]
+    f = tmp_path / "ct.json"
+    f.write_text(json.dumps(d))
+    t = by_thread(csv_rows(f))
+    assert t["0"]["p99.9_ns"] == ">=30000"
+    assert t["0"]["p99_ns"] == ">=30000"
+
+
 def test_bound_in_text_markdown_html(tmp_path):
     text = run(["report", "--threads", CT_JSON], check=0).stdout
     row = [l for l in text.splitlines() if "cpu 0" in l][0]
