@@ -271,6 +271,21 @@ static const char *src_name(const struct cmp_metric *x, bool miss)
 }
 
 /* Cells of metric @i: a, b, delta, change, noise, source, beyond. */
+/* The value of one side in @cell: a count, a time, a lower bound ">=N"
+ * or "n/a". */
+static void side_cell(char *cell, bool has, bool bound, double v, bool count,
+		      int64_t unit)
+{
+	char d[TB_CELL];
+
+	if (has && count) {
+		snprintf(cell, TB_CELL, "%.0f", v);
+		return;
+	}
+	fmt_fig(d, sizeof(d), has, v, unit);
+	snprintf(cell, TB_CELL, "%s%s", has && bound ? ">=" : "", d);
+}
+
 static void cells(const struct cmp_row *c, int i, int64_t unit,
 		  char cell[7][TB_CELL])
 {
@@ -280,22 +295,9 @@ static void cells(const struct cmp_row *c, int i, int64_t unit,
 
 	memset(cell, 0, sizeof(char[7][TB_CELL]));
 	if (!x->known) {
-		/* a side that has it shows it (a lower bound as ">=N");
-		 * nothing to compare */
-		if (x->has_a && miss)
-			snprintf(cell[0], TB_CELL, "%.0f", x->a);
-		else
-			fmt_fig(d, TB_CELL, x->has_a, x->a, unit);
-		if (!(x->has_a && miss))
-			snprintf(cell[0], TB_CELL, "%s%s",
-				 x->has_a && x->bound_a ? ">=" : "", d);
-		if (x->has_b && miss)
-			snprintf(cell[1], TB_CELL, "%.0f", x->b);
-		else
-			fmt_fig(d, TB_CELL, x->has_b, x->b, unit);
-		if (!(x->has_b && miss))
-			snprintf(cell[1], TB_CELL, "%s%s",
-				 x->has_b && x->bound_b ? ">=" : "", d);
+		/* a side that has it shows it; nothing to compare */
+		side_cell(cell[0], x->has_a, x->bound_a, x->a, miss, unit);
+		side_cell(cell[1], x->has_b, x->bound_b, x->b, miss, unit);
 		return;
 	}
 	if (miss) {
