@@ -29,9 +29,13 @@ static const char db_about[] =
 	"suite directories and other tools' logs like rtlat report does and\n"
 	"stores every run with its threads, percentiles, histogram and interval\n"
 	"series (a run added twice is stored once); list shows the stored runs\n"
-	"with their ids; remove deletes runs by id; info names the database and\n"
-	"its schema version. rtlat report (without FILE or with --db) and rtlat\n"
-	"compare read the database. Default database:\n"
+	"with their ids (series: latency; a->b, b->a, round trip of a handshake\n"
+	"run; sleep, deviation of a cruncher run; load: none = without load, a\n"
+	"name, unnamed = \"with load\" without a name, unknown = the source does\n"
+	"not say, as --load matches them); remove deletes runs by id; info\n"
+	"names the database and its schema version. rtlat report (without\n"
+	"FILE or with --db) and rtlat compare read the database. Default\n"
+	"database: "
 	"$XDG_DATA_HOME/rtlat/history.db, else ~/.local/share/rtlat/history.db.\n"
 	"Options may come before or after the subcommand and its arguments;\n"
 	"\"--\" ends them.\n"
@@ -98,30 +102,79 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 	return ret;
 }
 
+/* db list columns: every cell of a row, then sized to their content. */
+enum { L_ID, L_DATE, L_TEST, L_SERIES, L_LOAD, L_LABEL, L_BOARD, L_KERNEL,
+       L_MAX, L_SAMPLES, L_NOTE, L_FILE, L_NCOL };
+
 static void list_text(const struct rep_runs *rs, int64_t unit)
 {
-	size_t i;
+	static const char *const head[L_NCOL] = {
+		"id", "date", "test", "series", "load", "label", "board",
+		"kernel", NULL, "samples", "note", "file",
+	};
+	/* numbers right-aligned, words left-aligned */
+	static const bool right[L_NCOL] = {
+		[L_ID] = true, [L_MAX] = true, [L_SAMPLES] = true,
+	};
+	char **cell = xcalloc((rs->n + 1) * L_NCOL, sizeof(*cell));
+	size_t w[L_NCOL], i;
+	int c;
 
-	printf("%6s|%-20s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%-11s|%s\n",
-	       "id", "date", "test", "load", "label", "board", "kernel",
-	       unit == 1000 ? "max us" : "max ns", "samples", "note", "file");
+	for (c = 0; c < L_NCOL; c++)
+		cell[c] = xstrdup(c == L_MAX ? (unit == 1000 ? "max us" : "max ns") :
+				  head[c]);
 	for (i = 0; i < rs->n; i++) {
 		const struct rep_run *r = rs->v[i];
 		const char *date = r->start_time ? r->start_time : r->added_at;
-		char mx[TB_CELL], n[32];
+		char **row = &cell[(i + 1) * L_NCOL], b[TB_CELL];
 
-		fmt_fig(mx, sizeof(mx), r->sum.has_stats, (double)r->sum.max, unit);
-		if (r->sum.has_samples)
-			snprintf(n, sizeof(n), "%" PRIu64, r->sum.samples);
-		else
-			snprintf(n, sizeof(n), "n/a");
-		printf("%6" PRId64 "|%-20.19s|%-10s|%-10s|%-24s|%-12s|%-20s|%12s|%12s|%-11s|%s\n",
-		       r->db_id, date ? date : "", r->test,
-		       r->load ? r->load : "?", r->label,
-		       r->board ? r->board : "", r->kernel ? r->kernel : "",
-		       mx, n, run_note(r) ? run_note(r) : "",
-		       r->file ? r->file : "");
+		row[L_ID] = xasprintf("%" PRId64, r->db_id);
+		row[L_DATE] = xasprintf("%.19s", date ? date : "");
+		row[L_TEST] = xstrdup(r->test);
+		series_title(b, sizeof(b), r->series);
+		row[L_SERIES] = xstrdup(b);
+		/* as --load matches it: "unknown" when the source does not
+		 * say, "unnamed" for a load it does not name */
+		row[L_LOAD] = xstrdup(r->load ? r->load : "unknown");
+		row[L_LABEL] = xstrdup(r->label);
+		row[L_BOARD] = xstrdup(r->board ? r->board : "");
+		row[L_KERNEL] = xstrdup(r->kernel ? r->kernel : "");
+		fmt_fig(b, sizeof(b), r->sum.has_stats, (double)r->sum.max, unit);
+		row[L_MAX] = xstrdup(b);
+		row[L_SAMPLES] = r->sum.has_samples ?
+				 xasprintf("%" PRIu64, r->sum.samples) :
+				 xstrdup("n/a");
+		row[L_NOTE] = xstrdup(run_note(r) ? run_note(r) : "");
+		row[L_FILE] = xstrdup(r->file ? r->file : "");
+		/* control characters of a label or a file name as blanks */
+		for (c = 0; c < L_NCOL; c++) {
+			char *p;
+
+			for (p = row[c]; *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					*p = ' ';
+		}
 	}
+	for (c = 0; c < L_NCOL; c++) {
+		w[c] = 0;
+		for (i = 0; i <= rs->n; i++)
+			if (strlen(cell[i * L_NCOL + c]) > w[c])
+				w[c] = strlen(cell[i * L_NCOL + c]);
+	}
+	for (i = 0; i <= rs->n; i++) {
+		for (c = 0; c < L_NCOL; c++) {
+			const char *v = cell[i * L_NCOL + c];
+
+			if (c == L_FILE)
+				printf("|%s\n", v);
+			else
+				printf("%s%*s", c ? "|" : "",
+				       right[c] ? (int)w[c] : -(int)w[c], v);
+		}
+	}
+	for (i = 0; i < (rs->n + 1) * L_NCOL; i++)
+		free(cell[i]);
+	free(cell);
 }
 
 static int db_list(struct rep_cli *c, bool info)

@@ -56,8 +56,12 @@ static int report_main(int argc, char **argv)
 		      "klatency/switch logs, RTAI latency displays, jitterdebugger and\n"
 		      "oslat (formats are detected), and print one table per test kind and\n"
 		      "load with one row per run: lat min | lat avg | lat max |\n"
-		      "overrun/lost | p99.9 | test-time. Without FILE, the runs of the\n"
-		      "history database (see rtlat db) are reported.\n"
+		      "overrun/lost | p99.9 | test-time (a->b, b->a, rtt min/avg/max for\n"
+		      "handshake series; sleep, dev min/avg/max for cruncher series, no\n"
+		      "overrun). A p99.9 whose rank is beyond the histogram is shown as\n"
+		      "\">=N\" (at least the histogram's limit N), one of fewer than 1000\n"
+		      "samples as n/a. Without FILE, the runs of the history database\n"
+		      "(see rtlat db) are reported.\n"
 		      "Options may also follow the files; \"--\" ends them.\n"
 		      "Exit status: 0 ok, 1 an input could not be read (the others are\n"
 		      "still reported).",
@@ -170,16 +174,25 @@ static int compare_main(int argc, char **argv)
 	r = opt_parse(nopt, av, tables, report_opt, &c,
 		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR",
 		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
-		      "p99.9, overruns/lost) the values, the delta and % change, and whether\n"
-		      "the difference exceeds the run-to-run noise visible in the data\n"
-		      "(spread of repeated runs, else of the interval series, else a fixed\n"
-		      "rule: 10 % for min/avg, 25 % for max/p99.9; see rtlat-compare(1)).\n"
+		      "p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
+		      "cruncher and handshake) the values, the delta and % change, and\n"
+		      "whether the difference exceeds the run-to-run noise visible in the\n"
+		      "data (spread of repeated runs, else of the interval series, else a\n"
+		      "fixed rule: 10 % for min/avg, 25 % for max/p99.9; see\n"
+		      "rtlat-compare(1)). A p99.9 beyond a histogram (\">=N\") is shown,\n"
+		      "not compared.\n"
 		      "A and B are files or directories (groups of runs); one FILE compares\n"
 		      "within each of its tables the first run with the others; a SELECTOR\n"
 		      "KEY=GLOB[,KEY=GLOB] (label, board, kernel, test, load, since, until)\n"
 		      "picks a side from the given files or the history database.\n"
-		      "Tables are matched by test kind and load. Options may also follow\n"
-		      "the operands; \"--\" ends them.",
+		      "Tables of A and B are matched by test kind (and series) and load: the\n"
+		      "same load where both sides have it (a load not recorded matches any);\n"
+		      "a test kind whose tables share no load on the two sides is compared\n"
+		      "across loads, titled with both (\"LATENCY: without load (A) vs with\n"
+		      "load hell (B)\"), e.g. rtlat compare 01-latency-none.json\n"
+		      "02-latency-hell.json, or load=none load=hell. A table with no figure\n"
+		      "on both sides says \"nothing to compare\" in one line.\n"
+		      "Options may also follow the operands; \"--\" ends them.",
 		      &first);
 	if (r) {
 		ret = r > 0 ? 0 : 1;
@@ -252,7 +265,7 @@ static int compare_main(int argc, char **argv)
 	}
 	if (!n) {
 		if (a.n && b.n)
-			log_error("A and B have no table (test kind and load) in common");
+			log_error("A and B have no table in common: no test kind (and series) is on both sides");
 		ret = 1;
 		goto out;
 	}
@@ -260,6 +273,10 @@ static int compare_main(int argc, char **argv)
 		cmp_print_csv_header(stdout);
 	for (k = 0; k < n; k++) {
 		if (c.fmt == OUT_CSV) {
+			if (rows[k].nothing)
+				log_note("%s: A = %s, B = %s: nothing to compare (no figure known on both sides)",
+					 rows[k].title, rows[k].a_name,
+					 rows[k].b_name);
 			cmp_print_csv(stdout, &rows[k]);
 			continue;
 		}

@@ -28,11 +28,13 @@ enum { M_MIN, M_AVG, M_MAX, M_P999, M_MISS };
 #define RULE_TAIL	0.25	/* lat max, p99.9 */
 #define MIN_INTERVALS	3
 
-/* Metric @m of run @r; false when unknown. */
-static bool metric(const struct rep_run *r, int m, double *v)
+/* Metric @m of run @r; false when unknown. *@bound: the value is only a
+ * lower bound. */
+static bool metric(const struct rep_run *r, int m, double *v, bool *bound)
 {
 	const struct rep_series *s = &r->sum;
 
+	*bound = false;
 	switch (m) {
 	case M_MIN:
 		*v = (double)s->min;
@@ -45,6 +47,7 @@ static bool metric(const struct rep_run *r, int m, double *v)
 		return s->has_stats;
 	case M_P999:
 		*v = (double)s->pct[PCT_P999];
+		*bound = s->pct_bound[PCT_P999];
 		return s->has_pct[PCT_P999];
 	default:
 		*v = (double)s->misses;
@@ -59,16 +62,25 @@ static int dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median and range of metric @m over @n runs; false when no run has it. */
+/* Median and range of metric @m over @n runs; false when no run has it.
+ * *@bound: a run's value is only a lower bound (the median is then one
+ * too). */
 static bool side_value(struct rep_run *const *v, size_t n, int m,
-		       double *median, double *range, size_t *known)
+		       double *median, double *range, size_t *known,
+		       bool *bound)
 {
 	double *x = xmalloc(n * sizeof(*x));
 	size_t k = 0, i;
 
-	for (i = 0; i < n; i++)
-		if (metric(v[i], m, &x[k]))
+	*bound = false;
+	for (i = 0; i < n; i++) {
+		bool b;
+
+		if (metric(v[i], m, &x[k], &b)) {
 			k++;
+			*bound |= b;
+		}
+	}
 	*known = k;
 	if (!k) {
 		free(x);
@@ -138,12 +150,46 @@ static void side_name(char *buf, size_t len, struct rep_run *const *v,
 		snprintf(buf, len, "%s and %zu more runs", v[0]->label, n - 1);
 }
 
+static bool str_eq(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
+/* The title of a comparison of @a and @b: the table's, or with loads (or
+ * sections) that differ "LATENCY: without load (A) vs with load hell (B)".
+ * A load not recorded on one side is the other's. */
+static void cmp_title(char *buf, size_t len, const struct rep_run *a,
+		      const struct rep_run *b)
+{
+	struct group g = { .test = a->test, .series = a->series,
+			   .load = a->load ? a->load : b->load,
+			   .section = a->section, .n = 1,
+			   .v = (struct rep_run **)&a };
+	char t[96], la[96], lb[96];
+
+	if ((!a->load || !b->load || str_eq(a->load, b->load)) &&
+	    str_eq(a->section, b->section)) {
+		group_title(buf, len, &g);
+		return;
+	}
+	test_title(t, sizeof(t), a);
+	load_title(la, sizeof(la), a->load);
+	load_title(lb, sizeof(lb), b->load);
+	snprintf(buf, len, "%s: %s%s%s%s (A) vs %s%s%s%s (B)", t, la,
+		 a->section ? " [" : "", a->section ? a->section : "",
+		 a->section ? "]" : "", lb, b->section ? " [" : "",
+		 b->section ? b->section : "", b->section ? "]" : "");
+}
+
 void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	      size_t nb, struct cmp_row *out)
 {
 	static const char *const names[CMP_METRICS] = {
-		"lat min", "lat avg", "lat max", "p99.9", NULL,
+		"min", "avg", "max", "p99.9", NULL,
 	};
+	const char *prefix = series_prefix(a[0]->series);
 	double res;
 	int m;
 
@@ -152,12 +198,8 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	out->b = b[0];
 	out->na = na;
 	out->nb = nb;
-	{
-		struct group g = { a[0]->test, a[0]->series, a[0]->load, na,
-				   (struct rep_run **)a };
-
-		group_title(out->title, sizeof(out->title), &g);
-	}
+	out->nothing = true;
+	cmp_title(out->title, sizeof(out->title), a[0], b[0]);
 	side_name(out->a_name, sizeof(out->a_name), a, na);
 	side_name(out->b_name, sizeof(out->b_name), b, nb);
 	res = (double)(side_resolution(a, na) > side_resolution(b, nb) ?
@@ -167,13 +209,24 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 		double ra, rb, sa, sb;
 		size_t ka, kb;
 
-		x->name = names[m] ? names[m] :
-			  miss_name(a[0]->miss ? a[0]->miss : b[0]->miss);
-		x->has_a = side_value(a, na, m, &x->a, &ra, &ka);
-		x->has_b = side_value(b, nb, m, &x->b, &rb, &kb);
-		if (!x->has_a || !x->has_b)
-			continue;	/* the known side is shown, not compared */
+		if (m == M_MISS && !test_counts_misses(a[0]->test))
+			continue;	/* nothing to miss: no such row */
+		if (m == M_MISS)
+			snprintf(x->name, sizeof(x->name), "%s",
+				 miss_name(a[0]->miss ? a[0]->miss : b[0]->miss));
+		else if (m == M_P999)
+			snprintf(x->name, sizeof(x->name), "%s", names[m]);
+		else
+			snprintf(x->name, sizeof(x->name), "%s %s", prefix,
+				 names[m]);
+		x->has_a = side_value(a, na, m, &x->a, &ra, &ka, &x->bound_a);
+		x->has_b = side_value(b, nb, m, &x->b, &rb, &kb, &x->bound_b);
+		/* the known side is shown, not compared; so is a lower
+		 * bound */
+		if (!x->has_a || !x->has_b || x->bound_a || x->bound_b)
+			continue;
 		x->known = true;
+		out->nothing = false;
 		x->delta = x->b - x->a;
 		if (x->a != 0) {
 			x->pct = 100.0 * x->delta / fabs(x->a);
@@ -218,6 +271,21 @@ static const char *src_name(const struct cmp_metric *x, bool miss)
 }
 
 /* Cells of metric @i: a, b, delta, change, noise, source, beyond. */
+/* The value of one side in @cell: a count, a time, a lower bound ">=N"
+ * or "n/a". */
+static void side_cell(char *cell, bool has, bool bound, double v, bool count,
+		      int64_t unit)
+{
+	char d[TB_CELL];
+
+	if (has && count) {
+		snprintf(cell, TB_CELL, "%.0f", v);
+		return;
+	}
+	fmt_fig(d, sizeof(d), has, v, unit);
+	snprintf(cell, TB_CELL, "%s%s", has && bound ? ">=" : "", d);
+}
+
 static void cells(const struct cmp_row *c, int i, int64_t unit,
 		  char cell[7][TB_CELL])
 {
@@ -228,14 +296,8 @@ static void cells(const struct cmp_row *c, int i, int64_t unit,
 	memset(cell, 0, sizeof(char[7][TB_CELL]));
 	if (!x->known) {
 		/* a side that has it shows it; nothing to compare */
-		if (x->has_a && miss)
-			snprintf(cell[0], TB_CELL, "%.0f", x->a);
-		else
-			fmt_fig(cell[0], TB_CELL, x->has_a, x->a, unit);
-		if (x->has_b && miss)
-			snprintf(cell[1], TB_CELL, "%.0f", x->b);
-		else
-			fmt_fig(cell[1], TB_CELL, x->has_b, x->b, unit);
+		side_cell(cell[0], x->has_a, x->bound_a, x->a, miss, unit);
+		side_cell(cell[1], x->has_b, x->bound_b, x->b, miss, unit);
 		return;
 	}
 	if (miss) {
@@ -262,14 +324,19 @@ static const char *const cmp_cols[7] = {
 	"A", "B", "delta", "change", "noise", "from", "beyond noise",
 };
 
+#define NOTHING "nothing to compare (no figure known on both sides)"
+
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 {
 	static const int w[7] = { 12, 12, 12, 9, 12, 10, 13 };
 	char cell[7][TB_CELL];
 	int i, k;
 
-	fprintf(f, "%s (%s): A = %s, B = %s\n", c->title,
-		unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name);
+	fprintf(f, "%s (%s): A = %s, B = %s%s\n", c->title,
+		unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name,
+		c->nothing ? ": " NOTHING : "");
+	if (c->nothing)
+		return;
 	fprintf(f, "%-12s", "metric");
 	for (k = 0; k < 7; k++) {
 		int dashes = w[k] - (int)strlen(cmp_cols[k]);
@@ -281,6 +348,8 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	}
 	fputc('\n', f);
 	for (i = 0; i < CMP_METRICS; i++) {
+		if (!c->m[i].name[0])
+			continue;
 		cells(c, i, unit_ns, cell);
 		fprintf(f, "%-12s", c->m[i].name);
 		for (k = 0; k < 7; k++)
@@ -294,8 +363,12 @@ void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	char cell[7][TB_CELL];
 	int i, k;
 
-	fprintf(f, "### %s (values in %s)\n\nA = %s, B = %s\n\n| metric |",
-		c->title, unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name);
+	fprintf(f, "### %s (values in %s)\n\nA = %s, B = %s%s\n", c->title,
+		unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name,
+		c->nothing ? ": " NOTHING : "");
+	if (c->nothing)
+		return;
+	fprintf(f, "\n| metric |");
 	for (k = 0; k < 7; k++)
 		fprintf(f, " %s |", cmp_cols[k]);
 	fprintf(f, "\n|:---|");
@@ -303,6 +376,8 @@ void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 		fprintf(f, "---:|");
 	fputc('\n', f);
 	for (i = 0; i < CMP_METRICS; i++) {
+		if (!c->m[i].name[0])
+			continue;
 		cells(c, i, unit_ns, cell);
 		fprintf(f, "| %s |", c->m[i].name);
 		for (k = 0; k < 7; k++)
@@ -321,9 +396,13 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c)
 {
 	int i;
 
+	if (c->nothing)
+		return;		/* no row: compare says so on stderr */
 	for (i = 0; i < CMP_METRICS; i++) {
 		const struct cmp_metric *x = &c->m[i];
 
+		if (!x->name[0])
+			continue;
 		csv_field(f, c->title);
 		fputc(',', f);
 		csv_field(f, c->a_name);
@@ -337,12 +416,13 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c)
 			fprintf(f, ",%.1f,%s,%s", x->noise,
 				src_name(x, i == M_MISS), x->beyond ? "yes" : "no");
 		} else {
-			/* the side that has the metric, if any */
+			/* the side that has the metric, if any; a lower
+			 * bound as ">=N" */
 			if (x->has_a)
-				fprintf(f, "%.1f", x->a);
+				fprintf(f, "%s%.1f", x->bound_a ? ">=" : "", x->a);
 			fputc(',', f);
 			if (x->has_b)
-				fprintf(f, "%.1f", x->b);
+				fprintf(f, "%s%.1f", x->bound_b ? ">=" : "", x->b);
 			fputs(",,,,,", f);
 		}
 		fputc('\n', f);
@@ -357,36 +437,70 @@ static void push_row(struct cmp_row **rows, size_t *n, struct rep_run *const *a,
 	(*n)++;
 }
 
+/* Same test kind and series (any load, any section)? */
+static bool same_kind(const struct rep_run *x, const struct rep_run *y)
+{
+	return str_eq(x->test, y->test) && str_eq(x->series, y->series);
+}
+
 size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 		 struct cmp_row **out)
 {
 	struct group *ga, *gb;
 	size_t na = groups_make(a, &ga), nb = groups_make(b, &gb), i, k, n = 0;
+	size_t *match = xcalloc(na + 1, sizeof(*match));
 	bool *used = xcalloc(nb + 1, sizeof(*used));
-	char t[192];
+	bool *exact = xcalloc(na + 1, sizeof(*exact));
+	char t[448];
+	int pass;
 
 	*out = NULL;
-	for (i = 0; i < na; i++) {
-		size_t match = nb;
+	for (i = 0; i < na; i++)
+		match[i] = nb;
+	/* 1: the same table; 2: the same test with loads that differ only
+	 * in being recorded; 3: a test kind whose tables share no load on
+	 * the two sides, compared across loads (without load vs with load:
+	 * the obvious question) */
+	for (pass = 1; pass <= 3; pass++) {
+		for (i = 0; i < na; i++) {
+			const struct rep_run *x = ga[i].v[0];
 
-		for (k = 0; k < nb; k++)
-			if (!used[k] && same_table(ga[i].v[0], gb[k].v[0]))
-				match = k;
-		/* the same test with loads that differ only in being recorded */
-		for (k = 0; k < nb && match == nb; k++) {
-			const struct rep_run *x = ga[i].v[0], *y = gb[k].v[0];
+			if (match[i] != nb)
+				continue;
+			if (pass == 3) {
+				bool shared = false;
+				size_t j;
 
-			if (!used[k] && !strcmp(x->test, y->test) &&
-			    !strcmp(x->series, y->series) && (!x->load || !y->load))
-				match = k;
+				for (j = 0; j < na; j++)
+					if (exact[j] && same_kind(x, ga[j].v[0]))
+						shared = true;
+				if (shared)
+					continue;
+			}
+			for (k = 0; k < nb && match[i] == nb; k++) {
+				const struct rep_run *y = gb[k].v[0];
+
+				if (used[k] || !same_kind(x, y))
+					continue;
+				if ((pass == 1 && same_table(x, y)) ||
+				    (pass == 2 && (!x->load || !y->load) &&
+				     str_eq(x->section, y->section)) ||
+				    pass == 3) {
+					match[i] = k;
+					used[k] = true;
+					exact[i] = pass < 3;
+				}
+			}
 		}
-		if (match == nb) {
+	}
+	for (i = 0; i < na; i++) {
+		if (match[i] == nb) {
 			group_title(t, sizeof(t), &ga[i]);
 			log_note("only in A: %s", t);
 			continue;
 		}
-		used[match] = true;
-		push_row(out, &n, ga[i].v, ga[i].n, gb[match].v, gb[match].n);
+		push_row(out, &n, ga[i].v, ga[i].n, gb[match[i]].v,
+			 gb[match[i]].n);
 	}
 	for (k = 0; k < nb; k++) {
 		if (used[k])
@@ -394,7 +508,9 @@ size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 		group_title(t, sizeof(t), &gb[k]);
 		log_note("only in B: %s", t);
 	}
+	free(match);
 	free(used);
+	free(exact);
 	groups_free(ga, na);
 	groups_free(gb, nb);
 	return n;
@@ -406,9 +522,20 @@ size_t cmp_within(const struct rep_runs *rs, struct cmp_row **out)
 	size_t ng = groups_make(rs, &g), i, k, n = 0;
 
 	*out = NULL;
-	for (i = 0; i < ng; i++)
-		for (k = 1; k < g[i].n; k++)
+	for (i = 0; i < ng; i++) {
+		size_t first = n;
+		bool any = false;
+
+		for (k = 1; k < g[i].n; k++) {
 			push_row(out, &n, &g[i].v[0], 1, &g[i].v[k], 1);
+			any |= !(*out)[n - 1].nothing;
+		}
+		/* a table without a figure to compare says so once */
+		if (!any && g[i].n > 2) {
+			n = first;
+			push_row(out, &n, &g[i].v[0], 1, &g[i].v[1], g[i].n - 1);
+		}
+	}
 	groups_free(g, ng);
 	return n;
 }

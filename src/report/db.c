@@ -88,6 +88,16 @@ static const char schema_v2[] =
 	"ALTER TABLE runs ADD COLUMN content_hash TEXT;"
 	"CREATE INDEX runs_test_load ON runs(test, load);";
 
+/* Version 4: the section of a run (a titled part of a summary that sets
+ * its table apart), and which percentiles are only lower bounds (their
+ * rank lies in the histogram's overflow); percentiles are settled again
+ * (series_check_percentiles()) and runs rehashed. */
+static const char *const schema_v4[][3] = {
+	{ "runs", "section", "ALTER TABLE runs ADD COLUMN section TEXT" },
+	{ "series", "pct_lower_bounds",
+	  "ALTER TABLE series ADD COLUMN pct_lower_bounds TEXT" },
+};
+
 static int db_fail(struct rdb *d, const char *what)
 {
 	log_error("%s: %s: %s", d->path, what, sqlite3_errmsg(d->db));
@@ -191,6 +201,44 @@ static void run_hash(const struct rep_run *r, char out[REP_IDENT_LEN])
 
 /* ---- store ---- */
 
+/* The names of the percentiles of @s that are lower bounds, blank
+ * separated ("p99.9 p99.99"), or NULL for none. */
+static const char *pct_bounds(const struct rep_series *s, char *buf,
+			      size_t len)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < RTLAT_NPCT && n < len; k++)
+		if (s->has_pct[k] && s->pct_bound[k])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? " " : "",
+					      rtlat_percentiles[k].name);
+	return buf[0] ? buf : NULL;
+}
+
+/* Read pct_lower_bounds @t into @s. */
+static void read_bounds(struct rep_series *s, const char *t)
+{
+	int k;
+
+	for (k = 0; k < RTLAT_NPCT; k++) {
+		const char *p = t, *name = rtlat_percentiles[k].name;
+		size_t n = strlen(name);
+
+		s->pct_bound[k] = false;
+		while (p && *p) {
+			size_t w = strcspn(p, " ");
+
+			if (w == n && !strncmp(p, name, n))
+				s->pct_bound[k] = s->has_pct[k];
+			p += w;
+			p += strspn(p, " ");
+		}
+	}
+}
+
 static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 {
 	static const char sql[] =
@@ -198,8 +246,9 @@ static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 		" max_ns, stddev_ns, misses, p50_ns, p90_ns, p99_ns, p99_9_ns,"
 		" p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout, hist_lo_ns,"
 		" hist_width_ns, hist_nbuckets, hist_quantized, hist_abs_folded,"
-		" hist_underflow, hist_overflow) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,"
-		" ?,?,?,?,?,?,?,?,?,?,?)";
+		" hist_underflow, hist_overflow, pct_lower_bounds) VALUES (?,?,?,?,"
+		" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	char bounds[128];
 	const struct rep_hist *h = &s->hist;
 	sqlite3_stmt *st;
 	bool hist = h->layout != REP_HIST_NONE;
@@ -228,6 +277,7 @@ static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 	bind_i64(st, 22, hist, h->abs_folded);
 	bind_i64(st, 23, hist, (int64_t)h->underflow);
 	bind_i64(st, 24, hist, (int64_t)h->overflow);
+	bind_text(st, 25, pct_bounds(s, bounds, sizeof(bounds)));
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -311,8 +361,8 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		"INSERT INTO runs (added_at, file, line, format, tool, label, board,"
 		" system, kernel, arch, test, series, load, start_time, status,"
 		" duration_ns, period_ns, resolution_ns, interval_ns, miss_kind,"
-		" ideal_ns, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-		" ?,?,?,?,?)";
+		" ideal_ns, content_hash, section) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,"
+		" ?,?,?,?,?,?,?,?,?,?,?)";
 	char now[32], hash[REP_IDENT_LEN];
 	sqlite3_stmt *st;
 	size_t i;
@@ -358,6 +408,7 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		  r->miss == MISS_LOST ? "lost" : NULL);
 	bind_i64(st, 21, r->has_ideal, r->ideal_ns);
 	bind_text(st, 22, hash);
+	bind_text(st, 23, r->section);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -391,7 +442,8 @@ static int get_series(struct rdb *d, struct rep_run *r)
 			       " p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout,"
 			       " hist_lo_ns, hist_width_ns, hist_nbuckets,"
 			       " hist_quantized, hist_abs_folded, hist_underflow,"
-			       " hist_overflow FROM series WHERE run_id = ?"
+			       " hist_overflow, pct_lower_bounds FROM series"
+			       " WHERE run_id = ?"
 			       " ORDER BY thread", -1, &st, NULL))
 		return db_fail(d, "prepare");
 	sqlite3_bind_int64(st, 1, r->db_id);
@@ -415,6 +467,7 @@ static int get_series(struct rdb *d, struct rep_run *r)
 			s->has_pct[k] = !col_null(st, 8 + k);
 			s->pct[k] = sqlite3_column_int64(st, 8 + k);
 		}
+		read_bounds(s, (const char *)sqlite3_column_text(st, 23));
 		if (lay) {
 			struct rep_hist *h = &s->hist;
 
@@ -513,7 +566,7 @@ static int get_intervals(struct rdb *d, struct rep_run *r)
 /* The columns of runs read into a struct rep_run, in this order. */
 #define RUN_COLS "id, added_at, file, line, format, tool, label, board, system," \
 	" kernel, arch, test, series, load, start_time, status, duration_ns," \
-	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns"
+	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns, section"
 
 /* The format names are static strings of the importers. */
 static const char *static_format(const char *f)
@@ -553,6 +606,7 @@ static struct rep_run *run_from_row(sqlite3_stmt *st)
 		  !strcmp((const char *)miss, "lost") ? MISS_LOST : MISS_OVERRUNS;
 	r->has_ideal = !col_null(st, 21);
 	r->ideal_ns = sqlite3_column_int64(st, 21);
+	r->section = col_text(st, 22);
 	if (!r->label)
 		r->label = xstrdup("?");
 	if (!r->test)
@@ -568,6 +622,7 @@ int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
 {
 	sqlite3_stmt *st;
 	int rc, ret = 0;
+	size_t i;
 
 	if (sqlite3_prepare_v2(d->db, "SELECT " RUN_COLS " FROM runs ORDER BY id",
 			       -1, &st, NULL))
@@ -585,6 +640,10 @@ int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
 			ret = -1;
 			break;
 		}
+		/* as an import settles them (rows of an older rtlat too) */
+		series_check_percentiles(&r->sum);
+		for (i = 0; i < r->nthr; i++)
+			series_check_percentiles(&r->thr[i]);
 		runs_push(out, r);
 	}
 	sqlite3_finalize(st);
@@ -611,9 +670,54 @@ int rdb_remove(struct rdb *d, int64_t id)
 
 /* ---- schema and migrations ---- */
 
+/* Write the percentiles of @s (settled on load) back to its row. */
+static int put_pcts(struct rdb *d, sqlite3_stmt *st, int64_t id,
+		    const struct rep_series *s)
+{
+	char bounds[128];
+	int k, rc;
+
+	for (k = 0; k < RTLAT_NPCT; k++)
+		bind_i64(st, 1 + k, s->has_pct[k], s->pct[k]);
+	bind_text(st, 1 + RTLAT_NPCT, pct_bounds(s, bounds, sizeof(bounds)));
+	sqlite3_bind_int64(st, 2 + RTLAT_NPCT, id);
+	sqlite3_bind_int(st, 3 + RTLAT_NPCT, s->id);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(d, "update series");
+}
+
+/* -> 4: the percentiles of every stored run as rdb_load() settles them
+ * (a rank in the overflow is a lower bound, not the max; too few samples
+ * for a percentile: unknown). */
+static int repct(struct rdb *d, const struct rep_runs *rs)
+{
+	sqlite3_stmt *st;
+	size_t i, k;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "UPDATE series SET p50_ns = ?, p90_ns = ?, p99_ns = ?,"
+			       " p99_9_ns = ?, p99_99_ns = ?, p99_999_ns = ?,"
+			       " p99_9999_ns = ?, pct_lower_bounds = ?"
+			       " WHERE run_id = ? AND thread = ?", -1, &st, NULL))
+		return db_fail(d, "prepare");
+	for (i = 0; i < rs->n && !ret; i++) {
+		const struct rep_run *r = rs->v[i];
+
+		ret = put_pcts(d, st, r->db_id, &r->sum);
+		for (k = 0; k < r->nthr && !ret; k++)
+			ret = put_pcts(d, st, r->db_id, &r->thr[k]);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
 /*
  * 2 -> 3 (and 1 -> 3): content_hash becomes the run's identity
  * (run_identity(): a label derived from the file name no longer counts).
+ * 3 -> 4: the identity covers the section and percentile bounds, and the
+ * percentiles are settled (repct()).
  * Of several stored runs with one identity, the first keeps it and the
  * others get NULL; a note names them.
  */
@@ -628,7 +732,7 @@ static int rehash(struct rdb *d)
 	if (exec(d, "UPDATE runs SET content_hash = NULL"))
 		return -1;
 	runs_init(&rs);
-	if (rdb_load(d, NULL, &rs)) {
+	if (rdb_load(d, NULL, &rs) || repct(d, &rs)) {
 		runs_free(&rs);
 		return -1;
 	}
@@ -669,10 +773,28 @@ static int rehash(struct rdb *d)
 	return ret;
 }
 
+/* Has table @table a column @col? */
+static bool has_column(struct rdb *d, const char *table, const char *col)
+{
+	sqlite3_stmt *st;
+	bool yes = false;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2",
+			       -1, &st, NULL))
+		return false;
+	bind_text(st, 1, table);
+	bind_text(st, 2, col);
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 static int migrate(struct rdb *d)
 {
 	int v = rdb_version(d);
 	char sql[64];
+	size_t k;
 
 	if (v < 0)
 		return db_fail(d, "cannot read the schema version");
@@ -691,7 +813,11 @@ static int migrate(struct rdb *d)
 		goto fail;
 	if (v < 2 && exec(d, schema_v2))
 		goto fail;
-	if (v < 3 && rehash(d))
+	for (k = 0; v < 4 && k < sizeof(schema_v4) / sizeof(schema_v4[0]); k++)
+		if (!has_column(d, schema_v4[k][0], schema_v4[k][1]) &&
+		    exec(d, schema_v4[k][2]))
+			goto fail;
+	if (v < 4 && rehash(d))
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RDB_SCHEMA_VERSION);
 	if (exec(d, sql) || exec(d, "COMMIT"))

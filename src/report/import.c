@@ -17,6 +17,7 @@
 
 #include "core/log.h"
 #include "report/import.h"
+#include "report/report.h"
 
 /* Larger inputs are refused (a week of 1 s RTD lines is 5 MB). */
 #define IMP_MAX_FILE	(256u << 20)
@@ -447,10 +448,12 @@ bool parse_heading(const char *line, struct heading *h)
 			not_recorded = true;
 		} else if ((u = unit_clause(clause))) {
 			h->unit_ns = u;
-		} else if (!strncasecmp(clause, "test-time", 9) ||
-			   !strncasecmp(clause, "test time", 9)) {
-			/* the format of a column: nothing to keep */
-		} else {
+		} else if (strncasecmp(clause, "test-time", 9) != 0 &&
+			   strncasecmp(clause, "test time", 9) != 0 &&
+			   !strstr(clause, " = ")) {
+			/* not the format of a column ("test-time hh:mm:ss")
+			 * nor what a column means ("dev = computation time -
+			 * ideal", rtlat suite's cruncher table) */
 			return false;
 		}
 		clause = next;
@@ -724,14 +727,14 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 static int finish_runs(struct imp_ctx *c, const char *default_label)
 {
 	char *stem = stem_of(c->path);
-	size_t i, unlabelled = 0, k = 0;
+	bool *unlabelled = xcalloc(c->runs.n + 1, sizeof(*unlabelled));
+	size_t i, j;
 
 	if (c->skipped > IMP_MAX_LINE_WARN && !c->o->quiet)
 		log_warn("%s: %d more lines skipped", c->path,
 			 c->skipped - IMP_MAX_LINE_WARN);
 	for (i = 0; i < c->runs.n; i++)
-		if (!c->runs.v[i]->label)
-			unlabelled++;
+		unlabelled[i] = !c->runs.v[i]->label;
 	for (i = 0; i < c->runs.n; i++) {
 		struct rep_run *r = c->runs.v[i];
 
@@ -749,19 +752,34 @@ static int finish_runs(struct imp_ctx *c, const char *default_label)
 			str_set(&r->load, c->o->load);
 		if (c->o->test)
 			str_set(&r->test, c->o->test);
-		if (!r->label) {
-			const char *base = default_label ? default_label : stem;
-
-			k++;
-			r->label = unlabelled > 1 && !default_label ?
-				   xasprintf("%s #%zu", base, k) : xstrdup(base);
-		}
 		if (!r->sum.has_stats && !r->sum.has_samples && !r->has_ideal) {
 			imp_error(c, r->line, "run without any figure (no min/avg/max, no sample count)");
+			free(unlabelled);
 			free(stem);
 			return -1;
 		}
 	}
+	/* a run without a label is named after the file; runs that would
+	 * share a row name in one table are numbered "NAME #k" (the series
+	 * of one result file are tables of their own) */
+	for (i = 0; i < c->runs.n; i++) {
+		struct rep_run *r = c->runs.v[i];
+		const char *base = default_label ? default_label : stem;
+		size_t k = 0, n = 0;
+
+		if (!unlabelled[i] || r->label)
+			continue;
+		for (j = 0; j < c->runs.n; j++) {
+			if (!unlabelled[j] || !same_table(r, c->runs.v[j]))
+				continue;
+			n++;
+			if (j <= i)
+				k++;
+		}
+		r->label = n > 1 && !default_label ?
+			   xasprintf("%s #%zu", base, k) : xstrdup(base);
+	}
+	free(unlabelled);
 	free(stem);
 	return 0;
 }

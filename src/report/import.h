@@ -144,7 +144,8 @@ int split_fields(char *line, char sep, char **f, int max);
  * rtlat suite's "LATENCY with load (hell), latencies in us, test-time
  * hh:mm:ss:" (clauses after ", ": a unit statement "latencies|values|
  * figures|times|results in ns|us|ms", "test-time ...", "load not
- * recorded"; any other clause makes it no heading). */
+ * recorded", a definition "dev = computation time - ideal"; any other
+ * clause makes it no heading). */
 struct heading {
 	char kind[32];		/* "latency", ...; a one-word title otherwise */
 	char load[64];		/* "none", REP_LOAD_UNNAMED, a name; "" = not

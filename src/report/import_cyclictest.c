@@ -98,6 +98,21 @@ static void from_cmdline(const char *cmd, struct rep_run *r, int64_t *unit)
 		r->period_ns = x;
 }
 
+/* Buckets of the histogram of a command line (-h N, --histogram=N, -H N,
+ * --histofall=N), or 0. */
+static uint64_t cmdline_hist(const char *cmd)
+{
+	char v[64];
+	const char *p = v;
+	uint64_t n;
+
+	if ((cmdline_opt(cmd, 'h', "histogram", v, sizeof(v)) ||
+	     cmdline_opt(cmd, 'H', "histofall", v, sizeof(v))) &&
+	    !imp_count(&p, &n) && !*p && n <= REP_MAX_LINEAR_BUCKETS)
+		return n;
+	return 0;
+}
+
 #ifdef HAVE_CJSON
 
 static int probe_json(const cJSON *root)
@@ -194,6 +209,11 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 		if (s->hist.n && s->has_samples &&
 		    s->hist.bucket_total <= s->samples)
 			s->hist.overflow = s->samples - s->hist.bucket_total;
+		/* the JSON lists non-empty buckets only: the histogram's size
+		 * (its overflow's edge) is the command line's -h N */
+		if (s->hist.n && unit == 1000 && cJSON_IsString(cmd) &&
+		    cmdline_hist(cmd->valuestring) > s->hist.nbuckets)
+			s->hist.nbuckets = cmdline_hist(cmd->valuestring);
 	}
 	if (r->duration_ns < 0 && r->period_ns > 0) {
 		size_t i;

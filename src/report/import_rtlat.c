@@ -413,12 +413,25 @@ static void read_system(struct imp_ctx *c, const cJSON *root,
 	r->system = desc;
 }
 
+/* Forget the misses of @s and of its intervals. */
+static void drop_misses(struct rep_series *s)
+{
+	size_t i;
+
+	s->has_misses = false;
+	s->misses = 0;
+	for (i = 0; i < s->nint; i++) {
+		s->iv[i].has_misses = false;
+		s->iv[i].misses = 0;
+	}
+}
+
 static int parse(struct imp_ctx *c, const cJSON *root)
 {
 	const cJSON *sum, *thr, *e, *cfg;
 	const char *test, *label, *status, *start, *version = NULL;
-	int64_t v, period = -1, dur = -1;
-	bool p, bad = false;
+	int64_t v, period = -1, dur = -1, ideal = 0;
+	bool p, bad = false, has_ideal = false;
 	struct rep_run proto_fields;
 	char *load;
 	int ret = 0;
@@ -466,6 +479,14 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 		return -1;
 	}
 	memset(&proto_fields, 0, sizeof(proto_fields));
+	/* the cruncher's ideal computation time, beside its deviation */
+	if (!strcmp(test, "cruncher")) {
+		const cJSON *td = jr_obj(c, root, "", "test_data", &bad);
+
+		if (bad || (td && jr_int(c, td, "test_data", "ideal_ns", 1, 0,
+					 REP_MAX_VALUE, &ideal, &has_ideal)))
+			return -1;
+	}
 	load = read_load(root);
 	cJSON_ArrayForEach(e, sum) {
 		struct rep_run *r = imp_new_run(c, &imp_rtlat, 0);
@@ -492,6 +513,8 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 			ret = -1;
 			break;
 		}
+		r->has_ideal = has_ideal && !strcmp(name, "deviation");
+		r->ideal_ns = r->has_ideal ? ideal : 0;
 		cJSON_ArrayForEach(t, thr) {
 			const cJSON *ser, *so;
 			struct rep_series *s;
@@ -530,6 +553,15 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 		}
 		if (ret)
 			break;
+		/* a computation has no deadline to miss: the cruncher's
+		 * "overruns" are always 0 and say nothing */
+		if (!test_counts_misses(test)) {
+			size_t i;
+
+			r->miss = MISS_NONE;
+			for (i = 0; i <= r->nthr; i++)
+				drop_misses(i ? &r->thr[i - 1] : &r->sum);
+		}
 	}
 	free(load);
 	return ret;

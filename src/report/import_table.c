@@ -35,13 +35,45 @@ enum tcol {
 	TC_TIME, TC_SAMPLES, TC_IDEAL, TC_NOTE,
 };
 
+/*
+ * Column @n of a header whose figures are those of the series with column
+ * word @prefix ("lat", "dev", "a->b", ...; "" until a min, avg or max
+ * column sets it): "dev min" is the minimum of the cruncher's deviation,
+ * "rtt max" the maximum round trip; the min/avg/max of another series in
+ * the same header ("sleep max" after "dev max") are other columns.
+ */
+static enum tcol tcol_prefixed(const char *n, char prefix[16])
+{
+	static const char *const stat[] = { " min", " avg", " max", " p99.9" };
+	static const enum tcol sc[] = { TC_MIN, TC_AVG, TC_MAX, TC_P999 };
+	size_t len = strlen(n), k;
+
+	for (k = 0; k < sizeof(stat) / sizeof(stat[0]); k++) {
+		size_t sl = strlen(stat[k]), w;
+		char word[16];
+
+		if (len <= sl || strcmp(n + len - sl, stat[k]) != 0)
+			continue;
+		w = len - sl;
+		if (w >= sizeof(word))
+			return TC_OTHER;
+		memcpy(word, n, w);
+		word[w] = '\0';
+		if (strcmp(word, "lat") != 0 && !series_of_prefix(word))
+			return TC_OTHER;
+		if (!prefix[0] && k < 3)
+			memcpy(prefix, word, w + 1);
+		return !strcmp(prefix, word) ? sc[k] : TC_OTHER;
+	}
+	return TC_OTHER;
+}
+
 static enum tcol tcol_of(const char *n)
 {
 	static const struct {
 		const char *name;
 		enum tcol c;
 	} m[] = {
-		{ "lat min", TC_MIN }, { "lat avg", TC_AVG }, { "lat max", TC_MAX },
 		{ "overrun", TC_OVERRUN }, { "overruns", TC_OVERRUN },
 		{ "lost", TC_LOST }, { "p99.9", TC_P999 },
 		{ "test-time", TC_TIME }, { "samples", TC_SAMPLES },
@@ -60,12 +92,26 @@ struct desc {
 	char *key, *val;
 };
 
+#define TB_MAXSEEN 64
+
+/* A table heading seen, and the titled part of the file it was in. */
+struct seen {
+	char kind[32], load[64];
+	char *title;			/* "" before any title */
+};
+
 struct tstate {
 	struct imp_ctx *c;
 	struct heading hd;
 	bool have_heading;
+	char title[192];		/* the last underlined title, or "" */
+	const char *section;		/* of the current table, or NULL */
+	struct seen seen[TB_MAXSEEN];
+	int nseen;
 	enum tcol col[TB_MAXCOL];
 	int ncol;		/* data columns after the label */
+	const char *series;	/* of the figures: "deviation" for "dev min",
+				 * ...; NULL for "lat min" (latency) */
 	struct desc d[TB_MAXDESC];
 	int nd;
 	bool tables_started;
@@ -140,12 +186,15 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 	r = imp_new_run(s->c, &imp_table, no);
 	r->tool = xstrdup("summary table");
 	r->label = xstrdup(f[0]);
+	str_set(&r->section, s->section);
+	str_set(&r->series, s->series);
 	str_set(&r->test, s->hd.kind[0] ? s->hd.kind : "latency");
 	str_set(&r->load, s->hd.load[0] ? s->hd.load : NULL);
 	for (i = 0; i < n - 1; i++) {
 		const char *p = f[i + 1];
 		int64_t v = 0;
 		uint64_t cnt = 0;
+		bool bound = false;
 		int e;
 
 		if (s->col[i] == TC_NOTE) {
@@ -163,6 +212,13 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 		case TC_LOST:
 		case TC_SAMPLES:
 			e = imp_count(&p, &cnt);
+			break;
+		case TC_P999:
+			/* a lower bound: ">=N" (rtlat report) */
+			bound = starts_with(skip_blank(p), ">=");
+			if (bound)
+				p = skip_blank(p) + 2;
+			e = tfig(s, &p, &v);
 			break;
 		default:
 			e = tfig(s, &p, &v);
@@ -194,6 +250,7 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 		case TC_P999:
 			r->sum.pct[PCT_P999] = v;
 			r->sum.has_pct[PCT_P999] = true;
+			r->sum.pct_bound[PCT_P999] = bound;
 			break;
 		case TC_TIME: r->duration_ns = v; break;
 		case TC_SAMPLES:
@@ -337,17 +394,66 @@ static int split_row(char *line, char **f, int max)
 	return n;
 }
 
+/* A line of dashes (or '='), at least 3: it underlines the line above. */
+static bool underline(const char *line)
+{
+	size_t n = strspn(line, "-");
+
+	if (!n)
+		n = strspn(line, "=");
+	return n >= 3 && !line[n];
+}
+
+/* An underlined line above the tables titles a part of the file. */
+static void set_title(struct tstate *s, const char *prev)
+{
+	size_t n = strlen(prev);
+
+	while (n && (prev[n - 1] == ':' || isspace((unsigned char)prev[n - 1])))
+		n--;
+	if (n >= sizeof(s->title))
+		n = sizeof(s->title) - 1;
+	memcpy(s->title, prev, n);
+	s->title[n] = '\0';
+}
+
+/*
+ * A table heading: its rows belong to the section of the current title
+ * when a table of the same test and load came before under another title
+ * (the Xenomai summary's "KLATENCY comparison Xenomai 2.0 vs. RTAI/RTHAL
+ * 3.0r5 on TQM860L" part has its own "KLATENCY with load" table): the
+ * author set it apart, it is not more rows of the first one.
+ */
+static void new_table(struct tstate *s, const struct heading *hd)
+{
+	int k;
+
+	s->section = NULL;
+	for (k = 0; k < s->nseen; k++)
+		if (!strcmp(s->seen[k].kind, hd->kind) &&
+		    !strcmp(s->seen[k].load, hd->load) &&
+		    strcmp(s->seen[k].title, s->title) != 0 && s->title[0])
+			s->section = s->title;
+	if (s->nseen == TB_MAXSEEN)
+		return;
+	snprintf(s->seen[s->nseen].kind, sizeof(s->seen[0].kind), "%s", hd->kind);
+	snprintf(s->seen[s->nseen].load, sizeof(s->seen[0].load), "%s", hd->load);
+	s->seen[s->nseen].title = xstrdup(s->title);
+	s->nseen++;
+}
+
 static int parse(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct tstate s;
 	struct lines l;
 	char *line;
+	const char *prev = NULL;
 	int ret = 0, k;
 
 	memset(&s, 0, sizeof(s));
 	s.c = c;
 	lines_init(&l, buf, len);
-	while (!ret && (line = lines_next(&l))) {
+	for (; !ret && (line = lines_next(&l)); prev = line) {
 		char names[TB_MAXCOL + 1][24];
 		char *f[TB_MAXCOL + 2];
 		struct heading hd;
@@ -355,11 +461,17 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 
 		strip_ansi(line);
 		line = (char *)skip_blank(line);
+		if (underline(line) && prev && *prev && !strchr(prev, '|') &&
+		    !parse_heading(prev, &hd)) {
+			set_title(&s, prev);
+			continue;
+		}
 		if (parse_heading(line, &hd)) {
 			s.hd = hd;
 			s.have_heading = true;
 			s.tables_started = true;
 			s.ncol = 0;
+			new_table(&s, &hd);
 			continue;
 		}
 		if (!strchr(line, '|')) {
@@ -368,15 +480,24 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 		}
 		/* a header: the fields after the first name known columns */
 		n = rth_names(line, names, TB_MAXCOL);
-		for (i = 0; i < n; i++)
-			if (tcol_of(names[i]) != TC_OTHER)
-				break;
-		if (n && i < n) {
-			for (i = 0; i < n; i++)
-				s.col[i] = tcol_of(names[i]);
-			s.ncol = n;
-			s.tables_started = true;
-			continue;
+		{
+			enum tcol col[TB_MAXCOL];
+			char prefix[16] = "";
+			bool known = false;
+
+			for (i = 0; i < n; i++) {
+				col[i] = tcol_of(names[i]);
+				if (col[i] == TC_OTHER)
+					col[i] = tcol_prefixed(names[i], prefix);
+				known |= col[i] != TC_OTHER;
+			}
+			if (n && known) {
+				memcpy(s.col, col, sizeof(col[0]) * (size_t)n);
+				s.ncol = n;
+				s.series = prefix[0] ? series_of_prefix(prefix) : NULL;
+				s.tables_started = true;
+				continue;
+			}
 		}
 		if (!s.ncol)
 			continue;
@@ -393,7 +514,24 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 		free(s.d[k].key);
 		free(s.d[k].val);
 	}
+	for (k = 0; k < s.nseen; k++)
+		free(s.seen[k].title);
 	return ret;
+}
+
+/* Does the line @p (@n bytes) name a min column ("lat min", "dev min")? */
+static bool min_column(const char *p, size_t n)
+{
+	static const char *const names[] = {
+		"lat min", "dev min", "sleep min", "a->b min", "b->a min",
+		"rtt min",
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (memmem(p, n, names[k], strlen(names[k])))
+			return true;
+	return false;
 }
 
 static int probe(const char *text)
@@ -411,7 +549,7 @@ static int probe(const char *text)
 		if (bar && (starts_with(p, "RT") || starts_with(p, "HS")) &&
 		    bar - p == 3)
 			return 0;	/* Xenomai/RTAI lines */
-		if (bar && memmem(p, n, "lat min", 7))
+		if (bar && min_column(p, n))
 			header = true;
 		else if (bar && header && bar > p)
 			rows++;

@@ -95,11 +95,11 @@ void series_copy(struct rep_series *dst, const struct rep_series *src)
 	dst->hist.b = NULL;
 	dst->iv = NULL;
 	if (src->hist.n) {
-		dst->hist.b = xmalloc(src->hist.n * sizeof(*src->hist.b));
+		dst->hist.b = xcalloc(src->hist.n, sizeof(*src->hist.b));
 		memcpy(dst->hist.b, src->hist.b, src->hist.n * sizeof(*src->hist.b));
 	}
 	if (src->nint) {
-		dst->iv = xmalloc(src->nint * sizeof(*src->iv));
+		dst->iv = xcalloc(src->nint, sizeof(*src->iv));
 		memcpy(dst->iv, src->iv, src->nint * sizeof(*src->iv));
 	}
 }
@@ -130,6 +130,7 @@ void run_free(struct rep_run *r)
 	free(r->arch);
 	free(r->test);
 	free(r->series);
+	free(r->section);
 	free(r->load);
 	free(r->start_time);
 	free(r->status);
@@ -161,6 +162,7 @@ struct rep_run *run_dup(const struct rep_run *r)
 	d->arch = dup_or_null(r->arch);
 	d->test = dup_or_null(r->test);
 	d->series = dup_or_null(r->series);
+	d->section = dup_or_null(r->section);
 	d->load = dup_or_null(r->load);
 	d->start_time = dup_or_null(r->start_time);
 	d->status = dup_or_null(r->status);
@@ -264,21 +266,23 @@ mismatch:
 
 int series_fill_percentiles(struct rep_series *s)
 {
+	bool known[RTLAT_NPCT];
 	struct histogram ch;
 	int64_t adj, v;
 	int i, filled = 0;
 
+	memcpy(known, s->has_pct, sizeof(known));
 	if (!s->has_stats || !s->hist.n)
-		return 0;
+		goto out;
 	for (i = 0; i < RTLAT_NPCT; i++)
 		if (!s->has_pct[i])
 			break;
 	if (i == RTLAT_NPCT)
-		return 0;
+		goto out;
 	if (s->hist.abs_folded && s->min < 0)
-		return 0;
+		goto out;
 	if (!core_hist(&s->hist, &ch))
-		return 0;
+		goto out;
 	/* quantized: bucket [k*w, k*w + w - 1] holds samples of value k*w */
 	adj = s->hist.quantized && s->hist.layout == REP_HIST_LINEAR ?
 	      s->hist.width - 1 : 0;
@@ -295,10 +299,62 @@ int series_fill_percentiles(struct rep_series *s)
 			v = s->max;
 		s->pct[i] = v;
 		s->has_pct[i] = true;
-		filled++;
+		s->pct_bound[i] = false;
 	}
 	hist_free(&ch);
+out:
+	series_check_percentiles(s);
+	for (i = 0; i < RTLAT_NPCT; i++)
+		filled += s->has_pct[i] && !known[i];
 	return filled;
+}
+
+bool rep_hist_limit(const struct rep_hist *h, int64_t *edge)
+{
+	if (h->layout == REP_HIST_LOGLIN) {
+		*edge = HIST_LL_LIMIT;
+		return true;
+	}
+	if (h->layout != REP_HIST_LINEAR || h->width < 1 ||
+	    h->width > REP_MAX_VALUE || h->nbuckets > REP_MAX_LINEAR_BUCKETS ||
+	    h->lo < -REP_MAX_VALUE || h->lo > REP_MAX_VALUE)
+		return false;
+	/* |lo| <= 2^53 and nbuckets * width <= 2^20 * 2^53: no overflow */
+	*edge = h->lo + (int64_t)h->nbuckets * h->width;
+	if (*edge > REP_MAX_VALUE)
+		*edge = REP_MAX_VALUE;
+	return true;
+}
+
+void series_check_percentiles(struct rep_series *s)
+{
+	const struct rep_hist *h = &s->hist;
+	uint64_t n = rep_hist_total(h);
+	int64_t edge = 0;
+	bool limit = h->overflow && n && rep_hist_limit(h, &edge);
+	int i;
+
+	for (i = 0; i < RTLAT_NPCT; i++) {
+		uint64_t den = rtlat_percentiles[i].den_inv;
+
+		if (!s->has_pct[i]) {
+			s->pct_bound[i] = false;
+			continue;
+		}
+		/* rank ceil(q * n) == n: the percentile is the maximum */
+		if (s->has_samples && s->samples < den) {
+			s->has_pct[i] = false;
+			s->pct_bound[i] = false;
+			continue;
+		}
+		/* rank beyond underflow + buckets: in the overflow, at or
+		 * above its edge (exactly the max when that is the edge) */
+		if (limit && n - n / den > n - h->overflow &&
+		    (!s->has_stats || s->max > edge)) {
+			s->pct[i] = edge;
+			s->pct_bound[i] = true;
+		}
+	}
 }
 
 /* Same layout: the bucket lists can be merged bucket by bucket. */
@@ -542,8 +598,10 @@ static void h_series(struct hash *h, const struct rep_series *s)
 	h_i64(h, s->has_stats ? llround(s->avg * 10) : INT64_MIN);
 	h_i64(h, s->has_stats ? s->max : INT64_MIN);
 	h_i64(h, s->has_misses ? (int64_t)s->misses : -1);
-	for (k = 0; k < RTLAT_NPCT; k++)
+	for (k = 0; k < RTLAT_NPCT; k++) {
 		h_i64(h, s->has_pct[k] ? s->pct[k] : INT64_MIN);
+		h_i64(h, s->has_pct[k] && s->pct_bound[k]);
+	}
 	for (i = 0; i < s->hist.n; i++) {
 		h_i64(h, s->hist.b[i].lo);
 		h_i64(h, (int64_t)s->hist.b[i].count);
@@ -560,7 +618,7 @@ void run_identity(const struct rep_run *r, const char *label,
 	struct hash h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
 	size_t i;
 
-	h_str(&h, "rtlat run identity 3");
+	h_str(&h, "rtlat run identity 4");
 	h_str(&h, r->format);
 	h_str(&h, r->tool);
 	/* a start time (and host) identifies a run; else the label its
@@ -570,6 +628,7 @@ void run_identity(const struct rep_run *r, const char *label,
 	h_str(&h, r->kernel);
 	h_str(&h, r->test);
 	h_str(&h, r->series);
+	h_str(&h, r->section);
 	h_str(&h, r->load);
 	h_str(&h, r->start_time);
 	h_i64(&h, r->duration_ns);
@@ -632,12 +691,72 @@ void test_title(char *buf, size_t len, const struct rep_run *r)
 {
 	size_t i;
 
-	if (r->series && strcmp(r->series, "latency") != 0)
-		snprintf(buf, len, "%s %s", r->test ? r->test : "?", r->series);
-	else
+	if (r->series && strcmp(r->series, "latency") != 0) {
+		char st[64];
+
+		series_title(st, sizeof(st), r->series);
+		snprintf(buf, len, "%s %s", r->test ? r->test : "?", st);
+	} else {
 		snprintf(buf, len, "%s", r->test ? r->test : "?");
+	}
 	for (i = 0; buf[i]; i++)
 		buf[i] = (char)toupper((unsigned char)buf[i]);
+}
+
+/* Series names for people and their column words. */
+static const struct {
+	const char *series, *title, *prefix;
+} series_names[] = {
+	{ "latency", "latency", "lat" },
+	{ "a_to_b", "a->b", "a->b" },
+	{ "b_to_a", "b->a", "b->a" },
+	{ "round_trip", "round trip", "rtt" },
+	{ "sleep", "sleep", "sleep" },
+	{ "deviation", "deviation", "dev" },
+};
+
+void series_title(char *buf, size_t len, const char *series)
+{
+	size_t i;
+
+	if (!series)
+		series = "latency";
+	for (i = 0; i < sizeof(series_names) / sizeof(series_names[0]); i++) {
+		if (!strcmp(series, series_names[i].series)) {
+			snprintf(buf, len, "%s", series_names[i].title);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s", series);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '_')
+			buf[i] = ' ';
+}
+
+const char *series_prefix(const char *series)
+{
+	size_t i;
+
+	for (i = 0; series && i < sizeof(series_names) / sizeof(series_names[0]);
+	     i++)
+		if (!strcmp(series, series_names[i].series))
+			return series_names[i].prefix;
+	return "lat";
+}
+
+const char *series_of_prefix(const char *prefix)
+{
+	size_t i;
+
+	for (i = 1; i < sizeof(series_names) / sizeof(series_names[0]); i++)
+		if (!strcmp(prefix, series_names[i].prefix))
+			return series_names[i].series;
+	return NULL;
+}
+
+bool test_counts_misses(const char *test)
+{
+	return !test || strcmp(test, "cruncher") != 0;
 }
 
 void load_title(char *buf, size_t len, const char *load)

@@ -84,6 +84,11 @@ struct rep_series {
 	uint64_t misses;	/* overruns or lost, see rep_run.miss */
 	bool has_pct[RTLAT_NPCT];	/* rtlat_percentiles[] order */
 	int64_t pct[RTLAT_NPCT];
+	/* pct[i] is only a lower bound: the percentile's rank lies in the
+	 * histogram's overflow (beyond its last bucket), so the percentile
+	 * is at least pct[i], the overflow's lower edge, and unknown above
+	 * (never the max). */
+	bool pct_bound[RTLAT_NPCT];
 	struct rep_hist hist;
 	size_t nint;
 	struct rep_interval *iv;
@@ -103,6 +108,10 @@ struct rep_run {
 	char *arch;		/* machine */
 	char *test;		/* test kind: latency, klatency, switch, ... */
 	char *series;		/* measured quantity: "latency", ... */
+	char *section;		/* the titled part of the source the run's
+				 * table is in, when the source sets it apart
+				 * from a table of the same test and load
+				 * (series_title()); NULL otherwise */
 	char *load;		/* "none", a load name or REP_LOAD_UNNAMED;
 				 * NULL = not recorded */
 	char *start_time;	/* ISO 8601 UTC, or NULL */
@@ -166,10 +175,27 @@ struct rep_interval *series_add_interval(struct rep_series *s);
 /*
  * Fill the percentiles of @s that are not known from its histogram (needs
  * has_stats). Uses hist_percentile() of the core: the upper edge of the
- * bucket holding the rank, or for a quantized histogram the bucket's value.
- * Returns the number of percentiles filled.
+ * bucket holding the rank, or for a quantized histogram the bucket's value;
+ * then series_check_percentiles(). Returns the number of percentiles
+ * filled.
  */
 int series_fill_percentiles(struct rep_series *s);
+
+/*
+ * Settle the known percentiles of @s (after series_fill_percentiles(), and
+ * for figures read from a source or the history):
+ *  - with fewer samples than a percentile needs to differ from the maximum
+ *    (1000 for p99.9: its rank would be the last sample), it is unknown;
+ *  - when its rank lies in the histogram's overflow, it is a lower bound
+ *    (pct_bound): the overflow's lower edge (rep_hist_limit()).
+ * Underflow is left as the histogram gives it (an upper bound, as every
+ * percentile from a histogram).
+ */
+void series_check_percentiles(struct rep_series *s);
+
+/* Lower edge of the overflow of @h (the first value beyond its last
+ * bucket) into *@edge; false when @h has no known layout. */
+bool rep_hist_limit(const struct rep_hist *h, int64_t *edge);
 
 /*
  * Make r->sum from the threads when the source has no whole-run figures:
@@ -211,8 +237,26 @@ void runs_move(struct rep_runs *dst, struct rep_runs *src);
 /* Name of the miss column: "overrun", "lost" or "overrun/lost". */
 const char *miss_name(enum rep_miss m);
 
-/* Upper-case test title for tables: "LATENCY", "KLATENCY". */
+/* Upper-case test title for tables: "LATENCY", "KLATENCY",
+ * "HANDSHAKE A->B", "CRUNCHER DEVIATION". */
 void test_title(char *buf, size_t len, const struct rep_run *r);
+
+/* The name of a series for people: "latency", "a->b", "b->a",
+ * "round trip", "sleep", "deviation"; other names with '_' as blanks. */
+void series_title(char *buf, size_t len, const char *series);
+
+/* The word before min/avg/max in the columns of a series: "lat" (latency
+ * and unknown series), "dev" (cruncher deviation), "sleep", "a->b",
+ * "b->a", "rtt" (round trip). */
+const char *series_prefix(const char *series);
+
+/* The series whose columns start with @prefix (series_prefix()):
+ * "deviation" for "dev", ...; NULL for "lat" and unknown words. */
+const char *series_of_prefix(const char *prefix);
+
+/* Does test kind @test count misses (overruns or lost)? Not the cruncher:
+ * a computation has no deadline to miss. */
+bool test_counts_misses(const char *test);
 
 /* "without load", "with load hell", "load not recorded". */
 void load_title(char *buf, size_t len, const char *load);

@@ -95,6 +95,13 @@ static void plot_close(struct plots *p)
 	p->script = NULL;
 }
 
+/* What the figures of @series are, for axis labels: "latency", or the
+ * cruncher's "deviation" (computation time - ideal). */
+static const char *quantity(const char *series)
+{
+	return series && !strcmp(series, "deviation") ? "deviation" : "latency";
+}
+
 int plot_histogram(struct plots *p, const struct rep_run *r)
 {
 	const struct rep_series *s = &r->sum;
@@ -126,11 +133,12 @@ int plot_histogram(struct plots *p, const struct rep_run *r)
 	/* long tails: a log time axis keeps the body of the histogram visible */
 	if (h->b[0].lo > 0 && h->b[h->n - 1].hi > 50 * h->b[0].lo)
 		fprintf(f, "set logscale x\n");
-	fprintf(f, "set logscale y\nset yrange [0.8:*]\nset xlabel 'latency (µs)'\n"
+	fprintf(f, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s (µs)'\n"
 		"set ylabel 'samples (log scale)'\nset style fill solid 0.7 noborder\n"
 		"set arrow 1 from %.4f, graph 0 to %.4f, graph 1 nohead lc rgb '#d62728' dt 2\n"
 		"plot $h%d using 1:2:3 with boxes lc rgb '%s' title 'samples'\n",
-		us((double)s->max), us((double)s->max), n, palette[0]);
+		quantity(r->series), us((double)s->max), us((double)s->max), n,
+		palette[0]);
 	plot_close(p);
 	return n;
 }
@@ -181,13 +189,19 @@ int plot_timeline(struct plots *p, const struct rep_run *r)
 	fprintf(f, "EOD\n");
 	if (positive && bottom > 0 && (double)top > 20 * bottom)
 		fprintf(f, "set logscale y\n");
-	fprintf(f, "set xlabel 'time (s)'\nset ylabel 'latency (µs)'\nset key top left\n"
+	fprintf(f, "set xlabel 'time (s)'\nset ylabel '%s (µs)'\nset key top left\n"
 		"plot $t%d using 1:4 with lines lc rgb '%s' title 'max', "
 		"'' using 1:3 with lines lc rgb '%s' title 'avg', "
 		"'' using 1:2 with lines lc rgb '%s' title 'min'\n",
-		n, palette[1], palette[0], palette[2]);
+		quantity(r->series), n, palette[1], palette[0], palette[2]);
 	plot_close(p);
 	return n;
+}
+
+/* Percentile @k of @s is a value to draw (known, not a lower bound). */
+static bool pct_point(const struct rep_series *s, int k)
+{
+	return s->has_pct[k] && !s->pct_bound[k];
 }
 
 int plot_tail(struct plots *p, const struct group *g)
@@ -198,12 +212,14 @@ int plot_tail(struct plots *p, const struct group *g)
 	FILE *f;
 	int n, k;
 
+	/* a percentile that is only a lower bound (its rank is in the
+	 * histogram's overflow) is no point of the curve */
 	for (i = 0; i < g->n; i++) {
 		for (k = 0; k < RTLAT_NPCT; k++)
-			if (g->v[i]->sum.has_pct[k] && g->v[i]->sum.pct[k] <= 0)
+			if (pct_point(&g->v[i]->sum, k) && g->v[i]->sum.pct[k] <= 0)
 				positive = false;
 		for (k = 1; k < RTLAT_NPCT; k++)
-			if (g->v[i]->sum.has_pct[k]) {
+			if (pct_point(&g->v[i]->sum, k)) {
 				used++;
 				break;
 			}
@@ -211,7 +227,8 @@ int plot_tail(struct plots *p, const struct group *g)
 	if (!used)
 		return -1;
 	group_title(gt, sizeof(gt), g);
-	snprintf(title, sizeof(title), "%s: latency percentiles (tail)", gt);
+	snprintf(title, sizeof(title), "%s: %s percentiles (tail)", gt,
+		 quantity(g->series));
 	n = plot_start(p, title, "tail");
 	if (n < 0)
 		return -1;
@@ -221,7 +238,7 @@ int plot_tail(struct plots *p, const struct group *g)
 
 		fprintf(f, "$q%d_%zu << EOD\n", n, i);
 		for (k = 0; k < RTLAT_NPCT; k++)
-			if (s->has_pct[k])
+			if (pct_point(s, k))
 				fprintf(f, "%" PRIu64 " %.4f\n",
 					rtlat_percentiles[k].den_inv,
 					us((double)s->pct[k]));
@@ -230,15 +247,15 @@ int plot_tail(struct plots *p, const struct group *g)
 	fprintf(f, "set logscale x\nset xrange [1.5:2e6]\n"
 		"set xtics ('p50' 2, 'p90' 10, 'p99' 100, 'p99.9' 1000, "
 		"'p99.99' 10000, 'p99.999' 100000, 'p99.9999' 1000000)\n"
-		"set xlabel 'percentile'\nset ylabel 'latency (µs%s)'\nset key top left\n%s"
-		"plot ", positive ? ", log scale" : "",
+		"set xlabel 'percentile'\nset ylabel '%s (µs%s)'\nset key top left\n%s"
+		"plot ", quantity(g->series), positive ? ", log scale" : "",
 		positive ? "set logscale y\n" : "");
 	for (i = 0, k = 0; i < g->n; i++) {
 		const struct rep_series *s = &g->v[i]->sum;
 		int j, have = 0;
 
 		for (j = 0; j < RTLAT_NPCT; j++)
-			have += s->has_pct[j];
+			have += pct_point(s, j);
 		if (!have)
 			continue;
 		fprintf(f, "%s$q%d_%zu using 1:2 with linespoints lc rgb '%s' title ",
@@ -259,7 +276,7 @@ int plot_bars(struct plots *p, const struct group *g)
 
 	for (i = 0; i < g->n; i++) {
 		known += g->v[i]->sum.has_stats;
-		p999 += g->v[i]->sum.has_pct[PCT_P999];
+		p999 += pct_point(&g->v[i]->sum, PCT_P999);
 	}
 	if (!known)
 		return -1;
@@ -279,7 +296,7 @@ int plot_bars(struct plots *p, const struct group *g)
 			fprintf(f, " %.4f", us((double)s->max));
 		else
 			fprintf(f, " NaN");
-		if (s->has_pct[PCT_P999])
+		if (pct_point(s, PCT_P999))
 			fprintf(f, " %.4f\n", us((double)s->pct[PCT_P999]));
 		else
 			fprintf(f, " NaN\n");
@@ -287,9 +304,10 @@ int plot_bars(struct plots *p, const struct group *g)
 	fprintf(f, "EOD\n");
 	fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.8 noborder\nset boxwidth 0.9\n"
-		"set xtics rotate by -25 noenhanced\nset ylabel 'latency (µs)'\n"
+		"set xtics rotate by -25 noenhanced\nset ylabel '%s (µs)'\n"
 		"set yrange [0:*]\nset key top right\n"
-		"plot $b%d using 2:xtic(1) lc rgb '%s' title 'max'", n, palette[1]);
+		"plot $b%d using 2:xtic(1) lc rgb '%s' title 'max'",
+		quantity(g->series), n, palette[1]);
 	if (p999)
 		fprintf(f, ", '' using 3 lc rgb '%s' title 'p99.9'", palette[0]);
 	fprintf(f, "\n");

@@ -16,6 +16,7 @@
 
 struct group {
 	const char *test, *series, *load;	/* of the first run */
+	const char *section;			/* of the first run */
 	size_t n;
 	struct rep_run **v;
 };
@@ -24,10 +25,12 @@ struct group {
  * free with groups_free(). */
 size_t groups_make(const struct rep_runs *rs, struct group **out);
 void groups_free(struct group *g, size_t n);
-/* Same table? (test, series and load equal; NULL load = not recorded) */
+/* Same table? (test, series, load and section equal; NULL load = not
+ * recorded) */
 bool same_table(const struct rep_run *a, const struct rep_run *b);
 
-/* "LATENCY with load hell" */
+/* "LATENCY with load hell", with the section (if any) in brackets:
+ * "KLATENCY with load [Xenomai 2.0 vs. RTAI 3.0r5 on TQM860L]" */
 void group_title(char *buf, size_t len, const struct group *g);
 
 /* ---- tables ---- */
@@ -42,17 +45,21 @@ struct out_opts {
 
 /* One table, formatted: the same cells feed text, markdown and HTML. */
 struct rtable {
-	char title[192];
+	char title[384];		/* group_title() */
+	char heading[192];		/* the title without the section */
+	char section[192];		/* the group's section or "" */
 	const char *unit;		/* "ns" or "us" */
 	int ncol;
-	const char *col[TB_COLS];	/* column names after "run" */
+	char col[TB_COLS][24];		/* column names after "run" */
+	bool wide[TB_COLS];		/* a figure column (at least 12 wide) */
 	size_t nrow;
 	char **label;			/* per row */
 	bool *sub;			/* per row: a thread under its run */
 	char (*cell)[TB_COLS][TB_CELL];	/* per row */
-	/* What the words of the "note" column mean (runs that did not
-	 * complete), or "" when there is no such column. */
-	char legend[256];
+	/* Lines after the table saying what its cells mean: the words of
+	 * the "note" column (runs that did not complete), a p99.9 that is
+	 * a lower bound or n/a for too few samples; "" when none. */
+	char legend[768];
 };
 
 /* The note of a run that did not complete ("checkpoint" for a result
@@ -73,6 +80,11 @@ void table_print_html(FILE *f, const struct rtable *t);
 
 /* Format a time in the table unit ("12345", "12.345") or "n/a". */
 void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns);
+
+/* Format percentile @i of @s in @unit_ns (1 or 1000): "12345", "12.345",
+ * ">=60000" for a lower bound (pct_bound), or "n/a". */
+void fmt_pct(char *buf, size_t len, const struct rep_series *s, int i,
+	     int64_t unit_ns);
 
 /* One CSV field, quoted when needed (RFC 4180); NULL is empty. */
 void csv_field(FILE *f, const char *s);
@@ -117,9 +129,14 @@ enum noise_source {
 };
 
 struct cmp_metric {
-	const char *name;	/* "lat min", ... */
+	char name[24];		/* "lat min", "dev max", ...; "" when the
+				 * test has no such metric (misses of the
+				 * cruncher): no row */
 	bool known;		/* known on both sides: compared */
 	bool has_a, has_b;	/* known on side A, on side B */
+	/* a side's value is only a lower bound (a p99.9 beyond a run's
+	 * histogram): shown as ">=N", not compared */
+	bool bound_a, bound_b;
 	double a, b;		/* ns (counts for the miss metric) */
 	double delta, pct;	/* b - a; % of a (pct_known false if a == 0) */
 	bool pct_known;
@@ -133,7 +150,10 @@ struct cmp_metric {
 struct cmp_row {
 	const struct rep_run *a, *b;	/* representative runs */
 	size_t na, nb;			/* runs behind each side */
-	char title[192];
+	/* group_title(), or with loads that differ "LATENCY: without load
+	 * (A) vs with load hell (B)" */
+	char title[448];
+	bool nothing;			/* no metric known on both sides */
 	char a_name[128], b_name[128];
 	struct cmp_metric m[CMP_METRICS];
 };
@@ -143,9 +163,12 @@ struct cmp_row {
 void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	      size_t nb, struct cmp_row *out);
 
-/* Compare each table of @a with the same table (test, series, load) of @b;
- * tables found on one side only are noted. Returns the number of rows in
- * *@out (free it). */
+/* Compare each table of @a with the same table (test, series, load,
+ * section) of @b; a table whose load is not recorded on one side matches
+ * the other's; a test kind (and series) whose tables share no load on the
+ * two sides is compared across loads (the title names both). Tables found
+ * on one side only are noted. Returns the number of rows in *@out (free
+ * it). */
 size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 		 struct cmp_row **out);
 /* Within each table of @rs: its first run against each later one. */
@@ -159,7 +182,7 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c);
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 3
+#define RDB_SCHEMA_VERSION 4
 
 struct rdb;
 

@@ -22,7 +22,7 @@ static bool str_eq(const char *a, const char *b)
 bool same_table(const struct rep_run *a, const struct rep_run *b)
 {
 	return str_eq(a->test, b->test) && str_eq(a->series, b->series) &&
-	       str_eq(a->load, b->load);
+	       str_eq(a->load, b->load) && str_eq(a->section, b->section);
 }
 
 size_t groups_make(const struct rep_runs *rs, struct group **out)
@@ -42,6 +42,7 @@ size_t groups_make(const struct rep_runs *rs, struct group **out)
 			g[n].test = r->test;
 			g[n].series = r->series;
 			g[n].load = r->load;
+			g[n].section = r->section;
 			n++;
 		}
 		g[k].v = xrealloc(g[k].v,
@@ -61,13 +62,25 @@ void groups_free(struct group *g, size_t n)
 	free(g);
 }
 
-void group_title(char *buf, size_t len, const struct group *g)
+/* The title of @g without its section. */
+static void group_heading(char *buf, size_t len, const struct group *g)
 {
 	char t[96], l[96];
 
 	test_title(t, sizeof(t), g->v[0]);
 	load_title(l, sizeof(l), g->load);
 	snprintf(buf, len, "%s%s%s", t, g->load ? " " : ", ", l);
+}
+
+void group_title(char *buf, size_t len, const struct group *g)
+{
+	char h[192];
+
+	group_heading(h, sizeof(h), g);
+	if (g->section)
+		snprintf(buf, len, "%s [%s]", h, g->section);
+	else
+		snprintf(buf, len, "%s", h);
 }
 
 void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns)
@@ -88,25 +101,21 @@ void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns)
 	}
 }
 
-/* Table columns. */
-enum { C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL };
-
-/* Drop column @c of every row of @t. */
-static void drop_col(struct rtable *t, int c)
+void fmt_pct(char *buf, size_t len, const struct rep_series *s, int i,
+	     int64_t unit_ns)
 {
-	size_t i;
+	char b[TB_CELL];
 
-	for (i = 0; i < t->nrow; i++)
-		memmove(t->cell[i][c], t->cell[i][c + 1],
-			(size_t)(t->ncol - c - 1) * TB_CELL);
-	memmove(&t->col[c], &t->col[c + 1],
-		(size_t)(t->ncol - c - 1) * sizeof(t->col[0]));
-	t->ncol--;
+	fmt_fig(b, sizeof(b), s->has_pct[i], (double)s->pct[i], unit_ns);
+	snprintf(buf, len, "%s%s", s->has_pct[i] && s->pct_bound[i] ? ">=" : "",
+		 b);
 }
 
+/* Table columns. */
+enum { C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL, C_NOTE };
+
 static void row_cells(const struct rep_run *r, const struct rep_series *s,
-		      const struct out_opts *o, bool ideal,
-		      char cell[TB_COLS][TB_CELL])
+		      const struct out_opts *o, char cell[C_NOTE + 1][TB_CELL])
 {
 	char b[32];
 
@@ -117,15 +126,15 @@ static void row_cells(const struct rep_run *r, const struct rep_series *s,
 		snprintf(cell[C_MISS], TB_CELL, "%" PRIu64, s->misses);
 	else
 		snprintf(cell[C_MISS], TB_CELL, "n/a");
-	fmt_fig(cell[C_P999], TB_CELL, s->has_pct[PCT_P999],
-		(double)s->pct[PCT_P999], o->unit_ns);
+	fmt_pct(cell[C_P999], TB_CELL, s, PCT_P999, o->unit_ns);
 	if (s->id < 0 && r->duration_ns >= 0)
 		snprintf(cell[C_TIME], TB_CELL, "%s", fmt_hms(b, r->duration_ns));
 	else
 		snprintf(cell[C_TIME], TB_CELL, s->id < 0 ? "n/a" : "");
-	if (ideal)
-		fmt_fig(cell[C_IDEAL], TB_CELL, r->has_ideal && s->id < 0,
-			(double)r->ideal_ns, o->unit_ns);
+	fmt_fig(cell[C_IDEAL], TB_CELL, r->has_ideal && s->id < 0,
+		(double)r->ideal_ns, o->unit_ns);
+	snprintf(cell[C_NOTE], TB_CELL, "%s",
+		 s->id < 0 && run_note(r) ? run_note(r) : "");
 }
 
 static void add_row(struct rtable *t, char *label, bool sub)
@@ -157,36 +166,63 @@ static const struct {
 	{ "error", "the run failed" },
 };
 
+/* Append a line to the legend of @t. */
+static void legend_add(struct rtable *t, const char *line)
+{
+	size_t n = strlen(t->legend);
+
+	snprintf(t->legend + n, sizeof(t->legend) - n, "%s%s", n ? "\n" : "",
+		 line);
+}
+
 /* The legend of the notes in column @c of @t. */
 static void note_legend(struct rtable *t, int c)
 {
+	char line[512];
 	size_t i, k, n = 0;
 
-	t->legend[0] = '\0';
+	line[0] = '\0';
 	for (k = 0; k < sizeof(notes) / sizeof(notes[0]); k++) {
 		for (i = 0; i < t->nrow; i++)
 			if (!strcmp(t->cell[i][c], notes[k].note))
 				break;
 		if (i == t->nrow)
 			continue;
-		n += (size_t)snprintf(t->legend + n, sizeof(t->legend) - n,
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
 				      "%s%s: %s", n ? "; " : "note: ",
 				      notes[k].note, notes[k].meaning);
-		if (n >= sizeof(t->legend))
+		if (n >= sizeof(line))
 			break;
 	}
+	if (line[0])
+		legend_add(t, line);
+}
+
+/* Add column @name (prefixed with @prefix and a blank when not NULL). */
+static void add_col(struct rtable *t, const char *prefix, const char *name,
+		    bool wide)
+{
+	snprintf(t->col[t->ncol], sizeof(t->col[0]), "%s%s%s",
+		 prefix ? prefix : "", prefix ? " " : "", name);
+	t->wide[t->ncol] = wide;
+	t->ncol++;
 }
 
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t)
 {
+	const char *prefix = series_prefix(g->series);
 	enum rep_miss miss = MISS_NONE;
 	bool mixed = false, ideal = false, stats = false, note = false;
+	bool bound = false, few = false;
+	int kind[TB_COLS], c;
 	size_t i, k;
-	int c, cnote = -1;
 
 	memset(t, 0, sizeof(*t));
 	group_title(t->title, sizeof(t->title), g);
+	group_heading(t->heading, sizeof(t->heading), g);
+	snprintf(t->section, sizeof(t->section), "%s",
+		 g->section ? g->section : "");
 	t->unit = o->unit_ns == 1000 ? "us" : "ns";
 	for (i = 0; i < g->n; i++) {
 		if (g->v[i]->miss && miss && g->v[i]->miss != miss)
@@ -197,44 +233,68 @@ void table_build(const struct group *g, const struct out_opts *o,
 		stats |= g->v[i]->sum.has_stats || g->v[i]->sum.has_samples;
 		note |= run_note(g->v[i]) != NULL;
 	}
-	t->col[C_MIN] = "lat min";
-	t->col[C_AVG] = "lat avg";
-	t->col[C_MAX] = "lat max";
-	t->col[C_MISS] = miss_name(mixed ? MISS_NONE : miss);
-	t->col[C_P999] = "p99.9";
-	t->col[C_TIME] = "test-time";
-	t->ncol = C_TIME + 1;
-	if (ideal)
-		t->col[t->ncol++] = "ideal";
+	/* a table of cruncher ideal times only: no empty latency columns;
+	 * no miss column for a test that has nothing to miss */
+	if (stats) {
+		add_col(t, prefix, "min", true);
+		add_col(t, prefix, "avg", true);
+		add_col(t, prefix, "max", true);
+		kind[0] = C_MIN;
+		kind[1] = C_AVG;
+		kind[2] = C_MAX;
+		if (test_counts_misses(g->test)) {
+			kind[t->ncol] = C_MISS;
+			add_col(t, NULL, miss_name(mixed ? MISS_NONE : miss), false);
+		}
+		kind[t->ncol] = C_P999;
+		add_col(t, NULL, rtlat_percentiles[PCT_P999].name, true);
+	}
+	kind[t->ncol] = C_TIME;
+	add_col(t, NULL, "test-time", true);
+	if (ideal) {
+		kind[t->ncol] = C_IDEAL;
+		add_col(t, NULL, "ideal", true);
+	}
 	/* runs that did not complete say so: a checkpoint is no result */
 	if (note) {
-		cnote = t->ncol;
-		t->col[t->ncol++] = "note";
+		kind[t->ncol] = C_NOTE;
+		add_col(t, NULL, "note", false);
 	}
 	for (i = 0; i < g->n; i++) {
 		const struct rep_run *r = g->v[i];
 
-		add_row(t, xstrdup(r->label), false);
-		row_cells(r, &r->sum, o, ideal, t->cell[t->nrow - 1]);
-		if (cnote >= 0 && run_note(r))
-			snprintf(t->cell[t->nrow - 1][cnote], TB_CELL, "%s",
-				 run_note(r));
-		if (!o->threads || r->nthr < 2)
-			continue;
-		for (k = 0; k < r->nthr; k++) {
-			const struct rep_series *s = &r->thr[k];
+		for (k = 0; k <= r->nthr; k++) {
+			const struct rep_series *s = k ? &r->thr[k - 1] : &r->sum;
+			char cell[C_NOTE + 1][TB_CELL];
 
-			add_row(t, s->cpu >= 0 ? xasprintf("%s cpu %d", r->label, s->cpu) :
-				   xasprintf("%s thread %d", r->label, s->id), true);
-			row_cells(r, s, o, ideal, t->cell[t->nrow - 1]);
+			if (k && (!o->threads || r->nthr < 2))
+				break;
+			if (!k)
+				add_row(t, xstrdup(r->label), false);
+			else
+				add_row(t, s->cpu >= 0 ?
+					xasprintf("%s cpu %d", r->label, s->cpu) :
+					xasprintf("%s thread %d", r->label, s->id),
+					true);
+			row_cells(r, s, o, cell);
+			for (c = 0; c < t->ncol; c++)
+				memcpy(t->cell[t->nrow - 1][c], cell[kind[c]],
+				       TB_CELL);
+			if (stats && s->has_pct[PCT_P999] && s->pct_bound[PCT_P999])
+				bound = true;
+			if (stats && !s->has_pct[PCT_P999] && s->has_samples &&
+			    s->samples &&
+			    s->samples < rtlat_percentiles[PCT_P999].den_inv)
+				few = true;
 		}
 	}
-	if (cnote >= 0)
-		note_legend(t, cnote);
-	/* a table of cruncher ideal times only: no empty latency columns */
-	if (!stats)
-		for (c = C_P999; c >= C_MIN; c--)
-			drop_col(t, c);
+	for (c = 0; c < t->ncol; c++)
+		if (kind[c] == C_NOTE)
+			note_legend(t, c);
+	if (bound)
+		legend_add(t, "p99.9 >=N: its rank is in the histogram's overflow: at least N (the histogram's upper limit), not known above");
+	if (few)
+		legend_add(t, "p99.9 n/a: fewer than 1000 samples (p99.9 would be the maximum)");
 }
 
 void table_free(struct rtable *t)
@@ -256,7 +316,7 @@ static int col_width(const struct rtable *t, int c)
 
 	if (w < 8)
 		w = 8;
-	if (c <= C_MAX || c == C_P999 || c == C_TIME)
+	if (t->wide[c])
 		w = w < 12 ? 12 : w;
 	for (i = 0; i < t->nrow; i++)
 		if (strlen(t->cell[i][c]) > w)
@@ -284,6 +344,32 @@ static char *text_cell(const char *s, bool heading)
 	return o;
 }
 
+/* Each line of the legend of @t between @pre and @post, escaped with @esc
+ * (NULL: as it is). */
+static void legend_print(FILE *f, const struct rtable *t, const char *pre,
+			 const char *post, void (*esc)(FILE *, const char *))
+{
+	const char *p = t->legend;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
+
+		if (!line)
+			return;
+		fputs(pre, f);
+		if (esc)
+			esc(f, line);
+		else
+			fputs(line, f);
+		fputs(post, f);
+		free(line);
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
 void table_print_text(FILE *f, const struct rtable *t)
 {
 	size_t lw = 3, i;
@@ -295,7 +381,17 @@ void table_print_text(FILE *f, const struct rtable *t)
 		if (strlen(lab[i]) + (t->sub[i] ? 2 : 0) > lw)
 			lw = strlen(lab[i]) + (t->sub[i] ? 2 : 0);
 	}
-	title = text_cell(t->title, true);
+	/* a section as its author wrote it: a title underlined with dashes
+	 * (the table importer reads it back) */
+	if (t->section[0]) {
+		title = text_cell(t->section, true);
+		fprintf(f, "%s\n", title);
+		for (i = 0; title[i]; i++)
+			fputc('-', f);
+		fputc('\n', f);
+		free(title);
+	}
+	title = text_cell(t->heading, true);
 	fprintf(f, "%s (%s):\n", title, t->unit);
 	free(title);
 	fprintf(f, "%-*s", (int)lw, "run");
@@ -319,8 +415,7 @@ void table_print_text(FILE *f, const struct rtable *t)
 		free(lab[i]);
 	}
 	free(lab);
-	if (t->legend[0])
-		fprintf(f, "# %s\n", t->legend);
+	legend_print(f, t, "# ", "\n", NULL);
 }
 
 static void md_escape(FILE *f, const char *s)
@@ -357,8 +452,7 @@ void table_print_markdown(FILE *f, const struct rtable *t)
 	}
 	if (t->legend[0]) {
 		fputs("\n", f);
-		md_escape(f, t->legend);
-		fputc('\n', f);
+		legend_print(f, t, "", "  \n", md_escape);
 	}
 }
 
@@ -385,8 +479,11 @@ void table_print_html(FILE *f, const struct rtable *t)
 	html_escape(f, t->title);
 	fprintf(f, " <small>(values in %s)</small></h2>\n<table>\n<tr><th>run</th>",
 		!strcmp(t->unit, "us") ? "&micro;s" : "ns");
-	for (c = 0; c < t->ncol; c++)
-		fprintf(f, "<th>%s</th>", t->col[c]);
+	for (c = 0; c < t->ncol; c++) {
+		fprintf(f, "<th>");
+		html_escape(f, t->col[c]);
+		fprintf(f, "</th>");
+	}
 	fprintf(f, "</tr>\n");
 	for (i = 0; i < t->nrow; i++) {
 		fprintf(f, "<tr%s><td>", t->sub[i] ? " class=\"sub\"" : "");
@@ -400,11 +497,7 @@ void table_print_html(FILE *f, const struct rtable *t)
 		fprintf(f, "</tr>\n");
 	}
 	fprintf(f, "</table>\n");
-	if (t->legend[0]) {
-		fprintf(f, "<p class=\"legend\">");
-		html_escape(f, t->legend);
-		fprintf(f, "</p>\n");
-	}
+	legend_print(f, t, "<p class=\"legend\">", "</p>\n", html_escape);
 }
 
 /* ---- CSV ---- */
@@ -463,8 +556,15 @@ static void csv_row(FILE *f, const struct rep_run *r,
 	csv_next(f, r->miss == MISS_NONE ? NULL :
 		 r->miss == MISS_LOST ? "lost" : "overruns");
 	csv_int(f, s->has_misses, (int64_t)s->misses);
-	for (i = 0; i < RTLAT_NPCT; i++)
-		csv_int(f, s->has_pct[i], s->pct[i]);
+	/* a lower bound is written ">=N": no number, on purpose */
+	for (i = 0; i < RTLAT_NPCT; i++) {
+		if (s->has_pct[i] && s->pct_bound[i])
+			fputs(",>=", f);
+		else
+			fputc(',', f);
+		if (s->has_pct[i])
+			fprintf(f, "%" PRId64, s->pct[i]);
+	}
 	csv_int(f, r->duration_ns >= 0, r->duration_ns);
 	csv_int(f, r->has_ideal, r->ideal_ns);
 	csv_next(f, r->tool);
@@ -473,6 +573,7 @@ static void csv_row(FILE *f, const struct rep_run *r,
 	csv_next(f, r->start_time);
 	csv_next(f, r->file);
 	csv_next(f, r->status);
+	csv_next(f, r->section);
 	fputc('\n', f);
 }
 
@@ -484,7 +585,7 @@ void csv_print(FILE *f, const struct rep_runs *rs, bool threads)
 	fputs("test,series,load,label,thread,cpu,samples,min_ns,avg_ns,max_ns,miss_kind,misses", f);
 	for (p = 0; p < RTLAT_NPCT; p++)
 		fprintf(f, ",%s_ns", rtlat_percentiles[p].name);
-	fputs(",duration_ns,ideal_ns,tool,board,kernel,start_time,file,status\n", f);
+	fputs(",duration_ns,ideal_ns,tool,board,kernel,start_time,file,status,section\n", f);
 	for (i = 0; i < rs->n; i++) {
 		csv_row(f, rs->v[i], &rs->v[i]->sum);
 		if (!threads || !rs->v[i]->nthr)

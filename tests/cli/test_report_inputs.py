@@ -374,7 +374,8 @@ def test_db_migrates_version_2_duplicates(tmp_path):
                 " max_ns, stddev_ns, misses, p50_ns, p90_ns, p99_ns, p99_9_ns,"
                 " p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout, hist_lo_ns,"
                 " hist_width_ns, hist_nbuckets, hist_quantized, hist_abs_folded,"
-                " hist_underflow, hist_overflow FROM series WHERE run_id = 1")
+                " hist_underflow, hist_overflow, pct_lower_bounds FROM series"
+                " WHERE run_id = 1")
     con.execute("INSERT INTO buckets SELECT 2, thread, lo_ns, hi_ns, count"
                 " FROM buckets WHERE run_id = 1")
     con.execute("INSERT INTO intervals SELECT 2, thread, idx, start_ns, len_ns,"
@@ -383,11 +384,11 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "info", "--db", db], check=0)
-    assert "migrated from version 2 to 3" in p.stderr
+    assert "migrated from version 2 to 4" in p.stderr
     assert "1 stored run is the same as an earlier one: 2 (as 1)" in p.stderr
     assert "runs: 2" in p.stdout
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 4
     assert con.execute("SELECT id FROM runs WHERE content_hash IS NULL").fetchall() == [(2,)]
     con.close()
     p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
@@ -511,7 +512,7 @@ def test_checkpoint_and_interrupted_marked(tmp_path):
     db = tmp_path / "h.db"
     run(["db", "add", "--db", db, ck, ok], check=0)
     lst = run(["db", "list", "--db", db], check=0).stdout.splitlines()
-    assert "|checkpoint |" in lst[1] and "|note" in lst[0]
+    assert "|checkpoint|" in lst[1] and "|note" in lst[0]
     # a complete table has no note column
     assert "note" not in run(["report", ok], check=0).stdout
 
@@ -530,6 +531,6 @@ def test_db_rehash_matches_import(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "add", "--db", db] + files, check=0)
-    assert "migrated from version 2 to 3" in p.stderr
+    assert "migrated from version 2 to 4" in p.stderr
     assert "0 runs added, %d already there" % n in p.stderr, p.stderr
     assert "same as an earlier one" not in p.stderr

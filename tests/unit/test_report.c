@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #ifdef HAVE_REPORT
+#include "core/log.h"
 #include "report/cli.h"
 #include "report/import.h"
 #include "report/report.h"
@@ -211,9 +212,77 @@ static void test_quantized_percentiles(void **state)
 	assert_int_equal(s.pct[0], 10000);		/* p50: bucket 10 us */
 	assert_int_equal(s.pct[1], 11000);		/* p90 */
 	assert_int_equal(s.pct[PCT_P999], 11000);	/* rank 999 of 1000 */
-	assert_int_equal(s.pct[4], 345000);		/* rank in the overflow: max */
+	assert_false(s.pct_bound[PCT_P999]);
+	/* rank 1000 is in the overflow: at least its edge, 60 us, never the
+	 * max */
+	for (i = PCT_P999 + 1; i < RTLAT_NPCT; i++) {
+		assert_true(s.has_pct[i]);
+		assert_true(s.pct_bound[i]);
+		assert_int_equal(s.pct[i], 60000);
+	}
 	for (i = 0; i < RTLAT_NPCT; i++)
 		assert_true(s.pct[i] >= s.min && s.pct[i] <= s.max);
+	series_free(&s);
+}
+
+/* Percentiles settled: too few samples -> unknown; a rank in the
+ * overflow -> the overflow's edge as a lower bound, unless the max is the
+ * edge itself. */
+static void test_check_percentiles(void **state)
+{
+	struct rep_series s;
+	char b[32];
+	int i;
+
+	(void)state;
+	series_init(&s, 0);
+	s.hist.layout = REP_HIST_LINEAR;
+	s.hist.lo = 0;
+	s.hist.width = 1000;
+	s.hist.nbuckets = 30;
+	s.hist.quantized = true;
+	assert_int_equal(hist_push(&s.hist, 14000, 14999, 970), 0);
+	s.hist.overflow = 29;		/* 970 + 29 = 999 samples */
+	s.has_samples = true;
+	s.samples = 999;
+	s.min = 14000;
+	s.max = 65000;
+	s.avg = 15000;
+	s.has_stats = true;
+	/* p50, p90 from the bucket; p99 (rank 990 > 970) in the overflow;
+	 * p99.9 and beyond: 999 samples are too few */
+	assert_int_equal(series_fill_percentiles(&s), 3);
+	assert_int_equal(s.pct[0], 14000);
+	assert_false(s.pct_bound[0]);
+	assert_true(s.has_pct[2] && s.pct_bound[2]);
+	assert_int_equal(s.pct[2], 30000);
+	for (i = PCT_P999; i < RTLAT_NPCT; i++)
+		assert_false(s.has_pct[i]);
+	fmt_pct(b, sizeof(b), &s, 2, 1);
+	assert_string_equal(b, ">=30000");
+	fmt_pct(b, sizeof(b), &s, 2, 1000);
+	assert_string_equal(b, ">=30.000");
+	fmt_pct(b, sizeof(b), &s, PCT_P999, 1);
+	assert_string_equal(b, "n/a");
+	fmt_pct(b, sizeof(b), &s, 0, 1000);
+	assert_string_equal(b, "14.000");
+	/* a value a source states (the max, as rtlat's core writes it) is
+	 * settled the same way */
+	s.samples = 1000;
+	s.hist.bucket_total = 970;
+	s.hist.overflow = 30;
+	s.pct[PCT_P999] = 65000;
+	s.has_pct[PCT_P999] = true;
+	series_check_percentiles(&s);
+	assert_true(s.pct_bound[PCT_P999]);
+	assert_int_equal(s.pct[PCT_P999], 30000);
+	/* the max is the edge: the percentile is exactly the max */
+	s.max = 30000;
+	s.pct[PCT_P999] = 30000;
+	s.pct_bound[PCT_P999] = false;
+	series_check_percentiles(&s);
+	assert_false(s.pct_bound[PCT_P999]);
+	assert_int_equal(s.pct[PCT_P999], 30000);
 	series_free(&s);
 }
 
@@ -436,6 +505,100 @@ static void test_table_round_trip(void **state)
 	runs_free(&back);
 }
 
+/* A p99.9 that is a lower bound prints ">=N" and reads back as one; a
+ * section prints as an underlined title and reads back. */
+static void test_table_bound_and_section(void **state)
+{
+	struct out_opts o = { .unit_ns = 1, .threads = false };
+	struct imp_opts io = { .quiet = true };
+	struct rep_runs rs, back;
+	struct group *g;
+	struct rtable t;
+	char *buf = NULL;
+	size_t len = 0, ng, i;
+	FILE *f = open_memstream(&buf, &len);
+	struct rep_run *a = mk("board A", 3553, 10125, 65000);
+	struct rep_run *b = mk("board B", 3000, 9000, 20000);
+
+	(void)state;
+	a->sum.pct[PCT_P999] = 30000;
+	a->sum.has_pct[PCT_P999] = true;
+	a->sum.pct_bound[PCT_P999] = true;
+	b->section = xstrdup("B vs C");
+	runs_init(&rs);
+	runs_init(&back);
+	runs_push(&rs, a);
+	runs_push(&rs, run_dup(a));
+	rs.v[1]->label[6] = 'Z';
+	str_set(&rs.v[1]->section, "B vs C");
+	runs_push(&rs, b);
+	ng = groups_make(&rs, &g);
+	assert_int_equal(ng, 2);		/* the section is a table apart */
+	assert_false(same_table(a, b));
+	for (i = 0; i < ng; i++) {
+		table_build(&g[i], &o, &t);
+		if (i == 1)
+			assert_string_equal(t.title, "LATENCY with load [B vs C]");
+		table_print_text(f, &t);
+		fputc('\n', f);
+		table_free(&t);
+	}
+	groups_free(g, ng);
+	fclose(f);
+	assert_non_null(strstr(buf, "|     >=30000|"));
+	assert_non_null(strstr(buf, "\nB vs C\n------\nLATENCY with load (ns):\n"));
+	assert_non_null(strstr(buf, "\n# p99.9 >=N: "));
+	/* the first "LATENCY with load" table, then the section's */
+	assert_int_equal(import_buffer("mem", buf, len, &io, &back), 0);
+	assert_int_equal(back.n, 3);
+	assert_true(back.v[0]->sum.pct_bound[PCT_P999]);
+	assert_int_equal(back.v[0]->sum.pct[PCT_P999], 30000);
+	assert_null(back.v[0]->section);
+	assert_string_equal(back.v[1]->label, "board Z");
+	assert_string_equal(back.v[1]->section, "B vs C");
+	assert_string_equal(back.v[2]->section, "B vs C");
+	assert_false(back.v[2]->sum.has_pct[PCT_P999]);
+	free(buf);
+	runs_free(&rs);
+	runs_free(&back);
+}
+
+/* Tables of A and B with no load in common: compared across loads. */
+static void test_compare_across_loads(void **state)
+{
+	struct rep_runs a, b;
+	struct cmp_row *rows = NULL;
+
+	(void)state;
+	log_set_quiet(true);	/* "only in A: ..." notes */
+	runs_init(&a);
+	runs_init(&b);
+	runs_push(&a, mk("vm", 18824, 27813, 828716));
+	str_set(&a.v[0]->load, "none");
+	runs_push(&b, mk("vm", 12332, 31378, 9741036));
+	str_set(&b.v[0]->load, "hell");
+	assert_int_equal(cmp_sides(&a, &b, &rows), 1);
+	assert_string_equal(rows[0].title,
+			    "LATENCY: without load (A) vs with load hell (B)");
+	assert_true(rows[0].m[2].known);
+	assert_true(rows[0].m[2].delta > 8912319 && rows[0].m[2].delta < 8912321);
+	free(rows);
+	/* A has hell too: only hell with hell */
+	runs_push(&a, mk("vm2", 12000, 30000, 9000000));
+	str_set(&a.v[1]->load, "hell");
+	assert_int_equal(cmp_sides(&a, &b, &rows), 1);
+	assert_string_equal(rows[0].title, "LATENCY with load hell");
+	assert_ptr_equal(rows[0].a, a.v[1]);
+	free(rows);
+	/* another test kind is never compared */
+	str_set(&b.v[0]->test, "switch");
+	assert_int_equal(cmp_sides(&a, &b, &rows), 0);
+	free(rows);
+	runs_free(&a);
+	runs_free(&b);
+	log_set_quiet(false);
+}
+
 /* A label with '|' and '\\', and the note of a checkpoint, read back. */
 static void test_table_label_escape_and_note(void **state)
 {
@@ -512,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_date_check),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_quantized_percentiles),
+		cmocka_unit_test(test_check_percentiles),
 		cmocka_unit_test(test_hist_limits),
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_compare_rule),
@@ -523,6 +687,8 @@ int main(void)
 #endif
 		cmocka_unit_test(test_table_round_trip),
 		cmocka_unit_test(test_table_label_escape_and_note),
+		cmocka_unit_test(test_table_bound_and_section),
+		cmocka_unit_test(test_compare_across_loads),
 		cmocka_unit_test(test_identity),
 	};
 

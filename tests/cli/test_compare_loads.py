@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat compare: tables matched by test kind and load; a test kind whose
+tables share no load on the two sides is compared across loads (without
+load against with load, the obvious question), titled with both; a table
+with nothing to compare is one line."""
+import csv
+import io
+import json
+import re
+import shutil
+
+from conftest import FIXTURES, ROOT, run
+
+OWN = ROOT / "tests" / "fixtures" / "report"
+NONE = OWN / "suite-vm-01-latency-none.json"
+HELL = OWN / "suite-vm-02-latency-hell.json"
+SUITE = sorted(OWN.glob("suite-vm-*.json"))
+SEED = FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"
+
+
+def summary(path, series="latency"):
+    return json.loads(path.read_text())["summary"][series]
+
+
+def csv_cmp(*args, check=0):
+    p = run(["compare", "--csv"] + [str(a) for a in args], check=check)
+    return list(csv.DictReader(io.StringIO(p.stdout))), p
+
+
+def test_suite_files_without_against_with_load():
+    """01-latency-none.json against 02-latency-hell.json of one suite."""
+    p = run(["compare", NONE, HELL], check=0)
+    first = p.stdout.splitlines()[0]
+    assert first == ("LATENCY: without load (A) vs with load hell (B) (ns): "
+                     "A = suite-vm-01-latency-none, B = suite-vm-02-latency-hell")
+    a, b = summary(NONE), summary(HELL)
+    mx = [l for l in p.stdout.splitlines() if l.startswith("lat max")][0]
+    cells = [c.strip() for c in mx.split("|")]
+    assert cells[1:4] == [str(a["max_ns"]), str(b["max_ns"]),
+                          "%+d" % (b["max_ns"] - a["max_ns"])]
+    ov = [l for l in p.stdout.splitlines() if l.startswith("overrun")][0]
+    assert [c.strip() for c in ov.split("|")][1:3] == [str(a["overruns"]),
+                                                       str(b["overruns"])]
+    rs, _ = csv_cmp(NONE, HELL)
+    assert {r["table"] for r in rs} == {"LATENCY: without load (A) vs with load hell (B)"}
+
+
+def test_selectors_over_the_history(tmp_path):
+    """compare --db my.db load=none load=hell: each test kind across loads;
+    the handshake, without load only, is noted as only in A."""
+    db = tmp_path / "my.db"
+    run(["db", "add", "--db", db] + SUITE, check=0)
+    p = run(["compare", "--db", db, "load=none", "load=hell"], check=0)
+    titles = re.findall(r"^(\S.*?) \(ns\): A = ", p.stdout, re.M)
+    assert titles == ["LATENCY: without load (A) vs with load hell (B)",
+                      "CRUNCHER SLEEP: without load (A) vs with load hell (B)",
+                      "CRUNCHER DEVIATION: without load (A) vs with load hell (B)"]
+    assert "only in A: HANDSHAKE A->B without load" in p.stderr
+    assert "have no table" not in p.stderr
+    dev = p.stdout.split("CRUNCHER DEVIATION")[1]
+    names = [l.split("|")[0].strip() for l in dev.splitlines()[2:]]
+    assert names == ["dev min", "dev avg", "dev max", "p99.9"]     # no overrun
+    a = summary(OWN / "suite-vm-07-cruncher-none.json", "deviation")
+    b = summary(OWN / "suite-vm-08-cruncher-hell.json", "deviation")
+    row = [l for l in dev.splitlines() if l.startswith("dev min")][0]
+    assert [c.strip() for c in row.split("|")][1:3] == [str(a["min_ns"]), str(b["min_ns"])]
+
+
+def test_exact_match_kept_when_possible(tmp_path):
+    """Two suites with both loads: none with none, hell with hell. A side
+    without one load: only the load in common, the other noted."""
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    for d, files in ((a, (NONE, HELL)), (b, (NONE, HELL)), (c, (HELL,))):
+        d.mkdir()
+        for f in files:
+            shutil.copy(f, d)
+    rs, _ = csv_cmp(a, b)
+    assert sorted({r["table"] for r in rs}) == ["LATENCY with load hell",
+                                                "LATENCY without load"]
+    rs, p = csv_cmp(a, c)
+    assert {r["table"] for r in rs} == {"LATENCY with load hell"}
+    assert "only in A: LATENCY without load" in p.stderr
+
+
+def test_no_test_kind_in_common():
+    p = run(["compare", FIXTURES / "oslat" / "oslat-1cpu.txt", NONE], check=1)
+    assert "no table in common: no test kind (and series) is on both sides" in p.stderr
+
+
+def test_help_says_how_tables_are_matched():
+    h = run(["compare", "--help"], check=0).stdout
+    flat = " ".join(h.split())
+    assert "matched by test kind (and series) and load" in flat
+    assert "compared across loads" in flat
+    assert '"LATENCY: without load (A) vs with load hell (B)"' in flat
+    man = (ROOT / "man" / "rtlat-compare.1").read_text()
+    assert "compared across loads" in " ".join(man.split())
+
+
+def test_nothing_to_compare_is_one_line():
+    """The 2005 summary's cruncher table has ideal times only."""
+    p = run(["compare", SEED], check=0)
+    lines = [l for l in p.stdout.splitlines() if l.startswith("CRUNCHER")]
+    assert lines == ["CRUNCHER without load (ns): A = TQM860L, B = TQM866L and 3 more "
+                     "runs: nothing to compare (no figure known on both sides)"]
+    after = p.stdout.split(lines[0])[1].splitlines()
+    assert after[:2] == ["", ""] and after[2].startswith("SWITCH without load")
+    rs, p = csv_cmp(SEED)
+    assert not [r for r in rs if r["table"].startswith("CRUNCHER")]
+    assert "nothing to compare" in p.stderr
+    md = run(["compare", "--markdown", SEED], check=0).stdout
+    assert "A = TQM860L, B = TQM866L and 3 more runs: nothing to compare" in md
+    assert "| lat min | n/a | n/a |" not in md
+
+
+def test_section_compared_within_itself():
+    """The summary's 'KLATENCY comparison Xenomai 2.0 vs. RTAI/RTHAL 3.0r5'
+    table is compared as its author did, apart from the per-board table."""
+    p = run(["compare", SEED], check=0)
+    heads = re.findall(r"^KLATENCY.*$", p.stdout, re.M)
+    assert "KLATENCY with load [KLATENCY comparison Xenomai 2.0 vs. RTAI/RTHAL 3.0r5 " \
+        "on TQM860L] (ns): A = Xenomai 2.0, B = RTAI 3.0r5" in heads
+    assert not [h for h in heads if "A = TQM860L" in h and "Xenomai 2.0" in h]
+    assert len(heads) == 5      # TQM860L vs 4 boards, and the section's pair
