@@ -24,6 +24,13 @@
 #define W_US	12	/* "-----lat min" */
 #define W_COUNT	8	/* "-overrun" */
 
+/* p99.9 of @se, as rtlat report shows it: with fewer than 1000 samples its
+ * nearest rank is the last sample, i.e. only the maximum again: n/a. */
+static bool p999_known(const struct hl_series *se)
+{
+	return se->has_p999 && se->samples >= 1000;
+}
+
 static const struct suite_col default_cols[] = {
 	{ "lat min", NULL, SUITE_MIN },
 	{ "lat avg", NULL, SUITE_AVG },
@@ -147,7 +154,7 @@ static void value_cell(FILE *f, const struct suite_col *c,
 			fmt_us3(buf, se->max_ns);
 		break;
 	case SUITE_P999:
-		if (se->has_p999)
+		if (p999_known(se))
 			fmt_us3(buf, se->p999_ns);
 		else
 			snprintf(buf, sizeof(buf), "n/a");
@@ -371,7 +378,7 @@ static void run_json(struct jw *w, const struct suite_run *r)
 			jw_null(w, "avg_ns");
 			jw_null(w, "max_ns");
 		}
-		if (se->has_p999)
+		if (p999_known(se))
 			jw_int(w, "p99.9_ns", se->p999_ns);
 		else
 			jw_null(w, "p99.9_ns");

@@ -25,7 +25,9 @@ LOADS = [("none", "without load"), ("hell", "with load (hell)")]
 
 
 def us3(ns):
-    """fmt_us3(): ns as us with three decimals, exactly."""
+    """fmt_us3(): ns as us with three decimals, exactly (None: n/a)."""
+    if ns is None:
+        return "n/a"
     return "%s%d.%03d" % ("-" if ns < 0 else "", abs(ns) // 1000,
                           abs(ns) % 1000)
 
@@ -35,7 +37,10 @@ def avg(a):
 
 
 def pct(a):
-    return a["percentiles_ns"]["p99.9"]
+    """p99.9 as the reports show it: none below 1000 samples (its rank is
+    the last sample: only the max again)."""
+    v = a["percentiles_ns"]["p99.9"]
+    return v if a["samples"] >= 1000 else None
 
 
 # Per test: the columns of its table and, from its result file, what each
@@ -191,8 +196,9 @@ def check_report_of_suite_dir(out, idx, tables, label):
         series.setdefault((row["test"], row["load"]), {})[row["series"]] = {
             "samples": int(row["samples"]),
             "min_ns": int(row["min_ns"]), "avg_ns": float(row["avg_ns"]),
-            "max_ns": int(row["max_ns"]), row["miss_kind"]: int(row["misses"]),
-            "percentiles_ns": {"p99.9": int(row["p99.9_ns"])}}
+            "max_ns": int(row["max_ns"]), row["miss_kind"]: int(row["misses"]) if row["misses"] else None,
+            "percentiles_ns": {"p99.9": int(row["p99.9_ns"])
+                               if row["p99.9_ns"] else None}}
     assert sorted(series) == sorted((r["test"], r["load"])
                                     for r in idx["runs"])
     for r in idx["runs"]:
