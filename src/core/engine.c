@@ -184,6 +184,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		if (cpulist_parse(arg, &o->cpus, err, sizeof(err)) < 0)
 			return opt_bad_value(d, arg, err);
 		o->cpus_given = true;
+		snprintf(o->cpus_arg, sizeof(o->cpus_arg), "%s", arg);
 		return 0;
 	case OPT_WARMUP:
 		return time_opt(d, arg, NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC,
@@ -441,6 +442,27 @@ void sampler_break(struct sampler *s, int k, int64_t v)
 	atomic_store(&r->stop, 1);
 }
 
+void sampler_overrun_span(struct sampler *s, int k, uint64_t n, int64_t t,
+			  int64_t period)
+{
+	while (n) {
+		uint64_t c = n;
+
+		(void)sampler_acc(s, k, t);	/* opens @t's interval */
+		/* keep one record free for the interval after the span */
+		if (period > 0 && t < s->cur_end && ring_room(&s->ring) > 2) {
+			uint64_t fit = (uint64_t)((s->cur_end - t + period - 1) /
+						  period);
+
+			if (fit < c)
+				c = fit;
+		}
+		sampler_overrun(s, k, c, t);
+		n -= c;
+		t += (int64_t)c * period;
+	}
+}
+
 bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			int64_t period, int64_t next)
 {
@@ -467,7 +489,9 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 		n = s->cycles >= r->o->max_cycles ? 0 :
 		    (n < r->o->max_cycles - s->cycles ? n :
 		     r->o->max_cycles - s->cycles);
-	sampler_overrun(s, k, n, d >= r->t_measure ? d : r->t_measure);
+	/* the missed deadlines: d + period on (d is inside the measurement
+	 * when there are any) */
+	sampler_overrun_span(s, k, n, d + period, period);
 	if ((r->o->max_cycles && s->cycles >= r->o->max_cycles) ||
 	    next >= r->t_end)
 		return true;
@@ -1064,6 +1088,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	sigset_t sigs;
 	struct sigaction sa;
 	int64_t wall_end, mono_end;
+	bool late_signal = false;
 	int i, e, sig;
 
 	memset(r, 0, sizeof(*r));
@@ -1275,6 +1300,15 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		siginfo_t si;
 
 		sig = sigtimedwait(&sigs, &si, &ts);
+		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
+		    !late_signal && r->t_end != INT64_MAX &&
+		    clock_now_ns(o->clock) >= r->t_end) {
+			/* the measurement is over already (the samplers are
+			 * accounting their last wake-ups): a complete run;
+			 * a second signal does not wait for them */
+			late_signal = true;
+			continue;
+		}
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 			r->stop_reason = STOP_SIGNAL;
 			r->stop_signal = sig;

@@ -58,6 +58,8 @@ struct engine_opts {
 	int prio;
 	struct cpuset cpus;
 	bool cpus_given;
+	char cpus_arg[128];	/* -c as written (its order counts for the
+				 * two-sided tests); "" when not given */
 	enum wait_backend wait;
 	clockid_t clock;
 	bool mlock;
@@ -517,6 +519,16 @@ static inline void sampler_overrun(struct sampler *s, int k, uint64_t n,
 	s->cur.w[k].overruns += n;
 	s->cycles += n;
 }
+
+/*
+ * Account @n missed periods of series @k whose deadlines are @t, @t +
+ * @period, ...: each in the interval its deadline falls in (a stall over
+ * several intervals shows in each of them). Should the record ring fill
+ * (a stall over hundreds of intervals while the display is held off too),
+ * the rest go to the last interval reached: the totals are always exact.
+ */
+void sampler_overrun_span(struct sampler *s, int k, uint64_t n, int64_t t,
+			  int64_t period);
 
 /*
  * A cycle that measures several series (a round trip and its two one-way

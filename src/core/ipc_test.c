@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -311,27 +312,52 @@ static int spawn_partner(struct ipc_test *t)
 /* ---------------------------------------------------------------------- */
 /* Set-up and side 0 */
 
+/* The CPUs of the CPU list @arg (valid: cpulist_parse() accepted it) in the
+ * order written, ranges expanded upwards, into @list (at most @max); returns
+ * how many it names, repeats included (may exceed @max). */
+static int cpus_in_order(const char *arg, int *list, int max)
+{
+	const char *p = arg;
+	int n = 0;
+
+	while (*p) {
+		char *e;
+		long a = strtol(p, &e, 10), b = a;
+
+		if (e == p)
+			break;
+		if (*e == '-')
+			b = strtol(e + 1, &e, 10);
+		for (; a <= b; a++, n++)
+			if (n < max)
+				list[n] = (int)a;
+		p = *e == ',' ? e + 1 : e;
+		if (n > max)
+			break;
+	}
+	return n;
+}
+
 static int place(struct run *r, struct ipc_test *t)
 {
 	struct engine_opts *o = r->o;
-	char buf[64];
 	int list[2], n = 0, c;
 
-	for (c = cpuset_next(&o->cpus, 0); c >= 0 && n < 3;
-	     c = cpuset_next(&o->cpus, c + 1)) {
-		if (n == 2) {
+	if (o->cpus_given && o->cpus_arg[0]) {
+		/* -c as written: side a's CPU first (the event thread's
+		 * for switch), then side b's */
+		n = cpus_in_order(o->cpus_arg, list, 2);
+		if (n > 2) {
 			log_error("-c/--cpus %s: %s takes one CPU (%s and %s on it) or two (%s, then %s)",
-				  cpulist_format(&o->cpus, buf, sizeof(buf)),
-				  r->test->name,
+				  o->cpus_arg, r->test->name,
 				  t->role[t->partner_cpu_index ? 0 : 1],
 				  t->role[t->partner_cpu_index ? 1 : 0],
 				  t->role[t->partner_cpu_index ? 0 : 1],
 				  t->role[t->partner_cpu_index ? 1 : 0]);
 			return -1;
 		}
-		list[n++] = c;
-		if (!o->cpus_given)	/* default: the first usable CPU */
-			break;
+	} else if ((c = cpuset_next(&o->cpus, 0)) >= 0) {
+		list[n++] = c;	/* default: the first usable CPU */
 	}
 	if (n == 0) {
 		log_error("no CPU to run on");

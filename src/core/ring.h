@@ -44,6 +44,15 @@ static inline bool ring_push(struct ring *r, const void *rec)
 	return true;
 }
 
+/* Producer: free records (what ring_push() can take now, at least). */
+static inline unsigned long ring_room(struct ring *r)
+{
+	unsigned long h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	unsigned long t = atomic_load_explicit(&r->tail, memory_order_acquire);
+
+	return r->mask + 1 - (h - t);
+}
+
 /* Consumer: pointer to the oldest record, or NULL when empty. Valid until
  * ring_pop(). */
 static inline const void *ring_peek(struct ring *r)

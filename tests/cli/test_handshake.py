@@ -83,9 +83,11 @@ def test_summary_layout(tmp_path):
 
 
 @needs_root
-@pytest.mark.parametrize("cpus", ["0", "0,1"])
+@pytest.mark.parametrize("cpus", ["0", "0,1", "1,0"])
 def test_cpu_placement(tmp_path, cpus):
-    if cpus == "0,1":
+    """Side a on -c's first CPU, side b on its second, in the order
+    written (1,0 was sorted into 0,1)."""
+    if cpus != "0":
         need_cpus(2)
     js = tmp_path / "r.json"
     run(["handshake", "-T", "300ms", "--warmup", "100ms", "-p", "500us",

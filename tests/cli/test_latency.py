@@ -334,6 +334,71 @@ def test_stall_across_warmup_end_keeps_its_lateness(tmp_path):
     assert s["max_ns"] >= s["overruns"] * PERIOD_NS // 2, s
 
 
+@needs_root
+def test_stopped_run_accounts_every_interval(tmp_path):
+    """rtlat stopped (SIGSTOP) for 2 s in a 4 s run: every interval has its
+    RTD line and result row, with samples + overruns = interval / period
+    (the missed periods all went to the interval of the late sample, the
+    intervals in between had no line)."""
+    cpu = usable_cpu()
+    j = tmp_path / "r.json"
+    lat = subprocess.Popen([RTLAT, "latency", "-T", "4", "--warmup", "0.2s",
+                            "-c", str(cpu), "--json", str(j)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    err = ""
+    while "warming up" not in err:
+        line = lat.stderr.readline()
+        assert line, err
+        err += line
+    time.sleep(0.8)
+    lat.send_signal(signal.SIGSTOP)
+    time.sleep(2.0)
+    lat.send_signal(signal.SIGCONT)
+    out, rest = lat.communicate(timeout=30)
+    assert lat.returncode == 0, err + rest
+    s = load_json_strict(j)["summary"]["latency"]
+    assert s["samples"] + s["overruns"] == 40_000
+    assert s["overruns"] >= 15_000, s          # 2 s of 100 us periods
+    rows = s["intervals"]["data"]
+    assert [r[0] for r in rows] == [0, 1, 2, 3]
+    for r in rows:
+        assert r[1] + r[5] == 10_000, rows
+    assert len(rts_lines(out)) == 1
+    assert len([l for l in out.splitlines() if l.startswith("RTD|")]) == 4
+
+
+@needs_root
+def test_signal_after_the_end_is_a_complete_run(tmp_path):
+    """SIGINT arriving when -T has passed but before rtlat noticed (here:
+    rtlat stopped across the end, the signal pending when it continues):
+    the run is complete, with the requested duration (it was reported
+    interrupted, with more than the requested time)."""
+    cpu = usable_cpu()
+    j = tmp_path / "r.json"
+    lat = subprocess.Popen([RTLAT, "latency", "-T", "1", "--warmup", "0.2s",
+                            "-c", str(cpu), "--json", str(j)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    err = ""
+    while "warming up" not in err:
+        line = lat.stderr.readline()
+        assert line, err
+        err += line
+    time.sleep(0.6)
+    lat.send_signal(signal.SIGSTOP)
+    time.sleep(1.5)
+    lat.send_signal(signal.SIGINT)
+    lat.send_signal(signal.SIGCONT)
+    out, rest = lat.communicate(timeout=30)
+    assert lat.returncode == 0, err + rest
+    d = load_json_strict(j)
+    assert d["status"] == "complete", rest
+    assert d["duration_actual_ns"] == 1_000_000_000
+    s = d["summary"]["latency"]
+    assert s["samples"] + s["overruns"] == 10_000
+
+
 TRACEFS = pathlib.Path("/sys/kernel/tracing")
 
 

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """rtlat switch: every IPC mechanism in threads and processes, accounting,
 a stall on the worker's CPU, options."""
+import os
+
 import pytest
 
 from conftest import hist_total, needs_root, run
@@ -150,3 +152,24 @@ def test_too_many_cpus():
         pytest.skip("needs 3 CPUs")
     p = run(["switch", "-c", ",".join(str(c) for c in cpus[:3])], check=1)
     assert "takes one CPU" in p.stderr
+
+
+@needs_root
+def test_three_cpus_named_with_a_repeat():
+    """-c 0,1,1 names three CPUs (two distinct): refused, not read as 0,1."""
+    need_cpus(2)
+    a, b = sorted(os.sched_getaffinity(0))[:2]
+    p = run(["switch", "-c", "%d,%d,%d" % (a, b, b)], check=1)
+    assert "takes one CPU (event thread and worker on it) or two" in p.stderr
+
+
+@needs_root
+def test_cpu_order_is_kept(tmp_path):
+    """-c B,A: the event thread on B, the worker on A (the order written;
+    it was sorted)."""
+    need_cpus(2)
+    a, b = sorted(os.sched_getaffinity(0))[:2]
+    _, d = run_ipc(tmp_path, ["switch", "-T", "300ms", "--warmup", "100ms",
+                              "-c", "%d,%d" % (b, a)])
+    # sampler 0 is the worker, sampler 1 the event thread
+    assert [t["cpu"] for t in d["threads"]] == [a, b], d["threads"]

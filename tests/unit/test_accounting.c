@@ -145,9 +145,50 @@ static void test_stall_in_measurement(void **state)
 	assert_int_equal(a->max_cycle, 49);	/* 50th measured cycle */
 	assert_int_equal(iv_total(&m.r.iv[0][0], &over), 97);
 	assert_int_equal(over, 3);
-	/* the stall is in interval 4 (cycles 40..49 + 3 overruns) */
-	assert_int_equal(m.r.iv[0][0].w[4].overruns, 3);
+	/* the late sample is in interval 4 (deadlines 50..59 P), the
+	 * deadlines it missed in interval 5 (60..69 P) */
+	assert_int_equal(m.r.iv[0][0].w[4].overruns, 0);
+	assert_int_equal(m.r.iv[0][0].w[4].n, 10);
 	assert_int_equal(m.r.iv[0][0].w[4].max, 350 * NSEC_PER_USEC);
+	assert_int_equal(m.r.iv[0][0].w[5].overruns, 3);
+	assert_int_equal(m.r.iv[0][0].w[5].n, 7);
+	engine_free(&m.r);
+}
+
+/* A stall over several intervals: each interval shows the deadlines it
+ * missed, so that every interval holds samples + overruns = 10 (they all
+ * used to go to the interval of the late sample, the ones between got no
+ * record at all). */
+static void test_stall_over_intervals(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	uint64_t over;
+	int i;
+
+	(void)state;
+	sim_init(&m, 100 * P);
+	for (i = 0; i < 1000; i++) {
+		/* deadline 25 P wakes 35.5 P late: missed 26..60 P */
+		if (sim_wake(&m, i == 25 ? 35 * P + P / 2 : 1000))
+			break;
+	}
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->overruns, 35);
+	assert_int_equal(a->st.n, 65);
+	assert_int_equal(m.r.iv[0][0].n, 10);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(m.r.iv[0][0].w[i].n +
+				 m.r.iv[0][0].w[i].overruns, 10);
+	assert_int_equal(m.r.iv[0][0].w[1].overruns, 4);	/* 26..29 P */
+	assert_int_equal(m.r.iv[0][0].w[2].overruns, 10);
+	assert_int_equal(m.r.iv[0][0].w[3].n, 0);
+	assert_int_equal(m.r.iv[0][0].w[4].overruns, 10);
+	assert_int_equal(m.r.iv[0][0].w[5].overruns, 1);	/* 60 P */
+	assert_int_equal(m.r.iv[0][0].w[5].n, 9);
+	assert_int_equal(iv_total(&m.r.iv[0][0], &over), 65);
+	assert_int_equal(over, 35);
 	engine_free(&m.r);
 }
 
@@ -282,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_miss),
 		cmocka_unit_test(test_stall_in_measurement),
+		cmocka_unit_test(test_stall_over_intervals),
 		cmocka_unit_test(test_stall_across_warmup),
 		cmocka_unit_test(test_stall_across_end),
 		cmocka_unit_test(test_long_stall_and_slow_display),
