@@ -74,7 +74,10 @@ EXTRA_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 EXTRA_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 ifeq ($(STATIC),1)
-EXTRA_LDFLAGS += -static
+# size: every function and object in its own section, the unused dropped
+EXTRA_CFLAGS += -ffunction-sections -fdata-sections \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables
+EXTRA_LDFLAGS += -static -Wl,--gc-sections
 endif
 
 # Host-side libraries, compiled in when present.
