@@ -155,7 +155,8 @@ void series_init(struct rep_series *s, int id);
 void series_free(struct rep_series *s);
 void series_copy(struct rep_series *dst, const struct rep_series *src);
 
-/* Append a thread to @r; returns it (initialised, id = @id). */
+/* Append a thread to @r; returns it (initialised, id = @id). @r->thr may
+ * move: pointers to its earlier threads are invalid afterwards. */
 struct rep_series *run_add_thread(struct rep_run *r, int id);
 
 /* Append a bucket to @h. Buckets must come in ascending order, lo <= hi,

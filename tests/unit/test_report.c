@@ -302,9 +302,14 @@ static void test_hist_limits(void **state)
 static void test_summarize(void **state)
 {
 	struct rep_run *r = run_new();
-	struct rep_series *a = run_add_thread(r, 0), *b = run_add_thread(r, 1);
+	struct rep_series *a, *b;
 
 	(void)state;
+	/* the second add may move the first: take both after */
+	run_add_thread(r, 0);
+	run_add_thread(r, 1);
+	a = &r->thr[0];
+	b = &r->thr[1];
 	a->samples = 3000;
 	a->has_samples = b->has_samples = true;
 	b->samples = 1000;
