@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cmd/suite.h"
+#include "core/children.h"
 #include "core/engine.h"
 #include "core/ini.h"
 #include "core/ipc_test.h"
@@ -39,6 +40,8 @@
 #define HEADLINE_MAX		((size_t)64 * 1024)
 #define TICK_NS			(200 * NSEC_PER_MSEC)
 #define STOP_TIMEOUT_NS		(30 * NSEC_PER_SEC)
+#define RUN_MARGIN_NS		(30 * NSEC_PER_SEC)	/* at least */
+#define REAP_TIMEOUT_NS		(10 * NSEC_PER_SEC)
 
 enum {
 	OPT_TESTS = 256,
@@ -669,6 +672,15 @@ static int64_t run_estimate(const struct suite *s, int64_t overhead)
 	       s->duration_ns + overhead;
 }
 
+/* How long a run may take before the suite kills it as hung: its warm-up
+ * and duration plus half of that, at least 30 s more. */
+static int64_t run_limit(const struct suite *s)
+{
+	int64_t est = run_estimate(s, 0);
+
+	return est + (est / 2 > RUN_MARGIN_NS ? est / 2 : RUN_MARGIN_NS);
+}
+
 /* Progress on stderr: refreshed at most once a second on a terminal,
  * every 10 s (and at each run's start) otherwise. */
 static void progress(const struct suite *s, const struct suite_run *r,
@@ -866,10 +878,22 @@ static const char *signal_text(int sig, char *buf, size_t len)
  */
 static void run_outcome(struct suite_run *r, const char *logp)
 {
-	char why[320], sig[64];
+	char why[320], sig[64], a[32], b[32];
 	bool figures = r->hl.valid && r->hl.complete;
 
 	r->error[0] = '\0';
+	if (r->stop_signal || r->timed_out) {
+		if (r->stop_signal)
+			snprintf(why, sizeof(why), "stopped by %s, not sent by the suite",
+				 signal_text(r->stop_signal, sig, sizeof(sig)));
+		else
+			snprintf(why, sizeof(why), "did not end in time (still running after %s; warm-up and duration %s)",
+				 fmt_hms(a, r->limit_ns), fmt_hms(b, r->expected_ns));
+		snprintf(r->error, sizeof(r->error),
+			 "%s: killed by the suite (see %s.log; %s.json holds the last checkpoint)",
+			 why, r->base, r->base);
+		return;
+	}
 	if (r->term_signal) {
 		if (r->stopped_by_suite)
 			return;		/* killed by the suite, stopping it */
@@ -907,6 +931,45 @@ static void run_outcome(struct suite_run *r, const char *logp)
 			 why, why[0] ? " (" : "", r->exit_status, r->base,
 			 why[0] ? ")" : "");
 	}
+}
+
+/* Kill run @pid (stopped or hung): its process group (the test and its
+ * --process partner), and the test itself should it have left the group.
+ * Its loads die with it (parent-death signal); what they leave comes to
+ * the suite (reap_leftovers()). */
+static void kill_run(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/*
+ * After a run: the suite is a child subreaper, so whatever the run left
+ * (load processes of a killed run, what a --load-cmd started elsewhere)
+ * is its child now. Reap what ended, kill the rest (and what they leave in
+ * turn), for at most REAP_TIMEOUT_NS. Returns how many were still running.
+ */
+static int reap_leftovers(void)
+{
+	int64_t end = clock_now_ns(CLOCK_MONOTONIC) + REAP_TIMEOUT_NS;
+	pid_t kids[256], seen[256];
+	int nseen = 0, n, i, j;
+
+	while ((n = children_list(kids, 256)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (waitpid(kids[i], NULL, WNOHANG) == kids[i])
+				continue;	/* a zombie: reaped */
+			kill(kids[i], SIGKILL);
+			for (j = 0; j < nseen && seen[j] != kids[i]; j++)
+				;
+			if (j == nseen && nseen < 256)
+				seen[nseen++] = kids[i];
+		}
+		if (clock_now_ns(CLOCK_MONOTONIC) > end)
+			break;
+		sleep_ns(20 * NSEC_PER_MSEC);
+	}
+	return nseen;
 }
 
 static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
@@ -952,19 +1015,32 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 	}
 	setpgid(pid, pid);
 	r->ran = true;
+	r->expected_ns = run_estimate(s, 0);
+	r->limit_ns = run_limit(s);
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 	stop_sigset(&sigs);
 	progress(s, r, suite_t0, t0, overhead, true);
 	for (;;) {
 		struct timespec ts = ns_to_ts(TICK_NS);
+		bool killed = r->stop_signal || r->timed_out;
 		pid_t w;
 		int sig;
 
 		if (open_pipe)
 			open_pipe = read_some(pfd[0], hl, &hl_len);
-		w = waitpid(pid, &st, WNOHANG);
-		if (w == pid)
+		/* a stopped run would never end: it failed, it is killed */
+		w = waitpid(pid, &st, WNOHANG | WUNTRACED);
+		if (w == pid && !WIFSTOPPED(st))
 			break;
+		if (w == pid && !killed) {
+			r->stop_signal = WSTOPSIG(st);
+			kill_run(pid);
+		}
+		if (!killed && !r->stop_signal &&
+		    clock_now_ns(CLOCK_MONOTONIC) - t0 > r->limit_ns) {
+			r->timed_out = true;	/* hung (or traced) */
+			kill_run(pid);
+		}
 		sig = sigtimedwait(&sigs, NULL, &ts);
 		if (sig > 0) {
 			/* the test stops cleanly (summary, result file, loads
@@ -991,6 +1067,7 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 		r->exit_status = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))
 		r->term_signal = WTERMSIG(st);
+	r->leftovers = reap_leftovers();
 	if (headline_parse(&r->hl, hl) < 0)
 		memset(&r->hl, 0, sizeof(r->hl));
 	run_outcome(r, logp);
@@ -1151,6 +1228,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* what a run leaves behind becomes ours: killed and reaped */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	s->wall_start = clock_now_ns(CLOCK_REALTIME);
 	snapshot_before(s);

@@ -251,6 +251,10 @@ static void print_notes(FILE *f, const struct suite *s)
 
 		if (r->error[0])
 			NOTE("  run %d (%s): error: %s\n", r->index, r->base, r->error);
+		if (r->leftovers)
+			NOTE("  run %d (%s): %d process%s it left behind killed by the suite\n",
+			     r->index, r->base, r->leftovers,
+			     r->leftovers == 1 ? "" : "es");
 		if (r->hl.valid && r->hl.policy[0] &&
 		    strcmp(r->hl.policy, "fifo") != 0 && strcmp(r->hl.policy, "rr") != 0)
 			NOTE("  run %d (%s): samplers ran at policy %s, not real-time\n",

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/children.h"
 #include "core/jsonw.h"
 #include "core/log.h"
 #include "core/parse.h"
@@ -324,67 +325,6 @@ static bool child_ended(pid_t pid, int *status)
 	return true;
 }
 
-/* The children of this (single-threaded) process into @pids (at most
- * @max): /proc/self/task/PID/children, or a scan of /proc without
- * CONFIG_PROC_CHILDREN. Returns how many. */
-static int list_children(pid_t *pids, int max)
-{
-	char path[64], buf[4096], *p, *end;
-	pid_t self = getpid();
-	struct dirent *de;
-	int n = 0, fd;
-	ssize_t len;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)self);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len >= 0) {
-			buf[len] = '\0';
-			for (p = buf; n < max; p = end) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				pids[n++] = (pid_t)v;
-			}
-			return n;
-		}
-	}
-	d = opendir("/proc");
-	if (!d)
-		return 0;
-	while (n < max && (de = readdir(d))) {
-		char *close_p, *e;
-		long ppid;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		/* "pid (comm) state ppid ...": comm may hold ") " */
-		close_p = strrchr(buf, ')');
-		if (!close_p || strlen(close_p) < 5)
-			continue;
-		ppid = strtol(close_p + 4, &e, 10);
-		if (e == close_p + 4)
-			continue;
-		if (ppid == self)
-			pids[n++] = (pid_t)strtol(de->d_name, NULL, 10);
-	}
-	closedir(d);
-	return n;
-}
-
 /*
  * Children of the guard but @keep: what the command left behind when the
  * processes it was started from ended (the guard is their subreaper). Reap
@@ -394,7 +334,7 @@ static int list_children(pid_t *pids, int max)
 static int cmd_orphans(pid_t keep, int sig)
 {
 	pid_t kids[512];
-	int n = list_children(kids, 512), i, left = 0;
+	int n = children_list(kids, 512), i, left = 0;
 
 	for (i = 0; i < n; i++) {
 		if (kids[i] == keep || kids[i] <= 0)

@@ -476,3 +476,90 @@ def test_suite_no_leak_under_asan(tmp_path):
         for w in ("LeakSanitizer", "AddressSanitizer", "runtime error:"):
             assert w not in p.stderr, p.stderr[-4000:]
         assert p.returncode in (0, 1), (p.returncode, p.stderr[-2000:])
+
+
+# --- runs that would never end: stopped or hung ----------------------------
+
+def _first_run_child(p, out, name="01-latency-none.json"):
+    end = time.monotonic() + 30
+    while not (out / name).exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    [child] = _children(p.pid)
+    return child
+
+
+@needs_root
+def test_suite_stopped_run_is_killed_and_fails(tmp_path):
+    """A run whose process is stopped (SIGSTOP) would never end: the suite
+    notices it, kills it, records it as failed with the signal, and goes
+    on with the next run."""
+    out = tmp_path / "res"
+    p = start(["suite", "-T", "2", "--warmup", "0", "--tests",
+               "latency,cruncher", "--loads", "none", "-o", out])
+    child = None
+    try:
+        child = _first_run_child(p, out)
+        os.kill(child, signal.SIGSTOP)
+        stdout, err = p.communicate(timeout=120)     # a hang detector
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            os.kill(child, signal.SIGKILL)
+    text = "stopped by signal 19 (Stopped (signal)), not sent by the suite"
+    assert p.returncode == 1, err
+    assert "run 1 of 2 (latency without load) failed: " + text in err
+    assert wait_session_empty(p.pid) == []
+    idx = load_json_strict(out / "suite.json")
+    assert idx["status"] == "complete" and idx["exit_status"] == 1
+    r1, r2 = idx["runs"]
+    assert r1["status"] == "error" and r1["error"].startswith(text + ": killed")
+    assert r1["signal"] == 9
+    assert r2["status"] == "complete" and r2["error"] is None
+    assert "| failed: " + text in stdout
+
+
+def _ptrace(req, pid):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p,
+                            ctypes.c_void_p]
+    return libc.ptrace(req, pid, None, None)
+
+
+@needs_root
+def test_suite_hung_run_is_killed_after_its_time(tmp_path):
+    """A run that does not end and is not stopped either (here: its main
+    thread held in a ptrace stop, as a debugger does) is killed once it has
+    run 30 s past its warm-up and duration, and fails saying so."""
+    PTRACE_SEIZE, PTRACE_INTERRUPT, WALL = 0x4206, 0x4207, 0x40000000
+    out = tmp_path / "res"
+    p = start(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+               "--loads", "none,cpu", "--load-workers", "1", "-o", out])
+    child = None
+    try:
+        child = _first_run_child(p, out)
+        if _ptrace(PTRACE_SEIZE, child) != 0:
+            pytest.skip("ptrace not permitted")
+        assert _ptrace(PTRACE_INTERRUPT, child) == 0
+        os.waitpid(child, WALL)                 # in its ptrace stop
+        end = time.monotonic() + 120            # a hang detector
+        while p.poll() is None and time.monotonic() < end:
+            # reap it for the suite once killed (we trace it)
+            try:
+                os.waitpid(child, os.WNOHANG | WALL)
+            except ChildProcessError:
+                pass
+            time.sleep(0.1)
+        stdout, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    text = "did not end in time (still running after 00:00:31; warm-up " \
+        "and duration 00:00:01): killed by the suite"
+    assert p.returncode == 1, err
+    assert "run 1 of 2 (latency without load) failed: " + text in err
+    assert wait_session_empty(p.pid) == []
+    r1, r2 = load_json_strict(out / "suite.json")["runs"]
+    assert r1["status"] == "error" and r1["error"].startswith(text)
+    assert r2["status"] == "complete" and r2["error"] is None
