@@ -323,9 +323,17 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_LABEL:
 		s->label = arg;
 		return 0;
-	case OPT_OUT:
+	case OPT_OUT: {
+		struct stat st;
+
+		/* "" would put the results into / (as "/suite.json") */
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a directory, not an empty name");
+		if (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode))
+			return opt_bad_value(d, arg, "exists and is not a directory");
 		s->out = arg;
 		return 0;
+	}
 	case OPT_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
 			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");

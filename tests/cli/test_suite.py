@@ -283,6 +283,25 @@ def test_suite_option_errors(tmp_path):
     assert "already holds" in p.stderr
 
 
+def test_suite_out_must_name_a_directory(tmp_path):
+    """-o '' would write into / (/suite.json); a file is no directory. (A
+    bad --loads after it: should -o pass, nothing runs.)"""
+    p = run(["suite", "-o", "", "--loads", "bogus"], check=1)
+    assert "invalid value '' for -o/--out: expected a directory, not an " \
+        "empty name" in p.stderr, p.stderr
+    f = tmp_path / "file"
+    f.write_text("x")
+    p = run(["suite", "--out", f, "--loads", "bogus"], check=1)
+    assert "invalid value '%s' for -o/--out: exists and is not a " \
+        "directory" % f in p.stderr, p.stderr
+    assert f.read_text() == "x"
+    conf = tmp_path / "s.conf"
+    conf.write_text("[suite]\nout =\nloads = bogus\n")
+    p = run(["suite", "-f", conf], check=1)
+    assert "invalid value '' for -o/--out" in p.stderr, p.stderr
+    assert "s.conf line 2" in p.stderr
+
+
 @needs_root
 def test_suite_interrupted_cleanly(tmp_path):
     out = tmp_path / "res"
