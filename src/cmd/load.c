@@ -223,7 +223,7 @@ static int load_main(int argc, char **argv)
 		if (base >= argc)
 			break;
 		if (load_parse_names(&a.lo, argv[base], err, sizeof(err)) < 0) {
-			log_error("%s", err);
+			log_error("invalid load NAME '%s': %s", argv[base], err);
 			return 1;
 		}
 		a.none |= names_none(argv[base]);

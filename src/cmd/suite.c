@@ -465,7 +465,7 @@ static int read_suite_files(struct suite *s, int argc, char **argv)
 static int build_runs(struct suite *s)
 {
 	const struct rtlat_cmd *tests[32];
-	char list[512], *tok, *save = NULL, err[256];
+	char list[512], *tok, *next, *save = NULL, err[256];
 	const char *states[16];
 	int ntests = 0, nstates = 0, i, j, k;
 
@@ -495,12 +495,28 @@ static int build_runs(struct suite *s)
 		log_error("no test to run (--tests)");
 		return -1;
 	}
+	/* load states: comma-separated, each a name or a '+' mix */
 	snprintf(list, sizeof(list), "%s", s->loads);
-	save = NULL;
-	for (tok = strtok_r(list, ", ", &save); tok;
-	     tok = strtok_r(NULL, ", ", &save)) {
+	for (tok = list; tok; tok = next) {
 		struct load_opts scratch;
+		size_t n;
 
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		tok += strspn(tok, " \t");
+		n = strlen(tok);
+		while (n && (tok[n - 1] == ' ' || tok[n - 1] == '\t'))
+			tok[--n] = '\0';
+		if (!n) {
+			if (!s->loads[strspn(s->loads, " \t")])
+				log_error("invalid value '%s' for --loads: empty list of load states (none: no load)",
+					  s->loads);
+			else
+				log_error("invalid value '%s' for --loads: empty element at position %zu (none: no load)",
+					  s->loads, (size_t)(tok - list) + 1);
+			return -1;
+		}
 		load_opts_init(&scratch);
 		if (strcmp(tok, "cmd") != 0 &&
 		    load_parse_names(&scratch, tok, err, sizeof(err)) < 0) {

@@ -81,15 +81,50 @@ static int gen_index(const char *name)
 	return -1;
 }
 
+/*
+ * The next element of the list @list at *@pos, split on ',' and '+' (a mix),
+ * white space around it ignored, into @buf (@len bytes). Returns 1, 0 at
+ * the end, or -1 with a message for an empty element (as in "cpu,,io",
+ * "cpu+", ""): "none" is the way to say no load.
+ */
+static int next_name(const char *list, size_t *pos, char *buf, size_t len,
+		     char *err, size_t errlen)
+{
+	size_t start = *pos, end, n;
+	const char *p;
+
+	if (start > strlen(list))
+		return 0;
+	end = start + strcspn(list + start, ",+");
+	*pos = end + 1;
+	p = list + start;
+	n = end - start;
+	while (n && (*p == ' ' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (!n) {
+		if (!list[strspn(list, " \t")])
+			snprintf(err, errlen, "empty load list (none: no load)");
+		else
+			snprintf(err, errlen, "empty element at position %zu in \"%s\" (none: no load)",
+				 start + 1, list);
+		return -1;
+	}
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return 1;
+}
+
 int load_parse_names(struct load_opts *o, const char *list, char *err,
 		     size_t errlen)
 {
-	char buf[256], *tok, *save = NULL;
-	int i;
+	char tok[256];
+	size_t pos = 0;
+	int i, r;
 
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",+ ", &save); tok;
-	     tok = strtok_r(NULL, ",+ ", &save)) {
+	while ((r = next_name(list, &pos, tok, sizeof(tok), err, errlen)) > 0) {
 		if (!strcmp(tok, "none"))
 			continue;
 		if (!strcmp(tok, "hell") || !strcmp(tok, "all")) {
@@ -110,7 +145,7 @@ int load_parse_names(struct load_opts *o, const char *list, char *err,
 		}
 		o->gens |= 1u << i;
 	}
-	return 0;
+	return r;
 }
 
 /* Only loopback: a flood must never leave the machine. */

@@ -97,8 +97,10 @@ enum {
 void load_opts_init(struct load_opts *o);
 /* Handle a load option. Returns 0, -1 after an error, 1 if @d is not one. */
 int load_opt(struct load_opts *o, const struct optdesc *d, const char *arg);
-/* Add the generators of "cpu,io" / "hell" / "none" (',' or '+' separated).
- * Returns 0 or -1 with a message naming the bad name and the known ones. */
+/* Add the generators of "cpu,io" / "hell" / "none" (',' or '+' separated,
+ * white space around names ignored). Returns 0, or -1 with a message
+ * naming the bad name and the known ones, or the empty element ("cpu,,io",
+ * "cpu+", an empty list: "none" says no load). */
 int load_parse_names(struct load_opts *o, const char *list, char *err,
 		     size_t errlen);
 /* Anything to run? */

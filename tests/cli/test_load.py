@@ -48,6 +48,29 @@ def test_bad_load_names_are_refused():
     assert "--load" in p.stderr and "nope" in p.stderr
 
 
+@pytest.mark.parametrize("names,why", [
+    ("cpu,,io", 'empty element at position 5 in "cpu,,io"'),
+    ("cpu+", 'empty element at position 5 in "cpu+"'),
+    ("cpu++io", 'empty element at position 5 in "cpu++io"'),
+    (",cpu", 'empty element at position 1 in ",cpu"'),
+    ("", "empty load list"),
+    (" ", "empty load list"),
+])
+def test_empty_load_names_are_refused(names, why):
+    """An empty element of a load list is an error naming the option and
+    the list, as -c does; none is the way to say no load."""
+    p = run(["latency", "--load", names, "-T", "1", "-q"], check=1)
+    assert "error: invalid value '%s' for --load: %s (none: no load)" % (
+        names, why) in p.stderr, p.stderr
+    p = run(["load", names, "-T", "1"], check=1)
+    assert "error: invalid load NAME '%s': %s" % (names, why) in p.stderr
+    assert "rtlat load:" not in p.stdout
+    # names with white space around them are fine
+    p = run(["load", " cpu , none+io ", "-T", "0.3", "--load-workers", "1"],
+            check=0)
+    assert "running cpu,io" in p.stderr
+
+
 @pytest.mark.parametrize("dest", ["8.8.8.8", "192.168.1.1", "10.0.0.1",
                                   "::1", "example.org"])
 def test_net_refuses_non_loopback(dest):

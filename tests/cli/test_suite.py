@@ -283,6 +283,22 @@ def test_suite_option_errors(tmp_path):
     assert "already holds" in p.stderr
 
 
+@pytest.mark.parametrize("loads,why", [
+    ("none,,hell", "empty element at position 6"),
+    ("none,", "empty element at position 6"),
+    ("", "empty list of load states"),
+    ("cpu+", 'empty element at position 5 in "cpu+"'),
+    ("none,cpu++io", 'empty element at position 5 in "cpu++io"'),
+])
+def test_suite_empty_load_states_are_refused(tmp_path, loads, why):
+    """(An old result in --out: should the list pass, nothing runs.)"""
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "suite.json").write_text("{}")
+    p = run(["suite", "--loads", loads, "--out", tmp_path / "old"], check=1)
+    assert "error: invalid value '%s' for --loads: %s (none: no load)" % (
+        loads, why) in p.stderr, p.stderr
+
+
 def test_suite_out_must_name_a_directory(tmp_path):
     """-o '' would write into / (/suite.json); a file is no directory. (A
     bad --loads after it: should -o pass, nothing runs.)"""
