@@ -319,6 +319,36 @@ def test_suite_out_must_name_a_directory(tmp_path):
 
 
 @needs_root
+def test_suite_miss_header_of_runs_without_figures(tmp_path):
+    """A table whose run failed without figures, or did not run, still
+    has its test's miss column: lost for switch and handshake."""
+    p = run(["suite", "--tests", "switch,handshake,latency", "--loads",
+             "none", "-T", "1", "-q", "-o", tmp_path / "res",
+             "--test-args", "switch:--ipc bogus",
+             "--test-args", "handshake:--ipc bogus",
+             "--test-args", "latency:--ipc bogus"], check=1)
+    rows = p.stdout.splitlines()
+    for title, miss in (("SWITCH", "----lost"), ("HANDSHAKE", "----lost"),
+                        ("LATENCY", "-overrun")):
+        i = [k for k, ln in enumerate(rows) if ln.startswith(title + " ")]
+        assert len(i) == 1, (title, p.stdout)
+        assert "|" + miss + "|" in rows[i[0] + 1], rows[i[0] + 1]
+        assert "| failed: " in rows[i[0] + 2]
+    # not run: the suite interrupted during its first run
+    out = tmp_path / "res2"
+    p = start(["suite", "--tests", "latency,switch,handshake", "--loads",
+               "none", "-T", "30", "--warmup", "0", "-o", out])
+    _first_run_child(p, out)
+    stdout, err = stop(p, signal.SIGINT)
+    assert p.returncode == 0, err
+    for title in ("SWITCH", "HANDSHAKE"):
+        [t] = [k for k, ln in enumerate(stdout.splitlines())
+               if ln.startswith(title + " ")]
+        assert "|----lost|" in stdout.splitlines()[t + 1]
+        assert "| not run" in stdout.splitlines()[t + 2]
+
+
+@needs_root
 def test_suite_interrupted_cleanly(tmp_path):
     out = tmp_path / "res"
     p = start(["suite", "-T", "30", "--out", out, "--load-workers", "1",
