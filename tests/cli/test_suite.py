@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import load_json_strict, needs_root, run
-from procs import start, stop, wait_session_empty
+from procs import session_procs, start, stop, wait_session_empty
 
 HEADER = ["Board      :", "Processor  :", "CPU-Clk    :", "Caches     :",
           "Memory     :", "Linux      :", "RT         :"]
@@ -628,3 +628,39 @@ def test_suite_hung_run_is_killed_after_its_time(tmp_path):
     r1, r2 = load_json_strict(out / "suite.json")["runs"]
     assert r1["status"] == "error" and r1["error"].startswith(text)
     assert r2["status"] == "complete" and r2["error"] is None
+
+
+@needs_root
+def test_suite_stopped_run_and_its_stopped_load_cmd_are_killed(tmp_path):
+    """The run and its --load-cmd guard both stopped: the guard cannot act
+    on its parent-death signal, and the test cannot stop it. The suite (a
+    child subreaper) kills and reaps all that is left, the command too."""
+    from test_load import _procs_with, _wait_gone
+    tag = "39.%d" % (os.getpid() % 1000)
+    out = tmp_path / "res"
+    p = start(["suite", "-T", "30", "--warmup", "0", "--tests", "latency",
+               "--loads", "cmd", "--load-cmd", "sleep %s; true" % tag,
+               "-o", out])
+    child = None
+    try:
+        child = _first_run_child(p, out, "01-latency-cmd.json")
+        [guard] = [pid for pid, st, c in session_procs(p.pid)
+                   if c == "rtlat-load-cmd"]
+        assert _procs_with("sleep\0" + tag)
+        os.kill(guard, signal.SIGSTOP)
+        os.kill(child, signal.SIGSTOP)
+        stdout, err = p.communicate(timeout=120)     # a hang detector
+        assert _wait_gone("sleep\0" + tag, timeout=5) == []
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            os.kill(child, signal.SIGKILL)
+        for pid in _procs_with("sleep\0" + tag):
+            os.kill(pid, signal.SIGKILL)
+    assert p.returncode == 1, err
+    assert "run 1 of 1 (latency with load (cmd)) failed: stopped by " \
+        "signal 19" in err
+    assert wait_session_empty(p.pid) == []
+    notes = stdout.split("Notes:\n", 1)[1]
+    assert "run 1 (01-latency-cmd): " in notes
+    assert "it left behind killed by the suite" in notes
