@@ -59,13 +59,15 @@ static const struct optdesc suite_opts[] = {
 	{ "tests", 0, required_argument, "LIST",
 	  "tests to run, e.g. latency (default: every suite test)", OPT_TESTS },
 	{ "loads", 0, required_argument, "LIST",
-	  "load states, each run once per test: none, a load name or a\n"
-	  "'+' mix (cpu+io), cmd (only --load-cmd) (default none,hell)", OPT_LOADS },
+	  "load states, comma-separated, each run once per test: none, a\n"
+	  "load name or a '+' mix (cpu+io), cmd (only --load-cmd); no empty\n"
+	  "element (default none,hell)", OPT_LOADS },
 	{ "label", 0, required_argument, "TEXT",
 	  "row name of the tables, e.g. \"Ocotea iPipe 1.0-01\" (default:\n"
 	  "the host name)", OPT_LABEL },
 	{ "out", 'o', required_argument, "DIR",
-	  "output directory (default rtlat-results/HOST-UTCTIME/)", OPT_OUT },
+	  "output directory, not an existing file (default\n"
+	  "rtlat-results/HOST-UTCTIME/)", OPT_OUT },
 	{ "max-latency", 0, required_argument, "US",
 	  "exit with status 2 if any run's latency exceeded US", OPT_MAXLAT },
 	{ "warmup", 0, required_argument, "TIME",
@@ -1232,6 +1234,9 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "table per test and load state (latencies in us), then what each\n"
 			      "load achieved; writes suite.json, report.txt, one result file\n"
 			      "and log per run and a system snapshot into the output directory.\n"
+			      "A run stopped (SIGSTOP), or still going after its warm-up and\n"
+			      "duration plus half of that (at least 30 s), is killed and fails;\n"
+			      "the next one goes on.\n"
 			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.");
 	if (r)
 		return r > 0 ? 0 : 1;
