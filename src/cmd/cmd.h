@@ -50,6 +50,10 @@ struct suite_spec {
 	 * lat avg | lat max | overrun (or lost) | p99.9 | test-time of the
 	 * first series */
 	const struct suite_col *cols;
+	/* miss name of its series (series_desc.miss_name, "lost"): header of
+	 * a SUITE_MISSES column when no run's headline gives it (not run,
+	 * failed); NULL: "overruns" */
+	const char *miss_name;
 };
 
 struct rtlat_cmd {

@@ -41,14 +41,16 @@ struct handshake_counts {
 
 enum { A_TO_B, B_TO_A, ROUND_TRIP };
 
+static const char handshake_miss[] = "lost";	/* round trips not completed */
+
 static const struct series_desc a_to_b = {
-	.name = "a_to_b", .miss_name = "lost", .threshold = true,
+	.name = "a_to_b", .miss_name = handshake_miss, .threshold = true,
 };
 static const struct series_desc b_to_a = {
-	.name = "b_to_a", .miss_name = "lost", .threshold = true,
+	.name = "b_to_a", .miss_name = handshake_miss, .threshold = true,
 };
 static const struct series_desc round_trip = {
-	.name = "round_trip", .miss_name = "lost", .threshold = false,
+	.name = "round_trip", .miss_name = handshake_miss, .threshold = false,
 };
 static const struct series_desc *const handshake_descs[] = {
 	&a_to_b, &b_to_a, &round_trip,
@@ -410,5 +412,6 @@ const struct rtlat_cmd cmd_handshake = {
 		.title = "HANDSHAKE",
 		.args = handshake_suite_args,
 		.cols = handshake_suite_cols,
+		.miss_name = handshake_miss,
 	},
 };

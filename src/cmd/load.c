@@ -157,8 +157,9 @@ static void check_loads(const struct load_result *res, int n, int sig,
 	}
 }
 
-/* Wait for the end of @duration_ns (0 = none) or a signal; returns it. */
-static int wait_end(int64_t duration_ns)
+/* Wait for the end of @duration_ns (0 = none) or a signal, watching the
+ * loads of @lr; returns the signal. */
+static int wait_end(struct load_run *lr, int64_t duration_ns)
 {
 	int64_t end = duration_ns ? clock_now_ns(CLOCK_MONOTONIC) + duration_ns : 0;
 	sigset_t sigs;
@@ -173,6 +174,7 @@ static int wait_end(int64_t duration_ns)
 			return sig;
 		if (end && clock_now_ns(CLOCK_MONOTONIC) >= end)
 			return 0;
+		load_check(lr);
 	}
 }
 
@@ -221,7 +223,7 @@ static int load_main(int argc, char **argv)
 		if (base >= argc)
 			break;
 		if (load_parse_names(&a.lo, argv[base], err, sizeof(err)) < 0) {
-			log_error("%s", err);
+			log_error("invalid load NAME '%s': %s", argv[base], err);
 			return 1;
 		}
 		a.none |= names_none(argv[base]);
@@ -252,7 +254,7 @@ static int load_main(int argc, char **argv)
 		snprintf(names, sizeof(names), "none");
 	log_note("running %s%s", lr ? names : "no load (none)",
 		 a.duration_ns ? "" : " until Ctrl-C");
-	sig = wait_end(a.duration_ns);
+	sig = wait_end(lr, a.duration_ns);
 	load_stop(lr);
 	n = load_results(lr, res, 32);
 	printf("# rtlat load: %s for %.1f s%s\n", names,

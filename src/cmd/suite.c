@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cmd/suite.h"
+#include "core/children.h"
 #include "core/engine.h"
 #include "core/ini.h"
 #include "core/ipc_test.h"
@@ -39,6 +40,8 @@
 #define HEADLINE_MAX		((size_t)64 * 1024)
 #define TICK_NS			(200 * NSEC_PER_MSEC)
 #define STOP_TIMEOUT_NS		(30 * NSEC_PER_SEC)
+#define RUN_MARGIN_NS		(30 * NSEC_PER_SEC)	/* at least */
+#define REAP_TIMEOUT_NS		(10 * NSEC_PER_SEC)
 
 enum {
 	OPT_TESTS = 256,
@@ -56,13 +59,15 @@ static const struct optdesc suite_opts[] = {
 	{ "tests", 0, required_argument, "LIST",
 	  "tests to run, e.g. latency (default: every suite test)", OPT_TESTS },
 	{ "loads", 0, required_argument, "LIST",
-	  "load states, each run once per test: none, a load name or a\n"
-	  "'+' mix (cpu+io), cmd (only --load-cmd) (default none,hell)", OPT_LOADS },
+	  "load states, comma-separated, each run once per test: none, a\n"
+	  "load name or a '+' mix (cpu+io), cmd (only --load-cmd); no empty\n"
+	  "element (default none,hell)", OPT_LOADS },
 	{ "label", 0, required_argument, "TEXT",
 	  "row name of the tables, e.g. \"Ocotea iPipe 1.0-01\" (default:\n"
 	  "the host name)", OPT_LABEL },
 	{ "out", 'o', required_argument, "DIR",
-	  "output directory (default rtlat-results/HOST-UTCTIME/)", OPT_OUT },
+	  "output directory, not an existing file (default\n"
+	  "rtlat-results/HOST-UTCTIME/)", OPT_OUT },
 	{ "max-latency", 0, required_argument, "US",
 	  "exit with status 2 if any run's latency exceeded US", OPT_MAXLAT },
 	{ "warmup", 0, required_argument, "TIME",
@@ -320,9 +325,17 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_LABEL:
 		s->label = arg;
 		return 0;
-	case OPT_OUT:
+	case OPT_OUT: {
+		struct stat st;
+
+		/* "" would put the results into / (as "/suite.json") */
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a directory, not an empty name");
+		if (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode))
+			return opt_bad_value(d, arg, "exists and is not a directory");
 		s->out = arg;
 		return 0;
+	}
 	case OPT_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
 			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
@@ -454,7 +467,7 @@ static int read_suite_files(struct suite *s, int argc, char **argv)
 static int build_runs(struct suite *s)
 {
 	const struct rtlat_cmd *tests[32];
-	char list[512], *tok, *save = NULL, err[256];
+	char list[512], *tok, *next, *save = NULL, err[256];
 	const char *states[16];
 	int ntests = 0, nstates = 0, i, j, k;
 
@@ -484,12 +497,28 @@ static int build_runs(struct suite *s)
 		log_error("no test to run (--tests)");
 		return -1;
 	}
+	/* load states: comma-separated, each a name or a '+' mix */
 	snprintf(list, sizeof(list), "%s", s->loads);
-	save = NULL;
-	for (tok = strtok_r(list, ", ", &save); tok;
-	     tok = strtok_r(NULL, ", ", &save)) {
+	for (tok = list; tok; tok = next) {
 		struct load_opts scratch;
+		size_t n;
 
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		tok += strspn(tok, " \t");
+		n = strlen(tok);
+		while (n && (tok[n - 1] == ' ' || tok[n - 1] == '\t'))
+			tok[--n] = '\0';
+		if (!n) {
+			if (!s->loads[strspn(s->loads, " \t")])
+				log_error("invalid value '%s' for --loads: empty list of load states (none: no load)",
+					  s->loads);
+			else
+				log_error("invalid value '%s' for --loads: empty element at position %zu (none: no load)",
+					  s->loads, (size_t)(tok - list) + 1);
+			return -1;
+		}
 		load_opts_init(&scratch);
 		if (strcmp(tok, "cmd") != 0 &&
 		    load_parse_names(&scratch, tok, err, sizeof(err)) < 0) {
@@ -667,6 +696,15 @@ static int64_t run_estimate(const struct suite *s, int64_t overhead)
 {
 	return (s->warmup_ns >= 0 ? s->warmup_ns : DEFAULT_WARMUP) +
 	       s->duration_ns + overhead;
+}
+
+/* How long a run may take before the suite kills it as hung: its warm-up
+ * and duration plus half of that, at least 30 s more. */
+static int64_t run_limit(const struct suite *s)
+{
+	int64_t est = run_estimate(s, 0);
+
+	return est + (est / 2 > RUN_MARGIN_NS ? est / 2 : RUN_MARGIN_NS);
 }
 
 /* Progress on stderr: refreshed at most once a second on a terminal,
@@ -866,10 +904,22 @@ static const char *signal_text(int sig, char *buf, size_t len)
  */
 static void run_outcome(struct suite_run *r, const char *logp)
 {
-	char why[320], sig[64];
+	char why[320], sig[64], a[32], b[32];
 	bool figures = r->hl.valid && r->hl.complete;
 
 	r->error[0] = '\0';
+	if (r->stop_signal || r->timed_out) {
+		if (r->stop_signal)
+			snprintf(why, sizeof(why), "stopped by %s, not sent by the suite",
+				 signal_text(r->stop_signal, sig, sizeof(sig)));
+		else
+			snprintf(why, sizeof(why), "did not end in time (still running after %s; warm-up and duration %s)",
+				 fmt_hms(a, r->limit_ns), fmt_hms(b, r->expected_ns));
+		snprintf(r->error, sizeof(r->error),
+			 "%s: killed by the suite (see %s.log; %s.json holds the last checkpoint)",
+			 why, r->base, r->base);
+		return;
+	}
 	if (r->term_signal) {
 		if (r->stopped_by_suite)
 			return;		/* killed by the suite, stopping it */
@@ -907,6 +957,45 @@ static void run_outcome(struct suite_run *r, const char *logp)
 			 why, why[0] ? " (" : "", r->exit_status, r->base,
 			 why[0] ? ")" : "");
 	}
+}
+
+/* Kill run @pid (stopped or hung): its process group (the test and its
+ * --process partner), and the test itself should it have left the group.
+ * Its loads die with it (parent-death signal); what they leave comes to
+ * the suite (reap_leftovers()). */
+static void kill_run(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/*
+ * After a run: the suite is a child subreaper, so whatever the run left
+ * (load processes of a killed run, what a --load-cmd started elsewhere)
+ * is its child now. Reap what ended, kill the rest (and what they leave in
+ * turn), for at most REAP_TIMEOUT_NS. Returns how many were still running.
+ */
+static int reap_leftovers(void)
+{
+	int64_t end = clock_now_ns(CLOCK_MONOTONIC) + REAP_TIMEOUT_NS;
+	pid_t kids[256], seen[256];
+	int nseen = 0, n, i, j;
+
+	while ((n = children_list(kids, 256)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (waitpid(kids[i], NULL, WNOHANG) == kids[i])
+				continue;	/* a zombie: reaped */
+			kill(kids[i], SIGKILL);
+			for (j = 0; j < nseen && seen[j] != kids[i]; j++)
+				;
+			if (j == nseen && nseen < 256)
+				seen[nseen++] = kids[i];
+		}
+		if (clock_now_ns(CLOCK_MONOTONIC) > end)
+			break;
+		sleep_ns(20 * NSEC_PER_MSEC);
+	}
+	return nseen;
 }
 
 static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
@@ -952,19 +1041,32 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 	}
 	setpgid(pid, pid);
 	r->ran = true;
+	r->expected_ns = run_estimate(s, 0);
+	r->limit_ns = run_limit(s);
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 	stop_sigset(&sigs);
 	progress(s, r, suite_t0, t0, overhead, true);
 	for (;;) {
 		struct timespec ts = ns_to_ts(TICK_NS);
+		bool killed = r->stop_signal || r->timed_out;
 		pid_t w;
 		int sig;
 
 		if (open_pipe)
 			open_pipe = read_some(pfd[0], hl, &hl_len);
-		w = waitpid(pid, &st, WNOHANG);
-		if (w == pid)
+		/* a stopped run would never end: it failed, it is killed */
+		w = waitpid(pid, &st, WNOHANG | WUNTRACED);
+		if (w == pid && !WIFSTOPPED(st))
 			break;
+		if (w == pid && !killed) {
+			r->stop_signal = WSTOPSIG(st);
+			kill_run(pid);
+		}
+		if (!killed && !r->stop_signal &&
+		    clock_now_ns(CLOCK_MONOTONIC) - t0 > r->limit_ns) {
+			r->timed_out = true;	/* hung (or traced) */
+			kill_run(pid);
+		}
 		sig = sigtimedwait(&sigs, NULL, &ts);
 		if (sig > 0) {
 			/* the test stops cleanly (summary, result file, loads
@@ -991,6 +1093,7 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 		r->exit_status = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))
 		r->term_signal = WTERMSIG(st);
+	r->leftovers = reap_leftovers();
 	if (headline_parse(&r->hl, hl) < 0)
 		memset(&r->hl, 0, sizeof(r->hl));
 	run_outcome(r, logp);
@@ -1131,6 +1234,9 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "table per test and load state (latencies in us), then what each\n"
 			      "load achieved; writes suite.json, report.txt, one result file\n"
 			      "and log per run and a system snapshot into the output directory.\n"
+			      "A run stopped (SIGSTOP), or still going after its warm-up and\n"
+			      "duration plus half of that (at least 30 s), is killed and fails;\n"
+			      "the next one goes on.\n"
 			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.");
 	if (r)
 		return r > 0 ? 0 : 1;
@@ -1151,6 +1257,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* what a run leaves behind becomes ours: killed and reaped */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	s->wall_start = clock_now_ns(CLOCK_REALTIME);
 	snapshot_before(s);

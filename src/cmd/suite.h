@@ -27,6 +27,13 @@ struct suite_run {
 	int exit_status;		/* of the test process, -1 if none */
 	int term_signal;		/* it was killed by this signal, or 0 */
 	bool stopped_by_suite;		/* the suite passed the user's signal on */
+	int stop_signal;		/* it was stopped by this signal (WUNTRACED):
+					 * the suite killed it; or 0 */
+	bool timed_out;			/* it ran far past its expected time: the
+					 * suite killed it */
+	int64_t expected_ns;		/* its warm-up + duration */
+	int64_t limit_ns;		/* the time it was given (see run_limit()) */
+	int leftovers;			/* processes it left behind, killed */
 	int64_t elapsed_ns;		/* wall time of the process */
 	struct headline hl;		/* hl.valid when it wrote one */
 	char error[512];		/* "" or why the run failed */

@@ -55,26 +55,29 @@ static const struct suite_col *cols_of(const struct rtlat_cmd *c)
 	return c->suite->cols ? c->suite->cols : default_cols;
 }
 
-/* Header of a misses column of test @cmd: "overruns" -> "overrun" as in
- * the seed. */
+/* Header of a misses column of test @cmd: the miss name of a run's series,
+ * else (no run told: not run, failed) the test's; "overruns" -> "overrun"
+ * as in the seed. */
 static void miss_head(char *buf, size_t len, const struct suite_run *runs,
 		      int n, const struct rtlat_cmd *cmd, const char *series)
 {
+	const char *name = cmd->suite->miss_name ? cmd->suite->miss_name :
+			   "overruns";
+	size_t k;
 	int i;
 
-	snprintf(buf, len, "overrun");
 	for (i = 0; i < n; i++) {
 		const struct hl_series *se = headline_series(&runs[i].hl, series);
-		size_t k;
 
-		if (runs[i].cmd != cmd || !se || !se->miss_name[0])
-			continue;
-		snprintf(buf, len, "%s", se->miss_name);
-		k = strlen(buf);
-		if (k > 1 && buf[k - 1] == 's')
-			buf[k - 1] = '\0';
-		return;
+		if (runs[i].cmd == cmd && se && se->miss_name[0]) {
+			name = se->miss_name;
+			break;
+		}
 	}
+	snprintf(buf, len, "%s", name);
+	k = strlen(buf);
+	if (k > 1 && buf[k - 1] == 's')
+		buf[k - 1] = '\0';
 }
 
 /* A param named NAME_ns is a time in ns: shown in us. */
@@ -251,6 +254,10 @@ static void print_notes(FILE *f, const struct suite *s)
 
 		if (r->error[0])
 			NOTE("  run %d (%s): error: %s\n", r->index, r->base, r->error);
+		if (r->leftovers)
+			NOTE("  run %d (%s): %d process%s it left behind killed by the suite\n",
+			     r->index, r->base, r->leftovers,
+			     r->leftovers == 1 ? "" : "es");
 		if (r->hl.valid && r->hl.policy[0] &&
 		    strcmp(r->hl.policy, "fifo") != 0 && strcmp(r->hl.policy, "rr") != 0)
 			NOTE("  run %d (%s): samplers ran at policy %s, not real-time\n",

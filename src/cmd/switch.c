@@ -26,8 +26,10 @@
 #include "core/output.h"
 #include "core/timeutil.h"
 
+static const char switch_miss[] = "lost";	/* events the worker missed */
+
 static const struct series_desc switch_series = {
-	.name = "latency", .miss_name = "lost", .threshold = true,
+	.name = "latency", .miss_name = switch_miss, .threshold = true,
 };
 static const struct series_desc *const switch_descs[] = { &switch_series };
 
@@ -264,5 +266,8 @@ const struct rtlat_cmd cmd_switch = {
 	.summary = "wake-up latency of a task woken by another (Xenomai switch)",
 	.main = switch_main,
 	/* lat min | lat avg | lat max | lost | p99.9 | test-time */
-	.suite = &(const struct suite_spec){ .title = "SWITCH" },
+	.suite = &(const struct suite_spec){
+		.title = "SWITCH",
+		.miss_name = switch_miss,
+	},
 };

@@ -1328,6 +1328,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 					 STOP_ERROR : STOP_END;
 			break;
 		}
+		load_check(r->loads);	/* a load process that died */
 	}
 	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);

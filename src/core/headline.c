@@ -107,6 +107,8 @@ static void load_field(struct headline *h, const char *k, const char *v)
 		l->exit_status = to_int(v);
 	else if (!strcmp(k, "ran_ns"))
 		l->ran_ns = strtoll(v, NULL, 10);
+	else if (!strcmp(k, "worker_died"))
+		l->worker_died = to_int(v) != 0;
 }
 
 /* "param.NAME VALUE": a repeated NAME takes the last value. */

@@ -716,6 +716,8 @@ void result_headline(struct run *r, int fd, const char *status)
 				l->exit_status);
 			fprintf(f, "load.%s.ran_ns %lld\n", l->name,
 				(long long)l->ran_ns);
+			if (l->worker_died)
+				fprintf(f, "load.%s.worker_died 1\n", l->name);
 		} else {
 			fprintf(f, "load.%s.count %llu\n", l->name,
 				(unsigned long long)l->count);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/children.h"
 #include "core/jsonw.h"
 #include "core/log.h"
 #include "core/parse.h"
@@ -40,6 +41,7 @@ const struct load_gen *const load_gens[] = {
 #define STOP_GRACE_NS	(2 * NSEC_PER_SEC)
 #define START_WAIT_NS	(10 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
+#define CHECK_NS	(200 * NSEC_PER_MSEC)	/* load_check() at most */
 
 /* Shared memory: the start gate and one slot per load process. */
 struct load_shared {
@@ -56,6 +58,7 @@ struct load_run {
 	int nslots;
 	pid_t pgid;			/* process group of the workers */
 	int64_t t_start, t_stop;	/* CLOCK_MONOTONIC */
+	int64_t next_check;		/* load_check() looks again then */
 	bool stopped;
 };
 
@@ -78,15 +81,50 @@ static int gen_index(const char *name)
 	return -1;
 }
 
+/*
+ * The next element of the list @list at *@pos, split on ',' and '+' (a mix),
+ * white space around it ignored, into @buf (@len bytes). Returns 1, 0 at
+ * the end, or -1 with a message for an empty element (as in "cpu,,io",
+ * "cpu+", ""): "none" is the way to say no load.
+ */
+static int next_name(const char *list, size_t *pos, char *buf, size_t len,
+		     char *err, size_t errlen)
+{
+	size_t start = *pos, end, n;
+	const char *p;
+
+	if (start > strlen(list))
+		return 0;
+	end = start + strcspn(list + start, ",+");
+	*pos = end + 1;
+	p = list + start;
+	n = end - start;
+	while (n && (*p == ' ' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (!n) {
+		if (!list[strspn(list, " \t")])
+			snprintf(err, errlen, "empty load list (none: no load)");
+		else
+			snprintf(err, errlen, "empty element at position %zu in \"%s\" (none: no load)",
+				 start + 1, list);
+		return -1;
+	}
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return 1;
+}
+
 int load_parse_names(struct load_opts *o, const char *list, char *err,
 		     size_t errlen)
 {
-	char buf[256], *tok, *save = NULL;
-	int i;
+	char tok[256];
+	size_t pos = 0;
+	int i, r;
 
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",+ ", &save); tok;
-	     tok = strtok_r(NULL, ",+ ", &save)) {
+	while ((r = next_name(list, &pos, tok, sizeof(tok), err, errlen)) > 0) {
 		if (!strcmp(tok, "none"))
 			continue;
 		if (!strcmp(tok, "hell") || !strcmp(tok, "all")) {
@@ -107,7 +145,7 @@ int load_parse_names(struct load_opts *o, const char *list, char *err,
 		}
 		o->gens |= 1u << i;
 	}
-	return 0;
+	return r;
 }
 
 /* Only loopback: a flood must never leave the machine. */
@@ -322,67 +360,6 @@ static bool child_ended(pid_t pid, int *status)
 	return true;
 }
 
-/* The children of this (single-threaded) process into @pids (at most
- * @max): /proc/self/task/PID/children, or a scan of /proc without
- * CONFIG_PROC_CHILDREN. Returns how many. */
-static int list_children(pid_t *pids, int max)
-{
-	char path[64], buf[4096], *p, *end;
-	pid_t self = getpid();
-	struct dirent *de;
-	int n = 0, fd;
-	ssize_t len;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)self);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len >= 0) {
-			buf[len] = '\0';
-			for (p = buf; n < max; p = end) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				pids[n++] = (pid_t)v;
-			}
-			return n;
-		}
-	}
-	d = opendir("/proc");
-	if (!d)
-		return 0;
-	while (n < max && (de = readdir(d))) {
-		char *close_p, *e;
-		long ppid;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		/* "pid (comm) state ppid ...": comm may hold ") " */
-		close_p = strrchr(buf, ')');
-		if (!close_p || strlen(close_p) < 5)
-			continue;
-		ppid = strtol(close_p + 4, &e, 10);
-		if (e == close_p + 4)
-			continue;
-		if (ppid == self)
-			pids[n++] = (pid_t)strtol(de->d_name, NULL, 10);
-	}
-	closedir(d);
-	return n;
-}
-
 /*
  * Children of the guard but @keep: what the command left behind when the
  * processes it was started from ended (the guard is their subreaper). Reap
@@ -392,7 +369,7 @@ static int list_children(pid_t *pids, int max)
 static int cmd_orphans(pid_t keep, int sig)
 {
 	pid_t kids[512];
-	int n = list_children(kids, 512), i, left = 0;
+	int n = children_list(kids, 512), i, left = 0;
 
 	for (i = 0; i < n; i++) {
 		if (kids[i] == keep || kids[i] <= 0)
@@ -435,11 +412,14 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* rtlat knows the group even if the guard is stopped now */
+		slot->cmd_pgid = (int)getpid();
 		load_child_reset();
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	slot->cmd_pgid = (int)pid;
 	snprintf(slot->note, sizeof(slot->note), "/bin/sh -c, process group %d",
 		 (int)pid);
 	slot->exit_status = -1;
@@ -651,6 +631,121 @@ int load_start(const struct load_opts *o, struct load_run **out, char *err,
 	return 0;
 }
 
+/*
+ * Does process group @pgid hold a process that is not a zombie? (A zombie
+ * of it, orphaned, waits for init to reap it: nothing to kill.)
+ */
+static bool group_alive(pid_t pgid)
+{
+	char path[64], buf[512], *close_p;
+	struct dirent *de;
+	bool alive = false;
+	ssize_t len;
+	DIR *d;
+	int fd;
+
+	if (pgid <= 0 || kill(-pgid, 0) < 0)
+		return false;		/* ESRCH: no member at all */
+	d = opendir("/proc");
+	if (!d)
+		return true;		/* cannot tell: assume so */
+	while (!alive && (de = readdir(d))) {
+		char state, *e;
+		long pgrp;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "pid (comm) state ppid pgrp ...": comm may hold ") " */
+		close_p = strrchr(buf, ')');
+		if (!close_p || strlen(close_p) < 5)
+			continue;
+		state = close_p[2];
+		strtol(close_p + 4, &e, 10);		/* ppid */
+		pgrp = strtol(e, NULL, 10);
+		alive = pgrp == pgid && state != 'Z' && state != 'X';
+	}
+	closedir(d);
+	return alive;
+}
+
+/* Ask what runs of the command of @s to end: SIGTERM, and SIGCONT so that
+ * a stopped member sees it. Returns whether anything of it ran. */
+static bool cmd_group_term(struct load_slot *s)
+{
+	pid_t pgid = (pid_t)s->cmd_pgid;
+
+	if (s->gen >= 0 || !group_alive(pgid))
+		return false;
+	kill(-pgid, SIGTERM);
+	kill(-pgid, SIGCONT);
+	__atomic_store_n(&s->cmd_group_killed, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* Record that the worker of slot @k ended at @now with @status (exit
+ * status, 128 + signal); a command's group is told to end. */
+static void worker_died(struct load_run *lr, int k, int64_t now, int status)
+{
+	struct load_slot *s = &lr->slots[k];
+
+	s->fate_status = status;
+	s->t_fate = now - lr->t_start;
+	__atomic_store_n(&s->fate, WORKER_DIED, __ATOMIC_RELEASE);
+	cmd_group_term(s);
+}
+
+/* Workers that ended while they should run: a worker that failed said why
+ * (LOAD_FAILED) and is not one of them. */
+static void check_workers(struct load_run *lr, int64_t now)
+{
+	int k, st;
+
+	for (k = 0; k < lr->nslots; k++) {
+		struct load_slot *s = &lr->slots[k];
+
+		if (lr->pids[k] <= 0 || s->fate != WORKER_OK ||
+		    __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == LOAD_FAILED)
+			continue;
+		if (child_ended(lr->pids[k], &st))
+			worker_died(lr, k, now, st);
+	}
+}
+
+void load_check(struct load_run *lr)
+{
+	int64_t now;
+
+	if (!lr || lr->stopped)
+		return;
+	now = clock_now_ns(CLOCK_MONOTONIC);
+	if (now < lr->next_check)
+		return;
+	lr->next_check = now + CHECK_NS;
+	check_workers(lr, now);
+}
+
+/* Commands whose group rtlat signalled (cmd_group_term()) and of which
+ * something still runs. */
+static int cmd_groups_left(const struct load_run *lr)
+{
+	int k, n = 0;
+
+	for (k = 0; k < lr->nslots; k++)
+		if (lr->slots[k].cmd_group_killed &&
+		    group_alive((pid_t)lr->slots[k].cmd_pgid))
+			n++;
+	return n;
+}
+
 void load_stop(struct load_run *lr)
 {
 	int64_t end;
@@ -659,14 +754,7 @@ void load_stop(struct load_run *lr)
 	if (!lr || lr->stopped)
 		return;
 	lr->t_stop = clock_now_ns(CLOCK_MONOTONIC);
-	for (k = 0; k < lr->nslots; k++) {
-		struct load_slot *s = &lr->slots[k];
-
-		if (lr->pids[k] > 0 && s->state == LOAD_RUNNING &&
-		    child_ended(lr->pids[k], NULL) && !s->error[0])
-			snprintf(s->error, sizeof(s->error),
-				 "ended before the loads were stopped (killed?)");
-	}
+	check_workers(lr, lr->t_stop);
 	if (lr->pgid)
 		kill(-lr->pgid, SIGTERM);
 	end = lr->t_stop + STOP_GRACE_NS;
@@ -678,6 +766,11 @@ void load_stop(struct load_run *lr)
 		if (pending)
 			sleep_ns(POLL_NS);
 	} while (pending && clock_now_ns(CLOCK_MONOTONIC) < end);
+	/* still running after the grace (stopped, hung): killed */
+	for (k = 0; k < lr->nslots && pending; k++)
+		if (lr->pids[k] > 0 && !child_ended(lr->pids[k], NULL))
+			__atomic_store_n(&lr->slots[k].fate, WORKER_KILLED,
+					 __ATOMIC_RELEASE);
 	/* the group still exists (unreaped members): get any straggler and
 	 * whatever a worker forked */
 	if (lr->pgid)
@@ -689,6 +782,18 @@ void load_stop(struct load_run *lr)
 			;
 		lr->pids[k] = 0;
 	}
+	/* a guard that died or was killed left its command to rtlat; one
+	 * that stopped on SIGTERM killed and reaped the group itself */
+	for (k = 0; k < lr->nslots; k++)
+		if (lr->slots[k].fate != WORKER_OK)
+			cmd_group_term(&lr->slots[k]);
+	end = clock_now_ns(CLOCK_MONOTONIC) + STOP_GRACE_NS;
+	while (cmd_groups_left(lr) && clock_now_ns(CLOCK_MONOTONIC) < end)
+		sleep_ns(20 * NSEC_PER_MSEC);
+	for (k = 0; k < lr->nslots; k++)
+		if (lr->slots[k].cmd_group_killed &&
+		    group_alive((pid_t)lr->slots[k].cmd_pgid))
+			kill(-(pid_t)lr->slots[k].cmd_pgid, SIGKILL);
 	lr->stopped = true;
 }
 
@@ -702,6 +807,30 @@ void load_free(struct load_run *lr)
 	free(lr);
 }
 
+/* Why worker @s did not run until stopped (its fate), into @buf. */
+static void fate_text(const struct load_slot *s, int fate, char *buf,
+		      size_t len)
+{
+	char how[96];
+	const char *cmd = s->gen < 0 &&
+			  __atomic_load_n(&s->cmd_group_killed, __ATOMIC_RELAXED) ?
+			  "; rtlat ended the command's process group itself" : "";
+
+	if (fate == WORKER_KILLED) {
+		snprintf(buf, len, "worker %d: did not stop within %lld s of SIGTERM (stopped or hung) and was killed%s",
+			 s->index, (long long)(STOP_GRACE_NS / NSEC_PER_SEC), cmd);
+		return;
+	}
+	if (s->fate_status > 128)
+		snprintf(how, sizeof(how), "killed by signal %d (%s)",
+			 s->fate_status - 128, strsignal(s->fate_status - 128));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+			 s->fate_status);
+	snprintf(buf, len, "worker %d: %s after %.1f s, before the loads were stopped%s",
+		 s->index, how, (double)s->t_fate / 1e9, cmd);
+}
+
 int load_results(const struct load_run *lr, struct load_result *res, int max)
 {
 	int64_t now, dur;
@@ -713,6 +842,7 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 	dur = now - lr->t_start;
 	for (k = 0; k < lr->nslots && n < max; k++) {
 		const struct load_slot *s = &lr->slots[k];
+		int fate = __atomic_load_n(&s->fate, __ATOMIC_ACQUIRE);
 		struct load_result *r;
 
 		/* a generator's result opens with its worker 0 */
@@ -739,6 +869,10 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 				if (s->state == LOAD_EXITED) {
 					r->exit_status = s->exit_status;
 					r->ran_ns = s->t_exit;
+				} else if (fate == WORKER_DIED) {
+					/* the command went with its guard */
+					r->worker_died = true;
+					r->ran_ns = s->t_fate;
 				}
 			}
 		} else {
@@ -749,6 +883,8 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 		if (s->error[0] && !r->error[0])
 			snprintf(r->error, sizeof(r->error), "worker %d: %s",
 				 s->index, s->error);
+		else if (fate != WORKER_OK && !r->error[0])
+			fate_text(s, fate, r->error, sizeof(r->error));
 	}
 	for (k = 0; k < n; k++) {
 		struct load_result *r = &res[k];
@@ -873,6 +1009,9 @@ void load_print(FILE *f, const struct load_result *res, int n,
 			if (r->exit_status >= 0)
 				fprintf(f, "ended by itself with status %d after %.1f s",
 					r->exit_status, (double)r->ran_ns / 1e9);
+			else if (r->worker_died)
+				fprintf(f, "ran %.1f s until its worker died",
+					(double)r->ran_ns / 1e9);
 			else
 				fprintf(f, "ran %.1f s until stopped",
 					(double)r->ran_ns / 1e9);

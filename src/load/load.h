@@ -28,7 +28,9 @@
  * --load-cmd CMD runs "/bin/sh -c CMD" in a process group of its own under a
  * small guard process, which kills that whole group when rtlat stops the
  * loads or dies. The guard is a child subreaper: what the command left in
- * another group or session (setsid, a double fork) is killed too.
+ * another group or session (setsid, a double fork) is killed too. rtlat
+ * knows the command's group as well and terminates it itself when the
+ * guard died or had to be killed (stopped, hung).
  */
 #ifndef RTLAT_LOAD_H
 #define RTLAT_LOAD_H
@@ -95,8 +97,10 @@ enum {
 void load_opts_init(struct load_opts *o);
 /* Handle a load option. Returns 0, -1 after an error, 1 if @d is not one. */
 int load_opt(struct load_opts *o, const struct optdesc *d, const char *arg);
-/* Add the generators of "cpu,io" / "hell" / "none" (',' or '+' separated).
- * Returns 0 or -1 with a message naming the bad name and the known ones. */
+/* Add the generators of "cpu,io" / "hell" / "none" (',' or '+' separated,
+ * white space around names ignored). Returns 0, or -1 with a message
+ * naming the bad name and the known ones, or the empty element ("cpu,,io",
+ * "cpu+", an empty list: "none" says no load). */
 int load_parse_names(struct load_opts *o, const char *list, char *err,
 		     size_t errlen);
 /* Anything to run? */
@@ -135,6 +139,14 @@ struct load_slot {
 	int policy, nice;		/* read back by the worker after set-up */
 	int exit_status;		/* command: exit status, -1 = stopped */
 	int64_t t_exit;			/* command: when it ended by itself */
+	volatile int cmd_pgid;		/* command: its process group, 0 until
+					 * known (set by the guard and the shell) */
+	/* written by rtlat once the worker process has ended (load_check(),
+	 * load_stop()); fate last (release) */
+	int fate;			/* WORKER_OK, WORKER_DIED, WORKER_KILLED */
+	int fate_status;		/* DIED: exit status, or 128 + signal */
+	int64_t t_fate;			/* DIED: noticed, ns after the rates start */
+	int cmd_group_killed;		/* rtlat signalled the command's group */
 	char note[160];			/* what it does, set by worker 0 */
 	char error[192];
 };
@@ -144,6 +156,13 @@ enum {
 	LOAD_RUNNING,
 	LOAD_FAILED,
 	LOAD_EXITED,			/* a command that ended by itself */
+};
+
+/* What became of a worker process, as rtlat saw it (load_slot.fate). */
+enum {
+	WORKER_OK,			/* ran until stopped, or failed saying why */
+	WORKER_DIED,			/* ended before the loads were stopped */
+	WORKER_KILLED,			/* did not stop on SIGTERM: SIGKILLed */
 };
 
 struct load_worker {
@@ -194,8 +213,23 @@ struct load_run;
 int load_start(const struct load_opts *o, struct load_run **out, char *err,
 	       size_t errlen);
 
-/* Stop and reap every load process (idempotent; NULL is fine). Counting
- * stops here: rates cover start to stop. */
+/*
+ * While the loads run (main thread, e.g. once per main-loop tick; at most
+ * every 200 ms it looks): notice a load process that ended before it was
+ * told to stop (killed, crashed) and record when and how. A --load-cmd
+ * whose guard died has its process group terminated by rtlat at once.
+ * NULL is fine.
+ */
+void load_check(struct load_run *lr);
+
+/*
+ * Stop and reap every load process (idempotent; NULL is fine): SIGTERM to
+ * their group, SIGKILL after 2 s (a worker that had to be killed is
+ * reported as such). Then, whatever became of the guards, rtlat itself
+ * terminates each --load-cmd's process group if anything of it still runs
+ * (SIGTERM and SIGCONT, SIGKILL after 2 s). Counting stops here: rates
+ * cover start to stop.
+ */
 void load_stop(struct load_run *lr);
 
 /* Stop if needed and free. */
@@ -218,6 +252,7 @@ struct load_result {
 	char command[256];		/*   the command */
 	int exit_status;		/*   its status if it ended, else -1 */
 	int64_t ran_ns;			/*   how long it ran */
+	bool worker_died;		/*   its guard died first (see error) */
 };
 
 /* Results so far (rates up to now while running). Returns how many were

@@ -48,6 +48,29 @@ def test_bad_load_names_are_refused():
     assert "--load" in p.stderr and "nope" in p.stderr
 
 
+@pytest.mark.parametrize("names,why", [
+    ("cpu,,io", 'empty element at position 5 in "cpu,,io"'),
+    ("cpu+", 'empty element at position 5 in "cpu+"'),
+    ("cpu++io", 'empty element at position 5 in "cpu++io"'),
+    (",cpu", 'empty element at position 1 in ",cpu"'),
+    ("", "empty load list"),
+    (" ", "empty load list"),
+])
+def test_empty_load_names_are_refused(names, why):
+    """An empty element of a load list is an error naming the option and
+    the list, as -c does; none is the way to say no load."""
+    p = run(["latency", "--load", names, "-T", "1", "-q"], check=1)
+    assert "error: invalid value '%s' for --load: %s (none: no load)" % (
+        names, why) in p.stderr, p.stderr
+    p = run(["load", names, "-T", "1"], check=1)
+    assert "error: invalid load NAME '%s': %s" % (names, why) in p.stderr
+    assert "rtlat load:" not in p.stdout
+    # names with white space around them are fine
+    p = run(["load", " cpu , none+io ", "-T", "0.3", "--load-workers", "1"],
+            check=0)
+    assert "running cpu,io" in p.stderr
+
+
 @pytest.mark.parametrize("dest", ["8.8.8.8", "192.168.1.1", "10.0.0.1",
                                   "::1", "example.org"])
 def test_net_refuses_non_loopback(dest):
@@ -359,3 +382,85 @@ def test_signal_during_load_setup_ends_cleanly(tmp_path):
     assert p.returncode == 0, err
     assert load_json_strict(tmp_path / "r.json")["status"] == "interrupted"
     assert wait_session_empty(p.pid) == []
+
+
+# --- a --load-cmd whose guard is stopped or killed ------------------------
+
+def _wait_comm(sid, comm, timeout=20.0):
+    """pid of the process named comm in session sid (None: not there)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        pids = [pid for pid, st, c in session_procs(sid)
+                if c == comm and st != "Z"]
+        if pids:
+            return pids[0]
+        time.sleep(0.02)
+    return None
+
+
+def _cmd_line(out):
+    [line] = [ln for ln in out.splitlines() if "cmd " in ln and " - " in ln]
+    return line
+
+
+@pytest.mark.parametrize("test", [
+    "load", pytest.param("latency", marks=needs_root)])
+def test_load_cmd_stopped_guard_group_killed_by_rtlat(tmp_path, test):
+    """A --load-cmd guard stopped with SIGSTOP cannot kill its command: rtlat
+    kills the guard after the grace and ends the command's process group
+    itself (a compound command: the shell's child outlives the shell), and
+    says that the worker had to be killed."""
+    tag = "38.%d%s" % (os.getpid() % 1000, "1" if test == "load" else "2")
+    args = [test, "-T", "2", "--load-cmd", "sleep %s; true" % tag,
+            "--json", tmp_path / "r.json"]
+    if test == "latency":
+        args += ["--warmup", "0", "-q"]
+    p = _start_to_files(args, tmp_path)
+    try:
+        guard = _wait_comm(p.pid, "rtlat-load-cmd")
+        assert guard, session_procs(p.pid)
+        end = time.monotonic() + 20
+        while not _procs_with("sleep\0" + tag) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert _procs_with("sleep\0" + tag)
+        os.kill(guard, signal.SIGSTOP)
+        rc = p.wait(timeout=60)
+        assert _wait_gone("sleep\0" + tag, timeout=5) == []
+    finally:
+        for pid in _procs_with("sleep\0" + tag):
+            os.kill(pid, signal.SIGKILL)
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    out = (tmp_path / "out").read_text()
+    err = (tmp_path / "err").read_text()
+    why = ("worker 0: did not stop within 2 s of SIGTERM (stopped or hung) "
+           "and was killed; rtlat ended the command's process group itself")
+    line = _cmd_line(out)
+    assert "ran " in line and "until stopped [FAILED: %s]" % why in line
+    [ld] = load_json_strict(tmp_path / "r.json")["loads"]
+    assert ld["error"] == why and ld["exit_status"] is None
+    # rtlat load: a load that failed is an error; a test: a warning
+    assert rc == (1 if test == "load" else 0), err
+    assert "load command 'sleep %s; true' failed: %s" % (tag, why) in err
+    assert wait_session_empty(p.pid) == []
+
+
+@pytest.mark.parametrize("test", [
+    "load", pytest.param("latency", marks=needs_root)])
+def test_load_cmd_killed_guard_reported(tmp_path, test):
+    """A command that kills its guard: the worker died, killed by signal
+    9, before the loads were stopped - not 'ran until stopped'."""
+    args = [test, "-T", "2", "--load-cmd", "kill -9 $PPID",
+            "--json", tmp_path / "r.json"]
+    if test == "latency":
+        args += ["--warmup", "0", "-q"]
+    p = run(args, timeout=60)
+    line = _cmd_line(p.stdout)
+    assert "until stopped" not in line, line
+    why = "worker 0: killed by signal 9 (Killed) after "
+    assert " until its worker died [FAILED: " + why in line, line
+    assert ", before the loads were stopped]" in line
+    [ld] = load_json_strict(tmp_path / "r.json")["loads"]
+    assert ld["error"].startswith(why) and ld["exit_status"] is None
+    assert 0 <= ld["ran_ns"] <= ld["duration_ns"], line
+    assert p.returncode == (1 if test == "load" else 0), p.stderr

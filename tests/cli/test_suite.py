@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import load_json_strict, needs_root, run
-from procs import start, stop, wait_session_empty
+from procs import session_procs, start, stop, wait_session_empty
 
 HEADER = ["Board      :", "Processor  :", "CPU-Clk    :", "Caches     :",
           "Memory     :", "Linux      :", "RT         :"]
@@ -283,6 +283,71 @@ def test_suite_option_errors(tmp_path):
     assert "already holds" in p.stderr
 
 
+@pytest.mark.parametrize("loads,why", [
+    ("none,,hell", "empty element at position 6"),
+    ("none,", "empty element at position 6"),
+    ("", "empty list of load states"),
+    ("cpu+", 'empty element at position 5 in "cpu+"'),
+    ("none,cpu++io", 'empty element at position 5 in "cpu++io"'),
+])
+def test_suite_empty_load_states_are_refused(tmp_path, loads, why):
+    """(An old result in --out: should the list pass, nothing runs.)"""
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "suite.json").write_text("{}")
+    p = run(["suite", "--loads", loads, "--out", tmp_path / "old"], check=1)
+    assert "error: invalid value '%s' for --loads: %s (none: no load)" % (
+        loads, why) in p.stderr, p.stderr
+
+
+def test_suite_out_must_name_a_directory(tmp_path):
+    """-o '' would write into / (/suite.json); a file is no directory. (A
+    bad --loads after it: should -o pass, nothing runs.)"""
+    p = run(["suite", "-o", "", "--loads", "bogus"], check=1)
+    assert "invalid value '' for -o/--out: expected a directory, not an " \
+        "empty name" in p.stderr, p.stderr
+    f = tmp_path / "file"
+    f.write_text("x")
+    p = run(["suite", "--out", f, "--loads", "bogus"], check=1)
+    assert "invalid value '%s' for -o/--out: exists and is not a " \
+        "directory" % f in p.stderr, p.stderr
+    assert f.read_text() == "x"
+    conf = tmp_path / "s.conf"
+    conf.write_text("[suite]\nout =\nloads = bogus\n")
+    p = run(["suite", "-f", conf], check=1)
+    assert "invalid value '' for -o/--out" in p.stderr, p.stderr
+    assert "s.conf line 2" in p.stderr
+
+
+@needs_root
+def test_suite_miss_header_of_runs_without_figures(tmp_path):
+    """A table whose run failed without figures, or did not run, still
+    has its test's miss column: lost for switch and handshake."""
+    p = run(["suite", "--tests", "switch,handshake,latency", "--loads",
+             "none", "-T", "1", "-q", "-o", tmp_path / "res",
+             "--test-args", "switch:--ipc bogus",
+             "--test-args", "handshake:--ipc bogus",
+             "--test-args", "latency:--ipc bogus"], check=1)
+    rows = p.stdout.splitlines()
+    for title, miss in (("SWITCH", "----lost"), ("HANDSHAKE", "----lost"),
+                        ("LATENCY", "-overrun")):
+        i = [k for k, ln in enumerate(rows) if ln.startswith(title + " ")]
+        assert len(i) == 1, (title, p.stdout)
+        assert "|" + miss + "|" in rows[i[0] + 1], rows[i[0] + 1]
+        assert "| failed: " in rows[i[0] + 2]
+    # not run: the suite interrupted during its first run
+    out = tmp_path / "res2"
+    p = start(["suite", "--tests", "latency,switch,handshake", "--loads",
+               "none", "-T", "30", "--warmup", "0", "-o", out])
+    _first_run_child(p, out)
+    stdout, err = stop(p, signal.SIGINT)
+    assert p.returncode == 0, err
+    for title in ("SWITCH", "HANDSHAKE"):
+        [t] = [k for k, ln in enumerate(stdout.splitlines())
+               if ln.startswith(title + " ")]
+        assert "|----lost|" in stdout.splitlines()[t + 1]
+        assert "| not run" in stdout.splitlines()[t + 2]
+
+
 @needs_root
 def test_suite_interrupted_cleanly(tmp_path):
     out = tmp_path / "res"
@@ -476,3 +541,126 @@ def test_suite_no_leak_under_asan(tmp_path):
         for w in ("LeakSanitizer", "AddressSanitizer", "runtime error:"):
             assert w not in p.stderr, p.stderr[-4000:]
         assert p.returncode in (0, 1), (p.returncode, p.stderr[-2000:])
+
+
+# --- runs that would never end: stopped or hung ----------------------------
+
+def _first_run_child(p, out, name="01-latency-none.json"):
+    end = time.monotonic() + 30
+    while not (out / name).exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    [child] = _children(p.pid)
+    return child
+
+
+@needs_root
+def test_suite_stopped_run_is_killed_and_fails(tmp_path):
+    """A run whose process is stopped (SIGSTOP) would never end: the suite
+    notices it, kills it, records it as failed with the signal, and goes
+    on with the next run."""
+    out = tmp_path / "res"
+    p = start(["suite", "-T", "2", "--warmup", "0", "--tests",
+               "latency,cruncher", "--loads", "none", "-o", out])
+    child = None
+    try:
+        child = _first_run_child(p, out)
+        os.kill(child, signal.SIGSTOP)
+        stdout, err = p.communicate(timeout=120)     # a hang detector
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            os.kill(child, signal.SIGKILL)
+    text = "stopped by signal 19 (Stopped (signal)), not sent by the suite"
+    assert p.returncode == 1, err
+    assert "run 1 of 2 (latency without load) failed: " + text in err
+    assert wait_session_empty(p.pid) == []
+    idx = load_json_strict(out / "suite.json")
+    assert idx["status"] == "complete" and idx["exit_status"] == 1
+    r1, r2 = idx["runs"]
+    assert r1["status"] == "error" and r1["error"].startswith(text + ": killed")
+    assert r1["signal"] == 9
+    assert r2["status"] == "complete" and r2["error"] is None
+    assert "| failed: " + text in stdout
+
+
+def _ptrace(req, pid):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p,
+                            ctypes.c_void_p]
+    return libc.ptrace(req, pid, None, None)
+
+
+@needs_root
+def test_suite_hung_run_is_killed_after_its_time(tmp_path):
+    """A run that does not end and is not stopped either (here: its main
+    thread held in a ptrace stop, as a debugger does) is killed once it has
+    run 30 s past its warm-up and duration, and fails saying so."""
+    PTRACE_SEIZE, PTRACE_INTERRUPT, WALL = 0x4206, 0x4207, 0x40000000
+    out = tmp_path / "res"
+    p = start(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+               "--loads", "none,cpu", "--load-workers", "1", "-o", out])
+    child = None
+    try:
+        child = _first_run_child(p, out)
+        if _ptrace(PTRACE_SEIZE, child) != 0:
+            pytest.skip("ptrace not permitted")
+        assert _ptrace(PTRACE_INTERRUPT, child) == 0
+        os.waitpid(child, WALL)                 # in its ptrace stop
+        end = time.monotonic() + 120            # a hang detector
+        while p.poll() is None and time.monotonic() < end:
+            # reap it for the suite once killed (we trace it)
+            try:
+                os.waitpid(child, os.WNOHANG | WALL)
+            except ChildProcessError:
+                pass
+            time.sleep(0.1)
+        stdout, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    text = "did not end in time (still running after 00:00:31; warm-up " \
+        "and duration 00:00:01): killed by the suite"
+    assert p.returncode == 1, err
+    assert "run 1 of 2 (latency without load) failed: " + text in err
+    assert wait_session_empty(p.pid) == []
+    r1, r2 = load_json_strict(out / "suite.json")["runs"]
+    assert r1["status"] == "error" and r1["error"].startswith(text)
+    assert r2["status"] == "complete" and r2["error"] is None
+
+
+@needs_root
+def test_suite_stopped_run_and_its_stopped_load_cmd_are_killed(tmp_path):
+    """The run and its --load-cmd guard both stopped: the guard cannot act
+    on its parent-death signal, and the test cannot stop it. The suite (a
+    child subreaper) kills and reaps all that is left, the command too."""
+    from test_load import _procs_with, _wait_gone
+    tag = "39.%d" % (os.getpid() % 1000)
+    out = tmp_path / "res"
+    p = start(["suite", "-T", "30", "--warmup", "0", "--tests", "latency",
+               "--loads", "cmd", "--load-cmd", "sleep %s; true" % tag,
+               "-o", out])
+    child = None
+    try:
+        child = _first_run_child(p, out, "01-latency-cmd.json")
+        [guard] = [pid for pid, st, c in session_procs(p.pid)
+                   if c == "rtlat-load-cmd"]
+        assert _procs_with("sleep\0" + tag)
+        os.kill(guard, signal.SIGSTOP)
+        os.kill(child, signal.SIGSTOP)
+        stdout, err = p.communicate(timeout=120)     # a hang detector
+        assert _wait_gone("sleep\0" + tag, timeout=5) == []
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            os.kill(child, signal.SIGKILL)
+        for pid in _procs_with("sleep\0" + tag):
+            os.kill(pid, signal.SIGKILL)
+    assert p.returncode == 1, err
+    assert "run 1 of 1 (latency with load (cmd)) failed: stopped by " \
+        "signal 19" in err
+    assert wait_session_empty(p.pid) == []
+    notes = stdout.split("Notes:\n", 1)[1]
+    assert "run 1 (01-latency-cmd): " in notes
+    assert "it left behind killed by the suite" in notes

@@ -173,3 +173,48 @@ def test_cpu_order_is_kept(tmp_path):
                               "-c", "%d,%d" % (b, a)])
     # sampler 0 is the worker, sampler 1 the event thread
     assert [t["cpu"] for t in d["threads"]] == [a, b], d["threads"]
+
+
+@needs_root
+@pytest.mark.parametrize("test", ["switch", "handshake"])
+def test_partner_dies_with_rtlat_killed(test):
+    """rtlat SIGKILLed: its --process partner (real-time priority) dies
+    with it at once (parent-death signal SIGKILL), instead of running to
+    the end of -T. What may stay a moment is its zombie, until init (this
+    VM's reaps every second or two) collects it."""
+    import os
+    import signal
+    import time
+
+    from procs import start
+
+    def state(pid):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                return f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return None             # reaped
+
+    p = start([test, "--process", "-T", "60", "--warmup", "0", "-q"])
+    partner = None
+    try:
+        end = time.monotonic() + 20
+        kids = []
+        while not kids and time.monotonic() < end:
+            with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+                kids = [int(k) for k in f.read().split()]
+            time.sleep(0.05)
+        [partner] = kids
+        time.sleep(1.0)                         # measuring
+        assert state(partner) not in (None, "Z")
+        p.kill()
+        p.wait(timeout=30)
+        end = time.monotonic() + 10             # a hang detector
+        while state(partner) not in (None, "Z") and time.monotonic() < end:
+            time.sleep(0.01)
+        assert state(partner) in (None, "Z")
+    finally:
+        if p.poll() is None:
+            p.kill()
+        if partner and state(partner) not in (None, "Z"):
+            os.kill(partner, signal.SIGKILL)

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The children of this process (a --load-cmd guard, rtlat suite: child
+ * subreapers that kill and reap what their runs leave behind).
+ */
+#ifndef RTLAT_CHILDREN_H
+#define RTLAT_CHILDREN_H
+
+#include <sys/types.h>
+
+/*
+ * The children of this single-threaded process (its main thread's, as
+ * /proc/self/task/PID/children lists them; a scan of /proc without
+ * CONFIG_PROC_CHILDREN), zombies included, into @pids (at most @max).
+ * Returns how many.
+ */
+int children_list(pid_t *pids, int max);
+
+#endif
