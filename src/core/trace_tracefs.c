@@ -680,7 +680,8 @@ int tsrc_fill(struct tsrc *s, bool final, int64_t *upto)
 		}
 	}
 	/* kept-back events first, each CPU in reading order on ties */
-	qsort(s->batch, s->nbatch, sizeof(*s->batch), tev_cmp);
+	if (s->nbatch > 1)	/* (the batch is NULL before the first event) */
+		qsort(s->batch, s->nbatch, sizeof(*s->batch), tev_cmp);
 	*upto = final ? INT64_MAX : t_read - HOLDBACK_NS;
 	return 0;
 }
@@ -692,7 +693,9 @@ void tsrc_deliver(struct tsrc *s, int64_t upto,
 
 	for (i = 0; i < s->nbatch && s->batch[i].ts < upto; i++)
 		fn(ctx, &s->batch[i]);
-	memmove(s->batch, s->batch + i, (s->nbatch - i) * sizeof(*s->batch));
+	if (i && i < s->nbatch)
+		memmove(s->batch, s->batch + i,
+			(s->nbatch - i) * sizeof(*s->batch));
 	s->nbatch -= i;
 }
 
