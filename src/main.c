@@ -4,8 +4,10 @@
  * "rtlat CMD ..." or through a link named after a command ("latency ...").
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/log.h"
@@ -40,6 +42,30 @@ static int finish_stdout(int status)
 	return status ? status : 1;
 }
 
+/*
+ * Open /dev/null on any of stdin, stdout and stderr that is closed
+ * ("rtlat latency >&-"): else the first file opened takes its number, and
+ * results or warnings are written into it (into /dev/cpu_dma_latency, whose
+ * 4-byte writes set the latency limit). Returns 0 or -1.
+ */
+static int std_fds_open(void)
+{
+	int fd, n;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		n = open("/dev/null", O_RDWR);	/* the lowest free: @fd */
+		if (n < 0)
+			return -1;
+		if (n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+	return 0;
+}
+
 static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
 		   const char *prefix)
 {
@@ -56,6 +82,8 @@ int main(int argc, char **argv)
 	const struct rtlat_cmd *c;
 	char prefix[64];
 
+	if (std_fds_open() < 0)
+		return 1;
 	base = base ? base + 1 : argv[0];
 	rtlat_argc = argc;
 	rtlat_argv = argv;
