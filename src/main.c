@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "core/log.h"
+#include "core/outfile.h"
 
 static void usage(FILE *f)
 {
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
 
 	if (std_fds_open() < 0)
 		return 1;
+	outfile_init();
 	base = base ? base + 1 : argv[0];
 	rtlat_argc = argc;
 	rtlat_argv = argv;
