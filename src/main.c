@@ -31,15 +31,16 @@ static void usage(FILE *f)
 
 /*
  * Results that could not be written are an error, never a silent success:
- * stdout full, closed, or a pipe whose reader left (SIGPIPE is ignored by
- * the measuring commands, so that they can end with a result file).
+ * stdout full, or a pipe whose reader left (SIGPIPE is ignored by the
+ * measuring commands, so that they end with a complete result file): exit
+ * status 1 and the cause of the first failed write ("Broken pipe").
  */
 static int finish_stdout(int status)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	if (stdout_flush() == 0)
 		return status;
 	log_error("cannot write the results to standard output: %s",
-		  errno ? strerror(errno) : "I/O error");
+		  strerror(stdout_errno()));
 	return status ? status : 1;
 }
 

@@ -174,7 +174,7 @@ static void cyclic_start(struct run *r)
 {
 	if (r->dma_held)
 		printf("# /dev/cpu_dma_latency set to 0us\n");
-	fflush(stdout);
+	stdout_flush();
 }
 
 static void cyclic_interval(struct run *r, uint64_t k,
@@ -207,7 +207,7 @@ static void cyclic_tick(struct run *r)
 	policy_line(r);
 	st->live_lines = 2 + print_tlines(r, false);
 	printf("\033[%dA", st->live_lines);
-	fflush(stdout);
+	stdout_flush();
 }
 
 static void cyclic_raw(struct run *r, int i, const struct rawrec *rec)
@@ -369,7 +369,7 @@ static void cyclic_summary(struct run *r)
 	if (c->hist_buckets && !c->histfile)
 		hist_dump(r, stdout);
 	break_lines(r);
-	fflush(stdout);
+	stdout_flush();
 	run_report_outcome(r);
 }
 

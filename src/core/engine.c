@@ -1352,7 +1352,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	trace_summary(r);
 	print_loads(r);
 	/* the files last: any of them may be the standard output */
-	fflush(stdout);
+	stdout_flush();
 	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("-g/--gnuplot: %s", msg);
 		r->exit_code = 1;

@@ -573,7 +573,7 @@ FILE *atomic_open(struct atomic_file *af, const char *path, char *err,
 	if (t.kind == OUT_FD) {
 		/* after what was printed there */
 		if (t.fd == 1)
-			fflush(stdout);
+			stdout_flush();
 		else if (t.fd == 2)
 			fflush(stderr);
 		fd = fcntl(t.fd, F_DUPFD_CLOEXEC, 3);
@@ -690,4 +690,34 @@ int atomic_commit(struct atomic_file *af, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static _Atomic int stdout_err;
+
+int stdout_flush(void)
+{
+	int expected = 0, r = fflush(stdout), e = errno;
+
+	if (r == 0 && !ferror(stdout))
+		return 0;
+	/* a failed fflush() just set errno; an earlier failure (inside a
+	 * printf) left only the error flag, errno is long gone */
+	if (r != 0 && e)
+		atomic_compare_exchange_strong(&stdout_err, &expected, e);
+	return -1;
+}
+
+int stdout_errno(void)
+{
+	struct pollfd p = { .fd = 1, .events = POLLOUT };
+	int e = atomic_load(&stdout_err);
+
+	if (e)
+		return e;
+	/* a pipe whose reader left says so */
+	if (poll(&p, 1, 0) > 0 && (p.revents & POLLERR))
+		return EPIPE;
+	return EIO;
 }

@@ -62,4 +62,15 @@ int result_check_writable(const char *path, char *err, size_t errlen);
  * the end, never at checkpoints. */
 bool output_is_special(const char *path);
 
+/*
+ * fflush(stdout), keeping the cause of the first failure (stdout_errno()):
+ * errno is per thread and clobbered by anything after a failed write.
+ * Returns 0, or -1 when stdout has failed (now or before).
+ */
+int stdout_flush(void);
+
+/* The cause (errno) of the first failure of stdout: EPIPE when its reader
+ * left, EIO when unknown. Only meaningful after stdout_flush() failed. */
+int stdout_errno(void);
+
 #endif

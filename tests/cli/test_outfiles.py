@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Output files that are not plain files: rtlat's own standard output (by a
 /proc/self/fd link or as the same file), FIFOs without a reader, closed
-standard descriptors, files that cannot be replaced.
+standard descriptors, a reader of stdout that leaves, files that cannot be
+replaced.
 
 The system's /dev/stdout is never used: a test makes its own link to
 /proc/self/fd/1 in its temporary directory.
@@ -251,6 +252,26 @@ def test_closed_stdout_or_stderr_is_dev_null(tmp_path, fd):
     assert (fd, "/dev/null") in seen
     assert not [t for f, t in seen if t == "/dev/cpu_dma_latency"]
     assert load_json_strict(res)["status"] == "complete"
+
+
+# --- the reader of stdout leaves ---------------------------------------------
+
+@needs_root
+@pytest.mark.parametrize("cmd", ["latency", "cyclic"])
+def test_broken_pipe_is_named_and_the_result_complete(tmp_path, cmd):
+    res = tmp_path / "r.json"
+    args = ["-T", "2", "--warmup", "0.1s", "-c", "0", "--json", str(res)] \
+        if cmd == "latency" else ["-D", "2", "-a", "0", "--json=%s" % res]
+    p = subprocess.Popen([RTLAT, cmd] + args, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    p.stdout.readline()        # as "| head -1"
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=30) == 1
+    assert "cannot write the results to standard output: Broken pipe" in err
+    assert err.count("standard output") == 1
+    d = load_json_strict(res)
+    assert d["status"] == "complete"
 
 
 # --- files that cannot be written, named by their option --------------------
