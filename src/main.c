@@ -4,11 +4,14 @@
  * "rtlat CMD ..." or through a link named after a command ("latency ...").
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/log.h"
+#include "core/outfile.h"
 
 static void usage(FILE *f)
 {
@@ -28,16 +31,41 @@ static void usage(FILE *f)
 
 /*
  * Results that could not be written are an error, never a silent success:
- * stdout full, closed, or a pipe whose reader left (SIGPIPE is ignored by
- * the measuring commands, so that they can end with a result file).
+ * stdout full, or a pipe whose reader left (SIGPIPE is ignored by the
+ * measuring commands, so that they end with a complete result file): exit
+ * status 1 and the cause of the first failed write ("Broken pipe").
  */
 static int finish_stdout(int status)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	if (stdout_flush() == 0)
 		return status;
 	log_error("cannot write the results to standard output: %s",
-		  errno ? strerror(errno) : "I/O error");
+		  strerror(stdout_errno()));
 	return status ? status : 1;
+}
+
+/*
+ * Open /dev/null on any of stdin, stdout and stderr that is closed
+ * ("rtlat latency >&-"): else the first file opened takes its number, and
+ * results or warnings are written into it (into /dev/cpu_dma_latency, whose
+ * 4-byte writes set the latency limit). Returns 0 or -1.
+ */
+static int std_fds_open(void)
+{
+	int fd, n;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		n = open("/dev/null", O_RDWR);	/* the lowest free: @fd */
+		if (n < 0)
+			return -1;
+		if (n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+	return 0;
 }
 
 static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
@@ -56,6 +84,9 @@ int main(int argc, char **argv)
 	const struct rtlat_cmd *c;
 	char prefix[64];
 
+	if (std_fds_open() < 0)
+		return 1;
+	outfile_init();
 	base = base ? base + 1 : argv[0];
 	rtlat_argc = argc;
 	rtlat_argv = argv;

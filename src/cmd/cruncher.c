@@ -22,6 +22,7 @@
 #include "core/engine.h"
 #include "core/jsonw.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/output.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
@@ -256,7 +257,7 @@ static void cruncher_start(struct run *r)
 						    c->ideal_ns)),
 		       cc->cal.within ? "" : ": ideal NOT reached");
 	}
-	fflush(stdout);
+	stdout_flush();
 }
 
 static const struct xeno_col cruncher_cols[] = {

@@ -444,17 +444,17 @@ static int cyclic_setup(struct run *r)
 	struct cyclic_thread *t;
 	struct cyclic_state *st;
 	struct cpuset usable;
-	char err[256], note[512];
+	char err[1024], note[512];
 	int n, i;
 
 	if (c->json_file &&
 	    result_check_writable(c->json_file, err, sizeof(err)) < 0) {
-		log_error("%s", err);
+		log_error("--json: %s", err);
 		return -1;
 	}
 	if (c->histfile &&
 	    result_check_writable(c->histfile, err, sizeof(err)) < 0) {
-		log_error("%s", err);
+		log_error("--histfile: %s", err);
 		return -1;
 	}
 	t = calloc(CYCLIC_MAX_THREADS, sizeof(*t));

@@ -172,9 +172,9 @@ static void policy_line(struct run *r)
 
 static void cyclic_start(struct run *r)
 {
-	if (r->dma_fd >= 0)
+	if (r->dma_held)
 		printf("# /dev/cpu_dma_latency set to 0us\n");
-	fflush(stdout);
+	stdout_flush();
 }
 
 static void cyclic_interval(struct run *r, uint64_t k,
@@ -207,7 +207,7 @@ static void cyclic_tick(struct run *r)
 	policy_line(r);
 	st->live_lines = 2 + print_tlines(r, false);
 	printf("\033[%dA", st->live_lines);
-	fflush(stdout);
+	stdout_flush();
 }
 
 static void cyclic_raw(struct run *r, int i, const struct rawrec *rec)
@@ -350,7 +350,6 @@ static void break_lines(struct run *r)
 static void cyclic_summary(struct run *r)
 {
 	const struct cyclic_opts *c = opts_of(r);
-	char err[320], tmp[PATH_MAX + 32];
 	int i;
 
 	if (c->verbose) {
@@ -367,32 +366,36 @@ static void cyclic_summary(struct run *r)
 	} else if (!c->hist_buckets) {
 		print_tlines(r, true);	/* as cyclictest: -q -h prints none */
 	}
-	if (c->hist_buckets) {
-		if (c->histfile) {
-			FILE *f = atomic_open(c->histfile, tmp, sizeof(tmp),
-					      err, sizeof(err));
+	if (c->hist_buckets && !c->histfile)
+		hist_dump(r, stdout);
+	break_lines(r);
+	stdout_flush();
+	run_report_outcome(r);
+}
 
-			if (f) {
-				hist_dump(r, f);
-				if (atomic_commit(f, tmp, c->histfile, err,
-						  sizeof(err)) < 0)
-					f = NULL;
-			}
-			if (!f) {
-				log_error("%s", err);
-				r->exit_code = 1;
-			}
-		} else {
-			hist_dump(r, stdout);
+/* --histfile and --json, after every line printed (either may be the
+ * standard output) */
+static void cyclic_files(struct run *r)
+{
+	const struct cyclic_opts *c = opts_of(r);
+	struct atomic_file af;
+	char err[PATH_MAX + 128];
+
+	if (c->hist_buckets && c->histfile) {
+		if (atomic_open(&af, c->histfile, err, sizeof(err))) {
+			hist_dump(r, af.f);
+			if (atomic_commit(&af, err, sizeof(err)) == 0)
+				err[0] = '\0';
+		}
+		if (err[0]) {
+			log_error("--histfile: %s", err);
+			r->exit_code = 1;
 		}
 	}
-	break_lines(r);
-	fflush(stdout);
-	run_report_outcome(r);
 	if (c->json_file &&
 	    cyclic_json_write(r, c->json_file, r->exit_code, err,
 			      sizeof(err)) < 0) {
-		log_error("%s", err);
+		log_error("--json: %s", err);
 		r->exit_code = 1;
 	}
 }
@@ -403,6 +406,7 @@ const struct output_ops cyclic_output = {
 	.tick = cyclic_tick,
 	.raw = cyclic_raw,
 	.summary = cyclic_summary,
+	.files = cyclic_files,
 };
 
 /* ---------------------------------------------------------------------- */
@@ -585,7 +589,7 @@ static void json_body(struct run *r, struct jw *w, int return_code)
 	jw_str(w, "clock", r->o->clock == CLOCK_REALTIME ? "realtime" : "monotonic");
 	jw_str(w, "wait", wait_backend_name(r->o->wait));
 	jw_bool(w, "mlockall", r->o->mlock);
-	jw_bool(w, "cpu_dma_latency_held", r->dma_fd >= 0);
+	jw_bool(w, "cpu_dma_latency_held", r->dma_held);
 	jw_str(w, "cpus", cpulist_format(&r->o->cpus, host, sizeof(host)));
 	if (r->o->break_ns >= 0)
 		jw_int(w, "break_ns", r->o->break_ns);

@@ -86,12 +86,13 @@ struct load_outcome {
 static int write_json(const char *path, const struct load_run *lr,
 		      const char *status, const struct load_outcome *oc)
 {
-	char tmp[4096 + 32], err[512];
+	char err[512];
+	struct atomic_file af;
 	struct jw w;
 	FILE *f;
 	int i;
 
-	f = atomic_open(path, tmp, sizeof(tmp), err, sizeof(err));
+	f = atomic_open(&af, path, err, sizeof(err));
 	if (!f) {
 		log_error("cannot write the --json file: %s", err);
 		return -1;
@@ -112,13 +113,11 @@ static int write_json(const char *path, const struct load_run *lr,
 		jw_null(&w, "error");
 	jw_obj_end(&w);
 	if (!jw_finish(&w) && !ferror(f)) {
-		fclose(f);
-		if (tmp[0])
-			unlink(tmp);
+		atomic_abort(&af);
 		log_error("cannot write the --json file %s: internal error", path);
 		return -1;
 	}
-	if (atomic_commit(f, tmp, path, err, sizeof(err)) < 0) {
+	if (atomic_commit(&af, err, sizeof(err)) < 0) {
 		log_error("cannot write the --json file: %s", err);
 		return -1;
 	}

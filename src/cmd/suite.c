@@ -1146,7 +1146,7 @@ static int finish(struct suite *s)
 	suite_report(s, f);
 	fclose(f);
 	fputs(text, stdout);
-	fflush(stdout);
+	stdout_flush();
 	snprintf(path, sizeof(path), "%s/report.txt", s->outdir);
 	f = fopen(path, "we");
 	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {

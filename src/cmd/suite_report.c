@@ -412,13 +412,14 @@ static void run_json(struct jw *w, const struct suite_run *r)
 int suite_json_write(const struct suite *s, const char *status, char *err,
 		     size_t errlen)
 {
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 64], buf[32];
+	char path[PATH_MAX + 32], buf[32];
+	struct atomic_file af;
 	struct jw w;
 	FILE *f;
 	int i;
 
 	snprintf(path, sizeof(path), "%s/suite.json", s->outdir);
-	f = atomic_open(path, tmp, sizeof(tmp), err, errlen);
+	f = atomic_open(&af, path, err, errlen);
 	if (!f)
 		return -1;
 	jw_init(&w, f);
@@ -477,9 +478,9 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 		jw_null(&w, "exit_status");
 	jw_obj_end(&w);
 	if (!jw_finish(&w) && !ferror(f)) {
-		fclose(f);
+		atomic_abort(&af);
 		snprintf(err, errlen, "internal error writing %s", path);
 		return -1;
 	}
-	return atomic_commit(f, tmp, path, err, errlen);
+	return atomic_commit(&af, err, errlen);
 }

@@ -83,7 +83,8 @@ const struct optdesc engine_common_opts[] = {
 	{ "gnuplot", 'g', required_argument, "FILE",
 	  "write the histogram (raw counts) for gnuplot to FILE", 'g' },
 	{ "json", 0, required_argument, "FILE",
-	  "write the result as JSON to FILE (see docs/result-schema.md)", OPT_JSON },
+	  "write the result as JSON to FILE (see docs/result-schema.md);\n"
+	  "/dev/stdout: after the text, once", OPT_JSON },
 	{ "checkpoint", 0, required_argument, "TIME",
 	  "rewrite the JSON result every TIME (default 10s; 0 = at the end)", OPT_CHECKPOINT },
 	{ "max-latency", 0, required_argument, "US",
@@ -740,10 +741,18 @@ static int write_result(struct run *r, const char *status)
 		return 0;
 	engine_aggregate(r);
 	if (result_write(r, r->o->json_file, status, err, sizeof(err)) < 0) {
-		snprintf(r->error, sizeof(r->error), "%s", err);
+		snprintf(r->error, sizeof(r->error), "--json: %s", err);
 		return -1;
 	}
 	return 0;
+}
+
+/* Close /dev/cpu_dma_latency: the kernel drops the constraint. */
+static void dma_release(struct run *r)
+{
+	if (r->dma_fd >= 0)
+		close(r->dma_fd);
+	r->dma_fd = -1;
 }
 
 static void *display_main(void *arg)
@@ -1219,6 +1228,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->dma_fd = dma_latency_hold(msg, sizeof(msg));
 		if (r->dma_fd < 0)
 			log_note("%s", msg);
+		r->dma_held = r->dma_fd >= 0;
 	}
 	open_trace_fds(r);
 
@@ -1334,6 +1344,9 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	wall_end = clock_now_ns(CLOCK_REALTIME);
 	mono_end = clock_now_ns(CLOCK_MONOTONIC);
 	stop_samplers(r);
+	/* nothing measures any more: give the CPUs' idle states back before
+	 * anything may wait (a FIFO output for its reader) */
+	dma_release(r);
 	atomic_store(&r->display_stop, 1);
 	pthread_join(r->display, NULL);
 	r->display_started = false;
@@ -1373,15 +1386,18 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		t->out->summary(r);
 	trace_summary(r);
 	print_loads(r);
-	fflush(stdout);
+	/* the files last: any of them may be the standard output */
+	stdout_flush();
 	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
+		log_error("-g/--gnuplot: %s", msg);
 		r->exit_code = 1;
 	}
 	if (o->json_file && write_result(r, run_status(r)) < 0) {
 		log_error("%s", r->error);
 		r->exit_code = 1;
 	}
+	if (t->out->files)
+		t->out->files(r);
 	goto out;
 
 fail:
@@ -1398,8 +1414,7 @@ out:
 	trace_stop(r);
 	if (t->teardown)
 		t->teardown(r);
-	if (r->dma_fd >= 0)
-		close(r->dma_fd);
+	dma_release(r);
 	if (r->trace_marker_fd >= 0)
 		close(r->trace_marker_fd);
 	if (r->tracing_on_fd >= 0)

@@ -219,6 +219,11 @@ struct output_ops {
 	void (*raw)(struct run *r, int sampler, const struct rawrec *rec);
 	/* final summary, from the main thread */
 	void (*summary)(struct run *r);
+	/* the test's own output files, from the main thread after every line
+	 * of text (a file may be the standard output) and after the
+	 * measurement released cpu_dma_latency (a FIFO waits for its
+	 * reader); may be NULL */
+	void (*files)(struct run *r);
 	/* Xenomai style: the columns of the RTD line printed by
 	 * xeno_interval() (NULL: latency's); see output.h */
 	const struct xeno_col *cols;
@@ -326,7 +331,8 @@ struct run {
 	uint64_t brk_cycle;
 	int trace_marker_fd, tracing_on_fd;
 
-	int dma_fd;
+	int dma_fd;			/* -1 once released (end of measurement) */
+	bool dma_held;			/* cpu_dma_latency was held at 0 */
 	long long clock_res_ns;
 	char warnings[RTLAT_MAX_WARNINGS][320];
 	int nwarnings;

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/outfile.h"
 #include "core/output.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
@@ -97,11 +98,11 @@ void xeno_banner(struct run *r, const char *extra)
 	       o->warmup_ns ? fmt_time(buf, o->warmup_ns) : "none",
 	       fmt_time(iv, o->interval_ns),
 	       o->mlock ? ", memory locked" : ", memory NOT locked",
-	       r->dma_fd >= 0 ? ", cpu_dma_latency 0" : "");
+	       r->dma_held ? ", cpu_dma_latency 0" : "");
 	if (r->trace)
 		printf("== Trace: %s\n", trace_describe(r));
 	printf("== All results in microseconds\n");
-	fflush(stdout);
+	stdout_flush();
 }
 
 /* --trace: "|irq|handler|sched|return" of the maximum @max of interval @k
@@ -223,7 +224,7 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 	}
 	xeno_title(r, k, head);
 	printf("%s\n", line);
-	fflush(stdout);
+	stdout_flush();
 }
 
 static const struct xeno_col latency_cols[] = {

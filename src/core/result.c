@@ -21,208 +21,6 @@
 #include "core/timeutil.h"
 #include "core/trace.h"
 
-/*
- * Output files. A regular file (or a symlink to one, or a new file) is
- * replaced atomically: a short-named temporary file in the same directory,
- * fsync, rename; the old file's mode is kept. A FIFO or a device (a pipe,
- * /dev/stdout, a tty) is written in place, once, at the end. A directory is
- * refused.
- */
-
-/* Resolve symlinks of @path into @out; *exists and *st describe the file.
- * stat() follows every link, also /proc's magic ones (/dev/stdout); a
- * dangling link resolves to the file it names, which will be created. */
-static int out_resolve(const char *path, char *out, size_t len, bool *exists,
-		       struct stat *st, char *err, size_t errlen)
-{
-	char link[PATH_MAX], dir[PATH_MAX], *rp;
-	struct stat lst;
-	ssize_t n;
-	int hops;
-
-	*exists = false;
-	if (!path || !*path) {
-		snprintf(err, errlen, "empty file name");
-		return -1;
-	}
-	if (stat(path, st) == 0) {
-		*exists = true;
-		if (S_ISDIR(st->st_mode)) {
-			snprintf(err, errlen, "%s is a directory", path);
-			return -1;
-		}
-		if (!S_ISREG(st->st_mode)) {
-			snprintf(out, len, "%s", path);	/* opened in place */
-			return 0;
-		}
-		rp = realpath(path, NULL);
-		snprintf(out, len, "%s", rp ? rp : path);
-		free(rp);
-		return 0;
-	}
-	if (errno != ENOENT) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	snprintf(out, len, "%s", path);
-	for (hops = 0; hops < 16; hops++) {
-		const char *slash;
-
-		if (lstat(out, &lst) < 0 || !S_ISLNK(lst.st_mode))
-			return 0;		/* a new file */
-		n = readlink(out, link, sizeof(link) - 1);
-		if (n < 0)
-			return 0;
-		link[n] = '\0';
-		slash = strrchr(out, '/');
-		if (link[0] == '/' || !slash) {
-			snprintf(out, len, "%s", link);
-		} else {
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - out), out);
-			snprintf(out, len, "%s/%s", dir, link);
-		}
-	}
-	snprintf(err, errlen, "%s: too many levels of symbolic links", path);
-	return -1;
-}
-
-static void dir_of(const char *path, char *dir, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, len, ".");
-	else if (slash == path)
-		snprintf(dir, len, "/");
-	else
-		snprintf(dir, len, "%.*s", (int)(slash - path), path);
-}
-
-bool output_is_special(const char *path)
-{
-	char real[PATH_MAX], err[64];
-	struct stat st;
-	bool exists = false;
-
-	if (out_resolve(path, real, sizeof(real), &exists, &st, err,
-			sizeof(err)) < 0)
-		return false;
-	return exists && !S_ISREG(st.st_mode);
-}
-
-FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
-		  size_t errlen)
-{
-	static _Atomic unsigned seq;
-	char real[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
-	bool exists = false;
-	FILE *f;
-	int fd;
-
-	if (out_resolve(path, real, sizeof(real), &exists, &st, err,
-			errlen) < 0)
-		return NULL;
-	if (exists && !S_ISREG(st.st_mode)) {
-		/* FIFO, device: written in place (no temporary: @tmp empty) */
-		tmp[0] = '\0';
-		f = fopen(real, "w");
-		if (!f)
-			snprintf(err, errlen, "cannot open %s: %s", path,
-				 strerror(errno));
-		return f;
-	}
-	dir_of(real, dir, sizeof(dir));
-	/* short name: the result's own name may already be NAME_MAX long */
-	snprintf(tmp, tmplen, "%s/.rtlat-%d-%u.tmp", dir, (int)getpid(),
-		 atomic_fetch_add(&seq, 1));
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a file in %s for %s: %s",
-			 dir, path, strerror(errno));
-		return NULL;
-	}
-	if (exists) {
-		/* keep the replaced file's permissions (and owner, as root) */
-		if (fchmod(fd, st.st_mode & 07777) < 0 ||
-		    (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) < 0)) {
-			/* best effort */
-		}
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", path,
-			 strerror(errno));
-		close(fd);
-		unlink(tmp);
-	}
-	return f;
-}
-
-int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
-		  size_t errlen)
-{
-	char real[PATH_MAX];
-	struct stat st;
-	bool exists = false, special;
-	int e = 0;
-
-	/* in place (FIFO, device) when atomic_open() left @tmp empty */
-	special = tmp[0] == '\0';
-	if (fflush(f) != 0 || ferror(f))
-		e = errno ? errno : EIO;
-	if (!e && !special && fsync(fileno(f)) != 0)
-		e = errno;
-	if (fclose(f) != 0 && !e)
-		e = errno ? errno : EIO;
-	if (special) {
-		if (e)
-			snprintf(err, errlen, "cannot write %s: %s", path,
-				 strerror(e));
-		return e ? -1 : 0;
-	}
-	if (!e && out_resolve(path, real, sizeof(real), &exists, &st, err,
-			      errlen) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	if (!e && rename(tmp, real) != 0)
-		e = errno;
-	if (e) {
-		unlink(tmp);
-		snprintf(err, errlen, "cannot write %s: %s%s", path,
-			 strerror(e),
-			 e == ENOSPC && access(path, F_OK) == 0 ?
-			 " (the previous version is kept)" : "");
-		return -1;
-	}
-	return 0;
-}
-
-int result_check_writable(const char *path, char *err, size_t len)
-{
-	char real[PATH_MAX], dir[PATH_MAX], probe[PATH_MAX + 32];
-	struct stat st;
-	bool exists = false;
-	int fd;
-
-	if (out_resolve(path, real, sizeof(real), &exists, &st, err, len) < 0)
-		return -1;
-	if (exists && !S_ISREG(st.st_mode))
-		return 0;	/* FIFO or device: written in place at the end */
-	dir_of(real, dir, sizeof(dir));
-	snprintf(probe, sizeof(probe), "%s/.rtlat-probe-%d", dir, (int)getpid());
-	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, len, "cannot write into directory '%s' of %s: %s",
-			 dir, path, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	unlink(probe);
-	return 0;
-}
-
 static void hist_json(struct jw *w, const char *key, const struct histogram *h)
 {
 	int64_t lo, hi;
@@ -454,7 +252,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_str(w, "clock", clock_name(o->clock));
 	jw_int(w, "clock_resolution_ns", r->clock_res_ns);
 	jw_bool(w, "mlockall", o->mlock);
-	jw_bool(w, "cpu_dma_latency_held", r->dma_fd >= 0);
+	jw_bool(w, "cpu_dma_latency_held", r->dma_held);
 	if (o->max_latency_ns >= 0)
 		jw_int(w, "max_latency_ns", o->max_latency_ns);
 	else
@@ -521,22 +319,19 @@ int result_write_json(const char *path,
 		      void (*body)(struct jw *w, void *ctx), void *ctx,
 		      char *err, size_t errlen)
 {
-	char tmp[PATH_MAX + 32];
+	struct atomic_file af;
 	struct jw w;
-	FILE *f;
 
-	f = atomic_open(path, tmp, sizeof(tmp), err, errlen);
-	if (!f)
+	if (!atomic_open(&af, path, err, errlen))
 		return -1;
-	jw_init(&w, f);
+	jw_init(&w, af.f);
 	body(&w, ctx);
-	if (!jw_finish(&w) && !ferror(f)) {
-		fclose(f);
-		unlink(tmp);
+	if (!jw_finish(&w) && !ferror(af.f)) {
+		atomic_abort(&af);
 		snprintf(err, errlen, "internal error writing %s", path);
 		return -1;
 	}
-	return atomic_commit(f, tmp, path, err, errlen);
+	return atomic_commit(&af, err, errlen);
 }
 
 struct result_ctx {
@@ -561,13 +356,14 @@ int result_write(struct run *r, const char *path, const char *status,
 
 int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
 {
-	char tmp[PATH_MAX + 32], buf[32], cpus[128];
+	char buf[32], cpus[128];
 	const struct histogram *h;
+	struct atomic_file af;
 	size_t i;
 	FILE *f;
 	int j;
 
-	f = atomic_open(path, tmp, sizeof(tmp), err, errlen);
+	f = atomic_open(&af, path, err, errlen);
 	if (!f)
 		return -1;
 	fprintf(f, "# rtlat %s %s histogram, raw counts\n", RTLAT_VERSION,
@@ -602,7 +398,7 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
 		if (j + 1 < r->nnames)
 			fprintf(f, "\n\n");	/* gnuplot data set separator */
 	}
-	return atomic_commit(f, tmp, path, err, errlen);
+	return atomic_commit(&af, err, errlen);
 }
 
 /* One headline value: no newline may break the line format. */

@@ -2,8 +2,10 @@
 /*
  * Result files of a run: the self-describing JSON result (schema
  * "rtlat-result", documented in docs/result-schema.md) and the gnuplot-ready
- * histogram. Both are written atomically: a temporary file in the same
- * directory, fsync, rename. A failed write leaves the previous file intact.
+ * histogram. Both are written by atomic_open()/atomic_commit() (outfile.h):
+ * a regular file atomically (a temporary file in the same directory, fsync,
+ * rename; a failed write leaves the previous file intact), a FIFO, a
+ * device or rtlat's own stdout in place.
  */
 #ifndef RTLAT_RESULT_H
 #define RTLAT_RESULT_H
@@ -13,6 +15,7 @@
 
 #include "core/engine.h"
 #include "core/jsonw.h"
+#include "core/outfile.h"
 
 #define RTLAT_RESULT_SCHEMA "rtlat-result"
 #define RTLAT_RESULT_SCHEMA_VERSION 1
@@ -31,32 +34,6 @@ int result_write_json(const char *path,
 
 /* Write the linear histograms of @r for gnuplot. Returns 0 or -1. */
 int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
-
-/*
- * Open @path for writing as a whole. A regular or new file (symlinks
- * followed) is written to a temporary file in its directory, named in @tmp,
- * for atomic_commit() to rename over it, keeping its mode; a FIFO or a
- * device is opened in place (@tmp set to ""). Returns the stream, or NULL
- * with a message.
- */
-FILE *atomic_open(const char *path, char *tmp, size_t tmplen, char *err,
-		  size_t errlen);
-
-/* Check that @path can be written (before a run starts, so that a result is
- * not lost at its end): not empty, not a directory, and a file can be
- * created in its directory (symlinks followed). FIFOs and devices pass.
- * Returns 0 or -1 with a message. */
-int result_check_writable(const char *path, char *err, size_t errlen);
-
-/* True if @path (symlinks followed) is an existing FIFO or device: it is
- * written in place, once, rather than replaced (no checkpoints). */
-bool output_is_special(const char *path);
-
-/* Flush, fsync and rename the temporary file over @path (symlinks
- * followed); on any failure remove it, the previous file stays. In place:
- * flush and close. Returns 0 or -1 with a message. */
-int atomic_commit(FILE *f, const char *tmp, const char *path, char *err,
-		  size_t errlen);
 
 /*
  * Write the headline figures of @r to @fd as "key value" lines (format in

@@ -930,7 +930,7 @@ int trace_save(struct run *r, char *err, size_t len)
 	struct trace *t = r->trace;
 	const struct focus *f;
 	const char *json = r->o->json_file, *dot;
-	char tmp[PATH_MAX + 32];
+	struct atomic_file af;
 	size_t j;
 	int i;
 	FILE *fp;
@@ -945,7 +945,7 @@ int trace_save(struct run *r, char *err, size_t len)
 	else
 		snprintf(t->events_file, sizeof(t->events_file), "%s.trace.txt",
 			 json);
-	fp = atomic_open(t->events_file, tmp, sizeof(tmp), err, len);
+	fp = atomic_open(&af, t->events_file, err, len);
 	if (!fp) {
 		t->events_file[0] = '\0';
 		return -1;
@@ -965,7 +965,7 @@ int trace_save(struct run *r, char *err, size_t len)
 	fprintf(fp, "# columns: time (s.ns), ns relative to the deadline, [cpu], task-pid current on that CPU, event: fields\n");
 	for (j = 0; j < f->nev; j++)
 		print_event(fp, t, &f->ev[j], f->s.deadline);
-	if (atomic_commit(fp, tmp, t->events_file, err, len) < 0) {
+	if (atomic_commit(&af, err, len) < 0) {
 		t->events_file[0] = '\0';
 		return -1;
 	}

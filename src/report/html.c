@@ -89,7 +89,8 @@ int html_report(const char *path, const struct rep_runs *rs,
 {
 	struct run_plots *rp = xcalloc(rs->n + 1, sizeof(*rp));
 	int *bars, *tail, count = 0, ret = -1;
-	char tmp[4200], err[512], why[512] = "", now[32];
+	char err[512], why[512] = "", now[32];
+	struct atomic_file af;
 	struct plots p;
 	struct group *g;
 	size_t ng, i, k, j;
@@ -116,7 +117,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 	if (have_plots && plots_draw(&p, why, sizeof(why)))
 		log_warn("%s: plots left out: %s; the tables are written", path, why);
 
-	f = atomic_open(path, tmp, sizeof(tmp), err, sizeof(err));
+	f = atomic_open(&af, path, err, sizeof(err));
 	if (!f) {
 		log_error("%s", err);
 		goto out;
@@ -157,7 +158,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 	}
 	sources(f, rs);
 	fprintf(f, "</body>\n</html>\n");
-	if (atomic_commit(f, tmp, path, err, sizeof(err))) {
+	if (atomic_commit(&af, err, sizeof(err))) {
 		log_error("%s", err);
 		goto out;
 	}

@@ -66,7 +66,7 @@ def test_link_named_latency(tmp_path):
     (["extra"], "unexpected argument 'extra'"),
     (["-c", "1023", "-T", "1"], "CPU 1023 is offline or not present; usable CPUs:"),
     (["--json", "/nonexistent-dir/r.json", "-T", "1"],
-     "cannot write into directory '/nonexistent-dir'"),
+     "--json: /nonexistent-dir/r.json: directory /nonexistent-dir does not exist"),
     (["--policy", "fifo", "-P", "0", "-T", "1"],
      "priority 0 out of range for policy fifo (1..99)"),
 ])

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Output files and standard output.
+ *
+ * An output file named by the user is one of:
+ * - a regular file or a new one (symlinks followed): replaced atomically, a
+ *   short-named temporary file ".rtlat-PID-N.tmp" in its directory, fsync,
+ *   rename over the resolved target (never over a symlink); the replaced
+ *   file's mode is kept;
+ * - written in place, once: a FIFO (opened without blocking: while it has
+ *   no reader rtlat says so once on stderr and waits, a SIGINT, SIGTERM or
+ *   SIGHUP gives up), a device, a /proc/PID/fd/N or /dev/fd/N link, or the
+ *   same file as rtlat's standard output or error. The last two are
+ *   written on rtlat's own descriptor, after everything printed there
+ *   before (--json /dev/stdout: the text, then one JSON document).
+ * A directory, or a file that cannot be replaced (a /proc or /sys file), is
+ * refused with the real cause.
+ */
+#ifndef RTLAT_OUTFILE_H
+#define RTLAT_OUTFILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* At the start of main(), before anything is opened: note the descriptors
+ * rtlat was given (a /dev/fd/N output must be one of them, never one rtlat
+ * opened itself). */
+void outfile_init(void);
+
+/* An output file between atomic_open() and atomic_commit(). */
+struct atomic_file {
+	FILE *f;		/* the stream to write */
+	const char *path;	/* as given (messages); must stay valid */
+	char tmp[PATH_MAX + 32];	/* temporary file, "" when in place */
+	int fd;			/* in place: the descriptor written, else -1 */
+	bool pipe;		/* in place on a FIFO or socket */
+	int err;		/* in place: first write error (errno) */
+	int sig;		/* the signal that ended a wait, or 0 */
+};
+
+/* Open @path for writing as a whole into @af (see above). Returns the
+ * stream (also af->f), or NULL with a message in @err. */
+FILE *atomic_open(struct atomic_file *af, const char *path, char *err,
+		  size_t errlen);
+
+/* Flush and finish @af: fsync and rename the temporary file over the
+ * target resolved again (on failure it is removed and the previous file
+ * stays); in place, flush and close. Returns 0 or -1 with a message. */
+int atomic_commit(struct atomic_file *af, char *err, size_t errlen);
+
+/* Give up @af: close it, remove the temporary file. */
+void atomic_abort(struct atomic_file *af);
+
+/* Check, before a run, that @path can be written at its end: not empty,
+ * not a directory, a file can be created beside it (or it is written in
+ * place). Returns 0 or -1 with a message giving the cause. */
+int result_check_writable(const char *path, char *err, size_t errlen);
+
+/* True if @path is written in place (FIFO, device, descriptor): once, at
+ * the end, never at checkpoints. */
+bool output_is_special(const char *path);
+
+/*
+ * fflush(stdout), keeping the cause of the first failure (stdout_errno()):
+ * errno is per thread and clobbered by anything after a failed write.
+ * Returns 0, or -1 when stdout has failed (now or before).
+ */
+int stdout_flush(void);
+
+/* The cause (errno) of the first failure of stdout: EPIPE when its reader
+ * left, EIO when unknown. Only meaningful after stdout_flush() failed. */
+int stdout_errno(void);
+
+#endif
