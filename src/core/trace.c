@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/jsonw.h"
+#include "core/outfile.h"
 #include "core/result.h"
 #include "core/timeutil.h"
 #include "core/trace.h"
@@ -865,7 +866,7 @@ void trace_summary(struct run *r)
 		printf("RTW|raw events around the worst sample: %s (%zu events)\n",
 		       t->events_file, t->worst.nev);
 	else if (t->worst.valid)
-		printf("RTW|raw events around the worst sample: not saved (with --json FILE.json they go to FILE.trace.txt)\n");
+		printf("RTW|raw events around the worst sample: not saved (with --json FILE.json, a regular file, they go to FILE.trace.txt)\n");
 }
 
 static void print_event(FILE *f, const struct trace *t, const struct tev *e,
@@ -935,7 +936,9 @@ int trace_save(struct run *r, char *err, size_t len)
 	int i;
 	FILE *fp;
 
-	if (!t || !json || !t->worst.valid)
+	/* a --json written in place (stdout, a FIFO, a device) has no
+	 * directory of its own to put the events beside it */
+	if (!t || !json || !t->worst.valid || output_is_special(json))
 		return 0;
 	f = &t->worst;
 	dot = strrchr(json, '.');
