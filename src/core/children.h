@@ -16,4 +16,11 @@
  */
 int children_list(pid_t *pids, int max);
 
+/*
+ * Read /proc/@pid/stat ("pid (comm) state ppid pgrp ..."; comm may hold
+ * ") "): its @state letter, @ppid and @pgrp. @pid is the directory name.
+ * Returns 0, or -1 (gone, unreadable, malformed).
+ */
+int proc_stat_read(const char *pid, char *state, long *ppid, long *pgrp);
+
 #endif

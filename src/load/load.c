@@ -637,12 +637,9 @@ int load_start(const struct load_opts *o, struct load_run **out, char *err,
  */
 static bool group_alive(pid_t pgid)
 {
-	char path[64], buf[512], *close_p;
 	struct dirent *de;
 	bool alive = false;
-	ssize_t len;
 	DIR *d;
-	int fd;
 
 	if (pgid <= 0 || kill(-pgid, 0) < 0)
 		return false;		/* ESRCH: no member at all */
@@ -650,27 +647,12 @@ static bool group_alive(pid_t pgid)
 	if (!d)
 		return true;		/* cannot tell: assume so */
 	while (!alive && (de = readdir(d))) {
-		char state, *e;
-		long pgrp;
+		char state;
+		long ppid, pgrp;
 
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+		    proc_stat_read(de->d_name, &state, &ppid, &pgrp) < 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		/* "pid (comm) state ppid pgrp ...": comm may hold ") " */
-		close_p = strrchr(buf, ')');
-		if (!close_p || strlen(close_p) < 5)
-			continue;
-		state = close_p[2];
-		strtol(close_p + 4, &e, 10);		/* ppid */
-		pgrp = strtol(e, NULL, 10);
 		alive = pgrp == pgid && state != 'Z' && state != 'X';
 	}
 	closedir(d);

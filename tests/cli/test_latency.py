@@ -302,6 +302,21 @@ def test_injected_stall_is_seen(tmp_path):
     assert s["samples"] + s["overruns"] == 40_000
 
 
+def start_warmed_up(args):
+    """Start rtlat latency ARGS; return (Popen, stderr so far) once its
+    warm-up has started (timing relative to the run, not to the process
+    start, which a loaded host delays)."""
+    lat = subprocess.Popen([RTLAT, "latency"] + [str(a) for a in args],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    err = ""
+    while "warming up" not in err:
+        line = lat.stderr.readline()
+        assert line, err
+        err += line
+    return lat, err
+
+
 @needs_root
 def test_stall_across_warmup_end_keeps_its_lateness(tmp_path):
     """A stall of 1 s starting 0.5 s into the 1 s warm-up: the sampler's
@@ -310,15 +325,8 @@ def test_stall_across_warmup_end_keeps_its_lateness(tmp_path):
     stall used to show as overruns only, max a few us)."""
     cpu = usable_cpu()
     j = tmp_path / "r.json"
-    lat = subprocess.Popen([RTLAT, "latency", "-T", "3", "--warmup", "1s",
-                            "-P", "80", "-c", str(cpu), "--json", str(j)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    err = ""
-    while "warming up" not in err:
-        line = lat.stderr.readline()
-        assert line, err
-        err += line
+    lat, err = start_warmed_up(["-T", "3", "--warmup", "1s", "-P", "80",
+                                "-c", cpu, "--json", j])
     st = subprocess.run([sys.executable, str(HERE / "stall.py"), str(cpu),
                          "90", "1000", "0", "0.5", "1"],
                         capture_output=True, text=True, timeout=30)
@@ -342,15 +350,8 @@ def test_stopped_run_accounts_every_interval(tmp_path):
     intervals in between had no line)."""
     cpu = usable_cpu()
     j = tmp_path / "r.json"
-    lat = subprocess.Popen([RTLAT, "latency", "-T", "4", "--warmup", "0.2s",
-                            "-c", str(cpu), "--json", str(j)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    err = ""
-    while "warming up" not in err:
-        line = lat.stderr.readline()
-        assert line, err
-        err += line
+    lat, err = start_warmed_up(["-T", "4", "--warmup", "0.2s", "-c", cpu,
+                                "--json", j])
     time.sleep(0.8)
     lat.send_signal(signal.SIGSTOP)
     time.sleep(2.0)
@@ -376,15 +377,8 @@ def test_signal_after_the_end_is_a_complete_run(tmp_path):
     interrupted, with more than the requested time)."""
     cpu = usable_cpu()
     j = tmp_path / "r.json"
-    lat = subprocess.Popen([RTLAT, "latency", "-T", "1", "--warmup", "0.2s",
-                            "-c", str(cpu), "--json", str(j)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    err = ""
-    while "warming up" not in err:
-        line = lat.stderr.readline()
-        assert line, err
-        err += line
+    lat, err = start_warmed_up(["-T", "1", "--warmup", "0.2s", "-c", cpu,
+                                "--json", j])
     time.sleep(0.6)
     lat.send_signal(signal.SIGSTOP)
     time.sleep(1.5)
