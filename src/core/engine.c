@@ -492,7 +492,8 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 		     r->o->max_cycles - s->cycles);
 	/* the missed deadlines: d + period on (d is inside the measurement
 	 * when there are any) */
-	sampler_overrun_span(s, k, n, d + period, period);
+	if (n)
+		sampler_overrun_span(s, k, n, d + period, period);
 	if ((r->o->max_cycles && s->cycles >= r->o->max_cycles) ||
 	    next >= r->t_end)
 		return true;

@@ -14,17 +14,28 @@ import time
 from conftest import RTLAT
 
 
-def session_procs(sid):
-    """[(pid, state, comm)] of the processes (zombies too) of session sid."""
-    out = []
+def _stats():
+    """(pid, text of /proc/PID/stat) of every process."""
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
         try:
             with open("/proc/%s/stat" % d) as f:
-                st = f.read()
+                yield int(d), f.read()
         except OSError:
             continue
+
+
+def children(pid):
+    """The pids whose parent is pid."""
+    return [c for c, st in _stats()
+            if int(st[st.rindex(")") + 2:].split()[1]) == pid]
+
+
+def session_procs(sid):
+    """[(pid, state, comm)] of the processes (zombies too) of session sid."""
+    out = []
+    for d, st in _stats():
         comm = st[st.index("(") + 1:st.rindex(")")]
         fields = st[st.rindex(")") + 2:].split()
         # fields: state ppid pgrp session ...

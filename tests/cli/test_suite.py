@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import load_json_strict, needs_root, run
-from procs import session_procs, start, stop, wait_session_empty
+from procs import children, session_procs, start, stop, wait_session_empty
 
 HEADER = ["Board      :", "Processor  :", "CPU-Clk    :", "Caches     :",
           "Memory     :", "Linux      :", "RT         :"]
@@ -468,21 +468,6 @@ def test_suite_unprivileged_names_the_fix():
 
 # --- runs stopped from outside the suite are failed runs ------------------
 
-def _children(pid):
-    kids = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                st = f.read()
-        except OSError:
-            continue
-        if int(st[st.rindex(")") + 2:].split()[1]) == pid:
-            kids.append(int(d))
-    return kids
-
-
 @needs_root
 @pytest.mark.parametrize("sig,text", [
     (signal.SIGTERM, "interrupted by signal 15 (Terminated)"),
@@ -499,7 +484,7 @@ def test_suite_run_signalled_from_outside_fails(tmp_path, sig, text):
             time.monotonic() < end:
         time.sleep(0.05)
     time.sleep(0.5)
-    [child] = _children(p.pid)
+    [child] = children(p.pid)
     os.kill(child, sig)
     stdout, err = p.communicate(timeout=60)
     assert p.returncode == 1, err
@@ -550,7 +535,7 @@ def _first_run_child(p, out, name="01-latency-none.json"):
     while not (out / name).exists() and time.monotonic() < end:
         time.sleep(0.05)
     time.sleep(0.5)
-    [child] = _children(p.pid)
+    [child] = children(p.pid)
     return child
 
 
