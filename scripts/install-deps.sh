@@ -14,6 +14,8 @@ apt-get install -y -qq --no-install-recommends \
 	libcjson-dev libsqlite3-dev gnuplot-nox \
 	libtracefs-dev libtraceevent-dev \
 	rt-tests rtla stress-ng musl-tools procps util-linux file \
-	gcc-powerpc-linux-gnu gcc-arm-linux-gnueabihf qemu-user-static \
+	gcc-powerpc-linux-gnu libc6-dev-powerpc-cross \
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user-static \
+	mmdebstrap \
 	cppcheck clang-tidy valgrind clang libclang-rt-dev chromium >/dev/null
 echo "install-deps.sh: done"

@@ -931,14 +931,6 @@ fail:
 	return NULL;
 }
 
-/* Read a whole file. Returns a malloc'ed buffer or NULL after an error. */
-static char *read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	int fd = open_input(path, &st);
-
-	return fd < 0 ? NULL : read_fd(fd, path, &st, len);
-}
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -1017,6 +1009,15 @@ static int walk_file(struct walk *w, const char *path, bool in_dir,
 static int walk_dir(struct walk *w, const char *path, bool top);
 
 #ifdef HAVE_CJSON
+/* Read a whole file. Returns a malloc'ed buffer or NULL after an error. */
+static char *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	int fd = open_input(path, &st);
+
+	return fd < 0 ? NULL : read_fd(fd, path, &st, len);
+}
+
 /* A plain name of a file in the suite directory (no '/', not "..").*/
 static bool plain_name(const char *s)
 {

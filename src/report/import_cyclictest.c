@@ -98,6 +98,8 @@ static void from_cmdline(const char *cmd, struct rep_run *r, int64_t *unit)
 		r->period_ns = x;
 }
 
+#ifdef HAVE_CJSON
+
 /* Buckets of the histogram of a command line (-h N, --histogram=N, -H N,
  * --histofall=N), or 0. */
 static uint64_t cmdline_hist(const char *cmd)
@@ -112,8 +114,6 @@ static uint64_t cmdline_hist(const char *cmd)
 		return n;
 	return 0;
 }
-
-#ifdef HAVE_CJSON
 
 static int probe_json(const cJSON *root)
 {
