@@ -80,22 +80,41 @@ EXTRA_CFLAGS += -ffunction-sections -fdata-sections \
 EXTRA_LDFLAGS += -static -Wl,--gc-sections
 endif
 
-# Host-side libraries, compiled in when present.
+# Host-side libraries, compiled in when present (found with pkg-config).
+# WITH_CJSON=0, WITH_SQLITE=0, WITH_TRACEFS=0 leave one out even when it is
+# there; a feature that is left out says at run time which package brings it.
+WITH_CJSON ?= 1
+WITH_SQLITE ?= 1
+WITH_TRACEFS ?= 1
+comma := ,
+space := $(subst ,, )
+have_pkg = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo y)
+FEATURES :=
+FEATURES_MISSING :=
 ifeq ($(HOST_FEATURES),1)
-ifeq ($(shell $(PKG_CONFIG) --exists libcjson 2>/dev/null && echo y),y)
+ifeq ($(WITH_CJSON)$(call have_pkg,libcjson),1y)
 RTLAT_CPPFLAGS += -DHAVE_CJSON $(shell $(PKG_CONFIG) --cflags libcjson)
 RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libcjson)
+FEATURES += cJSON
+else
+FEATURES_MISSING += cJSON
 endif
-ifeq ($(shell $(PKG_CONFIG) --exists sqlite3 2>/dev/null && echo y),y)
+ifeq ($(WITH_SQLITE)$(call have_pkg,sqlite3),1y)
 RTLAT_CPPFLAGS += -DHAVE_SQLITE $(shell $(PKG_CONFIG) --cflags sqlite3)
 RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
+FEATURES += SQLite
+else
+FEATURES_MISSING += SQLite
 endif
 # rtlat report/compare/db (src/report/); text formats need libc only.
 RTLAT_CPPFLAGS += -DHAVE_REPORT
 REPORT_SRCS := $(wildcard src/report/*.c)
-ifeq ($(shell $(PKG_CONFIG) --exists libtracefs libtraceevent 2>/dev/null && echo y),y)
+ifeq ($(WITH_TRACEFS)$(call have_pkg,libtracefs libtraceevent),1y)
 RTLAT_CPPFLAGS += -DHAVE_TRACEFS $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent)
 RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent)
+FEATURES += tracefs
+else
+FEATURES_MISSING += tracefs
 endif
 endif
 
@@ -136,13 +155,17 @@ MANPAGES := $(wildcard man/*.1)
 
 .PHONY: all static check check-unit check-cli install install-links uninstall \
 	deps clean unit-tests lint check-cross check-musl check-sanitize \
-	check-tsan check-valgrind check-rtvm check-quality asan fuzz fuzz-run
+	check-tsan check-valgrind check-rtvm check-quality asan fuzz fuzz-run \
+	check-build-matrix check-fresh
 
 all: $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB) $(FLAGS_STAMP)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(RTLAT_LDLIBS) $(LDLIBS)
+ifneq ($(strip $(FEATURES_MISSING)),)
+	@echo "  note    $@ is built without $(subst $(space),$(comma) ,$(strip $(FEATURES_MISSING))) (make deps, or apt-get install pkg-config libcjson-dev libsqlite3-dev libtracefs-dev libtraceevent-dev, then make clean all)"
+endif
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -241,6 +264,16 @@ lint:
 check-cross: $(BIN)
 	scripts/check-cross.sh $(abspath $(BIN)) $(O)
 
+# Every combination of the optional host libraries builds, runs, and says
+# which package brings a feature it was built without.
+check-build-matrix:
+	scripts/check-build-matrix.sh $(O)
+
+# README's first set-up command in a minimal Debian root made by mmdebstrap
+# (root; about 5 minutes, most of it apt and the build).
+check-fresh:
+	scripts/check-fresh.sh $(O)
+
 # Static musl build: selftest, a short measurement, the size budget.
 check-musl:
 	scripts/check-musl.sh $(O)
@@ -266,7 +299,7 @@ check-valgrind: $(BIN)
 check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 
-check-quality: lint check-cross check-musl check-tsan check-valgrind \
+check-quality: lint check-build-matrix check-cross check-musl check-tsan check-valgrind \
 	check-sanitize check-rtvm fuzz-run
 
 install: $(BIN)

@@ -26,7 +26,7 @@ bool tsrc_built_in(void)
 int tsrc_check(bool timerlat, char *err, size_t len)
 {
 	(void)timerlat;
-	snprintf(err, len, "--trace is not built in: this rtlat was built without libtracefs and libtraceevent (install libtracefs-dev and libtraceevent-dev, then rebuild)");
+	snprintf(err, len, "--trace is not built in: this rtlat was built without libtracefs and libtraceevent (install pkg-config, libtracefs-dev and libtraceevent-dev, or run make deps, then rebuild: make clean all)");
 	return -1;
 }
 

@@ -932,7 +932,7 @@ void rdb_close(struct rdb *d)
 
 struct rdb *rdb_open(const char *path, bool create)
 {
-	log_error("the history database needs SQLite, which is not built into this rtlat (install libsqlite3-dev and rebuild)");
+	log_error("the history database needs SQLite, which is not built into this rtlat (install pkg-config and libsqlite3-dev, or run make deps, then rebuild: make clean all)");
 	return NULL;
 }
 

@@ -675,7 +675,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		(void)names;
 		if (quiet_unknown && !imp)
 			return 1;
-		imp_error(c, 0, "JSON input needs cJSON, which is not built into this rtlat (install libcjson-dev and rebuild)");
+		imp_error(c, 0, "JSON input needs cJSON, which is not built into this rtlat (install pkg-config and libcjson-dev, or run make deps, then rebuild: make clean all)");
 		return -1;
 #endif
 	}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build rtlat with every combination of the optional host libraries (cJSON,
+# SQLite, libtracefs/libtraceevent: none, each alone, each pair, all; and
+# HOST_FEATURES=0) and check that each binary runs, and that each feature
+# left out says at run time which package brings it.
+# Usage: check-build-matrix.sh BUILD_DIR
+set -e
+out=${1:-build}/matrix
+src=$(cd "$(dirname "$0")/.." && pwd)
+fixture=$src/tests/fixtures/shared/cyclictest/json-1thread.json
+text=$src/tests/fixtures/shared/cyclictest/quiet-2threads.txt
+mkdir -p "$out"
+fail=0
+
+die() {
+	echo "check-build-matrix: $combo: $*" >&2
+	fail=1
+}
+
+# expect NAME STATUS PATTERN LOG CMD...: CMD exits STATUS and its output
+# (stdout and stderr) holds PATTERN.
+expect() {
+	what=$1 want=$2 pat=$3 log=$4
+	shift 4
+	set +e
+	"$@" >"$log" 2>&1
+	got=$?
+	set -e
+	if [ "$got" -ne "$want" ]; then
+		die "$what: exit status $got, expected $want ($*; output in $log)"
+	elif ! grep -q -- "$pat" "$log"; then
+		die "$what: no '$pat' in the output of $* (see $log)"
+	fi
+}
+
+for combo in none cjson sqlite tracefs cjson+sqlite cjson+tracefs \
+	sqlite+tracefs all nohost; do
+	case $combo in
+	nohost) flags="HOST_FEATURES=0" ;;
+	*)
+		flags=""
+		for f in cjson sqlite tracefs; do
+			case "+$combo+" in
+			*"+$f+"* | +all+) on=1 ;;
+			*) on=0 ;;
+			esac
+			F=$(echo "$f" | tr a-z A-Z)
+			flags="$flags WITH_$F=$on"
+		done
+		;;
+	esac
+	dir=$out/$combo
+	echo "check-build-matrix: $combo ($flags)"
+	# shellcheck disable=SC2086
+	if ! make -s -C "$src" O="$dir" $flags all unit-tests \
+		>"$dir.log" 2>&1; then
+		tail -20 "$dir.log" >&2
+		die "the build failed (make $flags; log in $dir.log)"
+		continue
+	fi
+	bin=$dir/rtlat
+	expect selftest 0 "" "$dir.selftest" "$bin" selftest
+	case $combo in
+	nohost)
+		expect report 1 "host build" "$dir.report" \
+			"$bin" report "$fixture"
+		continue
+		;;
+	esac
+	case "+$combo+" in
+	*+cjson+* | +all+)
+		expect "report (cJSON)" 0 "lat max" "$dir.report" \
+			"$bin" report "$fixture" ;;
+	*)
+		expect "report (no cJSON)" 1 "libcjson-dev" "$dir.report" \
+			"$bin" report "$fixture" ;;
+	esac
+	rm -f "$dir.db"
+	case "+$combo+" in
+	*+sqlite+* | +all+)
+		expect "db (SQLite)" 0 "1 run added" "$dir.dbadd" "$bin" db add \
+			--db "$dir.db" "$text" ;;
+	*)
+		expect "db (no SQLite)" 1 "libsqlite3-dev" "$dir.dbadd" \
+			"$bin" db add --db "$dir.db" \
+			"$text" ;;
+	esac
+	case "+$combo+" in
+	*+tracefs+* | +all+)
+		if "$bin" latency --help | grep -q 'not built in'; then
+			die "--trace says it is not built in"
+		fi ;;
+	*)
+		expect "--trace (no tracefs)" 1 "libtracefs-dev" "$dir.trace" \
+			"$bin" latency --trace -T 1 ;;
+	esac
+done
+if [ "$fail" -ne 0 ]; then
+	echo "check-build-matrix: FAILED" >&2
+	exit 1
+fi
+echo "check-build-matrix: all 9 builds passed"
