@@ -342,6 +342,8 @@ static void cruncher_json(struct run *r, struct jw *w)
 			jw_null(w, "calibrated_deviation_ppm");
 		}
 		jw_bool(w, "within_tolerance", cc->cal.done && cc->cal.within);
+		jw_int(w, "calibration_steps", cc->cal.steps);
+		jw_int(w, "calibration_full_runs", cc->cal.full_runs);
 		jw_uint(w, "computations", cc->computations);
 		jw_uint(w, "verify_failures", cc->failures);
 		jw_obj_end(w);

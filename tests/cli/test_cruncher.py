@@ -148,10 +148,8 @@ def test_long_ideal_calibration_is_bounded(tmp_path):
     2 s); the warning says that -T is shorter than calibration + one
     cycle; the first cycle starts with the measurement (--warmup 0)."""
     js = tmp_path / "r.json"
-    t0 = time.monotonic()
     p = run(["cruncher", "-T", "1.5", "--warmup", "0", "--ideal", "1s",
              "--policy", "other", "--json", js], check=0)
-    took = time.monotonic() - t0
     assert "is shorter than calibration (about" in p.stderr
     assert "+ one cycle (1001 ms)" in p.stderr
     d = load(js)
@@ -159,10 +157,11 @@ def test_long_ideal_calibration_is_bounded(tmp_path):
     assert cpu["calibrated"] is True and cpu["calibrated_ns"] > 0
     assert cpu["computations"] >= 1
     check_series(d)
-    # calibration: 1 s of probes at most + 2 full runs; the measurement:
-    # 1.5 s + the cycle under way at its end (about 5 s); it used to take
-    # 15 s and more: generous for a loaded shared host
-    assert took < 12, took
+    # calibration: probes, then one full run and at most one more (it
+    # used to be 5 full runs per step); counted, not timed: a loaded host
+    # stretches the time, not the work
+    assert 1 <= cpu["calibration_full_runs"] <= 2, cpu
+    assert cpu["calibration_steps"] <= 12 + 2, cpu  # CAL_STEPS + full runs
 
 
 def test_duration_shorter_than_one_cycle():

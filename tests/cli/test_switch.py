@@ -77,8 +77,13 @@ def test_stall_on_worker_cpu(tmp_path, ipc, process):
     assert "exceeded --max-latency" in p.stderr
     assert d["threshold_exceeded"] is True
     check_accounting(d)
+    # The first post inside a stall comes at most one period after its
+    # start, plus the event thread's own wake-up latency (a stimulus of
+    # the test, not what it measures; on a loaded non-RT host it can be
+    # late by hundreds of us: 28.89 ms was seen for D - period = 29 ms).
+    # Allow it 1 ms.
     assert d["summary"]["latency"]["max_ns"] >= (stall_ms * 1000 -
-                                                 period_us) * 1000
+                                                 period_us - 1000) * 1000
 
 
 @needs_root
