@@ -582,6 +582,7 @@ static int cyclic_main(int argc, char **argv)
 
 const struct rtlat_cmd cmd_cyclic = {
 	.name = "cyclic",
+	.measures = true,
 	.summary = "cyclictest-compatible latency test (same options and output)",
 	.main = cyclic_main,
 };

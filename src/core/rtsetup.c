@@ -323,6 +323,13 @@ void stop_sigset(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
+void run_sigset(sigset_t *set)
+{
+	stop_sigset(set);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+}
+
 int thread_pin(int cpu)
 {
 	cpu_set_t cs;

@@ -65,6 +65,10 @@ void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 /* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP. */
 void stop_sigset(sigset_t *set);
 
+/* The signals a measuring process takes itself: stop_sigset() and SIGUSR1,
+ * SIGUSR2 (a snapshot of the figures so far; the run goes on). */
+void run_sigset(sigset_t *set);
+
 /* Pin the calling thread to @cpu (>= 0). Returns 0 or -errno. */
 int thread_pin(int cpu);
 
