@@ -817,9 +817,18 @@ static void *display_main(void *arg)
 		if (r->o->json_file && r->o->checkpoint_ns > 0 &&
 		    now - r->last_checkpoint >= r->o->checkpoint_ns) {
 			r->last_checkpoint = now;
+			/* a failed checkpoint (a full disk) does not end the
+			 * measurement: said once, tried again at the next one
+			 * and at the end */
 			if (write_result(r, "running") < 0) {
-				r->display_failed = true;
-				atomic_store(&r->stop, 1);
+				if (!r->checkpoint_failed)
+					log_warn("checkpoint not written, the measurement goes on (tried again every --checkpoint and at the end): %s",
+						 r->error);
+				r->checkpoint_failed = true;
+				r->error[0] = '\0';
+			} else if (r->checkpoint_failed) {
+				log_note("checkpoint written again");
+				r->checkpoint_failed = false;
 			}
 		}
 		{

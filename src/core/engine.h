@@ -354,7 +354,8 @@ struct run {
 	_Atomic int display_stop;
 	_Atomic int snapshot_req;	/* SIGUSR1/2 taken: the display prints
 					 * a snapshot */
-	bool display_failed;		/* a checkpoint could not be written */
+	bool display_failed;		/* the display thread failed */
+	bool checkpoint_failed;		/* the last checkpoint was not written */
 	uint64_t next_k;
 	struct accum (*total)[RTLAT_MAX_SERIES];	/* per sampler, per series */
 	struct ivstore (*iv)[RTLAT_MAX_SERIES];		/* per sampler, per series */

@@ -34,14 +34,21 @@ def test_selftest_passes_and_is_deterministic(tmp_path):
 
 
 @needs_root
-def test_disk_full_keeps_previous_checkpoint(tmp_path):
+@pytest.mark.parametrize("freed", [False, True], ids=["stays-full", "freed"])
+def test_disk_full_checkpoint_measurement_goes_on(tmp_path, freed):
+    """A checkpoint that cannot be written (ENOSPC) keeps the previous
+    version, is said once on stderr, and the measurement goes on for its
+    whole -T (it used to stop at the first failed checkpoint). Space freed
+    before the end: the final result is written, exit 0; still full: the
+    last good checkpoint stays, exit 1."""
     mnt = tmp_path / "small"
     mnt.mkdir()
     mount_tmpfs(mnt, "size=1m")
     try:
         j = mnt / "r.json"
-        proc = subprocess.Popen([RTLAT, "latency", "-T", "60", "--warmup",
+        proc = subprocess.Popen([RTLAT, "latency", "-T", "4", "--warmup",
                                  "0.2s", "-q", "--checkpoint", "0.5s",
+                                 "-p", "1000",
                                  "-c", str(max(os.sched_getaffinity(0))),
                                  "--json", str(j)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -61,13 +68,31 @@ def test_disk_full_keeps_previous_checkpoint(tmp_path):
                     f.write(b"\0" * 65536)
             except OSError:
                 pass
+        head = ""
+        while "checkpoint not written" not in head:
+            line = proc.stderr.readline()
+            assert line, head
+            head += line
+        if freed:
+            os.unlink(mnt / "filler")
         out, err = proc.communicate(timeout=30)
-        assert proc.returncode == 1, err
+        err = head + err
         assert "No space left on device" in err
-        assert "previous version is kept" in err
-        d = load_json_strict(j)          # the last good checkpoint
-        assert d["status"] == "running"
-        assert d["summary"]["latency"]["samples"] > 0
+        assert err.count("checkpoint not written") == 1, err
+        # measured the whole duration, not up to the full disk
+        rts = [ln for ln in out.splitlines() if ln.startswith("RTS|")]
+        assert rts and rts[-1].rstrip().endswith("00:00:04/00:00:04"), out
+        d = load_json_strict(j)
+        if freed:
+            assert proc.returncode == 0, err
+            assert d["status"] == "complete"
+            assert d["summary"]["latency"]["samples"] + \
+                d["summary"]["latency"]["overruns"] == 4000
+        else:
+            assert proc.returncode == 1, err
+            assert "previous version is kept" in err
+            assert d["status"] == "running"        # the last good checkpoint
+            assert d["summary"]["latency"]["samples"] > 0
         assert not [p for p in mnt.iterdir() if ".tmp." in p.name]
     finally:
         umount(mnt)
