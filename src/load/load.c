@@ -39,6 +39,8 @@ const struct load_gen *const load_gens[] = {
 };
 
 #define STOP_GRACE_NS	(2 * NSEC_PER_SEC)
+/* a --load-cmd's group: SIGTERM, then SIGKILL this long after */
+#define CMD_TERM_GRACE_NS	NSEC_PER_SEC
 #define START_WAIT_NS	(10 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 #define CHECK_NS	(200 * NSEC_PER_MSEC)	/* load_check() at most */
@@ -448,10 +450,13 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	}
 	kill(-pid, SIGTERM);
 	cmd_orphans(pid, SIGTERM);
-	end = clock_now_ns(CLOCK_MONOTONIC) + NSEC_PER_SEC;
+	end = clock_now_ns(CLOCK_MONOTONIC) + CMD_TERM_GRACE_NS;
 	while ((!child_ended(pid, NULL) || cmd_orphans(pid, 0) > 0) &&
 	       clock_now_ns(CLOCK_MONOTONIC) < end)
 		sleep_ns(POLL_NS);
+	/* still there (the shell or what it started): it ignored SIGTERM */
+	if (!child_ended(pid, NULL) || cmd_orphans(pid, 0) > 0)
+		slot->cmd_sigkilled = 1;
 	kill(-pid, SIGKILL);	/* whatever is left in its group */
 	waitpid(pid, NULL, 0);
 	/* and elsewhere: each one killed may leave children of its own,
@@ -860,6 +865,7 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 					r->worker_died = true;
 					r->ran_ns = s->t_fate;
 				}
+				r->sigkilled = s->cmd_sigkilled;
 			}
 		} else {
 			r = &res[n - 1];
@@ -947,6 +953,7 @@ void load_results_json(struct jw *w, const struct load_result *res, int n)
 				jw_int(w, "exit_status", r->exit_status);
 			else
 				jw_null(w, "exit_status");
+			jw_bool(w, "killed_after_grace", r->sigkilled);
 		} else {
 			jw_uint(w, "count", r->count);
 			jw_double(w, "rate", r->rate, 3);
@@ -1001,6 +1008,9 @@ void load_print(FILE *f, const struct load_result *res, int n,
 			else
 				fprintf(f, "ran %.1f s until stopped",
 					(double)r->ran_ns / 1e9);
+			if (r->sigkilled)
+				fprintf(f, " (it ignored SIGTERM: SIGKILLed after the %.1f s grace)",
+					(double)CMD_TERM_GRACE_NS / 1e9);
 		} else {
 			fprintf(f, "%s%-6s %3d %-5s %18s  %s", prefix, r->name,
 				r->workers, r->policy,

@@ -147,6 +147,8 @@ struct load_slot {
 	int fate_status;		/* DIED: exit status, or 128 + signal */
 	int64_t t_fate;			/* DIED: noticed, ns after the rates start */
 	int cmd_group_killed;		/* rtlat signalled the command's group */
+	int cmd_sigkilled;		/* command: still there after SIGTERM and
+					 * the grace, SIGKILLed (by its guard) */
 	char note[160];			/* what it does, set by worker 0 */
 	char error[192];
 };
@@ -253,6 +255,8 @@ struct load_result {
 	int exit_status;		/*   its status if it ended, else -1 */
 	int64_t ran_ns;			/*   how long it ran */
 	bool worker_died;		/*   its guard died first (see error) */
+	bool sigkilled;			/*   ignored SIGTERM: SIGKILLed after
+					 *   the grace */
 };
 
 /* Results so far (rates up to now while running). Returns how many were
