@@ -62,6 +62,7 @@ struct load_run {
 	int64_t t_start, t_stop;	/* CLOCK_MONOTONIC */
 	int64_t next_check;		/* load_check() looks again then */
 	bool stopped;
+	bool start_interrupted;		/* a stop signal came while they started */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -512,8 +513,22 @@ static pid_t spawn(struct load_run *lr, int k, const char *name,
 	return pid;
 }
 
-/* Wait until every load process has set itself up; -1 at the first that
- * failed (message in @err). */
+/* A SIGINT, SIGTERM or SIGHUP pending (the measuring commands block them
+ * and take them later): not taken. */
+static bool stop_signal_pending(void)
+{
+	sigset_t pend;
+
+	return sigpending(&pend) == 0 &&
+	       (sigismember(&pend, SIGINT) == 1 ||
+		sigismember(&pend, SIGTERM) == 1 ||
+		sigismember(&pend, SIGHUP) == 1);
+}
+
+/* Wait until every load process has set itself up, or a stop signal is
+ * pending (Ctrl-C while a slow load starts acts at once: the caller takes
+ * it and stops the loads); -1 at the first that failed (message in
+ * @err). */
 static int wait_running(struct load_run *lr, char *err, size_t errlen)
 {
 	int64_t end = clock_now_ns(CLOCK_MONOTONIC) + START_WAIT_NS;
@@ -539,6 +554,10 @@ static int wait_running(struct load_run *lr, char *err, size_t errlen)
 				return -1;
 			}
 			pending++;
+		}
+		if (pending && stop_signal_pending()) {
+			lr->start_interrupted = true;
+			return 0;	/* the caller takes it and stops them */
 		}
 		if (pending)
 			sleep_ns(POLL_NS);
@@ -796,6 +815,11 @@ void load_free(struct load_run *lr)
 	munmap(lr->shm, lr->map_len);
 	free(lr->pids);
 	free(lr);
+}
+
+bool load_start_interrupted(const struct load_run *lr)
+{
+	return lr && lr->start_interrupted;
 }
 
 /* Why worker @s did not run until stopped (its fate), into @buf. */

@@ -215,6 +215,11 @@ struct load_run;
 int load_start(const struct load_opts *o, struct load_run **out, char *err,
 	       size_t errlen);
 
+/* True when load_start() returned before every load process was set up
+ * because a SIGINT, SIGTERM or SIGHUP was pending: the caller stops the run
+ * (and the loads) at once instead of waiting for a slow start. */
+bool load_start_interrupted(const struct load_run *lr);
+
 /*
  * While the loads run (main thread, e.g. once per main-loop tick; at most
  * every 200 ms it looks): notice a load process that ended before it was
