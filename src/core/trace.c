@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/jsonw.h"
+#include "core/log.h"
 #include "core/outfile.h"
 #include "core/result.h"
 #include "core/timeutil.h"
@@ -242,6 +243,9 @@ int trace_start(struct run *r, char *err, size_t len)
 	cfg.buffer_kb = BUFFER_KB;
 	cfg.timerlat = r->o->trace == TRACE_TIMERLAT;
 	cfg.period_ns = r->o->period_ns;
+	/* the one wait --trace adds before the first sample: say so */
+	log_note("--trace: setting up the kernel trace (a tracefs instance, %d KiB of buffer per traced CPU, the event formats)...",
+		 BUFFER_KB);
 	if (tsrc_open(&t->src, &cfg, err, len) < 0)
 		goto fail;
 	snprintf(t->desc, sizeof(t->desc),
