@@ -86,6 +86,14 @@ int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
 		 const char *usage, const char *about,
 		 const struct test_desc *t);
 
+/* --root DIR (sysinfo, check): a directory rtlat can read; otherwise
+ * reports it naming the option (@d) and returns -1. */
+int cmd_root_check(const struct optdesc *d, const char *dir);
+
+/* Warn on stderr when @root (not "/") holds neither proc/ nor sys/:
+ * nothing to @what ("describe"). */
+void cmd_root_note(const char *root, const char *what);
+
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;
 extern char **rtlat_argv;
