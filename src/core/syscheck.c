@@ -507,7 +507,7 @@ static void check_isolation(struct ctx *c, struct check_report *r)
 		n = cpuset_count(&c->online);
 		snprintf(l, sizeof(l), n / 2 == n - 1 ? "%d" : "%d-%d", n / 2, n - 1);
 		fix(it, "keep CPUs for the real-time tasks: boot with isolcpus=managed_irq,domain,LIST "
-		    "nohz_full=LIST rcu_nocbs=LIST (LIST e.g. %s), and run the tests there (-a LIST)", l);
+		    "nohz_full=LIST rcu_nocbs=LIST (LIST e.g. %s), and run the tests there (-c LIST)", l);
 		return;
 	}
 	found(it, CHECK_OK, "isolated CPU %s (isolcpus %s%s%s)", c->iso_list,
@@ -692,13 +692,15 @@ static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 				dev += d;
 			if (shown++ < 6) {
 				if (r->interval_ns > 0)
-					appendf(top, sizeof(top), "%s%s %s %.1f/s",
+					appendf(top, sizeof(top), "%s%s%s%s %.1f/s",
 						shown > 1 ? ", " : "", ra->name,
+						is_device_irq(ra->name) ? " " : "",
 						is_device_irq(ra->name) ? irq_device(ra) : "",
 						(double)d * 1e9 / (double)elapsed);
 				else
-					appendf(top, sizeof(top), "%s%s %s %" PRIu64,
+					appendf(top, sizeof(top), "%s%s%s%s %" PRIu64,
 						shown > 1 ? ", " : "", ra->name,
+						is_device_irq(ra->name) ? " " : "",
 						is_device_irq(ra->name) ? irq_device(ra) : "", d);
 			}
 		}
