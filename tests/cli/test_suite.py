@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from conftest import load_json_strict, needs_root, run
+from conftest import (fill_fs, load_json_strict, mount_tmpfs, needs_root,
+                      run, umount)
 from procs import children, session_procs, start, stop, wait_session_empty
 
 HEADER = ["Board      :", "Processor  :", "CPU-Clk    :", "Caches     :",
@@ -662,16 +663,10 @@ def test_full_disk_leaves_no_truncated_files(tmp_path):
     in place, errors ignored: config.gz and sysinfo.txt of 0 bytes)."""
     mnt = tmp_path / "full"
     mnt.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs",
-                    str(mnt)], check=True)
+    mount_tmpfs(mnt, "size=256k")
     try:
         (mnt / "o").mkdir()
-        with open(mnt / "fill", "wb") as f:
-            try:
-                while True:
-                    f.write(b"\0" * 65536)
-            except OSError:
-                pass
+        fill_fs(mnt / "fill")
         p = run(["suite", "--tests", "latency", "--loads", "none", "-T",
                  "0.5", "--warmup", "0.1s", "--out", mnt / "o"], timeout=120)
         assert p.returncode == 1, p.stderr
@@ -683,7 +678,7 @@ def test_full_disk_leaves_no_truncated_files(tmp_path):
         assert not (mnt / "o" / "report.txt").exists()
         assert not [f for f in (mnt / "o").rglob("*.tmp")]
     finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
+        umount(mnt)
 
 
 @needs_root
