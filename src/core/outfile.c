@@ -518,14 +518,15 @@ static int wait_writable(struct atomic_file *af)
 
 /* fopencookie() write: the whole buffer; into a pipe in pieces it takes
  * without blocking, so that a reader that stops reading cannot hold rtlat
- * beyond a signal. The cause of a failure is kept in af->err. */
+ * beyond a signal. The cause of a failure is kept in af->err; the stream
+ * sees a short write, never -1. */
 static ssize_t out_write(void *cookie, const char *buf, size_t len)
 {
 	struct atomic_file *af = cookie;
 	size_t done = 0;
 
 	if (af->err)
-		return -1;
+		goto fail;
 	while (done < len) {
 		size_t n = len - done;
 		ssize_t w;
@@ -535,7 +536,7 @@ static ssize_t out_write(void *cookie, const char *buf, size_t len)
 				n = PIPE_BUF;
 			if (wait_writable(af) < 0) {
 				af->err = EINTR;
-				return -1;
+				goto fail;
 			}
 		}
 		w = write(af->fd, buf + done, n);
@@ -549,8 +550,14 @@ static ssize_t out_write(void *cookie, const char *buf, size_t len)
 		    wait_writable(af) == 0)
 			continue;
 		af->err = af->sig ? EINTR : errno;
-		return -1;
+		goto fail;
 	}
+	return (ssize_t)done;
+fail:
+	/* fopencookie(3): a write function never returns a negative count
+	 * (glibc then copies past its buffer: a crash on a full disk); 0 (or
+	 * what was written) with errno says the error */
+	errno = af->err;
 	return (ssize_t)done;
 }
 

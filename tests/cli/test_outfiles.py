@@ -183,8 +183,11 @@ def test_fifo_without_reader_gives_up_at_a_signal(tmp_path, cmd, opt, label,
     args = (SHORT if cmd == "latency" else CYC_SHORT) + \
         (["-q", opt, str(fifo)] if cmd == "latency"
          else ["-q", "%s=%s" % (opt, fifo)])
+    # the signal at its default action, whatever this test inherited
+    # (under nohup SIGHUP is ignored, and rtlat keeps it ignored)
     p = subprocess.Popen([RTLAT, cmd] + args, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
+                         stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
     try:
         err = wait_for_line(p.stderr, "waiting for a reader of FIFO %s (Ctrl-C gives up)"
                             % fifo)

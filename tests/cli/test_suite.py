@@ -835,3 +835,24 @@ def test_shipped_lava_definition_runs(tmp_path):
         assert "%s-none --result pass" % t in calls, calls
     assert (tmp_path / "rtlat-junit.xml").exists()
     assert list((tmp_path / "rtlat-results").glob("*/report.txt"))
+
+
+@needs_root
+@pytest.mark.parametrize("size", ["16k", "24k", "32k", "40k"])
+def test_disk_filling_during_the_snapshot_is_an_error_not_a_crash(tmp_path,
+                                                                   size):
+    """A disk that fills while the system snapshot is written (a 16 KiB
+    fwrite of config.gz into a full tmpfs) is an error, exit 1: the stream's
+    write function returned -1, and glibc then overflowed its buffer
+    (SIGSEGV, exit 139, no report)."""
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    mount_tmpfs(mnt, "size=" + size)
+    try:
+        p = run(["suite", "-T", "0.3", "--warmup", "0.1s", "--tests",
+                 "latency", "--loads", "none", "-q", "--out", mnt / "s"],
+                timeout=120)
+        assert p.returncode in (0, 1), (p.returncode, p.stderr)
+        assert not [f for f in mnt.rglob("*.tmp")]
+    finally:
+        umount(mnt)
