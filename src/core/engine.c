@@ -1328,6 +1328,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			r->stop_signal = sig;
 			gate_set(r, &r->stop);
 		}
+		/* during a long set-up (cruncher's calibration): printed
+		 * once the display runs */
+		if (sig == SIGUSR1 || sig == SIGUSR2)
+			atomic_fetch_add(&r->snapshot_req, 1);
 	}
 	if (first_sampler_error(r) < 0) {
 		log_error("%s", r->error);
@@ -1423,9 +1427,12 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->mono_start_ns = mono_end;
 		r->wall_start_ns = wall_end;
 	}
-	if (r->t_end != INT64_MAX && r->stop_reason == STOP_END) {
+	if (r->t_end != INT64_MAX &&
+	    (r->stop_reason == STOP_END ||
+	     r->mono_end_ns > r->mono_start_ns + o->duration_ns)) {
 		/* the measurement ended with the last deadline, not when the
-		 * main thread noticed */
+		 * main thread noticed (nor after a second waiting for a
+		 * stopped partner) */
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}

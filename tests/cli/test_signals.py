@@ -191,3 +191,20 @@ def test_nohup_keeps_sighup_ignored(tmp_path):
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
         assert load(js)["status"] == status, (sig, err)
+
+
+@needs_root
+def test_sigusr_during_cruncher_calibration_is_not_dropped(tmp_path):
+    """A SIGUSR1 while the cruncher calibrates (before the display runs)
+    gives its snapshot once the run is under way (it was taken and
+    dropped)."""
+    js = tmp_path / "r.json"
+
+    def during(proc):
+        wait_warming_up(proc)           # said before calibration
+        proc.send_signal(signal.SIGUSR1)
+    p, left = run_reaped(["cruncher", "-T", "1", "--ideal", "200ms",
+                          "--json", js], during=during)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.count("# snapshot at ") == 1, p.stderr
+    assert load(js)["status"] == "complete"
