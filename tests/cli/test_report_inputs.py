@@ -365,6 +365,7 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     db = tmp_path / "h.db"
     run(["db", "add", "--db", db, RTLAT_JSON], check=0)
     con = sqlite3.connect(db)
+    con.execute("DROP INDEX runs_content_hash")     # as version 2 had it
     cols = [r[1] for r in con.execute("PRAGMA table_info(runs)") if r[1] != "id"]
     con.execute("INSERT INTO runs (%s) SELECT %s FROM runs WHERE id = 1" %
                 (", ".join(cols), ", ".join(cols)))
@@ -384,11 +385,11 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "info", "--db", db], check=0)
-    assert "migrated from version 2 to 4" in p.stderr
+    assert "migrated from version 2 to 5" in p.stderr
     assert "1 stored run is the same as an earlier one: 2 (as 1)" in p.stderr
     assert "runs: 2" in p.stdout
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 5
     assert con.execute("SELECT id FROM runs WHERE content_hash IS NULL").fetchall() == [(2,)]
     con.close()
     p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
@@ -526,11 +527,12 @@ def test_db_rehash_matches_import(tmp_path):
     p = run(["db", "add", "--db", db] + files, check=0)
     n = len(p.stdout.splitlines())
     con = sqlite3.connect(db)
+    con.execute("DROP INDEX runs_content_hash")     # as version 2 had it
     con.execute("UPDATE runs SET content_hash = 'old'")
     con.execute("PRAGMA user_version = 2")
     con.commit()
     con.close()
     p = run(["db", "add", "--db", db] + files, check=0)
-    assert "migrated from version 2 to 4" in p.stderr
+    assert "migrated from version 2 to 5" in p.stderr
     assert "0 runs added, %d already there" % n in p.stderr, p.stderr
     assert "same as an earlier one" not in p.stderr
