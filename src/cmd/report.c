@@ -273,10 +273,13 @@ static int compare_main(int argc, char **argv)
 		cmp_print_csv_header(stdout);
 	for (k = 0; k < n; k++) {
 		if (c.fmt == OUT_CSV) {
+			char why[128];
+
 			if (rows[k].nothing)
-				log_note("%s: A = %s, B = %s: nothing to compare (no figure known on both sides)",
-					 rows[k].title, rows[k].a_name,
-					 rows[k].b_name);
+				log_note("%s: A = %s, B = %s: %s", rows[k].title,
+					 rows[k].a_name, rows[k].b_name,
+					 cmp_nothing_why(&rows[k], why,
+							 sizeof(why)));
 			cmp_print_csv(stdout, &rows[k]);
 			continue;
 		}

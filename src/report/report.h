@@ -67,6 +67,10 @@ struct rtable {
  * "error", ...), or NULL for a complete run or an unknown status. */
 const char *run_note(const struct rep_run *r);
 
+/* A run that says it has no sample (interrupted before its first): its
+ * figures are no data, not zeros (its overrun count is not compared). */
+bool run_no_samples(const struct rep_run *r);
+
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t);
 void table_free(struct rtable *t);
@@ -154,6 +158,8 @@ struct cmp_row {
 	 * (A) vs with load hell (B)" */
 	char title[448];
 	bool nothing;			/* no metric known on both sides */
+	bool empty_a, empty_b;		/* no run of the side has a sample:
+					 * nothing of it is compared */
 	char a_name[128], b_name[128];
 	struct cmp_metric m[CMP_METRICS];
 };
@@ -173,6 +179,11 @@ size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 		 struct cmp_row **out);
 /* Within each table of @rs: its first run against each later one. */
 size_t cmp_within(const struct rep_runs *rs, struct cmp_row **out);
+
+/* Why @c has nothing to compare: "nothing to compare (B has no samples:
+ * interrupted)", else "nothing to compare (no figure known on both
+ * sides)"; in @buf or a constant. */
+const char *cmp_nothing_why(const struct cmp_row *c, char *buf, size_t len);
 
 /* Print one comparison as a seed-style table. */
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns);

@@ -157,6 +157,11 @@ const char *run_note(const struct rep_run *r)
 	return r->status;
 }
 
+bool run_no_samples(const struct rep_run *r)
+{
+	return r->sum.has_samples && !r->sum.samples;
+}
+
 static const struct {
 	const char *note, *meaning;
 } notes[] = {

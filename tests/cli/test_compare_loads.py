@@ -122,3 +122,48 @@ def test_section_compared_within_itself():
         "on TQM860L] (ns): A = Xenomai 2.0, B = RTAI 3.0r5" in heads
     assert not [h for h in heads if "A = TQM860L" in h and "Xenomai 2.0" in h]
     assert len(heads) == 5      # TQM860L vs 4 boards, and the section's pair
+
+
+def _no_samples(src, dst):
+    """@src as a run interrupted before its first sample (what rtlat
+    writes for a Ctrl-C in the warm-up): 0 samples, 0 overruns, no
+    figures."""
+    d = json.loads(src.read_text())
+    d["status"] = "interrupted"
+    empty = {"samples": 0, "overruns": 0, "min_ns": None, "avg_ns": None,
+             "max_ns": None, "stddev_ns": None, "max_cycle": None,
+             "percentiles_ns": {k: None for k in
+                                d["summary"]["latency"]["percentiles_ns"]}}
+    d["summary"]["latency"] = dict(empty)
+    for t in d["threads"]:
+        t["series"]["latency"] = dict(empty)
+    dst.write_text(json.dumps(d))
+    return dst
+
+
+def test_side_without_samples_is_not_scored(tmp_path):
+    """An interrupted run with 0 samples is no data: its 0 overruns are not
+    compared with the other side's ("overrun 329 | 0 | -100.0 % | beyond
+    noise: yes" was the bug); the comparison says which side has none."""
+    empty = _no_samples(HELL, tmp_path / "empty.json")
+    p = run(["compare", HELL, empty], check=0)
+    assert p.stdout.splitlines() == [
+        "LATENCY with load hell (ns): A = suite-vm-02-latency-hell, B = empty: "
+        "nothing to compare (B has no samples: interrupted)"]
+    assert "beyond" not in p.stdout and "-100.0" not in p.stdout
+    p = run(["compare", empty, HELL], check=0)
+    assert "nothing to compare (A has no samples: interrupted)" in p.stdout
+    rs, p = csv_cmp(HELL, empty, check=0)
+    assert rs == []
+    assert "nothing to compare (B has no samples: interrupted)" in p.stderr
+    p = run(["compare", "--markdown", HELL, empty], check=0)
+    assert "nothing to compare (B has no samples: interrupted)" in p.stdout
+    # in a side of several runs, the run without samples counts for nothing
+    side = tmp_path / "side"
+    side.mkdir()
+    shutil.copy(HELL, side / "a.json")
+    _no_samples(HELL, side / "b.json")
+    rs, _ = csv_cmp(HELL, side)
+    ov = [r for r in rs if r["metric"] == "overrun"][0]
+    assert ov["a_value"] == ov["b_value"] == "%.1f" % summary(HELL)["overruns"]
+    assert ov["beyond_noise"] == "no"
