@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/label.h"
 #include "core/log.h"
 #include "report/report.h"
 
@@ -161,6 +162,7 @@ static void side_name(char *buf, size_t len, struct rep_run *const *v,
 		snprintf(buf, len, "%s (%zu runs)", v[0]->label, n);
 	else
 		snprintf(buf, len, "%s and %zu more runs", v[0]->label, n - 1);
+	label_clean(buf);
 }
 
 static bool str_eq(const char *a, const char *b)

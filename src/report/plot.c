@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/label.h"
 #include "core/timeutil.h"
 #include "report/plot.h"
 
@@ -40,24 +41,33 @@ int plots_begin(struct plots *p)
 	return 0;
 }
 
-/* A string for a gnuplot single-quoted string ('' is a quote). */
+/* A string for a gnuplot single-quoted string ('' is a quote), control
+ * characters as blanks (core/label.h). */
 static void gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
+		size_t k = text_ctrl_len(s);
+
 		if (*s == '\'')
 			fputc('\'', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+		fputc(k ? ' ' : *s, f);
+		s += k ? k - 1 : 0;
 	}
 	fputc('\'', f);
 }
 
-/* A label inside a data block: double-quoted, no quotes or newlines. */
+/* A label inside a data block: double-quoted, no quotes or control
+ * characters. */
 static void gp_label(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' ? '\'' : *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	for (; *s; s++) {
+		size_t k = text_ctrl_len(s);
+
+		fputc(*s == '"' ? '\'' : k ? ' ' : *s, f);
+		s += k ? k - 1 : 0;
+	}
 	fputc('"', f);
 }
 

@@ -90,13 +90,17 @@ void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns);
 void fmt_pct(char *buf, size_t len, const struct rep_series *s, int i,
 	     int64_t unit_ns);
 
-/* One CSV field, quoted when needed (RFC 4180); NULL is empty. */
+/* One CSV field, quoted when needed (RFC 4180); NULL is empty. A field
+ * starting with '=', '+', '-' or '@' is written "'..." (a spreadsheet
+ * reads it as text, not a formula: OWASP's CSV injection advice); control
+ * characters as blanks (core/label.h). */
 void csv_field(FILE *f, const char *s);
 
 /* All runs as CSV (RFC 4180), values in ns. */
 void csv_print(FILE *f, const struct rep_runs *rs, bool threads);
 
-/* Write @s with HTML special characters escaped. */
+/* Write @s with HTML special characters escaped, control characters as
+ * blanks (core/label.h). */
 void html_escape(FILE *f, const char *s);
 
 /* ---- filters (report, compare, db) ---- */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/label.h"
 #include "core/timeutil.h"
 #include "report/report.h"
 
@@ -336,9 +337,11 @@ static char *text_cell(const char *s, bool heading)
 	char *o = xmalloc(2 * strlen(s) + 1), *w = o;
 
 	for (; *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f ||
-		    (heading && *s == '|')) {
+		size_t k = text_ctrl_len(s);
+
+		if (k || (heading && *s == '|')) {
 			*w++ = ' ';
+			s += k ? k - 1 : 0;
 			continue;
 		}
 		if (*s == '\\' || *s == '|')
@@ -423,13 +426,22 @@ void table_print_text(FILE *f, const struct rtable *t)
 	legend_print(f, t, "# ", "\n", NULL);
 }
 
+/* Markdown: its special characters escaped, control characters (the
+ * label rule, core/label.h) as blanks. */
 static void md_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
+		size_t k = text_ctrl_len(s);
+
+		if (k) {
+			fputc(' ', f);
+			s += k - 1;
+			continue;
+		}
 		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' ||
 		    *s == '`' || *s == '<' || *s == '[')
 			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		fputc(*s, f);
 	}
 }
 
@@ -464,6 +476,13 @@ void table_print_markdown(FILE *f, const struct rtable *t)
 void html_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
+		size_t k = text_ctrl_len(s);
+
+		if (k) {
+			fputc(' ', f);	/* the label rule (core/label.h) */
+			s += k - 1;
+			continue;
+		}
 		switch (*s) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
@@ -509,19 +528,31 @@ void table_print_html(FILE *f, const struct rtable *t)
 
 void csv_field(FILE *f, const char *s)
 {
+	/* a spreadsheet takes a cell starting with one of these for a
+	 * formula (OWASP, CSV injection): a quote makes it text */
+	bool formula = s && *s && strchr("=+-@", *s);
+	bool quote = formula || (s && strpbrk(s, ",\""));
+
 	if (!s)
 		return;
-	if (strpbrk(s, ",\"\r\n")) {
+	if (quote)
 		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
+	if (formula)
+		fputc('\'', f);
+	for (; *s; s++) {
+		size_t k = text_ctrl_len(s);
+
+		if (k) {
+			fputc(' ', f);	/* the label rule (core/label.h) */
+			s += k - 1;
+			continue;
 		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
 	}
+	if (quote)
+		fputc('"', f);
 }
 
 static void csv_int(FILE *f, bool known, int64_t v)
