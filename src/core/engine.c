@@ -1199,6 +1199,12 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		log_error("-g/--gnuplot: %s", msg);
 		return 1;
 	}
+	if (o->json_file && o->gnuplot_file &&
+	    output_same(o->json_file, o->gnuplot_file)) {
+		log_error("-g/--gnuplot '%s' and --json '%s' are the same file: one would overwrite the other",
+			  o->gnuplot_file, o->json_file);
+		return 1;
+	}
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
 		o->checkpoint_ns = 0;

@@ -127,6 +127,39 @@ def can_raise_rtprio():
                           capture_output=True).returncode == 0
 
 
+CPU_CGROUP = "/sys/fs/cgroup/cpu"
+
+
+@needs_root
+@pytest.mark.skipif(not os.path.exists(CPU_CGROUP + "/cpu.rt_runtime_us"),
+                    reason="no cgroup v1 cpu controller with RT group "
+                           "scheduling (cpu.rt_runtime_us)")
+def test_cgroup_without_rt_runtime_is_named(tmp_path):
+    """As root in a cgroup whose cpu.rt_runtime_us is 0, SCHED_FIFO is
+    refused: the error names the cgroup, its file and the fix, not root,
+    CAP_SYS_NICE or RLIMIT_RTPRIO (which are all there)."""
+    cg = "%s/rtlat-test-%d" % (CPU_CGROUP, os.getpid())
+    os.mkdir(cg)
+    try:
+        with open(cg + "/cpu.rt_runtime_us") as f:
+            assert f.read().strip() == "0"      # a new group has none
+
+        def enter():
+            with open(cg + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        p = subprocess.run([RTLAT, "latency", "-T", "1"], capture_output=True,
+                           text=True, timeout=60, preexec_fn=enter)
+        assert p.returncode == 1, p.stderr
+        name = cg[len(CPU_CGROUP):]
+        assert "in the cgroup %s, whose real-time runtime is 0" % name \
+            in p.stderr, p.stderr
+        assert cg + "/cpu.rt_runtime_us = 0" in p.stderr
+        assert "RLIMIT_RTPRIO" not in p.stderr
+        assert p.stdout == ""
+    finally:
+        os.rmdir(cg)
+
+
 @pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")
 def test_rtprio_limit_below_request_is_an_error_not_a_fallback(tmp_path):
     # RLIMIT_RTPRIO 10 (or the current hard limit when this sandbox lacks
