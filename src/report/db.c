@@ -879,6 +879,7 @@ struct rdb *rdb_open(const char *path, bool create)
 {
 	struct rdb *d;
 	int flags = SQLITE_OPEN_READWRITE;
+	bool foreign;
 
 	if (!path) {
 		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE)");
@@ -913,9 +914,16 @@ struct rdb *rdb_open(const char *path, bool create)
 	}
 	sqlite3_busy_timeout(d->db, 5000);
 	/* a database without rtlat's schema: only db add makes one of it,
-	 * and only of an empty one (not of another program's tables) */
-	if (rdb_version(d) == 0 && !has_table(d, "runs") &&
-	    (!create || has_table(d, NULL))) {
+	 * and only of an empty one (not of another program's tables); read
+	 * in one transaction, as another db add may be creating the schema */
+	if (exec(d, "BEGIN")) {
+		rdb_close(d);
+		return NULL;
+	}
+	foreign = rdb_version(d) == 0 && !has_table(d, "runs") &&
+		  (!create || has_table(d, NULL));
+	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+	if (foreign) {
 		log_error("%s: an SQLite database, but not an rtlat history (no runs table; rtlat db add creates one in a new or empty file)",
 			  path);
 		rdb_close(d);
