@@ -56,8 +56,9 @@ const struct optdesc rep_filter_opts[] = {
 const struct optdesc rep_output_opts[] = {
 	{ "markdown", 0, no_argument, NULL, "tables in Markdown", K_MD },
 	{ "csv", 0, no_argument, NULL, "one CSV table, values in ns", K_CSV },
-	{ "unit", 'u', required_argument, "ns|us",
-	  "unit of the tables (default ns; us has 3 decimals)", K_UNIT },
+	{ "unit", 'u', required_argument, "us|ns",
+	  "unit of the tables (default us, 3 decimals, as rtlat suite,\n"
+	  "Xenomai and cyclictest; --unit ns for whole nanoseconds)", K_UNIT },
 	{ "threads", 't', no_argument, NULL,
 	  "a row per thread/CPU under each run", K_THREADS },
 	OPT_END,
@@ -71,7 +72,7 @@ const struct optdesc rep_common_opts[] = {
 void rep_cli_init(struct rep_cli *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->out.unit_ns = 1;
+	c->out.unit_ns = 1000;	/* us, as rtlat suite, Xenomai and cyclictest */
 	c->fmt = OUT_TEXT;
 }
 

@@ -36,7 +36,7 @@ void group_title(char *buf, size_t len, const struct group *g);
 /* ---- tables ---- */
 
 struct out_opts {
-	int64_t unit_ns;	/* 1 (ns, default) or 1000 (us, 3 decimals) */
+	int64_t unit_ns;	/* 1000 (us, 3 decimals, default) or 1 (ns) */
 	bool threads;		/* a row per thread under each run */
 };
 

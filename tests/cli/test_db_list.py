@@ -29,7 +29,7 @@ def test_columns_fit_their_content(listing):
     _, lines = listing
     head = cells(lines[0])
     assert head == ["id", "date", "test", "series", "load", "label", "board",
-                    "kernel", "max ns", "samples", "note", "file"]
+                    "kernel", "max us", "samples", "note", "file"]
     # every '|' but the last (before the file) at the same place in every line
     pos = [[m.start() for m in re.finditer(r"\|", l)][:11] for l in lines]
     assert all(p == pos[0] for p in pos), lines[:3]

@@ -219,10 +219,15 @@ def test_seed_summary_ocotea_rows():
 
 def test_seed_summary_table_style():
     p = run(["report", FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"], check=0)
-    assert "LATENCY with load (ns):\n" in p.stdout
-    assert "SWITCH without load (ns):\n" in p.stdout
+    # us by default, as the summary itself and rtlat suite
+    assert "LATENCY with load (us):\n" in p.stdout
+    assert "SWITCH without load (us):\n" in p.stdout
     assert re.search(r"^run +\|-+lat min\|-+lat avg\|-+lat max\|-+overrun\|-+p99\.9\|-+test-time$",
                      p.stdout, re.M)
+    assert re.search(r"^Ocotea +\| +3\.575\| +7\.438\| +24\.474\| +0\| +n/a\| +00:10:50$",
+                     p.stdout, re.M)
+    p = run(["report", "--unit", "ns", FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"], check=0)
+    assert "LATENCY with load (ns):\n" in p.stdout
     assert re.search(r"^Ocotea +\| +3575\| +7438\| +24474\| +0\| +n/a\| +00:10:50$",
                      p.stdout, re.M)
 
@@ -237,23 +242,23 @@ def test_seed_summary_section_kept_apart(db, tmp_path):
     path = FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"
     text = run(["report", path], check=0).stdout
     tables = text.split("\n\n")
-    kl = [t for t in tables if t.startswith("KLATENCY with load (ns):")]
+    kl = [t for t in tables if t.startswith("KLATENCY with load (us):")]
     assert len(kl) == 1
     assert [l.split("|")[0].strip() for l in kl[0].splitlines()[2:]] == [
         "TQM860L", "TQM866L", "Walnut", "Yosemite", "Ocotea"]
     sec = [t for t in tables if t.startswith(SECTION)]
     assert len(sec) == 1
     lines = sec[0].splitlines()
-    assert lines[1] == "-" * len(SECTION) and lines[2] == "KLATENCY with load (ns):"
+    assert lines[1] == "-" * len(SECTION) and lines[2] == "KLATENCY with load (us):"
     assert [l.split("|")[0].strip() for l in lines[4:]] == ["Xenomai 2.0", "RTAI 3.0r5"]
-    assert re.search(r"^RTAI 3\.0r5 +\| +23120\| +31838\| +70520\| +n/a\| +n/a\| +00:12:26$",
+    assert re.search(r"^RTAI 3\.0r5 +\| +23\.120\| +31\.838\| +70\.520\| +n/a\| +n/a\| +00:12:26$",
                      sec[0], re.M)
     rs = rows(path)
     assert {r["label"]: r["section"] for r in rs if r["test"] == "klatency"} == {
         "TQM860L": "", "TQM866L": "", "Walnut": "", "Yosemite": "", "Ocotea": "",
         "Xenomai 2.0": SECTION, "RTAI 3.0r5": SECTION}
     md = run(["report", "--markdown", path], check=0).stdout
-    assert "### KLATENCY with load \\[%s] (values in ns)" % SECTION in md
+    assert "### KLATENCY with load \\[%s] (values in us)" % SECTION in md
     # the text reads back with its section; the history keeps it
     back = tmp_path / "back.txt"
     back.write_text(text)
@@ -371,9 +376,13 @@ def test_option_after_files_works():
 def test_output_styles():
     path = FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"
     md = run(["report", "--markdown", path], check=0).stdout
+    assert "### LATENCY with load (values in us)" in md
+    assert "| 1.0-00 | 3.575 | 7.438 | 24.474 | 0 | n/a | 00:10:50 |" in md
+    md = run(["report", "--markdown", "--unit", "ns", path], check=0).stdout
     assert "### LATENCY with load (values in ns)" in md
     assert "| 1.0-00 | 3575 | 7438 | 24474 | 0 | n/a | 00:10:50 |" in md
-    us = run(["report", "--unit", "us", path], check=0).stdout
+    us = run(["report", path], check=0).stdout
+    assert run(["report", "--unit", "us", path], check=0).stdout == us
     assert "LATENCY with load (us):" in us and "7.438" in us and "24.474" in us
     # a text table reads back as the same runs
     back = subprocess.run([RTLAT, "report", "--csv", "/dev/stdin"], input=us,
@@ -410,7 +419,7 @@ def test_suite_directory(tmp_path):
 def test_compare_ocotea_as_drawn_by_hand():
     """1.0-00 vs 1.0-01 for switch, klatency and latency; e.g. latency avg
     7438 -> 10125 ns is +36 %, beyond the noise; the maxima are not."""
-    p = run(["compare", FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
+    p = run(["compare", "--unit", "ns", FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
     out = p.stdout
     assert "SWITCH without load (ns): A = iPipe 1.0-00, B = iPipe 1.0-01" in out
     assert "KLATENCY with load (ns): A = 1.0-00, B = 1.0-01" in out
@@ -422,6 +431,11 @@ def test_compare_ocotea_as_drawn_by_hand():
     assert re.search(r"lat avg +\| +5974\| +8705\| +\+2731\| +\+45\.7 %\|.*yes", kl)
     sw = out.split("SWITCH without load")[1].split("\n\n")[0]
     assert "yes" not in sw
+    # by default in us, as the tables
+    out = run(["compare", FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0).stdout
+    assert "LATENCY with load (us): A = 1.0-00, B = 1.0-01" in out
+    lat = out.split("\nLATENCY with load")[1]
+    assert re.search(r"lat avg +\| +7\.438\| +10\.125\| +\+2\.687\| +\+36\.1 %\|.*\| +yes", lat)
 
 
 def test_compare_selectors_and_csv():
