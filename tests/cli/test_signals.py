@@ -67,10 +67,10 @@ def test_cyclic_sigusr_prints_current_status(tmp_path):
 @pytest.mark.parametrize("test", sorted(TESTS))
 def test_sigusr_never_loses_the_run(tmp_path, test):
     js = tmp_path / "r.json"
-    p, left = run_reaped(TESTS[test] + ["-T", "2.5", "--warmup", "0.2",
+    p, left = run_reaped(TESTS[test] + ["-T", "4", "--warmup", "0.2",
                                         "--json", js],
                          during=_signals_after_warmup(
-                             [signal.SIGUSR1, signal.SIGUSR2], 1.1))
+                             [signal.SIGUSR1, signal.SIGUSR2], 0.8))
     assert p.returncode == 0, p.stderr
     assert left == []
     assert p.stderr.count("# snapshot at ") == 2, p.stderr
@@ -107,12 +107,19 @@ def test_other_commands_keep_the_default_action():
     from conftest import RTLAT
     proc = subprocess.Popen([RTLAT, "report", "/dev/stdin"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    time.sleep(0.3)
-    assert not _blocked(proc.pid, signal.SIGINT)
+                            stderr=subprocess.PIPE, text=True)
+    # wait until it sleeps reading its input, signals unblocked
+    end = time.monotonic() + 20
+    while True:
+        with open("/proc/%d/stat" % proc.pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state == "S" and not _blocked(proc.pid, signal.SIGINT):
+            break
+        assert time.monotonic() < end and proc.poll() is None
+        time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGINT
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGINT, (proc.returncode, err)
 
 
 @needs_root
@@ -132,3 +139,28 @@ def test_interrupt_in_warmup_never_ends_before_start(tmp_path, test):
     if test != "cyclic":
         assert d["status"] == "interrupted"
         assert all(s["samples"] == 0 for s in d["summary"].values())
+
+
+@needs_root
+def test_sigint_while_loads_start_acts_at_once(tmp_path):
+    """A Ctrl-C while a slow load sets itself up (cache: it sizes and fills
+    its buffers, about 1 s here, 3 s on a busy host) stops the run at once
+    instead of after the loads are up; the result is written."""
+    import subprocess
+    from conftest import RTLAT
+    js = tmp_path / "r.json"
+    proc = subprocess.Popen([RTLAT, "latency", "-T", "5", "--load", "cache",
+                             "--json", str(js)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 10
+    while not _blocked(proc.pid, signal.SIGINT):
+        assert time.monotonic() < end and proc.poll() is None
+    time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "stopped while the loads were starting (cache)" in err, err
+    assert "loads running" not in err
+    d = load(js)
+    assert d["status"] == "interrupted"
+    assert all(s["samples"] == 0 for s in d["summary"].values())
