@@ -4,6 +4,7 @@
  * history database) and print one table per test kind and load, one row
  * per run; optionally an HTML page with plots.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,9 +82,17 @@ static int report_main(int argc, char **argv)
 	}
 	rep_cli_print(&c, &rs);
 	if (c.html) {
-		int nplots = 0;
+		int nplots = 0, h = html_report(c.html, &rs, &c.out, &nplots);
 
-		if (html_report(c.html, &rs, &c.out, &nplots))
+		if (h > 0) {
+			/* cleaned up: end as the signal would have ended us */
+			runs_free(&rs);
+			fflush(stdout);
+			signal(h, SIG_DFL);
+			raise(h);
+			return 1;
+		}
+		if (h)
 			ret = 1;
 		else
 			log_note("%s: %zu runs, %d plots", c.html, rs.n, nplots);

@@ -95,6 +95,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 	struct group *g;
 	size_t ng, i, k, j;
 	bool have_plots;
+	int stopped;
 	FILE *f;
 
 	*nplots = 0;
@@ -104,7 +105,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 	have_plots = plots_begin(&p) == 0;
 	if (!have_plots)
 		snprintf(why, sizeof(why), "no temporary directory for gnuplot");
-	for (i = 0; i < ng && have_plots; i++) {
+	for (i = 0; i < ng && have_plots && !plots_stopped(&p); i++) {
 		bars[i] = plot_bars(&p, &g[i]);
 		tail[i] = plot_tail(&p, &g[i]);
 		for (k = 0; k < g[i].n; k++) {
@@ -114,8 +115,11 @@ int html_report(const char *path, const struct rep_runs *rs,
 			rp[j].time = plot_timeline(&p, g[i].v[k]);
 		}
 	}
-	if (have_plots && plots_draw(&p, why, sizeof(why)))
+	if (have_plots && !plots_stopped(&p) && plots_draw(&p, why, sizeof(why)) &&
+	    !plots_stopped(&p))
 		log_warn("%s: plots left out: %s; the tables are written", path, why);
+	if (plots_stopped(&p))
+		goto out;
 
 	f = atomic_open(&af, path, err, sizeof(err));
 	if (!f) {
@@ -158,6 +162,10 @@ int html_report(const char *path, const struct rep_runs *rs,
 	}
 	sources(f, rs);
 	fprintf(f, "</body>\n</html>\n");
+	if (plots_stopped(&p)) {
+		atomic_abort(&af);
+		goto out;
+	}
 	if (atomic_commit(&af, err, sizeof(err))) {
 		log_error("%s", err);
 		goto out;
@@ -165,8 +173,10 @@ int html_report(const char *path, const struct rep_runs *rs,
 	*nplots = count;
 	ret = 0;
 out:
-	if (have_plots)
-		plots_end(&p);
+	stopped = plots_stopped(&p);
+	plots_end(&p);		/* also after a failed plots_begin() */
+	if (stopped)
+		ret = stopped;
 	free(rp);
 	free(bars);
 	free(tail);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +28,54 @@ static const char *const palette[] = {
 };
 #define NCOLORS (sizeof(palette) / sizeof(palette[0]))
 
+/*
+ * A SIGINT, SIGTERM or SIGHUP while plots are made: the handler notes it
+ * and kills gnuplot; the report then stops, plots_end() removes the
+ * temporary directory and restores the actions, and the caller dies of
+ * the signal (plots_stopped()). Nothing is left behind, nothing goes on.
+ */
+static const int plot_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSIGS (sizeof(plot_sigs) / sizeof(plot_sigs[0]))
+static volatile sig_atomic_t plot_signal;
+static volatile pid_t plot_child;
+static struct sigaction plot_old[NSIGS];
+
+static void plot_on_signal(int sig)
+{
+	int e = errno;
+
+	if (!plot_signal)
+		plot_signal = sig;
+	if (plot_child > 0)
+		kill(plot_child, SIGKILL);
+	errno = e;
+}
+
+int plots_stopped(const struct plots *p)
+{
+	return plot_signal;
+}
+
 int plots_begin(struct plots *p)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct sigaction sa;
+	size_t i;
 
 	memset(p, 0, sizeof(*p));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = plot_on_signal;	/* no SA_RESTART: waitpid() returns */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NSIGS; i++)
+		sigaddset(&sa.sa_mask, plot_sigs[i]);
+	plot_signal = 0;
+	plot_child = 0;
+	/* a signal ignored (nohup) stays ignored */
+	for (i = 0; i < NSIGS; i++)
+		if (!sigaction(plot_sigs[i], NULL, &plot_old[i]) &&
+		    plot_old[i].sa_handler != SIG_IGN)
+			sigaction(plot_sigs[i], &sa, NULL);
+	p->handlers = true;
 	snprintf(p->dir, sizeof(p->dir), "%s/rtlat-plot.XXXXXX",
 		 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
 	if (!mkdtemp(p->dir)) {
@@ -392,17 +436,25 @@ static int run_gnuplot(const char *gp, const char *script, const char *log,
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC,
 					 0600);
+	if (plot_signal)
+		return -1;
 	rc = posix_spawnp(&pid, gp, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	*err = rc;
 	if (rc)
 		return 127;
+	plot_child = pid;
+	if (plot_signal)		/* came before plot_child was set */
+		kill(pid, SIGKILL);
+	/* reaped in every case: after a signal, the handler killed it */
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			*err = errno;
+			plot_child = 0;
 			return -1;
 		}
 	}
+	plot_child = 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -451,6 +503,10 @@ int plots_draw(struct plots *p, char *why, size_t len)
 		return -1;
 	}
 	rc = run_gnuplot(gp, all, log, &err);
+	if (plot_signal) {
+		snprintf(why, len, "interrupted by a signal");
+		return -1;
+	}
 	if (rc == 127) {
 		snprintf(why, len, "%s: %s (install gnuplot-nox, or set GNUPLOT to its path)",
 			 gp, err ? strerror(err) : "not found");
@@ -466,7 +522,7 @@ int plots_draw(struct plots *p, char *why, size_t len)
 		/* a plot gnuplot refused stopped the rest: draw each missing
 		 * plot on its own */
 		snprintf(script, sizeof(script), "%s/p%d.gp", p->dir, i);
-		if (run_gnuplot(gp, script, log, &err) == 0)
+		if (!plot_signal && run_gnuplot(gp, script, log, &err) == 0)
 			p->svg[i] = read_svg(path, i);
 check:
 		if (!p->svg[i] && !failed++) {
@@ -482,11 +538,12 @@ void plots_end(struct plots *p)
 {
 	DIR *d;
 	struct dirent *de;
+	size_t k;
 	int i;
 
 	if (p->script)
 		fclose(p->script);
-	d = opendir(p->dir);
+	d = p->dir[0] ? opendir(p->dir) : NULL;
 	if (d) {
 		while ((de = readdir(d))) {
 			char path[400];
@@ -505,5 +562,8 @@ void plots_end(struct plots *p)
 		free(p->caption[i]);
 	free(p->svg);
 	free(p->caption);
+	if (p->handlers)
+		for (k = 0; k < NSIGS; k++)
+			sigaction(plot_sigs[k], &plot_old[k], NULL);
 	memset(p, 0, sizeof(*p));
 }

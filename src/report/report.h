@@ -122,8 +122,10 @@ void runs_filter(struct rep_runs *rs, const struct filter *f);
 
 /* Write the whole report page to @path. Plots need gnuplot (found in PATH,
  * or $GNUPLOT); without it the page has the tables and says why the plots
- * are missing. Returns 0 or -1 (error reported). *@nplots receives the
- * number of plots embedded. */
+ * are missing. Returns 0, -1 (error reported), or the number of a signal
+ * (SIGINT, SIGTERM, SIGHUP) that stopped it: gnuplot is killed and reaped,
+ * the temporary directory and a partial page removed, and the caller is
+ * to die of that signal. *@nplots receives the number of plots embedded. */
 int html_report(const char *path, const struct rep_runs *rs,
 		const struct out_opts *o, int *nplots);
 

@@ -9,7 +9,9 @@ import pathlib
 import re
 import shutil
 import sqlite3
+import signal
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -680,3 +682,61 @@ def test_rtlat_text_with_histogram():
             assert r[k + "_ns"] == "", k
     assert int(r["max_ns"]) == src["max_ns"]
     assert int(r["samples"]) == src["samples"]      # HSS lat line
+
+
+SLOW_GNUPLOT = """#!/bin/sh
+# a gnuplot that takes its time and writes into the plot directory
+echo $$ > "%s"
+while :; do date >> "$(dirname "$1")/still-writing"; sleep 0.05; done
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_html_signal_leaves_nothing(tmp_path, sig):
+    """A signal while gnuplot draws: gnuplot is killed and reaped, the
+    temporary directory and a partial page are removed, and rtlat ends as
+    the signal ends a command (killed by it); nothing goes on writing."""
+    import tempfile
+    # rtlat takes a TMPDIR of up to 40 characters
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="rtlat-t"))
+    try:
+        _signal_during_plots(tmp_path, tmp, sig)
+    finally:
+        shutil.rmtree(tmp)
+
+
+def _signal_during_plots(tmp_path, tmp, sig):
+    pidfile = tmp_path / "gnuplot.pid"
+    gp = tmp_path / "gnuplot"
+    gp.write_text(SLOW_GNUPLOT % pidfile)
+    gp.chmod(0o755)
+    out = tmp_path / "out" / "report.html"
+    out.parent.mkdir()
+    env = dict(os.environ, GNUPLOT=str(gp), TMPDIR=str(tmp))
+    proc = subprocess.Popen([RTLAT, "report", "--html", str(out)] +
+                            [str(p) for p in HTML_INPUTS], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    end = time.monotonic() + 60
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        assert proc.poll() is None and time.monotonic() < end
+        time.sleep(0.02)
+    gpid = int(pidfile.read_text())
+    assert list(tmp.glob("rtlat-plot.*"))
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == -sig, (proc.returncode, err)
+    assert not os.path.exists("/proc/%d" % gpid)     # killed and reaped
+    assert list(tmp.iterdir()) == []
+    assert list(out.parent.iterdir()) == []          # no page, no temporary
+
+
+def test_html_ignored_hangup_stays_ignored(tmp_path):
+    """Under nohup (SIGHUP ignored) the page is still written."""
+    env = dict(os.environ, GNUPLOT=str(tmp_path / "no-gnuplot"))
+    out = tmp_path / "r.html"
+    proc = subprocess.run([RTLAT, "report", "--html", str(out), str(RTLAT_JSON)],
+                          env=env, capture_output=True, text=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGHUP,
+                                                           signal.SIG_IGN))
+    assert proc.returncode == 0 and out.exists()
