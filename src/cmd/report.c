@@ -95,7 +95,8 @@ static int report_main(int argc, char **argv)
 		if (h)
 			ret = 1;
 		else
-			log_note("%s: %zu runs, %d plots", c.html, rs.n, nplots);
+			log_note("%s: %zu runs, %d plots", c.html,
+				 runs_count(&rs), nplots);
 	}
 	runs_free(&rs);
 	if (fflush(stdout) || ferror(stdout)) {

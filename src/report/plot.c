@@ -156,6 +156,21 @@ static const char *quantity(const char *series)
 	return series && !strcmp(series, "deviation") ? "deviation" : "latency";
 }
 
+/* The name of run @r of @g in a legend or on an axis: its label, and in
+ * a group of several loads the load: "vm (without load)". */
+static void run_name(char *buf, size_t len, const struct group *g,
+		     const struct rep_run *r)
+{
+	char l[96];
+
+	if (!g->loads) {
+		snprintf(buf, len, "%s", r->label);
+		return;
+	}
+	load_title(l, sizeof(l), r->load);
+	snprintf(buf, len, "%s (%s)", r->label, l);
+}
+
 int plot_histogram(struct plots *p, const struct rep_run *r)
 {
 	const struct rep_series *s = &r->sum;
@@ -243,7 +258,9 @@ int plot_timeline(struct plots *p, const struct rep_run *r)
 	fprintf(f, "EOD\n");
 	if (positive && bottom > 0 && (double)top > 20 * bottom)
 		fprintf(f, "set logscale y\n");
-	fprintf(f, "set xlabel 'time (s)'\nset ylabel '%s (µs)'\nset key top left\n"
+	/* the legend below the plot, never over the lines */
+	fprintf(f, "set xlabel 'time (s)'\nset ylabel '%s (µs)'\n"
+		"set key below horizontal\n"
 		"plot $t%d using 1:4 with lines lc rgb '%s' title 'max', "
 		"'' using 1:3 with lines lc rgb '%s' title 'avg', "
 		"'' using 1:2 with lines lc rgb '%s' title 'min'\n",
@@ -301,7 +318,8 @@ int plot_tail(struct plots *p, const struct group *g)
 	fprintf(f, "set logscale x\nset xrange [1.5:2e6]\n"
 		"set xtics ('p50' 2, 'p90' 10, 'p99' 100, 'p99.9' 1000, "
 		"'p99.99' 10000, 'p99.999' 100000, 'p99.9999' 1000000)\n"
-		"set xlabel 'percentile'\nset ylabel '%s (µs%s)'\nset key top left\n%s"
+		"set xlabel 'percentile'\nset ylabel '%s (µs%s)'\n"
+		"set key below horizontal\n%s"
 		"plot ", quantity(g->series), positive ? ", log scale" : "",
 		positive ? "set logscale y\n" : "");
 	for (i = 0, k = 0; i < g->n; i++) {
@@ -312,9 +330,12 @@ int plot_tail(struct plots *p, const struct group *g)
 			have += pct_point(s, j);
 		if (!have)
 			continue;
+		char name[256];
+
 		fprintf(f, "%s$q%d_%zu using 1:2 with linespoints lc rgb '%s' title ",
 			k++ ? ", " : "", n, i, palette[i % NCOLORS]);
-		gp_str(f, g->v[i]->label);
+		run_name(name, sizeof(name), g, g->v[i]);
+		gp_str(f, name);
 	}
 	fprintf(f, "\n");
 	plot_close(p);
@@ -344,8 +365,10 @@ int plot_bars(struct plots *p, const struct group *g)
 	fprintf(f, "$b%d << EOD\n", n);
 	for (i = 0; i < g->n; i++) {
 		const struct rep_series *s = &g->v[i]->sum;
+		char name[256];
 
-		gp_label(f, g->v[i]->label);
+		run_name(name, sizeof(name), g, g->v[i]);
+		gp_label(f, name);
 		if (s->has_stats)
 			fprintf(f, " %.4f", us((double)s->max));
 		else
@@ -359,11 +382,71 @@ int plot_bars(struct plots *p, const struct group *g)
 	fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.8 noborder\nset boxwidth 0.9\n"
 		"set xtics rotate by -25 noenhanced\nset ylabel '%s (µs)'\n"
-		"set yrange [0:*]\nset key top right\n"
+		"set yrange [0:*]\nset key below horizontal\n"
 		"plot $b%d using 2:xtic(1) lc rgb '%s' title 'max'",
 		quantity(g->series), n, palette[1]);
 	if (p999)
 		fprintf(f, ", '' using 3 lc rgb '%s' title 'p99.9'", palette[0]);
+	fprintf(f, "\n");
+	plot_close(p);
+	return n;
+}
+
+int plot_histograms(struct plots *p, const struct group *g)
+{
+	char title[256], gt[192], name[256];
+	size_t i, k = 0, used = 0;
+	int64_t lo = 0, hi = 0;
+	FILE *f;
+	int n;
+
+	for (i = 0; i < g->n; i++) {
+		const struct rep_series *s = &g->v[i]->sum;
+
+		if (!s->hist.n || !s->has_stats)
+			continue;
+		if (!used++ || s->hist.b[0].lo < lo)
+			lo = s->hist.b[0].lo;
+		if (s->hist.b[s->hist.n - 1].hi > hi)
+			hi = s->hist.b[s->hist.n - 1].hi;
+	}
+	if (used < 2)
+		return -1;
+	group_title(gt, sizeof(gt), g);
+	snprintf(title, sizeof(title), "%s: %s histograms", gt,
+		 quantity(g->series));
+	n = plot_start(p, title, "histograms by load");
+	if (n < 0)
+		return -1;
+	f = p->script;
+	for (i = 0; i < g->n; i++) {
+		const struct rep_hist *h = &g->v[i]->sum.hist;
+		size_t j;
+
+		if (!h->n || !g->v[i]->sum.has_stats)
+			continue;
+		fprintf(f, "$o%d_%zu << EOD\n", n, i);
+		for (j = 0; j < h->n; j++) {
+			double a = (double)h->b[j].lo, b = (double)h->b[j].hi + 1;
+
+			fprintf(f, "%.4f %" PRIu64 "\n", us((a + b) / 2),
+				h->b[j].count);
+		}
+		fprintf(f, "EOD\n");
+	}
+	if (lo > 0 && hi > 50 * lo)
+		fprintf(f, "set logscale x\n");
+	fprintf(f, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s (µs)'\n"
+		"set ylabel 'samples (log scale)'\nset key below horizontal\nplot ",
+		quantity(g->series));
+	for (i = 0; i < g->n; i++) {
+		if (!g->v[i]->sum.hist.n || !g->v[i]->sum.has_stats)
+			continue;
+		fprintf(f, "%s$o%d_%zu using 1:2 with steps lw 1.5 lc rgb '%s' title ",
+			k++ ? ", " : "", n, i, palette[i % NCOLORS]);
+		run_name(name, sizeof(name), g, g->v[i]);
+		gp_str(f, name);
+	}
 	fprintf(f, "\n");
 	plot_close(p);
 	return n;

@@ -37,6 +37,9 @@ int plot_histogram(struct plots *p, const struct rep_run *r);
 int plot_timeline(struct plots *p, const struct rep_run *r);
 int plot_tail(struct plots *p, const struct group *g);
 int plot_bars(struct plots *p, const struct group *g);
+/* The histograms of the runs of @g in one plot (a test without and with
+ * load: the comparison users make first); -1 with fewer than two. */
+int plot_histograms(struct plots *p, const struct group *g);
 
 /*
  * Run gnuplot ($GNUPLOT, else "gnuplot" in PATH) on the queued plots and

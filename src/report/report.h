@@ -17,6 +17,9 @@
 struct group {
 	const char *test, *series, *load;	/* of the first run */
 	const char *section;			/* of the first run */
+	/* runs of several loads (groups_make_kinds()): the table has a
+	 * load column, the title names the loads, plots name each run's */
+	bool loads;
 	size_t n;
 	struct rep_run **v;
 };
@@ -24,13 +27,18 @@ struct group {
 /* Group @rs in order of first appearance. Returns the number of groups;
  * free with groups_free(). */
 size_t groups_make(const struct rep_runs *rs, struct group **out);
+/* The same by test kind, series and section only: the runs of a test
+ * without and with load in one group (HTML: side by side), loads in the
+ * order first seen. */
+size_t groups_make_kinds(const struct rep_runs *rs, struct group **out);
 void groups_free(struct group *g, size_t n);
 /* Same table? (test, series, load and section equal; NULL load = not
  * recorded) */
 bool same_table(const struct rep_run *a, const struct rep_run *b);
 
 /* "LATENCY with load hell", with the section (if any) in brackets:
- * "KLATENCY with load [Xenomai 2.0 vs. RTAI 3.0r5 on TQM860L]" */
+ * "KLATENCY with load [Xenomai 2.0 vs. RTAI 3.0r5 on TQM860L]"; a group
+ * of several loads "LATENCY without load and with load hell". */
 void group_title(char *buf, size_t len, const struct group *g);
 
 /* ---- tables ---- */
@@ -40,7 +48,7 @@ struct out_opts {
 	bool threads;		/* a row per thread under each run */
 };
 
-#define TB_COLS 8
+#define TB_COLS 9
 #define TB_CELL 40
 
 /* One table, formatted: the same cells feed text, markdown and HTML. */
@@ -119,6 +127,10 @@ bool filter_empty(const struct filter *f);
 void runs_filter(struct rep_runs *rs, const struct filter *f);
 
 /* ---- HTML report with gnuplot plots (html.c, plot.c) ---- */
+
+/* The runs behind @rs, each counted once whatever its series (the three
+ * of a handshake run are one run). */
+size_t runs_count(const struct rep_runs *rs);
 
 /* Write the whole report page to @path. Plots need gnuplot (found in PATH,
  * or $GNUPLOT); without it the page has the tables and says why the plots

@@ -583,10 +583,13 @@ HTML_INPUTS = [RTLAT_JSON, FIXTURES / "xenomai" / "latency-3.2-vm-overruns.log",
                FIXTURES / "cyclictest" / "histogram-60us-overflows.txt",
                FIXTURES / "rtai" / "kern-latency-display.log",
                FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"]
-# per table: max/p99.9 bars, tail when percentiles are known; per run: a
+# one table per test kind (every load in it): LATENCY, KLATENCY, SWITCH;
+# per table: max/p99.9 bars, tail when percentiles are known, the
+# histograms of its runs in one plot when it has several loads; per run: a
 # histogram when the source has one, latency over time from interval series
-EXPECTED_PLOTS = {"max and p99.9": 1, "max": 4, "tail": 1, "histogram": 2,
-                  "latency over time": 3}
+EXPECTED_PLOTS = {"max and p99.9": 1, "max": 2, "tail": 1, "histogram": 2,
+                  "histograms by load": 1, "latency over time": 3}
+NPLOTS = sum(EXPECTED_PLOTS.values())
 
 
 def make_html(tmp_path, env=None):
@@ -606,14 +609,14 @@ def test_html_plots_inlined(tmp_path):
     html = out.read_text()
     kinds = figures(html)
     assert {k: kinds.count(k) for k in set(kinds)} == EXPECTED_PLOTS
-    assert "11 plots" in p.stderr
+    assert "%d plots" % NPLOTS in p.stderr
     svgs = re.findall(r"<svg.*?</svg>", html, re.S)
-    assert len(svgs) == 11
+    assert len(svgs) == NPLOTS
     for s in svgs:
         ET.fromstring(s)        # well-formed
     assert re.search(r"histogram, max 9672\.938 µs", html)
     assert re.search(r"histogram, max 439\.000 µs", html)
-    assert html.count("<table>") == 5
+    assert html.count("<table>") == 3
     assert "<script" not in html and "http" not in html.replace(
         "http://www.w3.org", "")    # self-contained
     assert not list(tmp_path.glob("rtlat-plot*"))
@@ -624,7 +627,7 @@ def test_html_without_gnuplot(tmp_path):
     out, p = make_html(tmp_path, env=env)
     html = out.read_text()
     assert "plots left out" in p.stderr and "gnuplot" in p.stderr
-    assert "Plots left out" in html and html.count("<table>") == 5
+    assert "Plots left out" in html and html.count("<table>") == 3
     assert not figures(html)
 
 
@@ -648,7 +651,7 @@ def test_html_in_chromium(tmp_path):
         }),
         errors: document.querySelectorAll('parsererror').length,
     }))()""", screenshot=shot)
-    assert res["tables"] == 5
+    assert res["tables"] == 3
     assert res["figures"] == len(res["svgs"]) == sum(EXPECTED_PLOTS.values())
     assert res["errors"] == 0
     for s in res["svgs"]:
@@ -740,3 +743,74 @@ def test_html_ignored_hangup_stays_ignored(tmp_path):
                           preexec_fn=lambda: signal.signal(signal.SIGHUP,
                                                            signal.SIG_IGN))
     assert proc.returncode == 0 and out.exists()
+
+
+SUITE_VM = sorted(OWN.glob("suite-vm-*.json"))
+
+
+def _translate_y(svg, text):
+    """y of the first SVG text element reading @text (gnuplot places each
+    with transform="translate(x,y)")."""
+    m = re.search(r'<g transform="translate\([\d.]+,([\d.]+)\)"[^>]*>\s*'
+                  r'<text[^>]*>(?:<tspan[^>]*>)?' + re.escape(text) + r'<', svg)
+    assert m, text
+    return float(m.group(1))
+
+
+def test_html_suite_page(tmp_path):
+    """A suite's page: runs counted as runs (a handshake's three series are
+    one run), one table per test kind and series with a row per load, the
+    system described once, and the test without and with load in one
+    plot of each kind."""
+    out = tmp_path / "r.html"
+    env = dict(os.environ, GNUPLOT=str(tmp_path / "no-gnuplot"))
+    p = run(["report", "--html", out] + SUITE_VM, check=0, env=env)
+    html = out.read_text()
+    # 5 result files: latency and cruncher without and with load, handshake
+    assert re.search(r"<p>5 runs \(9 series\) in 6 tables", html)
+    assert "5 runs" in p.stderr
+    heads = re.findall(r"<h2>(.*?) <small>", html)
+    assert heads == ["LATENCY without load and with load hell",
+                     "HANDSHAKE A-&gt;B without load",
+                     "HANDSHAKE B-&gt;A without load",
+                     "HANDSHAKE ROUND TRIP without load",
+                     "CRUNCHER SLEEP without load and with load hell",
+                     "CRUNCHER DEVIATION without load and with load hell"]
+    lat = html.split("<table>")[1].split("</table>")[0]
+    assert "<th>load</th>" in lat
+    assert re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td>", lat) == [
+        ("suite-vm-01-latency-none", "none"), ("suite-vm-02-latency-hell", "hell")]
+    # a table of one load has no load column
+    assert "<th>load</th>" not in html.split("<table>")[2].split("</table>")[0]
+    # the system description once, not per run or table
+    assert html.index("<h2>System</h2>") < html.index("<h2>LATENCY")
+    assert html.count("<h2>System") == 1
+    desc = re.findall(r'<p class="system">(.*?)</p>', html, re.S)
+    assert len(desc) == 1 and html.count(desc[0]) == 1
+    assert html.count("<dt>") == 5          # one entry per run
+
+
+def test_html_without_and_with_load_side_by_side(tmp_path):
+    """The plots of a test kind hold its runs of every load: the bars, the
+    tail and the histograms by load name both loads; every legend is below
+    its plot, never over the lines."""
+    if not shutil.which("gnuplot"):
+        pytest.skip("gnuplot not installed")
+    out = tmp_path / "r.html"
+    run(["report", "--html", out] + SUITE_VM[:2] + HTML_INPUTS[:2], check=0)
+    html = out.read_text()
+    figs = re.findall(r'<figure class="plot" data-kind="([^"]+)">\s*(<svg.*?</svg>)',
+                      html, re.S)
+    by_load = [s for k, s in figs if k == "histograms by load"]
+    assert by_load
+    for kind in ("max and p99.9", "tail", "histograms by load"):
+        svg = [s for k, s in figs if k == kind][0]
+        assert "suite-vm-01-latency-none (without load)" in svg, kind
+        assert "suite-vm-02-latency-hell (with load hell)" in svg, kind
+    # legends below the x axis label: not over the lines
+    for k, svg in figs:
+        if k == "latency over time":
+            assert _translate_y(svg, "max") > _translate_y(svg, "time (s)")
+        if k == "tail":
+            assert _translate_y(svg, "suite-vm-01-latency-none (without load)") > \
+                _translate_y(svg, "percentile")
