@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "core/trace_source.h"
 
 #ifndef HAVE_TRACEFS
@@ -163,7 +165,18 @@ bool tsrc_built_in(void)
 	return true;
 }
 
-/* Where tracefs is mounted (from /proc/mounts: never mounts anything). */
+/* tracefs mounted by this process (on /sys/kernel/tracing): unmounted
+ * when it exits, whatever the path (rtla mounts it too). */
+static bool mounted_here;
+
+static void unmount_ours(void)
+{
+	if (mounted_here && umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
+		mounted_here = false;
+}
+
+/* Where tracefs is mounted (from /proc/mounts); when it is not, as root,
+ * mount it on /sys/kernel/tracing (unmounted at exit). */
 static const char *tracing_dir(char *err, size_t len)
 {
 	static char dir[256];
@@ -184,8 +197,18 @@ static const char *tracing_dir(char *err, size_t len)
 		fclose(f);
 	if (dir[0])
 		return dir;
+	if (stat("/sys/kernel/tracing", &st) == 0 &&
+	    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		if (!mounted_here)
+			atexit(unmount_ours);
+		mounted_here = true;
+		log_note("mounted tracefs on /sys/kernel/tracing (unmounted when rtlat ends)");
+		snprintf(dir, sizeof(dir), "/sys/kernel/tracing");
+		return dir;
+	}
 	if (stat("/sys/kernel/tracing", &st) == 0)
-		snprintf(err, len, "tracefs is not mounted; mount it with: mount -t tracefs nodev /sys/kernel/tracing");
+		snprintf(err, len, "tracefs is not mounted and could not be mounted (%s); mount it with: mount -t tracefs nodev /sys/kernel/tracing",
+			 strerror(errno));
 	else
 		snprintf(err, len, "this kernel has no tracefs (/sys/kernel/tracing is missing): --trace needs a kernel with CONFIG_FTRACE and CONFIG_TRACING");
 	return NULL;
