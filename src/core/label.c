@@ -36,6 +36,16 @@ const char *label_check(const char *s)
 	return NULL;
 }
 
+void text_write(FILE *f, const char *s, void (*put)(FILE *f, char c))
+{
+	for (; *s; s++) {
+		size_t n = text_ctrl_len(s);
+
+		put(f, n ? ' ' : *s);
+		s += n ? n - 1 : 0;
+	}
+}
+
 char *label_clean(char *s)
 {
 	char *r = s, *w = s;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Bytes of the control character at @s: 1 (C0, DEL), 2 (C1 in UTF-8), or
  * 0 when @s does not start with one (nor at its end). */
@@ -24,6 +25,10 @@ bool text_has_ctrl(const char *s);
 /* What is wrong with @s as a label given by the user: NULL when nothing,
  * else a phrase for opt_bad_value() ("expected a label ..."). */
 const char *label_check(const char *s);
+
+/* Write @s to @f through @put (a format's escaping of one character),
+ * each control character as one blank. */
+void text_write(FILE *f, const char *s, void (*put)(FILE *f, char c));
 
 /* Each control character of @s as one blank, in place; returns @s. */
 char *label_clean(char *s);

@@ -87,31 +87,31 @@ int plots_begin(struct plots *p)
 
 /* A string for a gnuplot single-quoted string ('' is a quote), control
  * characters as blanks (core/label.h). */
+static void gp_str_put(FILE *f, char c)
+{
+	if (c == '\'')
+		fputc('\'', f);
+	fputc(c, f);
+}
+
 static void gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
-	for (; *s; s++) {
-		size_t k = text_ctrl_len(s);
-
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(k ? ' ' : *s, f);
-		s += k ? k - 1 : 0;
-	}
+	text_write(f, s, gp_str_put);
 	fputc('\'', f);
 }
 
 /* A label inside a data block: double-quoted, no quotes or control
  * characters. */
+static void gp_label_put(FILE *f, char c)
+{
+	fputc(c == '"' ? '\'' : c, f);
+}
+
 static void gp_label(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		size_t k = text_ctrl_len(s);
-
-		fputc(*s == '"' ? '\'' : k ? ' ' : *s, f);
-		s += k ? k - 1 : 0;
-	}
+	text_write(f, s, gp_label_put);
 	fputc('"', f);
 }
 
@@ -149,6 +149,17 @@ static void plot_close(struct plots *p)
 	p->script = NULL;
 }
 
+/* Open a plot of group @g titled "<group title>: @what". */
+static int group_plot_start(struct plots *p, const struct group *g,
+			    const char *what, const char *caption)
+{
+	char title[320], gt[192];
+
+	group_title(gt, sizeof(gt), g);
+	snprintf(title, sizeof(title), "%s: %s", gt, what);
+	return plot_start(p, title, caption);
+}
+
 /* What the figures of @series are, for axis labels: "latency", or the
  * cruncher's "deviation" (computation time - ideal). */
 static const char *quantity(const char *series)
@@ -169,6 +180,19 @@ static void run_name(char *buf, size_t len, const struct group *g,
 	}
 	load_title(l, sizeof(l), r->load);
 	snprintf(buf, len, "%s (%s)", r->label, l);
+}
+
+/* Plot data block $@tag@n_@i (run @i of @g) with @style in the run's
+ * colour, named after the run; @first: the first of the plot command. */
+static void run_line(FILE *f, bool first, char tag, int n, size_t i,
+		     const char *style, const struct group *g)
+{
+	char name[256];
+
+	fprintf(f, "%s$%c%d_%zu using 1:2 with %s lc rgb '%s' title ",
+		first ? "" : ", ", tag, n, i, style, palette[i % NCOLORS]);
+	run_name(name, sizeof(name), g, g->v[i]);
+	gp_str(f, name);
 }
 
 int plot_histogram(struct plots *p, const struct rep_run *r)
@@ -277,7 +301,7 @@ static bool pct_point(const struct rep_series *s, int k)
 
 int plot_tail(struct plots *p, const struct group *g)
 {
-	char title[256], gt[192];
+	char what[64];
 	size_t i, used = 0;
 	bool positive = true;
 	FILE *f;
@@ -297,10 +321,9 @@ int plot_tail(struct plots *p, const struct group *g)
 	}
 	if (!used)
 		return -1;
-	group_title(gt, sizeof(gt), g);
-	snprintf(title, sizeof(title), "%s: %s percentiles (tail)", gt,
+	snprintf(what, sizeof(what), "%s percentiles (tail)",
 		 quantity(g->series));
-	n = plot_start(p, title, "tail");
+	n = group_plot_start(p, g, what, "tail");
 	if (n < 0)
 		return -1;
 	f = p->script;
@@ -330,12 +353,7 @@ int plot_tail(struct plots *p, const struct group *g)
 			have += pct_point(s, j);
 		if (!have)
 			continue;
-		char name[256];
-
-		fprintf(f, "%s$q%d_%zu using 1:2 with linespoints lc rgb '%s' title ",
-			k++ ? ", " : "", n, i, palette[i % NCOLORS]);
-		run_name(name, sizeof(name), g, g->v[i]);
-		gp_str(f, name);
+		run_line(f, !k++, 'q', n, i, "linespoints", g);
 	}
 	fprintf(f, "\n");
 	plot_close(p);
@@ -344,7 +362,6 @@ int plot_tail(struct plots *p, const struct group *g)
 
 int plot_bars(struct plots *p, const struct group *g)
 {
-	char title[256], gt[192];
 	size_t i, known = 0, p999 = 0;
 	FILE *f;
 	int n;
@@ -355,10 +372,8 @@ int plot_bars(struct plots *p, const struct group *g)
 	}
 	if (!known)
 		return -1;
-	group_title(gt, sizeof(gt), g);
-	snprintf(title, sizeof(title), "%s: %s per run", gt,
-		 p999 ? "max and p99.9" : "max");
-	n = plot_start(p, title, p999 ? "max and p99.9" : "max");
+	n = group_plot_start(p, g, p999 ? "max and p99.9 per run" : "max per run",
+			     p999 ? "max and p99.9" : "max");
 	if (n < 0)
 		return -1;
 	f = p->script;
@@ -394,7 +409,7 @@ int plot_bars(struct plots *p, const struct group *g)
 
 int plot_histograms(struct plots *p, const struct group *g)
 {
-	char title[256], gt[192], name[256];
+	char what[64];
 	size_t i, k = 0, used = 0;
 	int64_t lo = 0, hi = 0;
 	FILE *f;
@@ -412,10 +427,8 @@ int plot_histograms(struct plots *p, const struct group *g)
 	}
 	if (used < 2)
 		return -1;
-	group_title(gt, sizeof(gt), g);
-	snprintf(title, sizeof(title), "%s: %s histograms", gt,
-		 quantity(g->series));
-	n = plot_start(p, title, "histograms by load");
+	snprintf(what, sizeof(what), "%s histograms", quantity(g->series));
+	n = group_plot_start(p, g, what, "histograms by load");
 	if (n < 0)
 		return -1;
 	f = p->script;
@@ -442,10 +455,7 @@ int plot_histograms(struct plots *p, const struct group *g)
 	for (i = 0; i < g->n; i++) {
 		if (!g->v[i]->sum.hist.n || !g->v[i]->sum.has_stats)
 			continue;
-		fprintf(f, "%s$o%d_%zu using 1:2 with steps lw 1.5 lc rgb '%s' title ",
-			k++ ? ", " : "", n, i, palette[i % NCOLORS]);
-		run_name(name, sizeof(name), g, g->v[i]);
-		gp_str(f, name);
+		run_line(f, !k++, 'o', n, i, "steps lw 1.5", g);
 	}
 	fprintf(f, "\n");
 	plot_close(p);

@@ -492,23 +492,19 @@ void table_print_text(FILE *f, const struct rtable *t)
 	legend_print(f, t, "# ", "\n", NULL);
 }
 
+static void md_put(FILE *f, char c)
+{
+	if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' ||
+	    c == '<' || c == '[')
+		fputc('\\', f);
+	fputc(c, f);
+}
+
 /* Markdown: its special characters escaped, control characters (the
  * label rule, core/label.h) as blanks. */
 static void md_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		size_t k = text_ctrl_len(s);
-
-		if (k) {
-			fputc(' ', f);
-			s += k - 1;
-			continue;
-		}
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' ||
-		    *s == '`' || *s == '<' || *s == '[')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
+	text_write(f, s, md_put);
 }
 
 void table_print_markdown(FILE *f, const struct rtable *t)
@@ -539,25 +535,21 @@ void table_print_markdown(FILE *f, const struct rtable *t)
 	}
 }
 
+static void html_put(FILE *f, char c)
+{
+	switch (c) {
+	case '<': fputs("&lt;", f); break;
+	case '>': fputs("&gt;", f); break;
+	case '&': fputs("&amp;", f); break;
+	case '"': fputs("&quot;", f); break;
+	case '\'': fputs("&#39;", f); break;
+	default: fputc(c, f); break;
+	}
+}
+
 void html_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		size_t k = text_ctrl_len(s);
-
-		if (k) {
-			fputc(' ', f);	/* the label rule (core/label.h) */
-			s += k - 1;
-			continue;
-		}
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f); break;
-		}
-	}
+	text_write(f, s, html_put);
 }
 
 void table_print_html(FILE *f, const struct rtable *t)
@@ -592,6 +584,13 @@ void table_print_html(FILE *f, const struct rtable *t)
 
 /* ---- CSV ---- */
 
+static void csv_put(FILE *f, char c)
+{
+	if (c == '"')
+		fputc('"', f);
+	fputc(c, f);
+}
+
 void csv_field(FILE *f, const char *s)
 {
 	/* a spreadsheet takes a cell starting with one of these for a
@@ -605,18 +604,7 @@ void csv_field(FILE *f, const char *s)
 		fputc('"', f);
 	if (formula)
 		fputc('\'', f);
-	for (; *s; s++) {
-		size_t k = text_ctrl_len(s);
-
-		if (k) {
-			fputc(' ', f);	/* the label rule (core/label.h) */
-			s += k - 1;
-			continue;
-		}
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
+	text_write(f, s, csv_put);
 	if (quote)
 		fputc('"', f);
 }
