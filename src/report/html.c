@@ -157,9 +157,16 @@ static void sources(FILE *f, const struct rep_runs *rs, const char **sys,
 			fprintf(f, ", %s", fmt_hms(b, r->duration_ns));
 		if (r->sum.has_samples)
 			fprintf(f, ", %" PRIu64 " samples", r->sum.samples);
-		for (k = 0; nsys > 1 && r->system && k < nsys; k++)
+		for (k = 0; r->system && *r->system && k < nsys; k++)
 			if (!strcmp(sys[k], r->system))
-				fprintf(f, ", system %zu", k + 1);
+				break;
+		if (k < nsys && nsys > 1) {
+			fprintf(f, ", system %zu", k + 1);
+		} else if (k == nsys && r->system && *r->system) {
+			/* beyond the MAX_SYSTEMS listed */
+			fprintf(f, "<br>");
+			html_escape(f, r->system);
+		}
 		fprintf(f, "</dd>\n");
 	}
 	fprintf(f, "</dl>\n");
