@@ -720,6 +720,21 @@ def _signal_during_plots(tmp_path, tmp, sig):
                             [str(p) for p in HTML_INPUTS], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
+    try:
+        _check_signal(proc, pidfile, tmp, out, sig)
+    finally:
+        # whatever failed, nothing of the test goes on running
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if pidfile.exists() and pidfile.read_text().strip():
+            try:
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _check_signal(proc, pidfile, tmp, out, sig):
     end = time.monotonic() + 60
     while not (pidfile.exists() and pidfile.read_text().strip()):
         assert proc.poll() is None and time.monotonic() < end
