@@ -239,6 +239,35 @@ def test_trace_mounts_tracefs_when_needed(tmp_path):
 
 @needs_built_in
 @needs_trace
+def test_trace_mount_shared_by_two_runs(tmp_path):
+    """Run A mounts tracefs, run B uses A's mount and ends after it: A
+    keeps the mount for B (detaching it left B's instance behind, its
+    buffers allocated); after both, no instance and no mount remain."""
+    cpu = usable_cpu()
+    script = ("umount /sys/kernel/tracing 2>/dev/null; "
+              "umount /sys/kernel/debug/tracing 2>/dev/null; "
+              "umount /sys/kernel/debug 2>/dev/null; "
+              "grep -c ' tracefs ' /proc/mounts; "
+              "%(r)s latency --trace -T 1 -c %(c)d -q >/dev/null & a=$!; "
+              "sleep 0.4; "
+              "%(r)s latency --trace -T 2 -c %(c)d -q >/dev/null; rb=$?; "
+              "wait $a; ra=$?; "
+              "ls /sys/kernel/tracing/instances 2>/dev/null | grep -c rtlat; "
+              "grep -c ' tracefs ' /proc/mounts; exit $((ra + rb))"
+              % {"r": RTLAT, "c": cpu})
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", script], capture_output=True, text=True,
+                       timeout=90)
+    counts = [ln for ln in p.stdout.splitlines() if ln.strip().isdigit()]
+    if counts[:1] != ["0"]:
+        pytest.skip("could not hide tracefs in a mount namespace")
+    assert p.returncode == 0, p.stderr
+    # no rtlat instance left; the mount itself may stay only while used
+    assert counts[1:] in (["0", "0"], ["0", "1"]), (counts, p.stderr)
+
+
+@needs_built_in
+@needs_trace
 def test_trace_timerlat_mode_needs_the_tracer():
     tracers = (TRACEFS / "available_tracers").read_text().split()
     if "timerlat" in tracers:
