@@ -338,3 +338,32 @@ def test_dead_process_temporary_files_removed(tmp_path):
     assert live.exists() and other.exists()
     assert "which died while writing it" in p.stderr
     assert load_json_strict(tmp_path / "r.json")["status"] == "complete"
+
+
+@needs_root
+def test_live_writer_temporary_file_kept_across_pid_namespaces(tmp_path):
+    """In another PID namespace every PID of this one looks dead: the file
+    of a writer that still holds its lock is kept, an unlocked one of a
+    PID that is gone is removed."""
+    import fcntl
+    held = subprocess.Popen(["sleep", "60"])
+    try:
+        live = tmp_path / (".rtlat-%d-0.tmp" % held.pid)
+        live.write_text("partial")
+        fd = os.open(live, os.O_RDONLY)
+        fcntl.flock(fd, fcntl.LOCK_EX)          # as a writer holds it
+        gone = subprocess.Popen(["true"])
+        gone.wait()
+        dead = tmp_path / (".rtlat-%d-0.tmp" % gone.pid)
+        dead.write_text("partial")
+        p = subprocess.run(["unshare", "-p", "-f", "--mount-proc", RTLAT,
+                            "latency", "-T", "0.2", "--warmup", "0", "-q",
+                            "--json", str(tmp_path / "r.json")],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        assert live.exists()
+        assert not dead.exists()
+        os.close(fd)
+    finally:
+        held.kill()
+        held.wait()
