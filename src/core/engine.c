@@ -1208,6 +1208,16 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			  o->gnuplot_file, o->json_file);
 		return 1;
 	}
+	if (o->trace && o->json_file && o->gnuplot_file) {
+		char ev[PATH_MAX + 16];
+
+		trace_events_path(o->json_file, ev, sizeof(ev));
+		if (output_same(ev, o->gnuplot_file)) {
+			log_error("-g/--gnuplot '%s' is the file of --trace's raw events beside --json '%s': one would overwrite the other",
+				  o->gnuplot_file, o->json_file);
+			return 1;
+		}
+	}
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
 		o->checkpoint_ns = 0;

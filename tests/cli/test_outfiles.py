@@ -310,6 +310,17 @@ def test_gnuplot_and_json_same_file_refused(tmp_path, how):
     assert p.stdout == "" and not f.exists()
 
 
+def test_gnuplot_and_trace_events_same_file_refused(tmp_path):
+    """--trace writes its raw events to FILE.trace.txt beside --json
+    FILE.json: -g naming that file is refused before measuring (the
+    histogram took its place while the report named it the events)."""
+    js, ev = tmp_path / "r.json", tmp_path / "r.trace.txt"
+    p = run(["latency", "--trace", "-T", "1", "--json", js, "-g", ev],
+            check=1)
+    assert "is the file of --trace's raw events beside --json" in p.stderr
+    assert not js.exists() and not ev.exists()
+
+
 def test_cyclic_histfile_and_json_same_file_refused(tmp_path):
     f = tmp_path / "h.x"
     p = run(["cyclic", "-l", "10", "-h", "10", "--histfile", f, "--json", f],
