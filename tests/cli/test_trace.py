@@ -290,8 +290,11 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
     out = p.stdout
     assert "== Trace: kernel trace events" in out
     assert re.search(r"tracefs instance rtlat-\d+, trace clock mono", out)
-    assert rtd_parts(out) >= 1
+    n = rtd_parts(out)      # every interval max broken down adds up
     d = load_json_strict(j)
+    # at least one is, or the result counts why not (on a busy host the
+    # events around each interval's max can all be lost)
+    assert n >= 1 or sum(d["trace"]["not_traced"].values()) > 0, out
     assert d["status"] == "complete"
     t = check_parts(d)
     lat = d["summary"]["latency"]
