@@ -38,6 +38,8 @@ struct imp_ctx {
 	int errors;
 	int warnings;
 	int skipped;		/* text lines skipped with a warning */
+	unsigned line0;		/* lines of the file before the part an
+				 * importer reads (added to line numbers) */
 };
 
 struct importer {
@@ -109,6 +111,24 @@ char *lines_next(struct lines *l);
 
 /* Remove terminal escape sequences (ESC [ ... final byte) in place. */
 void strip_ansi(char *s);
+
+/*
+ * The text of a pasted file without its framing (import_frame.c): CRLF
+ * and trailing blanks, ANSI escape sequences, mail quoting ("> ", ">> "),
+ * LAVA's "| " prefix and <LAVA_...> marker lines, shell prompts (a
+ * command line becomes "$ command"; "set -x" traces "+ cmd" too), lines
+ * that a mail client broke in two ("Max:" / "192") joined. Line i of the
+ * result is line i of @buf (a joined line leaves an empty one). Returns a
+ * malloc'ed NUL-terminated copy, its length in *@out_len.
+ */
+char *frame_clean(const char *buf, size_t len, size_t *out_len);
+
+/* The command of a command line of frame_clean()'s output ("$ cmd", or
+ * "# tool ..." for a known tool), or NULL. */
+const char *frame_command(const char *line);
+
+/* Is the first word of @s a real-time test tool (or sudo, taskset...)? */
+bool frame_is_tool(const char *s);
 
 /* Skip blanks. */
 const char *skip_blank(const char *s);
@@ -237,6 +257,17 @@ const struct cJSON *rt_member(const struct cJSON *root, const char *key);
  */
 int jr_us_thread(struct imp_ctx *c, const struct cJSON *e, const char *where,
 		 const char *count_key, int64_t unit_ns, struct rep_series *s);
+
+/*
+ * One series object of an rtlat result ("summary.latency", a thread's
+ * series, the "latency" object of a cyclic --json thread): samples,
+ * overruns or lost, min_ns/avg_ns/max_ns, stddev_ns, percentiles_ns,
+ * histogram and intervals into @s; *@miss says which miss column it has.
+ * Returns 0 or -1.
+ */
+int rtlat_read_series(struct imp_ctx *c, const struct cJSON *o,
+		      const char *where, struct rep_series *s,
+		      enum rep_miss *miss, int64_t *interval_ns);
 
 /* uname-like "sysinfo" object (rt-tests, jitterdebugger) into @r. */
 void jr_sysinfo(struct imp_ctx *c, const struct cJSON *sys,
