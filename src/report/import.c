@@ -31,6 +31,7 @@ const struct importer *const importers[] = {
 	&imp_cyclictest,
 	&imp_jitterdebugger,
 	&imp_oslat,
+	&imp_rttests,
 	&imp_rtai,
 	&imp_xenomai,
 	&imp_table,

@@ -280,6 +280,7 @@ extern const struct importer imp_xenomai;
 extern const struct importer imp_rtai;
 extern const struct importer imp_jitterdebugger;
 extern const struct importer imp_oslat;
+extern const struct importer imp_rttests;
 extern const struct importer imp_table;
 
 #endif
