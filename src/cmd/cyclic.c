@@ -70,8 +70,9 @@ const struct optdesc cyclic_opt_table[] = {
 	  "write the results to FILE: rt-tests JSON\n"
 	  "layout plus rtlat fields (docs/cyclic-json.md)", OPT_JSON },
 	{ "loops", 'l', required_argument, "LOOPS",
-	  "stop each thread after LOOPS cycles\n"
-	  "(default 0 = endless)", 'l' },
+	  "stop each thread after LOOPS wake-ups (C:\n"
+	  "ends at LOOPS; missed periods are counted\n"
+	  "as overruns on top; default 0 = endless)", 'l' },
 	{ "mlockall", 'm', no_argument, NULL,
 	  "lock memory (always done; see --no-mlock)", 'm' },
 	{ "nanosleep", 'n', no_argument, NULL,
@@ -247,7 +248,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case 'l':
 		if (parse_int(arg, 0, INT64_MAX, &v) < 0)
 			return opt_bad_value(d, arg, "expected a number of cycles (0 = endless)");
-		c->eo.max_cycles = (uint64_t)v;
+		c->eo.max_wakeups = (uint64_t)v;
 		return 0;
 	case 'm':
 	case 'n':

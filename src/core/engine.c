@@ -473,8 +473,10 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 
 	if (d >= r->t_end)
 		return true;
-	if (d >= r->t_measure)
+	if (d >= r->t_measure) {
 		sampler_add(s, k, wk->now - d, d);
+		s->wakeups++;
+	}
 	n = wake_missed_inside(wk, period, r->t_measure, r->t_end);
 	if (d < r->t_measure && n) {
 		/* A wake-up late from the warm-up into the measurement: its
@@ -483,6 +485,7 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 		 * its size lost); the deadlines after it are overruns. */
 		d += (r->t_measure - d + period - 1) / period * period;
 		sampler_add(s, k, wk->now - d, d);
+		s->wakeups++;
 		n--;
 	}
 	/* -l LOOPS: the periods counted stop at exactly LOOPS */
@@ -495,6 +498,7 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 	if (n)
 		sampler_overrun_span(s, k, n, d + period, period);
 	if ((r->o->max_cycles && s->cycles >= r->o->max_cycles) ||
+	    (r->o->max_wakeups && s->wakeups >= r->o->max_wakeups) ||
 	    next >= r->t_end)
 		return true;
 	/* the next wake-up accounts into a later interval: hand this one

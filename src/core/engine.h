@@ -79,6 +79,11 @@ struct engine_opts {
 	bool raw_samples;		/* stream every sample (cyclic -v) */
 	int trace;			/* --trace: enum trace_mode (trace.h) */
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
+	uint64_t max_wakeups;		/* timer tests: stop each sampler after N
+					 * measured wake-ups, the periods they
+					 * missed counted as overruns on top
+					 * (cyclictest's -l: C: ends at N;
+					 * 0 = no limit) */
 	struct load_opts load;		/* --load, --load-cmd, ... */
 	int headline_fd;		/* --headline-fd (rtlat suite), or -1 */
 	size_t interval_rows;		/* per-interval rows kept for the result
@@ -196,6 +201,8 @@ struct sampler {
 						 * lock-free on every target */
 	uint64_t watermark_full;		/* the sampler's own copy */
 	uint64_t cycles;		/* samples + overruns accounted */
+	uint64_t wakeups;		/* timer tests: measured wake-ups
+					 * (sampler_timer_wake() samples) */
 	_Atomic int state;
 	int err;			/* -errno from the body or set-up */
 	char errmsg[192];
@@ -563,8 +570,8 @@ static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
  * the warm-up but which came so late that it missed deadlines inside the
  * measurement counts as the sample of the first of these (now - that
  * deadline), the rest as overruns. @next is the next deadline.
- * Returns true when the sampler has reached the end (next >= t_end, or
- * max_cycles).
+ * Returns true when the sampler has reached the end (next >= t_end,
+ * max_cycles or max_wakeups).
  */
 bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			int64_t period, int64_t next);
