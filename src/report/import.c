@@ -32,6 +32,8 @@ const struct importer *const importers[] = {
 	&imp_jitterdebugger,
 	&imp_oslat,
 	&imp_rttests,
+	&imp_rtla,
+	&imp_stressng,
 	&imp_rtai,
 	&imp_xenomai,
 	&imp_table,
@@ -809,7 +811,7 @@ static int parse_pasted(struct imp_ctx *c, const char *buf, size_t len,
 	for (;;) {
 		char *e = strchr(p, '\n');
 		bool last = !e || !e[1];
-		bool cut = !forced && !last && frame_command(e + 1);
+		bool cut = !forced && !last && frame_starts_run(e + 1);
 
 		if (cut || last) {
 			char *end = e ? e + 1 : p + strlen(p);

@@ -127,6 +127,12 @@ char *frame_clean(const char *buf, size_t len, size_t *out_len);
  * "# tool ..." for a known tool), or NULL. */
 const char *frame_command(const char *line);
 
+/* Does the line @line (of frame_clean()'s output) start the output of a
+ * run: a command line, a tool's command line without a prompt
+ * ("cyclictest -p 80 ..."), a tool's banner ("cyclictest V 2.40",
+ * "stress-ng, version 0.15.02", "oslat V 2.40")? */
+bool frame_starts_run(const char *line);
+
 /* Is the first word of @s a real-time test tool (or sudo, taskset...)? */
 bool frame_is_tool(const char *s);
 
@@ -281,6 +287,8 @@ extern const struct importer imp_rtai;
 extern const struct importer imp_jitterdebugger;
 extern const struct importer imp_oslat;
 extern const struct importer imp_rttests;
+extern const struct importer imp_rtla;
+extern const struct importer imp_stressng;
 extern const struct importer imp_table;
 
 #endif

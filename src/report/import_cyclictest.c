@@ -461,11 +461,22 @@ static int ct_build(struct ct_state *s, struct rep_run *r)
 			x->hist.quantized = true;
 			if (t && t->hist_ovf)
 				x->hist.overflow = t->ovf;
-			if (t && t->hist_total && t->total != x->hist.bucket_total)
-				imp_warn(s->c, 0, "thread %d: '# Total' %llu differs from the sum of its buckets %llu",
+			x->samples = rep_hist_total(&x->hist);
+			x->has_samples = true;
+			if (t && t->hist_total &&
+			    t->total != x->hist.bucket_total) {
+				/* rows left out of a paste: the buckets do not
+				 * tell the percentiles */
+				imp_warn(s->c, 0, "thread %d: '# Total' %llu differs from the sum of its buckets %llu: histogram not used",
 					 i, (unsigned long long)t->total,
 					 (unsigned long long)x->hist.bucket_total);
-			x->samples = rep_hist_total(&x->hist);
+				series_free(x);
+				memset(&x->hist, 0, sizeof(x->hist));
+				x->samples = t->total;
+			}
+		} else if (t && t->hist_total) {
+			/* "# Total:" without bucket rows */
+			x->samples = t->total;
 			x->has_samples = true;
 		}
 		if (!t)

@@ -127,6 +127,25 @@ const char *frame_command(const char *line)
 	return NULL;
 }
 
+bool frame_starts_run(const char *line)
+{
+	static const char *const banners[] = {
+		"cyclictest V", "oslat V", "stress-ng, version ",
+		"jitterdebugger ", "ptsematest V", "pmqtest V",
+		"sigwaittest V", "svsematest V", "signaltest V",
+	};
+	size_t i;
+
+	if (frame_command(line))
+		return true;
+	for (i = 0; i < sizeof(banners) / sizeof(banners[0]); i++)
+		if (starts_with(line, banners[i]))
+			return true;
+	/* "cgexec -g cpu cyclictest -m -a 7", "cyclictest -p 80 -t 4" */
+	return frame_is_tool(line) && strstr(line, " -") &&
+	       !strchr(line, '|') && !strchr(line, ':');
+}
+
 /* A line that ends with a figure's key, "Max:" or "Avg: ": its value was
  * broken onto the next line. */
 static bool ends_with_key(const char *s, size_t n)
