@@ -134,16 +134,18 @@ bool frame_starts_run(const char *line)
 		"jitterdebugger ", "ptsematest V", "pmqtest V",
 		"sigwaittest V", "svsematest V", "signaltest V",
 	};
-	size_t i;
+	size_t i, n;
 
 	if (frame_command(line))
 		return true;
 	for (i = 0; i < sizeof(banners) / sizeof(banners[0]); i++)
 		if (starts_with(line, banners[i]))
 			return true;
-	/* "cgexec -g cpu cyclictest -m -a 7", "cyclictest -p 80 -t 4" */
-	return frame_is_tool(line) && strstr(line, " -") &&
-	       !strchr(line, '|') && !strchr(line, ':');
+	/* "cgexec -g cpu cyclictest -m -a 7", "cyclictest -p 80 -t 4"; the
+	 * line may be followed by others: look at it alone */
+	n = strcspn(line, "\n");
+	return frame_is_tool(line) && memmem(line, n, " -", 2) &&
+	       !memchr(line, '|', n) && !memchr(line, ':', n);
 }
 
 /* A line that ends with a figure's key, "Max:" or "Avg: ": its value was
