@@ -481,6 +481,7 @@ static const struct suite_col cruncher_suite_cols[] = {
 
 const struct rtlat_cmd cmd_cruncher = {
 	.name = "cruncher",
+	.measures = true,
 	.summary = "execution-time jitter of a calibrated FP computation (Xenomai cruncher)",
 	.main = cruncher_main,
 	.suite = &(const struct suite_spec){

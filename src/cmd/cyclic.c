@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cyclic.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 #include "core/result.h"
 #include "core/rtsetup.h"
@@ -458,6 +459,12 @@ static int cyclic_setup(struct run *r)
 		log_error("--histfile: %s", err);
 		return -1;
 	}
+	if (c->json_file && c->histfile && c->hist_buckets &&
+	    output_same(c->json_file, c->histfile)) {
+		log_error("--histfile '%s' and --json '%s' are the same file: one would overwrite the other",
+			  c->histfile, c->json_file);
+		return -1;
+	}
 	t = calloc(CYCLIC_MAX_THREADS, sizeof(*t));
 	st = calloc(1, sizeof(*st));
 	if (!t || !st) {
@@ -582,6 +589,7 @@ static int cyclic_main(int argc, char **argv)
 
 const struct rtlat_cmd cmd_cyclic = {
 	.name = "cyclic",
+	.measures = true,
 	.summary = "cyclictest-compatible latency test (same options and output)",
 	.main = cyclic_main,
 };

@@ -212,6 +212,28 @@ static void cyclic_tick(struct run *r)
 	stdout_flush();
 }
 
+/* SIGUSR1/SIGUSR2: the current T: lines on stderr between "#---" rules,
+ * as cyclictest prints its current status on SIGUSR1; the run goes on. */
+static void cyclic_snapshot(struct run *r)
+{
+	const struct cyclic_opts *c = opts_of(r);
+	struct cyclic_tvals v;
+	char line[256];
+	int i;
+
+	fprintf(stderr, "#---------------------------\n"
+			"# rtlat cyclic current status:\n");
+	for (i = 0; i < r->nsamplers; i++) {
+		tvals(r, i, false, &v);
+		cyclic_tline(line, sizeof(line), &v, c->nsecs);
+		fprintf(stderr, "%s\n", line);
+	}
+	fprintf(stderr, "# Overruns:");
+	for (i = 0; i < r->nsamplers; i++)
+		fprintf(stderr, " %05" PRIu64, overruns_of(r, i, false));
+	fprintf(stderr, "\n#---------------------------\n");
+}
+
 static void cyclic_raw(struct run *r, int i, const struct rawrec *rec)
 {
 	printf("%8d:%8" PRIu64 ":%8lld\n", i, rec->cycle,
@@ -407,6 +429,7 @@ const struct output_ops cyclic_output = {
 	.interval = cyclic_interval,
 	.tick = cyclic_tick,
 	.raw = cyclic_raw,
+	.snapshot = cyclic_snapshot,
 	.summary = cyclic_summary,
 	.files = cyclic_files,
 };

@@ -406,6 +406,7 @@ static const struct suite_col handshake_suite_cols[] = {
 
 const struct rtlat_cmd cmd_handshake = {
 	.name = "handshake",
+	.measures = true,
 	.summary = "ping-pong latency of two tasks over an IPC mechanism (ptsematest, pmqtest)",
 	.main = handshake_main,
 	.suite = &(const struct suite_spec){

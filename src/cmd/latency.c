@@ -51,6 +51,7 @@ static int latency_main(int argc, char **argv)
 
 const struct rtlat_cmd cmd_latency = {
 	.name = "latency",
+	.measures = true,
 	.summary = "periodic timer wake-up latency (Xenomai latency, cyclictest)",
 	.main = latency_main,
 	.suite = &(const struct suite_spec){ .title = "LATENCY" },

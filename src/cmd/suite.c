@@ -1296,6 +1296,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 
 const struct rtlat_cmd cmd_suite = {
 	.name = "suite",
+	.measures = true,
 	.summary = "the whole qualification: every test without and with load, one report",
 	.main = suite_main,
 };

@@ -263,6 +263,7 @@ static int switch_main(int argc, char **argv)
 
 const struct rtlat_cmd cmd_switch = {
 	.name = "switch",
+	.measures = true,
 	.summary = "wake-up latency of a task woken by another (Xenomai switch)",
 	.main = switch_main,
 	/* lat min | lat avg | lat max | lost | p99.9 | test-time */

@@ -224,6 +224,9 @@ struct output_ops {
 	void (*tick)(struct run *r);
 	/* raw sample (when raw_samples), may be NULL */
 	void (*raw)(struct run *r, int sampler, const struct rawrec *rec);
+	/* SIGUSR1 or SIGUSR2: the figures so far, on stderr, from the
+	 * display thread (the run goes on); NULL: engine_snapshot() */
+	void (*snapshot)(struct run *r);
 	/* final summary, from the main thread */
 	void (*summary)(struct run *r);
 	/* the test's own output files, from the main thread after every line
@@ -349,7 +352,10 @@ struct run {
 	pthread_t display;
 	bool display_started;
 	_Atomic int display_stop;
-	bool display_failed;		/* a checkpoint could not be written */
+	_Atomic int snapshot_req;	/* SIGUSR1/2 taken: the display prints
+					 * a snapshot */
+	bool display_failed;		/* the display thread failed */
+	bool checkpoint_failed;		/* the last checkpoint was not written */
 	uint64_t next_k;
 	struct accum (*total)[RTLAT_MAX_SERIES];	/* per sampler, per series */
 	struct ivstore (*iv)[RTLAT_MAX_SERIES];		/* per sampler, per series */
@@ -442,6 +448,11 @@ void engine_free(struct run *r);
  * samplers are joined). */
 void engine_drain(struct run *r, bool final);
 /* Merge r->total into the per-name aggregates. */
+/* The figures so far of each series (samples, min, avg, max in us, misses)
+ * as "#" lines on stderr: the default SIGUSR1/SIGUSR2 snapshot, from the
+ * display thread. */
+void engine_snapshot(struct run *r);
+
 void engine_aggregate(struct run *r);
 /* Display side: hand the raw samples pushed so far to the output's raw()
  * (cyclic -v) and to --trace. */

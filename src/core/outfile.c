@@ -385,6 +385,23 @@ bool output_is_special(const char *path)
 	return t.kind == OUT_FD || t.kind == OUT_OPEN;
 }
 
+bool output_same(const char *a, const char *b)
+{
+	struct out_target ta, tb;
+	char err[PATH_MAX + 64];
+
+	if (out_target(a, &ta, err, sizeof(err)) < 0 ||
+	    out_target(b, &tb, err, sizeof(err)) < 0)
+		return false;
+	if (ta.kind == OUT_FD || tb.kind == OUT_FD)
+		return false;	/* stdout/stderr: written one after the other */
+	if ((ta.kind == OUT_NEW || ta.kind == OUT_REPLACE) &&
+	    (tb.kind == OUT_NEW || tb.kind == OUT_REPLACE))
+		return !strcmp(ta.real, tb.real);
+	return ta.kind != OUT_NEW && tb.kind != OUT_NEW &&
+	       ta.st.st_dev == tb.st.st_dev && ta.st.st_ino == tb.st.st_ino;
+}
+
 int result_check_writable(const char *path, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], probe[PATH_MAX + 32];

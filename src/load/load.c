@@ -403,6 +403,7 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	pid_t pid;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	slot->exit_status = -1;
 	pid = fork();
 	if (pid < 0) {
 		snprintf(slot->error, sizeof(slot->error), "cannot fork: %s",
@@ -414,6 +415,10 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 		setpgid(0, 0);
 		/* rtlat knows the group even if the guard is stopped now */
 		slot->cmd_pgid = (int)getpid();
+		/* running from here: a command that kills its guard at once
+		 * ("kill -9 $PPID") has started, it did not fail to (the
+		 * guard may not have run since the fork) */
+		__atomic_store_n(&slot->state, LOAD_RUNNING, __ATOMIC_RELEASE);
 		load_child_reset();
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
@@ -422,7 +427,6 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	slot->cmd_pgid = (int)pid;
 	snprintf(slot->note, sizeof(slot->note), "/bin/sh -c, process group %d",
 		 (int)pid);
-	slot->exit_status = -1;
 	__atomic_store_n(&slot->state, LOAD_RUNNING, __ATOMIC_RELEASE);
 	/* poll: a blocking wait could miss a SIGTERM arriving just before */
 	while (!stop_requested) {

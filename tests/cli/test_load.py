@@ -455,6 +455,9 @@ def test_load_cmd_killed_guard_reported(tmp_path, test):
     if test == "latency":
         args += ["--warmup", "0", "-q"]
     p = run(args, timeout=60)
+    # a guard killed before it marked itself running was taken for a load
+    # that failed to start (exit 1, nothing on stdout) on a loaded host
+    assert "died during set-up" not in p.stderr, p.stderr
     line = _cmd_line(p.stdout)
     assert "until stopped" not in line, line
     why = "worker 0: killed by signal 9 (Killed) after "
