@@ -62,7 +62,7 @@ static int group_series(const char *g)
 		return 0;
 	if (strstr(g, "Thread"))
 		return 1;
-	if (strstr(g, "User") || strstr(g, "Usr"))
+	if (strcasestr(g, "user") || strstr(g, "Usr"))
 		return 2;
 	return -1;
 }
@@ -256,9 +256,11 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			}
 			x = run_add_thread(r, i);
 			x->cpu = i;
-			x->has_samples = f->has_count;
+			/* top's COUNT is the IRQ count: a CPU with thread
+			 * figures only shows #0 (user-space threads) */
+			x->has_samples = f->has_count && f->count;
 			x->samples = f->count;
-			if (f->has_stats && (!f->has_count || f->count)) {
+			if (f->has_stats) {
 				x->min = f->min;
 				x->avg = (double)f->avg;
 				x->max = f->max;
