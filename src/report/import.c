@@ -710,7 +710,7 @@ static int embedded_json(struct imp_ctx *c, char *text,
 	while (*p) {
 		char *e = strchr(p, '\n');
 
-		if (*p == '{' && tries < IMP_MAX_EMBEDDED_JSON) {
+		if (*skip_blank(p) == '{' && tries < IMP_MAX_EMBEDDED_JSON) {
 			const struct importer *imp = forced;
 			const char *end = NULL;
 			int nans = 0, best = 0, i, r;
@@ -788,7 +788,7 @@ static int parse_pasted(struct imp_ctx *c, const char *buf, size_t len,
 	int found = 0, r = 0;
 
 #ifdef HAVE_CJSON
-	if (!forced || forced->json) {
+	if (!forced || forced->parse_json) {
 		r = embedded_json(c, text, forced);
 		if (r < 0) {
 			free(text);
@@ -885,7 +885,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 			  (size_t)(nul - buf));
 		return -1;
 	}
-	if (looks_json(buf, len) && (!imp || imp->json)) {
+	if (looks_json(buf, len) && (!imp || imp->json || imp->parse_json)) {
 #ifdef HAVE_CJSON
 		const char *err;
 		cJSON *root;
