@@ -117,7 +117,8 @@ void strip_ansi(char *s);
  * and trailing blanks, ANSI escape sequences, mail quoting ("> ", ">> "),
  * LAVA's "| " prefix and <LAVA_...> marker lines, shell prompts (a
  * command line becomes "$ command"; "set -x" traces "+ cmd" too), lines
- * that a mail client broke in two ("Max:" / "192") joined. Line i of the
+ * that a mail client broke in two ("Max:" / "192") or that the author
+ * wrapped with a shell continuation (" \\") joined. Line i of the
  * result is line i of @buf (a joined line leaves an empty one). Returns a
  * malloc'ed NUL-terminated copy, its length in *@out_len.
  */

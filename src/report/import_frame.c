@@ -171,6 +171,9 @@ static bool broken(const char *s, size_t n, const char *next)
 {
 	if (ends_with_key(s, n) && starts_with_number(next))
 		return true;
+	/* wrapped by its author with a shell continuation: "delay, \" */
+	if (n >= 2 && s[n - 1] == '\\' && s[n - 2] == ' ' && *next)
+		return true;
 	/* a T: line without its end: "... Avg:   18" / "Max:  103" */
 	return n > 2 && starts_with(s, "T:") && !memmem(s, n, "Max:", 4) &&
 	       strstr(next, "Max:") && !strstr(next, "T:");
@@ -304,6 +307,9 @@ char *frame_clean(const char *buf, size_t len, size_t *out_len)
 			const char *nx = skip_blank(tmp + fl[k + 1].off);
 			size_t m = strlen(nx);
 
+			if (o - start >= 2 && out[o - 1] == '\\' &&
+			    out[o - 2] == ' ')
+				o -= 2;	/* " \" of a continuation */
 			out[o++] = ' ';
 			memcpy(out + o, nx, m);
 			o += m;

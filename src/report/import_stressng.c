@@ -77,10 +77,54 @@ static int sn_pct(const char *p)
 	return -1;
 }
 
+/* The run of the @n instances in @v. Returns 0 or -1. */
+static int sn_run(struct imp_ctx *c, const struct sn_inst *v, size_t n,
+		  char **tool)
+{
+	struct rep_run *r = imp_new_run(c, &imp_stressng, 1);
+	size_t i;
+	int k, ret = 0;
+
+	r->tool = *tool ? xstrdup(*tool) : xstrdup("stress-ng");
+	str_set(&r->test, "cyclic");
+	r->resolution_ns = 1;
+	r->miss = MISS_NONE;
+	for (i = 0; i < n && !ret; i++) {
+		struct rep_series *s = run_add_thread(r, (int)i);
+
+		if (v[i].delay > 0 && !i)
+			r->period_ns = v[i].delay;
+		s->has_samples = v[i].has_samples;
+		s->samples = v[i].samples;
+		if (v[i].has_min && v[i].has_max && v[i].has_mean &&
+		    (!v[i].has_samples || v[i].samples)) {
+			if (v[i].min > v[i].max ||
+			    v[i].mean < (double)v[i].min ||
+			    v[i].mean > (double)v[i].max) {
+				imp_error(c, 0, "instance %llu: min <= mean <= max does not hold",
+					  (unsigned long long)v[i].pid);
+				ret = -1;
+				break;
+			}
+			s->min = v[i].min;
+			s->max = v[i].max;
+			s->avg = v[i].mean;
+			s->has_stats = true;
+			for (k = 0; k < RTLAT_NPCT; k++) {
+				s->has_pct[k] = v[i].has_pct[k];
+				s->pct[k] = v[i].pct[k];
+			}
+		}
+		s->has_stddev = v[i].has_sd;
+		s->stddev = v[i].sd;
+	}
+	return ret;
+}
+
 static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct sn_inst *v = NULL;
-	size_t n = 0, i;
+	size_t n = 0;
 	struct lines l;
 	char *line;
 	char *tool = NULL;
@@ -96,6 +140,13 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 		if (starts_with(line, "stress-ng, version ") && !tool) {
 			q = line + 19;
 			tool = xasprintf("stress-ng %.*s", (int)strcspn(q, " "), q);
+		}
+		if (strstr(line, "] dispatching hogs:") && n) {
+			/* another stress-ng run */
+			ret = sn_run(c, v, n, &tool);
+			n = 0;
+			if (ret)
+				break;
 		}
 		if (!p)
 			continue;
@@ -139,44 +190,8 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			}
 		}
 	}
-	if (n) {
-		struct rep_run *r = imp_new_run(c, &imp_stressng, 1);
-
-		r->tool = tool ? tool : xstrdup("stress-ng");
-		tool = NULL;
-		str_set(&r->test, "cyclic");
-		r->resolution_ns = 1;
-		r->miss = MISS_NONE;
-		for (i = 0; i < n && !ret; i++) {
-			struct rep_series *s = run_add_thread(r, (int)i);
-
-			if (v[i].delay > 0 && !i)
-				r->period_ns = v[i].delay;
-			s->has_samples = v[i].has_samples;
-			s->samples = v[i].samples;
-			if (v[i].has_min && v[i].has_max && v[i].has_mean &&
-			    (!v[i].has_samples || v[i].samples)) {
-				if (v[i].min > v[i].max ||
-				    v[i].mean < (double)v[i].min ||
-				    v[i].mean > (double)v[i].max) {
-					imp_error(c, 0, "instance %llu: min <= mean <= max does not hold",
-						  (unsigned long long)v[i].pid);
-					ret = -1;
-					break;
-				}
-				s->min = v[i].min;
-				s->max = v[i].max;
-				s->avg = v[i].mean;
-				s->has_stats = true;
-				for (k = 0; k < RTLAT_NPCT; k++) {
-					s->has_pct[k] = v[i].has_pct[k];
-					s->pct[k] = v[i].pct[k];
-				}
-			}
-			s->has_stddev = v[i].has_sd;
-			s->stddev = v[i].sd;
-		}
-	}
+	if (!ret && n)
+		ret = sn_run(c, v, n, &tool);
 	free(tool);
 	free(v);
 	if (!ret && !n) {
