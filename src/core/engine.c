@@ -1272,7 +1272,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		snprintf(r->error, sizeof(r->error), "%s", msg);
 		goto fail_early;
 	}
-	if (r->loads)
+	if (load_start_interrupted(r->loads))
+		log_note("stopped while the loads were starting (%s)",
+			 load_names(&o->load, msg, sizeof(msg)));
+	else if (r->loads)
 		log_note("loads running: %s", load_names(&o->load, msg, sizeof(msg)));
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);

@@ -314,3 +314,24 @@ def test_cyclic_histfile_and_json_same_file_refused(tmp_path):
     assert "--histfile '%s' and --json '%s' are the same file" % (f, f) \
         in p.stderr
     assert not f.exists()
+
+
+@needs_root
+def test_dead_process_temporary_files_removed(tmp_path):
+    """A SIGKILL during a result write leaves .rtlat-PID-N.tmp: the next
+    run writing into that directory removes those of processes that are
+    gone, and leaves a live process's alone."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    gone = [tmp_path / (".rtlat-%d-0.tmp" % dead.pid),
+            tmp_path / (".rtlat-probe-%d" % dead.pid)]
+    live = tmp_path / (".rtlat-%d-3.tmp" % os.getpid())
+    other = tmp_path / ".rtlat-notes.tmp"
+    for f in gone + [live, other]:
+        f.write_text("partial")
+    p = run(["latency", "-T", "0.3", "--warmup", "0", "--json",
+             tmp_path / "r.json"], check=0)
+    assert [f for f in gone if f.exists()] == []
+    assert live.exists() and other.exists()
+    assert "which died while writing it" in p.stderr
+    assert load_json_strict(tmp_path / "r.json")["status"] == "complete"

@@ -132,3 +132,28 @@ def test_interrupt_in_warmup_never_ends_before_start(tmp_path, test):
     if test != "cyclic":
         assert d["status"] == "interrupted"
         assert all(s["samples"] == 0 for s in d["summary"].values())
+
+
+@needs_root
+def test_sigint_while_loads_start_acts_at_once(tmp_path):
+    """A Ctrl-C while a slow load sets itself up (cache: it sizes and fills
+    its buffers, about 1 s here, 3 s on a busy host) stops the run at once
+    instead of after the loads are up; the result is written."""
+    import subprocess
+    from conftest import RTLAT
+    js = tmp_path / "r.json"
+    proc = subprocess.Popen([RTLAT, "latency", "-T", "5", "--load", "cache",
+                             "--json", str(js)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 10
+    while not _blocked(proc.pid, signal.SIGINT):
+        assert time.monotonic() < end and proc.poll() is None
+    time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "stopped while the loads were starting (cache)" in err, err
+    assert "loads running" not in err
+    d = load(js)
+    assert d["status"] == "interrupted"
+    assert all(s["samples"] == 0 for s in d["summary"].values())
