@@ -378,7 +378,9 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		*dup = true;
 		return 0;
 	}
-	if (exec(d, "BEGIN IMMEDIATE"))
+	/* a savepoint: the run whole or not at all, inside the transaction
+	 * of rdb_begin() (one commit for many runs) or on its own */
+	if (exec(d, "SAVEPOINT add_run"))
 		return -1;
 	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL)) {
 		db_fail(d, "prepare");
@@ -421,12 +423,27 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	for (i = 0; i < r->nthr; i++)
 		if (put_series(d, *id, &r->thr[i]))
 			goto fail;
-	if (exec(d, "COMMIT"))
+	if (exec(d, "RELEASE add_run"))
 		goto fail;
 	return 0;
 fail:
-	sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(d->db, "ROLLBACK TO add_run", NULL, NULL, NULL);
+	sqlite3_exec(d->db, "RELEASE add_run", NULL, NULL, NULL);
 	return -1;
+}
+
+int rdb_begin(struct rdb *d)
+{
+	return exec(d, "BEGIN IMMEDIATE");
+}
+
+int rdb_commit(struct rdb *d)
+{
+	if (exec(d, "COMMIT")) {
+		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- load ---- */
@@ -941,6 +958,16 @@ void rdb_close(struct rdb *d)
 }
 
 int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
+{
+	return -1;
+}
+
+int rdb_begin(struct rdb *d)
+{
+	return -1;
+}
+
+int rdb_commit(struct rdb *d)
 {
 	return -1;
 }

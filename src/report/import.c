@@ -716,7 +716,7 @@ static int embedded_json(struct imp_ctx *c, char *text,
 			int nans = 0, best = 0, i, r;
 			size_t left = strlen(p);
 			char *json = json_sanitize(p, left, &nans);
-			cJSON *root = cJSON_ParseWithOpts(json, &end, 0);
+			cJSON *root = jr_parse(json, &end, false);
 
 			tries++;
 			for (i = 0; root && !imp && importers[i]; i++) {
@@ -741,7 +741,7 @@ static int embedded_json(struct imp_ctx *c, char *text,
 				c->line0 = no - 1;
 				r = imp->parse_json(c, root);
 				c->line0 = 0;
-				cJSON_Delete(root);
+				jr_delete(root);
 				free(json);
 				if (r)
 					return -1;
@@ -759,7 +759,7 @@ static int embedded_json(struct imp_ctx *c, char *text,
 				no++;
 				continue;
 			}
-			cJSON_Delete(root);
+			jr_delete(root);
 			free(json);
 		}
 		if (!e)
@@ -893,7 +893,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		int nans = 0;
 
 		clean = json_sanitize(buf, len, &nans);
-		root = cJSON_ParseWithOpts(clean, &err, 1);
+		root = jr_parse(clean, &err, true);
 		if (!root && !(imp && imp->json)) {
 			/* "[root@host ~]# cyclictest ...", or JSON in a log:
 			 * read as pasted text; the JSON error only when
@@ -903,7 +903,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 			if (r <= 0)
 				return r;
 			clean = json_sanitize(buf, len, &nans);
-			root = cJSON_ParseWithOpts(clean, &err, 1);
+			root = jr_parse(clean, &err, true);
 		}
 		if (!root) {
 			err = cJSON_GetErrorPtr();
@@ -944,7 +944,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 					 nans, nans > 1 ? "s" : "");
 			r = imp->parse_json(c, root);
 		}
-		cJSON_Delete(root);
+		jr_delete(root);
 		free(clean);
 		return r;
 #else

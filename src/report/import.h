@@ -218,6 +218,14 @@ int jr_int(struct imp_ctx *c, const struct cJSON *obj, const char *where,
 	   const char *key, int64_t scale, int64_t min, int64_t max,
 	   int64_t *out, bool *present);
 
+/*
+ * cJSON_ParseWithOpts() into an arena: the tree is freed at once, by
+ * jr_delete() (never by cJSON_Delete()). NULL on a syntax error
+ * (cJSON_GetErrorPtr() tells where).
+ */
+struct cJSON *jr_parse(const char *s, const char **end, bool require_end);
+void jr_delete(struct cJSON *root);
+
 /* Array element @v (named @where) as an integer in [@min, @max]. */
 int jr_elem_int(struct imp_ctx *c, const struct cJSON *v, const char *where,
 		int64_t min, int64_t max, int64_t *out);
