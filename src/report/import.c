@@ -677,6 +677,7 @@ static const struct importer *probe_text_all(char *text, size_t len)
 	return imp;
 }
 
+#ifdef HAVE_CJSON
 /* Start of line @no (1-based) at or after @p, counting from line @at. */
 static char *line_start(char *p, unsigned at, unsigned no)
 {
@@ -691,7 +692,6 @@ static char *line_start(char *p, unsigned at, unsigned no)
 	return p;
 }
 
-#ifdef HAVE_CJSON
 /* At most this many JSON documents are looked for in a text file. */
 #define IMP_MAX_EMBEDDED_JSON 64
 
@@ -951,6 +951,10 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		(void)best;
 		(void)i;
 		(void)names;
+		/* "[root@host ~]# ..." is text */
+		r = parse_pasted(c, buf, len, imp, true, true);
+		if (r <= 0)
+			return r;
 		if (quiet_unknown && !imp)
 			return 1;
 		imp_error(c, 0, "JSON input needs cJSON, which is not built into this rtlat (install pkg-config and libcjson-dev, or run make deps, then rebuild: make clean all)");

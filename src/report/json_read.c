@@ -388,8 +388,6 @@ void jr_sysinfo(struct imp_ctx *c, const cJSON *sys, struct rep_run *r)
 			      cJSON_IsNumber(rt) && rt->valuedouble == 1 ?
 			      " (PREEMPT_RT)" : "");
 }
-#endif
-
 /* ---- parsing into an arena ---- */
 
 /*
@@ -484,3 +482,5 @@ void jr_delete(cJSON *root)
 		}
 	}
 }
+
+#endif
