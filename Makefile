@@ -242,6 +242,7 @@ fuzz-run: fuzz
 			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 \
 			-artifact_prefix=$(FUZZ_DIR)/crash-$$f- \
 			$(FUZZ_DIR)/corpus-$$f $(FIXTURES) tests/fixtures/report \
+			tests/fixtures/real \
 			2>$(FUZZ_DIR)/fuzz_$$f.log || \
 			{ tail -40 $(FUZZ_DIR)/fuzz_$$f.log; exit 1; }; \
 		tail -1 $(FUZZ_DIR)/fuzz_$$f.log; \

@@ -158,6 +158,29 @@ void strip_ansi(char *s)
 	*w = '\0';
 }
 
+bool text_line_with(const char *text, const char *anchor,
+		    const char *const *all, const char *none)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, anchor))) {
+		const char *b = p, *e = strchr(p, '\n');
+		size_t n;
+		int i;
+
+		while (b > text && b[-1] != '\n')
+			b--;
+		n = e ? (size_t)(e - b) : strlen(b);
+		for (i = 0; all[i]; i++)
+			if (!memmem(b, n, all[i], strlen(all[i])))
+				break;
+		if (!all[i] && !(none && memmem(b, n, none, strlen(none))))
+			return true;
+		p += strlen(anchor);
+	}
+	return false;
+}
+
 const char *skip_blank(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -678,6 +701,26 @@ static const struct importer *probe_text_all(char *text, size_t len)
 }
 
 #ifdef HAVE_CJSON
+/* The importer most sure to read the JSON document @root, or NULL. */
+static const struct importer *probe_json_all(const cJSON *root)
+{
+	const struct importer *imp = NULL;
+	int i, best = 0;
+
+	for (i = 0; importers[i]; i++) {
+		int s;
+
+		if (!importers[i]->probe_json)
+			continue;
+		s = importers[i]->probe_json(root);
+		if (s > best) {
+			best = s;
+			imp = importers[i];
+		}
+	}
+	return imp;
+}
+
 /* Start of line @no (1-based) at or after @p, counting from line @at. */
 static char *line_start(char *p, unsigned at, unsigned no)
 {
@@ -713,23 +756,14 @@ static int embedded_json(struct imp_ctx *c, char *text,
 		if (*skip_blank(p) == '{' && tries < IMP_MAX_EMBEDDED_JSON) {
 			const struct importer *imp = forced;
 			const char *end = NULL;
-			int nans = 0, best = 0, i, r;
+			int nans = 0, r;
 			size_t left = strlen(p);
 			char *json = json_sanitize(p, left, &nans);
 			cJSON *root = jr_parse(json, &end, false);
 
 			tries++;
-			for (i = 0; root && !imp && importers[i]; i++) {
-				int sc;
-
-				if (!importers[i]->probe_json)
-					continue;
-				sc = importers[i]->probe_json(root);
-				if (sc > best) {
-					best = sc;
-					imp = importers[i];
-				}
-			}
+			if (root && !imp)
+				imp = probe_json_all(root);
 			if (root && cJSON_IsObject(root) && imp &&
 			    imp->parse_json) {
 				unsigned lines = 0;
@@ -865,7 +899,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 	const struct importer *imp = NULL;
 	const char *nul;
 	char names[160];
-	int i, best = 0, r = -1;
+	int r = -1;
 
 	if (c->o->format) {
 		imp = importer_find(c->o->format);
@@ -918,19 +952,8 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 			free(clean);
 			return -1;
 		}
-		if (!imp) {
-			for (i = 0; importers[i]; i++) {
-				int s;
-
-				if (!importers[i]->probe_json)
-					continue;
-				s = importers[i]->probe_json(root);
-				if (s > best) {
-					best = s;
-					imp = importers[i];
-				}
-			}
-		}
+		if (!imp)
+			imp = probe_json_all(root);
 		if (!imp) {
 			if (!quiet_unknown) {
 				known_formats(names, sizeof(names));
@@ -948,8 +971,6 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		free(clean);
 		return r;
 #else
-		(void)best;
-		(void)i;
 		(void)names;
 		/* "[root@host ~]# ..." is text */
 		r = parse_pasted(c, buf, len, imp, true, true);

@@ -137,6 +137,11 @@ bool frame_starts_run(const char *line);
 /* Is the first word of @s a real-time test tool (or sudo, taskset...)? */
 bool frame_is_tool(const char *s);
 
+/* Does a line of @text that holds @anchor also hold every string of @all
+ * (NULL-terminated) and not @none (NULL: no such condition)? */
+bool text_line_with(const char *text, const char *anchor,
+		    const char *const *all, const char *none);
+
 /* Skip blanks. */
 const char *skip_blank(const char *s);
 

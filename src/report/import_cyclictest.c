@@ -582,23 +582,14 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 
 static int probe_text(const char *text)
 {
-	const char *p = text;
+	static const char *const keys[] = { " C:", "Max:", NULL };
 
 	if (strstr(text, "# Histogram") && strstr(text, "# Max Latencies:"))
 		return 85;
 	if (strstr(text, "# Min Latencies:") && strstr(text, "# Max Latencies:"))
 		return 80;
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		/* a T: line, possibly after a carriage return or ANSI code */
-		if (memmem(p, n, "T:", 2) && memmem(p, n, " C:", 3) &&
-		    memmem(p, n, "Max:", 4))
-			return 80;
-		p = e ? e + 1 : NULL;
-	}
-	return 0;
+	/* a T: line, possibly after a carriage return or ANSI code */
+	return text_line_with(text, "T:", keys, NULL) ? 80 : 0;
 }
 
 const struct importer imp_cyclictest = {

@@ -205,18 +205,9 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 
 static int probe_text(const char *text)
 {
-	const char *p = text;
+	static const char *const keys[] = { " A:", " C:", "Max:", NULL };
 
-	while ((p = strstr(p, "T:"))) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (memmem(p, n, " A:", 3) && memmem(p, n, " C:", 3) &&
-		    memmem(p, n, "Max:", 4) && !memmem(p, n, " I:", 3))
-			return 85;
-		p += 2;
-	}
-	return 0;
+	return text_line_with(text, "T:", keys, " I:") ? 85 : 0;
 }
 
 const struct importer imp_jitterdebugger = {

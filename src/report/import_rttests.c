@@ -225,7 +225,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 		if (*p != '#')
 			continue;
 		if (strstr(p, " -> #")) {
-			struct rep_series *s = NULL;
+			struct rep_series *s;
 
 			e = hs_line(p, &id, v);
 			if (e == -ERANGE || e == -EDOM) {
@@ -240,11 +240,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 				imp_error(c, l.no, "Min <= Avg <= Max does not hold");
 				return -1;
 			}
-			for (i = 0; i < r->nthr; i++)
-				if (r->thr[i].id == (int)(id / 2))
-					s = &r->thr[i];
-			if (!s)
-				s = run_add_thread(r, (int)(id / 2));
+			s = run_thread(r, (int)(id / 2));
 			s->min = v[0];
 			s->avg = (double)v[1];
 			s->max = v[2];
@@ -252,16 +248,12 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 		} else if (strstr(p, "Cycles ") && strchr(p, ';')) {
 			/* "#0: ID1234, P99, CPU0, I1000; #1: ..., Cycles 10000" */
 			const char *q = p + 1, *k = strstr(p, "Cycles ") + 7;
-			struct rep_series *s = NULL;
+			struct rep_series *s;
 
 			if (imp_count(&q, &id) || id / 2 >= RT_MAXTHR ||
 			    imp_count(&k, &cyc))
 				continue;
-			for (i = 0; i < r->nthr; i++)
-				if (r->thr[i].id == (int)(id / 2))
-					s = &r->thr[i];
-			if (!s)
-				s = run_add_thread(r, (int)(id / 2));
+			s = run_thread(r, (int)(id / 2));
 			s->samples = cyc;
 			s->has_samples = true;
 			q = strstr(p, "CPU");
@@ -286,17 +278,9 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 
 static int probe_text(const char *text)
 {
-	const char *p = text;
+	static const char *const keys[] = { ", Min ", ", Max ", NULL };
 
-	while ((p = strstr(p, " -> #"))) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (memmem(p, n, ", Min ", 6) && memmem(p, n, ", Max ", 6))
-			return 80;
-		p += 5;
-	}
-	return 0;
+	return text_line_with(text, " -> #", keys, NULL) ? 80 : 0;
 }
 
 const struct importer imp_rttests = {
