@@ -182,7 +182,7 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c);
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 4
+#define RDB_SCHEMA_VERSION 5
 
 struct rdb;
 
