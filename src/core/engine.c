@@ -801,14 +801,17 @@ static void *display_main(void *arg)
 		engine_drain_raw(r);
 		trace_poll(r, stopping);
 		engine_drain(r, stopping);
-		if (stopping)
-			break;
-		if (atomic_exchange(&r->snapshot_req, 0)) {
+		/* one snapshot per SIGUSR1/SIGUSR2 taken, also those taken
+		 * just before the end */
+		while (atomic_load(&r->snapshot_req) > 0) {
+			atomic_fetch_sub(&r->snapshot_req, 1);
 			if (r->test->out->snapshot)
 				r->test->out->snapshot(r);
 			else
 				engine_snapshot(r);
 		}
+		if (stopping)
+			break;
 		now = clock_now_ns(CLOCK_MONOTONIC);
 		if (r->test->out->tick && now >= next_tick) {
 			r->test->out->tick(r);
@@ -1383,7 +1386,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			break;
 		}
 		if (sig == SIGUSR1 || sig == SIGUSR2)
-			atomic_store(&r->snapshot_req, sig);	/* display */
+			atomic_fetch_add(&r->snapshot_req, 1);	/* display */
 		if (atomic_load(&r->brk_hit)) {
 			r->stop_reason = STOP_BREAK;
 			break;

@@ -352,8 +352,8 @@ struct run {
 	pthread_t display;
 	bool display_started;
 	_Atomic int display_stop;
-	_Atomic int snapshot_req;	/* SIGUSR1/2 taken: the display prints
-					 * a snapshot */
+	_Atomic int snapshot_req;	/* SIGUSR1/2 taken, not yet printed by
+					 * the display (one snapshot each) */
 	bool display_failed;		/* the display thread failed */
 	bool checkpoint_failed;		/* the last checkpoint was not written */
 	uint64_t next_k;

@@ -67,10 +67,10 @@ def test_cyclic_sigusr_prints_current_status(tmp_path):
 @pytest.mark.parametrize("test", sorted(TESTS))
 def test_sigusr_never_loses_the_run(tmp_path, test):
     js = tmp_path / "r.json"
-    p, left = run_reaped(TESTS[test] + ["-T", "2.5", "--warmup", "0.2",
+    p, left = run_reaped(TESTS[test] + ["-T", "4", "--warmup", "0.2",
                                         "--json", js],
                          during=_signals_after_warmup(
-                             [signal.SIGUSR1, signal.SIGUSR2], 1.1))
+                             [signal.SIGUSR1, signal.SIGUSR2], 0.8))
     assert p.returncode == 0, p.stderr
     assert left == []
     assert p.stderr.count("# snapshot at ") == 2, p.stderr
@@ -105,14 +105,25 @@ def test_other_commands_keep_the_default_action():
     """report, db, sysinfo... do not inherit the blocked signals."""
     import subprocess
     from conftest import RTLAT
+    # SIGINT at its default action in the child, as from a terminal (a
+    # background job of a script, as a loaded test run may be, ignores it)
     proc = subprocess.Popen([RTLAT, "report", "/dev/stdin"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    time.sleep(0.3)
-    assert not _blocked(proc.pid, signal.SIGINT)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                             signal.SIG_DFL))
+    # wait until it sleeps reading its input, signals unblocked
+    end = time.monotonic() + 20
+    while True:
+        with open("/proc/%d/stat" % proc.pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state == "S" and not _blocked(proc.pid, signal.SIGINT):
+            break
+        assert time.monotonic() < end and proc.poll() is None
+        time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGINT
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGINT, (proc.returncode, err)
 
 
 @needs_root
@@ -157,3 +168,26 @@ def test_sigint_while_loads_start_acts_at_once(tmp_path):
     d = load(js)
     assert d["status"] == "interrupted"
     assert all(s["samples"] == 0 for s in d["summary"].values())
+
+
+@needs_root
+def test_nohup_keeps_sighup_ignored(tmp_path):
+    """Under nohup (SIGHUP ignored at the start) a hang-up does not end
+    the run (blocked, Linux would queue it for the engine: it ended the
+    run), while SIGINT still does."""
+    import subprocess
+    from conftest import RTLAT
+    for sig, status in ((signal.SIGHUP, "complete"),
+                        (signal.SIGINT, "interrupted")):
+        js = tmp_path / ("%d.json" % sig)
+        proc = subprocess.Popen(
+            [RTLAT, "latency", "-T", "2", "--warmup", "0.2", "-p", "1000",
+             "--json", str(js)], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+        wait_warming_up(proc)
+        time.sleep(0.5)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert load(js)["status"] == status, (sig, err)
