@@ -225,6 +225,8 @@ static size_t clean_line(const char *s, size_t len, char *w, bool lava)
 		t[0] = '$';
 	} else if ((t[0] != '$' && t[0] != '#') ||
 		   (t[0] == '#' && t[1] == ' ')) {
+		/* "# cyclictest ..." stays as it is: a tool's comment line
+		 * that importers read */
 		cmd = prompt_command(t);
 		if (cmd && cmd > t + 2) {
 			size_t m = strlen(cmd);
@@ -233,9 +235,6 @@ static size_t clean_line(const char *s, size_t len, char *w, bool lava)
 			t[0] = '$';
 			t[1] = ' ';
 			n = m + 2;
-		} else if (cmd && t[0] == '#') {
-			/* "# cyclictest ...": keep it as the tool's comment
-			 * line, which importers read */
 		}
 	}
 	if (t != w)
