@@ -118,7 +118,8 @@ void strip_ansi(char *s);
  * LAVA's "| " prefix and <LAVA_...> marker lines, shell prompts (a
  * command line becomes "$ command"; "set -x" traces "+ cmd" too), lines
  * that a mail client broke in two ("Max:" / "192") or that the author
- * wrapped with a shell continuation (" \\") joined. Line i of the
+ * wrapped with a shell continuation (" \\") joined; the "# " of Xenomai
+ * latency -g's commented RTH/RTS lines dropped. Line i of the
  * result is line i of @buf (a joined line leaves an empty one). Returns a
  * malloc'ed NUL-terminated copy, its length in *@out_len.
  */

@@ -217,6 +217,14 @@ static size_t clean_line(const char *s, size_t len, char *w, bool lava)
 		}
 		t = p;
 	}
+	/* Xenomai latency -g: the RTH/RTS lines commented above the
+	 * histogram ("# RTS|...") */
+	if (t[0] == '#') {
+		p = (char *)skip_blank(t + 1);
+		if ((starts_with(p, "RT") || starts_with(p, "HS")) &&
+		    isupper((unsigned char)p[2]) && p[3] == '|')
+			t = p;
+	}
 	n = strlen(t);
 	if (starts_with(t, "<LAVA_")) {
 		n = 0;

@@ -197,3 +197,15 @@ def test_rtlat_cyclic_json_every_figure(tmp_path):
     assert int(r["misses"]) == lat["overruns"] and r["miss_kind"] == "overruns"
     for k in ("p50", "p90", "p99"):
         assert int(r[k + "_ns"]) == lat["percentiles_ns"][k]
+
+
+def test_xenomai_gnuplot_dump(tmp_path):
+    """latency -g: RTH/RTS lines commented with '#' above the histogram
+    rows give the RTS figures of the log."""
+    log = REAL / "xenomai-2.6-robot-guide-latency.txt"
+    ls = lines(log)
+    f = tmp_path / "latency.gnuplot"
+    f.write_text("".join("# %s\n" % l for l in ls if l.startswith(("RTT|", "RTH|", "RTS|"))) +
+                 "".join("%d.5 %d\n" % (i, 1000 >> i) for i in range(10)))
+    want = [(r["min_ns"], r["avg_ns"], r["max_ns"]) for r in rows(log)]
+    assert [(r["min_ns"], r["avg_ns"], r["max_ns"]) for r in rows(f)] == want
