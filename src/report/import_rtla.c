@@ -40,6 +40,7 @@ struct tl_state {
 	int64_t unit;
 	struct tl_fig *f[TL_NSER];	/* per CPU */
 	int ncpu[TL_NSER];
+	struct tl_fig all[TL_NSER];	/* hist's ALL: summary */
 };
 
 static struct tl_fig *tl_fig(struct tl_state *s, int ser, uint64_t cpu)
@@ -145,7 +146,8 @@ static int hist_columns(const char *line, int *ser, uint64_t *cpu, int max)
 /* hist rows "min:", "avg:", "max:", "count:" with a value per column
  * ("-" for none). */
 static int hist_row(struct tl_state *s, const char *p, int which,
-		    const int *ser, const uint64_t *cpu, int n, unsigned no)
+		    const int *ser, const uint64_t *cpu, int n, bool all,
+		    unsigned no)
 {
 	int i;
 
@@ -168,7 +170,10 @@ static int hist_row(struct tl_state *s, const char *p, int which,
 		}
 		if (e)
 			break;
-		if (ser[i] < 0 || !(f = tl_fig(s, ser[i], cpu[i])))
+		if (ser[i] < 0)
+			continue;
+		f = all ? &s->all[ser[i]] : tl_fig(s, ser[i], cpu[i]);
+		if (!f)
 			continue;
 		switch (which) {
 		case 0: f->count = cnt; f->has_count = true; break;
@@ -190,7 +195,8 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 	int gser[8], ng = 0, ret = 0, k, i;
 	int *hser = xcalloc(TL_MAXCOL, sizeof(*hser));
 	uint64_t *hcpu = xcalloc(TL_MAXCOL, sizeof(*hcpu));
-	int nh = 0;
+	int nh = 0, na = 0, aser[TL_NSER];
+	uint64_t acpu[TL_NSER] = { 0 };
 	bool all = false;
 
 	memset(&s, 0, sizeof(s));
@@ -216,15 +222,33 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			nh = hist_columns(p, hser, hcpu, TL_MAXCOL);
 			all = false;
 		} else if (starts_with(p, "ALL:")) {
-			all = true;	/* the summary over CPUs */
-		} else if (nh && !all && (starts_with(p, "count:") ||
-					  starts_with(p, "min:") ||
-					  starts_with(p, "avg:") ||
-					  starts_with(p, "max:"))) {
+			/* the summary over CPUs: "ALL:  IRQ  Thr  Usr" */
+			const char *q = p + 4;
+
+			all = true;
+			for (na = 0; na < TL_NSER; na++) {
+				q = skip_blank(q);
+				if (!*q)
+					break;
+				aser[na] = starts_with(q, "IRQ") ? 0 :
+					   starts_with(q, "Thr") ? 1 :
+					   starts_with(q, "Usr") ? 2 : -1;
+				while (*q && !isspace((unsigned char)*q))
+					q++;
+			}
+		} else if (nh && (starts_with(p, "count:") ||
+				  starts_with(p, "min:") ||
+				  starts_with(p, "avg:") ||
+				  starts_with(p, "max:"))) {
 			int which = p[1] == 'o' ? 0 : p[1] == 'i' ? 1 :
 				    p[1] == 'v' ? 2 : 3;
 
-			ret = hist_row(&s, p, which, hser, hcpu, nh, l.no);
+			if (all)
+				ret = hist_row(&s, p, which, aser, acpu, na,
+					       true, l.no);
+			else
+				ret = hist_row(&s, p, which, hser, hcpu, nh,
+					       false, l.no);
 		} else if (ng && isdigit((unsigned char)*p) && strchr(p, '#')) {
 			ret = top_row(&s, p, gser, ng, l.no);
 		}
@@ -267,6 +291,31 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 				x->has_stats = true;
 			}
 		}
+	}
+	/* hist's ALL: the run's own figures, as the output states them */
+	for (i = 0; !ret && i < (int)c->runs.n; i++) {
+		struct rep_run *r = c->runs.v[i];
+		struct tl_fig *f;
+
+		for (k = 0; k < TL_NSER; k++)
+			if (!strcmp(r->series, tl_series[k]))
+				break;
+		if (k == TL_NSER)
+			continue;
+		f = &s.all[k];
+		if (!(f->seen_min && f->seen_avg && f->seen_max))
+			continue;
+		if (f->min > f->max || f->avg < f->min || f->avg > f->max) {
+			imp_warn(c, 0, "ALL %s: min <= avg <= max does not hold: not used",
+				 tl_series[k]);
+			continue;
+		}
+		r->sum.min = f->min;
+		r->sum.avg = (double)f->avg;
+		r->sum.max = f->max;
+		r->sum.has_stats = true;
+		r->sum.has_samples = f->has_count && f->count;
+		r->sum.samples = f->count;
 	}
 	for (k = 0; k < TL_NSER; k++)
 		free(s.f[k]);
