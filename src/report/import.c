@@ -755,12 +755,21 @@ static int embedded_json(struct imp_ctx *c, char *text,
 
 		if (*skip_blank(p) == '{' && tries < IMP_MAX_EMBEDDED_JSON) {
 			const struct importer *imp = forced;
-			const char *end = NULL;
+			const char *end = NULL, *err;
+			const char *json = p;
+			char *clean = NULL;
 			int nans = 0, r;
-			size_t left = strlen(p);
-			char *json = json_sanitize(p, left, &nans);
-			cJSON *root = jr_parse(json, &end, false);
+			cJSON *root = jr_parse(p, &end, false);
 
+			/* the text as it is first: what is no JSON fails at
+			 * once; only a document with a bare NaN is copied
+			 * (json_sanitize()) and parsed again */
+			err = root ? NULL : cJSON_GetErrorPtr();
+			if (err && strchr("nNiI+-", *err) && *err) {
+				clean = json_sanitize(p, strlen(p), &nans);
+				json = clean;
+				root = jr_parse(clean, &end, false);
+			}
 			tries++;
 			if (root && !imp)
 				imp = probe_json_all(root);
@@ -773,10 +782,13 @@ static int embedded_json(struct imp_ctx *c, char *text,
 				for (q = json; q < end; q++)
 					lines += *q == '\n';
 				c->line0 = no - 1;
+				if (nans)
+					imp_warn(c, 0, "%d NaN/infinity value%s read as n/a",
+						 nans, nans > 1 ? "s" : "");
 				r = imp->parse_json(c, root);
 				c->line0 = 0;
 				jr_delete(root);
-				free(json);
+				free(clean);
 				if (r)
 					return -1;
 				found++;
@@ -794,7 +806,7 @@ static int embedded_json(struct imp_ctx *c, char *text,
 				continue;
 			}
 			jr_delete(root);
-			free(json);
+			free(clean);
 		}
 		if (!e)
 			break;
