@@ -215,7 +215,8 @@ check: check-unit check-cli
 # make fuzz-run runs each for FUZZ_TIME seconds from the fixtures as seeds.
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 10
-FUZZ_FORMATS := rtlat cyclictest xenomai rtai jitterdebugger oslat rt-tests table \
+FUZZ_FORMATS := rtlat cyclictest xenomai rtai jitterdebugger oslat rt-tests rtla \
+	stress-ng table \
 	detect
 FUZZ_SAN := fuzzer-no-link,address,undefined
 FUZZ_DIR := $(O)/fuzz
