@@ -198,10 +198,8 @@ static size_t clean_line(const char *s, size_t len, char *w, bool lava)
 	while (len && (w[len - 1] == '\r' || w[len - 1] == ' ' ||
 		       w[len - 1] == '\t'))
 		w[--len] = '\0';
-	if (memchr(w, '\033', len)) {
+	if (memchr(w, '\033', len))
 		strip_ansi(w);
-		len = strlen(w);
-	}
 	/* quoting and log prefixes, in any nesting: "> ", ">> ", "| " */
 	for (guard = 0; guard < 32; guard++) {
 		p = t;

@@ -180,7 +180,7 @@ static int hs_line(const char *p, uint64_t *rcv, int64_t v[3])
 	uint64_t a, b;
 	size_t i;
 
-	if (*p++ != '#' || imp_count(&p, &a) || strncmp(p, " -> #", 5))
+	if (*p++ != '#' || imp_count(&p, &a) || strncmp(p, " -> #", 5) != 0)
 		return -EINVAL;
 	p += 5;
 	if (imp_count(&p, &b))
