@@ -63,7 +63,7 @@ struct rtlat_cmd {
 	int (*main)(int argc, char **argv);
 	const struct suite_spec *suite;	/* in rtlat suite (NULL: not) */
 	/* measures (or runs measurements): SIGINT, SIGTERM, SIGHUP, SIGUSR1
-	 * and SIGUSR2 stay blocked from the first instruction of main(), for
+	 * and SIGUSR2 stay blocked from before main() (main.c), for
 	 * the command to take with sigtimedwait() (a signal during start-up
 	 * then ends the run cleanly instead of killing it); the other
 	 * commands get them back at their default action */
@@ -85,6 +85,14 @@ int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
 		 opt_handler h, void *ctx, struct engine_opts *o,
 		 const char *usage, const char *about,
 		 const struct test_desc *t);
+
+/* --root DIR (sysinfo, check): a directory rtlat can read; otherwise
+ * reports it naming the option (@d) and returns -1. */
+int cmd_root_check(const struct optdesc *d, const char *dir);
+
+/* Warn on stderr when @root (not "/") holds neither proc/ nor sys/:
+ * nothing to @what ("describe"). */
+void cmd_root_note(const char *root, const char *what);
 
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;

@@ -1208,6 +1208,16 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			  o->gnuplot_file, o->json_file);
 		return 1;
 	}
+	if (o->trace && o->json_file && o->gnuplot_file) {
+		char ev[PATH_MAX + 16];
+
+		trace_events_path(o->json_file, ev, sizeof(ev));
+		if (output_same(ev, o->gnuplot_file)) {
+			log_error("-g/--gnuplot '%s' is the file of --trace's raw events beside --json '%s': one would overwrite the other",
+				  o->gnuplot_file, o->json_file);
+			return 1;
+		}
+	}
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
 		o->checkpoint_ns = 0;
@@ -1328,6 +1338,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			r->stop_signal = sig;
 			gate_set(r, &r->stop);
 		}
+		/* during a long set-up (cruncher's calibration): printed
+		 * once the display runs */
+		if (sig == SIGUSR1 || sig == SIGUSR2)
+			atomic_fetch_add(&r->snapshot_req, 1);
 	}
 	if (first_sampler_error(r) < 0) {
 		log_error("%s", r->error);
@@ -1423,9 +1437,12 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->mono_start_ns = mono_end;
 		r->wall_start_ns = wall_end;
 	}
-	if (r->t_end != INT64_MAX && r->stop_reason == STOP_END) {
+	if (r->t_end != INT64_MAX &&
+	    (r->stop_reason == STOP_END ||
+	     r->mono_end_ns > r->mono_start_ns + o->duration_ns)) {
 		/* the measurement ended with the last deadline, not when the
-		 * main thread noticed */
+		 * main thread noticed (nor after a second waiting for a
+		 * stopped partner) */
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}

@@ -717,6 +717,16 @@ static const char *expiry_context(const struct trace *t, const struct focus *f,
 	return buf;
 }
 
+void trace_events_path(const char *json, char *buf, size_t len)
+{
+	const char *dot = strrchr(json, '.');
+
+	if (dot && !strcmp(dot, ".json") && !strchr(dot, '/'))
+		snprintf(buf, len, "%.*s.trace.txt", (int)(dot - json), json);
+	else
+		snprintf(buf, len, "%s.trace.txt", json);
+}
+
 static void print_focus(struct trace *t, const char *what,
 			const struct focus *f)
 {
@@ -943,7 +953,7 @@ int trace_save(struct run *r, char *err, size_t len)
 {
 	struct trace *t = r->trace;
 	const struct focus *f;
-	const char *json = r->o->json_file, *dot;
+	const char *json = r->o->json_file;
 	struct atomic_file af;
 	size_t j;
 	int i;
@@ -954,13 +964,7 @@ int trace_save(struct run *r, char *err, size_t len)
 	if (!t || !json || !t->worst.valid || output_is_special(json))
 		return 0;
 	f = &t->worst;
-	dot = strrchr(json, '.');
-	if (dot && !strcmp(dot, ".json") && !strchr(dot, '/'))
-		snprintf(t->events_file, sizeof(t->events_file), "%.*s.trace.txt",
-			 (int)(dot - json), json);
-	else
-		snprintf(t->events_file, sizeof(t->events_file), "%s.trace.txt",
-			 json);
+	trace_events_path(json, t->events_file, sizeof(t->events_file));
 	fp = atomic_open(&af, t->events_file, err, len);
 	if (!fp) {
 		t->events_file[0] = '\0';

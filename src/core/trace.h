@@ -84,4 +84,8 @@ void trace_json(struct run *r, struct jw *w);
 /* Stop tracing and remove the instance; every exit path, idempotent. */
 void trace_stop(struct run *r);
 
+/* The raw-events file beside --json @json: FILE.json -> FILE.trace.txt,
+ * else @json.trace.txt; into @buf. */
+void trace_events_path(const char *json, char *buf, size_t len);
+
 #endif

@@ -8,16 +8,8 @@ import time
 
 import pytest
 
-from conftest import RTLAT, is_root, load_json_strict, needs_root, run
-
-
-def mount_tmpfs(path, opts):
-    subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(path)],
-                   check=True)
-
-
-def umount(path):
-    subprocess.run(["umount", "-l", str(path)], check=False)
+from conftest import (RTLAT, fill_fs, is_root, load_json_strict,
+                      mount_tmpfs, needs_root, run, umount)
 
 
 def test_selftest_passes_and_is_deterministic(tmp_path):
@@ -62,12 +54,7 @@ def test_disk_full_checkpoint_measurement_goes_on(tmp_path, freed):
             except (OSError, ValueError, KeyError):
                 pass
             time.sleep(0.1)
-        with open(mnt / "filler", "wb") as f:
-            try:
-                while True:
-                    f.write(b"\0" * 65536)
-            except OSError:
-                pass
+        fill_fs(mnt / "filler")
         head = ""
         while "checkpoint not written" not in head:
             line = proc.stderr.readline()
@@ -156,6 +143,35 @@ def test_cgroup_without_rt_runtime_is_named(tmp_path):
         assert cg + "/cpu.rt_runtime_us = 0" in p.stderr
         assert "RLIMIT_RTPRIO" not in p.stderr
         assert p.stdout == ""
+    finally:
+        os.rmdir(cg)
+
+
+@needs_root
+@pytest.mark.skipif(not os.path.exists(CPU_CGROUP + "/cpu.rt_runtime_us"),
+                    reason="no cgroup v1 cpu controller with RT group "
+                           "scheduling (cpu.rt_runtime_us)")
+def test_cgroup_small_rt_runtime_is_the_throttling_named(tmp_path):
+    """A cgroup with a small RT budget (100 ms of every second) throttles
+    the run: the warning names the cgroup's file and budget, not only the
+    system's sched_rt_runtime_us (whose fix would not help)."""
+    cg = "%s/rtlat-test-small-%d" % (CPU_CGROUP, os.getpid())
+    os.mkdir(cg)
+    try:
+        with open(cg + "/cpu.rt_runtime_us", "w") as f:
+            f.write("100000")
+
+        def enter():
+            with open(cg + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        p = subprocess.run([RTLAT, "latency", "-T", "0.5", "-q"],
+                           capture_output=True, text=True, timeout=60,
+                           preexec_fn=enter)
+        assert p.returncode == 0, p.stderr
+        assert ("RT throttling is active in this process's cgroup %s "
+                "(RT group scheduling: %s/cpu.rt_runtime_us = 100000 of "
+                "cpu.rt_period_us 1000000)" % (cg[len(CPU_CGROUP):], cg)) \
+            in p.stderr, p.stderr
     finally:
         os.rmdir(cg)
 
