@@ -354,7 +354,7 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		s->lava = true;
 		return 0;
 	case OPT_JUNIT:
-		if (!arg[0])
+		if (!arg || !arg[0])
 			return opt_bad_value(d, arg, "expected a file name");
 		s->junit = arg;
 		return 0;

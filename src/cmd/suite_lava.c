@@ -136,7 +136,7 @@ static void run_cases(const struct suite *s, const struct suite_run *r,
 			for (k = 0; k < sm->nseries; k++) {
 				const struct hl_series *x = &sm->series[k];
 
-				if (strcmp(x->name, se->name) || !x->has_stats ||
+				if (strcmp(x->name, se->name) != 0 || !x->has_stats ||
 				    sm->cpu < 0)
 					continue;
 				snprintf(cb, sizeof(cb), "%s-cpu%d", sb, sm->cpu);

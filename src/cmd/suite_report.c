@@ -305,7 +305,8 @@ static void print_measured(FILE *f, const struct suite_run *r)
 		fprintf(f, "  note: %.1f %% of the %s were missed (%llu of %llu): the max is that of a starved task, not a latency\n",
 			miss_pct(se), miss_of(h, se),
 			(unsigned long long)se->misses,
-			(unsigned long long)(se->samples + se->misses));
+			(unsigned long long)se->samples +
+			(unsigned long long)se->misses);
 	if (ev_pct >= 1.0)
 		fprintf(f, "  note: the event thread missed %.1f %% of its periods: it was starved, and so may the worker have been; the max is not a latency\n",
 			ev_pct);

@@ -108,7 +108,7 @@ const char *kconfig_value(const char *text, const char *name, char *buf,
 	const char *l;
 
 	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		if (strncmp(l, name, n) || l[n] != '=')
+		if (strncmp(l, name, n) != 0 || l[n] != '=')
 			continue;
 		l += n + 1;
 		snprintf(buf, len, "%.*s", (int)strcspn(l, "\n"), l);

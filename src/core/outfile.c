@@ -404,6 +404,33 @@ bool output_same(const char *a, const char *b)
 	       ta.st.st_dev == tb.st.st_dev && ta.st.st_ino == tb.st.st_ino;
 }
 
+/* The PID in the name of an rtlat temporary file (".rtlat-PID-N.tmp",
+ * ".rtlat-probe-PID"), or -1 for any other name. */
+static int tmp_name_pid(const char *name)
+{
+	const char *p;
+	char *end;
+	long pid;
+
+	if (!strncmp(name, ".rtlat-probe-", 13)) {
+		p = name + 13;
+		pid = strtol(p, &end, 10);
+		return end != p && !*end && pid > 0 && pid <= INT_MAX ?
+		       (int)pid : -1;
+	}
+	if (strncmp(name, ".rtlat-", 7) != 0)
+		return -1;
+	p = name + 7;
+	pid = strtol(p, &end, 10);
+	if (end == p || *end != '-' || pid <= 0 || pid > INT_MAX)
+		return -1;
+	p = end + 1;
+	(void)strtoul(p, &end, 10);
+	if (end == p || strcmp(end, ".tmp") != 0)
+		return -1;
+	return (int)pid;
+}
+
 /* No process holds a lock on @path (flock: the writer of a temporary
  * result file holds one until it is renamed or removed). */
 static bool unlocked(const char *path)
@@ -433,16 +460,8 @@ static void sweep_dead_tmp(const char *dir)
 	if (!dp)
 		return;
 	while ((d = readdir(dp))) {
-		unsigned int n;
-		int pid, end = 0;
+		int pid = tmp_name_pid(d->d_name);
 
-		if (strncmp(d->d_name, ".rtlat-", 7))
-			continue;
-		if (!(sscanf(d->d_name, ".rtlat-%d-%u.tmp%n", &pid, &n, &end) == 2 &&
-		      !d->d_name[end]) &&
-		    !(sscanf(d->d_name, ".rtlat-probe-%d%n", &pid, &end) == 1 &&
-		      !d->d_name[end]))
-			continue;
 		if (pid <= 0 || pid == (int)getpid() ||
 		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;

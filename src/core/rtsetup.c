@@ -229,7 +229,7 @@ static int cpu_cgroup_mount(const char *root, char *mnt, size_t len)
 
 		if (!sep || sscanf(line, "%*s %*s %*s %*s %511s", point) != 1 ||
 		    sscanf(sep + 3, "%31s %255s %511s", type, src, opts) != 3 ||
-		    strcmp(type, "cgroup"))
+		    strcmp(type, "cgroup") != 0)
 			continue;
 		for (tok = strtok_r(opts, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save))
@@ -425,7 +425,7 @@ void rt_throttling_check(char *warn, size_t len)
 	/* RT group scheduling: this process's cgroup may have less than the
 	 * system's budget (0 is refused at start, see rt_runtime_explain()) */
 	if (rt_cgroup_runtime_file("/", cg, sizeof(cg), mnt, sizeof(mnt),
-				   file, sizeof(file)) == 0 && strcmp(cg, "/")) {
+				   file, sizeof(file)) == 0 && strcmp(cg, "/") != 0) {
 		snprintf(pfile, sizeof(pfile), "%.*s/cpu.rt_period_us",
 			 (int)(strrchr(file, '/') - file), file);
 		cgrt = read_ll(file, &ok3);

@@ -355,7 +355,7 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
 		if (sys_read_file(c->root, p, buf, sizeof(buf)) <= 0)
 			continue;
-		for (k = 0; k < ng && strcmp(g[k].name, buf); k++)
+		for (k = 0; k < ng && strcmp(g[k].name, buf) != 0; k++)
 			;
 		if (k == ng && ng < 8) {
 			snprintf(g[ng].name, sizeof(g[ng].name), "%s", buf);
@@ -386,7 +386,7 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
 			i ? ", " : "", g[i].name, list);
 		if (!strcmp(g[i].name, "powersave"))
 			worst = CHECK_BAD;
-		else if (strcmp(g[i].name, "performance") && worst < CHECK_WARN)
+		else if (strcmp(g[i].name, "performance") != 0 && worst < CHECK_WARN)
 			worst = CHECK_WARN;
 	}
 	if (drv[0])
@@ -568,7 +568,7 @@ static int irq_read(const struct ctx *c, const char *path, const int *cpus,
 		col_of[k] = -1;
 	for (s = strtok(line, " \t\n"); s; s = strtok(NULL, " \t\n"), ncols++)
 		for (k = 0; k < ncpus; k++)
-			if (!strncmp(s, "CPU", 3) && atoi(s + 3) == cpus[k])
+			if (!strncmp(s, "CPU", 3) && strtol(s + 3, NULL, 10) == cpus[k])
 				col_of[k] = ncols;
 	while (getline(&line, &sz, f) > 0) {
 		struct irq_row *row;
@@ -826,7 +826,7 @@ static void check_irq_affinity(struct ctx *c, struct check_report *r)
 				break;
 			hit = nh;
 		}
-		hit[nhit++] = atoi(e->d_name);
+		hit[nhit++] = (int)strtol(e->d_name, NULL, 10);
 	}
 	closedir(dir);
 	if (!nhit) {

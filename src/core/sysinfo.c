@@ -454,7 +454,7 @@ static void preempt_mode_at_boot(struct sysdesc *d, const char *root)
 			    sizeof(why));
 	for (i = 0; text && i < sizeof(cfg) / sizeof(cfg[0]); i++) {
 		if (!kconfig_value(text, cfg[i][0], mode, sizeof(mode)) ||
-		    strcmp(mode, "y"))
+		    strcmp(mode, "y") != 0)
 			continue;
 		snprintf(d->preempt_mode, sizeof(d->preempt_mode), "%s",
 			 cfg[i][1]);

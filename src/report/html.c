@@ -76,7 +76,7 @@ static size_t systems(const struct rep_runs *rs, const char **sys, size_t max)
 
 		if (!s || !*s)
 			continue;
-		for (k = 0; k < n && strcmp(sys[k], s); k++)
+		for (k = 0; k < n && strcmp(sys[k], s) != 0; k++)
 			;
 		if (k == n && n < max)
 			sys[n++] = s;

@@ -37,7 +37,7 @@ static bool same_kind(const struct rep_run *a, const struct rep_run *b)
  * runs of one load keep their order). */
 static void group_by_load(struct group *g)
 {
-	struct rep_run **v = xcalloc(g->n, sizeof(*v));
+	struct rep_run **v = xcalloc(g->n, sizeof(struct rep_run *));
 	size_t i, k, n = 0;
 
 	for (i = 0; i < g->n; i++) {
@@ -50,7 +50,7 @@ static void group_by_load(struct group *g)
 			if (str_eq(g->v[k]->load, g->v[i]->load))
 				v[n++] = g->v[k];
 	}
-	memcpy(g->v, v, g->n * sizeof(*v));
+	memcpy(g->v, v, g->n * sizeof(struct rep_run *));
 	free(v);
 }
 
