@@ -68,7 +68,7 @@ def test_stall_on_worker_cpu(tmp_path, ipc, process):
     stalls: the bound needs the event thread on the other CPU to post on
     time once during a stall, which host noise can spoil once."""
     need_cpus(2)
-    stall_ms, period_us = 30, 1000
+    stall_ms, period_us = 50, 1000
     p, d = run_ipc(tmp_path, ["switch", "-T", "2500ms", "--warmup", "200ms",
                               "-c", "0,1", "-P", "80", "-p", period_us,
                               "--ipc", ipc, "--max-latency", "10ms"],
@@ -79,11 +79,11 @@ def test_stall_on_worker_cpu(tmp_path, ipc, process):
     check_accounting(d)
     # The first post inside a stall comes at most one period after its
     # start, plus the event thread's own wake-up latency (a stimulus of
-    # the test, not what it measures; on a loaded non-RT host it can be
-    # late by hundreds of us: 28.89 ms was seen for D - period = 29 ms).
-    # Allow it 1 ms.
+    # the test, not what it measures; on a loaded non-RT host, a vCPU the
+    # host stalls, it can be late by milliseconds: 25.5 ms was seen for a
+    # 30 ms stall). Allow it 10 ms of a 50 ms stall.
     assert d["summary"]["latency"]["max_ns"] >= (stall_ms * 1000 -
-                                                 period_us - 1000) * 1000
+                                                 period_us - 10000) * 1000
 
 
 @needs_root
