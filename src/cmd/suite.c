@@ -26,14 +26,14 @@
 #include "core/children.h"
 #include "core/engine.h"
 #include "core/ini.h"
-#include "core/ipc_test.h"
+#include "tests/lib/ipc_test.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
-#include "core/result.h"
+#include "output/result.h"
 #include "core/timeutil.h"
-#include "load/load.h"
+#include "loads/load.h"
 
 #define DEFAULT_DURATION	(60 * NSEC_PER_SEC)
 #define DEFAULT_WARMUP		NSEC_PER_SEC	/* the tests' default */

@@ -14,13 +14,13 @@
 
 #include "core/engine.h"
 #include "core/log.h"
-#include "core/output.h"
+#include "output/output.h"
 #include "core/parse.h"
-#include "core/result.h"
+#include "output/result.h"
 #include "core/rtsetup.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
-#include "core/trace.h"
+#include "trace/trace.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 /* sanitizer run-times keep large per-thread state on the stack */

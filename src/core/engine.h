@@ -42,7 +42,7 @@
 #include "core/ring.h"
 #include "core/stats.h"
 #include "core/wait.h"
-#include "load/load.h"
+#include "loads/load.h"
 
 #define RTLAT_MAX_SERIES 4
 #define RTLAT_MAX_WARNINGS 16

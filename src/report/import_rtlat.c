@@ -18,7 +18,7 @@
 #include <cjson/cJSON.h>
 #endif
 
-#include "load/load.h"
+#include "loads/load.h"
 #include "report/import.h"
 
 #ifdef HAVE_CJSON

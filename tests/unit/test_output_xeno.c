@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "core/engine.h"
-#include "core/output.h"
+#include "output/output.h"
 #include "core/timeutil.h"
 
 #define P (100 * NSEC_PER_USEC)

@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Result files; see result.h and docs/result-schema.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "output/output.h"
+#include "output/result.h"
+#include "core/rtsetup.h"
+#include "core/sysinfo.h"
+#include "core/timeutil.h"
+#include "trace/trace.h"
+
+static void hist_json(struct jw *w, const char *key, const struct histogram *h)
+{
+	int64_t lo, hi;
+	size_t i;
+
+	jw_obj_begin(w, key);
+	if (h->layout == HIST_LOGLIN) {
+		jw_str(w, "layout", "log-linear");
+		jw_str(w, "unit", "ns");
+		jw_int(w, "sub_buckets", HIST_LL_SUB);
+		jw_int(w, "range_min_ns", -HIST_LL_LIMIT + 1);
+		jw_int(w, "range_max_ns", HIST_LL_LIMIT - 1);
+	} else {
+		jw_str(w, "layout", "linear");
+		jw_str(w, "unit", "ns");
+		jw_int(w, "lo_ns", h->lo);
+		jw_int(w, "width_ns", h->width);
+		jw_uint(w, "nbuckets", h->nbuckets);
+	}
+	jw_uint(w, "underflow", h->underflow);
+	jw_uint(w, "overflow", h->overflow);
+	jw_arr_begin(w, "buckets");
+	for (i = 0; i < h->nbuckets; i++) {
+		if (!h->count[i])
+			continue;
+		hist_bucket_range(h, i, &lo, &hi);
+		jw_arr_begin_inline(w, NULL);
+		jw_int(w, NULL, lo);
+		jw_int(w, NULL, hi);
+		jw_uint(w, NULL, h->count[i]);
+		jw_arr_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+static void intervals_json(struct jw *w, const struct ivstore *iv,
+			   int64_t interval_ns)
+{
+	size_t i;
+
+	jw_obj_begin(w, "intervals");
+	jw_int(w, "interval_ns", interval_ns * (int64_t)iv->span);
+	jw_arr_begin_inline(w, "columns");
+	jw_str(w, NULL, "index");
+	jw_str(w, NULL, "samples");
+	jw_str(w, NULL, "min_ns");
+	jw_str(w, NULL, "avg_ns");
+	jw_str(w, NULL, "max_ns");
+	jw_str(w, NULL, "overruns");
+	jw_arr_end(w);
+	jw_arr_begin(w, "data");
+	for (i = 0; i < iv->n; i++) {
+		const struct window *x = &iv->w[i];
+
+		jw_arr_begin_inline(w, NULL);
+		jw_uint(w, NULL, iv->index[i] / iv->span);
+		jw_uint(w, NULL, x->n);
+		if (x->n) {
+			jw_int(w, NULL, x->min);
+			jw_int(w, NULL, (x->sum + (x->sum >= 0 ? 1 : -1) *
+					 (int64_t)(x->n / 2)) / (int64_t)x->n);
+			jw_int(w, NULL, x->max);
+		} else {
+			jw_null(w, NULL);
+			jw_null(w, NULL);
+			jw_null(w, NULL);
+		}
+		jw_uint(w, NULL, x->overruns);
+		jw_arr_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+void result_series_json(struct jw *w, const char *key, const struct accum *a,
+			const struct series_desc *d, const struct ivstore *iv,
+			int64_t interval_ns)
+{
+	double mean, sd;
+	int64_t v;
+	int i;
+
+	jw_obj_begin(w, key);
+	jw_uint(w, "samples", a->st.n);
+	jw_uint(w, d->miss_name, a->overruns);
+	if (a->st.n) {
+		jw_int(w, "min_ns", a->st.min);
+		stats_mean(&a->st, &mean);
+		jw_double(w, "avg_ns", mean, 1);
+		jw_int(w, "max_ns", a->st.max);
+		stats_stddev(&a->st, &sd);
+		jw_double(w, "stddev_ns", sd, 1);
+		jw_uint(w, "max_cycle", a->max_cycle);
+	} else {
+		jw_null(w, "min_ns");
+		jw_null(w, "avg_ns");
+		jw_null(w, "max_ns");
+		jw_null(w, "stddev_ns");
+		jw_null(w, "max_cycle");
+	}
+	jw_obj_begin(w, "percentiles_ns");
+	for (i = 0; i < RTLAT_NPCT; i++) {
+		if (hist_percentile(&a->hist, rtlat_percentiles[i].den_inv,
+				    a->st.min, a->st.max, &v))
+			jw_int(w, rtlat_percentiles[i].name, v);
+		else
+			jw_null(w, rtlat_percentiles[i].name);
+	}
+	jw_obj_end(w);
+	hist_json(w, "histogram", &a->hist);
+	if (a->lin.count)
+		hist_json(w, "histogram_linear", &a->lin);
+	if (iv)
+		intervals_json(w, iv, interval_ns);
+	jw_obj_end(w);
+}
+
+void result_outcome_json(struct jw *w, const struct run *r)
+{
+	int i;
+
+	jw_arr_begin(w, "warnings");
+	for (i = 0; i < r->nwarnings; i++)
+		jw_str(w, NULL, r->warnings[i]);
+	jw_arr_end(w);
+	if (r->error[0])
+		jw_str(w, "error", r->error);
+	else
+		jw_null(w, "error");
+	if (atomic_load(&r->brk_hit)) {
+		const struct sampler *s = &r->s[r->brk_sampler];
+
+		jw_obj_begin(w, "break");
+		jw_int(w, "thread", s->id);
+		jw_int(w, "tid", s->tid);
+		jw_int(w, "cpu", s->cpu_now);
+		jw_str(w, "series", s->series[r->brk_series].desc->name);
+		jw_int(w, "value_ns", r->brk_value);
+		jw_uint(w, "cycle", r->brk_cycle);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "break");
+	}
+}
+
+static const char *clock_name(clockid_t c)
+{
+	return c == CLOCK_REALTIME ? "realtime" : "monotonic";
+}
+
+static void write_body(struct run *r, struct jw *w, const char *status)
+{
+	const struct engine_opts *o = r->o;
+	char buf[64], host[256];
+	struct utsname u;
+	int64_t actual;
+	int i, j;
+
+	jw_obj_begin(w, NULL);
+	jw_str(w, "schema", RTLAT_RESULT_SCHEMA);
+	jw_int(w, "schema_version", RTLAT_RESULT_SCHEMA_VERSION);
+	jw_obj_begin(w, "tool");
+	jw_str(w, "name", "rtlat");
+	jw_str(w, "version", RTLAT_VERSION);
+	jw_obj_end(w);
+	jw_str(w, "test", r->test->name);
+	jw_str(w, "mode", r->test->mode);
+	jw_str(w, "status", status);
+	jw_arr_begin_inline(w, "command_line");
+	for (i = 0; i < r->argc; i++)
+		jw_str(w, NULL, r->argv[i]);
+	jw_arr_end(w);
+	if (r->wall_start_ns)
+		jw_str(w, "start_time", fmt_utc(buf, r->wall_start_ns));
+	else
+		jw_null(w, "start_time");
+	if (r->wall_end_ns)
+		jw_str(w, "end_time", fmt_utc(buf, r->wall_end_ns));
+	else
+		jw_null(w, "end_time");
+	if (o->duration_ns)
+		jw_int(w, "duration_requested_ns", o->duration_ns);
+	else
+		jw_null(w, "duration_requested_ns");
+	actual = run_actual_ns(r);
+	if (!r->mono_end_ns) {
+		/* a checkpoint: the totals hold whole intervals only */
+		int64_t done = (int64_t)r->next_k * o->interval_ns;
+
+		if (actual > done)
+			actual = done;
+	}
+	jw_int(w, "duration_actual_ns", actual);
+
+	jw_obj_begin(w, "host");
+	if (r->no_host) {
+		/* synthetic result: no identity */
+	} else if (gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		jw_str(w, "hostname", host);
+	}
+	if (!r->no_host && uname(&u) == 0) {
+		jw_str(w, "sysname", u.sysname);
+		jw_str(w, "release", u.release);
+		jw_str(w, "version", u.version);
+		jw_str(w, "machine", u.machine);
+	}
+	jw_obj_end(w);
+	if (r->sys) {
+		jw_obj_begin(w, "system");
+		sysdesc_json(r->sys, w);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "system");
+	}
+
+	jw_obj_begin(w, "config");
+	if (o->period_ns)
+		jw_int(w, "period_ns", o->period_ns);
+	else
+		jw_null(w, "period_ns");
+	jw_int(w, "warmup_ns", o->warmup_ns);
+	jw_int(w, "interval_ns", o->interval_ns);
+	jw_str(w, "policy", policy_name(o->policy));
+	jw_int(w, "priority", o->policy == SCHED_OTHER ? 0 : o->prio);
+	jw_str(w, "cpus", cpulist_format(&o->cpus, host, sizeof(host)));
+	jw_str(w, "wait", wait_backend_name(o->wait));
+	jw_str(w, "clock", clock_name(o->clock));
+	jw_int(w, "clock_resolution_ns", r->clock_res_ns);
+	jw_bool(w, "mlockall", o->mlock);
+	jw_bool(w, "cpu_dma_latency_held", r->dma_held);
+	if (o->max_latency_ns >= 0)
+		jw_int(w, "max_latency_ns", o->max_latency_ns);
+	else
+		jw_null(w, "max_latency_ns");
+	if (o->break_ns >= 0)
+		jw_int(w, "break_ns", o->break_ns);
+	else
+		jw_null(w, "break_ns");
+	jw_obj_end(w);
+
+	result_outcome_json(w, r);
+	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
+	load_json(r->loads, w);
+	jw_str(w, "unit", "ns");
+	jw_str(w, "percentile_method",
+	       "upper edge of the log-linear histogram bucket holding rank ceil(q*n), clamped to [min, max]: never below the exact value, above it by at most 1 ns under 128 ns and 0.79 % above");
+
+	jw_obj_begin(w, "summary");
+	for (j = 0; j < r->nnames; j++)
+		result_series_json(w, r->names[j].desc->name, &r->names[j].agg,
+				   r->names[j].desc, &r->names[j].iv,
+				   o->interval_ns);
+	jw_obj_end(w);
+
+	jw_arr_begin(w, "threads");
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		jw_obj_begin(w, NULL);
+		jw_int(w, "id", s->id);
+		if (s->cpu >= 0)
+			jw_int(w, "cpu", s->cpu);
+		else
+			jw_null(w, "cpu");
+		jw_int(w, "tid", s->tid);
+		jw_str(w, "policy", policy_name(s->policy_now));
+		jw_int(w, "priority", s->prio_now);
+		jw_int(w, "cpu_at_start", s->cpu_now);
+		jw_str(w, "cpus_allowed", s->allowed_now);
+		/* interval records the display could not take in time: their
+		 * lines and interval rows are missing, the totals are not */
+		jw_uint(w, "intervals_dropped",
+			atomic_load_explicit(&((struct sampler *)s)->ring.dropped,
+					     memory_order_relaxed));
+		jw_obj_begin(w, "series");
+		for (j = 0; j < s->nseries; j++)
+			result_series_json(w, s->series[j].desc->name,
+					   &r->total[i][j], s->series[j].desc,
+					   &r->iv[i][j], o->interval_ns);
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	trace_json(r, w);
+	if (r->test->json) {
+		jw_obj_begin(w, "test_data");
+		r->test->json(r, w);
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+}
+
+int result_write_json(const char *path,
+		      void (*body)(struct jw *w, void *ctx), void *ctx,
+		      char *err, size_t errlen)
+{
+	struct atomic_file af;
+	struct jw w;
+
+	if (!atomic_open(&af, path, err, errlen))
+		return -1;
+	jw_init(&w, af.f);
+	body(&w, ctx);
+	if (!jw_finish(&w) && !ferror(af.f)) {
+		atomic_abort(&af);
+		snprintf(err, errlen, "internal error writing %s", path);
+		return -1;
+	}
+	return atomic_commit(&af, err, errlen);
+}
+
+struct result_ctx {
+	struct run *r;
+	const char *status;
+};
+
+static void result_body(struct jw *w, void *ctx)
+{
+	struct result_ctx *c = ctx;
+
+	write_body(c->r, w, c->status);
+}
+
+int result_write(struct run *r, const char *path, const char *status,
+		 char *err, size_t errlen)
+{
+	struct result_ctx c = { r, status };
+
+	return result_write_json(path, result_body, &c, err, errlen);
+}
+
+int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
+{
+	char buf[32], cpus[128];
+	const struct histogram *h;
+	struct atomic_file af;
+	size_t i;
+	FILE *f;
+	int j;
+
+	f = atomic_open(&af, path, err, errlen);
+	if (!f)
+		return -1;
+	fprintf(f, "# rtlat %s %s histogram, raw counts\n", RTLAT_VERSION,
+		r->test->name);
+	fprintf(f, "# test: %s (%s)\n", r->test->name, r->test->mode);
+	if (r->o->period_ns)
+		fprintf(f, "# period: %s us\n", fmt_us3(buf, r->o->period_ns));
+	fprintf(f, "# policy: %s, priority: %d, cpus: %s, wait: %s\n",
+		policy_name(r->o->policy), r->o->prio,
+		cpulist_format(&r->o->cpus, cpus, sizeof(cpus)),
+		wait_backend_name(r->o->wait));
+	fprintf(f, "# bucket width: %s us, buckets: %ld\n",
+		fmt_us3(buf, r->o->hist_bucket_ns), r->o->hist_buckets);
+	for (j = 0; j < r->nnames; j++) {
+		const struct accum *a = &r->names[j].agg;
+
+		h = &a->lin;
+		if (!h->count)
+			continue;
+		fprintf(f, "# series: %s, samples: %llu, underflow: %llu, overflow: %llu\n",
+			r->names[j].desc->name, (unsigned long long)a->st.n,
+			(unsigned long long)h->underflow,
+			(unsigned long long)h->overflow);
+		fprintf(f, "# columns: bucket lower edge (us), count\n");
+		for (i = 0; i < h->nbuckets; i++) {
+			int64_t lo, hi;
+
+			hist_bucket_range(h, i, &lo, &hi);
+			fprintf(f, "%s %llu\n", fmt_us3(buf, lo),
+				(unsigned long long)h->count[i]);
+		}
+		if (j + 1 < r->nnames)
+			fprintf(f, "\n\n");	/* gnuplot data set separator */
+	}
+	return atomic_commit(&af, err, errlen);
+}
+
+/* One headline value: no newline may break the line format. */
+static void hl_str(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "%s ", key);
+	for (; *v; v++)
+		fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
+	fputc('\n', f);
+}
+
+void test_param_set(struct test_param *p, const char *name,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(p->value, sizeof(p->value), fmt, ap);
+	va_end(ap);
+}
+
+void result_headline(struct run *r, int fd, const char *status)
+{
+	struct test_param par[RTLAT_MAX_PARAMS];
+	struct load_result lres[32];
+	const struct sampler *low = NULL;
+	int i, n, nfd = dup(fd);
+	char key[96];
+	double mean;
+	int64_t v;
+	FILE *f;
+
+	if (nfd < 0)
+		return;
+	f = fdopen(nfd, "w");
+	if (!f) {
+		close(nfd);
+		return;
+	}
+	fprintf(f, "rtlat-headline 1\n");
+	hl_str(f, "test", r->test->name);
+	hl_str(f, "status", status);
+	if (r->stop_reason == STOP_SIGNAL)
+		fprintf(f, "signal %d\n", r->stop_signal);
+	fprintf(f, "exit %d\n", r->exit_code);
+	fprintf(f, "duration_actual_ns %lld\n", (long long)run_actual_ns(r));
+	fprintf(f, "threshold_exceeded %d\n", r->threshold_exceeded ? 1 : 0);
+	/* the weakest scheduling in force over the samplers */
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		if (!s->tid)
+			continue;
+		if (!low || (s->policy_now == SCHED_OTHER) > (low->policy_now == SCHED_OTHER) ||
+		    s->prio_now < low->prio_now)
+			low = s;
+	}
+	if (low) {
+		hl_str(f, "policy", policy_name(low->policy_now));
+		fprintf(f, "priority %d\n", low->prio_now);
+	}
+	for (i = 0; i < r->nnames; i++) {
+		const struct series_name *nm = &r->names[i];
+		const struct accum *a = &nm->agg;
+
+		hl_str(f, "series", nm->desc->name);
+		snprintf(key, sizeof(key), "series.%s.miss_name", nm->desc->name);
+		hl_str(f, key, nm->desc->miss_name);
+		fprintf(f, "series.%s.samples %llu\n", nm->desc->name,
+			(unsigned long long)a->st.n);
+		fprintf(f, "series.%s.misses %llu\n", nm->desc->name,
+			(unsigned long long)a->overruns);
+		fprintf(f, "series.%s.threshold %d\n", nm->desc->name,
+			nm->desc->threshold ? 1 : 0);
+		if (!a->st.n)
+			continue;
+		stats_mean(&a->st, &mean);
+		fprintf(f, "series.%s.min_ns %lld\n", nm->desc->name,
+			(long long)a->st.min);
+		fprintf(f, "series.%s.avg_ns %.1f\n", nm->desc->name, mean);
+		fprintf(f, "series.%s.max_ns %lld\n", nm->desc->name,
+			(long long)a->st.max);
+		if (hist_percentile(&a->hist, 1000, a->st.min, a->st.max, &v))
+			fprintf(f, "series.%s.p99.9_ns %lld\n", nm->desc->name,
+				(long long)v);
+	}
+	memset(par, 0, sizeof(par));
+	n = r->test->params ? r->test->params(r, par, RTLAT_MAX_PARAMS) : 0;
+	for (i = 0; i < n && i < RTLAT_MAX_PARAMS; i++) {
+		if (!par[i].name[0] || strpbrk(par[i].name, " \t\r\n"))
+			continue;	/* not a key */
+		snprintf(key, sizeof(key), "param.%s", par[i].name);
+		hl_str(f, key, par[i].value);
+	}
+	n = load_results(r->loads, lres, 32);
+	for (i = 0; i < n; i++) {
+		const struct load_result *l = &lres[i];
+
+		hl_str(f, "load", l->name);
+		fprintf(f, "load.%s.workers %d\n", l->name, l->workers);
+		snprintf(key, sizeof(key), "load.%s.policy", l->name);
+		hl_str(f, key, l->policy);
+		fprintf(f, "load.%s.nice %d\n", l->name, l->nice);
+		fprintf(f, "load.%s.duration_ns %lld\n", l->name,
+			(long long)l->duration_ns);
+		if (l->is_command) {
+			snprintf(key, sizeof(key), "load.%s.command", l->name);
+			hl_str(f, key, l->command);
+			fprintf(f, "load.%s.exit_status %d\n", l->name,
+				l->exit_status);
+			fprintf(f, "load.%s.ran_ns %lld\n", l->name,
+				(long long)l->ran_ns);
+			if (l->worker_died)
+				fprintf(f, "load.%s.worker_died 1\n", l->name);
+		} else {
+			fprintf(f, "load.%s.count %llu\n", l->name,
+				(unsigned long long)l->count);
+			fprintf(f, "load.%s.rate %.3f\n", l->name, l->rate);
+			snprintf(key, sizeof(key), "load.%s.unit", l->name);
+			hl_str(f, key, l->unit);
+		}
+		snprintf(key, sizeof(key), "load.%s.note", l->name);
+		hl_str(f, key, l->note);
+		if (l->error[0]) {
+			snprintf(key, sizeof(key), "load.%s.error", l->name);
+			hl_str(f, key, l->error);
+		}
+	}
+	for (i = 0; i < r->nwarnings; i++)
+		hl_str(f, "warning", r->warnings[i]);
+	if (r->error[0])
+		hl_str(f, "error", r->error);
+	fprintf(f, "end\n");
+	fclose(f);
+}
