@@ -1,24 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The command-line side shared by test commands; see cmd.h. */
+#include <stdio.h>
+
 #include "cmd/cmd.h"
 #include "core/engine.h"
 #include "core/log.h"
+#include "loads/load.h"
+#include "output/result.h"
+#include "trace/trace.h"
+
+#define MAX_TABLES 16
 
 struct cmd_opt_ctx {
 	opt_handler h;
 	void *ctx;
 	struct engine_opts *o;
+	struct companion *comp;
+	int ncomp;
 };
 
 static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
 {
 	struct cmd_opt_ctx *c = p;
-	int r = c->h ? c->h(c->ctx, d, arg) : 1;
+	int i, r = c->h ? c->h(c->ctx, d, arg) : 1;
 
 	if (r <= 0)
 		return r;
 	r = engine_opt(c->o, d, arg);
+	for (i = 0; r > 0 && i < c->ncomp; i++)
+		if (c->comp[i].ops->opt)
+			r = c->comp[i].ops->opt(&c->comp[i], d, arg);
 	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
+}
+
+/* The companions of every test run, in call order: the trace (its summary
+ * comes first), the loads. */
+static const struct companion_ops *const run_companions[] = {
+	&trace_companion, &load_companion,
+};
+#define NCOMP ((int)(sizeof(run_companions) / sizeof(run_companions[0])))
+
+int cmd_companions_init(struct companion *comp, int max)
+{
+	int i;
+
+	for (i = 0; i < NCOMP && i < max; i++)
+		if (companion_init(&comp[i], run_companions[i]) < 0) {
+			log_error("out of memory");
+			cmd_companions_free(comp, i);
+			return -1;
+		}
+	return i;
+}
+
+void cmd_companions_free(struct companion *comp, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		companion_free(&comp[i]);
+}
+
+/* Does @t take the options of companion @ops? The trace needs a timer
+ * series (test_desc.timer_wake); the loads go with every test. */
+static bool takes_opts(const struct test_desc *t,
+		       const struct companion_ops *ops)
+{
+	return ops != &trace_companion || t->timer_wake;
+}
+
+int cmd_run(const struct test_desc *t, struct engine_opts *o,
+	    struct companion *comp, int ncomp)
+{
+	struct engine_env env = {
+		.comp = comp,
+		.ncomp = ncomp,
+		.result = &result_files,
+		.argc = rtlat_argc,
+		.argv = rtlat_argv,
+	};
+
+	return engine_run(t, o, &env);
 }
 
 int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
@@ -26,11 +88,25 @@ int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
 		 const char *usage, const char *about,
 		 const struct test_desc *t)
 {
-	struct cmd_opt_ctx c = { h, ctx, o };
-	int r;
+	const struct optdesc *all[MAX_TABLES + 1];
+	struct companion comp[NCOMP];
+	struct cmd_opt_ctx c = { h, ctx, o, comp, 0 };
+	int i, n = 0, r;
 
-	r = opt_parse_options(argc, argv, tables, cmd_opt, &c, usage, about);
+	c.ncomp = cmd_companions_init(comp, NCOMP);
+	if (c.ncomp < 0)
+		return 1;
+	for (i = 0; tables[i] && n < MAX_TABLES; i++)
+		all[n++] = tables[i];
+	for (i = 0; i < c.ncomp && n < MAX_TABLES; i++)
+		if (comp[i].ops->opts && takes_opts(t, comp[i].ops))
+			all[n++] = comp[i].ops->opts;
+	all[n] = NULL;
+	r = opt_parse_options(argc, argv, all, cmd_opt, &c, usage, about);
 	if (r)
-		return r > 0 ? 0 : 1;
-	return engine_run(t, o, rtlat_argc, rtlat_argv);
+		r = r > 0 ? 0 : 1;
+	else
+		r = cmd_run(t, o, comp, c.ncomp);
+	cmd_companions_free(comp, c.ncomp);
+	return r;
 }

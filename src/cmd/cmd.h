@@ -10,6 +10,7 @@
 
 #include "core/opt.h"
 
+struct companion;
 struct engine_opts;
 struct test_desc;
 
@@ -70,15 +71,29 @@ extern const struct rtlat_cmd *const rtlat_cmds[];
 const struct rtlat_cmd *cmd_find(const char *name);
 
 /*
- * The main of a test command: parse @argv with @tables - each option goes
- * to @h (with @ctx) first; those it does not take (it returns 1) to the
- * shared engine options in @o - reject stray arguments and run @t with
- * @o. @h may be NULL. Returns the exit status (0, 1 or 2).
+ * The main of a test command: parse @argv with @tables and the options of
+ * the run's companions - each option goes to @h (with @ctx) first; those it
+ * does not take (it returns 1) to the shared engine options in @o, then to
+ * the companions - reject stray arguments and run @t with @o. @h may be
+ * NULL. Returns the exit status (0, 1 or 2).
  */
 int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
 		 opt_handler h, void *ctx, struct engine_opts *o,
 		 const char *usage, const char *about,
 		 const struct test_desc *t);
+
+/*
+ * The companions of a test run (the trace, the loads; engine.h) into @comp,
+ * which has room for @max: returns how many, or -1 (out of memory,
+ * reported). cmd_companions_free() releases them after the run.
+ */
+int cmd_companions_init(struct companion *comp, int max);
+void cmd_companions_free(struct companion *comp, int n);
+
+/* Run @t with @o and the companions @comp, writing the result files.
+ * Returns the exit status (0, 1 or 2). */
+int cmd_run(const struct test_desc *t, struct engine_opts *o,
+	    struct companion *comp, int ncomp);
 
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;

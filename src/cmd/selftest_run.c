@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/cmd.h"
 #include "core/engine.h"
 #include "core/jsonw.h"
 #include "core/log.h"
@@ -200,6 +201,7 @@ int selftest_result(const char *path, bool with_host, uint64_t *samples,
 {
 	static char *argv[] = { "rtlat", "selftest", NULL };
 	struct engine_opts o;
+	struct companion comp[4];
 	struct run r;
 	struct sampler *s;
 	char err[320];
@@ -262,7 +264,13 @@ int selftest_result(const char *path, bool with_host, uint64_t *samples,
 	engine_drain(&r, true);
 	engine_aggregate(&r);
 	r.stop_reason = STOP_END;
-	ret = result_write(&r, path, "complete", err, sizeof(err));
+	/* the members of the companions (no loads, no trace) as in a run */
+	r.ncomp = cmd_companions_init(comp, 4);
+	r.comp = comp;
+	ret = r.ncomp < 0 ? -1 :
+	      result_write(&r, path, "complete", err, sizeof(err));
+	if (r.ncomp > 0)
+		cmd_companions_free(comp, r.ncomp);
 	if (ret < 0)
 		log_error("%s", err);
 	if (samples)

@@ -14,13 +14,11 @@
 
 #include "core/engine.h"
 #include "core/log.h"
-#include "output/output.h"
+#include "core/outfile.h"
 #include "core/parse.h"
-#include "output/result.h"
 #include "core/rtsetup.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
-#include "trace/trace.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 /* sanitizer run-times keep large per-thread state on the stack */
@@ -52,7 +50,6 @@ enum {
 	OPT_HIST_BUCKET,
 	OPT_HIST_SIZE,
 	OPT_HEADLINE_FD,
-	OPT_TRACE,
 };
 
 const struct optdesc engine_common_opts[] = {
@@ -95,7 +92,6 @@ const struct optdesc engine_common_opts[] = {
 	  "do not lock memory (page faults then show as latency)", OPT_NO_MLOCK },
 	{ "no-dma-latency", 0, no_argument, NULL,
 	  "leave /dev/cpu_dma_latency alone (default: hold it at 0)", OPT_NO_DMA },
-	LOAD_OPTDESCS,
 	{ "headline-fd", 0, required_argument, "FD",
 	  "at the end, write the headline figures to file descriptor FD\n"
 	  "(key value lines, for rtlat suite; docs/suite.md)", OPT_HEADLINE_FD },
@@ -112,19 +108,6 @@ const struct optdesc engine_timer_opts[] = {
 	OPT_END
 };
 
-const struct optdesc engine_trace_opts[] = {
-	{ "trace", 0, optional_argument, "MODE",
-	  "split every latency into irq latency, handler to wake-up,\n"
-	  "wake-up to running and return to user from the kernel's trace\n"
-	  "events (root, tracefs); analyse the worst sample. MODE: events\n"
-	  "(default) or timerlat (also run the kernel's timerlat tracer as\n"
-	  "a reference)"
-#ifndef HAVE_TRACEFS
-	  " [not built in]"
-#endif
-	  , OPT_TRACE },
-	OPT_END
-};
 
 void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 {
@@ -145,7 +128,6 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->max_latency_ns = -1;
 	o->break_ns = -1;
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
-	load_opts_init(&o->load);
 	o->headline_fd = -1;
 	o->interval_rows = 4096;
 }
@@ -259,14 +241,6 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		if (wait_backend_parse(arg, &o->wait) < 0)
 			return opt_bad_value(d, arg, "expected abs, timerfd, posix, rel or busy");
 		return 0;
-	case OPT_TRACE:
-		if (!arg || !strcmp(arg, "events"))
-			o->trace = TRACE_EVENTS;
-		else if (!strcmp(arg, "timerlat"))
-			o->trace = TRACE_TIMERLAT;
-		else
-			return opt_bad_value(d, arg, "expected events or timerlat");
-		return 0;
 	case OPT_CLOCK:
 		if (!strcmp(arg, "monotonic"))
 			o->clock = CLOCK_MONOTONIC;
@@ -276,15 +250,12 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 			return opt_bad_value(d, arg, "expected monotonic or realtime");
 		return 0;
 	}
-	return load_opt(&o->load, d, arg);
+	return 1;
 }
 
 /* ---------------------------------------------------------------------- */
 
-static void run_warn(struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void run_warn(struct run *r, const char *fmt, ...)
+void engine_warn(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 	char *w;
@@ -296,6 +267,74 @@ static void run_warn(struct run *r, const char *fmt, ...)
 	vsnprintf(w, sizeof(r->warnings[0]), fmt, ap);
 	va_end(ap);
 	log_warn("%s", w);
+}
+
+void test_param_set(struct test_param *p, const char *name,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(p->value, sizeof(p->value), fmt, ap);
+	va_end(ap);
+}
+
+void headline_put(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "%s ", key);
+	for (; *v; v++)
+		fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
+	fputc('\n', f);
+}
+
+void engine_error(struct run *r, const char *msg)
+{
+	if (r->error[0])
+		engine_warn(r, "%s", msg);
+	else
+		snprintf(r->error, sizeof(r->error), "%s", msg);
+	r->stop_reason = STOP_ERROR;
+}
+
+int companion_init(struct companion *c, const struct companion_ops *ops)
+{
+	c->ops = ops;
+	c->state = calloc(1, ops->state_size ? ops->state_size : 1);
+	if (!c->state)
+		return -ENOMEM;
+	if (ops->init)
+		ops->init(c);
+	return 0;
+}
+
+void companion_free(struct companion *c)
+{
+	free(c->state);
+	c->state = NULL;
+}
+
+void *engine_companion(const struct run *r, const struct companion_ops *ops)
+{
+	int i;
+
+	for (i = 0; i < r->ncomp; i++)
+		if (r->comp[i].ops == ops)
+			return r->comp[i].state;
+	return NULL;
+}
+
+#define for_each_companion(r, c) \
+	for ((c) = (r)->comp; (c) < (r)->comp + (r)->ncomp; (c)++)
+
+static bool companions_want_raw(const struct run *r)
+{
+	const struct companion *c;
+
+	for_each_companion(r, c)
+		if (c->ops->wants_raw && c->ops->wants_raw(c))
+			return true;
+	return false;
 }
 
 struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
@@ -602,6 +641,16 @@ static void take_delta(struct run *r, struct sampler *s, int b)
 
 /* Process every interval whose records are all in. @final: samplers are
  * joined, take everything. */
+static bool companions_ready(struct run *r, uint64_t k)
+{
+	struct companion *c;
+
+	for_each_companion(r, c)
+		if (c->ops->interval_ready && !c->ops->interval_ready(c, r, k))
+			return false;
+	return true;
+}
+
 void engine_drain(struct run *r, bool final)
 {
 	const struct winrec **thr = r->thr;
@@ -641,7 +690,7 @@ void engine_drain(struct run *r, bool final)
 		if (!any || k >= wait_below)
 			break;
 		/* --trace: wait until every sample of @k is broken down */
-		if (!final && !trace_interval_ready(r, k))
+		if (!final && !companions_ready(r, k))
 			break;
 		memset(agg, 0, sizeof(agg));
 		for (i = 0; i < r->nsamplers; i++) {
@@ -696,6 +745,7 @@ void engine_drain(struct run *r, bool final)
 void engine_drain_raw(struct run *r)
 {
 	const struct rawrec *rec;
+	struct companion *c;
 	int i;
 
 	for (i = 0; i < r->nsamplers; i++) {
@@ -704,7 +754,9 @@ void engine_drain_raw(struct run *r)
 		while ((rec = ring_peek(&r->s[i].raw))) {
 			if (r->o->raw_samples && r->test->out->raw)
 				r->test->out->raw(r, i, rec);
-			trace_sample(r, i, rec);
+			for_each_companion(r, c)
+				if (c->ops->raw)
+					c->ops->raw(c, r, i, rec);
 			ring_pop(&r->s[i].raw);
 		}
 	}
@@ -738,10 +790,11 @@ static int write_result(struct run *r, const char *status)
 {
 	char err[320];
 
-	if (!r->o->json_file)
+	if (!r->o->json_file || !r->result)
 		return 0;
 	engine_aggregate(r);
-	if (result_write(r, r->o->json_file, status, err, sizeof(err)) < 0) {
+	if (r->result->write(r, r->o->json_file, status, err,
+			     sizeof(err)) < 0) {
 		snprintf(r->error, sizeof(r->error), "--json: %s", err);
 		return -1;
 	}
@@ -760,13 +813,16 @@ static void *display_main(void *arg)
 {
 	struct run *r = arg;
 	int64_t next_tick = clock_now_ns(CLOCK_MONOTONIC);
+	struct companion *c;
 
 	for (;;) {
 		bool stopping = atomic_load(&r->display_stop);
 		int64_t now;
 
 		engine_drain_raw(r);
-		trace_poll(r, stopping);
+		for_each_companion(r, c)
+			if (c->ops->poll)
+				c->ops->poll(c, r, stopping);
 		engine_drain(r, stopping);
 		if (stopping)
 			break;
@@ -906,7 +962,7 @@ int engine_alloc(struct run *r)
 			      RING_RECORDS);
 		if (e)
 			return e;
-		if (r->o->raw_samples || r->o->trace) {
+		if (r->o->raw_samples || companions_want_raw(r)) {
 			e = ring_init(&s->raw, sizeof(struct rawrec), RAW_RECORDS);
 			if (e)
 				return e;
@@ -1035,48 +1091,6 @@ static bool all_ready_or_done(struct run *r)
 	return true;
 }
 
-/* Stop the loads after the measurement; a load that failed or a command
- * that ended early is a warning (the "with load" figure would be a lie), a
- * command the shell could not run makes the run an error (load_problem()). */
-static void stop_loads(struct run *r)
-{
-	struct load_result res[32];
-	char msg[sizeof(r->warnings[0])];
-	int i, n;
-
-	if (!r->loads)
-		return;
-	load_stop(r->loads);
-	n = load_results(r->loads, res, 32);
-	for (i = 0; i < n; i++) {
-		switch (load_problem(&res[i], msg, sizeof(msg))) {
-		case LOAD_WARNING:
-			run_warn(r, "%s", msg);
-			break;
-		case LOAD_ERROR:
-			if (r->error[0])
-				run_warn(r, "%s", msg);
-			else
-				snprintf(r->error, sizeof(r->error), "%s", msg);
-			r->stop_reason = STOP_ERROR;
-			break;
-		}
-	}
-}
-
-/* On stdout after the summary: what each load achieved (# comments). */
-static void print_loads(struct run *r)
-{
-	struct load_result res[32];
-	int n;
-
-	if (!r->loads)
-		return;
-	n = load_results(r->loads, res, 32);
-	printf("# Loads (achieved during the run; policy as in force):\n");
-	load_print(stdout, res, n, "#   ");
-}
-
 int engine_setup_per_cpu(struct run *r, int nseries,
 			 const struct series_desc *const *desc)
 {
@@ -1090,10 +1104,11 @@ int engine_setup_per_cpu(struct run *r, int nseries,
 	return 0;
 }
 
-int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
-	       char **argv)
+int engine_run(const struct test_desc *t, struct engine_opts *o,
+	       const struct engine_env *env)
 {
 	struct run run, *r = &run;
+	struct companion *c;
 	char msg[512];
 	sigset_t sigs;
 	struct sigaction sa;
@@ -1104,8 +1119,11 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	memset(r, 0, sizeof(*r));
 	r->test = t;
 	r->o = o;
-	r->argc = argc;
-	r->argv = argv;
+	r->argc = env->argc;
+	r->argv = env->argv;
+	r->comp = env->comp;
+	r->ncomp = env->ncomp;
+	r->result = env->result;
 	r->dma_fd = -1;
 	r->trace_marker_fd = r->tracing_on_fd = -1;
 	r->t_end = INT64_MAX;
@@ -1122,15 +1140,15 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	/* --- checks that need no privilege, before anything is touched --- */
 	if (!o->cpus_given) {
 		struct cpuset on, al;
-		int c;
+		int cpu;
 
 		cpus_online(&on);
 		if (cpus_allowed(&al) < 0)
 			al = on;
 		cpuset_zero(&o->cpus);
-		for (c = 0; c < RTLAT_MAX_CPUS; c++)
-			if (cpuset_isset(&on, c) && cpuset_isset(&al, c))
-				cpuset_set(&o->cpus, c);
+		for (cpu = 0; cpu < RTLAT_MAX_CPUS; cpu++)
+			if (cpuset_isset(&on, cpu) && cpuset_isset(&al, cpu))
+				cpuset_set(&o->cpus, cpu);
 	}
 	if (cpus_check(&o->cpus, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
@@ -1154,10 +1172,11 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
 		o->checkpoint_ns = 0;
-	if (o->trace && trace_check(o, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		return 1;
-	}
+	for_each_companion(r, c)
+		if (c->ops->check && c->ops->check(c, r, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			return 1;
+		}
 	if (o->period_ns > 0 && o->interval_ns < o->period_ns) {
 		log_error("--interval (%lld ns) is shorter than the period (%lld ns)",
 			  (long long)o->interval_ns, (long long)o->period_ns);
@@ -1173,14 +1192,14 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	}
 	rt_throttling_check(msg, sizeof(msg));
 	if (msg[0])
-		run_warn(r, "%s", msg);
+		engine_warn(r, "%s", msg);
 	clock_res_check(o->clock, &r->clock_res_ns, msg, sizeof(msg));
 	if (msg[0])
-		run_warn(r, "%s", msg);
+		engine_warn(r, "%s", msg);
 	if (o->clock == CLOCK_REALTIME)
-		run_warn(r, "CLOCK_REALTIME can be stepped (NTP, date); a step shows as a huge or negative latency");
+		engine_warn(r, "CLOCK_REALTIME can be stepped (NTP, date); a step shows as a huge or negative latency");
 	if (!o->mlock)
-		run_warn(r, "memory not locked (--no-mlock): page faults show as latency");
+		engine_warn(r, "memory not locked (--no-mlock): page faults show as latency");
 
 	/* privilege probe: never fall back silently */
 	for (i = 0; i < r->nsamplers; i++) {
@@ -1213,13 +1232,13 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	 * breaks its copy-on-write sharing with the forked load processes, so
 	 * no sampler ever takes a copy-on-write fault because of them.
 	 */
-	if (load_start(&o->load, &r->loads, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		snprintf(r->error, sizeof(r->error), "%s", msg);
-		goto fail_early;
-	}
-	if (r->loads)
-		log_note("loads running: %s", load_names(&o->load, msg, sizeof(msg)));
+	for_each_companion(r, c)
+		if (c->ops->start_early &&
+		    c->ops->start_early(c, r, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			snprintf(r->error, sizeof(r->error), "%s", msg);
+			goto fail_early;
+		}
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
 		snprintf(r->error, sizeof(r->error), "%s", msg);
@@ -1274,10 +1293,11 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		goto fail;
 	}
 	/* thread ids known, nothing measured yet */
-	if (o->trace && trace_start(r, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		goto fail;
-	}
+	for_each_companion(r, c)
+		if (c->ops->start && c->ops->start(c, r, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			goto fail;
+		}
 
 	r->t0 = clock_now_ns(o->clock) + START_LEAD_NS;
 	if (o->period_ns > 0)
@@ -1339,7 +1359,9 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 					 STOP_ERROR : STOP_END;
 			break;
 		}
-		load_check(r->loads);	/* a load process that died */
+		for_each_companion(r, c)	/* a load process that died */
+			if (c->ops->tick)
+				c->ops->tick(c, r);
 	}
 	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);
@@ -1361,7 +1383,9 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}
-	stop_loads(r);
+	for_each_companion(r, c)
+		if (c->ops->stop)
+			c->ops->stop(c, r);
 	if (r->stop_reason == STOP_ERROR && !r->error[0])
 		first_sampler_error(r);
 	if (r->stop_reason == STOP_ERROR && r->error[0])
@@ -1379,17 +1403,20 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->exit_code = 1;
 	else if (r->stop_reason == STOP_BREAK || r->threshold_exceeded)
 		r->exit_code = 2;
-	if (r->trace && trace_save(r, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		r->exit_code = 1;
-	}
+	for_each_companion(r, c)
+		if (c->ops->finish && c->ops->finish(c, r, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			r->exit_code = 1;
+		}
 	if (t->out->summary)
 		t->out->summary(r);
-	trace_summary(r);
-	print_loads(r);
+	for_each_companion(r, c)
+		if (c->ops->summary)
+			c->ops->summary(c, r);
 	/* the files last: any of them may be the standard output */
 	stdout_flush();
-	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
+	if (o->gnuplot_file && r->result &&
+	    r->result->gnuplot(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("-g/--gnuplot: %s", msg);
 		r->exit_code = 1;
 	}
@@ -1409,10 +1436,11 @@ fail:
 		pthread_join(r->display, NULL);
 	}
 out:
-	if (o->headline_fd >= 0)
-		result_headline(r, o->headline_fd, run_status(r));
-	load_free(r->loads);	/* stops them on the error paths */
-	trace_stop(r);
+	if (o->headline_fd >= 0 && r->result)
+		r->result->headline(r, o->headline_fd, run_status(r));
+	for_each_companion(r, c)	/* stops the loads on the error paths */
+		if (c->ops->release)
+			c->ops->release(c, r);
 	if (t->teardown)
 		t->teardown(r);
 	dma_release(r);
@@ -1425,9 +1453,11 @@ out:
 
 fail_early:
 	r->exit_code = 1;
-	if (o->headline_fd >= 0)
-		result_headline(r, o->headline_fd, "error");
-	load_free(r->loads);
+	if (o->headline_fd >= 0 && r->result)
+		r->result->headline(r, o->headline_fd, "error");
+	for_each_companion(r, c)
+		if (c->ops->release)
+			c->ops->release(c, r);
 	if (t->teardown)
 		t->teardown(r);
 	engine_free(r);

@@ -68,7 +68,7 @@ enum {
 	OPT_LOAD_IO_DIR,
 };
 
-/* The load options, for an option table (engine_common_opts, rtlat load). */
+/* The load options, for an option table (load_companion, rtlat load). */
 #define LOAD_OPTDESCS_CMD \
 	{ "load-cmd", 0, required_argument, "CMD", \
 	  "run CMD (/bin/sh -c) as load, in its own process group; may be\n" \
@@ -288,5 +288,11 @@ void load_print(FILE *f, const struct load_result *res, int n,
 /* "1.23 M ops/s", "456.7 MB/s": @rate in @unit, with an SI prefix for
  * counts. Returns @buf (48 bytes). */
 char *load_fmt_rate(char *buf, double rate, const char *unit);
+
+struct companion_ops;
+
+/* The loads as a companion of a run (companion.c; engine.h): the options
+ * of LOAD_OPTDESCS, started before the memory lock, stopped at the end. */
+extern const struct companion_ops load_companion;
 
 #endif

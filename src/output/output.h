@@ -61,9 +61,4 @@ void xeno_stats(const struct series_name *nm, const char *label);
 /* -h, -s, per-sampler RTS lines, overall RTS and RTP of series @name. */
 void xeno_summary_series(struct run *r, int name);
 
-/* Measured time so far (ns, excluding warm-up). */
-int64_t run_actual_ns(const struct run *r);
-/* On stderr: why the run stopped (break, threshold, signal). */
-void run_report_outcome(struct run *r);
-
 #endif

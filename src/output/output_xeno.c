@@ -99,7 +99,7 @@ void xeno_banner(struct run *r, const char *extra)
 	       fmt_time(iv, o->interval_ns),
 	       o->mlock ? ", memory locked" : ", memory NOT locked",
 	       r->dma_held ? ", cpu_dma_latency 0" : "");
-	if (r->trace)
+	if (trace_active(r))
 		printf("== Trace: %s\n", trace_describe(r));
 	printf("== All results in microseconds\n");
 	stdout_flush();
@@ -117,7 +117,7 @@ static void trace_cols(struct run *r, int64_t k, int sampler, int64_t max,
 	int i;
 
 	out[0] = '\0';
-	if (!r->trace)
+	if (!trace_active(r))
 		return;
 	if (valid)
 		ok = sampler < -1 ? trace_interval_max(r, (uint64_t)k, max, comp) :
@@ -212,7 +212,7 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 		}
 		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "|%s", f);
 	}
-	if (r->trace) {
+	if (trace_active(r)) {
 		/* --trace: the parts of the interval's largest sample */
 		char tc[64];
 
@@ -328,7 +328,7 @@ void xeno_rts(struct run *r, const struct xeno_rts_layout *l,
 
 	/* --trace: columns for the series 0 of a sampler or of all */
 	tc[0] = '\0';
-	if (r->trace) {
+	if (trace_active(r)) {
 		for (i = 0; i < r->nsamplers; i++)
 			if (a == &r->total[i][0])
 				sampler = i;
@@ -465,7 +465,7 @@ void xeno_summary_series(struct run *r, int name)
 		xeno_stats(nm, sname ? suffix : NULL);
 	xeno_rts_layout(r, name, &l);
 	/* the --trace columns are those of series 0 */
-	rts_head(&l, r->trace && name == 0);
+	rts_head(&l, trace_active(r) && name == 0);
 	for (i = 0; i < r->nsamplers; i++)
 		for (j = 0; j < r->s[i].nseries; j++)
 			measuring += r->s[i].name_idx[j] == name;

@@ -19,7 +19,6 @@
 #include "core/rtsetup.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
-#include "trace/trace.h"
 
 static void hist_json(struct jw *w, const char *key, const struct histogram *h)
 {
@@ -265,7 +264,6 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 
 	result_outcome_json(w, r);
 	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
-	load_json(r->loads, w);
 	jw_str(w, "unit", "ns");
 	jw_str(w, "percentile_method",
 	       "upper edge of the log-linear histogram bucket holding rank ceil(q*n), clamped to [min, max]: never below the exact value, above it by at most 1 ns under 128 ns and 0.79 % above");
@@ -306,7 +304,9 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
-	trace_json(r, w);
+	for (i = 0; i < r->ncomp; i++)
+		if (r->comp[i].ops->json)
+			r->comp[i].ops->json(&r->comp[i], r, w);
 	if (r->test->json) {
 		jw_obj_begin(w, "test_data");
 		r->test->json(r, w);
@@ -402,29 +402,9 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
 }
 
 /* One headline value: no newline may break the line format. */
-static void hl_str(FILE *f, const char *key, const char *v)
-{
-	fprintf(f, "%s ", key);
-	for (; *v; v++)
-		fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
-	fputc('\n', f);
-}
-
-void test_param_set(struct test_param *p, const char *name,
-		    const char *fmt, ...)
-{
-	va_list ap;
-
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	va_start(ap, fmt);
-	vsnprintf(p->value, sizeof(p->value), fmt, ap);
-	va_end(ap);
-}
-
 void result_headline(struct run *r, int fd, const char *status)
 {
 	struct test_param par[RTLAT_MAX_PARAMS];
-	struct load_result lres[32];
 	const struct sampler *low = NULL;
 	int i, n, nfd = dup(fd);
 	char key[96];
@@ -440,8 +420,8 @@ void result_headline(struct run *r, int fd, const char *status)
 		return;
 	}
 	fprintf(f, "rtlat-headline 1\n");
-	hl_str(f, "test", r->test->name);
-	hl_str(f, "status", status);
+	headline_put(f, "test", r->test->name);
+	headline_put(f, "status", status);
 	if (r->stop_reason == STOP_SIGNAL)
 		fprintf(f, "signal %d\n", r->stop_signal);
 	fprintf(f, "exit %d\n", r->exit_code);
@@ -458,16 +438,16 @@ void result_headline(struct run *r, int fd, const char *status)
 			low = s;
 	}
 	if (low) {
-		hl_str(f, "policy", policy_name(low->policy_now));
+		headline_put(f, "policy", policy_name(low->policy_now));
 		fprintf(f, "priority %d\n", low->prio_now);
 	}
 	for (i = 0; i < r->nnames; i++) {
 		const struct series_name *nm = &r->names[i];
 		const struct accum *a = &nm->agg;
 
-		hl_str(f, "series", nm->desc->name);
+		headline_put(f, "series", nm->desc->name);
 		snprintf(key, sizeof(key), "series.%s.miss_name", nm->desc->name);
-		hl_str(f, key, nm->desc->miss_name);
+		headline_put(f, key, nm->desc->miss_name);
 		fprintf(f, "series.%s.samples %llu\n", nm->desc->name,
 			(unsigned long long)a->st.n);
 		fprintf(f, "series.%s.misses %llu\n", nm->desc->name,
@@ -492,46 +472,21 @@ void result_headline(struct run *r, int fd, const char *status)
 		if (!par[i].name[0] || strpbrk(par[i].name, " \t\r\n"))
 			continue;	/* not a key */
 		snprintf(key, sizeof(key), "param.%s", par[i].name);
-		hl_str(f, key, par[i].value);
+		headline_put(f, key, par[i].value);
 	}
-	n = load_results(r->loads, lres, 32);
-	for (i = 0; i < n; i++) {
-		const struct load_result *l = &lres[i];
-
-		hl_str(f, "load", l->name);
-		fprintf(f, "load.%s.workers %d\n", l->name, l->workers);
-		snprintf(key, sizeof(key), "load.%s.policy", l->name);
-		hl_str(f, key, l->policy);
-		fprintf(f, "load.%s.nice %d\n", l->name, l->nice);
-		fprintf(f, "load.%s.duration_ns %lld\n", l->name,
-			(long long)l->duration_ns);
-		if (l->is_command) {
-			snprintf(key, sizeof(key), "load.%s.command", l->name);
-			hl_str(f, key, l->command);
-			fprintf(f, "load.%s.exit_status %d\n", l->name,
-				l->exit_status);
-			fprintf(f, "load.%s.ran_ns %lld\n", l->name,
-				(long long)l->ran_ns);
-			if (l->worker_died)
-				fprintf(f, "load.%s.worker_died 1\n", l->name);
-		} else {
-			fprintf(f, "load.%s.count %llu\n", l->name,
-				(unsigned long long)l->count);
-			fprintf(f, "load.%s.rate %.3f\n", l->name, l->rate);
-			snprintf(key, sizeof(key), "load.%s.unit", l->name);
-			hl_str(f, key, l->unit);
-		}
-		snprintf(key, sizeof(key), "load.%s.note", l->name);
-		hl_str(f, key, l->note);
-		if (l->error[0]) {
-			snprintf(key, sizeof(key), "load.%s.error", l->name);
-			hl_str(f, key, l->error);
-		}
-	}
+	for (i = 0; i < r->ncomp; i++)
+		if (r->comp[i].ops->headline)
+			r->comp[i].ops->headline(&r->comp[i], r, f);
 	for (i = 0; i < r->nwarnings; i++)
-		hl_str(f, "warning", r->warnings[i]);
+		headline_put(f, "warning", r->warnings[i]);
 	if (r->error[0])
-		hl_str(f, "error", r->error);
+		headline_put(f, "error", r->error);
 	fprintf(f, "end\n");
 	fclose(f);
 }
+
+const struct result_ops result_files = {
+	.write = result_write,
+	.gnuplot = gnuplot_write,
+	.headline = result_headline,
+};

@@ -54,4 +54,8 @@ void result_series_json(struct jw *w, const char *key, const struct accum *a,
 			const struct series_desc *d, const struct ivstore *iv,
 			int64_t interval_ns);
 
+/* The result files of a run for engine_env.result: result_write(),
+ * gnuplot_write(), result_headline(). */
+extern const struct result_ops result_files;
+
 #endif

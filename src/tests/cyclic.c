@@ -576,7 +576,16 @@ static int cyclic_main(int argc, char **argv)
 	c.eo.period_ns = c.interval_ns;
 	if (c.eo.interval_ns < c.interval_ns)
 		c.eo.interval_ns = c.interval_ns;
-	return engine_run(&cyclic_test, &c.eo, rtlat_argc, rtlat_argv);
+	{
+		struct companion comp[4];
+		int n = cmd_companions_init(comp, 4);
+
+		if (n < 0)
+			return 1;
+		r = cmd_run(&cyclic_test, &c.eo, comp, n);
+		cmd_companions_free(comp, n);
+		return r;
+	}
 }
 
 const struct rtlat_cmd cmd_cyclic = {

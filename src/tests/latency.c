@@ -27,6 +27,7 @@ static const struct test_desc latency_test = {
 	.setup = latency_setup,
 	.body = timer_test_body,
 	.out = &xeno_output,
+	.timer_wake = true,
 };
 
 static const char latency_about[] =
@@ -39,7 +40,7 @@ static const char latency_about[] =
 static int latency_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
-		engine_timer_opts, engine_trace_opts, engine_common_opts, NULL,
+		engine_timer_opts, engine_common_opts, NULL,
 	};
 	struct engine_opts o;
 

@@ -111,6 +111,30 @@ struct trace {
 	char events_file[PATH_MAX];
 };
 
+static struct trace_state *tstate(const struct run *r)
+{
+	return engine_companion(r, &trace_companion);
+}
+
+static struct trace *trace_of(const struct run *r)
+{
+	const struct trace_state *ts = tstate(r);
+
+	return ts ? ts->t : NULL;
+}
+
+static int trace_mode(const struct run *r)
+{
+	const struct trace_state *ts = tstate(r);
+
+	return ts ? ts->mode : TRACE_OFF;
+}
+
+bool trace_active(const struct run *r)
+{
+	return trace_of(r) != NULL;
+}
+
 static const struct series_desc part_desc[NSER] = {
 	{ "irq_latency", "untraced", false },
 	{ "handler_to_wakeup", "untraced", false },
@@ -127,7 +151,7 @@ static const char *const part_label[NSER] = {
 	"return to user", "traced latency",
 };
 
-int trace_check(const struct engine_opts *o, char *err, size_t len)
+int trace_check(const struct engine_opts *o, int mode, char *err, size_t len)
 {
 	if (!tsrc_built_in())
 		return tsrc_check(false, err, len);
@@ -141,7 +165,7 @@ int trace_check(const struct engine_opts *o, char *err, size_t len)
 		snprintf(err, len, "--trace needs --clock monotonic (the trace clock is CLOCK_MONOTONIC)");
 		return -1;
 	}
-	return tsrc_check(o->trace == TRACE_TIMERLAT, err, len);
+	return tsrc_check(mode == TRACE_TIMERLAT, err, len);
 }
 
 /* Cost of one clock read (ns): the tolerance for negative parts. */
@@ -214,7 +238,7 @@ int trace_start(struct run *r, char *err, size_t len)
 		tids[i] = r->s[i].tid;
 		cpus[i] = r->s[i].cpu;
 	}
-	if (r->o->trace == TRACE_TIMERLAT) {
+	if (trace_mode(r) == TRACE_TIMERLAT) {
 		t->tl = calloc((size_t)r->nsamplers, sizeof(*t->tl));
 		if (!t->tl)
 			goto nomem;
@@ -239,7 +263,7 @@ int trace_start(struct run *r, char *err, size_t len)
 	cfg.tids = tids;
 	cfg.cpus = cpus;
 	cfg.buffer_kb = BUFFER_KB;
-	cfg.timerlat = r->o->trace == TRACE_TIMERLAT;
+	cfg.timerlat = trace_mode(r) == TRACE_TIMERLAT;
 	cfg.period_ns = r->o->period_ns;
 	if (tsrc_open(&t->src, &cfg, err, len) < 0)
 		goto fail;
@@ -250,7 +274,7 @@ int trace_start(struct run *r, char *err, size_t len)
 		 t->timerlat_present ? "; timerlat tracer present, not used (--trace=timerlat adds it)" : "");
 	free(tids);
 	free(cpus);
-	r->trace = t;
+	tstate(r)->t = t;
 	return 0;
 nomem:
 	snprintf(err, len, "out of memory");
@@ -264,27 +288,29 @@ fail:
 
 void trace_stop(struct run *r)
 {
-	if (!r->trace)
+	struct trace_state *ts = tstate(r);
+
+	if (!ts || !ts->t)
 		return;
-	trace_free(r->trace, r->nsamplers);
-	r->trace = NULL;
+	trace_free(ts->t, r->nsamplers);
+	ts->t = NULL;
 }
 
 const char *trace_describe(const struct run *r)
 {
-	return r->trace ? r->trace->desc : "";
+	return trace_of(r) ? trace_of(r)->desc : "";
 }
 
 void trace_sample(struct run *r, int i, const struct rawrec *rec)
 {
 	struct tm_sample s;
 
-	if (!r->trace || rec->series != 0)
+	if (!trace_of(r) || rec->series != 0)
 		return;
 	s.cycle = rec->cycle;
 	s.deadline = rec->t;
 	s.now = rec->t + rec->value;
-	tmatch_sample(&r->trace->m, i, &s);
+	tmatch_sample(&trace_of(r)->m, i, &s);
 }
 
 static void deliver(void *ctx, const struct tev *e)
@@ -305,7 +331,7 @@ static void deliver(void *ctx, const struct tev *e)
 
 void trace_poll(struct run *r, bool final)
 {
-	struct trace *t = r->trace;
+	struct trace *t = trace_of(r);
 	int64_t upto;
 
 	if (!t)
@@ -321,7 +347,7 @@ void trace_poll(struct run *r, bool final)
 
 bool trace_interval_ready(struct run *r, uint64_t k)
 {
-	struct trace *t = r->trace;
+	struct trace *t = trace_of(r);
 	int64_t end = r->t_measure + (int64_t)(k + 1) * r->o->interval_ns;
 	int i;
 
@@ -496,9 +522,9 @@ bool trace_interval_max(struct run *r, uint64_t k, int64_t max,
 {
 	const struct slot *sl;
 
-	if (!r->trace)
+	if (!trace_of(r))
 		return false;
-	sl = &r->trace->slots[k % SLOTS];
+	sl = &trace_of(r)->slots[k % SLOTS];
 	if (!sl->used || sl->k != k || sl->lat != max)
 		return false;
 	memcpy(comp, sl->comp, sizeof(sl->comp));
@@ -507,7 +533,7 @@ bool trace_interval_max(struct run *r, uint64_t k, int64_t max,
 
 bool trace_run_max(struct run *r, int i, int64_t max, int64_t comp[TM_NCOMP])
 {
-	const struct trace *t = r->trace;
+	const struct trace *t = trace_of(r);
 	const struct sworst *w;
 
 	if (!t)
@@ -797,7 +823,7 @@ static void min_avg_max(const struct stats *st, char *mn, char *av, char *mx)
 
 void trace_summary(struct run *r)
 {
-	struct trace *t = r->trace;
+	struct trace *t = trace_of(r);
 	char v[3][16], b[32];
 	uint64_t n, untraced = 0;
 	bool same;
@@ -928,7 +954,7 @@ static void print_event(FILE *f, const struct trace *t, const struct tev *e,
 
 int trace_save(struct run *r, char *err, size_t len)
 {
-	struct trace *t = r->trace;
+	struct trace *t = trace_of(r);
 	const struct focus *f;
 	const char *json = r->o->json_file, *dot;
 	struct atomic_file af;
@@ -1060,9 +1086,9 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 	jw_obj_end(w);
 }
 
-void trace_json(struct run *r, struct jw *w)
+void trace_json(const struct run *r, struct jw *w)
 {
-	struct trace *t = r->trace;
+	struct trace *t = trace_of(r);
 	int i, j;
 
 	if (!t) {
@@ -1071,7 +1097,7 @@ void trace_json(struct run *r, struct jw *w)
 	}
 	aggregate(t);
 	jw_obj_begin(w, "trace");
-	jw_str(w, "method", r->o->trace == TRACE_TIMERLAT ? "events+timerlat" : "events");
+	jw_str(w, "method", trace_mode(r) == TRACE_TIMERLAT ? "events+timerlat" : "events");
 	jw_str(w, "instance", tsrc_instance(t->src));
 	jw_str(w, "trace_clock", "mono");
 	jw_uint(w, "events_read", tsrc_events(t->src));
@@ -1135,3 +1161,113 @@ void trace_json(struct run *r, struct jw *w)
 	}
 	jw_obj_end(w);
 }
+
+/* --- the companion (engine.h) ----------------------------------------- */
+
+enum { OPT_TRACE = 0x400 };
+
+static const struct optdesc trace_opts[] = {
+	{ "trace", 0, optional_argument, "MODE",
+	  "split every latency into irq latency, handler to wake-up,\n"
+	  "wake-up to running and return to user from the kernel's trace\n"
+	  "events (root, tracefs); analyse the worst sample. MODE: events\n"
+	  "(default) or timerlat (also run the kernel's timerlat tracer as\n"
+	  "a reference)"
+#ifndef HAVE_TRACEFS
+	  " [not built in]"
+#endif
+	  , OPT_TRACE },
+	OPT_END
+};
+
+static int tc_opt(struct companion *c, const struct optdesc *d,
+		  const char *arg)
+{
+	struct trace_state *ts = c->state;
+
+	if (d->key != OPT_TRACE)
+		return 1;
+	if (!arg || !strcmp(arg, "events"))
+		ts->mode = TRACE_EVENTS;
+	else if (!strcmp(arg, "timerlat"))
+		ts->mode = TRACE_TIMERLAT;
+	else
+		return opt_bad_value(d, arg, "expected events or timerlat");
+	return 0;
+}
+
+static int tc_check(struct companion *c, const struct run *r, char *err,
+		    size_t len)
+{
+	const struct trace_state *ts = c->state;
+
+	return ts->mode ? trace_check(r->o, ts->mode, err, len) : 0;
+}
+
+static bool tc_wants_raw(const struct companion *c)
+{
+	const struct trace_state *ts = c->state;
+
+	return ts->mode != TRACE_OFF;
+}
+
+static int tc_start(struct companion *c, struct run *r, char *err, size_t len)
+{
+	const struct trace_state *ts = c->state;
+
+	return ts->mode ? trace_start(r, err, len) : 0;
+}
+
+static void tc_raw(struct companion *c, struct run *r, int i,
+		   const struct rawrec *rec)
+{
+	trace_sample(r, i, rec);
+}
+
+static void tc_poll(struct companion *c, struct run *r, bool final)
+{
+	trace_poll(r, final);
+}
+
+static bool tc_interval_ready(struct companion *c, struct run *r, uint64_t k)
+{
+	return trace_interval_ready(r, k);
+}
+
+static int tc_finish(struct companion *c, struct run *r, char *err,
+		     size_t len)
+{
+	return trace_of(r) ? trace_save(r, err, len) : 0;
+}
+
+static void tc_summary(struct companion *c, struct run *r)
+{
+	trace_summary(r);
+}
+
+static void tc_json(struct companion *c, const struct run *r, struct jw *w)
+{
+	trace_json(r, w);
+}
+
+static void tc_release(struct companion *c, struct run *r)
+{
+	trace_stop(r);
+}
+
+const struct companion_ops trace_companion = {
+	.name = "trace",
+	.state_size = sizeof(struct trace_state),
+	.opts = trace_opts,
+	.opt = tc_opt,
+	.check = tc_check,
+	.wants_raw = tc_wants_raw,
+	.start = tc_start,
+	.raw = tc_raw,
+	.poll = tc_poll,
+	.interval_ready = tc_interval_ready,
+	.finish = tc_finish,
+	.summary = tc_summary,
+	.json = tc_json,
+	.release = tc_release,
+};

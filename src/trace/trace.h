@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --trace: where the latency of each sample came from, from the kernel's
- * own trace events (the klatency of today). A generic engine option of the
+ * own trace events (the klatency of today). A companion of the runs of
  * timer-driven tests: a test that accounts its series 0 with
- * sampler_timer_wake() and lists engine_trace_opts gets it.
+ * sampler_timer_wake() says so (test_desc.timer_wake) and gets it.
  *
  * Every sample of series 0 is split into irq latency, handler to wake-up,
  * wake-up to running and return to user (trace_match.h), each accounted
@@ -35,13 +35,20 @@ enum trace_mode {
 };
 
 struct jw;
+struct trace;
+
+/* The state of the trace companion of a run (engine_companion()). */
+struct trace_state {
+	int mode;			/* enum trace_mode, from --trace */
+	struct trace *t;		/* once started, or NULL */
+};
 
 /*
  * Before anything is touched: the feature is built in, the options suit it
  * (timer wait, CLOCK_MONOTONIC), tracefs and the events are there and
  * writable. Returns 0 or -1 with a message for the user.
  */
-int trace_check(const struct engine_opts *o, char *err, size_t len);
+int trace_check(const struct engine_opts *o, int mode, char *err, size_t len);
 
 /* With the samplers set up (thread ids known) and before they start:
  * create the instance and start tracing. Returns 0 or -1 (@err). */
@@ -79,9 +86,16 @@ void trace_summary(struct run *r);
 int trace_save(struct run *r, char *err, size_t len);
 
 /* The "trace" member of the result (docs/result-schema.md). */
-void trace_json(struct run *r, struct jw *w);
+void trace_json(const struct run *r, struct jw *w);
 
 /* Stop tracing and remove the instance; every exit path, idempotent. */
 void trace_stop(struct run *r);
+
+/* The trace as a companion of a run (--trace; engine.h): the command layer
+ * passes it to the runs of tests with test_desc.timer_wake. */
+extern const struct companion_ops trace_companion;
+
+/* Is the trace running in @r (it has a state and was started)? */
+bool trace_active(const struct run *r);
 
 #endif
