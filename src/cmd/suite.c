@@ -150,7 +150,8 @@ static char *suite_test_names(char *buf, size_t len)
 /* The options of the tests that the suite knows (the tests' own tables
  * may add a few more, none of them suite-managed). */
 static const struct optdesc *const test_tables[] = {
-	engine_timer_opts, engine_common_opts, ipc_test_opts, NULL,
+	engine_timer_opts, engine_common_opts, load_optdescs, ipc_test_opts,
+	NULL,
 };
 
 /* Set on every run by the suite (build_argv()): -T/--duration, --json,

@@ -1104,18 +1104,22 @@ int engine_setup_per_cpu(struct run *r, int nseries,
 	return 0;
 }
 
-int engine_run(const struct test_desc *t, struct engine_opts *o,
-	       const struct engine_env *env)
-{
-	struct run run, *r = &run;
-	struct companion *c;
-	char msg[512];
-	sigset_t sigs;
-	struct sigaction sa;
-	int64_t wall_end, mono_end;
-	bool late_signal = false;
-	int i, e, sig;
+/*
+ * engine_run() in phases; each returns 0 or -1 (the run fails: exit status
+ * 1) and leaves what it set up in @r for the one release path, which
+ * undoes whatever was reached (r->reached).
+ */
+enum run_reached {
+	RUN_NOTHING,		/* options not yet valid */
+	RUN_VALID,		/* checked; test set-up may have failed */
+	RUN_SET_UP,		/* samplers laid out: a headline is owed */
+	RUN_STARTED,		/* threads may be running */
+	RUN_FINISHED,		/* stopped, summarised, files written */
+};
 
+static void run_init(struct run *r, const struct test_desc *t,
+		     struct engine_opts *o, const struct engine_env *env)
+{
 	memset(r, 0, sizeof(*r));
 	r->test = t;
 	r->o = o;
@@ -1130,14 +1134,16 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	pthread_mutex_init(&r->gate_lock, NULL);
 	pthread_cond_init(&r->gate_cond, NULL);
 	log_set_quiet(o->quiet);
-	/* signals: handled by the main thread only, blocked before anything
-	 * else, so that a SIGINT or SIGTERM at any moment from here on ends
-	 * the run cleanly (with the summary, loads stopped) */
-	stop_sigset(&sigs);
-	sigaddset(&sigs, wait_timer_signal());
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+}
 
-	/* --- checks that need no privilege, before anything is touched --- */
+/* Validate: the checks that need no privilege, before anything is
+ * touched. */
+static int run_validate(struct run *r)
+{
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	char msg[512];
+
 	if (!o->cpus_given) {
 		struct cpuset on, al;
 		int cpu;
@@ -1152,22 +1158,22 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	}
 	if (cpus_check(&o->cpus, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
-		return 1;
+		return -1;
 	}
 	if (sched_check_range(o->policy, o->policy == SCHED_OTHER ? 0 : o->prio,
 			      msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
-		return 1;
+		return -1;
 	}
 	if (o->json_file &&
 	    result_check_writable(o->json_file, msg, sizeof(msg)) < 0) {
 		log_error("--json: %s", msg);
-		return 1;
+		return -1;
 	}
 	if (o->gnuplot_file &&
 	    result_check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("-g/--gnuplot: %s", msg);
-		return 1;
+		return -1;
 	}
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
@@ -1175,21 +1181,40 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	for_each_companion(r, c)
 		if (c->ops->check && c->ops->check(c, r, msg, sizeof(msg)) < 0) {
 			log_error("%s", msg);
-			return 1;
+			return -1;
 		}
 	if (o->period_ns > 0 && o->interval_ns < o->period_ns) {
 		log_error("--interval (%lld ns) is shorter than the period (%lld ns)",
 			  (long long)o->interval_ns, (long long)o->period_ns);
-		return 1;
+		return -1;
 	}
+	r->reached = RUN_VALID;
+	return 0;
+}
 
-	e = t->setup(r);
-	if (e < 0 || r->nsamplers == 0) {
-		if (t->teardown)
-			t->teardown(r);
-		engine_free(r);
-		return 1;
-	}
+/* A failure of the run: logged, and kept for the result and headline. */
+static int run_fail(struct run *r, const char *msg)
+{
+	log_error("%s", msg);
+	snprintf(r->error, sizeof(r->error), "%s", msg);
+	return -1;
+}
+
+/* Prepare: the test's set-up, warnings, the privilege probe, memory,
+ * companions that start before the memory lock, the lock itself,
+ * cpu_dma_latency, and the result file of the configuration. */
+static int run_prepare(struct run *r)
+{
+	const struct test_desc *t = r->test;
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	struct sigaction sa;
+	char msg[512];
+	int i;
+
+	if (t->setup(r) < 0 || r->nsamplers == 0)
+		return -1;
+	r->reached = RUN_SET_UP;
 	rt_throttling_check(msg, sizeof(msg));
 	if (msg[0])
 		engine_warn(r, "%s", msg);
@@ -1205,11 +1230,8 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	for (i = 0; i < r->nsamplers; i++) {
 		if (r->s[i].policy == SCHED_OTHER)
 			continue;
-		if (sched_probe(r->s[i].policy, r->s[i].prio, msg, sizeof(msg)) < 0) {
-			log_error("%s", msg);
-			snprintf(r->error, sizeof(r->error), "%s", msg);
-			goto fail_early;
-		}
+		if (sched_probe(r->s[i].policy, r->s[i].prio, msg, sizeof(msg)) < 0)
+			return run_fail(r, msg);
 		break;
 	}
 	/* the system description, read once before anything runs */
@@ -1218,7 +1240,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 		sysdesc_read(r->sys, "/");
 	if (engine_alloc(r) < 0) {
 		log_error("out of memory");
-		goto fail_early;
+		return -1;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kick_handler;
@@ -1226,24 +1248,14 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	sigaction(engine_stop_signal(), &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	/*
-	 * Loads start here, before the warm-up, while this process has one
-	 * thread, and before mlockall(): locking a writable private page
-	 * breaks its copy-on-write sharing with the forked load processes, so
-	 * no sampler ever takes a copy-on-write fault because of them.
-	 */
+	/* companions that fork (the loads) start here, before the warm-up,
+	 * while this process has one thread, and before mlockall() */
 	for_each_companion(r, c)
 		if (c->ops->start_early &&
-		    c->ops->start_early(c, r, msg, sizeof(msg)) < 0) {
-			log_error("%s", msg);
-			snprintf(r->error, sizeof(r->error), "%s", msg);
-			goto fail_early;
-		}
-	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		snprintf(r->error, sizeof(r->error), "%s", msg);
-		goto fail_early;
-	}
+		    c->ops->start_early(c, r, msg, sizeof(msg)) < 0)
+			return run_fail(r, msg);
+	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0)
+		return run_fail(r, msg);
 	if (o->dma_latency) {
 		r->dma_fd = dma_latency_hold(msg, sizeof(msg));
 		if (r->dma_fd < 0)
@@ -1251,14 +1263,34 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 		r->dma_held = r->dma_fd >= 0;
 	}
 	open_trace_fds(r);
+	r->reached = RUN_STARTED;	/* from here a failure ends as a run */
 
 	/* result file exists from the start: the configuration, no samples */
 	if (o->json_file && !output_is_special(o->json_file) &&
 	    write_result(r, "running") < 0) {
 		log_error("%s", r->error);
-		goto fail;
+		return -1;
 	}
 	r->last_checkpoint = clock_now_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
+/* The stop signals the main thread waits for. */
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+}
+
+/* Start: the sampler threads (their set-up and test_desc.prepare), the
+ * companions that need their thread ids, the time grid, the display
+ * thread, and the gate. */
+static int run_start(struct run *r, const sigset_t *sigs)
+{
+	const struct test_desc *t = r->test;
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	char msg[512];
+	int i, e, sig;
 
 	for (i = 0; i < r->nsamplers; i++) {
 		struct sampler *s = &r->s[i];
@@ -1269,7 +1301,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 		if (e) {
 			sched_explain(s->policy, s->prio, e, msg, sizeof(msg));
 			log_error("%s", msg);
-			goto fail;
+			return -1;
 		}
 		s->created = true;
 	}
@@ -1280,9 +1312,8 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 		struct timespec ts = { 0, 1000000 };
 		siginfo_t si;
 
-		sig = sigtimedwait(&sigs, &si, &ts);
-		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
-		    !r->stop_reason) {
+		sig = sigtimedwait(sigs, &si, &ts);
+		if (is_stop_signal(sig) && !r->stop_reason) {
 			r->stop_reason = STOP_SIGNAL;
 			r->stop_signal = sig;
 			gate_set(r, &r->stop);
@@ -1290,13 +1321,13 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	}
 	if (first_sampler_error(r) < 0) {
 		log_error("%s", r->error);
-		goto fail;
+		return -1;
 	}
 	/* thread ids known, nothing measured yet */
 	for_each_companion(r, c)
 		if (c->ops->start && c->ops->start(c, r, msg, sizeof(msg)) < 0) {
 			log_error("%s", msg);
-			goto fail;
+			return -1;
 		}
 
 	r->t0 = clock_now_ns(o->clock) + START_LEAD_NS;
@@ -1318,21 +1349,32 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 			 DISPLAY_STACK);
 	if (e) {
 		log_error("cannot start the display thread: %s", strerror(e));
-		goto fail;
+		return -1;
 	}
 	r->display_started = true;
 	if (o->warmup_ns > 0 && !o->quiet && !r->stop_reason)
 		fprintf(stderr, "warming up...\n");
 	gate_set(r, &r->start);
+	return 0;
+}
 
-	/* --- wait for the end, a signal, a break or an error --- */
+/* Wait for the end, a signal, a break or an error; then stop the
+ * samplers and the display thread. */
+static void run_wait(struct run *r, const sigset_t *sigs)
+{
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	int64_t wall_end, mono_end;
+	bool late_signal = false;
+	int sig;
+
 	while (r->stop_reason != STOP_SIGNAL) {
 		struct timespec ts = { 0, 50 * 1000000L };
 		siginfo_t si;
 
-		sig = sigtimedwait(&sigs, &si, &ts);
-		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
-		    !late_signal && r->t_end != INT64_MAX &&
+		sig = sigtimedwait(sigs, &si, &ts);
+		if (is_stop_signal(sig) && !late_signal &&
+		    r->t_end != INT64_MAX &&
 		    clock_now_ns(o->clock) >= r->t_end) {
 			/* the measurement is over already (the samplers are
 			 * accounting their last wake-ups): a complete run;
@@ -1340,7 +1382,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 			late_signal = true;
 			continue;
 		}
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		if (is_stop_signal(sig)) {
 			r->stop_reason = STOP_SIGNAL;
 			r->stop_signal = sig;
 			break;
@@ -1383,6 +1425,18 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}
+}
+
+/* Finish: companions stop, the outcome and exit status, the summary, the
+ * files. */
+static void run_finish(struct run *r)
+{
+	const struct test_desc *t = r->test;
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	char msg[512];
+	int i;
+
 	for_each_companion(r, c)
 		if (c->ops->stop)
 			c->ops->stop(c, r);
@@ -1426,40 +1480,62 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	}
 	if (t->out->files)
 		t->out->files(r);
-	goto out;
+	r->reached = RUN_FINISHED;
+}
 
-fail:
-	r->exit_code = 1;
-	stop_samplers(r);
-	if (r->display_started) {
-		atomic_store(&r->display_stop, 1);
-		pthread_join(r->display, NULL);
+/* The one release path: whatever the run reached is undone, the headline
+ * written if one is owed. */
+static void run_release(struct run *r)
+{
+	struct companion *c;
+
+	if (r->reached < RUN_FINISHED)
+		r->exit_code = 1;
+	if (r->reached == RUN_STARTED) {
+		stop_samplers(r);
+		if (r->display_started) {
+			atomic_store(&r->display_stop, 1);
+			pthread_join(r->display, NULL);
+			r->display_started = false;
+		}
 	}
-out:
-	if (o->headline_fd >= 0 && r->result)
-		r->result->headline(r, o->headline_fd, run_status(r));
+	if (r->reached >= RUN_SET_UP && r->o->headline_fd >= 0 && r->result)
+		r->result->headline(r, r->o->headline_fd,
+				    r->reached >= RUN_STARTED ?
+				    run_status(r) : "error");
 	for_each_companion(r, c)	/* stops the loads on the error paths */
 		if (c->ops->release)
 			c->ops->release(c, r);
-	if (t->teardown)
-		t->teardown(r);
+	if (r->test->teardown)
+		r->test->teardown(r);
 	dma_release(r);
 	if (r->trace_marker_fd >= 0)
 		close(r->trace_marker_fd);
 	if (r->tracing_on_fd >= 0)
 		close(r->tracing_on_fd);
 	engine_free(r);
-	return r->exit_code;
+}
 
-fail_early:
-	r->exit_code = 1;
-	if (o->headline_fd >= 0 && r->result)
-		r->result->headline(r, o->headline_fd, "error");
-	for_each_companion(r, c)
-		if (c->ops->release)
-			c->ops->release(c, r);
-	if (t->teardown)
-		t->teardown(r);
-	engine_free(r);
-	return 1;
+int engine_run(const struct test_desc *t, struct engine_opts *o,
+	       const struct engine_env *env)
+{
+	struct run run, *r = &run;
+	sigset_t sigs;
+
+	run_init(r, t, o, env);
+	/* signals: handled by the main thread only, blocked before anything
+	 * else, so that a SIGINT or SIGTERM at any moment from here on ends
+	 * the run cleanly (with the summary, loads stopped) */
+	stop_sigset(&sigs);
+	sigaddset(&sigs, wait_timer_signal());
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+	if (run_validate(r) < 0)
+		return 1;
+	if (run_prepare(r) == 0 && run_start(r, &sigs) == 0) {
+		run_wait(r, &sigs);
+		run_finish(r);
+	}
+	run_release(r);
+	return r->exit_code;
 }

@@ -463,6 +463,7 @@ struct run {
 	int ncomp;
 	const struct result_ops *result;	/* result files, or NULL */
 
+	int reached;			/* phase reached (engine.c) */
 	bool threshold_exceeded;
 	int exit_code;
 	bool no_host;			/* leave the host identity out (selftest) */

@@ -159,7 +159,7 @@ static void lc_release(struct companion *c, struct run *r)
 	ls->lr = NULL;
 }
 
-static const struct optdesc load_companion_opts[] = {
+const struct optdesc load_optdescs[] = {
 	LOAD_OPTDESCS,
 	OPT_END
 };
@@ -168,7 +168,7 @@ const struct companion_ops load_companion = {
 	.name = "loads",
 	.state_size = sizeof(struct load_state),
 	.init = lc_init,
-	.opts = load_companion_opts,
+	.opts = load_optdescs,
 	.opt = lc_opt,
 	.start_early = lc_start_early,
 	.tick = lc_tick,

@@ -294,5 +294,7 @@ struct companion_ops;
 /* The loads as a companion of a run (companion.c; engine.h): the options
  * of LOAD_OPTDESCS, started before the memory lock, stopped at the end. */
 extern const struct companion_ops load_companion;
+/* Its option table: LOAD_OPTDESCS. */
+extern const struct optdesc load_optdescs[];
 
 #endif
