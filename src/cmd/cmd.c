@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The command-line side shared by test commands; see cmd.h. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd/cmd.h"
 #include "core/engine.h"
@@ -69,13 +70,14 @@ static bool takes_opts(const struct test_desc *t,
 	return ops != &trace_companion || t->timer_wake;
 }
 
-int cmd_run(const struct test_desc *t, struct engine_opts *o,
-	    struct companion *comp, int ncomp)
+static int run_with(const struct test_desc *t, struct engine_opts *o,
+		    struct companion *comp, int ncomp, void *priv)
 {
 	struct engine_env env = {
 		.comp = comp,
 		.ncomp = ncomp,
 		.result = &result_files,
+		.priv = priv,
 		.argc = rtlat_argc,
 		.argv = rtlat_argv,
 	};
@@ -83,10 +85,19 @@ int cmd_run(const struct test_desc *t, struct engine_opts *o,
 	return engine_run(t, o, &env);
 }
 
-int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
-		 opt_handler h, void *ctx, struct engine_opts *o,
-		 const char *usage, const char *about,
-		 const struct test_desc *t)
+int cmd_run(const struct test_desc *t, struct engine_opts *o,
+	    struct companion *comp, int ncomp)
+{
+	return run_with(t, o, comp, ncomp, NULL);
+}
+
+/* Parse @argv with @tables and the companions' tables, each option to @h
+ * first, then the engine's, then the companions'; run @t with @priv. */
+static int parse_and_run(int argc, char **argv,
+			 const struct optdesc *const *tables, opt_handler h,
+			 void *ctx, struct engine_opts *o, const char *usage,
+			 const char *about, const struct test_desc *t,
+			 void *priv)
 {
 	const struct optdesc *all[MAX_TABLES + 1];
 	struct companion comp[NCOMP];
@@ -106,7 +117,53 @@ int cmd_run_test(int argc, char **argv, const struct optdesc *const *tables,
 	if (r)
 		r = r > 0 ? 0 : 1;
 	else
-		r = cmd_run(t, o, comp, c.ncomp);
+		r = run_with(t, o, comp, c.ncomp, priv);
 	cmd_companions_free(comp, c.ncomp);
+	return r;
+}
+
+struct test_opt_ctx {
+	const struct test_desc *t;
+	void *priv;
+	struct engine_opts *o;
+};
+
+static int test_opt(void *p, const struct optdesc *d, const char *arg)
+{
+	struct test_opt_ctx *c = p;
+
+	return c->t->opt ? c->t->opt(c->priv, c->o, d, arg) : 1;
+}
+
+int cmd_test_main(const struct test_desc *t, int argc, char **argv)
+{
+	static struct optdesc helped[64];
+	const struct optdesc *tables[MAX_TABLES + 1];
+	struct test_opt_ctx c = { t, NULL, NULL };
+	struct engine_opts o;
+	char usage[64];
+	int i, r;
+
+	c.priv = calloc(1, t->priv_size ? t->priv_size : 1);
+	if (!c.priv) {
+		log_error("out of memory");
+		return 1;
+	}
+	c.o = &o;
+	engine_opts_init(&o, t->period_ns, t->prio);
+	if (t->init)
+		t->init(c.priv, &o);
+	/* the help of a shared option as it applies to @t */
+	for (i = 0; t->opts[i] && i < MAX_TABLES; i++)
+		tables[i] = t->help && t->opts[i] == engine_common_opts ?
+			    opt_table_help(helped, sizeof(helped) /
+					   sizeof(helped[0]),
+					   t->opts[i], t->help) :
+			    t->opts[i];
+	tables[i] = NULL;
+	snprintf(usage, sizeof(usage), "rtlat %s [OPTIONS]", t->name);
+	r = parse_and_run(argc, argv, tables, test_opt, &c, &o, usage,
+			  t->about, t, c.priv);
+	free(c.priv);
 	return r;
 }

@@ -1128,6 +1128,7 @@ static void run_init(struct run *r, const struct test_desc *t,
 	r->comp = env->comp;
 	r->ncomp = env->ncomp;
 	r->result = env->result;
+	r->priv = env->priv;
 	r->dma_fd = -1;
 	r->trace_marker_fd = r->tracing_on_fd = -1;
 	r->t_end = INT64_MAX;

@@ -320,6 +320,7 @@ struct engine_env {
 	struct companion *comp;		/* the companions, in call order */
 	int ncomp;
 	const struct result_ops *result;	/* NULL: no result files */
+	void *priv;			/* the test's private state (r->priv) */
 	int argc;			/* the process command line */
 	char **argv;
 };
@@ -351,9 +352,83 @@ void test_param_set(struct test_param *p, const char *name,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* What a column of a suite table shows, from a run's headline. */
+enum suite_stat {
+	SUITE_MIN,		/* min of the series, us */
+	SUITE_AVG,		/* mean, us */
+	SUITE_MAX,		/* max, us */
+	SUITE_MISSES,		/* overruns / lost, a count */
+	SUITE_P999,		/* 99.9th percentile, us */
+	SUITE_TIME,		/* measured time, hh:mm:ss */
+	SUITE_PARAM,		/* a param of the headline (test_desc.params):
+				 * NAME_ns in us, anything else as written */
+	SUITE_END,		/* ends a column list */
+};
+
+struct suite_col {
+	const char *head;	/* "lat min"; NULL for SUITE_MISSES: the
+				 * series' miss name ("overrun", "lost") */
+	const char *name;	/* series name (NULL = the test's first), or
+				 * for SUITE_PARAM the param's: "calibrated_ns" */
+	enum suite_stat stat;
+};
+
+/*
+ * How a test joins "rtlat suite": a test with a non-NULL .suite is in
+ * the default matrix. The minimum is a title:
+ *
+ *   .suite = &(const struct suite_spec){ .title = "SWITCH" },
+ */
+struct suite_spec {
+	const char *title;		/* table title: "LATENCY" */
+	/* units of the table, after the title; NULL: "latencies in us" */
+	const char *units;
+	/* extra arguments of every suite run, NULL-terminated (may be NULL) */
+	const char *const *args;
+	/* table columns up to one with .stat = SUITE_END; NULL: lat min |
+	 * lat avg | lat max | overrun (or lost) | p99.9 | test-time of the
+	 * first series */
+	const struct suite_col *cols;
+	/* miss name of its series (series_desc.miss_name, "lost"): header of
+	 * a SUITE_MISSES column when no run's headline gives it (not run,
+	 * failed); NULL: "overruns" */
+	const char *miss_name;
+};
+
+struct opt_help;
+
+/*
+ * A test, described once: what the command line, the help, the engine, the
+ * output and rtlat suite need of it. A new test is one file with one of
+ * these and one line in the registry (cmd/registry.c).
+ */
 struct test_desc {
 	const char *name;		/* "latency" */
 	const char *mode;		/* "periodic user-mode task" */
+	const char *summary;		/* one line for "rtlat --help" */
+	const char *about;		/* the text of --help */
+	/* defaults of the shared options: period (0: none), priority */
+	int64_t period_ns;
+	int prio;
+	/* option tables, NULL-terminated (engine_timer_opts,
+	 * engine_common_opts, its own); the companions' come after them */
+	const struct optdesc *const *opts;
+	/* help of shared options as they apply to this test (-c and -P of
+	 * a two-sided test), or NULL */
+	const struct opt_help *help;
+	/* private state of a run, r->priv: @priv_size bytes, zeroed,
+	 * allocated before the options; @init sets its defaults (may be
+	 * NULL) */
+	size_t priv_size;
+	void (*init)(void *priv, struct engine_opts *o);
+	/* its own options, before the shared ones see them: 0, -1 after an
+	 * error (reported), 1 when not its option (may be NULL) */
+	int (*opt)(void *priv, struct engine_opts *o, const struct optdesc *d,
+		   const char *arg);
+	const struct suite_spec *suite;	/* in rtlat suite (NULL: not) */
+	/* a command line of its own (cyclic: cyclictest's); NULL: the
+	 * generic one (cmd_test_main()) */
+	int (*main)(int argc, char **argv);
 	/* Lay out samplers: call engine_add_sampler(); may set r->priv. */
 	int (*setup)(struct run *r);
 	/* May be NULL. In each sampler's thread, pinned and at its priority,

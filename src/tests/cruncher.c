@@ -17,7 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd/cmd.h"
 #include "tests/lib/crunch.h"
 #include "core/engine.h"
 #include "core/jsonw.h"
@@ -53,7 +52,6 @@ struct cruncher {
 	struct crunch_cpu *cpu;
 };
 
-static struct cruncher cruncher;
 
 static const struct series_desc sleep_series = {
 	.name = "sleep", .miss_name = "overruns", .threshold = true,
@@ -167,13 +165,12 @@ static char *fmt_sec(char *buf, int64_t ns)
 static int cruncher_setup(struct run *r)
 {
 	struct engine_opts *o = r->o;
-	struct cruncher *c = &cruncher;
+	struct cruncher *c = r->priv;
 	char a[32], b[32], d[32], e[32];
 	int64_t cycle, cal;
 	struct sampler *s;
 	int cpu, i;
 
-	r->priv = c;
 	cycle = c->sleep_ns + c->ideal_ns;
 	cal = crunch_calibration_estimate(c->ideal_ns, c->sleep_ns);
 	if (o->duration_ns > 0 && o->duration_ns < cycle) {
@@ -215,8 +212,10 @@ static int cruncher_setup(struct run *r)
 
 static void cruncher_teardown(struct run *r)
 {
-	free(cruncher.cpu);
-	cruncher.cpu = NULL;
+	struct cruncher *c = r->priv;
+
+	free(c->cpu);
+	c->cpu = NULL;
 }
 
 static void cruncher_start(struct run *r)
@@ -398,22 +397,12 @@ static const struct output_ops cruncher_output = {
 	.ncols = (int)(sizeof(cruncher_cols) / sizeof(cruncher_cols[0])),
 };
 
-static const struct test_desc cruncher_test = {
-	.name = "cruncher",
-	.mode = "calibrated floating-point computation",
-	.setup = cruncher_setup,
-	.prepare = cruncher_prepare,
-	.body = cruncher_body,
-	.teardown = cruncher_teardown,
-	.json = cruncher_json,
-	.params = cruncher_params,
-	.out = &cruncher_output,
-};
 
-/* --ideal and --sleep into @ctx, the struct cruncher. */
-static int cruncher_opt(void *ctx, const struct optdesc *d, const char *arg)
+/* --ideal and --sleep into @priv, the struct cruncher. */
+static int cruncher_opt(void *priv, struct engine_opts *o,
+			const struct optdesc *d, const char *arg)
 {
-	struct cruncher *c = ctx;
+	struct cruncher *c = priv;
 	int64_t *v, min;
 
 	if (d->key != OPT_IDEAL && d->key != OPT_SLEEP)
@@ -448,23 +437,12 @@ static const struct opt_help cruncher_help[] = {
 	{ 0, NULL },
 };
 
-static int cruncher_main(int argc, char **argv)
+static void cruncher_init(void *priv, struct engine_opts *o)
 {
-	static struct optdesc common[64];
-	const struct optdesc *const tables[] = {
-		cruncher_opts_table,
-		opt_table_help(common, sizeof(common) / sizeof(common[0]),
-			       engine_common_opts, cruncher_help),
-		NULL,
-	};
-	struct engine_opts o;
+	struct cruncher *c = priv;
 
-	engine_opts_init(&o, 0, 99);
-	cruncher.ideal_ns = 10 * NSEC_PER_MSEC;
-	cruncher.sleep_ns = NSEC_PER_MSEC;
-	return cmd_run_test(argc, argv, tables, cruncher_opt, &cruncher, &o,
-			    "rtlat cruncher [OPTIONS]", cruncher_about,
-			    &cruncher_test);
+	c->ideal_ns = 10 * NSEC_PER_MSEC;
+	c->sleep_ns = NSEC_PER_MSEC;
 }
 
 /* The seed's "Ideal computation time" and the execution jitter. */
@@ -479,10 +457,29 @@ static const struct suite_col cruncher_suite_cols[] = {
 	{ NULL, NULL, SUITE_END },
 };
 
-const struct rtlat_cmd cmd_cruncher = {
+static const struct optdesc *const cruncher_opts[] = {
+	cruncher_opts_table, engine_common_opts, NULL,
+};
+
+const struct test_desc cruncher_test = {
 	.name = "cruncher",
+	.mode = "calibrated floating-point computation",
 	.summary = "execution-time jitter of a calibrated FP computation (Xenomai cruncher)",
-	.main = cruncher_main,
+	.about = cruncher_about,
+	.period_ns = 0,
+	.prio = 99,
+	.opts = cruncher_opts,
+	.help = cruncher_help,
+	.priv_size = sizeof(struct cruncher),
+	.init = cruncher_init,
+	.opt = cruncher_opt,
+	.setup = cruncher_setup,
+	.prepare = cruncher_prepare,
+	.body = cruncher_body,
+	.teardown = cruncher_teardown,
+	.json = cruncher_json,
+	.params = cruncher_params,
+	.out = &cruncher_output,
 	.suite = &(const struct suite_spec){
 		.title = "CRUNCHER",
 		.units = "times in us, dev = computation time - ideal",

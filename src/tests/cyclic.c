@@ -529,14 +529,8 @@ static void cyclic_teardown(struct run *r)
 	}
 }
 
-static const struct test_desc cyclic_test = {
-	.name = "cyclic",
-	.mode = "cyclictest-compatible periodic task",
-	.setup = cyclic_setup,
-	.body = timer_test_body,
-	.teardown = cyclic_teardown,
-	.out = &cyclic_output,
-};
+extern const struct test_desc cyclic_test;
+
 
 static int cyclic_main(int argc, char **argv)
 {
@@ -588,8 +582,14 @@ static int cyclic_main(int argc, char **argv)
 	}
 }
 
-const struct rtlat_cmd cmd_cyclic = {
+/* cyclictest's command line is cyclic_main()'s, not the generic one */
+const struct test_desc cyclic_test = {
 	.name = "cyclic",
+	.mode = "cyclictest-compatible periodic task",
 	.summary = "cyclictest-compatible latency test (same options and output)",
 	.main = cyclic_main,
+	.setup = cyclic_setup,
+	.body = timer_test_body,
+	.teardown = cyclic_teardown,
+	.out = &cyclic_output,
 };

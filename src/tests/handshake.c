@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
 #include "core/engine.h"
 #include "tests/lib/ipc_test.h"
 #include "core/jsonw.h"
@@ -296,12 +295,17 @@ static const struct output_ops handshake_output = {
 	.ncols = (int)(sizeof(handshake_cols) / sizeof(handshake_cols[0])),
 };
 
-static struct handshake_counts handshake_counts;
-static struct ipc_test handshake_ctx;
+/* The private state of a run (test_desc.priv_size): the IPC test first,
+ * as ipc_test_setup() makes it r->priv. */
+struct handshake {
+	struct ipc_test t;
+	struct handshake_counts counts;
+};
 
 static int handshake_setup(struct run *r)
 {
-	struct ipc_test *t = &handshake_ctx;
+	struct handshake *h = r->priv;
+	struct ipc_test *t = &h->t;
 
 	t->measure = handshake_measure;
 	t->partner = handshake_reflect;
@@ -310,7 +314,7 @@ static int handshake_setup(struct run *r)
 	t->partner_cpu_index = 1;
 	t->prio[0] = r->o->prio;
 	t->prio[1] = r->o->prio;
-	t->priv = &handshake_counts;
+	t->priv = &h->counts;
 	if (ipc_test_setup(r, t, 3, handshake_descs) < 0)
 		return -1;
 	if (!r->o->period_ns && r->o->policy != SCHED_OTHER &&
@@ -325,23 +329,15 @@ static int handshake_setup(struct run *r)
 	return 0;
 }
 
-static const struct test_desc handshake_test = {
-	.name = "handshake",
-	.mode = "two tasks ping-pong",
-	.setup = handshake_setup,
-	.body = ipc_test_body,
-	.teardown = ipc_test_teardown,
-	.json = handshake_json,
-	.out = &handshake_output,
-};
 
-/* -p/--period into the engine_opts @ctx, then --ipc/--process. */
-static int handshake_opt(void *ctx, const struct optdesc *d, const char *arg)
+/* -p/--period into the engine_opts @o, then --ipc/--process. */
+static int handshake_opt(void *priv, struct engine_opts *o,
+			 const struct optdesc *d, const char *arg)
 {
-	struct engine_opts *o = ctx;
+	struct handshake *h = priv;
 
 	if (d->key != OPT_PERIOD)
-		return ipc_test_opt(&handshake_ctx.cfg, d, arg);
+		return ipc_test_opt(&h->t.cfg, d, arg);
 	if (parse_time_ns(arg, NSEC_PER_USEC, &o->period_ns) < 0 ||
 	    o->period_ns > 10 * NSEC_PER_SEC)
 		return opt_bad_value(d, arg,
@@ -369,22 +365,11 @@ static const struct opt_help handshake_help[] = {
 	{ 0, NULL },
 };
 
-static int handshake_main(int argc, char **argv)
+static void handshake_init(void *priv, struct engine_opts *o)
 {
-	static struct optdesc common[64];
-	const struct optdesc *const tables[] = {
-		ipc_test_opts, handshake_opts_table,
-		opt_table_help(common, sizeof(common) / sizeof(common[0]),
-			       engine_common_opts, handshake_help),
-		NULL,
-	};
-	struct engine_opts o;
+	struct handshake *h = priv;
 
-	engine_opts_init(&o, 0, 99);
-	ipc_test_cfg_init(&handshake_ctx.cfg);
-	return cmd_run_test(argc, argv, tables, handshake_opt, &o, &o,
-			    "rtlat handshake [OPTIONS]", handshake_about,
-			    &handshake_test);
+	ipc_test_cfg_init(&h->t.cfg);
 }
 
 /* Suite runs start a round trip every millisecond, as ptsematest and
@@ -404,10 +389,27 @@ static const struct suite_col handshake_suite_cols[] = {
 	{ NULL, NULL, SUITE_END },
 };
 
-const struct rtlat_cmd cmd_handshake = {
+static const struct optdesc *const handshake_opts[] = {
+	ipc_test_opts, handshake_opts_table, engine_common_opts, NULL,
+};
+
+const struct test_desc handshake_test = {
 	.name = "handshake",
+	.mode = "two tasks ping-pong",
 	.summary = "ping-pong latency of two tasks over an IPC mechanism (ptsematest, pmqtest)",
-	.main = handshake_main,
+	.about = handshake_about,
+	.period_ns = 0,
+	.prio = 99,
+	.opts = handshake_opts,
+	.help = handshake_help,
+	.priv_size = sizeof(struct handshake),
+	.init = handshake_init,
+	.opt = handshake_opt,
+	.setup = handshake_setup,
+	.body = ipc_test_body,
+	.teardown = ipc_test_teardown,
+	.json = handshake_json,
+	.out = &handshake_output,
 	.suite = &(const struct suite_spec){
 		.title = "HANDSHAKE",
 		.args = handshake_suite_args,

@@ -5,7 +5,6 @@
  * deadline of a fixed period; latency = wake-up time - deadline.
  */
 
-#include "cmd/cmd.h"
 #include "core/engine.h"
 #include "output/output.h"
 #include "tests/lib/timer_test.h"
@@ -21,38 +20,26 @@ static int latency_setup(struct run *r)
 	return engine_setup_per_cpu(r, 1, latency_descs);
 }
 
-static const struct test_desc latency_test = {
-	.name = "latency",
-	.mode = "periodic user-mode task",
-	.setup = latency_setup,
-	.body = timer_test_body,
-	.out = &xeno_output,
-	.timer_wake = true,
+static const struct optdesc *const latency_opts[] = {
+	engine_timer_opts, engine_common_opts, NULL,
 };
 
-static const char latency_about[] =
+const struct test_desc latency_test = {
+	.name = "latency",
+	.mode = "periodic user-mode task",
+	.summary = "periodic timer wake-up latency (Xenomai latency, cyclictest)",
+	.about =
 	"Measure how late a periodic real-time task wakes up: one sampler\n"
 	"per CPU waits for each deadline of a fixed period, latency =\n"
 	"wake-up time - deadline. Output follows Xenomai's latency test\n"
 	"(RTT/RTH/RTD lines per interval, RTS summary), in microseconds.\n"
-	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
-
-static int latency_main(int argc, char **argv)
-{
-	static const struct optdesc *const tables[] = {
-		engine_timer_opts, engine_common_opts, NULL,
-	};
-	struct engine_opts o;
-
-	engine_opts_init(&o, 100 * NSEC_PER_USEC, 99);
-	return cmd_run_test(argc, argv, tables, NULL, NULL, &o,
-			    "rtlat latency [OPTIONS]", latency_about,
-			    &latency_test);
-}
-
-const struct rtlat_cmd cmd_latency = {
-	.name = "latency",
-	.summary = "periodic timer wake-up latency (Xenomai latency, cyclictest)",
-	.main = latency_main,
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.",
+	.period_ns = 100 * NSEC_PER_USEC,
+	.prio = 99,
+	.opts = latency_opts,
+	.setup = latency_setup,
+	.body = timer_test_body,
+	.out = &xeno_output,
+	.timer_wake = true,
 	.suite = &(const struct suite_spec){ .title = "LATENCY" },
 };

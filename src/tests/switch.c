@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
 #include "core/engine.h"
 #include "tests/lib/ipc_test.h"
 #include "core/jsonw.h"
@@ -190,11 +189,9 @@ static const struct output_ops switch_output = {
 	.ncols = (int)(sizeof(switch_cols) / sizeof(switch_cols[0])),
 };
 
-static struct ipc_test switch_ctx;
-
 static int switch_setup(struct run *r)
 {
-	struct ipc_test *t = &switch_ctx;
+	struct ipc_test *t = r->priv;
 
 	if (r->o->policy != SCHED_OTHER && r->o->prio < 2) {
 		log_error("invalid value '%d' for -P/--priority: switch needs 2..99 (the worker runs at PRIO-1)",
@@ -211,15 +208,6 @@ static int switch_setup(struct run *r)
 	return ipc_test_setup(r, t, 1, switch_descs);
 }
 
-static const struct test_desc switch_test = {
-	.name = "switch",
-	.mode = "periodic event thread wakes a worker",
-	.setup = switch_setup,
-	.body = ipc_test_body,
-	.teardown = ipc_test_teardown,
-	.json = switch_json,
-	.out = &switch_output,
-};
 
 static const char switch_about[] =
 	"Measure how late a real-time task is woken by another: a periodic\n"
@@ -243,28 +231,42 @@ static const struct opt_help switch_help[] = {
 	{ 0, NULL },
 };
 
-static int switch_main(int argc, char **argv)
+static void switch_init(void *priv, struct engine_opts *o)
 {
-	static struct optdesc common[64];
-	const struct optdesc *const tables[] = {
-		ipc_test_opts, engine_timer_opts,
-		opt_table_help(common, sizeof(common) / sizeof(common[0]),
-			       engine_common_opts, switch_help),
-		NULL,
-	};
-	struct engine_opts o;
+	struct ipc_test *t = priv;
 
-	engine_opts_init(&o, 100 * NSEC_PER_USEC, 99);
-	ipc_test_cfg_init(&switch_ctx.cfg);
-	return cmd_run_test(argc, argv, tables, ipc_test_opt, &switch_ctx.cfg,
-			    &o, "rtlat switch [OPTIONS]", switch_about,
-			    &switch_test);
+	ipc_test_cfg_init(&t->cfg);
 }
 
-const struct rtlat_cmd cmd_switch = {
+static int switch_opt(void *priv, struct engine_opts *o,
+		      const struct optdesc *d, const char *arg)
+{
+	struct ipc_test *t = priv;
+
+	return ipc_test_opt(&t->cfg, d, arg);
+}
+
+static const struct optdesc *const switch_opts[] = {
+	ipc_test_opts, engine_timer_opts, engine_common_opts, NULL,
+};
+
+const struct test_desc switch_test = {
 	.name = "switch",
+	.mode = "periodic event thread wakes a worker",
 	.summary = "wake-up latency of a task woken by another (Xenomai switch)",
-	.main = switch_main,
+	.about = switch_about,
+	.period_ns = 100 * NSEC_PER_USEC,
+	.prio = 99,
+	.opts = switch_opts,
+	.help = switch_help,
+	.priv_size = sizeof(struct ipc_test),
+	.init = switch_init,
+	.opt = switch_opt,
+	.setup = switch_setup,
+	.body = ipc_test_body,
+	.teardown = ipc_test_teardown,
+	.json = switch_json,
+	.out = &switch_output,
 	/* lat min | lat avg | lat max | lost | p99.9 | test-time */
 	.suite = &(const struct suite_spec){
 		.title = "SWITCH",
