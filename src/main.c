@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "core/log.h"
 #include "core/outfile.h"
+#include "core/rtsetup.h"
 
 static void usage(FILE *f)
 {
@@ -72,7 +74,12 @@ static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
 		   const char *prefix)
 {
 	static char pfx[64];
+	sigset_t sigs;
 
+	if (!c->measures) {	/* blocked in main(): the default action */
+		run_sigset(&sigs);
+		sigprocmask(SIG_UNBLOCK, &sigs, NULL);
+	}
 	snprintf(pfx, sizeof(pfx), "%s", prefix);
 	log_set_prefix(pfx);
 	return finish_stdout(c->main ? c->main(argc, argv) :
@@ -84,7 +91,12 @@ int main(int argc, char **argv)
 	const char *base = strrchr(argv[0], '/');
 	const struct rtlat_cmd *c;
 	char prefix[64];
+	sigset_t sigs;
 
+	/* before anything: a measuring command takes these itself (a Ctrl-C
+	 * while it starts must end the run cleanly, never kill it) */
+	run_sigset(&sigs);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if (std_fds_open() < 0)
 		return 1;
 	outfile_init();

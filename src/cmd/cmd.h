@@ -21,6 +21,12 @@ struct rtlat_cmd {
 	/* argv[0] is the command name; returns the exit status */
 	int (*main)(int argc, char **argv);
 	const struct suite_spec *suite;	/* in rtlat suite (NULL: not) */
+	/* measures (or runs measurements): SIGINT, SIGTERM, SIGHUP, SIGUSR1
+	 * and SIGUSR2 stay blocked from the first instruction of main(), for
+	 * the command to take with sigtimedwait() (a signal during start-up
+	 * then ends the run cleanly instead of killing it); the other
+	 * commands get them back at their default action */
+	bool measures;
 	/* a test: name, summary and suite come from it, and main() is
 	 * cmd_test_main() unless the test has its own (test_desc.main) */
 	const struct test_desc *test;

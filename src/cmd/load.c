@@ -275,6 +275,7 @@ static int load_main(int argc, char **argv)
 
 const struct rtlat_cmd cmd_load = {
 	.name = "load",
+	.measures = true,
 	.summary = "run load generators alone and report what they achieved",
 	.main = load_main,
 };

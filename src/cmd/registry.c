@@ -61,6 +61,7 @@ void cmd_registry_init(void)
 		c->summary = c->test->summary;
 		c->main = c->test->main;
 		c->suite = c->test->suite;
+		c->measures = true;
 	}
 }
 

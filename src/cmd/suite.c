@@ -29,6 +29,7 @@
 #include "tests/lib/ipc_test.h"
 #include "core/log.h"
 #include "core/opt.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
 #include "output/result.h"
@@ -618,46 +619,63 @@ static int make_outdir(struct suite *s)
 	return 0;
 }
 
-/* Copy @src (a /proc file: size unknown) to OUT/system/@name. Missing
- * sources are skipped. */
-static void snap_copy(struct suite *s, const char *src, const char *name)
+/* Write OUT/system/@name whole (a temporary file renamed into place) from
+ * @src (a /proc file: size unknown; missing sources are skipped) or from
+ * @text; a write that fails (a full disk) is a warning and leaves no
+ * truncated file. */
+static void snap_write(struct suite *s, const char *name, const char *src,
+		       const char *text)
 {
-	char dst[PATH_MAX + 64], buf[16384];
-	int in, out;
-	ssize_t n;
+	char dst[PATH_MAX + 64], err[PATH_MAX + 128], buf[16384];
+	struct atomic_file af;
+	int in = -1;
+	ssize_t n = 0;
+	FILE *f;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return;
+	if (src) {
+		in = open(src, O_RDONLY | O_CLOEXEC);
+		if (in < 0)
+			return;
+	}
 	snprintf(dst, sizeof(dst), "%s/system/%s", s->outdir, name);
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		log_warn("cannot write %s: %s", dst, strerror(errno));
-		close(in);
+	f = atomic_open(&af, dst, err, sizeof(err));
+	if (!f) {
+		log_warn("system snapshot: %s", err);
+		if (in >= 0)
+			close(in);
 		return;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			break;
-	close(in);
-	if (close(out) == 0 && s->nsnapshot < 16)
+	if (in >= 0) {
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (fwrite(buf, 1, (size_t)n, f) != (size_t)n)
+				break;
+		close(in);
+	} else {
+		fputs(text, f);
+	}
+	if (n < 0) {
+		log_warn("system snapshot: cannot read %s: %s", src,
+			 strerror(errno));
+		atomic_abort(&af);
+		return;
+	}
+	if (atomic_commit(&af, err, sizeof(err)) < 0) {
+		log_warn("system snapshot: %s", err);
+		return;
+	}
+	if (s->nsnapshot < 16)
 		snprintf(s->snapshot[s->nsnapshot++], sizeof(s->snapshot[0]),
 			 "%s", name);
 }
 
+static void snap_copy(struct suite *s, const char *src, const char *name)
+{
+	snap_write(s, name, src, NULL);
+}
+
 static void snap_text(struct suite *s, const char *name, const char *text)
 {
-	char dst[PATH_MAX + 64];
-	FILE *f;
-
-	snprintf(dst, sizeof(dst), "%s/system/%s", s->outdir, name);
-	f = fopen(dst, "we");
-	if (!f)
-		return;
-	fputs(text, f);
-	if (fclose(f) == 0 && s->nsnapshot < 16)
-		snprintf(s->snapshot[s->nsnapshot++], sizeof(s->snapshot[0]),
-			 "%s", name);
+	snap_write(s, name, NULL, text);
 }
 
 static void snapshot_before(struct suite *s)
@@ -1149,10 +1167,18 @@ static int finish(struct suite *s)
 	fputs(text, stdout);
 	stdout_flush();
 	snprintf(path, sizeof(path), "%s/report.txt", s->outdir);
-	f = fopen(path, "we");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		log_error("cannot write %s: %s", path, strerror(errno));
-		s->exit_code = 1;
+	{
+		struct atomic_file af;
+		char err[PATH_MAX + 128];
+
+		/* whole or not at all: never a truncated report */
+		f = atomic_open(&af, path, err, sizeof(err));
+		if (f)
+			fputs(text, f);
+		if (!f || atomic_commit(&af, err, sizeof(err)) < 0) {
+			log_error("report.txt: %s", err);
+			s->exit_code = 1;
+		}
 	}
 	free(text);
 	write_index(s, s->interrupted ? "interrupted" : "complete");
@@ -1297,6 +1323,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 
 const struct rtlat_cmd cmd_suite = {
 	.name = "suite",
+	.measures = true,
 	.summary = "the whole qualification: every test without and with load, one report",
 	.main = suite_main,
 };

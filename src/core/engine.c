@@ -2,6 +2,7 @@
 /* The measuring engine; see engine.h for the threads and the accounting. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -512,8 +513,10 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 
 	if (d >= r->t_end)
 		return true;
-	if (d >= r->t_measure)
+	if (d >= r->t_measure) {
 		sampler_add(s, k, wk->now - d, d);
+		s->wakeups++;
+	}
 	n = wake_missed_inside(wk, period, r->t_measure, r->t_end);
 	if (d < r->t_measure && n) {
 		/* A wake-up late from the warm-up into the measurement: its
@@ -522,6 +525,7 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 		 * its size lost); the deadlines after it are overruns. */
 		d += (r->t_measure - d + period - 1) / period * period;
 		sampler_add(s, k, wk->now - d, d);
+		s->wakeups++;
 		n--;
 	}
 	/* -l LOOPS: the periods counted stop at exactly LOOPS */
@@ -534,6 +538,7 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 	if (n)
 		sampler_overrun_span(s, k, n, d + period, period);
 	if ((r->o->max_cycles && s->cycles >= r->o->max_cycles) ||
+	    (r->o->max_wakeups && s->wakeups >= r->o->max_wakeups) ||
 	    next >= r->t_end)
 		return true;
 	/* the next wake-up accounts into a later interval: hand this one
@@ -809,6 +814,34 @@ static void dma_release(struct run *r)
 	r->dma_fd = -1;
 }
 
+void engine_snapshot(struct run *r)
+{
+	char t[32], mn[32], av[32], mx[32];
+	int i;
+
+	engine_aggregate(r);
+	fprintf(stderr, "# snapshot at %s of the measurement, intervals closed so far (us):\n",
+		fmt_hms(t, run_actual_ns(r)));
+	for (i = 0; i < r->nnames; i++) {
+		const struct accum *a = &r->names[i].agg;
+		double mean;
+
+		if (!a->st.n) {
+			fprintf(stderr, "#   %s: no sample yet, %" PRIu64 " %s\n",
+				r->names[i].desc->name, a->overruns,
+				r->names[i].desc->miss_name ?
+				r->names[i].desc->miss_name : "overruns");
+			continue;
+		}
+		stats_mean(&a->st, &mean);
+		fprintf(stderr, "#   %s: %" PRIu64 " samples, min %s, avg %s, max %s, %" PRIu64 " %s\n",
+			r->names[i].desc->name, a->st.n, fmt_us3(mn, a->st.min),
+			fmt_us3(av, (int64_t)mean), fmt_us3(mx, a->st.max),
+			a->overruns, r->names[i].desc->miss_name ?
+			r->names[i].desc->miss_name : "overruns");
+	}
+}
+
 static void *display_main(void *arg)
 {
 	struct run *r = arg;
@@ -824,6 +857,15 @@ static void *display_main(void *arg)
 			if (c->ops->poll)
 				c->ops->poll(c, r, stopping);
 		engine_drain(r, stopping);
+		/* one snapshot per SIGUSR1/SIGUSR2 taken, also those taken
+		 * just before the end */
+		while (atomic_load(&r->snapshot_req) > 0) {
+			atomic_fetch_sub(&r->snapshot_req, 1);
+			if (r->test->out->snapshot)
+				r->test->out->snapshot(r);
+			else
+				engine_snapshot(r);
+		}
 		if (stopping)
 			break;
 		now = clock_now_ns(CLOCK_MONOTONIC);
@@ -834,9 +876,18 @@ static void *display_main(void *arg)
 		if (r->o->json_file && r->o->checkpoint_ns > 0 &&
 		    now - r->last_checkpoint >= r->o->checkpoint_ns) {
 			r->last_checkpoint = now;
+			/* a failed checkpoint (a full disk) does not end the
+			 * measurement: said once, tried again at the next one
+			 * and at the end */
 			if (write_result(r, "running") < 0) {
-				r->display_failed = true;
-				atomic_store(&r->stop, 1);
+				if (!r->checkpoint_failed)
+					log_warn("checkpoint not written, the measurement goes on (tried again every --checkpoint and at the end): %s",
+						 r->error);
+				r->checkpoint_failed = true;
+				r->error[0] = '\0';
+			} else if (r->checkpoint_failed) {
+				log_note("checkpoint written again");
+				r->checkpoint_failed = false;
 			}
 		}
 		{
@@ -1176,6 +1227,12 @@ static int run_validate(struct run *r)
 		log_error("-g/--gnuplot: %s", msg);
 		return -1;
 	}
+	if (o->json_file && o->gnuplot_file &&
+	    output_same(o->json_file, o->gnuplot_file)) {
+		log_error("-g/--gnuplot '%s' and --json '%s' are the same file: one would overwrite the other",
+			  o->gnuplot_file, o->json_file);
+		return -1;
+	}
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
 		o->checkpoint_ns = 0;
@@ -1388,6 +1445,8 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 			r->stop_signal = sig;
 			break;
 		}
+		if (sig == SIGUSR1 || sig == SIGUSR2)
+			atomic_fetch_add(&r->snapshot_req, 1);	/* display */
 		if (atomic_load(&r->brk_hit)) {
 			r->stop_reason = STOP_BREAK;
 			break;
@@ -1420,6 +1479,12 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 		r->stop_reason = STOP_ERROR;
 	r->wall_end_ns = wall_end;
 	r->mono_end_ns = mono_end;
+	if (r->mono_start_ns > mono_end) {
+		/* stopped before the measurement began (in the warm-up or
+		 * before it): nothing measured, start = end, never after */
+		r->mono_start_ns = mono_end;
+		r->wall_start_ns = wall_end;
+	}
 	if (r->t_end != INT64_MAX && r->stop_reason == STOP_END) {
 		/* the measurement ended with the last deadline, not when the
 		 * main thread noticed */
@@ -1527,7 +1592,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	/* signals: handled by the main thread only, blocked before anything
 	 * else, so that a SIGINT or SIGTERM at any moment from here on ends
 	 * the run cleanly (with the summary, loads stopped) */
-	stop_sigset(&sigs);
+	run_sigset(&sigs);
 	sigaddset(&sigs, wait_timer_signal());
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 

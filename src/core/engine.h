@@ -80,6 +80,11 @@ struct engine_opts {
 	int64_t checkpoint_ns;		/* result file rewrite period */
 	bool raw_samples;		/* stream every sample (cyclic -v) */
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
+	uint64_t max_wakeups;		/* timer tests: stop each sampler after N
+					 * measured wake-ups, the periods they
+					 * missed counted as overruns on top
+					 * (cyclictest's -l: C: ends at N;
+					 * 0 = no limit) */
 	int headline_fd;		/* --headline-fd (rtlat suite), or -1 */
 	size_t interval_rows;		/* per-interval rows kept for the result
 					 * (0 = none: the test does not use them) */
@@ -195,6 +200,8 @@ struct sampler {
 						 * lock-free on every target */
 	uint64_t watermark_full;		/* the sampler's own copy */
 	uint64_t cycles;		/* samples + overruns accounted */
+	uint64_t wakeups;		/* timer tests: measured wake-ups
+					 * (sampler_timer_wake() samples) */
 	_Atomic int state;
 	int err;			/* -errno from the body or set-up */
 	char errmsg[192];
@@ -215,6 +222,9 @@ struct output_ops {
 	void (*tick)(struct run *r);
 	/* raw sample (when raw_samples), may be NULL */
 	void (*raw)(struct run *r, int sampler, const struct rawrec *rec);
+	/* SIGUSR1 or SIGUSR2: the figures so far, on stderr, from the
+	 * display thread (the run goes on); NULL: engine_snapshot() */
+	void (*snapshot)(struct run *r);
 	/* final summary, from the main thread */
 	void (*summary)(struct run *r);
 	/* the test's own output files, from the main thread after every line
@@ -525,7 +535,10 @@ struct run {
 	pthread_t display;
 	bool display_started;
 	_Atomic int display_stop;
-	bool display_failed;		/* a checkpoint could not be written */
+	_Atomic int snapshot_req;	/* SIGUSR1/2 taken, not yet printed by
+					 * the display (one snapshot each) */
+	bool display_failed;		/* the display thread failed */
+	bool checkpoint_failed;		/* the last checkpoint was not written */
 	uint64_t next_k;
 	struct accum (*total)[RTLAT_MAX_SERIES];	/* per sampler, per series */
 	struct ivstore (*iv)[RTLAT_MAX_SERIES];		/* per sampler, per series */
@@ -625,6 +638,11 @@ void engine_free(struct run *r);
  * samplers are joined). */
 void engine_drain(struct run *r, bool final);
 /* Merge r->total into the per-name aggregates. */
+/* The figures so far of each series (samples, min, avg, max in us, misses)
+ * as "#" lines on stderr: the default SIGUSR1/SIGUSR2 snapshot, from the
+ * display thread. */
+void engine_snapshot(struct run *r);
+
 void engine_aggregate(struct run *r);
 /* Display side: hand the raw samples pushed so far to the output's raw()
  * (cyclic -v) and to --trace. */
@@ -753,8 +771,8 @@ static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
  * the warm-up but which came so late that it missed deadlines inside the
  * measurement counts as the sample of the first of these (now - that
  * deadline), the rest as overruns. @next is the next deadline.
- * Returns true when the sampler has reached the end (next >= t_end, or
- * max_cycles).
+ * Returns true when the sampler has reached the end (next >= t_end,
+ * max_cycles or max_wakeups).
  */
 bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			int64_t period, int64_t next);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Output files and standard output; see outfile.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -385,6 +386,62 @@ bool output_is_special(const char *path)
 	return t.kind == OUT_FD || t.kind == OUT_OPEN;
 }
 
+bool output_same(const char *a, const char *b)
+{
+	struct out_target ta, tb;
+	char err[PATH_MAX + 64];
+
+	if (out_target(a, &ta, err, sizeof(err)) < 0 ||
+	    out_target(b, &tb, err, sizeof(err)) < 0)
+		return false;
+	if (ta.kind == OUT_FD || tb.kind == OUT_FD)
+		return false;	/* stdout/stderr: written one after the other */
+	if ((ta.kind == OUT_NEW || ta.kind == OUT_REPLACE) &&
+	    (tb.kind == OUT_NEW || tb.kind == OUT_REPLACE))
+		return !strcmp(ta.real, tb.real);
+	return ta.kind != OUT_NEW && tb.kind != OUT_NEW &&
+	       ta.st.st_dev == tb.st.st_dev && ta.st.st_ino == tb.st.st_ino;
+}
+
+/*
+ * Remove from @dir the temporary files of rtlat processes that died while
+ * writing (SIGKILL, power loss): ".rtlat-PID-N.tmp" and ".rtlat-probe-PID"
+ * whose PID is no process any more, regular files of this user only.
+ */
+static void sweep_dead_tmp(const char *dir)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *d;
+	struct stat st;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		unsigned int n;
+		int pid, end = 0;
+
+		if (strncmp(d->d_name, ".rtlat-", 7))
+			continue;
+		if (!(sscanf(d->d_name, ".rtlat-%d-%u.tmp%n", &pid, &n, &end) == 2 &&
+		      !d->d_name[end]) &&
+		    !(sscanf(d->d_name, ".rtlat-probe-%d%n", &pid, &end) == 1 &&
+		      !d->d_name[end]))
+			continue;
+		if (pid <= 0 || pid == (int)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		if (unlink(path) == 0)
+			log_note("removed %s, left by process %d, which died while writing it",
+				 path, pid);
+	}
+	closedir(dp);
+}
+
 int result_check_writable(const char *path, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], probe[PATH_MAX + 32];
@@ -396,6 +453,7 @@ int result_check_writable(const char *path, char *err, size_t errlen)
 	if (t.kind == OUT_FD || t.kind == OUT_OPEN)
 		return 0;	/* written in place at the end */
 	dir_of(t.real, dir, sizeof(dir));
+	sweep_dead_tmp(dir);
 	snprintf(probe, sizeof(probe), "%s/.rtlat-probe-%d", dir, (int)getpid());
 	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {

@@ -58,6 +58,11 @@ void atomic_abort(struct atomic_file *af);
  * place). Returns 0 or -1 with a message giving the cause. */
 int result_check_writable(const char *path, char *err, size_t errlen);
 
+/* True if output paths @a and @b name the same file (after symbolic links;
+ * also one not yet created): one would overwrite the other. The standard
+ * output and error are never "the same": they are written in turn. */
+bool output_same(const char *a, const char *b);
+
 /* True if @path is written in place (FIFO, device, descriptor): once, at
  * the end, never at checkpoints. */
 bool output_is_special(const char *path);

@@ -162,10 +162,123 @@ static void rlim_str(int resource, char *buf, size_t len, bool bytes)
 	snprintf(buf, len, "%s (soft) / %s (hard)", s, h);
 }
 
+/* The first line of @path as a long, or -1 when unreadable. */
+static long read_long_file(const char *path)
+{
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* Path of this process in the cgroup v1 hierarchy of the "cpu"
+ * controller (/proc/self/cgroup: "N:cpu,cpuacct:/path"), into @path;
+ * -1 when there is none (cgroup v2 only). */
+static int cpu_cgroup_path(char *path, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *p, *tok, *save;
+
+		if (!ctl || !(p = strchr(++ctl, ':')))
+			continue;
+		*p++ = '\0';
+		p[strcspn(p, "\n")] = '\0';
+		for (tok = strtok_r(ctl, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (!strcmp(tok, "cpu")) {
+				snprintf(path, len, "%s", p);
+				found = 0;
+				break;
+			}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Mount point of the cgroup v1 "cpu" controller (/proc/self/mountinfo:
+ * fs type cgroup with "cpu" among its super options), into @mnt. */
+static int cpu_cgroup_mount(char *mnt, size_t len)
+{
+	char line[1024];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		char point[512], *sep = strstr(line, " - "), *tok, *save;
+		char type[32], src[256], opts[512];
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %511s", point) != 1 ||
+		    sscanf(sep + 3, "%31s %255s %511s", type, src, opts) != 3 ||
+		    strcmp(type, "cgroup"))
+			continue;
+		for (tok = strtok_r(opts, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (!strcmp(tok, "cpu")) {
+				snprintf(mnt, len, "%s", point);
+				found = 0;
+				break;
+			}
+	}
+	fclose(f);
+	return found;
+}
+
+int rt_runtime_explain(char *msg, size_t len)
+{
+	char cg[512], mnt[512], file[1100];
+	long v;
+
+	v = read_long_file("/proc/sys/kernel/sched_rt_runtime_us");
+	if (v == 0) {
+		snprintf(msg, len,
+			 "kernel.sched_rt_runtime_us is 0: real-time tasks get no CPU time; "
+			 "give them some with: sysctl kernel.sched_rt_runtime_us=950000 (or -1: no limit)");
+		return 1;
+	}
+	if (cpu_cgroup_path(cg, sizeof(cg)) < 0 ||
+	    cpu_cgroup_mount(mnt, sizeof(mnt)) < 0)
+		return 0;
+	snprintf(file, sizeof(file), "%s%s/cpu.rt_runtime_us", mnt,
+		 strcmp(cg, "/") ? cg : "");
+	v = read_long_file(file);
+	if (v != 0)
+		return 0;
+	snprintf(msg, len,
+		 "this process is in the cgroup %s, whose real-time runtime is 0 "
+		 "(RT group scheduling: %s = 0): real-time tasks may not run there; "
+		 "give the cgroup some (e.g. echo 950000 > %s, its parents' first), "
+		 "or run rtlat in the root cgroup (echo $$ > %s/cgroup.procs)",
+		 cg, file, file, mnt);
+	return 1;
+}
+
 void sched_explain(int policy, int prio, int e, char *msg, size_t len)
 {
 	char rl[96];
 
+	if ((e == EPERM || e == EACCES) && policy != SCHED_OTHER) {
+		int n = snprintf(msg, len,
+				 "not permitted to run a thread with policy %s priority %d: ",
+				 policy_name(policy), prio);
+
+		if (n > 0 && (size_t)n < len &&
+		    rt_runtime_explain(msg + n, len - (size_t)n) > 0)
+			return;
+	}
 	if (e == EPERM || e == EACCES) {
 		rlim_str(RLIMIT_RTPRIO, rl, sizeof(rl), false);
 		snprintf(msg, len,
@@ -321,6 +434,13 @@ void stop_sigset(sigset_t *set)
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
 	sigaddset(set, SIGHUP);
+}
+
+void run_sigset(sigset_t *set)
+{
+	stop_sigset(set);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
 }
 
 int thread_pin(int cpu)

@@ -40,6 +40,14 @@ int sched_check_range(int policy, int prio, char *err, size_t errlen);
  */
 int sched_probe(int policy, int prio, char *err, size_t errlen);
 
+/*
+ * Why real-time scheduling is refused although the privilege is there:
+ * kernel.sched_rt_runtime_us is 0, or this process's cgroup (cgroup v1
+ * "cpu" controller, RT group scheduling) has cpu.rt_runtime_us 0. Writes
+ * the cause and the fix into @msg and returns 1; 0 when neither holds.
+ */
+int rt_runtime_explain(char *msg, size_t len);
+
 /* Message for pthread_create/sched_setscheduler failing with @err. */
 void sched_explain(int policy, int prio, int e, char *msg, size_t len);
 
@@ -64,6 +72,10 @@ void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 
 /* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP. */
 void stop_sigset(sigset_t *set);
+
+/* The signals a measuring process takes itself: stop_sigset() and SIGUSR1,
+ * SIGUSR2 (a snapshot of the figures so far; the run goes on). */
+void run_sigset(sigset_t *set);
 
 /* Pin the calling thread to @cpu (>= 0). Returns 0 or -errno. */
 int thread_pin(int cpu);

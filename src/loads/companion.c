@@ -47,7 +47,10 @@ static int lc_start_early(struct companion *c, struct run *r, char *err,
 
 	if (load_start(&ls->o, &ls->lr, err, len) < 0)
 		return -1;
-	if (ls->lr)
+	if (load_start_interrupted(ls->lr))
+		log_note("stopped while the loads were starting (%s)",
+			 load_names(&ls->o, names, sizeof(names)));
+	else if (ls->lr)
 		log_note("loads running: %s",
 			 load_names(&ls->o, names, sizeof(names)));
 	return 0;

@@ -39,6 +39,8 @@ const struct load_gen *const load_gens[] = {
 };
 
 #define STOP_GRACE_NS	(2 * NSEC_PER_SEC)
+/* a --load-cmd's group: SIGTERM, then SIGKILL this long after */
+#define CMD_TERM_GRACE_NS	NSEC_PER_SEC
 #define START_WAIT_NS	(10 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 #define CHECK_NS	(200 * NSEC_PER_MSEC)	/* load_check() at most */
@@ -60,6 +62,7 @@ struct load_run {
 	int64_t t_start, t_stop;	/* CLOCK_MONOTONIC */
 	int64_t next_check;		/* load_check() looks again then */
 	bool stopped;
+	bool start_interrupted;		/* a stop signal came while they started */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -403,6 +406,7 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	pid_t pid;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	slot->exit_status = -1;
 	pid = fork();
 	if (pid < 0) {
 		snprintf(slot->error, sizeof(slot->error), "cannot fork: %s",
@@ -414,6 +418,10 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 		setpgid(0, 0);
 		/* rtlat knows the group even if the guard is stopped now */
 		slot->cmd_pgid = (int)getpid();
+		/* running from here: a command that kills its guard at once
+		 * ("kill -9 $PPID") has started, it did not fail to (the
+		 * guard may not have run since the fork) */
+		__atomic_store_n(&slot->state, LOAD_RUNNING, __ATOMIC_RELEASE);
 		load_child_reset();
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
@@ -422,7 +430,6 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	slot->cmd_pgid = (int)pid;
 	snprintf(slot->note, sizeof(slot->note), "/bin/sh -c, process group %d",
 		 (int)pid);
-	slot->exit_status = -1;
 	__atomic_store_n(&slot->state, LOAD_RUNNING, __ATOMIC_RELEASE);
 	/* poll: a blocking wait could miss a SIGTERM arriving just before */
 	while (!stop_requested) {
@@ -444,10 +451,13 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 	}
 	kill(-pid, SIGTERM);
 	cmd_orphans(pid, SIGTERM);
-	end = clock_now_ns(CLOCK_MONOTONIC) + NSEC_PER_SEC;
+	end = clock_now_ns(CLOCK_MONOTONIC) + CMD_TERM_GRACE_NS;
 	while ((!child_ended(pid, NULL) || cmd_orphans(pid, 0) > 0) &&
 	       clock_now_ns(CLOCK_MONOTONIC) < end)
 		sleep_ns(POLL_NS);
+	/* still there (the shell or what it started): it ignored SIGTERM */
+	if (!child_ended(pid, NULL) || cmd_orphans(pid, 0) > 0)
+		slot->cmd_sigkilled = 1;
 	kill(-pid, SIGKILL);	/* whatever is left in its group */
 	waitpid(pid, NULL, 0);
 	/* and elsewhere: each one killed may leave children of its own,
@@ -503,8 +513,22 @@ static pid_t spawn(struct load_run *lr, int k, const char *name,
 	return pid;
 }
 
-/* Wait until every load process has set itself up; -1 at the first that
- * failed (message in @err). */
+/* A SIGINT, SIGTERM or SIGHUP pending (the measuring commands block them
+ * and take them later): not taken. */
+static bool stop_signal_pending(void)
+{
+	sigset_t pend;
+
+	return sigpending(&pend) == 0 &&
+	       (sigismember(&pend, SIGINT) == 1 ||
+		sigismember(&pend, SIGTERM) == 1 ||
+		sigismember(&pend, SIGHUP) == 1);
+}
+
+/* Wait until every load process has set itself up, or a stop signal is
+ * pending (Ctrl-C while a slow load starts acts at once: the caller takes
+ * it and stops the loads); -1 at the first that failed (message in
+ * @err). */
 static int wait_running(struct load_run *lr, char *err, size_t errlen)
 {
 	int64_t end = clock_now_ns(CLOCK_MONOTONIC) + START_WAIT_NS;
@@ -530,6 +554,10 @@ static int wait_running(struct load_run *lr, char *err, size_t errlen)
 				return -1;
 			}
 			pending++;
+		}
+		if (pending && stop_signal_pending()) {
+			lr->start_interrupted = true;
+			return 0;	/* the caller takes it and stops them */
 		}
 		if (pending)
 			sleep_ns(POLL_NS);
@@ -789,6 +817,11 @@ void load_free(struct load_run *lr)
 	free(lr);
 }
 
+bool load_start_interrupted(const struct load_run *lr)
+{
+	return lr && lr->start_interrupted;
+}
+
 /* Why worker @s did not run until stopped (its fate), into @buf. */
 static void fate_text(const struct load_slot *s, int fate, char *buf,
 		      size_t len)
@@ -856,6 +889,7 @@ int load_results(const struct load_run *lr, struct load_result *res, int max)
 					r->worker_died = true;
 					r->ran_ns = s->t_fate;
 				}
+				r->sigkilled = s->cmd_sigkilled;
 			}
 		} else {
 			r = &res[n - 1];
@@ -943,6 +977,7 @@ void load_results_json(struct jw *w, const struct load_result *res, int n)
 				jw_int(w, "exit_status", r->exit_status);
 			else
 				jw_null(w, "exit_status");
+			jw_bool(w, "killed_after_grace", r->sigkilled);
 		} else {
 			jw_uint(w, "count", r->count);
 			jw_double(w, "rate", r->rate, 3);
@@ -997,6 +1032,9 @@ void load_print(FILE *f, const struct load_result *res, int n,
 			else
 				fprintf(f, "ran %.1f s until stopped",
 					(double)r->ran_ns / 1e9);
+			if (r->sigkilled)
+				fprintf(f, " (it ignored SIGTERM: SIGKILLed after the %.1f s grace)",
+					(double)CMD_TERM_GRACE_NS / 1e9);
 		} else {
 			fprintf(f, "%s%-6s %3d %-5s %18s  %s", prefix, r->name,
 				r->workers, r->policy,

@@ -147,6 +147,8 @@ struct load_slot {
 	int fate_status;		/* DIED: exit status, or 128 + signal */
 	int64_t t_fate;			/* DIED: noticed, ns after the rates start */
 	int cmd_group_killed;		/* rtlat signalled the command's group */
+	int cmd_sigkilled;		/* command: still there after SIGTERM and
+					 * the grace, SIGKILLed (by its guard) */
 	char note[160];			/* what it does, set by worker 0 */
 	char error[192];
 };
@@ -213,6 +215,11 @@ struct load_run;
 int load_start(const struct load_opts *o, struct load_run **out, char *err,
 	       size_t errlen);
 
+/* True when load_start() returned before every load process was set up
+ * because a SIGINT, SIGTERM or SIGHUP was pending: the caller stops the run
+ * (and the loads) at once instead of waiting for a slow start. */
+bool load_start_interrupted(const struct load_run *lr);
+
 /*
  * While the loads run (main thread, e.g. once per main-loop tick; at most
  * every 200 ms it looks): notice a load process that ended before it was
@@ -253,6 +260,8 @@ struct load_result {
 	int exit_status;		/*   its status if it ended, else -1 */
 	int64_t ran_ns;			/*   how long it ran */
 	bool worker_died;		/*   its guard died first (see error) */
+	bool sigkilled;			/*   ignored SIGTERM: SIGKILLed after
+					 *   the grace */
 };
 
 /* Results so far (rates up to now while running). Returns how many were

@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "tests/cyclic.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 #include "output/result.h"
 #include "core/rtsetup.h"
@@ -70,8 +71,9 @@ const struct optdesc cyclic_opt_table[] = {
 	  "write the results to FILE: rt-tests JSON\n"
 	  "layout plus rtlat fields (docs/cyclic-json.md)", OPT_JSON },
 	{ "loops", 'l', required_argument, "LOOPS",
-	  "stop each thread after LOOPS cycles\n"
-	  "(default 0 = endless)", 'l' },
+	  "stop each thread after LOOPS wake-ups (C:\n"
+	  "ends at LOOPS; missed periods are counted\n"
+	  "as overruns on top; default 0 = endless)", 'l' },
 	{ "mlockall", 'm', no_argument, NULL,
 	  "lock memory (always done; see --no-mlock)", 'm' },
 	{ "nanosleep", 'n', no_argument, NULL,
@@ -247,7 +249,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case 'l':
 		if (parse_int(arg, 0, INT64_MAX, &v) < 0)
 			return opt_bad_value(d, arg, "expected a number of cycles (0 = endless)");
-		c->eo.max_cycles = (uint64_t)v;
+		c->eo.max_wakeups = (uint64_t)v;
 		return 0;
 	case 'm':
 	case 'n':
@@ -455,6 +457,12 @@ static int cyclic_setup(struct run *r)
 	if (c->histfile &&
 	    result_check_writable(c->histfile, err, sizeof(err)) < 0) {
 		log_error("--histfile: %s", err);
+		return -1;
+	}
+	if (c->json_file && c->histfile && c->hist_buckets &&
+	    output_same(c->json_file, c->histfile)) {
+		log_error("--histfile '%s' and --json '%s' are the same file: one would overwrite the other",
+			  c->histfile, c->json_file);
 		return -1;
 	}
 	t = calloc(CYCLIC_MAX_THREADS, sizeof(*t));

@@ -6,15 +6,16 @@
  *   # /dev/cpu_dma_latency set to 0us
  *   policy: fifo: loadavg: 0.42 0.14 0.04 2/101 9367          (live only)
  *
- *   T: 0 ( 9361) P:80 I:1000 C:   1000 Min:     45 Act:   55 Avg:   59 Max:      73
  *   # Overruns: 00000                                          (rtlat)
+ *   T: 0 ( 9361) P:80 I:1000 C:   1000 Min:     45 Act:   55 Avg:   59 Max:      73
  *
  * The live block is redrawn about every 100 ms with the cursor moved up
  * (ANSI "ESC [ n A") unless -q. The T: fields and widths are cyclictest's;
  * the values come from the engine's exact statistics (us rounded down, or ns
  * with -N). A thread without a cycle prints n/a. Missed periods, which
  * cyclictest skips silently, are counted as overruns and printed on a
- * "#"-comment line so that T: parsers are not disturbed.
+ * "#"-comment line above the T: lines, so that T: parsers are not
+ * disturbed and the output ends with the last T: line, as cyclictest's.
  *
  * -h/-H print cyclictest's histogram dump (1 us buckets, also with -N) with
  * its footer; -b prints the thread ids and the thread, value and cycle that
@@ -136,7 +137,8 @@ static uint64_t overruns_of(const struct run *r, int i, bool final)
 	return final ? r->total[i][0].overruns : st->live[i].overruns;
 }
 
-/* The T: lines and the overrun line; returns the lines printed. */
+/* The overrun line and the T: lines, the last T: line last (as cyclictest
+ * ends: scripts read its max with tail -1); returns the lines printed. */
 static int print_tlines(struct run *r, bool final)
 {
 	const struct cyclic_opts *c = opts_of(r);
@@ -144,15 +146,15 @@ static int print_tlines(struct run *r, bool final)
 	char line[256];
 	int i;
 
+	printf("# Overruns:");
+	for (i = 0; i < r->nsamplers; i++)
+		printf(" %05" PRIu64, overruns_of(r, i, final));
+	printf("\n");
 	for (i = 0; i < r->nsamplers; i++) {
 		tvals(r, i, final, &v);
 		cyclic_tline(line, sizeof(line), &v, c->nsecs);
 		printf("%s\n", line);
 	}
-	printf("# Overruns:");
-	for (i = 0; i < r->nsamplers; i++)
-		printf(" %05" PRIu64, overruns_of(r, i, final));
-	printf("\n");
 	return r->nsamplers + 1;
 }
 
@@ -208,6 +210,28 @@ static void cyclic_tick(struct run *r)
 	st->live_lines = 2 + print_tlines(r, false);
 	printf("\033[%dA", st->live_lines);
 	stdout_flush();
+}
+
+/* SIGUSR1/SIGUSR2: the current T: lines on stderr between "#---" rules,
+ * as cyclictest prints its current status on SIGUSR1; the run goes on. */
+static void cyclic_snapshot(struct run *r)
+{
+	const struct cyclic_opts *c = opts_of(r);
+	struct cyclic_tvals v;
+	char line[256];
+	int i;
+
+	fprintf(stderr, "#---------------------------\n"
+			"# rtlat cyclic current status:\n");
+	for (i = 0; i < r->nsamplers; i++) {
+		tvals(r, i, false, &v);
+		cyclic_tline(line, sizeof(line), &v, c->nsecs);
+		fprintf(stderr, "%s\n", line);
+	}
+	fprintf(stderr, "# Overruns:");
+	for (i = 0; i < r->nsamplers; i++)
+		fprintf(stderr, " %05" PRIu64, overruns_of(r, i, false));
+	fprintf(stderr, "\n#---------------------------\n");
 }
 
 static void cyclic_raw(struct run *r, int i, const struct rawrec *rec)
@@ -405,6 +429,7 @@ const struct output_ops cyclic_output = {
 	.interval = cyclic_interval,
 	.tick = cyclic_tick,
 	.raw = cyclic_raw,
+	.snapshot = cyclic_snapshot,
 	.summary = cyclic_summary,
 	.files = cyclic_files,
 };

@@ -241,6 +241,12 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 	}
 	if (paced)
 		waiter_destroy(&w);
+	/* as switch: a side b that does not end with the run (stopped,
+	 * starved) makes it an error (the figures are kept, accounted),
+	 * not a complete run with one lost; when interrupted, it is not
+	 * waited for */
+	if (!e && !sampler_stopping(s))
+		e = ipc_test_await_partner(s, t);
 	return e;
 }
 

@@ -34,14 +34,21 @@ def test_selftest_passes_and_is_deterministic(tmp_path):
 
 
 @needs_root
-def test_disk_full_keeps_previous_checkpoint(tmp_path):
+@pytest.mark.parametrize("freed", [False, True], ids=["stays-full", "freed"])
+def test_disk_full_checkpoint_measurement_goes_on(tmp_path, freed):
+    """A checkpoint that cannot be written (ENOSPC) keeps the previous
+    version, is said once on stderr, and the measurement goes on for its
+    whole -T (it used to stop at the first failed checkpoint). Space freed
+    before the end: the final result is written, exit 0; still full: the
+    last good checkpoint stays, exit 1."""
     mnt = tmp_path / "small"
     mnt.mkdir()
     mount_tmpfs(mnt, "size=1m")
     try:
         j = mnt / "r.json"
-        proc = subprocess.Popen([RTLAT, "latency", "-T", "60", "--warmup",
+        proc = subprocess.Popen([RTLAT, "latency", "-T", "4", "--warmup",
                                  "0.2s", "-q", "--checkpoint", "0.5s",
+                                 "-p", "1000",
                                  "-c", str(max(os.sched_getaffinity(0))),
                                  "--json", str(j)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -61,13 +68,31 @@ def test_disk_full_keeps_previous_checkpoint(tmp_path):
                     f.write(b"\0" * 65536)
             except OSError:
                 pass
+        head = ""
+        while "checkpoint not written" not in head:
+            line = proc.stderr.readline()
+            assert line, head
+            head += line
+        if freed:
+            os.unlink(mnt / "filler")
         out, err = proc.communicate(timeout=30)
-        assert proc.returncode == 1, err
+        err = head + err
         assert "No space left on device" in err
-        assert "previous version is kept" in err
-        d = load_json_strict(j)          # the last good checkpoint
-        assert d["status"] == "running"
-        assert d["summary"]["latency"]["samples"] > 0
+        assert err.count("checkpoint not written") == 1, err
+        # measured the whole duration, not up to the full disk
+        rts = [ln for ln in out.splitlines() if ln.startswith("RTS|")]
+        assert rts and rts[-1].rstrip().endswith("00:00:04/00:00:04"), out
+        d = load_json_strict(j)
+        if freed:
+            assert proc.returncode == 0, err
+            assert d["status"] == "complete"
+            assert d["summary"]["latency"]["samples"] + \
+                d["summary"]["latency"]["overruns"] == 4000
+        else:
+            assert proc.returncode == 1, err
+            assert "previous version is kept" in err
+            assert d["status"] == "running"        # the last good checkpoint
+            assert d["summary"]["latency"]["samples"] > 0
         assert not [p for p in mnt.iterdir() if ".tmp." in p.name]
     finally:
         umount(mnt)
@@ -100,6 +125,39 @@ def nobody(args, limits=()):
 def can_raise_rtprio():
     return subprocess.run(["prlimit", "--rtprio=10", "--", "true"],
                           capture_output=True).returncode == 0
+
+
+CPU_CGROUP = "/sys/fs/cgroup/cpu"
+
+
+@needs_root
+@pytest.mark.skipif(not os.path.exists(CPU_CGROUP + "/cpu.rt_runtime_us"),
+                    reason="no cgroup v1 cpu controller with RT group "
+                           "scheduling (cpu.rt_runtime_us)")
+def test_cgroup_without_rt_runtime_is_named(tmp_path):
+    """As root in a cgroup whose cpu.rt_runtime_us is 0, SCHED_FIFO is
+    refused: the error names the cgroup, its file and the fix, not root,
+    CAP_SYS_NICE or RLIMIT_RTPRIO (which are all there)."""
+    cg = "%s/rtlat-test-%d" % (CPU_CGROUP, os.getpid())
+    os.mkdir(cg)
+    try:
+        with open(cg + "/cpu.rt_runtime_us") as f:
+            assert f.read().strip() == "0"      # a new group has none
+
+        def enter():
+            with open(cg + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        p = subprocess.run([RTLAT, "latency", "-T", "1"], capture_output=True,
+                           text=True, timeout=60, preexec_fn=enter)
+        assert p.returncode == 1, p.stderr
+        name = cg[len(CPU_CGROUP):]
+        assert "in the cgroup %s, whose real-time runtime is 0" % name \
+            in p.stderr, p.stderr
+        assert cg + "/cpu.rt_runtime_us = 0" in p.stderr
+        assert "RLIMIT_RTPRIO" not in p.stderr
+        assert p.stdout == ""
+    finally:
+        os.rmdir(cg)
 
 
 @pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")

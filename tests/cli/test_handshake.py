@@ -152,10 +152,12 @@ def test_stopped_partner_ends_at_end(tmp_path, period):
     """Side b stopped (SIGSTOP) in the middle: the run still ends at -T
     (side a gives up on the round trip under way after a short grace; it
     used to wait for ever), the round trip is lost, and paced, the periods
-    after it are missed: round trips + missed periods == periods."""
+    after it are missed: round trips + missed periods == periods. As with
+    switch, a partner that does not finish with the run makes it an error
+    (exit 1, the figures kept): it used to end 'complete', exit 0."""
     t0 = time.monotonic()
     p, d = run_ipc(tmp_path, ["handshake", "-T", "2s", "--warmup",
-                              "200ms", "-p", period], True,
+                              "200ms", "-p", period], True, rc=1,
                    during=_stop_partner_after(1.0))
     took = time.monotonic() - t0
     td = d["test_data"]
@@ -163,7 +165,10 @@ def test_stopped_partner_ends_at_end(tmp_path, period):
     # warm-up + -T + 100 ms of grace (+ start-up and a loaded shared
     # host); it used to run until interrupted
     assert took < 2.2 + 10, why
-    assert d["status"] == "complete", why
+    assert d["status"] == "error", why
+    assert d["error"] == "the side b did not finish within 1 s " \
+        "(stopped or starved?)", why
+    assert "the side b did not finish within 1 s" in p.stderr
     check_accounting(d)
     assert d["summary"]["round_trip"]["lost"] == 1, why
     if period != "0":
@@ -203,10 +208,10 @@ def test_late_round_trip_then_stopped_partner_counts_each_period_once(tmp_path):
     cpus = sorted(os.sched_getaffinity(0))
     p, d = run_ipc(tmp_path, ["handshake", "-T", "2s", "--warmup", "200ms",
                               "-p", "1ms", "-P", "80", "-c",
-                              "%d,%d" % (cpus[0], cpus[1])], True,
+                              "%d,%d" % (cpus[0], cpus[1])], True, rc=1,
                    during=_late_then_stopped(1.0, cpus[0]))
     td = d["test_data"]
-    assert d["status"] == "complete", (td, p.stderr)
+    assert d["status"] == "error", (td, p.stderr)   # side b stopped
     check_accounting(d)
     assert td["round_trips"] + td["missed_periods"] == 2000, (td, p.stderr)
     assert td["missed_periods"] > 0

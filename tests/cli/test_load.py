@@ -455,6 +455,9 @@ def test_load_cmd_killed_guard_reported(tmp_path, test):
     if test == "latency":
         args += ["--warmup", "0", "-q"]
     p = run(args, timeout=60)
+    # a guard killed before it marked itself running was taken for a load
+    # that failed to start (exit 1, nothing on stdout) on a loaded host
+    assert "died during set-up" not in p.stderr, p.stderr
     line = _cmd_line(p.stdout)
     assert "until stopped" not in line, line
     why = "worker 0: killed by signal 9 (Killed) after "
@@ -464,3 +467,21 @@ def test_load_cmd_killed_guard_reported(tmp_path, test):
     assert ld["error"].startswith(why) and ld["exit_status"] is None
     assert 0 <= ld["ran_ns"] <= ld["duration_ns"], line
     assert p.returncode == (1 if test == "load" else 0), p.stderr
+
+
+@pytest.mark.parametrize("cmd,killed", [
+    ('trap "" TERM; sleep 30', True), ("sleep 30", False)],
+    ids=["ignores-sigterm", "ends-on-sigterm"])
+def test_load_cmd_ignoring_sigterm_reported(tmp_path, cmd, killed):
+    """A --load-cmd that ignores SIGTERM is SIGKILLed after the grace and
+    said so (it was reported as 'ran 3.0 s until stopped')."""
+    js = tmp_path / "r.json"
+    p = run(["load", "-T", "1", "--load-cmd", cmd, "--json", js], timeout=60)
+    assert p.returncode == 0, p.stderr
+    line = _cmd_line(p.stdout)
+    assert "until stopped" in line
+    assert ("(it ignored SIGTERM: SIGKILLed after the 1.0 s grace)" in line) \
+        == killed, line
+    [ld] = load_json_strict(js)["loads"]
+    assert ld["killed_after_grace"] is killed
+    assert ld["exit_status"] is None

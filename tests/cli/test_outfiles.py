@@ -291,3 +291,47 @@ def test_unwritable_output_names_option_and_cause(args, msg):
     p = run(args, check=1)
     assert msg in p.stderr, p.stderr
     assert p.stdout == ""
+
+
+@pytest.mark.parametrize("how", ["same", "dot", "link"])
+def test_gnuplot_and_json_same_file_refused(tmp_path, how):
+    """-g F --json F let one output clobber the other: refused before
+    measuring, naming both (also through ./ and a symbolic link)."""
+    f = tmp_path / "out.x"
+    other = {"same": str(f), "dot": str(tmp_path / "." / "out.x"),
+             "link": str(tmp_path / "link")}[how]
+    if how == "link":
+        os.symlink("out.x", other)
+    p = run(["latency", "-T", "1", "-g", other, "--json", f], check=1)
+    assert "are the same file: one would overwrite the other" in p.stderr
+    assert p.stdout == "" and not f.exists()
+
+
+def test_cyclic_histfile_and_json_same_file_refused(tmp_path):
+    f = tmp_path / "h.x"
+    p = run(["cyclic", "-l", "10", "-h", "10", "--histfile", f, "--json", f],
+            check=1)
+    assert "--histfile '%s' and --json '%s' are the same file" % (f, f) \
+        in p.stderr
+    assert not f.exists()
+
+
+@needs_root
+def test_dead_process_temporary_files_removed(tmp_path):
+    """A SIGKILL during a result write leaves .rtlat-PID-N.tmp: the next
+    run writing into that directory removes those of processes that are
+    gone, and leaves a live process's alone."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    gone = [tmp_path / (".rtlat-%d-0.tmp" % dead.pid),
+            tmp_path / (".rtlat-probe-%d" % dead.pid)]
+    live = tmp_path / (".rtlat-%d-3.tmp" % os.getpid())
+    other = tmp_path / ".rtlat-notes.tmp"
+    for f in gone + [live, other]:
+        f.write_text("partial")
+    p = run(["latency", "-T", "0.3", "--warmup", "0", "--json",
+             tmp_path / "r.json"], check=0)
+    assert [f for f in gone if f.exists()] == []
+    assert live.exists() and other.exists()
+    assert "which died while writing it" in p.stderr
+    assert load_json_strict(tmp_path / "r.json")["status"] == "complete"

@@ -649,3 +649,34 @@ def test_suite_stopped_run_and_its_stopped_load_cmd_are_killed(tmp_path):
     notes = stdout.split("Notes:\n", 1)[1]
     assert "run 1 (01-latency-cmd): " in notes
     assert "it left behind killed by the suite" in notes
+
+
+@needs_root
+def test_full_disk_leaves_no_truncated_files(tmp_path):
+    """On a full disk the system snapshot and report.txt are warned about
+    or an error, never left as empty or truncated files (they were written
+    in place, errors ignored: config.gz and sysinfo.txt of 0 bytes)."""
+    mnt = tmp_path / "full"
+    mnt.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs",
+                    str(mnt)], check=True)
+    try:
+        (mnt / "o").mkdir()
+        with open(mnt / "fill", "wb") as f:
+            try:
+                while True:
+                    f.write(b"\0" * 65536)
+            except OSError:
+                pass
+        p = run(["suite", "--tests", "latency", "--loads", "none", "-T",
+                 "0.5", "--warmup", "0.1s", "--out", mnt / "o"], timeout=120)
+        assert p.returncode == 1, p.stderr
+        assert "system snapshot: cannot write" in p.stderr
+        assert "No space left on device" in p.stderr
+        assert "report.txt: cannot write" in p.stderr
+        system = mnt / "o" / "system"
+        assert [f.name for f in system.iterdir()] == []
+        assert not (mnt / "o" / "report.txt").exists()
+        assert not [f for f in (mnt / "o").rglob("*.tmp")]
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

@@ -318,6 +318,32 @@ static void test_max_cycles_exact(void **state)
 	engine_free(&m.r);
 }
 
+/* cyclic -l LOOPS (max_wakeups, cyclictest's): LOOPS measured wake-ups
+ * whatever they missed; the missed periods are overruns on top. */
+static void test_max_wakeups_exact(void **state)
+{
+	struct sim m;
+	const struct accum *a;
+	int i;
+
+	(void)state;
+	sim_init(&m, 0);
+	m.o.max_wakeups = 20;
+	for (i = 0; i < 1000; i++)
+		/* measured wake-ups 5 and 18 are 3 and 5 periods late */
+		if (sim_wake(&m, i == 15 ? 3 * P + 1 :
+				 i == 28 ? 5 * P + 1 : 10))
+			break;
+	sim_finish(&m);
+	a = &m.r.names[0].agg;
+	assert_int_equal(a->st.n, 20);
+	assert_int_equal(m.s->wakeups, 20);
+	assert_int_equal(a->overruns, 3 + 5);
+	assert_int_equal(m.s->cycles, 20 + 3 + 5);
+	assert_int_equal(hist_total(&a->hist), 20);
+	engine_free(&m.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_long_stall_and_slow_display),
 		cmocka_unit_test(test_unbounded),
 		cmocka_unit_test(test_max_cycles_exact),
+		cmocka_unit_test(test_max_wakeups_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

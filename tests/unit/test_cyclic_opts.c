@@ -252,7 +252,8 @@ static void test_backends_and_values(void **state)
 	assert_true(c.verbose && c.eo.raw_samples);
 	assert_true(c.posix_timers && c.relative && c.sys_nanosleep);
 	assert_int_equal(c.eo.clock, CLOCK_REALTIME);
-	assert_int_equal(c.eo.max_cycles, 100);
+	assert_int_equal(c.eo.max_wakeups, 100);
+	assert_int_equal(c.eo.max_cycles, 0);
 	assert_int_equal(c.eo.break_ns, 50 * NSEC_PER_USEC);
 	assert_int_equal(c.eo.duration_ns, 120 * NSEC_PER_SEC);
 	assert_string_equal(c.json_file, "f.json");
