@@ -253,10 +253,13 @@ FORCE:
 
 # --- quality gates (issue 7): run by CI after "make check" -----------------
 
-# Static analysis with the checked-in configurations, and the layering of
-# src/ (includes and, with nm, the symbols each layer's objects use).
+# Static analysis with the checked-in configurations, the layering of src/
+# (includes and, with nm, the symbols each layer's objects use), and the
+# man pages' OPTIONS against the option tables (scripts/check-man.py
+# --update BIN rewrites their generated COMMON OPTIONS).
 lint: $(BIN)
 	$(PYTHON) scripts/check-layers.py $(O)
+	$(PYTHON) scripts/check-man.py $(BIN)
 	cppcheck -q --enable=warning,performance,portability --std=c11 \
 		--error-exitcode=1 --inline-suppr -Isrc -D_GNU_SOURCE \
 		-DRTLAT_VERSION='"lint"' src tests/unit

@@ -11,7 +11,9 @@
 A test (src/tests/NAME.c, src/tests/NAME_*.c, src/tests/NAME.h) may use the
 shared test mechanisms (src/tests/lib/) but never another test.
 
-usage: check-layers.py BUILD_DIR    (BUILD_DIR holds src/*/*.o: make first)
+usage: check-layers.py BUILD_DIR [TREE]
+BUILD_DIR holds src/*/*.o (make first); TREE is the source tree (default:
+the one of this script).
 Exit status 1 and one line per violation when the layering is broken.
 
 scripts/layers-waived.txt lists violations still being worked off, one a
@@ -134,14 +136,17 @@ def unlined(v):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         print(__doc__.strip(), file=sys.stderr)
         return 1
-    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-    bad = check_includes() + check_symbols(sys.argv[1])
+    build = os.path.abspath(sys.argv[1])
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    os.chdir(sys.argv[2] if len(sys.argv) == 3 else here)
+    bad = check_includes() + check_symbols(build)
     waived = set()
-    if os.path.exists(WAIVED):
-        for line in open(WAIVED, encoding='utf-8'):
+    waivers = os.path.join(here, WAIVED)
+    if os.path.exists(waivers):
+        for line in open(waivers, encoding='utf-8'):
             line = line.strip()
             if line and not line.startswith('#'):
                 waived.add(line)
