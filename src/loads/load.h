@@ -243,7 +243,7 @@ void load_stop(struct load_run *lr);
 void load_free(struct load_run *lr);
 
 /* What one generator (or command) achieved: filled by load_results(),
- * or read back from a headline (core/headline.h). */
+ * or read back from a headline (cmd/headline.h). */
 struct load_result {
 	char name[16];			/* "cpu", or "cmd" */
 	int workers;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/accum_json.h"
 #include "core/engine.h"
 #include "core/jsonw.h"
 #include "core/outfile.h"
@@ -48,11 +49,6 @@ void result_headline(struct run *r, int fd, const char *status);
  * --break, or null) of a run. Shared by every result writer. */
 void result_outcome_json(struct jw *w, const struct run *r);
 
-/* JSON object of one accumulated series (statistics, percentiles,
- * histograms; intervals if @iv). Shared by every result writer. */
-void result_series_json(struct jw *w, const char *key, const struct accum *a,
-			const struct series_desc *d, const struct ivstore *iv,
-			int64_t interval_ns);
 
 /* The result files of a run for engine_env.result: result_write(),
  * gnuplot_write(), result_headline(). */

@@ -540,7 +540,7 @@ static void json_thread(struct run *r, struct jw *w, int i)
 	for (j = 0; sr->ovf_cycles && j < sr->novf; j++)
 		jw_uint(w, NULL, sr->ovf_cycles[j]);
 	jw_arr_end(w);
-	result_series_json(w, "latency", a, sr->desc, NULL, 0);
+	accum_json(w, "latency", a, sr->desc, NULL, 0);
 	jw_obj_end(w);
 }
 

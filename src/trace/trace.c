@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/accum_json.h"
 #include "core/jsonw.h"
 #include "core/outfile.h"
-#include "output/result.h"
 #include "core/timeutil.h"
 #include "trace/trace.h"
 #include "trace/trace_source.h"
@@ -1112,8 +1112,8 @@ void trace_json(const struct run *r, struct jw *w)
 	jw_obj_end(w);
 	jw_obj_begin(w, "summary");
 	for (j = 0; j < NSER; j++)
-		result_series_json(w, part_desc[j].name, &t->agg[j], &part_desc[j],
-				   NULL, 0);
+		accum_json(w, part_desc[j].name, &t->agg[j], &part_desc[j],
+			   NULL, 0);
 	jw_obj_end(w);
 	jw_arr_begin(w, "threads");
 	for (i = 0; i < t->m.n; i++) {
@@ -1122,8 +1122,8 @@ void trace_json(const struct run *r, struct jw *w)
 		jw_int(w, "tid", r->s[i].tid);
 		jw_obj_begin(w, "series");
 		for (j = 0; j < NSER; j++)
-			result_series_json(w, part_desc[j].name, &t->acc[i][j],
-					   &part_desc[j], NULL, 0);
+			accum_json(w, part_desc[j].name, &t->acc[i][j],
+				   &part_desc[j], NULL, 0);
 		jw_obj_end(w);
 		jw_obj_end(w);
 	}
@@ -1149,10 +1149,10 @@ void trace_json(const struct run *r, struct jw *w)
 		for (i = 0; i < t->ntl; i++) {
 			jw_obj_begin(w, NULL);
 			jw_int(w, "cpu", t->tl[i].cpu);
-			result_series_json(w, "irq", &t->tl[i].irq, &tl_desc[0],
-					   NULL, 0);
-			result_series_json(w, "thread", &t->tl[i].thread,
-					   &tl_desc[1], NULL, 0);
+			accum_json(w, "irq", &t->tl[i].irq, &tl_desc[0],
+				   NULL, 0);
+			accum_json(w, "thread", &t->tl[i].thread,
+				   &tl_desc[1], NULL, 0);
 			jw_obj_end(w);
 		}
 		jw_arr_end(w);

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "output/headline.h"
+#include "cmd/headline.h"
 #include "core/ini.h"
 #include "loads/load.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/headline.h"
+#include "cmd/headline.h"
 
 #define COPY(dst, src) snprintf(dst, sizeof(dst), "%s", src)
 
