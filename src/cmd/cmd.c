@@ -107,7 +107,7 @@ static int parse_and_run(int argc, char **argv,
 	c.ncomp = cmd_companions_init(comp, NCOMP);
 	if (c.ncomp < 0)
 		return 1;
-	for (i = 0; tables[i] && n < MAX_TABLES; i++)
+	for (i = 0; n < MAX_TABLES && tables[i]; i++)
 		all[n++] = tables[i];
 	for (i = 0; i < c.ncomp && n < MAX_TABLES; i++)
 		if (comp[i].ops->opts && takes_opts(t, comp[i].ops))
@@ -154,7 +154,7 @@ int cmd_test_main(const struct test_desc *t, int argc, char **argv)
 	if (t->init)
 		t->init(c.priv, &o);
 	/* the help of a shared option as it applies to @t */
-	for (i = 0; t->opts[i] && i < MAX_TABLES; i++)
+	for (i = 0; i < MAX_TABLES && t->opts[i]; i++)
 		tables[i] = t->help && t->opts[i] == engine_common_opts ?
 			    opt_table_help(helped, sizeof(helped) /
 					   sizeof(helped[0]),
