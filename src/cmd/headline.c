@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Headline reader; see headline.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +14,20 @@ static int to_int(const char *v)
 	return (int)strtol(v, NULL, 10);
 }
 
-static struct hl_series *find_series(struct headline *h, const char *name,
-				     size_t len)
+/* Series @name (@len bytes) of @v (@n of them); with @add, a new one at the
+ * end when absent and there is room. */
+static struct hl_series *find_series(struct hl_series *v, int *n,
+				     const char *name, size_t len, bool add)
 {
 	int i;
 
-	for (i = 0; i < h->nseries; i++)
-		if (strlen(h->series[i].name) == len &&
-		    !strncmp(h->series[i].name, name, len))
-			return &h->series[i];
-	return NULL;
+	for (i = 0; i < *n; i++)
+		if (strlen(v[i].name) == len && !strncmp(v[i].name, name, len))
+			return &v[i];
+	if (!add || *n >= HL_MAX_SERIES || len >= sizeof(v[0].name))
+		return NULL;
+	snprintf(v[*n].name, sizeof(v[0].name), "%.*s", (int)len, name);
+	return &v[(*n)++];
 }
 
 static struct load_result *find_load(struct headline *h, const char *name,
@@ -38,15 +43,17 @@ static struct load_result *find_load(struct headline *h, const char *name,
 	return NULL;
 }
 
-/* "series.NAME.FIELD": NAME may not hold a '.', FIELD may ("p99.9_ns"). */
-static void series_field(struct headline *h, const char *k, const char *v)
+/* "NAME.FIELD" of a series of @vec (@n): NAME may not hold a '.', FIELD may
+ * ("p99.9_ns"). A sampler's series (@add) are created as they come. */
+static void series_field(struct hl_series *vec, int *n, bool add,
+			 const char *k, const char *v)
 {
 	const char *dot = strchr(k, '.');
 	struct hl_series *s;
 
 	if (!dot)
 		return;
-	s = find_series(h, k, (size_t)(dot - k));
+	s = find_series(vec, n, k, (size_t)(dot - k), add);
 	if (!s)
 		return;
 	k = dot + 1;
@@ -131,6 +138,28 @@ static void param_field(struct headline *h, const char *name, const char *v)
 	COPY(p->value, v);
 }
 
+/* "sampler.I.cpu C" and "sampler.I.NAME.FIELD" (samplers in order). */
+static void sampler_field(struct headline *h, const char *k, const char *v)
+{
+	char *end;
+	long i = strtol(k, &end, 10);
+	struct hl_sampler *sm;
+
+	if (end == k || *end != '.' || i < 0 || i >= HL_MAX_SAMPLERS)
+		return;
+	if (i >= h->nsamplers) {
+		if (i != h->nsamplers)
+			return;		/* out of order: not ours */
+		h->samplers[h->nsamplers++].cpu = -1;
+	}
+	sm = &h->samplers[i];
+	k = end + 1;
+	if (!strcmp(k, "cpu"))
+		sm->cpu = to_int(v);
+	else
+		series_field(sm->series, &sm->nseries, true, k, v);
+}
+
 static void field(struct headline *h, const char *k, const char *v)
 {
 	if (!strcmp(k, "test"))
@@ -157,7 +186,13 @@ static void field(struct headline *h, const char *k, const char *v)
 	} else if (!strncmp(k, "param.", 6))
 		param_field(h, k + 6, v);
 	else if (!strncmp(k, "series.", 7))
-		series_field(h, k + 7, v);
+		series_field(h->series, &h->nseries, false, k + 7, v);
+	else if (!strncmp(k, "sampler.", 8))
+		sampler_field(h, k + 8, v);
+	else if (!strcmp(k, "period_ns"))
+		h->period_ns = strtoll(v, NULL, 10);
+	else if (!strcmp(k, "cpus"))
+		COPY(h->cpus, v);
 	else if (!strcmp(k, "load")) {
 		if (h->nloads < HL_MAX_LOADS) {
 			COPY(h->loads[h->nloads].name, v);

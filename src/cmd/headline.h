@@ -37,6 +37,15 @@ struct hl_param {
 	char value[64];
 };
 
+#define HL_MAX_SAMPLERS 64
+
+/* One sampler's figures ("sampler.I.cpu", "sampler.I.NAME.FIELD"). */
+struct hl_sampler {
+	int cpu;			/* -1: not pinned or not told */
+	int nseries;
+	struct hl_series series[HL_MAX_SERIES];
+};
+
 struct headline {
 	bool valid;			/* the first line was "rtlat-headline 1" */
 	bool complete;			/* "end" was read */
@@ -48,6 +57,10 @@ struct headline {
 	bool threshold_exceeded;
 	char policy[8];			/* weakest scheduling in force */
 	int priority;
+	int64_t period_ns;		/* 0: none (back to back) or not told */
+	char cpus[64];			/* the samplers' CPUs ("0-1"), "" */
+	int nsamplers;			/* those that measure */
+	struct hl_sampler samplers[HL_MAX_SAMPLERS];
 	int nseries;
 	struct hl_series series[HL_MAX_SERIES];
 	int nparams;

@@ -170,6 +170,123 @@ static void value_cell(FILE *f, const struct suite_col *c,
 	fprintf(f, "|%*s", w, buf);
 }
 
+/* The series a table is about: that of its first min/avg/max column. */
+static const struct hl_series *table_series(const struct suite_run *r,
+					    const char **name)
+{
+	const struct suite_col *c;
+
+	*name = NULL;
+	for (c = cols_of(r->cmd); c->stat != SUITE_END; c++)
+		if (c->stat == SUITE_MIN || c->stat == SUITE_AVG ||
+		    c->stat == SUITE_MAX) {
+			*name = c->name;
+			break;
+		}
+	return headline_series(&r->hl, *name);
+}
+
+/* Series @name of sampler @i of @h, or NULL. */
+static const struct hl_series *sampler_series(const struct headline *h,
+					      int i, const char *name)
+{
+	int j;
+
+	for (j = 0; j < h->samplers[i].nseries; j++)
+		if (!strcmp(h->samplers[i].series[j].name, name))
+			return &h->samplers[i].series[j];
+	return NULL;
+}
+
+/* Share of @se's periods that were misses, in %. */
+static double miss_pct(const struct hl_series *se)
+{
+	uint64_t all = se->samples + se->misses;
+
+	return all ? 100.0 * (double)se->misses / (double)all : 0;
+}
+
+/*
+ * Under the row, how the run measured and what the one row hides: period,
+ * scheduling and CPUs; samples and misses; on which CPU the max was; each
+ * CPU's figures when the CPUs differ beyond the noise (an average twice
+ * another's and 5 us apart, or misses 1 % of the periods apart); and a
+ * note when 1 % or more of the periods were missed (the max is then that
+ * of a starved task, not a latency). No '|' in these lines: pasted tables
+ * and rtlat report read the rows only.
+ */
+static void print_measured(FILE *f, const struct suite_run *r)
+{
+	const struct headline *h = &r->hl;
+	const struct hl_series *se;
+	const char *name;
+	char a[32], b[32], c[32];
+	int i, n = 0, imax = -1;
+	double lo = 0, hi = 0, plo = 0, phi = 0;
+
+	se = table_series(r, &name);
+	fprintf(f, "  measured:");
+	if (h->period_ns > 0 && h->period_ns % 1000 == 0)
+		fprintf(f, " period %lld us,", (long long)(h->period_ns / 1000));
+	else if (h->period_ns > 0)
+		fprintf(f, " period %s us,", fmt_us3(a, h->period_ns));
+	if (h->policy[0])
+		fprintf(f, " %s %d,", h->policy, h->priority);
+	if (h->cpus[0])
+		fprintf(f, " CPU%s %s,", strpbrk(h->cpus, ",-") ? "s" : "",
+			h->cpus);
+	if (!se) {
+		fprintf(f, " no series\n");
+		return;
+	}
+	fprintf(f, " %s: %llu samples + %llu %s (%.1f %% of the %s)",
+		se->name, (unsigned long long)se->samples,
+		(unsigned long long)se->misses,
+		se->miss_name[0] ? se->miss_name : "misses", miss_pct(se),
+		h->period_ns > 0 ? "periods" : "cycles");
+	for (i = 0; i < h->nsamplers; i++) {
+		const struct hl_series *x = sampler_series(h, i, se->name);
+
+		if (!x || !x->has_stats)
+			continue;
+		if (!n || x->avg_ns < lo)
+			lo = x->avg_ns;
+		if (!n || x->avg_ns > hi)
+			hi = x->avg_ns;
+		if (!n || miss_pct(x) < plo)
+			plo = miss_pct(x);
+		if (!n || miss_pct(x) > phi)
+			phi = miss_pct(x);
+		if (se->has_stats && x->max_ns == se->max_ns && imax < 0)
+			imax = i;
+		n++;
+	}
+	if (n > 1 && imax >= 0 && h->samplers[imax].cpu >= 0)
+		fprintf(f, ", max on CPU %d", h->samplers[imax].cpu);
+	fprintf(f, "\n");
+	if (n > 1 && ((hi >= 2 * lo && hi - lo >= 5000) || phi - plo >= 1.0)) {
+		fprintf(f, "  per CPU (they differ beyond the noise):");
+		for (i = 0; i < h->nsamplers; i++) {
+			const struct hl_series *x = sampler_series(h, i, se->name);
+
+			if (!x || !x->has_stats)
+				continue;
+			fprintf(f, "%s CPU %d min %s avg %s max %s us, %.1f %% %s",
+				i ? ";" : "", h->samplers[i].cpu,
+				fmt_us3(a, x->min_ns),
+				fmt_us3(b, (int64_t)x->avg_ns),
+				fmt_us3(c, x->max_ns), miss_pct(x),
+				x->miss_name[0] ? x->miss_name : se->miss_name);
+		}
+		fprintf(f, "\n");
+	}
+	if (miss_pct(se) >= 1.0)
+		fprintf(f, "  note: %.1f %% of the %s were missed (%llu of %llu): the max is that of a starved task, not a latency\n",
+			miss_pct(se), h->period_ns > 0 ? "periods" : "cycles",
+			(unsigned long long)se->misses,
+			(unsigned long long)(se->samples + se->misses));
+}
+
 static void print_table(FILE *f, const struct suite *s,
 			const struct suite_run *r, int lw)
 {
@@ -209,6 +326,7 @@ static void print_table(FILE *f, const struct suite *s,
 		else if (strcmp(r->hl.status, "complete") != 0)
 			fprintf(f, "  (%s)", r->hl.status);
 		fprintf(f, "\n");
+		print_measured(f, r);
 	}
 	fprintf(f, "\n");
 }

@@ -430,10 +430,15 @@ void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 
 void stop_sigset(sigset_t *set)
 {
+	struct sigaction sa;
+
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
+	/* nohup: a hang-up ignored when rtlat started stays ignored (blocked,
+	 * Linux would queue it for sigtimedwait and end the run) */
+	if (sigaction(SIGHUP, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
+		sigaddset(set, SIGHUP);
 }
 
 void run_sigset(sigset_t *set)

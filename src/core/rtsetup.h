@@ -70,7 +70,8 @@ void rt_throttling_check(char *warn, size_t len);
 void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 		     size_t len);
 
-/* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP. */
+/* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP (not
+ * SIGHUP when it was ignored at the start: nohup). */
 void stop_sigset(sigset_t *set);
 
 /* The signals a measuring process takes itself: stop_sigset() and SIGUSR1,

@@ -284,6 +284,38 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
 }
 
 /* One headline value: no newline may break the line format. */
+/* The figures of sampler @i (those that measure, in order): "sampler.I.cpu"
+ * and per series samples, misses, min, avg, max (ns). */
+static void headline_sampler(FILE *f, const struct run *r, int i)
+{
+	const struct sampler *s = &r->s[i];
+	int j, k = 0;
+
+	/* a run that failed before its samplers started has no totals */
+	if (!s->nseries || !r->total)
+		return;
+	for (j = 0; j < i; j++)
+		k += r->s[j].nseries > 0;	/* its index among those */
+	fprintf(f, "sampler.%d.cpu %d\n", k, s->cpu_now);
+	for (j = 0; j < s->nseries; j++) {
+		const struct accum *a = &r->total[i][j];
+		const char *name = s->series[j].desc->name;
+		double mean;
+
+		fprintf(f, "sampler.%d.%s.samples %llu\n", k, name,
+			(unsigned long long)a->st.n);
+		fprintf(f, "sampler.%d.%s.misses %llu\n", k, name,
+			(unsigned long long)a->overruns);
+		if (!a->st.n || !stats_mean(&a->st, &mean))
+			continue;
+		fprintf(f, "sampler.%d.%s.min_ns %lld\n", k, name,
+			(long long)a->st.min);
+		fprintf(f, "sampler.%d.%s.avg_ns %.1f\n", k, name, mean);
+		fprintf(f, "sampler.%d.%s.max_ns %lld\n", k, name,
+			(long long)a->st.max);
+	}
+}
+
 void result_headline(struct run *r, int fd, const char *status)
 {
 	struct test_param par[RTLAT_MAX_PARAMS];
@@ -323,6 +355,23 @@ void result_headline(struct run *r, int fd, const char *status)
 		headline_put(f, "policy", policy_name(low->policy_now));
 		fprintf(f, "priority %d\n", low->prio_now);
 	}
+	fprintf(f, "period_ns %lld\n", (long long)r->o->period_ns);
+	{
+		struct cpuset used;
+		char list[64];
+		bool any = false;
+
+		cpuset_zero(&used);
+		for (i = 0; i < r->nsamplers; i++)
+			if (r->s[i].nseries && r->s[i].tid && r->s[i].cpu_now >= 0) {
+				cpuset_set(&used, r->s[i].cpu_now);
+				any = true;
+			}
+		if (any)
+			headline_put(f, "cpus", cpulist_format(&used, list, sizeof(list)));
+	}
+	for (i = 0; i < r->nsamplers; i++)
+		headline_sampler(f, r, i);
 	for (i = 0; i < r->nnames; i++) {
 		const struct series_name *nm = &r->names[i];
 		const struct accum *a = &nm->agg;

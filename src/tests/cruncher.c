@@ -454,6 +454,7 @@ static const struct suite_col cruncher_suite_cols[] = {
 	{ "dev max", "deviation", SUITE_MAX },
 	{ "dev max %", "dev_max_pct", SUITE_PARAM },
 	{ "sleep max", "sleep", SUITE_MAX },
+	{ "test-time", NULL, SUITE_TIME },
 	{ NULL, NULL, SUITE_END },
 };
 
@@ -482,7 +483,7 @@ const struct test_desc cruncher_test = {
 	.out = &cruncher_output,
 	.suite = &(const struct suite_spec){
 		.title = "CRUNCHER",
-		.units = "times in us, dev = computation time - ideal",
+		.units = "times in us, dev = computation time - ideal, sleep max = latest wake-up from the sleep between computations",
 		.cols = cruncher_suite_cols,
 	},
 };

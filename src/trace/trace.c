@@ -9,6 +9,7 @@
 
 #include "core/accum_json.h"
 #include "core/jsonw.h"
+#include "core/log.h"
 #include "core/outfile.h"
 #include "core/timeutil.h"
 #include "trace/trace.h"
@@ -105,6 +106,7 @@ struct trace {
 	enum tm_why umax_why;
 	uint64_t why[TM_NWHY];
 	uint64_t idle_assumed;		/* switch out of idle not recorded */
+	uint64_t armed_late;		/* timer armed after its deadline */
 	int64_t clock_cost, tol;
 	bool timerlat_present;
 	char desc[320];
@@ -265,6 +267,9 @@ int trace_start(struct run *r, char *err, size_t len)
 	cfg.buffer_kb = BUFFER_KB;
 	cfg.timerlat = trace_mode(r) == TRACE_TIMERLAT;
 	cfg.period_ns = r->o->period_ns;
+	/* the one wait --trace adds before the first sample: say so */
+	log_note("--trace: setting up the kernel trace (a tracefs instance, %d KiB of buffer per traced CPU, the event formats)...",
+		 BUFFER_KB);
 	if (tsrc_open(&t->src, &cfg, err, len) < 0)
 		goto fail;
 	snprintf(t->desc, sizeof(t->desc),
@@ -491,6 +496,8 @@ static void on_result(void *ctx, const struct tm_result *res)
 	}
 	if (tmatch_idle_assumed(res->k))
 		t->idle_assumed++;
+	if (tmatch_armed_late(res->k))
+		t->armed_late++;
 	for (c = 0; c < TM_NCOMP; c++)
 		accum_add(&t->acc[i][c], res->comp[c], res->s.deadline,
 			  res->s.cycle);
@@ -757,6 +764,9 @@ static void print_focus(struct trace *t, const char *what,
 	       fmt_us3(b, f->latency));
 	printf("RTW|timer %s expired %s\n", sym_name(t, f->k.function),
 	       expiry_context(t, f, line, sizeof(line)));
+	if (tmatch_armed_late(&f->k))
+		printf("RTW|the sampler armed this timer %s us after its deadline (still busy with its previous period, or preempted before its wait): that much of the irq latency is the sampler's own lateness, not the interrupt's\n",
+		       fmt_us3(a, tmatch_armed_late(&f->k)));
 	if (f->t_local_timer)
 		printf("RTW|local timer interrupt entered %s us after the deadline\n",
 		       fmt_us3(a, f->t_local_timer - f->s.deadline));
@@ -864,6 +874,9 @@ void trace_summary(struct run *r)
 	}
 	printf("; %" PRIu64 " events read, %" PRIu64 " lost\n",
 	       tsrc_events(t->src), t->m.lost);
+	if (t->armed_late)
+		printf("# trace: in %" PRIu64 " samples the sampler armed its timer after the deadline (busy with the previous period, or preempted before its wait): their irq latency is at least in part the sampler's own lateness\n",
+		       t->armed_late);
 	if (t->idle_assumed)
 		printf("# trace: in %" PRIu64 " samples the sampler was woken on the idle CPU and the kernel did not record the switch out of idle: wake-up to running is taken as 0 there, the switch counts in return to user\n",
 		       t->idle_assumed);
@@ -1044,6 +1057,10 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 		jw_null(w, "local_timer_entry_ns");
 	jw_obj_end(w);
 	jw_bool(w, "idle_switch_assumed", tmatch_idle_assumed(&f->k));
+	if (f->k.t_armed)
+		jw_int(w, "armed_after_deadline_ns", tmatch_armed_late(&f->k));
+	else
+		jw_null(w, "armed_after_deadline_ns");
 	if (f->k.t_switch) {
 		jw_obj_begin(w, "switched_out");
 		jw_int(w, "pid", f->k.prev_pid);
@@ -1106,6 +1123,7 @@ void trace_json(const struct run *r, struct jw *w)
 	jw_int(w, "tolerance_ns", t->tol);
 	jw_uint(w, "traced", t->why[TM_TRACED]);
 	jw_uint(w, "idle_switch_assumed", t->idle_assumed);
+	jw_uint(w, "armed_after_deadline", t->armed_late);
 	jw_obj_begin(w, "not_traced");
 	for (j = 1; j < TM_NWHY; j++)
 		jw_uint(w, tm_why_key[j], t->why[j]);

@@ -280,6 +280,7 @@ static void on_start(struct tmatch *m, const struct tev *e)
 	s->armed[j].timer = e->u.start.timer;
 	s->armed[j].soft = e->u.start.softexpires;
 	s->armed[j].hard = e->u.start.expires;
+	s->armed[j].t_armed = e->ts;
 	s->armed[j].function = e->u.start.function;
 }
 
@@ -306,6 +307,7 @@ static void on_expire(struct tmatch *m, const struct tev *e)
 			memset(k, 0, sizeof(*k));
 			k->deadline = s->armed[j].soft;
 			k->hard = s->armed[j].hard;
+			k->t_armed = s->armed[j].t_armed;
 			k->function = s->armed[j].function;
 			k->irq_now = e->u.expire.now;
 			k->t_expire = e->ts;

@@ -139,6 +139,7 @@ struct tm_krec {
 	int64_t t_waking;	/* sched_waking of the sampler; 0 = none */
 	int64_t t_switch;	/* first switch to the sampler after it; 0 = none */
 	int64_t t_sleep;	/* the sampler left the CPU (0 = it had not) */
+	int64_t t_armed;	/* hrtimer_start of this timer (0 = unseen) */
 	uint64_t function;	/* the timer's callback */
 	int cpu;		/* CPU of the expiry */
 	int expire_pid;		/* task current during the expiry */
@@ -175,6 +176,7 @@ typedef void (*tm_done_fn)(void *ctx, const struct tm_result *res);
 struct tm_armed {
 	uint64_t timer;
 	int64_t soft, hard;
+	int64_t t_armed;	/* trace time of its hrtimer_start */
 	uint64_t function;
 };
 
@@ -257,6 +259,19 @@ enum tm_why tmatch_split(const struct tm_krec *k, const struct tm_sample *s,
 static inline bool tmatch_idle_assumed(const struct tm_krec *k)
 {
 	return !k->t_switch && k->t_sleep && k->waking_pid == 0;
+}
+
+/*
+ * How long after its deadline the sampler armed @k's timer (ns), or 0: a
+ * sampler still busy with its previous period (or preempted before its
+ * wait) arms a deadline that has passed, and the timer fires at once. That
+ * wait is the sampler's own lateness, not the interrupt's: it counts in
+ * irq latency (hrtimer_expire_entry.now - deadline) all the same, and the
+ * output says so.
+ */
+static inline int64_t tmatch_armed_late(const struct tm_krec *k)
+{
+	return k->t_armed > k->deadline ? k->t_armed - k->deadline : 0;
 }
 
 /* Events of the history with @from <= ts <= @to, oldest first: calls @fn

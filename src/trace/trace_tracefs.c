@@ -7,13 +7,16 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "trace/trace_source.h"
 
 #ifndef HAVE_TRACEFS
@@ -163,7 +166,18 @@ bool tsrc_built_in(void)
 	return true;
 }
 
-/* Where tracefs is mounted (from /proc/mounts: never mounts anything). */
+/* tracefs mounted by this process (on /sys/kernel/tracing): unmounted
+ * when it exits, whatever the path (rtla mounts it too). */
+static bool mounted_here;
+
+static void unmount_ours(void)
+{
+	if (mounted_here && umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
+		mounted_here = false;
+}
+
+/* Where tracefs is mounted (from /proc/mounts); when it is not, as root,
+ * mount it on /sys/kernel/tracing (unmounted at exit). */
 static const char *tracing_dir(char *err, size_t len)
 {
 	static char dir[256];
@@ -184,8 +198,18 @@ static const char *tracing_dir(char *err, size_t len)
 		fclose(f);
 	if (dir[0])
 		return dir;
+	if (stat("/sys/kernel/tracing", &st) == 0 &&
+	    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		if (!mounted_here)
+			atexit(unmount_ours);
+		mounted_here = true;
+		log_note("mounted tracefs on /sys/kernel/tracing (unmounted when rtlat ends)");
+		snprintf(dir, sizeof(dir), "/sys/kernel/tracing");
+		return dir;
+	}
 	if (stat("/sys/kernel/tracing", &st) == 0)
-		snprintf(err, len, "tracefs is not mounted; mount it with: mount -t tracefs nodev /sys/kernel/tracing");
+		snprintf(err, len, "tracefs is not mounted and could not be mounted (%s); mount it with: mount -t tracefs nodev /sys/kernel/tracing",
+			 strerror(errno));
 	else
 		snprintf(err, len, "this kernel has no tracefs (/sys/kernel/tracing is missing): --trace needs a kernel with CONFIG_FTRACE and CONFIG_TRACING");
 	return NULL;
@@ -376,12 +400,87 @@ static int start_timerlat(struct tsrc *s, const struct tsrc_cfg *c, char *err,
 	return 0;
 }
 
+/* The whole of a tracefs file into a malloc'ed buffer (*@n bytes). */
+static char *read_whole(const char *path, size_t *n)
+{
+	size_t cap = 8192, len = 0;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	while ((r = read(fd, buf + len, cap - len)) > 0) {
+		len += (size_t)r;
+		if (len == cap) {
+			nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = nb;
+		}
+	}
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return NULL;
+	}
+	*n = len;
+	return buf;
+}
+
+/*
+ * The event formats rtlat decodes, and only those: the header page and the
+ * format of each event of evdefs and ftrace:timerlat. (libtracefs's
+ * tracefs_local_events_system() also parses /proc/kallsyms, the saved
+ * command lines and every event of the systems: about 0.5 s, and 2 s on an
+ * emulated CPU, before the first sample.) Missing events are left out;
+ * NULL on an error of the header page.
+ */
+static struct tep_handle *load_formats(const char *dir)
+{
+	struct tep_handle *tep = tep_alloc();
+	char p[512], *buf;
+	size_t i, n;
+
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, (int)sizeof(long));
+	tep_set_page_size(tep, (int)sysconf(_SC_PAGESIZE));
+	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
+			       TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
+				TEP_LITTLE_ENDIAN);
+	snprintf(p, sizeof(p), "%s/events/header_page", dir);
+	buf = read_whole(p, &n);
+	if (!buf || tep_parse_header_page(tep, buf, n, (int)sizeof(long)) < 0) {
+		free(buf);
+		tep_free(tep);
+		return NULL;
+	}
+	free(buf);
+	for (i = 0; i <= NEVDEFS; i++) {
+		const char *sys = i < NEVDEFS ? evdefs[i].sys : "ftrace";
+		const char *name = i < NEVDEFS ? evdefs[i].name : "timerlat";
+
+		snprintf(p, sizeof(p), "%s/events/%s/%s/format", dir, sys, name);
+		buf = read_whole(p, &n);
+		if (buf)
+			tep_parse_event(tep, buf, n, sys);
+		free(buf);
+	}
+	return tep;
+}
+
 int tsrc_open(struct tsrc **out, const struct tsrc_cfg *c, char *err,
 	      size_t len)
 {
-	static const char *const systems[] = {
-		"timer", "sched", "irq", "irq_vectors", "ftrace", NULL,
-	};
 	const char *dir = tracing_dir(err, len);
 	struct cpuset online;
 	struct tsrc *s;
@@ -416,7 +515,7 @@ int tsrc_open(struct tsrc **out, const struct tsrc_cfg *c, char *err,
 		tracefs_instance_set_buffer_size(s->inst, (size_t)c->buffer_kb,
 						 c->cpus[i]);
 	}
-	s->tep = tracefs_local_events_system(dir, systems);
+	s->tep = load_formats(dir);
 	if (!s->tep) {
 		snprintf(err, len, "cannot read the trace event formats in %s/events: %s",
 			 dir, strerror(errno));

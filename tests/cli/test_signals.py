@@ -105,9 +105,13 @@ def test_other_commands_keep_the_default_action():
     """report, db, sysinfo... do not inherit the blocked signals."""
     import subprocess
     from conftest import RTLAT
+    # SIGINT at its default action in the child, as from a terminal (a
+    # background job of a script, as a loaded test run may be, ignores it)
     proc = subprocess.Popen([RTLAT, "report", "/dev/stdin"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                             signal.SIG_DFL))
     # wait until it sleeps reading its input, signals unblocked
     end = time.monotonic() + 20
     while True:
@@ -164,3 +168,26 @@ def test_sigint_while_loads_start_acts_at_once(tmp_path):
     d = load(js)
     assert d["status"] == "interrupted"
     assert all(s["samples"] == 0 for s in d["summary"].values())
+
+
+@needs_root
+def test_nohup_keeps_sighup_ignored(tmp_path):
+    """Under nohup (SIGHUP ignored at the start) a hang-up does not end
+    the run (blocked, Linux would queue it for the engine: it ended the
+    run), while SIGINT still does."""
+    import subprocess
+    from conftest import RTLAT
+    for sig, status in ((signal.SIGHUP, "complete"),
+                        (signal.SIGINT, "interrupted")):
+        js = tmp_path / ("%d.json" % sig)
+        proc = subprocess.Popen(
+            [RTLAT, "latency", "-T", "2", "--warmup", "0.2", "-p", "1000",
+             "--json", str(js)], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+        wait_warming_up(proc)
+        time.sleep(0.5)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert load(js)["status"] == status, (sig, err)

@@ -81,6 +81,7 @@ EXPECT = {
         ("dev max", lambda res, sm: us3(sm["deviation"]["max_ns"])),
         ("dev max %", None),            # checked below
         ("sleep max", lambda res, sm: us3(sm["sleep"]["max_ns"])),
+        ("test-time", lambda res, sm: "00:00:01"),
     ],
 }
 
@@ -118,8 +119,11 @@ def test_suite_end_to_end(tmp_path):
         in report
     assert "|-----lat min|-----lat avg|-----lat max|-overrun|-------p99.9|---test-time" in report
     assert "|-----lat min|-----lat avg|-----lat max|----lost|-------p99.9|---test-time" in report
-    assert "CRUNCHER without load, times in us, dev = computation time - ideal:" \
-        in report
+    assert "CRUNCHER without load, times in us, dev = computation time - " \
+        "ideal, sleep max = latest wake-up from the sleep between " \
+        "computations, test-time hh:mm:ss:" in report
+    # under each row, how it measured
+    assert report.count("\n  measured: ") == 8
     rows = [ln for ln in report.splitlines() if ln.startswith("Test Board 1.0 |")]
     assert len(rows) == 8, rows
     assert "Loads achieved" in report
@@ -680,3 +684,43 @@ def test_full_disk_leaves_no_truncated_files(tmp_path):
         assert not [f for f in (mnt / "o").rglob("*.tmp")]
     finally:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+@needs_root
+def test_report_says_how_it_measured_and_a_starved_cpu(tmp_path):
+    """Under each row: period, scheduling, CPUs, samples and misses, the
+    CPU of the max; a CPU starved by a SCHED_FIFO hog at the samplers'
+    priority (20 ms of every 40 ms) shows in a per-CPU line and a note
+    that the max is a starvation (it showed only with report --threads)."""
+    import sys
+    from rt_helpers import need_cpus, stall
+    need_cpus(2)
+    cpus = sorted(os.sched_getaffinity(0))
+    out = tmp_path / "res"
+    p = start(["suite", "--tests", "latency", "--loads", "none", "-T", "3",
+               "--warmup", "200ms", "--out", str(out)])
+    time.sleep(1.0)
+    hog = stall(cpus[1], 99, 20, 0, count=50, gap=0.02)
+    stdout, stderr = p.communicate(timeout=120)
+    hog.wait(timeout=60)
+    assert p.returncode == 0, stderr
+    lines = stdout.splitlines()
+    [i] = [k for k, ln in enumerate(lines)
+           if ln.startswith("LATENCY without load")]
+    measured = lines[i + 3]
+    assert measured.startswith("  measured: period 100 us, fifo 99, "
+                               "CPUs %d-%d, latency: " % (cpus[0], cpus[1])) \
+        or measured.startswith("  measured: period 100 us, fifo 99, "
+                               "CPUs %d,%d, latency: " % (cpus[0], cpus[1])), \
+        measured
+    d = load_json_strict(next(out.glob("01-latency-none.json")))
+    lat = d["summary"]["latency"]
+    assert "%d samples + %d overruns" % (lat["samples"], lat["overruns"]) \
+        in measured
+    per = lines[i + 4]
+    assert per.startswith("  per CPU (they differ beyond the noise): CPU "), \
+        stdout
+    note = [ln for ln in lines[i + 4:i + 7] if ln.startswith("  note: ")]
+    assert note and "the max is that of a starved task, not a latency" \
+        in note[0], stdout
+    assert "|" not in measured + per      # rows of pasted tables only

@@ -33,8 +33,22 @@ def usable_cpu():
 
 
 needs_trace = pytest.mark.skipif(
-    not (is_root() and (TRACEFS / "instances").is_dir()),
-    reason="needs root and tracefs mounted at /sys/kernel/tracing")
+    not (is_root() and TRACEFS.is_dir()),
+    reason="needs root and a kernel with tracefs (/sys/kernel/tracing)")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def tracefs_mounted():
+    """The tests read the global instance themselves: tracefs mounted on
+    /sys/kernel/tracing for them (a fresh machine may have it unmounted),
+    and unmounted again after them if it was not."""
+    mounted = False
+    if is_root() and TRACEFS.is_dir() and not (TRACEFS / "instances").is_dir():
+        mounted = subprocess.run(["mount", "-t", "tracefs", "nodev",
+                                  str(TRACEFS)]).returncode == 0
+    yield
+    if mounted:
+        subprocess.run(["umount", "-l", str(TRACEFS)])
 needs_built_in = pytest.mark.skipif(not built_in(),
                                     reason="rtlat built without libtracefs")
 
@@ -194,20 +208,33 @@ def test_trace_unprivileged_names_root():
 
 @needs_built_in
 @needs_trace
-def test_trace_without_tracefs_says_how_to_mount():
-    """In a mount namespace without tracefs (the host's is untouched)."""
+def test_trace_mounts_tracefs_when_needed(tmp_path):
+    """In a mount namespace without tracefs (the host's is untouched),
+    --trace mounts it on /sys/kernel/tracing, as rtla does, measures, and
+    unmounts it at the end (it used to stop with "tracefs is not
+    mounted")."""
+    js = tmp_path / "r.json"
     script = ("umount /sys/kernel/tracing 2>/dev/null; "
               "umount /sys/kernel/debug/tracing 2>/dev/null; "
               "umount /sys/kernel/debug 2>/dev/null; "
-              "exec %s latency --trace -T 1" % RTLAT)
+              "grep -c ' tracefs ' /proc/mounts; "
+              "%s latency --trace -T 1 -c %d --json %s; rc=$?; "
+              "grep -c ' tracefs ' /proc/mounts; exit $rc"
+              % (RTLAT, usable_cpu(), js))
     p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
                         "-c", script], capture_output=True, text=True,
-                       timeout=30)
-    if "tracefs" not in p.stderr and p.returncode == 0:
+                       timeout=60)
+    counts = [ln for ln in p.stdout.splitlines() if ln.strip().isdigit()]
+    if counts[:1] != ["0"]:
         pytest.skip("could not hide tracefs in a mount namespace")
-    assert p.returncode == 1
-    assert "mount -t tracefs nodev /sys/kernel/tracing" in p.stderr, p.stderr
-    assert "tracefs" in os.popen("mount").read()     # ours is still there
+    assert p.returncode == 0, p.stderr
+    assert "mounted tracefs on /sys/kernel/tracing (unmounted when rtlat " \
+        "ends)" in p.stderr
+    assert counts == ["0", "0"], p.stdout          # unmounted at the end
+    d = load_json_strict(js)
+    assert d["status"] == "complete"
+    assert d["trace"]["traced"] > 0
+    check_parts(d)
 
 
 @needs_built_in
@@ -275,13 +302,14 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
 def test_trace_stall_is_named(tmp_path):
     """A SCHED_FIFO busy loop above the sampler on its CPU: the worst
     sample waited to run, and the analysis names the stalling task."""
-    # 20 ms: well above the few-ms hiccups of a virtual machine's timer
-    lat, out, err, j = with_stall(tmp_path, ["-T", "4"], 20, 300, 6)
+    # 40 ms: well above the hiccups of a loaded virtual machine (more than
+    # 20 ms seen, in return to user: it then was the worst sample)
+    lat, out, err, j = with_stall(tmp_path, ["-T", "4"], 40, 300, 6)
     assert lat.returncode == 0, err
     d = load_json_strict(j)
     t = check_parts(d)
     w = t["worst"]
-    assert w["latency_ns"] >= 15_000_000
+    assert w["latency_ns"] >= 35_000_000
     assert w["dominant"] == "wakeup_to_running"
     assert w["dominant_pct"] > 50
     assert "RTW|dominant: wake-up to running" in out

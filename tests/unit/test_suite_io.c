@@ -155,6 +155,50 @@ static void test_headline_params(void **state)
 	assert_int_equal(h.nparams, 0);
 }
 
+/* Per-sampler figures: "sampler.I.cpu", "sampler.I.NAME.FIELD", in order;
+ * out-of-order or out-of-range indices are not taken. */
+static void test_headline_samplers(void **state)
+{
+	static const char text[] =
+		"rtlat-headline 1\n"
+		"period_ns 100000\n"
+		"cpus 0-1\n"
+		"sampler.0.cpu 0\n"
+		"sampler.0.latency.samples 10839\n"
+		"sampler.0.latency.misses 9161\n"
+		"sampler.0.latency.min_ns 7100\n"
+		"sampler.0.latency.avg_ns 908120.5\n"
+		"sampler.0.latency.max_ns 7264831\n"
+		"sampler.1.cpu 1\n"
+		"sampler.1.latency.samples 19998\n"
+		"sampler.1.latency.misses 2\n"
+		"sampler.1.latency.min_ns 6900\n"
+		"sampler.1.latency.avg_ns 11042.0\n"
+		"sampler.1.latency.max_ns 336233\n"
+		"sampler.3.cpu 3\n"
+		"sampler.99.cpu 9\n"
+		"series latency\n"
+		"end\n";
+	struct headline h;
+
+	(void)state;
+	assert_int_equal(headline_parse(&h, text), 0);
+	assert_int_equal(h.period_ns, 100000);
+	assert_string_equal(h.cpus, "0-1");
+	assert_int_equal(h.nsamplers, 2);
+	assert_int_equal(h.samplers[0].cpu, 0);
+	assert_int_equal(h.samplers[0].nseries, 1);
+	assert_string_equal(h.samplers[0].series[0].name, "latency");
+	assert_int_equal(h.samplers[0].series[0].misses, 9161);
+	assert_true(h.samplers[0].series[0].has_stats);
+	assert_int_equal(h.samplers[0].series[0].max_ns, 7264831);
+	assert_int_equal(h.samplers[1].cpu, 1);
+	assert_int_equal(h.samplers[1].series[0].samples, 19998);
+	assert_true(h.samplers[1].series[0].avg_ns == 11042.0);
+	/* the run's own series are not created by sampler lines */
+	assert_int_equal(h.nseries, 1);
+}
+
 struct kv {
 	char text[512];
 	size_t n;
@@ -278,6 +322,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_headline_parse),
+		cmocka_unit_test(test_headline_samplers),
 		cmocka_unit_test(test_headline_partial_and_bad),
 		cmocka_unit_test(test_headline_params),
 		cmocka_unit_test(test_ini),

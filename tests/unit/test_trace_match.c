@@ -193,6 +193,38 @@ static void test_normal(void **state)
 	assert_int_equal(G.r[0].s.cycle, 0);
 }
 
+/* The sampler, still busy with its previous period, arms its next timer
+ * 118 us after that timer's deadline: the timer fires at once, and the
+ * sample's irq latency is the sampler's own lateness (tmatch_armed_late),
+ * as seen on PREEMPT_RT with a 100 us period. The parts still add up. */
+static void test_timer_armed_after_deadline(void **state)
+{
+	int64_t d = T0, now, t_arm = T0 + 118000;
+
+	(void)state;
+	now = period(0xaa00, d - P, 3000, 400, 1000, 2000);
+	sample(0, d - P, now);
+	/* armed late: no sleep, expiry right after the hrtimer_start */
+	start(t_arm, TID, 0xab00, d);
+	expire(t_arm + 2000, TID, 0xab00, t_arm + 1500);
+	waking(t_arm + 2400, TID);
+	sample(1, d, t_arm + 4000);
+	start(t_arm + 10000, TID, 0xac00, d + P);
+	expire(t_arm + 40000, 0, 0x5555, t_arm + 39900);
+	tmatch_advance(&M, INT64_MAX);
+	assert_int_equal(G.n, 2);
+	assert_int_equal(tmatch_armed_late(&G.k[0]), 0);
+	assert_int_equal(G.k[1].t_armed, t_arm);
+	assert_int_equal(tmatch_armed_late(&G.k[1]), 118000);
+	assert_int_equal(G.r[1].why, TM_TRACED);
+	/* irq latency: expiry's now - deadline, the 118 us of late arming
+	 * included */
+	assert_int_equal(G.r[1].comp[TM_IRQ], 118000 + 1500);
+	assert_int_equal(G.r[1].comp[TM_IRQ] + G.r[1].comp[TM_HANDLER] +
+			 G.r[1].comp[TM_SCHED] + G.r[1].comp[TM_RETURN],
+			 G.r[1].latency);
+}
+
 static void count_ev(void *ctx, const struct tev *e)
 {
 	int *n = ctx;
@@ -518,6 +550,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_normal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timer_armed_after_deadline,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_before_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_tasks_ignored, setup, teardown),
