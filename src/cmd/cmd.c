@@ -85,12 +85,6 @@ static int run_with(const struct test_desc *t, struct engine_opts *o,
 	return engine_run(t, o, &env);
 }
 
-int cmd_run(const struct test_desc *t, struct engine_opts *o,
-	    struct companion *comp, int ncomp)
-{
-	return run_with(t, o, comp, ncomp, NULL);
-}
-
 /* Parse @argv with @tables and the companions' tables, each option to @h
  * first, then the engine's, then the companions'; run @t with @priv. */
 static int parse_and_run(int argc, char **argv,
@@ -109,13 +103,15 @@ static int parse_and_run(int argc, char **argv,
 		return 1;
 	for (i = 0; n < MAX_TABLES && tables[i]; i++)
 		all[n++] = tables[i];
-	for (i = 0; i < c.ncomp && n < MAX_TABLES; i++)
+	for (i = 0; i < c.ncomp && n < MAX_TABLES && !t->own_options; i++)
 		if (comp[i].ops->opts && takes_opts(t, comp[i].ops))
 			all[n++] = comp[i].ops->opts;
 	all[n] = NULL;
 	r = opt_parse_options(argc, argv, all, cmd_opt, &c, usage, about);
 	if (r)
 		r = r > 0 ? 0 : 1;
+	else if (t->configure && t->configure(priv, o) < 0)
+		r = 1;
 	else
 		r = run_with(t, o, comp, c.ncomp, priv);
 	cmd_companions_free(comp, c.ncomp);
@@ -152,7 +148,7 @@ int cmd_test_main(const struct test_desc *t, int argc, char **argv)
 	c.o = &o;
 	engine_opts_init(&o, t->period_ns, t->prio);
 	if (t->init)
-		t->init(c.priv, &o);
+		t->init(c.priv, &o, argc, argv);
 	/* the help of a shared option as it applies to @t */
 	for (i = 0; i < MAX_TABLES && t->opts[i]; i++)
 		tables[i] = t->help && t->opts[i] == engine_common_opts ?

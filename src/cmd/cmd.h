@@ -27,8 +27,8 @@ struct rtlat_cmd {
 	 * then ends the run cleanly instead of killing it); the other
 	 * commands get them back at their default action */
 	bool measures;
-	/* a test: name, summary and suite come from it, and main() is
-	 * cmd_test_main() unless the test has its own (test_desc.main) */
+	/* a test: name, summary and suite come from it, main() is
+	 * cmd_test_main() */
 	const struct test_desc *test;
 };
 
@@ -54,11 +54,6 @@ const struct rtlat_cmd *cmd_find(const char *name);
  */
 int cmd_companions_init(struct companion *comp, int max);
 void cmd_companions_free(struct companion *comp, int n);
-
-/* Run @t with @o and the companions @comp, writing the result files.
- * Returns the exit status (0, 1 or 2). */
-int cmd_run(const struct test_desc *t, struct engine_opts *o,
-	    struct companion *comp, int ncomp);
 
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;

@@ -59,7 +59,6 @@ void cmd_registry_init(void)
 
 		c->name = c->test->name;
 		c->summary = c->test->summary;
-		c->main = c->test->main;
 		c->suite = c->test->suite;
 		c->measures = true;
 	}

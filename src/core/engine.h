@@ -430,15 +430,19 @@ struct test_desc {
 	 * allocated before the options; @init sets its defaults (may be
 	 * NULL) */
 	size_t priv_size;
-	void (*init)(void *priv, struct engine_opts *o);
+	void (*init)(void *priv, struct engine_opts *o, int argc,
+		     char **argv);
 	/* its own options, before the shared ones see them: 0, -1 after an
 	 * error (reported), 1 when not its option (may be NULL) */
 	int (*opt)(void *priv, struct engine_opts *o, const struct optdesc *d,
 		   const char *arg);
+	/* after the options, before the run (may be NULL): 0, or -1 after
+	 * an error (reported) */
+	int (*configure)(void *priv, struct engine_opts *o);
+	/* its tables are the whole command line (cyclic: cyclictest's), with
+	 * no option of the companions */
+	bool own_options;
 	const struct suite_spec *suite;	/* in rtlat suite (NULL: not) */
-	/* a command line of its own (cyclic: cyclictest's); NULL: the
-	 * generic one (cmd_test_main()) */
-	int (*main)(int argc, char **argv);
 	/* Lay out samplers: call engine_add_sampler(); may set r->priv. */
 	int (*setup)(struct run *r);
 	/* May be NULL. In each sampler's thread, pinned and at its priority,

@@ -437,7 +437,8 @@ static const struct opt_help cruncher_help[] = {
 	{ 0, NULL },
 };
 
-static void cruncher_init(void *priv, struct engine_opts *o)
+static void cruncher_init(void *priv, struct engine_opts *o, int argc,
+			  char **argv)
 {
 	struct cruncher *c = priv;
 

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cmd/cmd.h"
 #include "tests/cyclic.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -441,10 +440,10 @@ static const struct series_desc *const cyclic_descs[] = { &cyclic_series };
 
 static int cyclic_setup(struct run *r)
 {
-	struct cyclic_opts *c = (struct cyclic_opts *)((char *)r->o -
-				offsetof(struct cyclic_opts, eo));
+	struct cyclic_run *cr = r->priv;
+	struct cyclic_opts *c = &cr->c;
+	struct cyclic_state *st = &cr->st;
 	struct cyclic_thread *t;
-	struct cyclic_state *st;
 	struct cpuset usable;
 	char err[1024], note[512];
 	int n, i;
@@ -466,10 +465,7 @@ static int cyclic_setup(struct run *r)
 		return -1;
 	}
 	t = calloc(CYCLIC_MAX_THREADS, sizeof(*t));
-	st = calloc(1, sizeof(*st));
-	if (!t || !st) {
-		free(t);
-		free(st);
+	if (!t) {
 		log_error("out of memory");
 		return -1;
 	}
@@ -484,12 +480,8 @@ static int cyclic_setup(struct run *r)
 	if (note[0])
 		log_note("%s", note);
 	/* the policy given is not the one run: a warning, in the result too */
-	if (cyclic_policy_warning(c, &t[0], err, sizeof(err))) {
-		log_warn("%s", err);
-		if (r->nwarnings < RTLAT_MAX_WARNINGS)
-			snprintf(r->warnings[r->nwarnings++],
-				 sizeof(r->warnings[0]), "%s", err);
-	}
+	if (cyclic_policy_warning(c, &t[0], err, sizeof(err)))
+		engine_warn(r, "%s", err);
 	if (t[0].policy == SCHED_OTHER)
 		log_note("running SCHED_OTHER as cyclictest does without -p; give -p PRIO for a real-time measurement");
 	if (c->affinity_set && !c->smp) {
@@ -517,85 +509,87 @@ static int cyclic_setup(struct run *r)
 		log_error("out of memory");
 		goto fail;
 	}
-	r->priv = st;
 	free(t);
 	return 0;
 fail:
 	free(t);
-	free(st);
 	return -1;
 }
 
 static void cyclic_teardown(struct run *r)
 {
-	struct cyclic_state *st = r->priv;
+	struct cyclic_state *st = r->priv;	/* first of struct cyclic_run */
 
-	if (st) {
-		free(st->live);
-		free(st);
-		r->priv = NULL;
-	}
+	free(st->live);
+	st->live = NULL;
 }
 
-extern const struct test_desc cyclic_test;
-
-
-static int cyclic_main(int argc, char **argv)
+static void cyclic_init(void *priv, struct engine_opts *o, int argc,
+			char **argv)
 {
-	static const struct optdesc *const tables[] = {
-		cyclic_opt_table, NULL,
-	};
-	struct cyclic_opts c;
-	int r;
+	struct cyclic_run *cr = priv;
 
-	cyclic_opts_init(&c, argc, argv);
-	r = opt_parse_options(argc, argv, tables, cyclic_opt, &c,
-			      "rtlat cyclic [OPTIONS]",
-			      "cyclictest (rt-tests) compatible: the same options and output\n"
-			      "(T: lines, -h histogram, --json), measured by the rtlat engine.\n"
-			      "Missed periods are counted and printed (# Overruns), threads\n"
-			      "without a cycle print n/a, -b stops every thread.\n"
-			      "Exit status: 0 ok, 1 error, 2 -b latency exceeded.");
-	if (r)
-		return r > 0 ? 0 : 1;
-	/* -s wins over -x, as in cyclictest; -r and -s sleep relative */
-	if (c.sys_nanosleep && c.posix_timers)
-		log_note("-s uses nanosleep and is not compatible with -x: using nanosleep");
-	if (c.relative || c.sys_nanosleep)
-		c.eo.wait = WAIT_REL;
-	else if (c.posix_timers)
-		c.eo.wait = WAIT_POSIX;
-	if (c.relative && c.posix_timers && !c.sys_nanosleep)
-		c.eo.wait = WAIT_POSIX;
-	if (c.hist_buckets) {
-		c.eo.linear_hist = true;
-		c.eo.hist_bucket_ns = NSEC_PER_USEC;
-		c.eo.hist_buckets = c.hist_buckets;
-		c.eo.overflow_cycles = (size_t)c.hist_buckets;
-	}
-	if (c.histfile && !c.hist_buckets)
-		log_note("--histfile without -h/-H: no histogram to write");
-	c.eo.period_ns = c.interval_ns;
-	if (c.eo.interval_ns < c.interval_ns)
-		c.eo.interval_ns = c.interval_ns;
-	{
-		struct companion comp[4];
-		int n = cmd_companions_init(comp, 4);
-
-		if (n < 0)
-			return 1;
-		r = cmd_run(&cyclic_test, &c.eo, comp, n);
-		cmd_companions_free(comp, n);
-		return r;
-	}
+	cyclic_opts_init(&cr->c, argc, argv);
 }
 
-/* cyclictest's command line is cyclic_main()'s, not the generic one */
+static int cyclic_opt_priv(void *priv, struct engine_opts *o,
+			   const struct optdesc *d, const char *arg)
+{
+	struct cyclic_run *cr = priv;
+
+	return cyclic_opt(&cr->c, d, arg);
+}
+
+/* cyclictest's options onto what the engine runs with, @o */
+static int cyclic_configure(void *priv, struct engine_opts *o)
+{
+	struct cyclic_run *cr = priv;
+	struct cyclic_opts *c = &cr->c;
+
+	/* -s wins over -x, as in cyclictest; -r and -s sleep relative */
+	if (c->sys_nanosleep && c->posix_timers)
+		log_note("-s uses nanosleep and is not compatible with -x: using nanosleep");
+	if (c->relative || c->sys_nanosleep)
+		c->eo.wait = WAIT_REL;
+	else if (c->posix_timers)
+		c->eo.wait = WAIT_POSIX;
+	if (c->relative && c->posix_timers && !c->sys_nanosleep)
+		c->eo.wait = WAIT_POSIX;
+	if (c->hist_buckets) {
+		c->eo.linear_hist = true;
+		c->eo.hist_bucket_ns = NSEC_PER_USEC;
+		c->eo.hist_buckets = c->hist_buckets;
+		c->eo.overflow_cycles = (size_t)c->hist_buckets;
+	}
+	if (c->histfile && !c->hist_buckets)
+		log_note("--histfile without -h/-H: no histogram to write");
+	c->eo.period_ns = c->interval_ns;
+	if (c->eo.interval_ns < c->interval_ns)
+		c->eo.interval_ns = c->interval_ns;
+	*o = c->eo;
+	return 0;
+}
+
+static const struct optdesc *const cyclic_opts[] = {
+	cyclic_opt_table, NULL,
+};
+
 const struct test_desc cyclic_test = {
 	.name = "cyclic",
 	.mode = "cyclictest-compatible periodic task",
 	.summary = "cyclictest-compatible latency test (same options and output)",
-	.main = cyclic_main,
+	.about =
+	"cyclictest (rt-tests) compatible: the same options and output\n"
+	"(T: lines, -h histogram, --json), measured by the rtlat engine.\n"
+	"Missed periods are counted and printed (# Overruns), threads\n"
+	"without a cycle print n/a, -b stops every thread.\n"
+	"Exit status: 0 ok, 1 error, 2 -b latency exceeded.",
+	.opts = cyclic_opts,
+	.own_options = true,
+	.priv_size = sizeof(struct cyclic_run),
+	.init = cyclic_init,
+	.opt = cyclic_opt_priv,
+	.configure = cyclic_configure,
 	.setup = cyclic_setup,
 	.body = timer_test_body,
 	.teardown = cyclic_teardown,

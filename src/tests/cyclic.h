@@ -126,6 +126,14 @@ struct cyclic_state {
 	int live_lines;			/* lines of the live block */
 };
 
+/* The private state of a cyclic run (test_desc.priv_size, r->priv): the
+ * run's state first, so that r->priv is the struct cyclic_state the output
+ * reads; the command line after it. */
+struct cyclic_run {
+	struct cyclic_state st;
+	struct cyclic_opts c;
+};
+
 /*
  * Write the rt-tests style JSON of @r (documented in docs/cyclic-json.md)
  * atomically to @path, with @return_code. Returns 0 or -1 with a message.

@@ -371,7 +371,8 @@ static const struct opt_help handshake_help[] = {
 	{ 0, NULL },
 };
 
-static void handshake_init(void *priv, struct engine_opts *o)
+static void handshake_init(void *priv, struct engine_opts *o, int argc,
+			   char **argv)
 {
 	struct handshake *h = priv;
 

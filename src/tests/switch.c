@@ -231,7 +231,8 @@ static const struct opt_help switch_help[] = {
 	{ 0, NULL },
 };
 
-static void switch_init(void *priv, struct engine_opts *o)
+static void switch_init(void *priv, struct engine_opts *o, int argc,
+			char **argv)
 {
 	struct ipc_test *t = priv;
 
