@@ -163,3 +163,14 @@ int cmd_test_main(const struct test_desc *t, int argc, char **argv)
 	free(c.priv);
 	return r;
 }
+
+const char *const *cmd_load_names(void)
+{
+	static const char *names[32];
+	int i;
+
+	for (i = 0; load_gens[i] && i < 31; i++)
+		names[i] = load_gens[i]->name;
+	names[i] = NULL;
+	return names;
+}

@@ -55,6 +55,10 @@ const struct rtlat_cmd *cmd_find(const char *name);
 int cmd_companions_init(struct companion *comp, int max);
 void cmd_companions_free(struct companion *comp, int n);
 
+/* The names of the load generators, NULL-terminated (for the report's
+ * "hell"; import_set_load_names()). */
+const char *const *cmd_load_names(void);
+
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;
 extern char **rtlat_argv;
