@@ -169,7 +169,7 @@ const char *const *cmd_load_names(void)
 	static const char *names[32];
 	int i;
 
-	for (i = 0; load_gens[i] && i < 31; i++)
+	for (i = 0; i < 31 && load_gens[i]; i++)
 		names[i] = load_gens[i]->name;
 	names[i] = NULL;
 	return names;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Sub-commands of the rtlat multi-call binary. Each command is one file in
- * src/cmd/ that defines a struct rtlat_cmd; registry.c lists them.
+ * src/cmd/ that defines a struct rtlat_cmd; each test is one file in
+ * src/tests/ that defines a struct test_desc (core/engine.h), run by
+ * cmd_test_main(). registry.c lists them.
  */
 #ifndef RTLAT_CMD_H
 #define RTLAT_CMD_H
