@@ -10,9 +10,14 @@
 #   make asan                 build/asan/rtlat with ASan+UBSan (make check uses it)
 #   make fuzz-run             run each report importer's libFuzzer target for
 #                             FUZZ_TIME seconds (default 10; needs clang)
+#   make check-fresh          README's first command in a fresh mmdebstrap
+#                             Debian root (root, about 2-5 minutes)
+#   make check-build-matrix   every combination of the optional libraries
+#   make check-quality        all quality gates CI runs after make check
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
 # O=DIR selects the build directory (default: build).
+# WITH_CJSON=0, WITH_SQLITE=0, WITH_TRACEFS=0 leave one optional library out.
 # HOST_FEATURES=0 leaves out the host-side parts (report importers using cJSON,
 # SQLite history); it is the default for cross and static builds.
 

@@ -9,6 +9,8 @@
 #  - rtlat latency --trace (trace events) and --trace=timerlat on CPU 1: the
 #    parts add up, the instance is removed, the timerlat reference has
 #    samples;
+#  - rtlat check: it must say PREEMPT_RT, with the timerlat, osnoise and
+#    hwlat tracers, and exit 2 exactly when an item is bad;
 #  - rtla timerlat (Debian package rtla, copied in when installed) on the
 #    same CPU and period: its IRQ latency and rtlat's irq latency must be of
 #    the same order of magnitude (a factor of 10 either way), as must the
@@ -40,6 +42,7 @@ guest='step() { name=$1; shift; "$@" & p=$!; n=0
 		echo "$t $(cat $t/comm) $(cut -d" " -f3 $t/stat) $(cat $t/wchan)"; cat $t/stack; done
 		kill -9 $p; fi; wait $p; echo "$name rc=$?"; }
 cat /sys/kernel/realtime && uname -v
+rtlat check -T 1 > /data/check.txt; echo "check rc=$?"
 cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
 step latency rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
 step trace sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out"
@@ -53,12 +56,21 @@ true'
 # (the --trace result files are checked on the host by tests/cli)
 "$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $rtla_in -o /data/latency.json \
 	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
-	-o /data/osnoise.txt -o /data/rtla.txt -d "$out" -- sh -c "$guest" \
+	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt -d "$out" -- sh -c "$guest" \
 	| tee "$out/latency.log"
 python3 - "$out" <<'PY'
 import json, os, re, sys
 out = sys.argv[1]
 log = open(out + "/latency.log").read()
+chk = open(out + "/check.txt").read()
+rows = {l.split()[0]: l.split()[1] for l in chk.splitlines()
+        if l and not l.startswith((" ", "#"))}
+assert re.search(r"^preempt +ok +PREEMPT_RT, kernel ", chk, re.M), chk
+assert re.search(r"^tracers +ok +timerlat osnoise hwlat", chk, re.M), chk
+rc = 2 if "bad" in rows.values() else 0
+assert "check rc=%d" % rc in log, (rc, chk)
+print("check-rtvm: rtlat check on PREEMPT_RT: preempt ok, tracers ok; %s"
+      % chk.splitlines()[-1].lstrip("# "))
 for step in ("latency", "trace", "timerlat", "rtla"):
     assert step + " hung" not in log, "guest step '%s' hung (stacks in %s/latency.log)" % (step, out)
 assert "latency rc=0" in log, "rtlat latency failed in the guest"

@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config make \
-	libcmocka-dev python3 python3-pytest \
+	libcmocka-dev python3 python3-pytest python3-junitparser python3-yaml \
 	libcjson-dev libsqlite3-dev gnuplot-nox \
 	libtracefs-dev libtraceevent-dev \
 	rt-tests rtla stress-ng musl-tools procps util-linux file \

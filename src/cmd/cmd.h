@@ -61,6 +61,14 @@ void cmd_companions_free(struct companion *comp, int n);
  * "hell"; import_set_load_names()). */
 const char *const *cmd_load_names(void);
 
+/* --root DIR (sysinfo, check): a directory rtlat can read; otherwise
+ * reports it naming the option (@d) and returns -1. */
+int cmd_root_check(const struct optdesc *d, const char *dir);
+
+/* Warn on stderr when @root (not "/") holds neither proc/ nor sys/:
+ * nothing to @what ("describe"). */
+void cmd_root_note(const char *root, const char *what);
+
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;
 extern char **rtlat_argv;

@@ -16,6 +16,7 @@ extern const struct test_desc cruncher_test;
 
 extern const struct rtlat_cmd cmd_load;
 extern const struct rtlat_cmd cmd_sysinfo;
+extern const struct rtlat_cmd cmd_check;
 extern const struct rtlat_cmd cmd_suite;
 extern const struct rtlat_cmd cmd_selftest;
 extern const struct rtlat_cmd cmd_report;
@@ -43,6 +44,7 @@ const struct rtlat_cmd *const rtlat_cmds[] = {
 	&cmd_compare,
 	&cmd_db,
 	&cmd_sysinfo,
+	&cmd_check,
 	&cmd_selftest,
 	NULL,
 };

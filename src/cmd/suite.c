@@ -52,6 +52,8 @@ enum {
 	OPT_MAXLAT,
 	OPT_WARMUP,
 	OPT_TEST_ARGS,
+	OPT_LAVA,
+	OPT_JUNIT,
 };
 
 static const struct optdesc suite_opts[] = {
@@ -71,6 +73,11 @@ static const struct optdesc suite_opts[] = {
 	  "rtlat-results/HOST-UTCTIME/)", OPT_OUT },
 	{ "max-latency", 0, required_argument, "US",
 	  "exit with status 2 if any run's latency exceeded US", OPT_MAXLAT },
+	{ "lava", 0, no_argument, NULL,
+	  "report each run's figures as LAVA test cases (lava-test-case,\n"
+	  "else <LAVA_SIGNAL_TESTCASE> lines on stdout)", OPT_LAVA },
+	{ "junit", 0, required_argument, "FILE",
+	  "write the same test cases as JUnit XML to FILE", OPT_JUNIT },
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
 	{ "test-args", 0, required_argument, "TEST:ARGS",
@@ -338,6 +345,14 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		s->out = arg;
 		return 0;
 	}
+	case OPT_LAVA:
+		s->lava = true;
+		return 0;
+	case OPT_JUNIT:
+		if (!arg[0])
+			return opt_bad_value(d, arg, "expected a file name");
+		s->junit = arg;
+		return 0;
 	case OPT_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
 			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
@@ -1181,6 +1196,10 @@ static int finish(struct suite *s)
 		}
 	}
 	free(text);
+	if (s->lava && suite_lava(s, stdout) < 0)
+		s->exit_code = 1;
+	if (s->junit && suite_junit(s, s->junit) < 0)
+		s->exit_code = 1;
 	write_index(s, s->interrupted ? "interrupted" : "complete");
 	if (s->threshold_exceeded)
 		log_warn("a run exceeded --max-latency (exit status 2)");
@@ -1277,6 +1296,14 @@ static int suite_run(struct suite *s, int argc, char **argv)
 		s->exe[n] = '\0';
 	else
 		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
+	if (s->junit) {
+		char msg[PATH_MAX + 128];
+
+		if (result_check_writable(s->junit, msg, sizeof(msg)) < 0) {
+			log_error("--junit: %s", msg);
+			return 1;
+		}
+	}
 	if (make_outdir(s) < 0)
 		return 1;
 

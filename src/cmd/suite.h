@@ -57,6 +57,8 @@ struct suite {
 	} targs[SUITE_MAX_TARGS];
 	int ntargs;
 	bool sched_in_targs;		/* they set -P/--priority or --policy */
+	bool lava;			/* --lava: LAVA test cases at the end */
+	const char *junit;		/* --junit FILE, or NULL */
 
 	/* state */
 	char exe[PATH_MAX];
@@ -78,6 +80,15 @@ struct suite {
 /* Print the report (board header, one table per test and load state, the
  * loads achieved, notes) to @f. */
 void suite_report(const struct suite *s, FILE *f);
+
+/* --lava: each run's figures as LAVA test cases (suite_lava.c): through
+ * lava-test-case when it is on PATH, else as <LAVA_SIGNAL_TESTCASE ...>
+ * lines on @f. Returns 0, or -1 when lava-test-case failed (said). */
+int suite_lava(const struct suite *s, FILE *f);
+
+/* --junit: the same cases as JUnit XML in @path (atomically). Returns 0 or
+ * -1 (said). */
+int suite_junit(const struct suite *s, const char *path);
 
 /* Write OUT/suite.json atomically with @status. Returns 0 or -1 with a
  * message. */

@@ -4,11 +4,8 @@
  * one the suite puts in its report header and every result file carries
  * under "system".
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/jsonw.h"
@@ -31,34 +28,12 @@ static const struct optdesc sysinfo_opts[] = {
 	OPT_END
 };
 
-/* --root: a directory rtlat can read. */
-static int check_root(const struct optdesc *d, const char *dir)
-{
-	char msg[320];
-	struct stat st;
-
-	if (!dir[0])
-		return opt_bad_value(d, dir, "expected a directory holding proc/ and sys/");
-	if (stat(dir, &st) < 0) {
-		snprintf(msg, sizeof(msg), "%s; expected a directory holding proc/ and sys/",
-			 strerror(errno));
-		return opt_bad_value(d, dir, msg);
-	}
-	if (!S_ISDIR(st.st_mode))
-		return opt_bad_value(d, dir, "not a directory; expected a directory holding proc/ and sys/");
-	if (access(dir, R_OK | X_OK) < 0) {
-		snprintf(msg, sizeof(msg), "cannot read it: %s", strerror(errno));
-		return opt_bad_value(d, dir, msg);
-	}
-	return 0;
-}
-
 static int sysinfo_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
 	struct sysinfo_args *a = ctx;
 
 	if (d->key == OPT_ROOT) {
-		if (check_root(d, arg) < 0)
+		if (cmd_root_check(d, arg) < 0)
 			return -1;
 		a->root = arg;
 	} else {
@@ -82,17 +57,7 @@ static int sysinfo_main(int argc, char **argv)
 			      "cpufreq governor, isolated CPUs and the kernel command line.");
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (strcmp(a.root, "/") != 0) {
-		char p[4096];
-
-		snprintf(p, sizeof(p), "%s/proc", a.root);
-		if (access(p, F_OK) < 0) {
-			snprintf(p, sizeof(p), "%s/sys", a.root);
-			if (access(p, F_OK) < 0)
-				log_warn("--root %s holds neither proc/ nor sys/: nothing to describe",
-					 a.root);
-		}
-	}
+	cmd_root_note(a.root, "describe");
 	sysdesc_read(&d, a.root);
 	if (a.json) {
 		struct jw w;

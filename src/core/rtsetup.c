@@ -2,6 +2,7 @@
 /* Real-time set-up; see rtsetup.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/rtsetup.h"
+#include "core/sysinfo.h"
 
 int policy_parse(const char *s, int *policy)
 {
@@ -180,12 +182,14 @@ static long read_long_file(const char *path)
 /* Path of this process in the cgroup v1 hierarchy of the "cpu"
  * controller (/proc/self/cgroup: "N:cpu,cpuacct:/path"), into @path;
  * -1 when there is none (cgroup v2 only). */
-static int cpu_cgroup_path(char *path, size_t len)
+static int cpu_cgroup_path(const char *root, char *path, size_t len)
 {
-	char line[512];
-	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[512], at[PATH_MAX];
+	FILE *f;
 	int found = -1;
 
+	sys_path(at, sizeof(at), root, "/proc/self/cgroup");
+	f = fopen(at, "re");
 	if (!f)
 		return -1;
 	while (found < 0 && fgets(line, sizeof(line), f)) {
@@ -209,12 +213,14 @@ static int cpu_cgroup_path(char *path, size_t len)
 
 /* Mount point of the cgroup v1 "cpu" controller (/proc/self/mountinfo:
  * fs type cgroup with "cpu" among its super options), into @mnt. */
-static int cpu_cgroup_mount(char *mnt, size_t len)
+static int cpu_cgroup_mount(const char *root, char *mnt, size_t len)
 {
-	char line[1024];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[1024], at[PATH_MAX];
+	FILE *f;
 	int found = -1;
 
+	sys_path(at, sizeof(at), root, "/proc/self/mountinfo");
+	f = fopen(at, "re");
 	if (!f)
 		return -1;
 	while (found < 0 && fgets(line, sizeof(line), f)) {
@@ -237,6 +243,17 @@ static int cpu_cgroup_mount(char *mnt, size_t len)
 	return found;
 }
 
+int rt_cgroup_runtime_file(const char *root, char *cg, size_t cglen,
+			   char *mnt, size_t mntlen, char *file, size_t filelen)
+{
+	if (cpu_cgroup_path(root, cg, cglen) < 0 ||
+	    cpu_cgroup_mount(root, mnt, mntlen) < 0)
+		return -1;
+	snprintf(file, filelen, "%s%s/cpu.rt_runtime_us", mnt,
+		 strcmp(cg, "/") ? cg : "");
+	return 0;
+}
+
 int rt_runtime_explain(char *msg, size_t len)
 {
 	char cg[512], mnt[512], file[1100];
@@ -249,11 +266,9 @@ int rt_runtime_explain(char *msg, size_t len)
 			 "give them some with: sysctl kernel.sched_rt_runtime_us=950000 (or -1: no limit)");
 		return 1;
 	}
-	if (cpu_cgroup_path(cg, sizeof(cg)) < 0 ||
-	    cpu_cgroup_mount(mnt, sizeof(mnt)) < 0)
+	if (rt_cgroup_runtime_file("/", cg, sizeof(cg), mnt, sizeof(mnt), file,
+				   sizeof(file)) < 0)
 		return 0;
-	snprintf(file, sizeof(file), "%s%s/cpu.rt_runtime_us", mnt,
-		 strcmp(cg, "/") ? cg : "");
 	v = read_long_file(file);
 	if (v != 0)
 		return 0;

@@ -48,6 +48,17 @@ int sched_probe(int policy, int prio, char *err, size_t errlen);
  */
 int rt_runtime_explain(char *msg, size_t len);
 
+/*
+ * The cgroup v1 "cpu" controller of this process below @root ("/" = this
+ * system): its cgroup path (/proc/self/cgroup) into @cg, the controller's
+ * mount point (/proc/self/mountinfo) into @mnt and the path of the
+ * cgroup's cpu.rt_runtime_us into @file (paths as the system sees them,
+ * not prefixed with @root). Returns 0, or -1 when there is no such
+ * controller (cgroup v2 only) or the files cannot be read.
+ */
+int rt_cgroup_runtime_file(const char *root, char *cg, size_t cglen,
+			   char *mnt, size_t mntlen, char *file, size_t filelen);
+
 /* Message for pthread_create/sched_setscheduler failing with @err. */
 void sched_explain(int policy, int prio, int e, char *msg, size_t len);
 

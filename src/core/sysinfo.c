@@ -14,9 +14,10 @@
 
 #include "core/cpulist.h"
 #include "core/jsonw.h"
+#include "core/kinfo.h"
 #include "core/sysinfo.h"
 
-static void sys_path(char *out, size_t len, const char *root, const char *path)
+void sys_path(char *out, size_t len, const char *root, const char *path)
 {
 	size_t n = strlen(root);
 
@@ -416,6 +417,54 @@ static void read_kernel(struct sysdesc *d, const char *root)
 	}
 }
 
+/*
+ * PREEMPT_DYNAMIC without debugfs: the mode the kernel booted in, from its
+ * "Dynamic Preempt: none" boot message, else the preempt= parameter, else
+ * the configured default (CONFIG_PREEMPT_NONE, _VOLUNTARY, _PREEMPT,
+ * _LAZY).
+ */
+static void preempt_mode_at_boot(struct sysdesc *d, const char *root)
+{
+	static const char *const cfg[][2] = {
+		{ "CONFIG_PREEMPT_NONE", "none" },
+		{ "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
+		{ "CONFIG_PREEMPT", "full" },
+		{ "CONFIG_PREEMPT_LAZY", "lazy" },
+	};
+	char mode[32], from[64], why[256], *text, *p;
+	size_t i;
+
+	if (kmsg_find(root, "Dynamic Preempt: ", mode, sizeof(mode)) > 0 &&
+	    mode[0]) {
+		snprintf(d->preempt_mode, sizeof(d->preempt_mode), "%s", mode);
+		snprintf(d->preempt_mode_source, sizeof(d->preempt_mode_source),
+			 "boot log");
+		return;
+	}
+	for (p = d->cmdline; (p = strstr(p, "preempt=")); p++) {
+		if (p != d->cmdline && p[-1] != ' ')
+			continue;
+		snprintf(d->preempt_mode, sizeof(d->preempt_mode), "%.*s",
+			 (int)strcspn(p + 8, " "), p + 8);
+		snprintf(d->preempt_mode_source, sizeof(d->preempt_mode_source),
+			 "cmdline");
+		return;
+	}
+	text = kconfig_read(root, d->release, from, sizeof(from), why,
+			    sizeof(why));
+	for (i = 0; text && i < sizeof(cfg) / sizeof(cfg[0]); i++) {
+		if (!kconfig_value(text, cfg[i][0], mode, sizeof(mode)) ||
+		    strcmp(mode, "y"))
+			continue;
+		snprintf(d->preempt_mode, sizeof(d->preempt_mode), "%s",
+			 cfg[i][1]);
+		snprintf(d->preempt_mode_source, sizeof(d->preempt_mode_source),
+			 "config");
+		break;
+	}
+	free(text);
+}
+
 static void read_cokernels(struct sysdesc *d, const char *root)
 {
 	char buf[64];
@@ -483,6 +532,11 @@ void sysdesc_read(struct sysdesc *d, const char *root)
 	if (!strcmp(d->nohz_full, "(null)"))
 		d->nohz_full[0] = '\0';
 	sys_read_file(root, "/proc/cmdline", d->cmdline, sizeof(d->cmdline));
+	if (!strcmp(d->preempt, "PREEMPT_DYNAMIC") && !d->preempt_mode[0])
+		preempt_mode_at_boot(d, root);
+	else if (d->preempt_mode[0])
+		snprintf(d->preempt_mode_source, sizeof(d->preempt_mode_source),
+			 "debugfs");
 }
 
 char *sysdesc_flavour(const struct sysdesc *d, char *buf, size_t len)
@@ -601,6 +655,7 @@ void sysdesc_json(const struct sysdesc *d, struct jw *w)
 	str_or_null(w, "proc_version", d->proc_version);
 	str_or_null(w, "preempt", d->preempt);
 	str_or_null(w, "preempt_dynamic_mode", d->preempt_mode);
+	str_or_null(w, "preempt_dynamic_mode_source", d->preempt_mode_source);
 	jw_bool(w, "preempt_rt", d->realtime);
 	str_or_null(w, "xenomai", d->xenomai);
 	str_or_null(w, "ipipe", d->ipipe);

@@ -43,6 +43,8 @@ struct sysdesc {
 	char preempt[32];		/* "PREEMPT_RT", "PREEMPT_DYNAMIC",
 					 * "PREEMPT", "PREEMPT_LAZY", "" */
 	char preempt_mode[16];		/* PREEMPT_DYNAMIC: "full", "voluntary".. */
+	char preempt_mode_source[16];	/* "debugfs" (in force now), "boot log",
+					 * "cmdline", "config" (at boot) */
 	bool realtime;			/* a PREEMPT_RT kernel */
 	char xenomai[64];		/* /proc/xenomai/version */
 	char ipipe[64];			/* /proc/ipipe/version */
@@ -84,5 +86,8 @@ char *fmt_bytes(char *buf, int64_t bytes);
  * or -1 (errno set). Used for every /proc and /sys read of the description.
  */
 int sys_read_file(const char *root, const char *path, char *buf, size_t len);
+
+/* The path of @path ("/proc/cmdline") below @root, into @out. */
+void sys_path(char *out, size_t len, const char *root, const char *path);
 
 #endif

@@ -106,3 +106,23 @@ def check_layout(out):
             _under(head[tag], line)
             n += 1
     return n
+
+
+def mount_tmpfs(path, opts):
+    """Mount a tmpfs with @opts ("size=1m") on @path (root)."""
+    subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(path)],
+                   check=True)
+
+
+def umount(path):
+    subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill_fs(path):
+    """Write @path until its file system is full (ENOSPC)."""
+    with open(path, "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+        except OSError:
+            pass

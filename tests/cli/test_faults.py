@@ -8,16 +8,8 @@ import time
 
 import pytest
 
-from conftest import RTLAT, is_root, load_json_strict, needs_root, run
-
-
-def mount_tmpfs(path, opts):
-    subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(path)],
-                   check=True)
-
-
-def umount(path):
-    subprocess.run(["umount", "-l", str(path)], check=False)
+from conftest import (RTLAT, fill_fs, is_root, load_json_strict,
+                      mount_tmpfs, needs_root, run, umount)
 
 
 def test_selftest_passes_and_is_deterministic(tmp_path):
@@ -62,12 +54,7 @@ def test_disk_full_checkpoint_measurement_goes_on(tmp_path, freed):
             except (OSError, ValueError, KeyError):
                 pass
             time.sleep(0.1)
-        with open(mnt / "filler", "wb") as f:
-            try:
-                while True:
-                    f.write(b"\0" * 65536)
-            except OSError:
-                pass
+        fill_fs(mnt / "filler")
         head = ""
         while "checkpoint not written" not in head:
             line = proc.stderr.readline()

@@ -3,6 +3,7 @@
 import csv
 import io
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -11,7 +12,8 @@ import time
 
 import pytest
 
-from conftest import load_json_strict, needs_root, run
+from conftest import (fill_fs, load_json_strict, mount_tmpfs, needs_root,
+                      run, umount)
 from procs import children, session_procs, start, stop, wait_session_empty
 
 HEADER = ["Board      :", "Processor  :", "CPU-Clk    :", "Caches     :",
@@ -662,16 +664,10 @@ def test_full_disk_leaves_no_truncated_files(tmp_path):
     in place, errors ignored: config.gz and sysinfo.txt of 0 bytes)."""
     mnt = tmp_path / "full"
     mnt.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs",
-                    str(mnt)], check=True)
+    mount_tmpfs(mnt, "size=256k")
     try:
         (mnt / "o").mkdir()
-        with open(mnt / "fill", "wb") as f:
-            try:
-                while True:
-                    f.write(b"\0" * 65536)
-            except OSError:
-                pass
+        fill_fs(mnt / "fill")
         p = run(["suite", "--tests", "latency", "--loads", "none", "-T",
                  "0.5", "--warmup", "0.1s", "--out", mnt / "o"], timeout=120)
         assert p.returncode == 1, p.stderr
@@ -683,7 +679,7 @@ def test_full_disk_leaves_no_truncated_files(tmp_path):
         assert not (mnt / "o" / "report.txt").exists()
         assert not [f for f in (mnt / "o").rglob("*.tmp")]
     finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
+        umount(mnt)
 
 
 @needs_root
@@ -724,3 +720,118 @@ def test_report_says_how_it_measured_and_a_starved_cpu(tmp_path):
     assert note and "the max is that of a starved task, not a latency" \
         in note[0], stdout
     assert "|" not in measured + per      # rows of pasted tables only
+
+
+# LAVA's test-case signal as LAVA reads it from the console: an id of
+# [A-Za-z0-9_.-], a result, and optionally a measurement and its units.
+LAVA_SIGNAL = re.compile(
+    r"^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=(?P<id>[A-Za-z0-9_.-]+) "
+    r"RESULT=(?P<result>pass|fail|skip|unknown)"
+    r"(?: MEASUREMENT=(?P<m>-?[0-9]+(?:\.[0-9]+)?) UNITS=(?P<u>[A-Za-z]+))?>$")
+
+
+def _lava_cases(stdout):
+    cases = {}
+    for ln in stdout.splitlines():
+        if ln.startswith("<LAVA_SIGNAL"):
+            m = LAVA_SIGNAL.match(ln)
+            assert m, ln
+            cases[m["id"]] = m
+    return cases
+
+
+@needs_root
+def test_lava_and_junit(tmp_path):
+    """--lava: one LAVA test case per figure that matters, from the run's
+    own figures, the max failing over --max-latency; --junit: the same
+    cases as JUnit XML (read by junitparser)."""
+    out, junit = tmp_path / "res", tmp_path / "j.xml"
+    env = dict(os.environ, PATH="/usr/bin:/bin")     # no lava-test-case
+    p = run(["suite", "--tests", "latency", "--loads", "none", "-T", "1",
+             "--warmup", "200ms", "--out", out, "--lava", "--junit", junit,
+             "--max-latency", "0.001"], timeout=120, env=env)
+    assert p.returncode == 2, p.stderr     # a max above 1 ns: exceeded
+    cases = _lava_cases(p.stdout)
+    d = load_json_strict(out / "01-latency-none.json")
+    lat = d["summary"]["latency"]
+    assert cases["latency-none"]["result"] == "fail"
+    mx = cases["latency-none-latency-max"]
+    assert mx["result"] == "fail" and mx["u"] == "us"
+    assert mx["m"] == us3(lat["max_ns"])
+    assert cases["latency-none-latency-min"]["m"] == us3(lat["min_ns"])
+    assert cases["latency-none-latency-avg"]["result"] == "pass"
+    ov = cases["latency-none-latency-overruns"]
+    assert ov["m"] == str(lat["overruns"]) and ov["u"] == "count"
+    cpus = [t["cpu"] for t in d["threads"]]
+    if len(cpus) > 1:
+        for c in cpus:
+            assert cases["latency-none-latency-cpu%d-max" % c]["u"] == "us"
+    # JUnit: the same cases, the same failures
+    import junitparser
+    xml = junitparser.JUnitXml.fromfile(str(junit))
+    got = {}
+    for suite in xml:
+        for case in suite:
+            got[case.name] = case
+    assert set(got) == set(cases)
+    failed = {n for n, c in got.items()
+              if any(isinstance(r, junitparser.Failure) for r in c.result)}
+    assert failed == {i for i, m in cases.items() if m["result"] == "fail"}
+    assert "measurement %s us" % us3(lat["max_ns"]) in \
+        got["latency-none-latency-max"].system_out
+
+
+@needs_root
+def test_lava_through_lava_test_case(tmp_path):
+    """Inside a LAVA test shell (lava-test-case on PATH) each case goes
+    through it, with --result, --measurement and --units."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "calls"
+    helper = bindir / "lava-test-case"
+    helper.write_text("#!/bin/sh\necho \"$*\" >> %s\n" % log)
+    helper.chmod(0o755)
+    env = dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir)
+    p = run(["suite", "--tests", "latency", "--loads", "none", "-T", "0.5",
+             "--warmup", "100ms", "--out", tmp_path / "res", "--lava"],
+            timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    assert "<LAVA_SIGNAL" not in p.stdout
+    calls = log.read_text().splitlines()
+    assert "latency-none --result pass" in calls
+    assert any(c.startswith("latency-none-latency-max --result pass "
+                            "--measurement ") and c.endswith(" --units us")
+               for c in calls), calls
+
+
+@needs_root
+def test_shipped_lava_definition_runs(tmp_path):
+    """contrib/lava/rtlat-suite.yaml is a valid LAVA test definition whose
+    steps, run as LAVA runs them (one shell script, the params exported,
+    lava-test-case on PATH), run the suite and record its test cases."""
+    yaml = pytest.importorskip("yaml")
+    from conftest import RTLAT, ROOT
+    d = yaml.safe_load((ROOT / "contrib" / "lava" / "rtlat-suite.yaml")
+                       .read_text())
+    assert d["metadata"]["format"] == "Lava-Test Test Definition 1.0"
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "calls"
+    helper = bindir / "lava-test-case"
+    helper.write_text("#!/bin/sh\necho \"$*\" >> %s\n" % log)
+    helper.chmod(0o755)
+    params = dict(d["params"], RTLAT=RTLAT, DURATION="0.3s",
+                  LABEL="lava board")
+    script = "".join("%s='%s'\n" % kv for kv in params.items()) + \
+        "\n".join(d["run"]["steps"]) + "\n"
+    p = subprocess.run(["sh", "-c", script], capture_output=True, text=True,
+                       timeout=300, cwd=tmp_path,
+                       env=dict(os.environ,
+                                PATH="%s:/usr/bin:/bin" % bindir))
+    calls = log.read_text().splitlines()
+    assert "rtlat-suite-exit-status --result pass --measurement 0 " \
+        "--units status" in calls, (p.stdout[-2000:], p.stderr[-2000:])
+    for t in ("latency", "switch", "handshake", "cruncher"):
+        assert "%s-none --result pass" % t in calls, calls
+    assert (tmp_path / "rtlat-junit.xml").exists()
+    assert list((tmp_path / "rtlat-results").glob("*/report.txt"))

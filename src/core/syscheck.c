@@ -1,0 +1,1248 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Is this system set up for real time? See syscheck.h. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/cpulist.h"
+#include "core/jsonw.h"
+#include "core/kinfo.h"
+#include "core/log.h"
+#include "core/rtsetup.h"
+#include "core/syscheck.h"
+#include "core/sysinfo.h"
+#include "core/timeutil.h"
+
+#define ISO_MAX 16		/* isolated CPUs whose interrupts are counted */
+#define QOS_NONE 2000000000	/* /dev/cpu_dma_latency: no request (us) */
+
+struct ctx {
+	const char *root;
+	bool self;			/* root "/": this system */
+	struct sysdesc d;
+	struct cpuset online, isolated, nohz, nocbs;
+	char isolcpus_flags[64];	/* "managed_irq,domain" */
+	int niso;			/* CPUs in isolated */
+	char iso_list[64], hk_list[64];	/* isolated, housekeeping cpulists */
+};
+
+static struct check_item *add(struct check_report *r, const char *id,
+			      const char *title)
+{
+	struct check_item *it = &r->item[r->n < CHECK_MAX ? r->n++ : CHECK_MAX - 1];
+
+	memset(it, 0, sizeof(*it));
+	it->id = id;
+	it->title = title;
+	return it;
+}
+
+static void __attribute__((format(printf, 3, 4)))
+appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+found(struct check_item *it, enum check_verdict v, const char *fmt, ...)
+{
+	va_list ap;
+
+	it->verdict = v;
+	va_start(ap, fmt);
+	vsnprintf(it->found, sizeof(it->found), fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((format(printf, 2, 3)))
+fix(struct check_item *it, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(it->fix, sizeof(it->fix), fmt, ap);
+	va_end(ap);
+}
+
+/* The decimal number in the file @path below the root. */
+static bool read_ll(const struct ctx *c, const char *path, long long *v)
+{
+	char buf[64], *end;
+
+	if (sys_read_file(c->root, path, buf, sizeof(buf)) <= 0)
+		return false;
+	*v = strtoll(buf, &end, 10);
+	return end != buf;
+}
+
+static bool read_cpulist(const struct ctx *c, const char *path,
+			 struct cpuset *s)
+{
+	char buf[1024], err[96];
+
+	cpuset_zero(s);
+	if (sys_read_file(c->root, path, buf, sizeof(buf)) < 0)
+		return false;
+	if (!buf[0] || !strcmp(buf, "(null)"))
+		return true;
+	return cpulist_parse(buf, s, err, sizeof(err)) == 0;
+}
+
+/* The value of the kernel parameter @name in the command line: true when
+ * it is there ("" for a bare "name"). */
+static bool cmdline_param(const char *cmdline, const char *name, char *val,
+			  size_t len)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = cmdline; (p = strstr(p, name)); p += n) {
+		if ((p != cmdline && p[-1] != ' ') ||
+		    (p[n] != '=' && p[n] != ' ' && p[n]))
+			continue;
+		if (p[n] == '=')
+			snprintf(val, len, "%.*s", (int)strcspn(p + n + 1, " "),
+				 p + n + 1);
+		else
+			val[0] = '\0';
+		return true;
+	}
+	return false;
+}
+
+static void set_or(struct cpuset *dst, const struct cpuset *src)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dst->bits) / sizeof(dst->bits[0]); i++)
+		dst->bits[i] |= src->bits[i];
+}
+
+static void set_andnot(struct cpuset *dst, const struct cpuset *a,
+		       const struct cpuset *b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dst->bits) / sizeof(dst->bits[0]); i++)
+		dst->bits[i] = a->bits[i] & ~b->bits[i];
+}
+
+static bool set_meets(const struct cpuset *a, const struct cpuset *b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(a->bits) / sizeof(a->bits[0]); i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
+static void ctx_init(struct ctx *c, const char *root)
+{
+	char val[256], err[96], *p;
+	struct cpuset s, hk;
+
+	memset(c, 0, sizeof(*c));
+	c->root = root;
+	c->self = !strcmp(root, "/");
+	sysdesc_read(&c->d, root);
+	if (!c->d.cpus_online[0] ||
+	    cpulist_parse(c->d.cpus_online, &c->online, err, sizeof(err)))
+		for (int i = 0; i < (c->d.ncpus ? c->d.ncpus : 1); i++)
+			cpuset_set(&c->online, i);
+	/* isolcpus=[nohz,domain,managed_irq,]LIST: sysfs has the domain
+	 * part; the command line also the managed_irq-only form */
+	read_cpulist(c, "/sys/devices/system/cpu/isolated", &c->isolated);
+	if (cmdline_param(c->d.cmdline, "isolcpus", val, sizeof(val))) {
+		p = val;
+		while (isalpha((unsigned char)*p)) {
+			size_t k = strcspn(p, ",");
+
+			appendf(c->isolcpus_flags, sizeof(c->isolcpus_flags),
+				"%s%.*s", c->isolcpus_flags[0] ? "," : "",
+				(int)k, p);
+			p += k + (p[k] == ',');
+		}
+		if (cpulist_parse(p, &s, err, sizeof(err)) == 0)
+			set_or(&c->isolated, &s);
+	}
+	read_cpulist(c, "/sys/devices/system/cpu/nohz_full", &c->nohz);
+	if (cmdline_param(c->d.cmdline, "nohz_full", val, sizeof(val)) &&
+	    cpulist_parse(val, &s, err, sizeof(err)) == 0)
+		set_or(&c->nohz, &s);
+	if (cmdline_param(c->d.cmdline, "rcu_nocbs", val, sizeof(val))) {
+		if (!val[0] || !strcmp(val, "all"))
+			c->nocbs = c->online;
+		else if (cpulist_parse(val, &s, err, sizeof(err)) == 0)
+			c->nocbs = s;
+	}
+	set_or(&c->nocbs, &c->nohz);	/* nohz_full offloads RCU callbacks */
+	set_or(&c->isolated, &c->nohz);
+	c->niso = cpuset_count(&c->isolated);
+	cpulist_format(&c->isolated, c->iso_list, sizeof(c->iso_list));
+	set_andnot(&hk, &c->online, &c->isolated);
+	cpulist_format(&hk, c->hk_list, sizeof(c->hk_list));
+}
+
+/* --- preemption model ------------------------------------------------ */
+
+static const char *mode_source(const char *src)
+{
+	if (!strcmp(src, "debugfs"))
+		return "in force (/sys/kernel/debug/sched/preempt)";
+	if (!strcmp(src, "boot log"))
+		return "at boot (kernel log \"Dynamic Preempt\"; the mode in force is in /sys/kernel/debug/sched/preempt, debugfs not mounted)";
+	if (!strcmp(src, "cmdline"))
+		return "at boot (preempt= on the command line)";
+	return "configured default (kernel config; preempt= may override it)";
+}
+
+#define RT_KERNEL_FIX "a PREEMPT_RT kernel (CONFIG_PREEMPT_RT=y; Debian: linux-image-rt-amd64 or -arm64)"
+
+static void check_preempt(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "preempt", "preemption model");
+	const struct sysdesc *d = &c->d;
+	char fl[SYS_STR];
+
+	sysdesc_flavour(d, fl, sizeof(fl));
+	if (d->realtime) {
+		found(it, CHECK_OK, "PREEMPT_RT, kernel %s", d->release);
+	} else if (d->xenomai[0] || d->evl[0] || d->ipipe[0] || d->rtai) {
+		found(it, CHECK_OK, "%s: the co-kernel runs the real-time tasks",
+		      fl);
+	} else if (!strcmp(d->preempt, "PREEMPT_DYNAMIC") && d->preempt_mode[0]) {
+		bool low = !strcmp(d->preempt_mode, "none") ||
+			   !strcmp(d->preempt_mode, "voluntary");
+
+		found(it, low ? CHECK_BAD : CHECK_WARN,
+		      "mainline PREEMPT_DYNAMIC, mode %s %s", d->preempt_mode,
+		      mode_source(d->preempt_mode_source));
+		if (low)
+			fix(it, "a kernel task is preempted only where it allows it (mode %s): "
+			    "boot with preempt=full (or echo full > /sys/kernel/debug/sched/preempt); "
+			    "for bounded latencies, " RT_KERNEL_FIX, d->preempt_mode);
+		else
+			fix(it, "mainline preemption leaves long non-preemptible sections "
+			    "(worst cases of hundreds of us under load): " RT_KERNEL_FIX);
+	} else if (!strcmp(d->preempt, "PREEMPT_DYNAMIC")) {
+		found(it, CHECK_WARN, "mainline PREEMPT_DYNAMIC, mode unknown");
+		fix(it, "see the mode with mount -t debugfs none /sys/kernel/debug; "
+		    "cat /sys/kernel/debug/sched/preempt; for bounded latencies, "
+		    RT_KERNEL_FIX);
+	} else if (d->preempt[0]) {
+		found(it, CHECK_WARN, "mainline %s", d->preempt);
+		fix(it, "mainline preemption leaves long non-preemptible sections: "
+		    RT_KERNEL_FIX);
+	} else if (d->version[0] || d->proc_version[0]) {
+		found(it, CHECK_BAD, "%s (no PREEMPT flag in the kernel version \"%s\")",
+		      fl, d->version[0] ? d->version : d->proc_version);
+		fix(it, "a kernel task is preempted only where it allows it: "
+		    RT_KERNEL_FIX);
+	} else {
+		found(it, CHECK_NA, "the kernel version cannot be read");
+	}
+}
+
+/* --- scheduler knobs ------------------------------------------------- */
+
+static void check_rt_throttling(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "rt_throttling", "RT throttling");
+	long long rt, period = 0;
+
+	if (!read_ll(c, "/proc/sys/kernel/sched_rt_runtime_us", &rt)) {
+		found(it, CHECK_NA, "/proc/sys/kernel/sched_rt_runtime_us cannot be read");
+		return;
+	}
+	read_ll(c, "/proc/sys/kernel/sched_rt_period_us", &period);
+	if (rt < 0) {
+		found(it, CHECK_OK, "off (kernel.sched_rt_runtime_us = -1)");
+	} else if (rt == 0) {
+		found(it, CHECK_BAD, "kernel.sched_rt_runtime_us = 0: real-time tasks get no CPU time");
+		fix(it, "sysctl -w kernel.sched_rt_runtime_us=-1 (or 950000)");
+	} else {
+		found(it, CHECK_WARN,
+		      "on: real-time tasks get at most %lld us of every %lld us "
+		      "(kernel.sched_rt_runtime_us = %lld); one that needs more is stopped for the rest of the period",
+		      rt, period, rt);
+		fix(it, "sysctl -w kernel.sched_rt_runtime_us=-1 (a runaway real-time task then owns its CPU)");
+	}
+}
+
+static void check_timer_migration(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "timer_migration", "timer migration");
+	long long v;
+
+	if (!read_ll(c, "/proc/sys/kernel/timer_migration", &v)) {
+		found(it, CHECK_NA, "/proc/sys/kernel/timer_migration cannot be read (no NO_HZ)");
+	} else if (v) {
+		found(it, CHECK_WARN,
+		      "on (kernel.timer_migration = 1): timers of idle CPUs move to busy ones, isolated CPUs included");
+		fix(it, "sysctl -w kernel.timer_migration=0");
+	} else {
+		found(it, CHECK_OK, "off (kernel.timer_migration = 0)");
+	}
+}
+
+static void check_rt_group(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "rt_group", "RT group scheduling");
+	char cg[512], mnt[512], file[1100];
+	long long v;
+
+	if (rt_cgroup_runtime_file(c->root, cg, sizeof(cg), mnt, sizeof(mnt),
+				   file, sizeof(file)) < 0) {
+		found(it, CHECK_NA, "no cgroup v1 cpu controller (cgroup v2 has no RT group scheduling)");
+		return;
+	}
+	if (!read_ll(c, file, &v)) {
+		found(it, CHECK_OK, "cgroup %s: no %s (kernel without CONFIG_RT_GROUP_SCHED)",
+		      cg, file);
+	} else if (!strcmp(cg, "/")) {
+		found(it, CHECK_OK, "root cgroup, cpu.rt_runtime_us = %lld", v);
+	} else if (v == 0) {
+		found(it, CHECK_BAD,
+		      "this process's cgroup %s has cpu.rt_runtime_us = 0: real-time tasks cannot run there",
+		      cg);
+		fix(it, "give the cgroup some (echo 950000 > %s, its parents' first), "
+		    "or run in the root cgroup (echo $$ > %s/cgroup.procs)", file, mnt);
+	} else {
+		found(it, CHECK_WARN,
+		      "this process's cgroup %s has cpu.rt_runtime_us = %lld: its real-time tasks are throttled beyond it",
+		      cg, v);
+		fix(it, "run in the root cgroup (echo $$ > %s/cgroup.procs)", mnt);
+	}
+}
+
+/* --- CPU frequency and idle ------------------------------------------ */
+
+struct govgroup {
+	char name[32];
+	struct cpuset cpus;
+};
+
+static void check_cpufreq(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "cpufreq", "cpufreq governor and limits");
+	struct govgroup g[8];
+	char p[128], buf[64], list[64], drv[32] = "";
+	struct cpuset capped;
+	long long cap = 0, hw = 0, v;
+	int ng = 0, i, k, cpu;
+	enum check_verdict worst = CHECK_OK;
+
+	cpuset_zero(&capped);
+	for (cpu = cpuset_next(&c->online, 0); cpu >= 0;
+	     cpu = cpuset_next(&c->online, cpu + 1)) {
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
+		if (sys_read_file(c->root, p, buf, sizeof(buf)) <= 0)
+			continue;
+		for (k = 0; k < ng && strcmp(g[k].name, buf); k++)
+			;
+		if (k == ng && ng < 8) {
+			snprintf(g[ng].name, sizeof(g[ng].name), "%s", buf);
+			cpuset_zero(&g[ng++].cpus);
+		}
+		if (k < ng)
+			cpuset_set(&g[k].cpus, cpu);
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_max_freq", cpu);
+		if (!read_ll(c, p, &v))
+			continue;
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", cpu);
+		if (read_ll(c, p, &hw) && v < hw) {
+			cpuset_set(&capped, cpu);
+			cap = v;
+		}
+		if (!drv[0]) {
+			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_driver", cpu);
+			sys_read_file(c->root, p, drv, sizeof(drv));
+		}
+	}
+	if (!ng) {
+		found(it, CHECK_NA, "no cpufreq driver: the CPU clock is the firmware's or the hypervisor's");
+		return;
+	}
+	for (i = 0; i < ng; i++) {
+		cpulist_format(&g[i].cpus, list, sizeof(list));
+		appendf(it->found, sizeof(it->found), "%s%s on CPU %s",
+			i ? ", " : "", g[i].name, list);
+		if (!strcmp(g[i].name, "powersave"))
+			worst = CHECK_BAD;
+		else if (strcmp(g[i].name, "performance") && worst < CHECK_WARN)
+			worst = CHECK_WARN;
+	}
+	if (drv[0])
+		appendf(it->found, sizeof(it->found), " (driver %s)", drv);
+	if (cpuset_count(&capped)) {
+		cpulist_format(&capped, list, sizeof(list));
+		appendf(it->found, sizeof(it->found),
+			"; CPU %s capped at %lld MHz of %lld MHz", list,
+			cap / 1000, hw / 1000);
+		if (worst < CHECK_WARN)
+			worst = CHECK_WARN;
+	}
+	it->verdict = worst;
+	if (worst != CHECK_OK)
+		fix(it, "the clock changes under the measurement (and powersave keeps it low): "
+		    "cpupower frequency-set -g performance (or echo performance > "
+		    "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor)%s",
+		    cpuset_count(&capped) ? "; lift the cap: scaling_max_freq = cpuinfo_max_freq" : "");
+}
+
+/* The PM QoS CPU latency in us (/dev/cpu_dma_latency: a binary s32 on
+ * the device, text in a fake tree); -1 when unreadable. */
+static long long dma_latency_us(const struct ctx *c)
+{
+	char p[PATH_MAX], buf[32];
+	int32_t v;
+	ssize_t n;
+	int fd;
+
+	sys_path(p, sizeof(p), c->root, "/dev/cpu_dma_latency");
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n == (ssize_t)sizeof(v)) {
+		memcpy(&v, buf, sizeof(v));
+		return v;
+	}
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtoll(buf, NULL, 10);
+}
+
+static void check_cpuidle(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "cpuidle", "cpuidle states, /dev/cpu_dma_latency");
+	char p[128], name[32], drv[32] = "", gov[32] = "";
+	long long lat, off, deepest = -1, qos = dma_latency_us(c);
+	int i, n = 0;
+
+	sys_read_file(c->root, "/sys/devices/system/cpu/cpuidle/current_driver",
+		      drv, sizeof(drv));
+	if (sys_read_file(c->root, "/sys/devices/system/cpu/cpuidle/current_governor_ro",
+			  gov, sizeof(gov)) <= 0)
+		sys_read_file(c->root, "/sys/devices/system/cpu/cpuidle/current_governor",
+			      gov, sizeof(gov));
+	for (i = 0; i < 32; i++) {
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
+		if (sys_read_file(c->root, p, name, sizeof(name)) <= 0)
+			break;
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/latency", i);
+		if (!read_ll(c, p, &lat))
+			lat = 0;
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/disable", i);
+		if (!read_ll(c, p, &off))
+			off = 0;
+		if (!n++)
+			appendf(it->found, sizeof(it->found), "driver %s, governor %s; states",
+				drv[0] ? drv : "n/a", gov[0] ? gov : "n/a");
+		appendf(it->found, sizeof(it->found), "%s %s %lld us%s", i ? "," : "",
+			name, lat, off ? " (disabled)" : "");
+		if (!off && lat > deepest)
+			deepest = lat;
+	}
+	if (!n)
+		appendf(it->found, sizeof(it->found), "no cpuidle states%s%s",
+			drv[0] ? " (driver " : "", drv[0] ? drv : "");
+	if (!n && drv[0])
+		appendf(it->found, sizeof(it->found), ")");
+	if (qos < 0)
+		appendf(it->found, sizeof(it->found), "; /dev/cpu_dma_latency cannot be read");
+	else if (qos >= QOS_NONE)
+		appendf(it->found, sizeof(it->found), "; /dev/cpu_dma_latency: no request");
+	else
+		appendf(it->found, sizeof(it->found),
+			"; /dev/cpu_dma_latency held at %lld us by a process", qos);
+	if (!n) {
+		it->verdict = CHECK_NA;
+	} else if (deepest <= 10 || (qos >= 0 && qos <= 10)) {
+		it->verdict = CHECK_OK;
+	} else {
+		it->verdict = CHECK_WARN;
+		appendf(it->found, sizeof(it->found),
+			"; the deepest enabled state takes %lld us to leave", deepest);
+		fix(it, "rtlat's tests hold /dev/cpu_dma_latency at 0 while they measure; "
+		    "an application must too, or disable the deep states: cpupower idle-set -D 10, "
+		    "or boot with processor.max_cstate=1 intel_idle.max_cstate=1");
+	}
+}
+
+/* --- isolation and interrupts ---------------------------------------- */
+
+static void check_isolation(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "isolation", "isolcpus, nohz_full, rcu_nocbs");
+	struct cpuset miss;
+	char l[64];
+	int n;
+
+	if (!c->niso) {
+		if (cpuset_count(&c->online) < 2) {
+			found(it, CHECK_NA, "no isolated CPU (one CPU)");
+			return;
+		}
+		found(it, CHECK_WARN, "no isolated CPU: the measured tasks share their CPU with everything else");
+		n = cpuset_count(&c->online);
+		snprintf(l, sizeof(l), n / 2 == n - 1 ? "%d" : "%d-%d", n / 2, n - 1);
+		fix(it, "keep CPUs for the real-time tasks: boot with isolcpus=managed_irq,domain,LIST "
+		    "nohz_full=LIST rcu_nocbs=LIST (LIST e.g. %s), and run the tests there (-c LIST)", l);
+		return;
+	}
+	found(it, CHECK_OK, "isolated CPU %s (isolcpus %s%s%s)", c->iso_list,
+	      c->isolcpus_flags[0] ? c->isolcpus_flags : "",
+	      c->isolcpus_flags[0] ? "," : "",
+	      c->d.isolated[0] ? c->d.isolated : "none");
+	cpulist_format(&c->nohz, l, sizeof(l));
+	appendf(it->found, sizeof(it->found), ", nohz_full %s", l[0] ? l : "none");
+	cpulist_format(&c->nocbs, l, sizeof(l));
+	appendf(it->found, sizeof(it->found), ", rcu_nocbs %s", l[0] ? l : "none");
+	set_andnot(&miss, &c->isolated, &c->nohz);
+	if (cpuset_count(&miss)) {
+		it->verdict = CHECK_WARN;
+		cpulist_format(&miss, l, sizeof(l));
+		appendf(it->found, sizeof(it->found), "; CPU %s not nohz_full", l);
+	}
+	set_andnot(&miss, &c->isolated, &c->nocbs);
+	if (cpuset_count(&miss)) {
+		it->verdict = CHECK_WARN;
+		cpulist_format(&miss, l, sizeof(l));
+		appendf(it->found, sizeof(it->found), "; CPU %s runs its RCU callbacks", l);
+	}
+	if (it->verdict == CHECK_WARN)
+		fix(it, "boot with nohz_full=%s rcu_nocbs=%s (the scheduler tick and RCU callbacks "
+		    "otherwise still interrupt the isolated CPUs)", c->iso_list, c->iso_list);
+}
+
+struct irq_row {
+	char name[16];			/* "24", "LOC" */
+	char desc[48];			/* "IO-APIC 4-edge ttyS0" */
+	uint64_t n[ISO_MAX];		/* count on each tracked CPU */
+};
+
+struct irq_table {
+	int nrows;
+	struct irq_row *rows;
+};
+
+/* Read /proc/interrupts-like @path, keeping the counts of the CPUs
+ * @cpus[0..@ncpus-1]. Returns 0 or -1. */
+static int irq_read(const struct ctx *c, const char *path, const int *cpus,
+		    int ncpus, struct irq_table *t)
+{
+	char p[PATH_MAX], *line = NULL, *s, *end;
+	int col_of[ISO_MAX], ncols = 0, cap = 0, k, col;
+	size_t sz = 0;
+	FILE *f;
+
+	t->nrows = 0;
+	t->rows = NULL;
+	sys_path(p, sizeof(p), c->root, path);
+	f = fopen(p, "re");
+	if (!f)
+		return -1;
+	if (getline(&line, &sz, f) < 0)
+		goto out;
+	for (k = 0; k < ncpus; k++)
+		col_of[k] = -1;
+	for (s = strtok(line, " \t\n"); s; s = strtok(NULL, " \t\n"), ncols++)
+		for (k = 0; k < ncpus; k++)
+			if (!strncmp(s, "CPU", 3) && atoi(s + 3) == cpus[k])
+				col_of[k] = ncols;
+	while (getline(&line, &sz, f) > 0) {
+		struct irq_row *row;
+		uint64_t v;
+
+		s = strchr(line, ':');
+		if (!s)
+			continue;
+		if (t->nrows == cap) {
+			struct irq_row *nr = realloc(t->rows, (size_t)(cap ? cap * 2 : 64) *
+						     sizeof(*nr));
+
+			if (!nr)
+				break;
+			t->rows = nr;
+			cap = cap ? cap * 2 : 64;
+		}
+		row = &t->rows[t->nrows++];
+		memset(row, 0, sizeof(*row));
+		*s++ = '\0';
+		end = line;
+		while (isspace((unsigned char)*end))
+			end++;
+		snprintf(row->name, sizeof(row->name), "%s", end);
+		for (col = 0; col < ncols; col++) {
+			v = strtoull(s, &end, 10);
+			if (end == s)
+				break;
+			s = end;
+			for (k = 0; k < ncpus; k++)
+				if (col_of[k] == col)
+					row->n[k] = v;
+		}
+		while (isspace((unsigned char)*s))
+			s++;
+		snprintf(row->desc, sizeof(row->desc), "%.*s",
+			 (int)strcspn(s, "\n"), s);
+	}
+out:
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static const struct irq_row *irq_find(const struct irq_table *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i].name, name))
+			return &t->rows[i];
+	return NULL;
+}
+
+static bool is_device_irq(const char *name)
+{
+	return isdigit((unsigned char)name[0]);
+}
+
+/* The last word of an interrupt's description: its device ("ttyS0"). */
+static const char *irq_device(const struct irq_row *row)
+{
+	const char *s = strrchr(row->desc, ' ');
+
+	return s ? s + 1 : row->desc;
+}
+
+static void check_isolated_irqs(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "isolated_irqs", "interrupts on isolated CPUs");
+	struct irq_table a, b;
+	int cpus[ISO_MAX], n = 0, cpu, k, i;
+	int64_t t0, elapsed = r->interval_ns;
+	enum check_verdict worst = CHECK_OK;
+	bool bad_dev = false;
+
+	if (!c->niso) {
+		found(it, CHECK_NA, "no isolated CPU");
+		return;
+	}
+	for (cpu = cpuset_next(&c->isolated, 0); cpu >= 0 && n < ISO_MAX;
+	     cpu = cpuset_next(&c->isolated, cpu + 1))
+		cpus[n++] = cpu;
+	if (irq_read(c, "/proc/interrupts", cpus, n, &a) < 0) {
+		found(it, CHECK_NA, "/proc/interrupts cannot be read");
+		return;
+	}
+	b.nrows = 0;
+	b.rows = NULL;
+	if (r->interval_ns > 0) {
+		if (c->self) {
+			log_note("sampling /proc/interrupts for %.1f s (-T)",
+				 (double)r->interval_ns / 1e9);
+			t0 = clock_now_ns(CLOCK_MONOTONIC);
+			while (clock_now_ns(CLOCK_MONOTONIC) - t0 < r->interval_ns)
+				sleep_ns(r->interval_ns - (clock_now_ns(CLOCK_MONOTONIC) - t0));
+			irq_read(c, "/proc/interrupts", cpus, n, &b);
+			elapsed = clock_now_ns(CLOCK_MONOTONIC) - t0;
+		} else if (irq_read(c, "/proc/interrupts.later", cpus, n, &b) < 0) {
+			irq_read(c, "/proc/interrupts", cpus, n, &b);
+		}
+	}
+	for (k = 0; k < n; k++) {
+		uint64_t total = 0, dev = 0;
+		char top[CHECK_TEXT] = "";
+		int shown = 0;
+
+		for (i = 0; i < a.nrows; i++) {
+			const struct irq_row *ra = &a.rows[i];
+			const struct irq_row *rb = b.rows ? irq_find(&b, ra->name) : NULL;
+			uint64_t d;
+
+			if (r->interval_ns > 0)
+				d = rb && rb->n[k] > ra->n[k] ? rb->n[k] - ra->n[k] : 0;
+			else
+				d = ra->n[k];
+			if (!d)
+				continue;
+			total += d;
+			if (is_device_irq(ra->name))
+				dev += d;
+			if (shown++ < 6) {
+				if (r->interval_ns > 0)
+					appendf(top, sizeof(top), "%s%s%s%s %.1f/s",
+						shown > 1 ? ", " : "", ra->name,
+						is_device_irq(ra->name) ? " " : "",
+						is_device_irq(ra->name) ? irq_device(ra) : "",
+						(double)d * 1e9 / (double)elapsed);
+				else
+					appendf(top, sizeof(top), "%s%s%s%s %" PRIu64,
+						shown > 1 ? ", " : "", ra->name,
+						is_device_irq(ra->name) ? " " : "",
+						is_device_irq(ra->name) ? irq_device(ra) : "", d);
+			}
+		}
+		if (shown > 6)
+			appendf(top, sizeof(top), ", ...");
+		if (r->interval_ns > 0) {
+			double rate = (double)total * 1e9 / (double)elapsed;
+
+			appendf(it->found, sizeof(it->found), "%sCPU %d: %.1f/s%s%s%s",
+				k ? "; " : "", cpus[k], rate, top[0] ? " (" : "",
+				top, top[0] ? ")" : "");
+			if (dev) {
+				worst = CHECK_BAD;
+				bad_dev = true;
+			} else if (rate > 10 && worst < CHECK_WARN) {
+				worst = CHECK_WARN;
+			}
+		} else {
+			appendf(it->found, sizeof(it->found), "%sCPU %d: %" PRIu64 " since boot%s%s%s",
+				k ? "; " : "", cpus[k], total, top[0] ? " (" : "",
+				top, top[0] ? ")" : "");
+			if (dev && worst < CHECK_WARN) {
+				worst = CHECK_WARN;
+				bad_dev = true;
+			}
+		}
+	}
+	if (r->interval_ns > 0)
+		appendf(it->found, sizeof(it->found), " over %.1f s", (double)elapsed / 1e9);
+	else
+		appendf(it->found, sizeof(it->found), " (one reading: no rate)");
+	it->verdict = worst;
+	if (bad_dev)
+		fix(it, "device interrupts reach an isolated CPU: set their affinity to CPU %s "
+		    "(echo %s > /proc/irq/N/smp_affinity_list; boot with irqaffinity=%s; "
+		    "irqbalance: IRQBALANCE_BANNED_CPULIST=%s)%s", c->hk_list, c->hk_list,
+		    c->hk_list, c->iso_list,
+		    r->interval_ns > 0 ? "" : "; sample with -T 2 to see whether they still come");
+	else if (worst == CHECK_WARN)
+		fix(it, "something still runs or is woken there (RES, CAL: tasks and IPIs; "
+		    "LOC: the tick, see nohz_full): ps -eLo psr,comm | awk '$1 ~ /^(%s)$/', "
+		    "workqueues: /sys/devices/virtual/workqueue/cpumask", c->iso_list);
+	free(a.rows);
+	free(b.rows);
+}
+
+static void check_smt(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "smt", "SMT siblings of isolated CPUs");
+	char p[128], list[64], buf[32];
+	struct cpuset sib, busy;
+	int cpu;
+
+	if (!c->niso) {
+		if (sys_read_file(c->root, "/sys/devices/system/cpu/smt/active", buf,
+				  sizeof(buf)) > 0)
+			found(it, CHECK_NA, "no isolated CPU; SMT %s", strcmp(buf, "1") ? "off" : "on");
+		else
+			found(it, CHECK_NA, "no isolated CPU");
+		return;
+	}
+	it->verdict = CHECK_OK;
+	for (cpu = cpuset_next(&c->isolated, 0); cpu >= 0;
+	     cpu = cpuset_next(&c->isolated, cpu + 1)) {
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+		if (!read_cpulist(c, p, &sib) || cpuset_count(&sib) < 2)
+			continue;
+		set_andnot(&busy, &sib, &c->isolated);
+		if (!cpuset_count(&busy))
+			continue;
+		cpulist_format(&busy, list, sizeof(list));
+		appendf(it->found, sizeof(it->found), "%sCPU %d shares its core with CPU %s (not isolated)",
+			it->found[0] ? "; " : "", cpu, list);
+		it->verdict = CHECK_WARN;
+	}
+	if (it->verdict == CHECK_OK)
+		found(it, CHECK_OK, "no isolated CPU shares its core with a CPU that is not isolated");
+	else
+		fix(it, "what runs on the sibling shares the core's pipeline and caches: isolate the "
+		    "siblings too, or turn SMT off (echo off > /sys/devices/system/cpu/smt/control, boot: nosmt)");
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static void check_irq_affinity(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "irq_affinity", "interrupt affinity");
+	char p[PATH_MAX], list[1024], err[96];
+	int *hit = NULL, nhit = 0, total = 0, i;
+	struct cpuset s;
+	struct dirent *e;
+	DIR *dir;
+
+	if (!c->niso) {
+		found(it, CHECK_NA, "no isolated CPU");
+		return;
+	}
+	sys_path(p, sizeof(p), c->root, "/proc/irq");
+	dir = opendir(p);
+	if (!dir) {
+		found(it, CHECK_NA, "/proc/irq cannot be read");
+		return;
+	}
+	while ((e = readdir(dir))) {
+		char f[300];
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(f, sizeof(f), "/proc/irq/%s/smp_affinity_list", e->d_name);
+		if (sys_read_file(c->root, f, list, sizeof(list)) <= 0 ||
+		    cpulist_parse(list, &s, err, sizeof(err)))
+			continue;
+		total++;
+		if (!set_meets(&s, &c->isolated))
+			continue;
+		if (!(nhit & 63)) {
+			int *nh = realloc(hit, (size_t)(nhit + 64) * sizeof(*nh));
+
+			if (!nh)
+				break;
+			hit = nh;
+		}
+		hit[nhit++] = atoi(e->d_name);
+	}
+	closedir(dir);
+	if (!nhit) {
+		found(it, CHECK_OK, "none of the %d IRQs may go to isolated CPU %s", total,
+		      c->iso_list);
+		free(hit);
+		return;
+	}
+	qsort(hit, (size_t)nhit, sizeof(*hit), cmp_int);
+	found(it, CHECK_WARN, "%d of %d IRQs may go to isolated CPU %s (smp_affinity_list):",
+	      nhit, total, c->iso_list);
+	for (i = 0; i < nhit && i < 24; i++)
+		appendf(it->found, sizeof(it->found), " %d", hit[i]);
+	if (nhit > 24)
+		appendf(it->found, sizeof(it->found), " ...");
+	fix(it, "for i in /proc/irq/*/smp_affinity_list; do echo %s > $i; done "
+	    "(kernel-managed ones refuse: boot with isolcpus=managed_irq,...), boot with irqaffinity=%s; "
+	    "irqbalance: IRQBALANCE_BANNED_CPULIST=%s", c->hk_list, c->hk_list, c->iso_list);
+	free(hit);
+}
+
+/* --- clock ----------------------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median cost of one clock_gettime(CLOCK_MONOTONIC) in ns, from back to
+ * back pairs; -1 without memory. */
+static int64_t clock_read_cost(void)
+{
+	enum { N = 20001 };
+	int64_t *d = malloc(N * sizeof(*d)), m;
+	struct timespec a, b;
+	int i;
+
+	if (!d)
+		return -1;
+	for (i = 0; i < 1000; i++)	/* warm the vDSO page and caches */
+		clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < N; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		d[i] = ts_sub_ns(&b, &a);
+	}
+	qsort(d, N, sizeof(*d), cmp_i64);
+	m = d[N / 2];
+	free(d);
+	return m;
+}
+
+static void check_clock(struct ctx *c, struct check_report *r)
+{
+	static const char *const slow[] = { "hpet", "acpi_pm", "pit", "jiffies",
+					    "refined-jiffies" };
+	struct check_item *it = add(r, "clocksource", "clocksource");
+	struct check_item *cost;
+	char avail[256] = "", better[32] = "";
+	bool is_slow = false;
+	size_t i;
+
+	sys_read_file(c->root, "/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		      avail, sizeof(avail));
+	for (i = 0; i < sizeof(slow) / sizeof(slow[0]); i++)
+		if (!strcmp(c->d.clocksource, slow[i]))
+			is_slow = true;
+	if (strstr(avail, "tsc"))
+		snprintf(better, sizeof(better), "tsc");
+	else if (strstr(avail, "arch_sys_counter"))
+		snprintf(better, sizeof(better), "arch_sys_counter");
+	if (!c->d.clocksource[0]) {
+		found(it, CHECK_NA, "no current_clocksource in sysfs");
+	} else if (is_slow) {
+		found(it, CHECK_BAD, "%s (available: %s): every clock read goes to a slow device, "
+		      "a microsecond or more", c->d.clocksource, avail[0] ? avail : "n/a");
+		if (better[0])
+			fix(it, "echo %s > /sys/devices/system/clocksource/clocksource0/current_clocksource "
+			    "(boot: clocksource=%s); if the kernel marked it unstable (dmesg | grep -i clocksource), "
+			    "find out why first", better, better);
+		else
+			fix(it, "a kernel or board with a CPU-local clocksource (TSC, arch timer, timebase)");
+	} else {
+		found(it, CHECK_OK, "%s (available: %s)", c->d.clocksource, avail[0] ? avail : "n/a");
+	}
+
+	cost = add(r, "clock_read", "cost of one clock read");
+	r->clock_read_ns = -1;
+	if (!c->self) {
+		found(cost, CHECK_NA, "not measured: --root %s is not this system", c->root);
+		return;
+	}
+	r->clock_read_ns = clock_read_cost();
+	if (r->clock_read_ns < 0) {
+		found(cost, CHECK_NA, "not measured (out of memory)");
+		return;
+	}
+	found(cost, r->clock_read_ns <= 200 ? CHECK_OK :
+		    r->clock_read_ns <= 1000 ? CHECK_WARN : CHECK_BAD,
+	      "clock_gettime(CLOCK_MONOTONIC) %" PRId64 " ns (median of 20001 back-to-back reads, clocksource %s)",
+	      r->clock_read_ns, c->d.clocksource[0] ? c->d.clocksource : "n/a");
+	if (cost->verdict != CHECK_OK)
+		fix(cost, "every timestamp of a test costs this much: a clocksource the vDSO reads in "
+		    "user space (tsc, arch_sys_counter) costs tens of ns%s%s", better[0] ? "; echo " : "",
+		    better[0] ? better : "");
+	if (cost->verdict != CHECK_OK && better[0])
+		appendf(cost->fix, sizeof(cost->fix),
+			" > /sys/devices/system/clocksource/clocksource0/current_clocksource");
+}
+
+/* --- memory ---------------------------------------------------------- */
+
+static void check_thp(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "thp", "transparent huge pages");
+	char buf[128], defrag[128] = "", mode[32], dmode[32] = "";
+	char *o, *e;
+
+	if (sys_read_file(c->root, "/sys/kernel/mm/transparent_hugepage/enabled", buf,
+			  sizeof(buf)) <= 0) {
+		found(it, CHECK_NA, "no transparent huge pages");
+		return;
+	}
+	o = strchr(buf, '[');
+	e = o ? strchr(o, ']') : NULL;
+	snprintf(mode, sizeof(mode), "%.*s", o && e ? (int)(e - o - 1) : (int)strlen(buf),
+		 o && e ? o + 1 : buf);
+	if (sys_read_file(c->root, "/sys/kernel/mm/transparent_hugepage/defrag", defrag,
+			  sizeof(defrag)) > 0 && (o = strchr(defrag, '[')) && (e = strchr(o, ']')))
+		snprintf(dmode, sizeof(dmode), "%.*s", (int)(e - o - 1), o + 1);
+	if (!strcmp(mode, "always")) {
+		found(it, CHECK_WARN, "always (defrag %s): page faults may compact memory, "
+		      "khugepaged collapses pages behind the tasks' back", dmode[0] ? dmode : "n/a");
+		fix(it, "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled "
+		    "(or never; boot: transparent_hugepage=never)");
+	} else {
+		found(it, CHECK_OK, "%s (defrag %s)", mode, dmode[0] ? dmode : "n/a");
+	}
+}
+
+static void check_swap(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "swap", "swap");
+	char buf[4096], *l, *save = NULL, name[256], size[32];
+	long long kb = 0;
+	int n = 0;
+
+	if (sys_read_file(c->root, "/proc/swaps", buf, sizeof(buf)) < 0) {
+		found(it, CHECK_NA, "/proc/swaps cannot be read");
+		return;
+	}
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, "Filename", 8) ||
+		    sscanf(l, "%255s %*s %31s", name, size) != 2)
+			continue;
+		n++;
+		kb += strtoll(size, NULL, 10);
+	}
+	if (!n) {
+		found(it, CHECK_OK, "no swap");
+		return;
+	}
+	fmt_bytes(size, kb * 1024);
+	found(it, CHECK_WARN, "%d swap area%s, %s: memory that is not locked can be paged out",
+	      n, n == 1 ? "" : "s", size);
+	fix(it, "rtlat locks its memory (mlockall); a real-time application must too, "
+	    "or swapoff -a");
+}
+
+/* --- kernel build ---------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	enum check_verdict v;
+} debug_opts[] = {
+	{ "CONFIG_LOCKDEP", CHECK_BAD },
+	{ "CONFIG_PROVE_LOCKING", CHECK_BAD },
+	{ "CONFIG_DEBUG_LOCK_ALLOC", CHECK_BAD },
+	{ "CONFIG_LOCK_STAT", CHECK_BAD },
+	{ "CONFIG_KASAN", CHECK_BAD },
+	{ "CONFIG_KCSAN", CHECK_BAD },
+	{ "CONFIG_KMSAN", CHECK_BAD },
+	{ "CONFIG_DEBUG_PAGEALLOC_ENABLE_DEFAULT", CHECK_BAD },
+	{ "CONFIG_DEBUG_PREEMPT", CHECK_WARN },
+	{ "CONFIG_DEBUG_ATOMIC_SLEEP", CHECK_WARN },
+	{ "CONFIG_DEBUG_SPINLOCK", CHECK_WARN },
+	{ "CONFIG_DEBUG_MUTEXES", CHECK_WARN },
+	{ "CONFIG_DEBUG_RT_MUTEXES", CHECK_WARN },
+	{ "CONFIG_DEBUG_OBJECTS", CHECK_WARN },
+	{ "CONFIG_DEBUG_KMEMLEAK", CHECK_WARN },
+	{ "CONFIG_SLUB_DEBUG_ON", CHECK_WARN },
+	{ "CONFIG_DEBUG_VM", CHECK_WARN },
+	{ "CONFIG_PREEMPT_TRACER", CHECK_WARN },
+	{ "CONFIG_IRQSOFF_TRACER", CHECK_WARN },
+};
+
+static void check_debug(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "debug_config", "debug options of the kernel");
+	char from[64], why[512], val[64];
+	char *text = kconfig_read(c->root, c->d.release, from, sizeof(from), why,
+				  sizeof(why));
+	size_t i, n = sizeof(debug_opts) / sizeof(debug_opts[0]);
+	int set = 0;
+
+	if (!text) {
+		found(it, CHECK_NA, "the kernel configuration cannot be read (%s)", why);
+		fix(it, "to check it: a kernel with CONFIG_IKCONFIG_PROC=y, or its config in /boot/config-%s",
+		    c->d.release[0] ? c->d.release : "RELEASE");
+		return;
+	}
+	it->verdict = CHECK_OK;
+	for (i = 0; i < n; i++) {
+		if (!kconfig_value(text, debug_opts[i].name, val, sizeof(val)) ||
+		    !strcmp(val, "n"))
+			continue;
+		appendf(it->found, sizeof(it->found), "%s%s=%s", set++ ? ", " : "",
+			debug_opts[i].name + 7, val);
+		if (debug_opts[i].v > it->verdict)
+			it->verdict = debug_opts[i].v;
+	}
+	free(text);
+	if (!set) {
+		found(it, CHECK_OK, "none of the %zu debug options checked is set (%s)", n, from);
+		return;
+	}
+	appendf(it->found, sizeof(it->found), " (%s)", from);
+	fix(it, "a kernel built without them: lock debugging (LOCKDEP, PROVE_LOCKING) keeps "
+	    "interrupts off for hundreds of us, the sanitizers (KASAN, KCSAN) slow every "
+	    "access, the others add checks to every lock and preemption point");
+}
+
+static void check_tracers(struct ctx *c, struct check_report *r)
+{
+	static const char *const want[] = { "timerlat", "osnoise", "hwlat" };
+	struct check_item *it = add(r, "tracers", "latency tracers");
+	char buf[1024], miss[64] = "", have[64] = "";
+	size_t i;
+
+	if (sys_read_file(c->root, "/sys/kernel/tracing/available_tracers", buf,
+			  sizeof(buf)) < 0 &&
+	    sys_read_file(c->root, "/sys/kernel/debug/tracing/available_tracers", buf,
+			  sizeof(buf)) < 0) {
+		found(it, CHECK_NA, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		return;
+	}
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char w[40];
+		size_t k = strlen(want[i]);
+		const char *p;
+		bool in = false;
+
+		snprintf(w, sizeof(w), "%s", want[i]);
+		for (p = buf; (p = strstr(p, w)); p += k)
+			if ((p == buf || p[-1] == ' ') && (!p[k] || p[k] == ' '))
+				in = true;
+		appendf(in ? have : miss, 64, "%s%s", (in ? have : miss)[0] ? " " : "", want[i]);
+	}
+	if (!miss[0]) {
+		found(it, CHECK_OK, "%s (rtlat --trace=timerlat, rtla)", have);
+		return;
+	}
+	found(it, CHECK_WARN, "missing: %s (available: %s)", miss, buf[0] ? buf : "none");
+	fix(it, "to see where latency comes from (rtlat --trace=timerlat, rtla timerlat, osnoise, hwlat): "
+	    "a kernel with CONFIG_TIMERLAT_TRACER, CONFIG_OSNOISE_TRACER, CONFIG_HWLAT_TRACER "
+	    "(Debian: the -rt flavour has them)");
+}
+
+static void check_cokernel(struct ctx *c, struct check_report *r)
+{
+	struct check_item *it = add(r, "cokernel", "co-kernel");
+	const struct sysdesc *d = &c->d;
+	char fl[SYS_STR];
+
+	if (!d->xenomai[0] && !d->evl[0] && !d->ipipe[0] && !d->rtai && !d->dovetail) {
+		found(it, CHECK_NA, "none (no Xenomai, I-pipe, EVL/Dovetail, RTAI)");
+		return;
+	}
+	found(it, CHECK_OK, "%s", sysdesc_flavour(d, fl, sizeof(fl)));
+}
+
+/* --- report ---------------------------------------------------------- */
+
+enum check_verdict syscheck_run(struct check_report *r, const char *root,
+				int64_t interval_ns)
+{
+	struct ctx *c = malloc(sizeof(*c));
+
+	memset(r, 0, sizeof(*r));
+	r->interval_ns = interval_ns;
+	r->clock_read_ns = -1;
+	if (!c) {
+		found(add(r, "memory", "memory"), CHECK_NA, "out of memory");
+		return CHECK_NA;
+	}
+	ctx_init(c, root && root[0] ? root : "/");
+	check_preempt(c, r);
+	check_rt_throttling(c, r);
+	check_cpufreq(c, r);
+	check_cpuidle(c, r);
+	check_isolation(c, r);
+	check_isolated_irqs(c, r);
+	check_smt(c, r);
+	check_irq_affinity(c, r);
+	check_clock(c, r);
+	check_thp(c, r);
+	check_swap(c, r);
+	check_timer_migration(c, r);
+	check_rt_group(c, r);
+	check_debug(c, r);
+	check_tracers(c, r);
+	check_cokernel(c, r);
+	free(c);
+	return syscheck_worst(r);
+}
+
+enum check_verdict syscheck_worst(const struct check_report *r)
+{
+	enum check_verdict w = CHECK_NA;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->item[i].verdict > w)
+			w = r->item[i].verdict;
+	return w;
+}
+
+const char *check_verdict_name(enum check_verdict v)
+{
+	switch (v) {
+	case CHECK_OK: return "ok";
+	case CHECK_WARN: return "warning";
+	case CHECK_BAD: return "bad";
+	default: return "n/a";
+	}
+}
+
+/* Print @s from column @col, wrapped at 100 columns, continuation lines
+ * indented to @col. */
+static void print_wrapped(FILE *f, const char *s, int col, int first)
+{
+	int at = first, w;
+
+	while (*s) {
+		w = (int)strcspn(s, " ");
+		if (at > col && at + w > 100) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+		}
+		fprintf(f, "%.*s", w, s);
+		at += w;
+		s += w;
+		if (*s == ' ') {
+			s++;
+			if (*s && at + 1 + (int)strcspn(s, " ") <= 100) {
+				fputc(' ', f);
+				at++;
+			} else if (*s) {
+				fprintf(f, "\n%*s", col, "");
+				at = col;
+			}
+		}
+	}
+	fputc('\n', f);
+}
+
+void syscheck_print(const struct check_report *r, FILE *f)
+{
+	int cnt[4] = { 0 }, i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct check_item *it = &r->item[i];
+
+		cnt[it->verdict]++;
+		fprintf(f, "%-16s %-8s ", it->id, check_verdict_name(it->verdict));
+		print_wrapped(f, it->found, 26, 26);
+		if (it->fix[0]) {
+			fprintf(f, "%26sfix: ", "");
+			print_wrapped(f, it->fix, 31, 31);
+		}
+	}
+	fprintf(f, "# %d bad, %d warning%s, %d ok, %d n/a\n", cnt[CHECK_BAD],
+		cnt[CHECK_WARN], cnt[CHECK_WARN] == 1 ? "" : "s", cnt[CHECK_OK],
+		cnt[CHECK_NA]);
+}
+
+void syscheck_json(const struct check_report *r, struct jw *w)
+{
+	int cnt[4] = { 0 }, i;
+
+	jw_str(w, "worst", check_verdict_name(syscheck_worst(r)));
+	jw_int(w, "interval_ns", r->interval_ns);
+	if (r->clock_read_ns >= 0)
+		jw_int(w, "clock_read_ns", r->clock_read_ns);
+	else
+		jw_null(w, "clock_read_ns");
+	jw_arr_begin(w, "items");
+	for (i = 0; i < r->n; i++) {
+		const struct check_item *it = &r->item[i];
+
+		cnt[it->verdict]++;
+		jw_obj_begin(w, NULL);
+		jw_str(w, "id", it->id);
+		jw_str(w, "title", it->title);
+		jw_str(w, "verdict", check_verdict_name(it->verdict));
+		jw_str(w, "found", it->found);
+		jw_str(w, "fix", it->fix[0] ? it->fix : NULL);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_begin(w, "counts");
+	jw_int(w, "bad", cnt[CHECK_BAD]);
+	jw_int(w, "warning", cnt[CHECK_WARN]);
+	jw_int(w, "ok", cnt[CHECK_OK]);
+	jw_int(w, "n/a", cnt[CHECK_NA]);
+	jw_obj_end(w);
+}

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat check on the fake trees, on this system and on PREEMPT_RT (rtvm)."""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+from conftest import RTLAT, ROOT, run
+from test_sysinfo import RTVM, _rtvm_usable
+
+SYSROOTS = ROOT / "tests" / "data" / "sysroots"
+BAD = SYSROOTS / "x86-badly-set-up"
+
+
+def items(doc):
+    return {i["id"]: i for i in doc["items"]}
+
+
+def test_check_badly_set_up_tree_text():
+    p = run(["check", "--root", BAD], check=2)
+    lines = p.stdout.splitlines()
+    assert lines[0] == "# rtlat check of %s (not this system)" % BAD
+    assert lines[-1] == "# 6 bad, 9 warnings, 0 ok, 2 n/a"
+    verdict = {l.split()[0]: l.split()[1] for l in lines[1:-1]
+               if not l.startswith(" ")}
+    assert verdict == {
+        "preempt": "bad", "rt_throttling": "warning", "cpufreq": "bad",
+        "cpuidle": "warning", "isolation": "warning", "isolated_irqs": "bad",
+        "smt": "warning", "irq_affinity": "warning", "clocksource": "bad",
+        "clock_read": "n/a", "thp": "warning", "swap": "warning",
+        "timer_migration": "warning", "rt_group": "bad",
+        "debug_config": "bad", "tracers": "warning", "cokernel": "n/a"}
+    assert "fix: a kernel task is preempted only where it allows it (mode voluntary):" \
+        in p.stdout
+    assert p.stderr == ""
+
+
+def test_check_json_and_interval_of_a_fake_tree():
+    """The fake tree's two readings are -T apart: 600 eno1 interrupts are
+    300/s over 2 s (the default), 150/s over 4 s."""
+    d = json.loads(run(["check", "--json", "--root", BAD], check=2).stdout)
+    assert d["root"] == str(BAD) and d["worst"] == "bad"
+    assert d["interval_ns"] == 2000000000 and d["clock_read_ns"] is None
+    assert d["counts"] == {"bad": 6, "warning": 9, "ok": 0, "n/a": 2}
+    it = items(d)
+    assert "130 eno1 300.0/s" in it["isolated_irqs"]["found"]
+    assert it["clock_read"]["fix"] is None
+    assert "IRQBALANCE_BANNED_CPULIST=2-3" in it["isolated_irqs"]["fix"]
+    for i in d["items"]:
+        assert set(i) == {"id", "title", "verdict", "found", "fix"}
+        assert i["verdict"] in ("ok", "warning", "bad", "n/a")
+        assert (i["fix"] is None) == (i["verdict"] in ("ok", "n/a")) or \
+            i["id"] == "debug_config"
+    d = json.loads(run(["check", "--json", "-T", "4", "--root", BAD],
+                       check=2).stdout)
+    assert "130 eno1 150.0/s" in items(d)["isolated_irqs"]["found"]
+    assert d["interval_ns"] == 4000000000
+    d = json.loads(run(["check", "--json", "--interval=0", "--root", BAD],
+                       check=2).stdout)
+    assert "since boot" in items(d)["isolated_irqs"]["found"]
+    assert items(d)["isolated_irqs"]["verdict"] == "warning"
+
+
+def test_check_nothing_bad_exits_0():
+    d = json.loads(run(["check", "--json", "--root", SYSROOTS / "x86-vm"],
+                       check=0).stdout)
+    assert d["worst"] == "warning"
+    assert items(d)["preempt"]["found"].startswith(
+        "mainline PREEMPT_DYNAMIC, mode full in force")
+
+
+@pytest.mark.parametrize("bad", ["-1", "abc", "2h"])
+def test_check_bad_interval(bad):
+    p = run(["check", "-T", bad, "--root", BAD], check=1)
+    assert "-T/--interval" in p.stderr and bad in p.stderr
+    assert p.stdout == ""
+
+
+def test_check_root_must_be_a_directory(tmp_path):
+    p = run(["check", "--root", tmp_path / "nonexist"], check=1)
+    assert "No such file or directory" in p.stderr and p.stdout == ""
+    p = run(["check", "--root", tmp_path], check=0)
+    assert "neither proc/ nor sys/" in p.stderr
+
+
+def _boot_preempt_mode():
+    """The PREEMPT_DYNAMIC mode, read here independently of rtlat."""
+    try:
+        m = open("/sys/kernel/debug/sched/preempt").read()
+        return m.split("(")[1].split(")")[0]
+    except OSError:
+        pass
+    try:
+        fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        while True:
+            try:
+                rec = os.read(fd, 8192).decode(errors="replace")
+            except BlockingIOError:
+                return None
+            except BrokenPipeError:
+                continue
+            if "Dynamic Preempt: " in rec:
+                return rec.split("Dynamic Preempt: ")[1].split()[0]
+    finally:
+        os.close(fd)
+
+
+def test_check_this_system():
+    p = run(["check", "--json", "-T", "0.5"], check=None)
+    d = json.loads(p.stdout)
+    it = items(d)
+    assert p.returncode == (2 if d["counts"]["bad"] else 0)
+    version = os.uname().version
+    pre = it["preempt"]
+    if os.path.exists("/sys/kernel/realtime") or "PREEMPT_RT" in version:
+        assert pre["verdict"] == "ok" and "PREEMPT_RT" in pre["found"]
+    elif "PREEMPT_DYNAMIC" in version:
+        mode = _boot_preempt_mode()
+        assert ("mode %s" % mode) in pre["found"], (mode, pre)
+        assert pre["verdict"] == ("bad" if mode in ("none", "voluntary")
+                                  else "warning")
+    if not os.path.exists("/sys/devices/system/cpu/cpu0/cpufreq"):
+        assert it["cpufreq"]["verdict"] == "n/a"
+    cs = open("/sys/devices/system/clocksource/clocksource0/"
+              "current_clocksource").read().strip()
+    assert it["clocksource"]["found"].startswith(cs + " ")
+    ns = d["clock_read_ns"]
+    assert 0 < ns < 100000
+    assert it["clock_read"]["verdict"] == \
+        ("ok" if ns <= 200 else "warning" if ns <= 1000 else "bad")
+    rt = int(open("/proc/sys/kernel/sched_rt_runtime_us").read())
+    assert it["rt_throttling"]["verdict"] == \
+        ("ok" if rt < 0 else "bad" if rt == 0 else "warning")
+    tracers = open("/sys/kernel/tracing/available_tracers").read().split() \
+        if os.path.exists("/sys/kernel/tracing/available_tracers") else None
+    if tracers is not None:
+        want = {"timerlat", "osnoise", "hwlat"}
+        assert it["tracers"]["verdict"] == \
+            ("ok" if want <= set(tracers) else "warning")
+    iso = open("/sys/devices/system/cpu/isolated").read().strip()
+    if not iso and "nohz_full" not in open("/proc/cmdline").read():
+        assert it["isolated_irqs"]["verdict"] == "n/a"
+    if os.path.exists("/proc/config.gz"):
+        assert it["debug_config"]["found"].endswith("(/proc/config.gz)")
+
+
+@pytest.mark.skipif(_rtvm_usable() is not None, reason=str(_rtvm_usable()))
+def test_check_under_rtvm(tmp_path):
+    """Debian's PREEMPT_RT kernel: check says so, with its tracers."""
+    p = subprocess.run(
+        [str(RTVM), "-t", "240", "-i", RTLAT, "-o", "/data/c.json",
+         "-d", str(tmp_path), "--", "sh", "-c",
+         "rtlat check -T 1; echo rc=$?; rtlat check -T 0 --json > /data/c.json"],
+        capture_output=True, text=True, timeout=300)
+    if p.returncode == 125:
+        pytest.fail("the RT guest did not finish: " + p.stderr[-500:])
+    d = json.loads((tmp_path / "c.json").read_text())
+    it = items(d)
+    assert it["preempt"]["verdict"] == "ok"
+    assert it["preempt"]["found"].startswith("PREEMPT_RT, kernel ")
+    assert it["tracers"]["verdict"] == "ok"
+    assert it["tracers"]["found"].startswith("timerlat osnoise hwlat")
+    assert d["clock_read_ns"] > 0
+    assert "preempt          ok       PREEMPT_RT" in p.stdout
+    rc = 2 if d["counts"]["bad"] else 0
+    assert "rc=%d" % rc in p.stdout

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat check against the fake trees of tests/data/sysroots/ (make check
+ * runs from the top directory; RTLAT_SYSROOTS overrides), the gzip decoder,
+ * the kernel-config and kernel-log readers, and sysinfo's PREEMPT_DYNAMIC
+ * mode without debugfs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/gunzip.h"
+#include "core/kinfo.h"
+#include "core/syscheck.h"
+#include "core/sysinfo.h"
+
+static char *root_of(char *buf, size_t len, const char *name)
+{
+	const char *base = getenv("RTLAT_SYSROOTS");
+
+	snprintf(buf, len, "%s/%s", base ? base : "tests/data/sysroots", name);
+	assert_int_equal(access(buf, R_OK), 0);
+	return buf;
+}
+
+static const struct check_item *item(const struct check_report *r, const char *id)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->item[i].id, id))
+			return &r->item[i];
+	fail_msg("no item %s", id);
+	return NULL;
+}
+
+static void has(const struct check_report *r, const char *id,
+		enum check_verdict v, const char *text)
+{
+	const struct check_item *it = item(r, id);
+
+	if (it->verdict != v || !strstr(it->found, text))
+		fail_msg("%s: %s \"%s\", expected %s with \"%s\"", id,
+			 check_verdict_name(it->verdict), it->found,
+			 check_verdict_name(v), text);
+}
+
+static void test_badly_set_up(void **state)
+{
+	struct check_report *r = malloc(sizeof(*r));
+	char root[512];
+
+	(void)state;
+	root_of(root, sizeof(root), "x86-badly-set-up");
+	/* the two /proc/interrupts readings are taken to be 2 s apart */
+	assert_int_equal(syscheck_run(r, root, 2000000000), CHECK_BAD);
+	has(r, "preempt", CHECK_BAD, "PREEMPT_DYNAMIC, mode voluntary at boot (kernel log");
+	has(r, "rt_throttling", CHECK_WARN, "at most 950000 us of every 1000000 us");
+	has(r, "cpufreq", CHECK_BAD,
+	    "powersave on CPU 0-1, performance on CPU 2-3 (driver acpi-cpufreq); "
+	    "CPU 3 capped at 2000 MHz of 3000 MHz");
+	has(r, "cpuidle", CHECK_WARN, "states POLL 0 us, C1 2 us, C1E 10 us, C6 133 us; "
+	    "/dev/cpu_dma_latency: no request; the deepest enabled state takes 133 us");
+	has(r, "isolation", CHECK_WARN, "isolated CPU 2-3 (isolcpus domain,2-3), nohz_full none, "
+	    "rcu_nocbs 2; CPU 2-3 not nohz_full; CPU 3 runs its RCU callbacks");
+	/* eno1: 88813 - 88213 = 600 in 2 s; LOC 500; CAL 2 */
+	has(r, "isolated_irqs", CHECK_BAD,
+	    "CPU 2: 551.0/s (130 eno1 300.0/s, LOC 250.0/s, CAL 1.0/s); CPU 3: 2.0/s (LOC 2.0/s) over 2.0 s");
+	assert_non_null(strstr(item(r, "isolated_irqs")->fix, "echo 0-1 > /proc/irq/N/smp_affinity_list"));
+	has(r, "smt", CHECK_WARN, "CPU 2 shares its core with CPU 0 (not isolated); "
+	    "CPU 3 shares its core with CPU 1");
+	has(r, "irq_affinity", CHECK_WARN, "3 of 5 IRQs may go to isolated CPU 2-3 (smp_affinity_list): 1 8 130");
+	has(r, "clocksource", CHECK_BAD, "hpet (available: tsc hpet acpi_pm)");
+	assert_non_null(strstr(item(r, "clocksource")->fix, "echo tsc >"));
+	has(r, "clock_read", CHECK_NA, "not measured");
+	assert_int_equal(r->clock_read_ns, -1);
+	has(r, "thp", CHECK_WARN, "always (defrag madvise)");
+	has(r, "swap", CHECK_WARN, "1 swap area, 8.0 GiB");
+	has(r, "timer_migration", CHECK_WARN, "kernel.timer_migration = 1");
+	has(r, "rt_group", CHECK_BAD, "cgroup /user.slice/rt has cpu.rt_runtime_us = 0");
+	assert_non_null(strstr(item(r, "rt_group")->fix,
+			       "/sys/fs/cgroup/cpu,cpuacct/user.slice/rt/cpu.rt_runtime_us"));
+	has(r, "debug_config", CHECK_BAD, "LOCKDEP=y, PROVE_LOCKING=y, DEBUG_LOCK_ALLOC=y, KASAN=y, "
+	    "DEBUG_PREEMPT=y, DEBUG_ATOMIC_SLEEP=y, DEBUG_SPINLOCK=y, DEBUG_MUTEXES=y (/boot/config-6.12.0-dbg)");
+	has(r, "tracers", CHECK_WARN, "missing: timerlat osnoise hwlat");
+	has(r, "cokernel", CHECK_NA, "none");
+
+	/* one reading: counts since boot, no rate; device ones only warn */
+	syscheck_run(r, root, 0);
+	has(r, "isolated_irqs", CHECK_WARN, "CPU 2: 961418 since boot (130 eno1 88213, NMI 2, LOC 871233");
+	assert_non_null(strstr(item(r, "isolated_irqs")->found, "(one reading: no rate)"));
+	free(r);
+}
+
+static void test_x86_vm(void **state)
+{
+	struct check_report *r = malloc(sizeof(*r));
+	char root[512];
+
+	(void)state;
+	root_of(root, sizeof(root), "x86-vm");
+	assert_int_equal(syscheck_run(r, root, 0), CHECK_WARN);
+	has(r, "preempt", CHECK_WARN, "PREEMPT_DYNAMIC, mode full in force");
+	has(r, "cpufreq", CHECK_NA, "no cpufreq driver");
+	has(r, "cpuidle", CHECK_OK, "driver haltpoll, governor haltpoll; states POLL 0 us, haltpoll idle 1 us");
+	has(r, "isolation", CHECK_WARN, "no isolated CPU");
+	has(r, "isolated_irqs", CHECK_NA, "no isolated CPU");
+	has(r, "smt", CHECK_NA, "SMT off");
+	has(r, "clocksource", CHECK_OK, "tsc (available: tsc kvm-clock)");
+	has(r, "thp", CHECK_OK, "madvise");
+	has(r, "swap", CHECK_OK, "no swap");
+	has(r, "rt_group", CHECK_NA, "no cgroup v1 cpu controller");
+	/* the VM's own /proc/config.gz, through gunzip */
+	has(r, "debug_config", CHECK_OK, "none of the 19 debug options checked is set (/proc/config.gz)");
+	has(r, "tracers", CHECK_WARN, "available: blk function nop");
+	free(r);
+}
+
+static void test_preempt_rt(void **state)
+{
+	struct check_report *r = malloc(sizeof(*r));
+	char root[512];
+
+	(void)state;
+	root_of(root, sizeof(root), "preempt-rt");
+	syscheck_run(r, root, 0);
+	has(r, "preempt", CHECK_OK, "PREEMPT_RT, kernel 6.1.0-57-rt-amd64");
+	has(r, "clocksource", CHECK_BAD, "hpet (available: hpet acpi_pm)");
+	has(r, "tracers", CHECK_OK, "timerlat osnoise hwlat");
+	free(r);
+	root_of(root, sizeof(root), "ppc32-xenomai");
+	r = malloc(sizeof(*r));
+	syscheck_run(r, root, 0);
+	has(r, "preempt", CHECK_OK, "Xenomai 2.0 on I-pipe 1.0-01");
+	has(r, "cokernel", CHECK_OK, "Xenomai 2.0 on I-pipe 1.0-01");
+	has(r, "debug_config", CHECK_NA, "/proc/config.gz: No such file or directory; "
+	    "/boot/config-2.6.14-rc3-g4c234921: No such file or directory");
+	free(r);
+}
+
+/* A scratch tree for what no recorded system shows. */
+static char scratch[64];
+
+static void put(const char *path, const void *data, size_t n)
+{
+	char p[256], *slash;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s%s", scratch, path);
+	for (slash = strchr(p + strlen(scratch) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(p, 0755);
+		*slash = '/';
+	}
+	f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+static void puts_(const char *path, const char *text)
+{
+	put(path, text, strlen(text));
+}
+
+static void test_preempt_mode_fallbacks(void **state)
+{
+	struct sysdesc d;
+	char fl[256], cmd[128];
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	puts_("/proc/sys/kernel/osrelease", "6.18.0\n");
+	puts_("/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC @0\n");
+	puts_("/boot/config-6.18.0", "CONFIG_PREEMPT_BUILD=y\nCONFIG_PREEMPT_VOLUNTARY=y\n"
+	      "# CONFIG_PREEMPT is not set\nCONFIG_PREEMPT_DYNAMIC=y\n");
+	/* the configured default */
+	sysdesc_read(&d, scratch);
+	assert_string_equal(d.preempt_mode, "voluntary");
+	assert_string_equal(d.preempt_mode_source, "config");
+	/* preempt= overrides it */
+	puts_("/proc/cmdline", "root=/dev/vda nopreempt=x preempt=full quiet\n");
+	sysdesc_read(&d, scratch);
+	assert_string_equal(d.preempt_mode, "full");
+	assert_string_equal(d.preempt_mode_source, "cmdline");
+	/* the boot message says what the kernel made of it */
+	puts_("/dev/kmsg", "6,1,0,-;Command line: preempt=full\n"
+	      "6,290,253720,-;Dynamic Preempt: lazy\n");
+	sysdesc_read(&d, scratch);
+	assert_string_equal(d.preempt_mode, "lazy");
+	assert_string_equal(d.preempt_mode_source, "boot log");
+	/* debugfs: the mode in force now */
+	puts_("/sys/kernel/debug/sched/preempt", "none voluntary (full) lazy\n");
+	sysdesc_read(&d, scratch);
+	assert_string_equal(d.preempt_mode, "full");
+	assert_string_equal(d.preempt_mode_source, "debugfs");
+	assert_string_equal(sysdesc_flavour(&d, fl, sizeof(fl)),
+			    "mainline PREEMPT_DYNAMIC (full)");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_kmsg_split_records(void **state)
+{
+	char big[20000], out[64];
+	size_t n = 0;
+	int i;
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	/* the record straddles the reader's 8 KiB chunks of a regular file */
+	for (i = 0; n < 8192 - 20; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "6,%d,0,-;filler %d\n", i, i);
+	n += (size_t)snprintf(big + n, sizeof(big) - n, "6,%d,0,-;Dynamic Preempt: voluntary\n", i);
+	puts_("/dev/kmsg", big);
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out)), 1);
+	assert_string_equal(out, "voluntary");
+	assert_int_equal(kmsg_find(scratch, "Nothing like this: ", out, sizeof(out)), 0);
+	unlink(strcat(strcpy(big, scratch), "/dev/kmsg"));
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out)), -1);
+	snprintf(big, sizeof(big), "rm -rf %s", scratch);
+	assert_int_equal(system(big), 0);
+}
+
+static void test_gunzip(void **state)
+{
+	/* printf 'CONFIG_LOCKDEP=y\n# CONFIG_KASAN is not set\n' | gzip -9n:
+	 * a fixed-Huffman block */
+	static const unsigned char gz[] = {
+		0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03,
+		0x73, 0xf6, 0xf7, 0x73, 0xf3, 0x74, 0x8f, 0xf7, 0xf1, 0x77,
+		0xf6, 0x76, 0x71, 0x0d, 0xb0, 0xad, 0xe4, 0x52, 0x56, 0x70,
+		0x86, 0x08, 0x79, 0x3b, 0x06, 0x3b, 0xfa, 0x29, 0x64, 0x16,
+		0x2b, 0xe4, 0xe5, 0x97, 0x28, 0x14, 0xa7, 0x96, 0x70, 0x01,
+		0x00, 0x19, 0x67, 0x90, 0x67, 0x2b, 0x00, 0x00, 0x00,
+	};
+	unsigned char bad[sizeof(gz)];
+	char why[96], val[16], *t;
+	size_t n;
+
+	(void)state;
+	t = gunzip(gz, sizeof(gz), &n, why, sizeof(why));
+	assert_non_null(t);
+	assert_int_equal(n, 43);
+	assert_string_equal(t, "CONFIG_LOCKDEP=y\n# CONFIG_KASAN is not set\n");
+	assert_string_equal(kconfig_value(t, "CONFIG_LOCKDEP", val, sizeof(val)), "y");
+	assert_null(kconfig_value(t, "CONFIG_KASAN", val, sizeof(val)));
+	assert_null(kconfig_value(t, "CONFIG_LOCK", val, sizeof(val)));
+	free(t);
+	memcpy(bad, gz, sizeof(gz));
+	bad[20] ^= 0x10;	/* a flipped bit: corrupt or CRC mismatch */
+	assert_null(gunzip(bad, sizeof(bad), &n, why, sizeof(why)));
+	assert_true(strstr(why, "corrupt") || strstr(why, "CRC") || strstr(why, "truncated"));
+	assert_null(gunzip(gz, 30, &n, why, sizeof(why)));
+	assert_null(gunzip((const unsigned char *)"CONFIG_X=y\n", 11, &n, why, sizeof(why)));
+	assert_string_equal(why, "not gzip data");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_badly_set_up),
+		cmocka_unit_test(test_x86_vm),
+		cmocka_unit_test(test_preempt_rt),
+		cmocka_unit_test(test_preempt_mode_fallbacks),
+		cmocka_unit_test(test_kmsg_split_records),
+		cmocka_unit_test(test_gunzip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
