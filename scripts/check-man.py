@@ -141,7 +141,8 @@ def default_stated(d, para):
     # "every CPU rtlat may use" vs "all CPUs rtlat may use": the value
     # words, not the phrasing, must be there
     words = [w for w in re.findall(r'[a-z0-9_./$-]+', d)
-             if w not in ('the', 'a', 'of', 'is', 'it', 'at', 'to')]
+             if w not in ('the', 'a', 'of', 'is', 'it', 'at', 'to', 'as',
+                          'and', 'or')]
     return bool(words) and all(w in p for w in words)
 
 

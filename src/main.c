@@ -70,6 +70,20 @@ static int std_fds_open(void)
 	return 0;
 }
 
+/*
+ * As early as the program can: before main(), as its first constructor (a
+ * dynamically linked rtlat has the dynamic loader and the libraries'
+ * constructors run before it: a signal then still acts by default).
+ * run_cmd() gives the non-measuring commands the default actions back.
+ */
+__attribute__((constructor(101))) static void block_run_signals(void)
+{
+	sigset_t sigs;
+
+	run_sigset(&sigs);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+}
+
 static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
 		   const char *prefix)
 {
@@ -91,12 +105,8 @@ int main(int argc, char **argv)
 	const char *base = strrchr(argv[0], '/');
 	const struct rtlat_cmd *c;
 	char prefix[64];
-	sigset_t sigs;
 
-	/* before anything: a measuring command takes these itself (a Ctrl-C
-	 * while it starts must end the run cleanly, never kill it) */
-	run_sigset(&sigs);
-	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	/* the run signals are blocked already (block_run_signals()) */
 	if (std_fds_open() < 0)
 		return 1;
 	outfile_init();

@@ -24,7 +24,7 @@ struct rtlat_cmd {
 	int (*main)(int argc, char **argv);
 	const struct suite_spec *suite;	/* in rtlat suite (NULL: not) */
 	/* measures (or runs measurements): SIGINT, SIGTERM, SIGHUP, SIGUSR1
-	 * and SIGUSR2 stay blocked from the first instruction of main(), for
+	 * and SIGUSR2 stay blocked from before main() (main.c), for
 	 * the command to take with sigtimedwait() (a signal during start-up
 	 * then ends the run cleanly instead of killing it); the other
 	 * commands get them back at their default action */

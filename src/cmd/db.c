@@ -15,6 +15,7 @@
 #include "core/log.h"
 
 #ifdef HAVE_REPORT
+#include "core/label.h"
 #include "core/parse.h"
 #include "report/cli.h"
 
@@ -147,13 +148,8 @@ static void list_text(const struct rep_runs *rs, int64_t unit)
 		row[L_NOTE] = xstrdup(run_note(r) ? run_note(r) : "");
 		row[L_FILE] = xstrdup(r->file ? r->file : "");
 		/* control characters of a label or a file name as blanks */
-		for (c = 0; c < L_NCOL; c++) {
-			char *p;
-
-			for (p = row[c]; *p; p++)
-				if ((unsigned char)*p < 0x20 || *p == 0x7f)
-					*p = ' ';
-		}
+		for (c = 0; c < L_NCOL; c++)
+			label_clean(row[c]);
 	}
 	for (c = 0; c < L_NCOL; c++) {
 		w[c] = 0;

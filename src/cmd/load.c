@@ -165,10 +165,21 @@ static int wait_end(struct load_run *lr, int64_t duration_ns)
 	int sig;
 
 	stop_sigset(&sigs);
+	sigaddset(&sigs, SIGUSR1);
+	sigaddset(&sigs, SIGUSR2);
 	for (;;) {
 		struct timespec ts = ns_to_ts(100 * NSEC_PER_MSEC);
 
 		sig = sigtimedwait(&sigs, NULL, &ts);
+		if (sig == SIGUSR1 || sig == SIGUSR2) {
+			/* a snapshot: what each load achieved so far */
+			struct load_result res[32];
+			int n = load_results(lr, res, 32);
+
+			fprintf(stderr, "# snapshot: loads so far (rates since they started):\n");
+			load_print(stderr, res, n, "#   ");
+			continue;
+		}
 		if (sig > 0)
 			return sig;
 		if (end && clock_now_ns(CLOCK_MONOTONIC) >= end)

@@ -4,6 +4,7 @@
  * history database) and print one table per test kind and load, one row
  * per run; optionally an HTML page with plots.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,12 +83,21 @@ static int report_main(int argc, char **argv)
 	}
 	rep_cli_print(&c, &rs);
 	if (c.html) {
-		int nplots = 0;
+		int nplots = 0, h = html_report(c.html, &rs, &c.out, &nplots);
 
-		if (html_report(c.html, &rs, &c.out, &nplots))
+		if (h > 0) {
+			/* cleaned up: end as the signal would have ended us */
+			runs_free(&rs);
+			fflush(stdout);
+			signal(h, SIG_DFL);
+			raise(h);
+			return 1;
+		}
+		if (h)
 			ret = 1;
 		else
-			log_note("%s: %zu runs, %d plots", c.html, rs.n, nplots);
+			log_note("%s: %zu runs, %d plots", c.html,
+				 runs_count(&rs), nplots);
 	}
 	runs_free(&rs);
 	if (fflush(stdout) || ferror(stdout)) {
@@ -275,10 +285,13 @@ static int compare_main(int argc, char **argv)
 		cmp_print_csv_header(stdout);
 	for (k = 0; k < n; k++) {
 		if (c.fmt == OUT_CSV) {
+			char why[128];
+
 			if (rows[k].nothing)
-				log_note("%s: A = %s, B = %s: nothing to compare (no figure known on both sides)",
-					 rows[k].title, rows[k].a_name,
-					 rows[k].b_name);
+				log_note("%s: A = %s, B = %s: %s", rows[k].title,
+					 rows[k].a_name, rows[k].b_name,
+					 cmp_nothing_why(&rows[k], why,
+							 sizeof(why)));
 			cmp_print_csv(stdout, &rows[k]);
 			continue;
 		}

@@ -26,6 +26,7 @@
 #include "core/children.h"
 #include "core/engine.h"
 #include "core/ini.h"
+#include "core/label.h"
 #include "tests/lib/ipc_test.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -331,9 +332,14 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_LOADS:
 		s->loads = arg;
 		return 0;
-	case OPT_LABEL:
+	case OPT_LABEL: {
+		const char *why = label_check(arg);
+
+		if (why)
+			return opt_bad_value(d, arg, why);
 		s->label = arg;
 		return 0;
+	}
 	case OPT_OUT: {
 		struct stat st;
 

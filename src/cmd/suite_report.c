@@ -198,6 +198,16 @@ static const struct hl_series *sampler_series(const struct headline *h,
 	return NULL;
 }
 
+/* What @se's samples + misses count: periods (overruns of a periodic
+ * test), events (lost), or cycles. */
+static const char *miss_of(const struct headline *h,
+			   const struct hl_series *se)
+{
+	if (!strcmp(se->miss_name, "lost"))
+		return "events";
+	return h->period_ns > 0 ? "periods" : "cycles";
+}
+
 /* Share of @se's periods that were misses, in %. */
 static double miss_pct(const struct hl_series *se)
 {
@@ -219,8 +229,9 @@ static void print_measured(FILE *f, const struct suite_run *r)
 {
 	const struct headline *h = &r->hl;
 	const struct hl_series *se;
-	const char *name;
+	const char *name, *ev_missed, *events;
 	char a[32], b[32], c[32];
+	double ev_pct = 0;
 	int i, n = 0, imax = -1;
 	double lo = 0, hi = 0, plo = 0, phi = 0;
 
@@ -243,7 +254,7 @@ static void print_measured(FILE *f, const struct suite_run *r)
 		se->name, (unsigned long long)se->samples,
 		(unsigned long long)se->misses,
 		se->miss_name[0] ? se->miss_name : "misses", miss_pct(se),
-		h->period_ns > 0 ? "periods" : "cycles");
+		miss_of(h, se));
 	for (i = 0; i < h->nsamplers; i++) {
 		const struct hl_series *x = sampler_series(h, i, se->name);
 
@@ -263,6 +274,16 @@ static void print_measured(FILE *f, const struct suite_run *r)
 	}
 	if (n > 1 && imax >= 0 && h->samplers[imax].cpu >= 0)
 		fprintf(f, ", max on CPU %d", h->samplers[imax].cpu);
+	ev_missed = headline_param(h, "event_missed_periods");
+	events = headline_param(h, "events");
+	if (ev_missed && events) {
+		uint64_t m = strtoull(ev_missed, NULL, 10);
+		uint64_t e = strtoull(events, NULL, 10);
+
+		ev_pct = m + e ? 100.0 * (double)m / (double)(m + e) : 0;
+		fprintf(f, "; the event thread posted %llu events and missed %llu periods (%.1f %%)",
+			(unsigned long long)e, (unsigned long long)m, ev_pct);
+	}
 	fprintf(f, "\n");
 	if (n > 1 && ((hi >= 2 * lo && hi - lo >= 5000) || phi - plo >= 1.0)) {
 		fprintf(f, "  per CPU (they differ beyond the noise):");
@@ -282,9 +303,12 @@ static void print_measured(FILE *f, const struct suite_run *r)
 	}
 	if (miss_pct(se) >= 1.0)
 		fprintf(f, "  note: %.1f %% of the %s were missed (%llu of %llu): the max is that of a starved task, not a latency\n",
-			miss_pct(se), h->period_ns > 0 ? "periods" : "cycles",
+			miss_pct(se), miss_of(h, se),
 			(unsigned long long)se->misses,
 			(unsigned long long)(se->samples + se->misses));
+	if (ev_pct >= 1.0)
+		fprintf(f, "  note: the event thread missed %.1f %% of its periods: it was starved, and so may the worker have been; the max is not a latency\n",
+			ev_pct);
 }
 
 static void print_table(FILE *f, const struct suite *s,

@@ -1376,6 +1376,10 @@ static int run_start(struct run *r, const sigset_t *sigs)
 			r->stop_signal = sig;
 			gate_set(r, &r->stop);
 		}
+		/* during a long set-up (cruncher's calibration): printed
+		 * once the display runs */
+		if (sig == SIGUSR1 || sig == SIGUSR2)
+			atomic_fetch_add(&r->snapshot_req, 1);
 	}
 	if (first_sampler_error(r) < 0) {
 		log_error("%s", r->error);
@@ -1485,9 +1489,12 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 		r->mono_start_ns = mono_end;
 		r->wall_start_ns = wall_end;
 	}
-	if (r->t_end != INT64_MAX && r->stop_reason == STOP_END) {
+	if (r->t_end != INT64_MAX &&
+	    (r->stop_reason == STOP_END ||
+	     r->mono_end_ns > r->mono_start_ns + o->duration_ns)) {
 		/* the measurement ended with the last deadline, not when the
-		 * main thread noticed */
+		 * main thread noticed (nor after a second waiting for a
+		 * stopped partner) */
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/label.h"
 #include "core/log.h"
 #include "core/opt.h"
 
@@ -25,7 +26,11 @@ const char *opt_spelling(const struct optdesc *d)
 int opt_bad_value(const struct optdesc *d, const char *arg,
 		  const char *expected)
 {
-	log_error("invalid value '%s' for %s: %s", arg ? arg : "",
+	char shown[512];
+
+	/* a value with an escape sequence is shown, not obeyed */
+	log_error("invalid value '%s' for %s: %s",
+		  text_show(shown, sizeof(shown), arg ? arg : ""),
 		  opt_spelling(d), expected);
 	return -1;
 }

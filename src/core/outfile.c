@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -403,6 +404,20 @@ bool output_same(const char *a, const char *b)
 	       ta.st.st_dev == tb.st.st_dev && ta.st.st_ino == tb.st.st_ino;
 }
 
+/* No process holds a lock on @path (flock: the writer of a temporary
+ * result file holds one until it is renamed or removed). */
+static bool unlocked(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	bool free;
+
+	if (fd < 0)
+		return false;
+	free = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return free;
+}
+
 /*
  * Remove from @dir the temporary files of rtlat processes that died while
  * writing (SIGKILL, power loss): ".rtlat-PID-N.tmp" and ".rtlat-probe-PID"
@@ -434,6 +449,10 @@ static void sweep_dead_tmp(const char *dir)
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
 		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
 		    st.st_uid != geteuid())
+			continue;
+		/* its writer holds a lock on it while it lives: no such PID in
+		 * this PID namespace is not enough (another namespace's rtlat) */
+		if (!unlocked(path))
 			continue;
 		if (unlink(path) == 0)
 			log_note("removed %s, left by process %d, which died while writing it",
@@ -518,14 +537,15 @@ static int wait_writable(struct atomic_file *af)
 
 /* fopencookie() write: the whole buffer; into a pipe in pieces it takes
  * without blocking, so that a reader that stops reading cannot hold rtlat
- * beyond a signal. The cause of a failure is kept in af->err. */
+ * beyond a signal. The cause of a failure is kept in af->err; the stream
+ * sees a short write, never -1. */
 static ssize_t out_write(void *cookie, const char *buf, size_t len)
 {
 	struct atomic_file *af = cookie;
 	size_t done = 0;
 
 	if (af->err)
-		return -1;
+		goto fail;
 	while (done < len) {
 		size_t n = len - done;
 		ssize_t w;
@@ -535,7 +555,7 @@ static ssize_t out_write(void *cookie, const char *buf, size_t len)
 				n = PIPE_BUF;
 			if (wait_writable(af) < 0) {
 				af->err = EINTR;
-				return -1;
+				goto fail;
 			}
 		}
 		w = write(af->fd, buf + done, n);
@@ -549,8 +569,14 @@ static ssize_t out_write(void *cookie, const char *buf, size_t len)
 		    wait_writable(af) == 0)
 			continue;
 		af->err = af->sig ? EINTR : errno;
-		return -1;
+		goto fail;
 	}
+	return (ssize_t)done;
+fail:
+	/* fopencookie(3): a write function never returns a negative count
+	 * (glibc then copies past its buffer: a crash on a full disk); 0 (or
+	 * what was written) with errno says the error */
+	errno = af->err;
 	return (ssize_t)done;
 }
 
@@ -658,6 +684,9 @@ FILE *atomic_open(struct atomic_file *af, const char *path, char *err,
 			af->tmp[0] = '\0';
 			return NULL;
 		}
+		/* held while it lives: a later run removes the file of a
+		 * writer that died, never of a live one (sweep_dead_tmp()) */
+		flock(fd, LOCK_EX | LOCK_NB);
 		/* keep the replaced file's permissions (and owner, as root) */
 		if (t.kind == OUT_REPLACE &&
 		    (fchmod(fd, t.st.st_mode & 07777) < 0 ||

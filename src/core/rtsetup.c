@@ -417,7 +417,31 @@ void rt_throttling_check(char *warn, size_t len)
 	long long rt = read_ll("/proc/sys/kernel/sched_rt_runtime_us", &ok1);
 	long long per = read_ll("/proc/sys/kernel/sched_rt_period_us", &ok2);
 
+	char cg[512], mnt[512], file[1100], pfile[1100];
+	long long cgrt, cgper;
+	bool ok3, ok4;
+
 	warn[0] = '\0';
+	/* RT group scheduling: this process's cgroup may have less than the
+	 * system's budget (0 is refused at start, see rt_runtime_explain()) */
+	if (rt_cgroup_runtime_file("/", cg, sizeof(cg), mnt, sizeof(mnt),
+				   file, sizeof(file)) == 0 && strcmp(cg, "/")) {
+		snprintf(pfile, sizeof(pfile), "%.*s/cpu.rt_period_us",
+			 (int)(strrchr(file, '/') - file), file);
+		cgrt = read_ll(file, &ok3);
+		cgper = read_ll(pfile, &ok4);
+		if (ok3 && cgrt > 0 && ok4 && cgper > 0 &&
+		    (!ok1 || rt < 0 || cgrt * (ok2 && per > 0 ? per : cgper) <
+		     rt * cgper)) {
+			snprintf(warn, len,
+				 "RT throttling is active in this process's cgroup %s (RT group scheduling: %s = %lld of cpu.rt_period_us %lld): "
+				 "its real-time tasks are stopped after %lld us per period, which can distort worst cases; "
+				 "give it more (echo %lld > %s, its parents' first) or run rtlat in the root cgroup",
+				 cg, file, cgrt, cgper, cgrt,
+				 ok1 && rt > 0 ? rt : cgper, file);
+			return;
+		}
+	}
 	if (ok1 && rt >= 0)
 		snprintf(warn, len,
 			 "RT throttling is active (sched_rt_runtime_us=%lld of sched_rt_period_us=%lld): "

@@ -1033,7 +1033,7 @@ void load_print(FILE *f, const struct load_result *res, int n,
 				fprintf(f, "ran %.1f s until stopped",
 					(double)r->ran_ns / 1e9);
 			if (r->sigkilled)
-				fprintf(f, " (it ignored SIGTERM: SIGKILLed after the %.1f s grace)",
+				fprintf(f, " (still there %.1f s after SIGTERM: it ignored it, or left its process group; SIGKILLed)",
 					(double)CMD_TERM_GRACE_NS / 1e9);
 		} else {
 			fprintf(f, "%s%-6s %3d %-5s %18s  %s", prefix, r->name,

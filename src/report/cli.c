@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/label.h"
 #include "core/log.h"
 #include "report/cli.h"
 
@@ -55,8 +56,9 @@ const struct optdesc rep_filter_opts[] = {
 const struct optdesc rep_output_opts[] = {
 	{ "markdown", 0, no_argument, NULL, "tables in Markdown", K_MD },
 	{ "csv", 0, no_argument, NULL, "one CSV table, values in ns", K_CSV },
-	{ "unit", 'u', required_argument, "ns|us",
-	  "unit of the tables (default ns; us has 3 decimals)", K_UNIT },
+	{ "unit", 'u', required_argument, "us|ns",
+	  "unit of the tables (default us, 3 decimals, as rtlat suite,\n"
+	  "Xenomai and cyclictest; --unit ns for whole nanoseconds)", K_UNIT },
 	{ "threads", 't', no_argument, NULL,
 	  "a row per thread/CPU under each run", K_THREADS },
 	OPT_END,
@@ -70,16 +72,8 @@ const struct optdesc rep_common_opts[] = {
 void rep_cli_init(struct rep_cli *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->out.unit_ns = 1;
+	c->out.unit_ns = 1000;	/* us, as rtlat suite, Xenomai and cyclictest */
 	c->fmt = OUT_TEXT;
-}
-
-static bool has_ctrl(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
 }
 
 static int unit_arg(const struct optdesc *d, const char *arg, int64_t *out)
@@ -161,13 +155,16 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	case K_INUNIT:
 		return unit_arg(d, arg, &c->imp.input_unit_ns);
-	case K_SETLABEL:
-		if (!*arg || has_ctrl(arg))
-			return opt_bad_value(d, arg, "a non-empty label without control characters");
+	case K_SETLABEL: {
+		const char *why = label_check(arg);
+
+		if (why)
+			return opt_bad_value(d, arg, why);
 		c->imp.label = arg;
 		return 0;
+	}
 	case K_SETLOAD:
-		if (!*arg || has_ctrl(arg) || strchr(arg, '|') || strstr(arg, ", "))
+		if (!*arg || text_has_ctrl(arg) || strchr(arg, '|') || strstr(arg, ", "))
 			return opt_bad_value(d, arg, "a load name (none, cpu, cpu+io, ...): not empty, without '|' or \", \"");
 		c->imp.load = arg;
 		return 0;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/label.h"
 #include "core/log.h"
 #include "report/report.h"
 
@@ -35,6 +36,8 @@ static bool metric(const struct rep_run *r, int m, double *v, bool *bound)
 	const struct rep_series *s = &r->sum;
 
 	*bound = false;
+	if (run_no_samples(r))
+		return false;	/* no data: not even its overrun count */
 	switch (m) {
 	case M_MIN:
 		*v = (double)s->min;
@@ -134,6 +137,17 @@ static int64_t side_resolution(struct rep_run *const *v, size_t n)
 	return r;
 }
 
+/* Has no run of a side a sample? */
+static bool side_empty(struct rep_run *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!run_no_samples(v[i]))
+			return false;
+	return true;
+}
+
 static void side_name(char *buf, size_t len, struct rep_run *const *v,
 		      size_t n)
 {
@@ -148,6 +162,7 @@ static void side_name(char *buf, size_t len, struct rep_run *const *v,
 		snprintf(buf, len, "%s (%zu runs)", v[0]->label, n);
 	else
 		snprintf(buf, len, "%s and %zu more runs", v[0]->label, n - 1);
+	label_clean(buf);
 }
 
 static bool str_eq(const char *a, const char *b)
@@ -202,6 +217,8 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	cmp_title(out->title, sizeof(out->title), a[0], b[0]);
 	side_name(out->a_name, sizeof(out->a_name), a, na);
 	side_name(out->b_name, sizeof(out->b_name), b, nb);
+	out->empty_a = side_empty(a, na);
+	out->empty_b = side_empty(b, nb);
 	res = (double)(side_resolution(a, na) > side_resolution(b, nb) ?
 		       side_resolution(a, na) : side_resolution(b, nb));
 	for (m = 0; m < CMP_METRICS; m++) {
@@ -326,15 +343,30 @@ static const char *const cmp_cols[7] = {
 
 #define NOTHING "nothing to compare (no figure known on both sides)"
 
+const char *cmp_nothing_why(const struct cmp_row *c, char *buf, size_t len)
+{
+	const struct rep_run *r = c->empty_a ? c->a : c->b;
+	const char *note = run_note(r);
+
+	if (!c->empty_a && !c->empty_b)
+		return NOTHING;
+	snprintf(buf, len, "nothing to compare (%s no samples%s%s)",
+		 c->empty_a && c->empty_b ? "A and B have" :
+		 c->empty_a ? "A has" : "B has", note ? ": " : "",
+		 note ? note : "");
+	return buf;
+}
+
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 {
 	static const int w[7] = { 12, 12, 12, 9, 12, 10, 13 };
-	char cell[7][TB_CELL];
+	char cell[7][TB_CELL], why[128];
 	int i, k;
 
-	fprintf(f, "%s (%s): A = %s, B = %s%s\n", c->title,
+	fprintf(f, "%s (%s): A = %s, B = %s%s%s\n", c->title,
 		unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name,
-		c->nothing ? ": " NOTHING : "");
+		c->nothing ? ": " : "",
+		c->nothing ? cmp_nothing_why(c, why, sizeof(why)) : "");
 	if (c->nothing)
 		return;
 	fprintf(f, "%-12s", "metric");
@@ -360,12 +392,13 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 
 void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 {
-	char cell[7][TB_CELL];
+	char cell[7][TB_CELL], why[128];
 	int i, k;
 
-	fprintf(f, "### %s (values in %s)\n\nA = %s, B = %s%s\n", c->title,
+	fprintf(f, "### %s (values in %s)\n\nA = %s, B = %s%s%s\n", c->title,
 		unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name,
-		c->nothing ? ": " NOTHING : "");
+		c->nothing ? ": " : "",
+		c->nothing ? cmp_nothing_why(c, why, sizeof(why)) : "");
 	if (c->nothing)
 		return;
 	fprintf(f, "\n| metric |");

@@ -88,6 +88,11 @@ static const char schema_v2[] =
 	"ALTER TABLE runs ADD COLUMN content_hash TEXT;"
 	"CREATE INDEX runs_test_load ON runs(test, load);";
 
+/* Version 5: a content hash is unique (NULL for the later copies of a run
+ * stored twice before; rehash() settles them). */
+static const char schema_v5[] =
+	"CREATE UNIQUE INDEX IF NOT EXISTS runs_content_hash ON runs(content_hash);";
+
 /* Version 4: the section of a run (a titled part of a summary that sets
  * its table apart), and which percentiles are only lower bounds (their
  * rank lies in the histogram's overflow); percentiles are settled again
@@ -373,13 +378,15 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		memcpy(hash, r->ident, sizeof(hash));
 	else
 		run_hash(r, hash);
+	/* the look-up inside the write transaction: of processes adding
+	 * the same run at once, one stores it and the others find it */
+	if (exec(d, "BEGIN IMMEDIATE"))
+		return -1;
 	*id = find_hash(d, hash);
 	if (*id) {
 		*dup = true;
-		return 0;
+		return exec(d, "COMMIT") ? -1 : 0;
 	}
-	if (exec(d, "BEGIN IMMEDIATE"))
-		return -1;
 	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL)) {
 		db_fail(d, "prepare");
 		goto fail;
@@ -717,7 +724,7 @@ static int repct(struct rdb *d, const struct rep_runs *rs)
  * 2 -> 3 (and 1 -> 3): content_hash becomes the run's identity
  * (run_identity(): a label derived from the file name no longer counts).
  * 3 -> 4: the identity covers the section and percentile bounds, and the
- * percentiles are settled (repct()).
+ * percentiles are settled (repct()). 4 -> 5: the hash is made unique.
  * Of several stored runs with one identity, the first keeps it and the
  * others get NULL; a note names them.
  */
@@ -817,7 +824,9 @@ static int migrate(struct rdb *d)
 		if (!has_column(d, schema_v4[k][0], schema_v4[k][1]) &&
 		    exec(d, schema_v4[k][2]))
 			goto fail;
-	if (v < 4 && rehash(d))
+	if (v < 5 && rehash(d))
+		goto fail;
+	if (v < 5 && exec(d, schema_v5))
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RDB_SCHEMA_VERSION);
 	if (exec(d, sql) || exec(d, "COMMIT"))
@@ -870,6 +879,7 @@ struct rdb *rdb_open(const char *path, bool create)
 {
 	struct rdb *d;
 	int flags = SQLITE_OPEN_READWRITE;
+	bool foreign;
 
 	if (!path) {
 		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE)");
@@ -904,9 +914,16 @@ struct rdb *rdb_open(const char *path, bool create)
 	}
 	sqlite3_busy_timeout(d->db, 5000);
 	/* a database without rtlat's schema: only db add makes one of it,
-	 * and only of an empty one (not of another program's tables) */
-	if (rdb_version(d) == 0 && !has_table(d, "runs") &&
-	    (!create || has_table(d, NULL))) {
+	 * and only of an empty one (not of another program's tables); read
+	 * in one transaction, as another db add may be creating the schema */
+	if (exec(d, "BEGIN")) {
+		rdb_close(d);
+		return NULL;
+	}
+	foreign = rdb_version(d) == 0 && !has_table(d, "runs") &&
+		  (!create || has_table(d, NULL));
+	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+	if (foreign) {
 		log_error("%s: an SQLite database, but not an rtlat history (no runs table; rtlat db add creates one in a new or empty file)",
 			  path);
 		rdb_close(d);

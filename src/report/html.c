@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The HTML report: one self-contained page (no external file, script or
- * style sheet) with the tables and the gnuplot plots inlined as SVG:
- * per table a bar chart of max and p99.9 per run and a tail (percentile)
- * plot, per run a histogram with log-scale counts and the latency over
- * time from the interval series.
+ * style sheet) with the tables and the gnuplot plots inlined as SVG. One
+ * table per test kind and series with the runs of every load in it (a
+ * test without and with load side by side, the comparison users make
+ * first); per table a bar chart of max and p99.9 per run, a tail
+ * (percentile) plot and, with several loads, their histograms in one
+ * plot; per run a histogram with log-scale counts and the latency over
+ * time from the interval series. The system description comes once.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,6 +38,52 @@ struct run_plots {
 	int hist, time;
 };
 
+static bool str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Are @a and @b series of one run (a handshake's three, a cruncher's
+ * two)? */
+static bool same_run(const struct rep_run *a, const struct rep_run *b)
+{
+	return str_same(a->file, b->file) && a->line == b->line &&
+	       str_same(a->label, b->label) && str_same(a->test, b->test) &&
+	       str_same(a->load, b->load) && str_same(a->section, b->section) &&
+	       str_same(a->start_time, b->start_time);
+}
+
+size_t runs_count(const struct rep_runs *rs)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		for (k = 0; k < i && !same_run(rs->v[k], rs->v[i]); k++)
+			;
+		n += k == i;
+	}
+	return n;
+}
+
+/* The distinct system descriptions of @rs into @sys (at most @max);
+ * returns how many. */
+static size_t systems(const struct rep_runs *rs, const char **sys, size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const char *s = rs->v[i]->system;
+
+		if (!s || !*s)
+			continue;
+		for (k = 0; k < n && strcmp(sys[k], s); k++)
+			;
+		if (k == n && n < max)
+			sys[n++] = s;
+	}
+	return n;
+}
+
 static void figure(FILE *f, const struct plots *p, int i, int *count)
 {
 	if (i < 0 || !p->svg || !p->svg[i])
@@ -46,14 +95,47 @@ static void figure(FILE *f, const struct plots *p, int i, int *count)
 	(*count)++;
 }
 
-static void sources(FILE *f, const struct rep_runs *rs)
+#define MAX_SYSTEMS 32
+
+/* The system descriptions, each once: "System" with one, else numbered
+ * (the runs refer to them). */
+static void system_list(FILE *f, const char **sys, size_t n)
 {
 	size_t i;
+
+	if (!n)
+		return;
+	fprintf(f, "<h2>System%s</h2>\n", n > 1 ? "s" : "");
+	if (n == 1) {
+		fprintf(f, "<p class=\"system\">");
+		html_escape(f, sys[0]);
+		fprintf(f, "</p>\n");
+		return;
+	}
+	fprintf(f, "<ol class=\"system\">\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<li>");
+		html_escape(f, sys[i]);
+		fprintf(f, "</li>\n");
+	}
+	fprintf(f, "</ol>\n");
+}
+
+static void sources(FILE *f, const struct rep_runs *rs, const char **sys,
+		    size_t nsys)
+{
+	size_t i, k;
 
 	fprintf(f, "<h2>Runs</h2>\n<dl>\n");
 	for (i = 0; i < rs->n; i++) {
 		const struct rep_run *r = rs->v[i];
 		char b[32];
+
+		/* one entry per run, not per series */
+		for (k = 0; k < i && !same_run(rs->v[k], r); k++)
+			;
+		if (k < i)
+			continue;
 
 		fprintf(f, "<dt>");
 		html_escape(f, r->label);
@@ -75,7 +157,13 @@ static void sources(FILE *f, const struct rep_runs *rs)
 			fprintf(f, ", %s", fmt_hms(b, r->duration_ns));
 		if (r->sum.has_samples)
 			fprintf(f, ", %" PRIu64 " samples", r->sum.samples);
-		if (r->system && *r->system) {
+		for (k = 0; r->system && *r->system && k < nsys; k++)
+			if (!strcmp(sys[k], r->system))
+				break;
+		if (k < nsys && nsys > 1) {
+			fprintf(f, ", system %zu", k + 1);
+		} else if (k == nsys && r->system && *r->system) {
+			/* beyond the MAX_SYSTEMS listed */
 			fprintf(f, "<br>");
 			html_escape(f, r->system);
 		}
@@ -88,25 +176,30 @@ int html_report(const char *path, const struct rep_runs *rs,
 		const struct out_opts *o, int *nplots)
 {
 	struct run_plots *rp = xcalloc(rs->n + 1, sizeof(*rp));
-	int *bars, *tail, count = 0, ret = -1;
+	int *bars, *tail, *hists, count = 0, ret = -1;
+	const char *sys[MAX_SYSTEMS];
+	size_t nsys = systems(rs, sys, MAX_SYSTEMS);
 	char err[512], why[512] = "", now[32];
 	struct atomic_file af;
 	struct plots p;
 	struct group *g;
 	size_t ng, i, k, j;
 	bool have_plots;
+	int stopped;
 	FILE *f;
 
 	*nplots = 0;
-	ng = groups_make(rs, &g);
+	ng = groups_make_kinds(rs, &g);
 	bars = xcalloc(ng + 1, sizeof(*bars));
 	tail = xcalloc(ng + 1, sizeof(*tail));
+	hists = xcalloc(ng + 1, sizeof(*hists));
 	have_plots = plots_begin(&p) == 0;
 	if (!have_plots)
 		snprintf(why, sizeof(why), "no temporary directory for gnuplot");
-	for (i = 0; i < ng && have_plots; i++) {
+	for (i = 0; i < ng && have_plots && !plots_stopped(&p); i++) {
 		bars[i] = plot_bars(&p, &g[i]);
 		tail[i] = plot_tail(&p, &g[i]);
+		hists[i] = g[i].loads ? plot_histograms(&p, &g[i]) : -1;
 		for (k = 0; k < g[i].n; k++) {
 			for (j = 0; j < rs->n && rs->v[j] != g[i].v[k]; j++)
 				;
@@ -114,8 +207,11 @@ int html_report(const char *path, const struct rep_runs *rs,
 			rp[j].time = plot_timeline(&p, g[i].v[k]);
 		}
 	}
-	if (have_plots && plots_draw(&p, why, sizeof(why)))
+	if (have_plots && !plots_stopped(&p) && plots_draw(&p, why, sizeof(why)) &&
+	    !plots_stopped(&p))
 		log_warn("%s: plots left out: %s; the tables are written", path, why);
+	if (plots_stopped(&p))
+		goto out;
 
 	f = atomic_open(&af, path, err, sizeof(err));
 	if (!f) {
@@ -130,10 +226,15 @@ int html_report(const char *path, const struct rep_runs *rs,
 	}
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>rtlat report</title>\n<style>%s</style>\n</head>\n<body>\n"
-		"<h1>rtlat report</h1>\n<p>%zu run%s in %zu table%s, generated %s by rtlat %s. "
-		"Latencies in %s; plots in &micro;s.</p>\n",
-		css, rs->n, rs->n == 1 ? "" : "s", ng, ng == 1 ? "" : "s", now,
-		RTLAT_VERSION, o->unit_ns == 1000 ? "&micro;s" : "ns");
+		"<h1>rtlat report</h1>\n<p>%zu run%s",
+		css, runs_count(rs), runs_count(rs) == 1 ? "" : "s");
+	if (runs_count(rs) != rs->n)
+		fprintf(f, " (%zu series)", rs->n);
+	fprintf(f, " in %zu table%s (one per test kind and series, every load in it), generated %s by rtlat %s. "
+		"Tables in %s; plots in &micro;s.</p>\n",
+		ng, ng == 1 ? "" : "s", now, RTLAT_VERSION,
+		o->unit_ns == 1000 ? "&micro;s" : "ns");
+	system_list(f, sys, nsys);
 	if (*why) {
 		fprintf(f, "<p class=\"warn\">Plots left out: ");
 		html_escape(f, why);
@@ -148,6 +249,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 		if (have_plots) {
 			figure(f, &p, bars[i], &count);
 			figure(f, &p, tail[i], &count);
+			figure(f, &p, hists[i], &count);
 			for (k = 0; k < g[i].n; k++) {
 				for (j = 0; j < rs->n && rs->v[j] != g[i].v[k]; j++)
 					;
@@ -156,8 +258,12 @@ int html_report(const char *path, const struct rep_runs *rs,
 			}
 		}
 	}
-	sources(f, rs);
+	sources(f, rs, sys, nsys);
 	fprintf(f, "</body>\n</html>\n");
+	if (plots_stopped(&p)) {
+		atomic_abort(&af);
+		goto out;
+	}
 	if (atomic_commit(&af, err, sizeof(err))) {
 		log_error("%s", err);
 		goto out;
@@ -165,11 +271,14 @@ int html_report(const char *path, const struct rep_runs *rs,
 	*nplots = count;
 	ret = 0;
 out:
-	if (have_plots)
-		plots_end(&p);
+	stopped = plots_stopped(&p);
+	plots_end(&p);		/* also after a failed plots_begin() */
+	if (stopped)
+		ret = stopped;
 	free(rp);
 	free(bars);
 	free(tail);
+	free(hists);
 	groups_free(g, ng);
 	return ret;
 }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/label.h"
 #include "core/timeutil.h"
 #include "report/plot.h"
 
@@ -26,11 +28,54 @@ static const char *const palette[] = {
 };
 #define NCOLORS (sizeof(palette) / sizeof(palette[0]))
 
+/*
+ * A SIGINT, SIGTERM or SIGHUP while plots are made: the handler notes it
+ * and kills gnuplot; the report then stops, plots_end() removes the
+ * temporary directory and restores the actions, and the caller dies of
+ * the signal (plots_stopped()). Nothing is left behind, nothing goes on.
+ */
+static const int plot_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSIGS (sizeof(plot_sigs) / sizeof(plot_sigs[0]))
+static volatile sig_atomic_t plot_signal;
+static volatile pid_t plot_child;
+static struct sigaction plot_old[NSIGS];
+
+static void plot_on_signal(int sig)
+{
+	int e = errno;
+
+	if (!plot_signal)
+		plot_signal = sig;
+	if (plot_child > 0)
+		kill(plot_child, SIGKILL);
+	errno = e;
+}
+
+int plots_stopped(const struct plots *p)
+{
+	return plot_signal;
+}
+
 int plots_begin(struct plots *p)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct sigaction sa;
+	size_t i;
 
 	memset(p, 0, sizeof(*p));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = plot_on_signal;	/* no SA_RESTART: waitpid() returns */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NSIGS; i++)
+		sigaddset(&sa.sa_mask, plot_sigs[i]);
+	plot_signal = 0;
+	plot_child = 0;
+	/* a signal ignored (nohup) stays ignored */
+	for (i = 0; i < NSIGS; i++)
+		if (!sigaction(plot_sigs[i], NULL, &plot_old[i]) &&
+		    plot_old[i].sa_handler != SIG_IGN)
+			sigaction(plot_sigs[i], &sa, NULL);
+	p->handlers = true;
 	snprintf(p->dir, sizeof(p->dir), "%s/rtlat-plot.XXXXXX",
 		 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
 	if (!mkdtemp(p->dir)) {
@@ -40,24 +85,33 @@ int plots_begin(struct plots *p)
 	return 0;
 }
 
-/* A string for a gnuplot single-quoted string ('' is a quote). */
+/* A string for a gnuplot single-quoted string ('' is a quote), control
+ * characters as blanks (core/label.h). */
+static void gp_str_put(FILE *f, char c)
+{
+	if (c == '\'')
+		fputc('\'', f);
+	fputc(c, f);
+}
+
 static void gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
+	text_write(f, s, gp_str_put);
 	fputc('\'', f);
 }
 
-/* A label inside a data block: double-quoted, no quotes or newlines. */
+/* A label inside a data block: double-quoted, no quotes or control
+ * characters. */
+static void gp_label_put(FILE *f, char c)
+{
+	fputc(c == '"' ? '\'' : c, f);
+}
+
 static void gp_label(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' ? '\'' : *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	text_write(f, s, gp_label_put);
 	fputc('"', f);
 }
 
@@ -95,11 +149,50 @@ static void plot_close(struct plots *p)
 	p->script = NULL;
 }
 
+/* Open a plot of group @g titled "<group title>: @what". */
+static int group_plot_start(struct plots *p, const struct group *g,
+			    const char *what, const char *caption)
+{
+	char title[320], gt[192];
+
+	group_title(gt, sizeof(gt), g);
+	snprintf(title, sizeof(title), "%s: %s", gt, what);
+	return plot_start(p, title, caption);
+}
+
 /* What the figures of @series are, for axis labels: "latency", or the
  * cruncher's "deviation" (computation time - ideal). */
 static const char *quantity(const char *series)
 {
 	return series && !strcmp(series, "deviation") ? "deviation" : "latency";
+}
+
+/* The name of run @r of @g in a legend or on an axis: its label, and in
+ * a group of several loads the load: "vm (without load)". */
+static void run_name(char *buf, size_t len, const struct group *g,
+		     const struct rep_run *r)
+{
+	char l[96];
+
+	if (!g->loads) {
+		snprintf(buf, len, "%s", r->label);
+		return;
+	}
+	load_title(l, sizeof(l), r->load);
+	snprintf(buf, len, "%s (%s)", r->label, l);
+}
+
+/* Plot data block $@tag@n_@i (run @i of @g) with @style in the run's
+ * colour, named after the run; @first: the first of the plot command. */
+static void run_line(FILE *f, bool first, char tag, int n, size_t i,
+		     const char *style, const struct group *g)
+{
+	char name[256];
+
+	fprintf(f, "%s$%c%d_%zu using 1:2 with %s lc rgb '%s' title ",
+		first ? "" : ", ", tag, n, i, style, palette[i % NCOLORS]);
+	run_name(name, sizeof(name), g, g->v[i]);
+	gp_str(f, name);
 }
 
 int plot_histogram(struct plots *p, const struct rep_run *r)
@@ -189,7 +282,9 @@ int plot_timeline(struct plots *p, const struct rep_run *r)
 	fprintf(f, "EOD\n");
 	if (positive && bottom > 0 && (double)top > 20 * bottom)
 		fprintf(f, "set logscale y\n");
-	fprintf(f, "set xlabel 'time (s)'\nset ylabel '%s (µs)'\nset key top left\n"
+	/* the legend below the plot, never over the lines */
+	fprintf(f, "set xlabel 'time (s)'\nset ylabel '%s (µs)'\n"
+		"set key below horizontal\n"
 		"plot $t%d using 1:4 with lines lc rgb '%s' title 'max', "
 		"'' using 1:3 with lines lc rgb '%s' title 'avg', "
 		"'' using 1:2 with lines lc rgb '%s' title 'min'\n",
@@ -206,7 +301,7 @@ static bool pct_point(const struct rep_series *s, int k)
 
 int plot_tail(struct plots *p, const struct group *g)
 {
-	char title[256], gt[192];
+	char what[64];
 	size_t i, used = 0;
 	bool positive = true;
 	FILE *f;
@@ -226,10 +321,9 @@ int plot_tail(struct plots *p, const struct group *g)
 	}
 	if (!used)
 		return -1;
-	group_title(gt, sizeof(gt), g);
-	snprintf(title, sizeof(title), "%s: %s percentiles (tail)", gt,
+	snprintf(what, sizeof(what), "%s percentiles (tail)",
 		 quantity(g->series));
-	n = plot_start(p, title, "tail");
+	n = group_plot_start(p, g, what, "tail");
 	if (n < 0)
 		return -1;
 	f = p->script;
@@ -247,7 +341,8 @@ int plot_tail(struct plots *p, const struct group *g)
 	fprintf(f, "set logscale x\nset xrange [1.5:2e6]\n"
 		"set xtics ('p50' 2, 'p90' 10, 'p99' 100, 'p99.9' 1000, "
 		"'p99.99' 10000, 'p99.999' 100000, 'p99.9999' 1000000)\n"
-		"set xlabel 'percentile'\nset ylabel '%s (µs%s)'\nset key top left\n%s"
+		"set xlabel 'percentile'\nset ylabel '%s (µs%s)'\n"
+		"set key below horizontal\n%s"
 		"plot ", quantity(g->series), positive ? ", log scale" : "",
 		positive ? "set logscale y\n" : "");
 	for (i = 0, k = 0; i < g->n; i++) {
@@ -258,9 +353,7 @@ int plot_tail(struct plots *p, const struct group *g)
 			have += pct_point(s, j);
 		if (!have)
 			continue;
-		fprintf(f, "%s$q%d_%zu using 1:2 with linespoints lc rgb '%s' title ",
-			k++ ? ", " : "", n, i, palette[i % NCOLORS]);
-		gp_str(f, g->v[i]->label);
+		run_line(f, !k++, 'q', n, i, "linespoints", g);
 	}
 	fprintf(f, "\n");
 	plot_close(p);
@@ -269,7 +362,6 @@ int plot_tail(struct plots *p, const struct group *g)
 
 int plot_bars(struct plots *p, const struct group *g)
 {
-	char title[256], gt[192];
 	size_t i, known = 0, p999 = 0;
 	FILE *f;
 	int n;
@@ -280,18 +372,18 @@ int plot_bars(struct plots *p, const struct group *g)
 	}
 	if (!known)
 		return -1;
-	group_title(gt, sizeof(gt), g);
-	snprintf(title, sizeof(title), "%s: %s per run", gt,
-		 p999 ? "max and p99.9" : "max");
-	n = plot_start(p, title, p999 ? "max and p99.9" : "max");
+	n = group_plot_start(p, g, p999 ? "max and p99.9 per run" : "max per run",
+			     p999 ? "max and p99.9" : "max");
 	if (n < 0)
 		return -1;
 	f = p->script;
 	fprintf(f, "$b%d << EOD\n", n);
 	for (i = 0; i < g->n; i++) {
 		const struct rep_series *s = &g->v[i]->sum;
+		char name[256];
 
-		gp_label(f, g->v[i]->label);
+		run_name(name, sizeof(name), g, g->v[i]);
+		gp_label(f, name);
 		if (s->has_stats)
 			fprintf(f, " %.4f", us((double)s->max));
 		else
@@ -305,11 +397,66 @@ int plot_bars(struct plots *p, const struct group *g)
 	fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.8 noborder\nset boxwidth 0.9\n"
 		"set xtics rotate by -25 noenhanced\nset ylabel '%s (µs)'\n"
-		"set yrange [0:*]\nset key top right\n"
+		"set yrange [0:*]\nset key below horizontal\n"
 		"plot $b%d using 2:xtic(1) lc rgb '%s' title 'max'",
 		quantity(g->series), n, palette[1]);
 	if (p999)
 		fprintf(f, ", '' using 3 lc rgb '%s' title 'p99.9'", palette[0]);
+	fprintf(f, "\n");
+	plot_close(p);
+	return n;
+}
+
+int plot_histograms(struct plots *p, const struct group *g)
+{
+	char what[64];
+	size_t i, k = 0, used = 0;
+	int64_t lo = 0, hi = 0;
+	FILE *f;
+	int n;
+
+	for (i = 0; i < g->n; i++) {
+		const struct rep_series *s = &g->v[i]->sum;
+
+		if (!s->hist.n || !s->has_stats)
+			continue;
+		if (!used++ || s->hist.b[0].lo < lo)
+			lo = s->hist.b[0].lo;
+		if (s->hist.b[s->hist.n - 1].hi > hi)
+			hi = s->hist.b[s->hist.n - 1].hi;
+	}
+	if (used < 2)
+		return -1;
+	snprintf(what, sizeof(what), "%s histograms", quantity(g->series));
+	n = group_plot_start(p, g, what, "histograms by load");
+	if (n < 0)
+		return -1;
+	f = p->script;
+	for (i = 0; i < g->n; i++) {
+		const struct rep_hist *h = &g->v[i]->sum.hist;
+		size_t j;
+
+		if (!h->n || !g->v[i]->sum.has_stats)
+			continue;
+		fprintf(f, "$o%d_%zu << EOD\n", n, i);
+		for (j = 0; j < h->n; j++) {
+			double a = (double)h->b[j].lo, b = (double)h->b[j].hi + 1;
+
+			fprintf(f, "%.4f %" PRIu64 "\n", us((a + b) / 2),
+				h->b[j].count);
+		}
+		fprintf(f, "EOD\n");
+	}
+	if (lo > 0 && hi > 50 * lo)
+		fprintf(f, "set logscale x\n");
+	fprintf(f, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s (µs)'\n"
+		"set ylabel 'samples (log scale)'\nset key below horizontal\nplot ",
+		quantity(g->series));
+	for (i = 0; i < g->n; i++) {
+		if (!g->v[i]->sum.hist.n || !g->v[i]->sum.has_stats)
+			continue;
+		run_line(f, !k++, 'o', n, i, "steps lw 1.5", g);
+	}
 	fprintf(f, "\n");
 	plot_close(p);
 	return n;
@@ -382,17 +529,25 @@ static int run_gnuplot(const char *gp, const char *script, const char *log,
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC,
 					 0600);
+	if (plot_signal)
+		return -1;
 	rc = posix_spawnp(&pid, gp, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	*err = rc;
 	if (rc)
 		return 127;
+	plot_child = pid;
+	if (plot_signal)		/* came before plot_child was set */
+		kill(pid, SIGKILL);
+	/* reaped in every case: after a signal, the handler killed it */
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			*err = errno;
+			plot_child = 0;
 			return -1;
 		}
 	}
+	plot_child = 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -441,6 +596,10 @@ int plots_draw(struct plots *p, char *why, size_t len)
 		return -1;
 	}
 	rc = run_gnuplot(gp, all, log, &err);
+	if (plot_signal) {
+		snprintf(why, len, "interrupted by a signal");
+		return -1;
+	}
 	if (rc == 127) {
 		snprintf(why, len, "%s: %s (install gnuplot-nox, or set GNUPLOT to its path)",
 			 gp, err ? strerror(err) : "not found");
@@ -456,7 +615,7 @@ int plots_draw(struct plots *p, char *why, size_t len)
 		/* a plot gnuplot refused stopped the rest: draw each missing
 		 * plot on its own */
 		snprintf(script, sizeof(script), "%s/p%d.gp", p->dir, i);
-		if (run_gnuplot(gp, script, log, &err) == 0)
+		if (!plot_signal && run_gnuplot(gp, script, log, &err) == 0)
 			p->svg[i] = read_svg(path, i);
 check:
 		if (!p->svg[i] && !failed++) {
@@ -472,11 +631,12 @@ void plots_end(struct plots *p)
 {
 	DIR *d;
 	struct dirent *de;
+	size_t k;
 	int i;
 
 	if (p->script)
 		fclose(p->script);
-	d = opendir(p->dir);
+	d = p->dir[0] ? opendir(p->dir) : NULL;
 	if (d) {
 		while ((de = readdir(d))) {
 			char path[400];
@@ -495,5 +655,8 @@ void plots_end(struct plots *p)
 		free(p->caption[i]);
 	free(p->svg);
 	free(p->caption);
+	if (p->handlers)
+		for (k = 0; k < NSIGS; k++)
+			sigaction(plot_sigs[k], &plot_old[k], NULL);
 	memset(p, 0, sizeof(*p));
 }

@@ -19,10 +19,17 @@ struct plots {
 	int n;			/* plots queued */
 	char **svg;		/* after plots_draw(): SVG text per plot, or NULL */
 	char **caption;
+	bool handlers;		/* SIGINT, SIGTERM, SIGHUP caught (plots_begin) */
 };
 
-/* Start a plot set. Returns 0 or -1 (error reported). */
+/* Start a plot set: a private temporary directory, and SIGINT, SIGTERM
+ * and SIGHUP caught until plots_end() (one kills gnuplot at once). Returns
+ * 0 or -1 (no directory; plots_end() still restores the signals). */
 int plots_begin(struct plots *p);
+
+/* The signal that came since plots_begin(), or 0: the report stops, and
+ * after plots_end() its caller dies of it. */
+int plots_stopped(const struct plots *p);
 
 /* Queue plots; each returns its index, or -1 when there is nothing to draw
  * (e.g. a run without histogram). */
@@ -30,6 +37,9 @@ int plot_histogram(struct plots *p, const struct rep_run *r);
 int plot_timeline(struct plots *p, const struct rep_run *r);
 int plot_tail(struct plots *p, const struct group *g);
 int plot_bars(struct plots *p, const struct group *g);
+/* The histograms of the runs of @g in one plot (a test without and with
+ * load: the comparison users make first); -1 with fewer than two. */
+int plot_histograms(struct plots *p, const struct group *g);
 
 /*
  * Run gnuplot ($GNUPLOT, else "gnuplot" in PATH) on the queued plots and
@@ -40,7 +50,7 @@ int plot_bars(struct plots *p, const struct group *g);
  */
 int plots_draw(struct plots *p, char *why, size_t len);
 
-/* Remove the temporary files and free everything. */
+/* Remove the temporary files, free everything, restore the signals. */
 void plots_end(struct plots *p);
 
 #endif

@@ -17,6 +17,9 @@
 struct group {
 	const char *test, *series, *load;	/* of the first run */
 	const char *section;			/* of the first run */
+	/* runs of several loads (groups_make_kinds()): the table has a
+	 * load column, the title names the loads, plots name each run's */
+	bool loads;
 	size_t n;
 	struct rep_run **v;
 };
@@ -24,23 +27,28 @@ struct group {
 /* Group @rs in order of first appearance. Returns the number of groups;
  * free with groups_free(). */
 size_t groups_make(const struct rep_runs *rs, struct group **out);
+/* The same by test kind, series and section only: the runs of a test
+ * without and with load in one group (HTML: side by side), loads in the
+ * order first seen. */
+size_t groups_make_kinds(const struct rep_runs *rs, struct group **out);
 void groups_free(struct group *g, size_t n);
 /* Same table? (test, series, load and section equal; NULL load = not
  * recorded) */
 bool same_table(const struct rep_run *a, const struct rep_run *b);
 
 /* "LATENCY with load hell", with the section (if any) in brackets:
- * "KLATENCY with load [Xenomai 2.0 vs. RTAI 3.0r5 on TQM860L]" */
+ * "KLATENCY with load [Xenomai 2.0 vs. RTAI 3.0r5 on TQM860L]"; a group
+ * of several loads "LATENCY without load and with load hell". */
 void group_title(char *buf, size_t len, const struct group *g);
 
 /* ---- tables ---- */
 
 struct out_opts {
-	int64_t unit_ns;	/* 1 (ns, default) or 1000 (us, 3 decimals) */
+	int64_t unit_ns;	/* 1000 (us, 3 decimals, default) or 1 (ns) */
 	bool threads;		/* a row per thread under each run */
 };
 
-#define TB_COLS 8
+#define TB_COLS 9
 #define TB_CELL 40
 
 /* One table, formatted: the same cells feed text, markdown and HTML. */
@@ -67,6 +75,10 @@ struct rtable {
  * "error", ...), or NULL for a complete run or an unknown status. */
 const char *run_note(const struct rep_run *r);
 
+/* A run that says it has no sample (interrupted before its first): its
+ * figures are no data, not zeros (its overrun count is not compared). */
+bool run_no_samples(const struct rep_run *r);
+
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t);
 void table_free(struct rtable *t);
@@ -86,13 +98,17 @@ void fmt_fig(char *buf, size_t len, bool known, double ns, int64_t unit_ns);
 void fmt_pct(char *buf, size_t len, const struct rep_series *s, int i,
 	     int64_t unit_ns);
 
-/* One CSV field, quoted when needed (RFC 4180); NULL is empty. */
+/* One CSV field, quoted when needed (RFC 4180); NULL is empty. A field
+ * starting with '=', '+', '-' or '@' is written "'..." (a spreadsheet
+ * reads it as text, not a formula: OWASP's CSV injection advice); control
+ * characters as blanks (core/label.h). */
 void csv_field(FILE *f, const char *s);
 
 /* All runs as CSV (RFC 4180), values in ns. */
 void csv_print(FILE *f, const struct rep_runs *rs, bool threads);
 
-/* Write @s with HTML special characters escaped. */
+/* Write @s with HTML special characters escaped, control characters as
+ * blanks (core/label.h). */
 void html_escape(FILE *f, const char *s);
 
 /* ---- filters (report, compare, db) ---- */
@@ -112,10 +128,16 @@ void runs_filter(struct rep_runs *rs, const struct filter *f);
 
 /* ---- HTML report with gnuplot plots (html.c, plot.c) ---- */
 
+/* The runs behind @rs, each counted once whatever its series (the three
+ * of a handshake run are one run). */
+size_t runs_count(const struct rep_runs *rs);
+
 /* Write the whole report page to @path. Plots need gnuplot (found in PATH,
  * or $GNUPLOT); without it the page has the tables and says why the plots
- * are missing. Returns 0 or -1 (error reported). *@nplots receives the
- * number of plots embedded. */
+ * are missing. Returns 0, -1 (error reported), or the number of a signal
+ * (SIGINT, SIGTERM, SIGHUP) that stopped it: gnuplot is killed and reaped,
+ * the temporary directory and a partial page removed, and the caller is
+ * to die of that signal. *@nplots receives the number of plots embedded. */
 int html_report(const char *path, const struct rep_runs *rs,
 		const struct out_opts *o, int *nplots);
 
@@ -154,6 +176,8 @@ struct cmp_row {
 	 * (A) vs with load hell (B)" */
 	char title[448];
 	bool nothing;			/* no metric known on both sides */
+	bool empty_a, empty_b;		/* no run of the side has a sample:
+					 * nothing of it is compared */
 	char a_name[128], b_name[128];
 	struct cmp_metric m[CMP_METRICS];
 };
@@ -174,6 +198,11 @@ size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 /* Within each table of @rs: its first run against each later one. */
 size_t cmp_within(const struct rep_runs *rs, struct cmp_row **out);
 
+/* Why @c has nothing to compare: "nothing to compare (B has no samples:
+ * interrupted)", else "nothing to compare (no figure known on both
+ * sides)"; in @buf or a constant. */
+const char *cmp_nothing_why(const struct cmp_row *c, char *buf, size_t len);
+
 /* Print one comparison as a seed-style table. */
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns);
 void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns);
@@ -182,7 +211,7 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c);
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 4
+#define RDB_SCHEMA_VERSION 5
 
 struct rdb;
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/label.h"
 #include "core/timeutil.h"
 #include "report/report.h"
 
@@ -25,7 +26,36 @@ bool same_table(const struct rep_run *a, const struct rep_run *b)
 	       str_eq(a->load, b->load) && str_eq(a->section, b->section);
 }
 
-size_t groups_make(const struct rep_runs *rs, struct group **out)
+/* Same test kind, series and section (any load)? */
+static bool same_kind(const struct rep_run *a, const struct rep_run *b)
+{
+	return str_eq(a->test, b->test) && str_eq(a->series, b->series) &&
+	       str_eq(a->section, b->section);
+}
+
+/* The runs of @g ordered by load, loads in the order first seen (stable:
+ * runs of one load keep their order). */
+static void group_by_load(struct group *g)
+{
+	struct rep_run **v = xcalloc(g->n, sizeof(*v));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < g->n; i++) {
+		for (k = 0; k < i; k++)
+			if (str_eq(g->v[k]->load, g->v[i]->load))
+				break;
+		if (k < i)
+			continue;	/* its load came before */
+		for (k = i; k < g->n; k++)
+			if (str_eq(g->v[k]->load, g->v[i]->load))
+				v[n++] = g->v[k];
+	}
+	memcpy(g->v, v, g->n * sizeof(*v));
+	free(v);
+}
+
+static size_t groups_by(const struct rep_runs *rs, bool kinds,
+			struct group **out)
 {
 	struct group *g = NULL;
 	size_t n = 0, i, k;
@@ -34,7 +64,8 @@ size_t groups_make(const struct rep_runs *rs, struct group **out)
 		struct rep_run *r = rs->v[i];
 
 		for (k = 0; k < n; k++)
-			if (same_table(g[k].v[0], r))
+			if (kinds ? same_kind(g[k].v[0], r) :
+			    same_table(g[k].v[0], r))
 				break;
 		if (k == n) {
 			g = xrealloc(g, (n + 1) * sizeof(*g));
@@ -45,12 +76,26 @@ size_t groups_make(const struct rep_runs *rs, struct group **out)
 			g[n].section = r->section;
 			n++;
 		}
+		g[k].loads |= !str_eq(g[k].load, r->load);
 		g[k].v = xrealloc(g[k].v,
 				  (g[k].n + 1) * sizeof(struct rep_run *));
 		g[k].v[g[k].n++] = r;
 	}
+	for (k = 0; kinds && k < n; k++)
+		if (g[k].loads)
+			group_by_load(&g[k]);
 	*out = g;
 	return n;
+}
+
+size_t groups_make(const struct rep_runs *rs, struct group **out)
+{
+	return groups_by(rs, false, out);
+}
+
+size_t groups_make_kinds(const struct rep_runs *rs, struct group **out)
+{
+	return groups_by(rs, true, out);
 }
 
 void groups_free(struct group *g, size_t n)
@@ -62,14 +107,28 @@ void groups_free(struct group *g, size_t n)
 	free(g);
 }
 
-/* The title of @g without its section. */
+/* The title of @g without its section; several loads: "LATENCY without
+ * load and with load hell", "..., with load cpu and with load hell". */
 static void group_heading(char *buf, size_t len, const struct group *g)
 {
 	char t[96], l[96];
+	size_t i, k, n;
 
 	test_title(t, sizeof(t), g->v[0]);
 	load_title(l, sizeof(l), g->load);
-	snprintf(buf, len, "%s%s%s", t, g->load ? " " : ", ", l);
+	n = (size_t)snprintf(buf, len, "%s%s%s", t, g->load ? " " : ", ", l);
+	for (i = 1; g->loads && i < g->n && n < len; i++) {
+		bool last = true;
+
+		if (str_eq(g->v[i]->load, g->v[i - 1]->load))
+			continue;
+		for (k = i + 1; k < g->n; k++)
+			if (!str_eq(g->v[k]->load, g->v[i]->load))
+				last = false;
+		load_title(l, sizeof(l), g->v[i]->load);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      last ? " and " : ", ", l);
+	}
 }
 
 void group_title(char *buf, size_t len, const struct group *g)
@@ -112,13 +171,16 @@ void fmt_pct(char *buf, size_t len, const struct rep_series *s, int i,
 }
 
 /* Table columns. */
-enum { C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL, C_NOTE };
+enum { C_LOAD, C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL, C_NOTE };
 
 static void row_cells(const struct rep_run *r, const struct rep_series *s,
 		      const struct out_opts *o, char cell[C_NOTE + 1][TB_CELL])
 {
 	char b[32];
 
+	/* as --load matches it */
+	snprintf(cell[C_LOAD], TB_CELL, "%s",
+		 s->id >= 0 ? "" : r->load ? r->load : "unknown");
 	fmt_fig(cell[C_MIN], TB_CELL, s->has_stats, (double)s->min, o->unit_ns);
 	fmt_fig(cell[C_AVG], TB_CELL, s->has_stats, s->avg, o->unit_ns);
 	fmt_fig(cell[C_MAX], TB_CELL, s->has_stats, (double)s->max, o->unit_ns);
@@ -155,6 +217,11 @@ const char *run_note(const struct rep_run *r)
 	if (!strcmp(r->status, "running"))
 		return "checkpoint";
 	return r->status;
+}
+
+bool run_no_samples(const struct rep_run *r)
+{
+	return r->sum.has_samples && !r->sum.samples;
 }
 
 static const struct {
@@ -233,15 +300,20 @@ void table_build(const struct group *g, const struct out_opts *o,
 		stats |= g->v[i]->sum.has_stats || g->v[i]->sum.has_samples;
 		note |= run_note(g->v[i]) != NULL;
 	}
+	/* runs of several loads: which one each row is */
+	if (g->loads) {
+		kind[t->ncol] = C_LOAD;
+		add_col(t, NULL, "load", false);
+	}
 	/* a table of cruncher ideal times only: no empty latency columns;
 	 * no miss column for a test that has nothing to miss */
 	if (stats) {
+		kind[t->ncol] = C_MIN;
 		add_col(t, prefix, "min", true);
+		kind[t->ncol] = C_AVG;
 		add_col(t, prefix, "avg", true);
+		kind[t->ncol] = C_MAX;
 		add_col(t, prefix, "max", true);
-		kind[0] = C_MIN;
-		kind[1] = C_AVG;
-		kind[2] = C_MAX;
 		if (test_counts_misses(g->test)) {
 			kind[t->ncol] = C_MISS;
 			add_col(t, NULL, miss_name(mixed ? MISS_NONE : miss), false);
@@ -331,9 +403,11 @@ static char *text_cell(const char *s, bool heading)
 	char *o = xmalloc(2 * strlen(s) + 1), *w = o;
 
 	for (; *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f ||
-		    (heading && *s == '|')) {
+		size_t k = text_ctrl_len(s);
+
+		if (k || (heading && *s == '|')) {
 			*w++ = ' ';
+			s += k ? k - 1 : 0;
 			continue;
 		}
 		if (*s == '\\' || *s == '|')
@@ -418,14 +492,19 @@ void table_print_text(FILE *f, const struct rtable *t)
 	legend_print(f, t, "# ", "\n", NULL);
 }
 
+static void md_put(FILE *f, char c)
+{
+	if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' ||
+	    c == '<' || c == '[')
+		fputc('\\', f);
+	fputc(c, f);
+}
+
+/* Markdown: its special characters escaped, control characters (the
+ * label rule, core/label.h) as blanks. */
 static void md_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' ||
-		    *s == '`' || *s == '<' || *s == '[')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
+	text_write(f, s, md_put);
 }
 
 void table_print_markdown(FILE *f, const struct rtable *t)
@@ -456,18 +535,21 @@ void table_print_markdown(FILE *f, const struct rtable *t)
 	}
 }
 
+static void html_put(FILE *f, char c)
+{
+	switch (c) {
+	case '<': fputs("&lt;", f); break;
+	case '>': fputs("&gt;", f); break;
+	case '&': fputs("&amp;", f); break;
+	case '"': fputs("&quot;", f); break;
+	case '\'': fputs("&#39;", f); break;
+	default: fputc(c, f); break;
+	}
+}
+
 void html_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f); break;
-		}
-	}
+	text_write(f, s, html_put);
 }
 
 void table_print_html(FILE *f, const struct rtable *t)
@@ -502,21 +584,29 @@ void table_print_html(FILE *f, const struct rtable *t)
 
 /* ---- CSV ---- */
 
+static void csv_put(FILE *f, char c)
+{
+	if (c == '"')
+		fputc('"', f);
+	fputc(c, f);
+}
+
 void csv_field(FILE *f, const char *s)
 {
+	/* a spreadsheet takes a cell starting with one of these for a
+	 * formula (OWASP, CSV injection): a quote makes it text */
+	bool formula = s && *s && strchr("=+-@", *s);
+	bool quote = formula || (s && strpbrk(s, ",\""));
+
 	if (!s)
 		return;
-	if (strpbrk(s, ",\"\r\n")) {
+	if (quote)
 		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
+	if (formula)
+		fputc('\'', f);
+	text_write(f, s, csv_put);
+	if (quote)
 		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
 }
 
 static void csv_int(FILE *f, bool known, int64_t v)

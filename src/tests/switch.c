@@ -181,6 +181,21 @@ static void switch_json(struct run *r, struct jw *w)
 	jw_uint(w, "event_missed_periods", t->ctl->overruns);
 }
 
+/* The periods the event thread missed (no event posted), for the suite's
+ * report: they are not in the lost count (events the worker missed). */
+static int switch_params(struct run *r, struct test_param *p, int max)
+{
+	const struct ipc_test *t = r->priv;
+
+	if (!t || !t->ctl || max < 2)
+		return 0;
+	test_param_set(&p[0], "events", "%llu",
+		       (unsigned long long)t->ctl->events);
+	test_param_set(&p[1], "event_missed_periods", "%llu",
+		       (unsigned long long)t->ctl->overruns);
+	return 2;
+}
+
 static const struct output_ops switch_output = {
 	.start = ipc_test_start,
 	.interval = xeno_interval,
@@ -267,6 +282,7 @@ const struct test_desc switch_test = {
 	.body = ipc_test_body,
 	.teardown = ipc_test_teardown,
 	.json = switch_json,
+	.params = switch_params,
 	.out = &switch_output,
 	/* lat min | lat avg | lat max | lost | p99.9 | test-time */
 	.suite = &(const struct suite_spec){

@@ -743,6 +743,16 @@ static const char *expiry_context(const struct trace *t, const struct focus *f,
 	return buf;
 }
 
+void trace_events_path(const char *json, char *buf, size_t len)
+{
+	const char *dot = strrchr(json, '.');
+
+	if (dot && !strcmp(dot, ".json") && !strchr(dot, '/'))
+		snprintf(buf, len, "%.*s.trace.txt", (int)(dot - json), json);
+	else
+		snprintf(buf, len, "%s.trace.txt", json);
+}
+
 static void print_focus(struct trace *t, const char *what,
 			const struct focus *f)
 {
@@ -969,7 +979,7 @@ int trace_save(struct run *r, char *err, size_t len)
 {
 	struct trace *t = trace_of(r);
 	const struct focus *f;
-	const char *json = r->o->json_file, *dot;
+	const char *json = r->o->json_file;
 	struct atomic_file af;
 	size_t j;
 	int i;
@@ -980,13 +990,7 @@ int trace_save(struct run *r, char *err, size_t len)
 	if (!t || !json || !t->worst.valid || output_is_special(json))
 		return 0;
 	f = &t->worst;
-	dot = strrchr(json, '.');
-	if (dot && !strcmp(dot, ".json") && !strchr(dot, '/'))
-		snprintf(t->events_file, sizeof(t->events_file), "%.*s.trace.txt",
-			 (int)(dot - json), json);
-	else
-		snprintf(t->events_file, sizeof(t->events_file), "%s.trace.txt",
-			 json);
+	trace_events_path(json, t->events_file, sizeof(t->events_file));
 	fp = atomic_open(&af, t->events_file, err, len);
 	if (!fp) {
 		t->events_file[0] = '\0';
@@ -1218,8 +1222,21 @@ static int tc_check(struct companion *c, const struct run *r, char *err,
 		    size_t len)
 {
 	const struct trace_state *ts = c->state;
+	const struct engine_opts *o = r->o;
 
-	return ts->mode ? trace_check(r->o, ts->mode, err, len) : 0;
+	if (!ts->mode)
+		return 0;
+	if (o->json_file && o->gnuplot_file) {
+		char ev[PATH_MAX + 16];
+
+		trace_events_path(o->json_file, ev, sizeof(ev));
+		if (output_same(ev, o->gnuplot_file)) {
+			snprintf(err, len, "-g/--gnuplot '%s' is the file of --trace's raw events beside --json '%s': one would overwrite the other",
+				 o->gnuplot_file, o->json_file);
+			return -1;
+		}
+	}
+	return trace_check(o, ts->mode, err, len);
 }
 
 static bool tc_wants_raw(const struct companion *c)

@@ -91,6 +91,10 @@ void trace_json(const struct run *r, struct jw *w);
 /* Stop tracing and remove the instance; every exit path, idempotent. */
 void trace_stop(struct run *r);
 
+/* The raw-events file beside --json @json: FILE.json -> FILE.trace.txt,
+ * else @json.trace.txt; into @buf. */
+void trace_events_path(const char *json, char *buf, size_t len);
+
 /* The trace as a companion of a run (--trace; engine.h): the command layer
  * passes it to the runs of tests with test_desc.timer_wake. */
 extern const struct companion_ops trace_companion;

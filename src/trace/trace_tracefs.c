@@ -170,9 +170,33 @@ bool tsrc_built_in(void)
  * when it exits, whatever the path (rtla mounts it too). */
 static bool mounted_here;
 
+/* Some tracefs instance other than ours is there (another rtlat --trace or
+ * rtla that found our mount and uses it). */
+static bool instances_in_use(void)
+{
+	DIR *d = opendir("/sys/kernel/tracing/instances");
+	struct dirent *e;
+	char mine[32];
+	bool any = false;
+
+	if (!d)
+		return false;
+	snprintf(mine, sizeof(mine), "rtlat-%d", (int)getpid());
+	while (!any && (e = readdir(d)))
+		any = e->d_name[0] != '.' && strcmp(e->d_name, mine) != 0;
+	closedir(d);
+	return any;
+}
+
 static void unmount_ours(void)
 {
-	if (mounted_here && umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
+	if (!mounted_here)
+		return;
+	/* another user of our mount keeps it (detaching it under them left
+	 * their instance behind, its buffers allocated) */
+	if (instances_in_use())
+		return;
+	if (umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
 		mounted_here = false;
 }
 

@@ -29,7 +29,7 @@ def test_columns_fit_their_content(listing):
     _, lines = listing
     head = cells(lines[0])
     assert head == ["id", "date", "test", "series", "load", "label", "board",
-                    "kernel", "max ns", "samples", "note", "file"]
+                    "kernel", "max us", "samples", "note", "file"]
     # every '|' but the last (before the file) at the same place in every line
     pos = [[m.start() for m in re.finditer(r"\|", l)][:11] for l in lines]
     assert all(p == pos[0] for p in pos), lines[:3]
@@ -73,3 +73,66 @@ def test_load_words(listing):
     man = " ".join((ROOT / "man" / "rtlat-db.1").read_text().replace("\\fB", "")
                    .replace("\\fR", "").split())
     assert "unknown (the source does not say" in man
+
+
+def _add_at_once(db, files, procs=4):
+    """procs processes running db add of @files at the same time."""
+    import subprocess
+    from conftest import RTLAT
+    ps = [subprocess.Popen([RTLAT, "db", "add", "-q", "--db", str(db)] +
+                           [str(f) for f in files],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True) for _ in range(procs)]
+    out = [p.communicate(timeout=120) + (p.returncode,) for p in ps]
+    assert [o[2] for o in out] == [0] * procs, out
+    return out
+
+
+def _stored(db):
+    import sqlite3
+    con = sqlite3.connect(db)
+    n, hashes = con.execute("SELECT count(*), count(DISTINCT content_hash)"
+                            " FROM runs").fetchone()
+    con.close()
+    return n, hashes
+
+
+def test_concurrent_adds_store_a_run_once(tmp_path):
+    """A run added twice is stored once, also by processes adding it at the
+    same time: one file by 4 processes, a few rounds (each a new database)."""
+    one = OWN / "suite-vm-01-latency-none.json"
+    for k in range(4):
+        db = tmp_path / ("one%d.db" % k)
+        out = _add_at_once(db, [one])
+        assert _stored(db) == (1, 1)
+        # exactly one process says it added it (the run on stdout)
+        assert sum(len(o[0].splitlines()) for o in out) == 1
+
+
+def test_concurrent_adds_of_many_files(tmp_path):
+    """Every fixture by 4 processes at once: as many rows as one add."""
+    files = sorted(p for p in FIXTURES.glob("*/*") if p.name != "README.md")
+    files += sorted(OWN.glob("suite-vm-*.json"))
+    ref = tmp_path / "ref.db"
+    run(["db", "add", "-q", "--db", ref] + files, check=0)
+    n, _ = _stored(ref)
+    db = tmp_path / "many.db"
+    _add_at_once(db, files)
+    assert _stored(db) == (n, n)
+    p = run(["db", "add", "--db", db] + files, check=0)
+    assert "0 runs added, %d already there" % n in p.stderr
+
+
+def test_schema_forbids_a_duplicate_hash(tmp_path):
+    """The content hash is UNIQUE in the schema (version 5)."""
+    import sqlite3
+    db = tmp_path / "h.db"
+    run(["db", "add", "-q", "--db", db, OWN / "suite-vm-01-latency-none.json"],
+        check=0)
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 5
+    cols = [r[1] for r in con.execute("PRAGMA table_info(runs)") if r[1] != "id"]
+    with pytest.raises(sqlite3.IntegrityError):
+        con.execute("INSERT INTO runs (%s) SELECT %s FROM runs WHERE id = 1" %
+                    (", ".join(cols), ", ".join(cols)))
+    con.close()

@@ -147,6 +147,35 @@ def test_cgroup_without_rt_runtime_is_named(tmp_path):
         os.rmdir(cg)
 
 
+@needs_root
+@pytest.mark.skipif(not os.path.exists(CPU_CGROUP + "/cpu.rt_runtime_us"),
+                    reason="no cgroup v1 cpu controller with RT group "
+                           "scheduling (cpu.rt_runtime_us)")
+def test_cgroup_small_rt_runtime_is_the_throttling_named(tmp_path):
+    """A cgroup with a small RT budget (100 ms of every second) throttles
+    the run: the warning names the cgroup's file and budget, not only the
+    system's sched_rt_runtime_us (whose fix would not help)."""
+    cg = "%s/rtlat-test-small-%d" % (CPU_CGROUP, os.getpid())
+    os.mkdir(cg)
+    try:
+        with open(cg + "/cpu.rt_runtime_us", "w") as f:
+            f.write("100000")
+
+        def enter():
+            with open(cg + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        p = subprocess.run([RTLAT, "latency", "-T", "0.5", "-q"],
+                           capture_output=True, text=True, timeout=60,
+                           preexec_fn=enter)
+        assert p.returncode == 0, p.stderr
+        assert ("RT throttling is active in this process's cgroup %s "
+                "(RT group scheduling: %s/cpu.rt_runtime_us = 100000 of "
+                "cpu.rt_period_us 1000000)" % (cg[len(CPU_CGROUP):], cg)) \
+            in p.stderr, p.stderr
+    finally:
+        os.rmdir(cg)
+
+
 @pytest.mark.skipif(not is_root(), reason="needs root to switch to nobody")
 def test_rtprio_limit_below_request_is_an_error_not_a_fallback(tmp_path):
     # RLIMIT_RTPRIO 10 (or the current hard limit when this sandbox lacks

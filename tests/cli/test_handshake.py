@@ -169,6 +169,9 @@ def test_stopped_partner_ends_at_end(tmp_path, period):
     assert d["error"] == "the side b did not finish within 1 s " \
         "(stopped or starved?)", why
     assert "the side b did not finish within 1 s" in p.stderr
+    # the second waited for side b is not measurement time (it read
+    # 00:00:03/00:00:02)
+    assert d["duration_actual_ns"] <= d["duration_requested_ns"], why
     check_accounting(d)
     assert d["summary"]["round_trip"]["lost"] == 1, why
     if period != "0":

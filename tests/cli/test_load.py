@@ -480,7 +480,8 @@ def test_load_cmd_ignoring_sigterm_reported(tmp_path, cmd, killed):
     assert p.returncode == 0, p.stderr
     line = _cmd_line(p.stdout)
     assert "until stopped" in line
-    assert ("(it ignored SIGTERM: SIGKILLed after the 1.0 s grace)" in line) \
+    assert ("(still there 1.0 s after SIGTERM: it ignored it, or left its "
+            "process group; SIGKILLed)" in line) \
         == killed, line
     [ld] = load_json_strict(js)["loads"]
     assert ld["killed_after_grace"] is killed

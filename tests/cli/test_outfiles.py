@@ -183,8 +183,11 @@ def test_fifo_without_reader_gives_up_at_a_signal(tmp_path, cmd, opt, label,
     args = (SHORT if cmd == "latency" else CYC_SHORT) + \
         (["-q", opt, str(fifo)] if cmd == "latency"
          else ["-q", "%s=%s" % (opt, fifo)])
+    # the signal at its default action, whatever this test inherited
+    # (under nohup SIGHUP is ignored, and rtlat keeps it ignored)
     p = subprocess.Popen([RTLAT, cmd] + args, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
+                         stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
     try:
         err = wait_for_line(p.stderr, "waiting for a reader of FIFO %s (Ctrl-C gives up)"
                             % fifo)
@@ -307,6 +310,17 @@ def test_gnuplot_and_json_same_file_refused(tmp_path, how):
     assert p.stdout == "" and not f.exists()
 
 
+def test_gnuplot_and_trace_events_same_file_refused(tmp_path):
+    """--trace writes its raw events to FILE.trace.txt beside --json
+    FILE.json: -g naming that file is refused before measuring (the
+    histogram took its place while the report named it the events)."""
+    js, ev = tmp_path / "r.json", tmp_path / "r.trace.txt"
+    p = run(["latency", "--trace", "-T", "1", "--json", js, "-g", ev],
+            check=1)
+    assert "is the file of --trace's raw events beside --json" in p.stderr
+    assert not js.exists() and not ev.exists()
+
+
 def test_cyclic_histfile_and_json_same_file_refused(tmp_path):
     f = tmp_path / "h.x"
     p = run(["cyclic", "-l", "10", "-h", "10", "--histfile", f, "--json", f],
@@ -335,3 +349,32 @@ def test_dead_process_temporary_files_removed(tmp_path):
     assert live.exists() and other.exists()
     assert "which died while writing it" in p.stderr
     assert load_json_strict(tmp_path / "r.json")["status"] == "complete"
+
+
+@needs_root
+def test_live_writer_temporary_file_kept_across_pid_namespaces(tmp_path):
+    """In another PID namespace every PID of this one looks dead: the file
+    of a writer that still holds its lock is kept, an unlocked one of a
+    PID that is gone is removed."""
+    import fcntl
+    held = subprocess.Popen(["sleep", "60"])
+    try:
+        live = tmp_path / (".rtlat-%d-0.tmp" % held.pid)
+        live.write_text("partial")
+        fd = os.open(live, os.O_RDONLY)
+        fcntl.flock(fd, fcntl.LOCK_EX)          # as a writer holds it
+        gone = subprocess.Popen(["true"])
+        gone.wait()
+        dead = tmp_path / (".rtlat-%d-0.tmp" % gone.pid)
+        dead.write_text("partial")
+        p = subprocess.run(["unshare", "-p", "-f", "--mount-proc", RTLAT,
+                            "latency", "-T", "0.2", "--warmup", "0", "-q",
+                            "--json", str(tmp_path / "r.json")],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        assert live.exists()
+        assert not dead.exists()
+        os.close(fd)
+    finally:
+        held.kill()
+        held.wait()

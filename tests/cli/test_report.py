@@ -9,7 +9,9 @@ import pathlib
 import re
 import shutil
 import sqlite3
+import signal
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -219,10 +221,15 @@ def test_seed_summary_ocotea_rows():
 
 def test_seed_summary_table_style():
     p = run(["report", FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"], check=0)
-    assert "LATENCY with load (ns):\n" in p.stdout
-    assert "SWITCH without load (ns):\n" in p.stdout
+    # us by default, as the summary itself and rtlat suite
+    assert "LATENCY with load (us):\n" in p.stdout
+    assert "SWITCH without load (us):\n" in p.stdout
     assert re.search(r"^run +\|-+lat min\|-+lat avg\|-+lat max\|-+overrun\|-+p99\.9\|-+test-time$",
                      p.stdout, re.M)
+    assert re.search(r"^Ocotea +\| +3\.575\| +7\.438\| +24\.474\| +0\| +n/a\| +00:10:50$",
+                     p.stdout, re.M)
+    p = run(["report", "--unit", "ns", FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"], check=0)
+    assert "LATENCY with load (ns):\n" in p.stdout
     assert re.search(r"^Ocotea +\| +3575\| +7438\| +24474\| +0\| +n/a\| +00:10:50$",
                      p.stdout, re.M)
 
@@ -237,23 +244,23 @@ def test_seed_summary_section_kept_apart(db, tmp_path):
     path = FIXTURES / "seed" / "xenomai-latencies-ppc-summary.log"
     text = run(["report", path], check=0).stdout
     tables = text.split("\n\n")
-    kl = [t for t in tables if t.startswith("KLATENCY with load (ns):")]
+    kl = [t for t in tables if t.startswith("KLATENCY with load (us):")]
     assert len(kl) == 1
     assert [l.split("|")[0].strip() for l in kl[0].splitlines()[2:]] == [
         "TQM860L", "TQM866L", "Walnut", "Yosemite", "Ocotea"]
     sec = [t for t in tables if t.startswith(SECTION)]
     assert len(sec) == 1
     lines = sec[0].splitlines()
-    assert lines[1] == "-" * len(SECTION) and lines[2] == "KLATENCY with load (ns):"
+    assert lines[1] == "-" * len(SECTION) and lines[2] == "KLATENCY with load (us):"
     assert [l.split("|")[0].strip() for l in lines[4:]] == ["Xenomai 2.0", "RTAI 3.0r5"]
-    assert re.search(r"^RTAI 3\.0r5 +\| +23120\| +31838\| +70520\| +n/a\| +n/a\| +00:12:26$",
+    assert re.search(r"^RTAI 3\.0r5 +\| +23\.120\| +31\.838\| +70\.520\| +n/a\| +n/a\| +00:12:26$",
                      sec[0], re.M)
     rs = rows(path)
     assert {r["label"]: r["section"] for r in rs if r["test"] == "klatency"} == {
         "TQM860L": "", "TQM866L": "", "Walnut": "", "Yosemite": "", "Ocotea": "",
         "Xenomai 2.0": SECTION, "RTAI 3.0r5": SECTION}
     md = run(["report", "--markdown", path], check=0).stdout
-    assert "### KLATENCY with load \\[%s] (values in ns)" % SECTION in md
+    assert "### KLATENCY with load \\[%s] (values in us)" % SECTION in md
     # the text reads back with its section; the history keeps it
     back = tmp_path / "back.txt"
     back.write_text(text)
@@ -371,9 +378,13 @@ def test_option_after_files_works():
 def test_output_styles():
     path = FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"
     md = run(["report", "--markdown", path], check=0).stdout
+    assert "### LATENCY with load (values in us)" in md
+    assert "| 1.0-00 | 3.575 | 7.438 | 24.474 | 0 | n/a | 00:10:50 |" in md
+    md = run(["report", "--markdown", "--unit", "ns", path], check=0).stdout
     assert "### LATENCY with load (values in ns)" in md
     assert "| 1.0-00 | 3575 | 7438 | 24474 | 0 | n/a | 00:10:50 |" in md
-    us = run(["report", "--unit", "us", path], check=0).stdout
+    us = run(["report", path], check=0).stdout
+    assert run(["report", "--unit", "us", path], check=0).stdout == us
     assert "LATENCY with load (us):" in us and "7.438" in us and "24.474" in us
     # a text table reads back as the same runs
     back = subprocess.run([RTLAT, "report", "--csv", "/dev/stdin"], input=us,
@@ -410,7 +421,7 @@ def test_suite_directory(tmp_path):
 def test_compare_ocotea_as_drawn_by_hand():
     """1.0-00 vs 1.0-01 for switch, klatency and latency; e.g. latency avg
     7438 -> 10125 ns is +36 %, beyond the noise; the maxima are not."""
-    p = run(["compare", FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
+    p = run(["compare", "--unit", "ns", FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
     out = p.stdout
     assert "SWITCH without load (ns): A = iPipe 1.0-00, B = iPipe 1.0-01" in out
     assert "KLATENCY with load (ns): A = 1.0-00, B = 1.0-01" in out
@@ -422,6 +433,11 @@ def test_compare_ocotea_as_drawn_by_hand():
     assert re.search(r"lat avg +\| +5974\| +8705\| +\+2731\| +\+45\.7 %\|.*yes", kl)
     sw = out.split("SWITCH without load")[1].split("\n\n")[0]
     assert "yes" not in sw
+    # by default in us, as the tables
+    out = run(["compare", FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0).stdout
+    assert "LATENCY with load (us): A = 1.0-00, B = 1.0-01" in out
+    lat = out.split("\nLATENCY with load")[1]
+    assert re.search(r"lat avg +\| +7\.438\| +10\.125\| +\+2\.687\| +\+36\.1 %\|.*\| +yes", lat)
 
 
 def test_compare_selectors_and_csv():
@@ -531,15 +547,16 @@ def test_db_migrates_version_1(db):
     before = rows("--db", db)
     con = sqlite3.connect(db)
     con.execute("DROP INDEX runs_test_load")
+    con.execute("DROP INDEX runs_content_hash")
     con.execute("ALTER TABLE runs DROP COLUMN content_hash")
     con.execute("PRAGMA user_version = 1")
     con.commit()
     con.close()
     p = run(["report", "--csv", "--threads", "--db", db], check=0)
-    assert "migrated from version 1 to 4" in p.stderr
+    assert "migrated from version 1 to 5" in p.stderr
     assert list(csv.DictReader(io.StringIO(p.stdout))) == before
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 5
     assert con.execute("SELECT count(*) FROM runs WHERE content_hash IS NULL").fetchone()[0] == 0
     con.close()
     p = run(["db", "add", "--db", db, FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)
@@ -566,10 +583,13 @@ HTML_INPUTS = [RTLAT_JSON, FIXTURES / "xenomai" / "latency-3.2-vm-overruns.log",
                FIXTURES / "cyclictest" / "histogram-60us-overflows.txt",
                FIXTURES / "rtai" / "kern-latency-display.log",
                FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"]
-# per table: max/p99.9 bars, tail when percentiles are known; per run: a
+# one table per test kind (every load in it): LATENCY, KLATENCY, SWITCH;
+# per table: max/p99.9 bars, tail when percentiles are known, the
+# histograms of its runs in one plot when it has several loads; per run: a
 # histogram when the source has one, latency over time from interval series
-EXPECTED_PLOTS = {"max and p99.9": 1, "max": 4, "tail": 1, "histogram": 2,
-                  "latency over time": 3}
+EXPECTED_PLOTS = {"max and p99.9": 1, "max": 2, "tail": 1, "histogram": 2,
+                  "histograms by load": 1, "latency over time": 3}
+NPLOTS = sum(EXPECTED_PLOTS.values())
 
 
 def make_html(tmp_path, env=None):
@@ -589,14 +609,14 @@ def test_html_plots_inlined(tmp_path):
     html = out.read_text()
     kinds = figures(html)
     assert {k: kinds.count(k) for k in set(kinds)} == EXPECTED_PLOTS
-    assert "11 plots" in p.stderr
+    assert "%d plots" % NPLOTS in p.stderr
     svgs = re.findall(r"<svg.*?</svg>", html, re.S)
-    assert len(svgs) == 11
+    assert len(svgs) == NPLOTS
     for s in svgs:
         ET.fromstring(s)        # well-formed
     assert re.search(r"histogram, max 9672\.938 µs", html)
     assert re.search(r"histogram, max 439\.000 µs", html)
-    assert html.count("<table>") == 5
+    assert html.count("<table>") == 3
     assert "<script" not in html and "http" not in html.replace(
         "http://www.w3.org", "")    # self-contained
     assert not list(tmp_path.glob("rtlat-plot*"))
@@ -607,7 +627,7 @@ def test_html_without_gnuplot(tmp_path):
     out, p = make_html(tmp_path, env=env)
     html = out.read_text()
     assert "plots left out" in p.stderr and "gnuplot" in p.stderr
-    assert "Plots left out" in html and html.count("<table>") == 5
+    assert "Plots left out" in html and html.count("<table>") == 3
     assert not figures(html)
 
 
@@ -631,7 +651,7 @@ def test_html_in_chromium(tmp_path):
         }),
         errors: document.querySelectorAll('parsererror').length,
     }))()""", screenshot=shot)
-    assert res["tables"] == 5
+    assert res["tables"] == 3
     assert res["figures"] == len(res["svgs"]) == sum(EXPECTED_PLOTS.values())
     assert res["errors"] == 0
     for s in res["svgs"]:
@@ -665,3 +685,147 @@ def test_rtlat_text_with_histogram():
             assert r[k + "_ns"] == "", k
     assert int(r["max_ns"]) == src["max_ns"]
     assert int(r["samples"]) == src["samples"]      # HSS lat line
+
+
+SLOW_GNUPLOT = """#!/bin/sh
+# a gnuplot that takes its time and writes into the plot directory
+echo $$ > "%s"
+while :; do date >> "$(dirname "$1")/still-writing"; sleep 0.05; done
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_html_signal_leaves_nothing(tmp_path, sig):
+    """A signal while gnuplot draws: gnuplot is killed and reaped, the
+    temporary directory and a partial page are removed, and rtlat ends as
+    the signal ends a command (killed by it); nothing goes on writing."""
+    import tempfile
+    # rtlat takes a TMPDIR of up to 40 characters
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="rtlat-t"))
+    try:
+        _signal_during_plots(tmp_path, tmp, sig)
+    finally:
+        shutil.rmtree(tmp)
+
+
+def _signal_during_plots(tmp_path, tmp, sig):
+    pidfile = tmp_path / "gnuplot.pid"
+    gp = tmp_path / "gnuplot"
+    gp.write_text(SLOW_GNUPLOT % pidfile)
+    gp.chmod(0o755)
+    out = tmp_path / "out" / "report.html"
+    out.parent.mkdir()
+    env = dict(os.environ, GNUPLOT=str(gp), TMPDIR=str(tmp))
+    proc = subprocess.Popen([RTLAT, "report", "--html", str(out)] +
+                            [str(p) for p in HTML_INPUTS], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        _check_signal(proc, pidfile, tmp, out, sig)
+    finally:
+        # whatever failed, nothing of the test goes on running
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if pidfile.exists() and pidfile.read_text().strip():
+            try:
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _check_signal(proc, pidfile, tmp, out, sig):
+    end = time.monotonic() + 60
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        assert proc.poll() is None and time.monotonic() < end
+        time.sleep(0.02)
+    gpid = int(pidfile.read_text())
+    assert list(tmp.glob("rtlat-plot.*"))
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == -sig, (proc.returncode, err)
+    assert not os.path.exists("/proc/%d" % gpid)     # killed and reaped
+    assert list(tmp.iterdir()) == []
+    assert list(out.parent.iterdir()) == []          # no page, no temporary
+
+
+def test_html_ignored_hangup_stays_ignored(tmp_path):
+    """Under nohup (SIGHUP ignored) the page is still written."""
+    env = dict(os.environ, GNUPLOT=str(tmp_path / "no-gnuplot"))
+    out = tmp_path / "r.html"
+    proc = subprocess.run([RTLAT, "report", "--html", str(out), str(RTLAT_JSON)],
+                          env=env, capture_output=True, text=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGHUP,
+                                                           signal.SIG_IGN))
+    assert proc.returncode == 0 and out.exists()
+
+
+SUITE_VM = sorted(OWN.glob("suite-vm-*.json"))
+
+
+def _translate_y(svg, text):
+    """y of the first SVG text element reading @text (gnuplot places each
+    with transform="translate(x,y)")."""
+    m = re.search(r'<g transform="translate\([\d.]+,([\d.]+)\)"[^>]*>\s*'
+                  r'<text[^>]*>(?:<tspan[^>]*>)?' + re.escape(text) + r'<', svg)
+    assert m, text
+    return float(m.group(1))
+
+
+def test_html_suite_page(tmp_path):
+    """A suite's page: runs counted as runs (a handshake's three series are
+    one run), one table per test kind and series with a row per load, the
+    system described once, and the test without and with load in one
+    plot of each kind."""
+    out = tmp_path / "r.html"
+    env = dict(os.environ, GNUPLOT=str(tmp_path / "no-gnuplot"))
+    p = run(["report", "--html", out] + SUITE_VM, check=0, env=env)
+    html = out.read_text()
+    # 5 result files: latency and cruncher without and with load, handshake
+    assert re.search(r"<p>5 runs \(9 series\) in 6 tables", html)
+    assert "5 runs" in p.stderr
+    heads = re.findall(r"<h2>(.*?) <small>", html)
+    assert heads == ["LATENCY without load and with load hell",
+                     "HANDSHAKE A-&gt;B without load",
+                     "HANDSHAKE B-&gt;A without load",
+                     "HANDSHAKE ROUND TRIP without load",
+                     "CRUNCHER SLEEP without load and with load hell",
+                     "CRUNCHER DEVIATION without load and with load hell"]
+    lat = html.split("<table>")[1].split("</table>")[0]
+    assert "<th>load</th>" in lat
+    assert re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td>", lat) == [
+        ("suite-vm-01-latency-none", "none"), ("suite-vm-02-latency-hell", "hell")]
+    # a table of one load has no load column
+    assert "<th>load</th>" not in html.split("<table>")[2].split("</table>")[0]
+    # the system description once, not per run or table
+    assert html.index("<h2>System</h2>") < html.index("<h2>LATENCY")
+    assert html.count("<h2>System") == 1
+    desc = re.findall(r'<p class="system">(.*?)</p>', html, re.S)
+    assert len(desc) == 1 and html.count(desc[0]) == 1
+    assert html.count("<dt>") == 5          # one entry per run
+
+
+def test_html_without_and_with_load_side_by_side(tmp_path):
+    """The plots of a test kind hold its runs of every load: the bars, the
+    tail and the histograms by load name both loads; every legend is below
+    its plot, never over the lines."""
+    if not shutil.which("gnuplot"):
+        pytest.skip("gnuplot not installed")
+    out = tmp_path / "r.html"
+    run(["report", "--html", out] + SUITE_VM[:2] + HTML_INPUTS[:2], check=0)
+    html = out.read_text()
+    figs = re.findall(r'<figure class="plot" data-kind="([^"]+)">\s*(<svg.*?</svg>)',
+                      html, re.S)
+    by_load = [s for k, s in figs if k == "histograms by load"]
+    assert by_load
+    for kind in ("max and p99.9", "tail", "histograms by load"):
+        svg = [s for k, s in figs if k == kind][0]
+        assert "suite-vm-01-latency-none (without load)" in svg, kind
+        assert "suite-vm-02-latency-hell (with load hell)" in svg, kind
+    # legends below the x axis label: not over the lines
+    for k, svg in figs:
+        if k == "latency over time":
+            assert _translate_y(svg, "max") > _translate_y(svg, "time (s)")
+        if k == "tail":
+            assert _translate_y(svg, "suite-vm-01-latency-none (without load)") > \
+                _translate_y(svg, "percentile")

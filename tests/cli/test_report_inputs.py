@@ -92,8 +92,8 @@ def test_suite_directory_each_run_once(tmp_path):
         assert r["file"].endswith("%02d-latency-%s.json" % (i, r["load"]))
     # no table "load not recorded", one table per load
     text = run(["report", d], check=0).stdout
-    assert "LATENCY without load (ns):" in text
-    assert "LATENCY with load cpu (ns):" in text
+    assert "LATENCY without load (us):" in text
+    assert "LATENCY with load cpu (us):" in text
     assert "not recorded" not in text
     # suite.json given by name stands for its directory
     rs2, _ = csv_rows([d / "suite.json"])
@@ -227,7 +227,7 @@ def test_result_load_key_and_label(tmp_path):
     a = result(tmp_path, "a.json", loads=[])
     b = result(tmp_path, "b.json", loads=[{"name": "cpu"}])
     out = run(["report", a, b], check=0).stdout
-    assert "LATENCY without load (ns):" in out and "LATENCY with load cpu (ns):" in out
+    assert "LATENCY without load (us):" in out and "LATENCY with load cpu (us):" in out
 
 
 # ---- directory walks ----
@@ -365,6 +365,7 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     db = tmp_path / "h.db"
     run(["db", "add", "--db", db, RTLAT_JSON], check=0)
     con = sqlite3.connect(db)
+    con.execute("DROP INDEX runs_content_hash")     # as version 2 had it
     cols = [r[1] for r in con.execute("PRAGMA table_info(runs)") if r[1] != "id"]
     con.execute("INSERT INTO runs (%s) SELECT %s FROM runs WHERE id = 1" %
                 (", ".join(cols), ", ".join(cols)))
@@ -384,11 +385,11 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "info", "--db", db], check=0)
-    assert "migrated from version 2 to 4" in p.stderr
+    assert "migrated from version 2 to 5" in p.stderr
     assert "1 stored run is the same as an earlier one: 2 (as 1)" in p.stderr
     assert "runs: 2" in p.stdout
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 5
     assert con.execute("SELECT id FROM runs WHERE content_hash IS NULL").fetchall() == [(2,)]
     con.close()
     p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
@@ -455,7 +456,10 @@ def test_empty_overrides_refused(opt, value):
 
 # ---- compare: a metric one side lacks ----
 
-def test_compare_shows_the_known_side(tmp_path):
+def test_compare_run_without_samples_is_no_data(tmp_path):
+    """A run with 0 samples (its 5 overruns are periods missed before it
+    was stopped) is no side to score: no metric is compared, not even the
+    overruns (issue 12: "overrun 93961 | 0 | -100.0 % | beyond noise")."""
     src = json.loads(RTLAT_JSON.read_text())
     empty = dict(src, threads=[], start_time="2026-11-29T21:00:00.000Z")
     empty["summary"] = {"latency": {"samples": 0, "overruns": 5, "min_ns": None,
@@ -464,17 +468,11 @@ def test_compare_shows_the_known_side(tmp_path):
     a = tmp_path / "empty.json"
     a.write_text(json.dumps(empty))
     out = run(["compare", a, RTLAT_JSON], check=0).stdout
-    mx = src["summary"]["latency"]["max_ns"]
-    line = [l for l in out.splitlines() if l.startswith("lat max")][0]
-    cells = [c.strip() for c in line.split("|")]
-    assert cells[1:3] == ["n/a", str(mx)]
-    line = [l for l in out.splitlines() if l.startswith("overrun")][0]
-    assert [c.strip() for c in line.split("|")][1:3] == ["5", str(src["summary"]["latency"]["overruns"])]
-    rs = list(csv.DictReader(io.StringIO(run(["compare", "--csv", a, RTLAT_JSON],
-                                             check=0).stdout)))
-    m = {r["metric"]: r for r in rs}
-    assert (m["lat max"]["a_value"], m["lat max"]["b_value"]) == ("", "%.1f" % mx)
-    assert m["lat max"]["beyond_noise"] == ""
+    assert out.splitlines()[0].endswith(": nothing to compare (A has no samples)")
+    assert len(out.splitlines()) == 1
+    p = run(["compare", "--csv", a, RTLAT_JSON], check=0)
+    assert p.stdout.splitlines()[1:] == []
+    assert "nothing to compare (A has no samples)" in p.stderr
 
 
 # ---- labels with '|', runs that did not complete ----
@@ -526,11 +524,12 @@ def test_db_rehash_matches_import(tmp_path):
     p = run(["db", "add", "--db", db] + files, check=0)
     n = len(p.stdout.splitlines())
     con = sqlite3.connect(db)
+    con.execute("DROP INDEX runs_content_hash")     # as version 2 had it
     con.execute("UPDATE runs SET content_hash = 'old'")
     con.execute("PRAGMA user_version = 2")
     con.commit()
     con.close()
     p = run(["db", "add", "--db", db] + files, check=0)
-    assert "migrated from version 2 to 4" in p.stderr
+    assert "migrated from version 2 to 5" in p.stderr
     assert "0 runs added, %d already there" % n in p.stderr, p.stderr
     assert "same as an earlier one" not in p.stderr

@@ -74,21 +74,27 @@ def test_cyclictest_json_limit_from_command_line(tmp_path):
 
 
 def test_bound_in_text_markdown_html(tmp_path):
-    text = run(["report", "--threads", CT_JSON], check=0).stdout
+    text = run(["report", "--threads", "--unit", "ns", CT_JSON], check=0).stdout
     row = [l for l in text.splitlines() if "cpu 0" in l][0]
     cells = [c.strip() for c in row.split("|")]
     assert (cells[3], cells[5]) == ("65000", ">=30000"), row
     assert re.search(r"^# p99\.9 >=N: its rank is in the histogram's overflow: "
                      r"at least N", text, re.M)
-    us = run(["report", "--threads", "-u", "us", CT_60], check=0).stdout
+    us = run(["report", "--threads", CT_60], check=0).stdout     # us: default
     rows = us.splitlines()[2:5]
     assert [r.split("|")[5].strip() for r in rows] == [">=60.000"] * 3, us
     assert rows[0].split("|")[3].strip() == "439.000"
-    md = run(["report", "--markdown", CT_60], check=0).stdout
+    md = run(["report", "--markdown", "--unit", "ns", CT_60], check=0).stdout
     assert "| 439000 | n/a | >=60000 |" in md
+    md = run(["report", "--markdown", CT_60], check=0).stdout
+    assert "| 439.000 | n/a | >=60.000 |" in md
     html = tmp_path / "r.html"
-    run(["report", "--html", html, CT_60], check=0,
-        env=dict(os.environ, GNUPLOT=str(tmp_path / "no-gnuplot")))
+    env = dict(os.environ, GNUPLOT=str(tmp_path / "no-gnuplot"))
+    run(["report", "--html", html, CT_60], check=0, env=env)
+    page = html.read_text()
+    assert "<td>&gt;=60.000</td>" in page and "<td>439.000</td>" in page
+    assert "p99.9 &gt;=N" in page
+    run(["report", "--html", html, "--unit", "ns", CT_60], check=0, env=env)
     page = html.read_text()
     assert "<td>&gt;=60000</td>" in page and "<td>439000</td>" in page
     assert "p99.9 &gt;=N" in page
@@ -112,8 +118,10 @@ def test_compare_shows_bound_without_comparing():
     assert (m["p99.9"]["a_value"], m["p99.9"]["b_value"]) == (">=30000.0", ">=60000.0")
     assert m["p99.9"]["delta"] == "" and m["p99.9"]["beyond_noise"] == ""
     assert m["lat max"]["delta"] == str(439000 - 6574000) + ".0"
-    text = run(["compare", CT_JSON, CT_60], check=0).stdout
+    text = run(["compare", "--unit", "ns", CT_JSON, CT_60], check=0).stdout
     assert re.search(r"^p99\.9 +\| +>=30000\| +>=60000\| +\| ", text, re.M), text
+    text = run(["compare", CT_JSON, CT_60], check=0).stdout
+    assert re.search(r"^p99\.9 +\| +>=30\.000\| +>=60\.000\| +\| ", text, re.M), text
 
 
 def test_history_keeps_the_bound(tmp_path):
@@ -137,12 +145,13 @@ def test_history_of_an_older_rtlat_is_settled(tmp_path):
     con = sqlite3.connect(db)
     con.execute("UPDATE series SET p99_9_ns = max_ns, p99_99_ns = max_ns,"
                 " pct_lower_bounds = NULL")
+    con.execute("DROP INDEX runs_content_hash")     # as version 3 had it
     con.execute("UPDATE runs SET content_hash = 'v3'")
     con.execute("PRAGMA user_version = 3")
     con.commit()
     con.close()
     p = run(["report", "--csv", "--threads", "--db", db], check=0)
-    assert "migrated from version 3 to 4" in p.stderr
+    assert "migrated from version 3 to 5" in p.stderr
     t = by_thread(csv.DictReader(io.StringIO(p.stdout)))
     assert t["1"]["p99.9_ns"] == ">=60000" and t["1"]["p99.99_ns"] == ""
     con = sqlite3.connect(db)
@@ -170,7 +179,7 @@ def test_cruncher_deviation_table():
     src = json.loads(CRUNCH.read_text())
     dev = src["summary"]["deviation"]
     assert dev["samples"] == 88 and dev["percentiles_ns"]["p99.9"] == dev["max_ns"]
-    text = run(["report", CRUNCH], check=0).stdout
+    text = run(["report", "--unit", "ns", CRUNCH], check=0).stdout
     tables = text.split("\n\n")
     sleep = [t for t in tables if t.startswith("CRUNCHER SLEEP without load (ns):")][0]
     devt = [t for t in tables if t.startswith("CRUNCHER DEVIATION without load (ns):")][0]
@@ -193,7 +202,7 @@ def test_handshake_tables_and_labels():
     text = run(["report", HANDSHAKE], check=0).stdout
     for title, word in (("HANDSHAKE A->B", "a->b"), ("HANDSHAKE B->A", "b->a"),
                         ("HANDSHAKE ROUND TRIP", "rtt")):
-        t = [x for x in text.split("\n\n") if x.startswith(title + " without load (ns):")][0]
+        t = [x for x in text.split("\n\n") if x.startswith(title + " without load (us):")][0]
         head = t.splitlines()[1]
         assert "-%s min|" % word in head and "-%s max|" % word in head and "|----lost|" in head
         # one row per table: named after the file, no "#k"

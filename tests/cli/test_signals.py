@@ -191,3 +191,48 @@ def test_nohup_keeps_sighup_ignored(tmp_path):
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
         assert load(js)["status"] == status, (sig, err)
+
+
+@needs_root
+def test_sigusr_during_cruncher_calibration_is_not_dropped(tmp_path):
+    """A SIGUSR1 while the cruncher calibrates (before the display runs)
+    gives its snapshot once the run is under way (it was taken and
+    dropped)."""
+    js = tmp_path / "r.json"
+
+    def during(proc):
+        wait_warming_up(proc)           # said before calibration
+        proc.send_signal(signal.SIGUSR1)
+    p, left = run_reaped(["cruncher", "-T", "1", "--ideal", "200ms",
+                          "--json", js], during=during)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.count("# snapshot at ") == 1, p.stderr
+    assert load(js)["status"] == "complete"
+
+
+def test_load_sigusr_prints_the_loads_so_far(tmp_path):
+    """rtlat load: SIGUSR1/SIGUSR2 print what each load achieved so far
+    on stderr and the loads go on (they were taken and ignored)."""
+    import subprocess
+    from conftest import RTLAT
+    js = tmp_path / "l.json"
+    proc = subprocess.Popen([RTLAT, "load", "cpu", "-T", "2", "--json",
+                             str(js)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    head = ""
+    while "running cpu" not in head:
+        line = proc.stderr.readline()
+        assert line, head
+        head += line
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGUSR1)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGUSR2)
+    out, err = proc.communicate(timeout=60)
+    err = head + err
+    assert proc.returncode == 0, err
+    snaps = err.split("# snapshot: loads so far")[1:]
+    assert len(snaps) == 2, err
+    assert all("#   cpu " in s and "ops/s" in s for s in snaps), err
+    [ld] = load(js)["loads"]
+    assert ld["name"] == "cpu" and ld["count"] > 0

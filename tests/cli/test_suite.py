@@ -176,6 +176,11 @@ def test_suite_end_to_end(tmp_path):
                 "dev_max_pct": float(t["dev max %"])}
             assert abs(float(t["dev max %"]) - 100.0 *
                        sm["deviation"]["max_ns"] / td["ideal_ns"]) < 0.0051
+        elif test == "switch":
+            td = res["test_data"]
+            assert r["params"] == {
+                "events": td["events"],
+                "event_missed_periods": td["event_missed_periods"]}
         else:
             assert r["params"] == {}
         if test == "handshake":
@@ -835,3 +840,55 @@ def test_shipped_lava_definition_runs(tmp_path):
         assert "%s-none --result pass" % t in calls, calls
     assert (tmp_path / "rtlat-junit.xml").exists()
     assert list((tmp_path / "rtlat-results").glob("*/report.txt"))
+
+
+@needs_root
+@pytest.mark.parametrize("size", ["16k", "24k", "32k", "40k"])
+def test_disk_filling_during_the_snapshot_is_an_error_not_a_crash(tmp_path,
+                                                                   size):
+    """A disk that fills while the system snapshot is written (a 16 KiB
+    fwrite of config.gz into a full tmpfs) is an error, exit 1: the stream's
+    write function returned -1, and glibc then overflowed its buffer
+    (SIGSEGV, exit 139, no report)."""
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    mount_tmpfs(mnt, "size=" + size)
+    try:
+        p = run(["suite", "-T", "0.3", "--warmup", "0.1s", "--tests",
+                 "latency", "--loads", "none", "-q", "--out", mnt / "s"],
+                timeout=120)
+        assert p.returncode in (0, 1), (p.returncode, p.stderr)
+        assert not [f for f in mnt.rglob("*.tmp")]
+    finally:
+        umount(mnt)
+
+
+@needs_root
+def test_report_names_a_starved_event_thread(tmp_path):
+    """switch: the periods the event thread missed are not in the lost
+    count; a starved event thread (a SCHED_FIFO hog at its priority on its
+    CPU) is said under the row ("the event thread ... missed N periods")
+    with a note, where the row showed 0.0 % and no note."""
+    from rt_helpers import need_cpus, stall
+    need_cpus(2)
+    cpu = sorted(os.sched_getaffinity(0))[1]
+    p = start(["suite", "--tests", "switch", "--loads", "none", "-T", "3",
+               "--warmup", "200ms", "--out", str(tmp_path / "res"),
+               "--test-args", "switch:-c %d" % cpu])
+    time.sleep(1.0)
+    hog = stall(cpu, 99, 20, 0, count=25, gap=0.02)
+    stdout, stderr = p.communicate(timeout=120)
+    hog.wait(timeout=60)
+    assert p.returncode == 0, stderr
+    d = load_json_strict(next((tmp_path / "res").glob("01-switch-none.json")))
+    td = d["test_data"]
+    assert td["event_missed_periods"] > 0
+    measured = [ln for ln in stdout.splitlines()
+                if ln.startswith("  measured: ")][0]
+    assert "the event thread posted %d events and missed %d periods" % (
+        td["events"], td["event_missed_periods"]) in measured, stdout
+    share = 100.0 * td["event_missed_periods"] / (
+        td["events"] + td["event_missed_periods"])
+    if share >= 1.0:
+        assert "  note: the event thread missed %.1f %% of its periods" \
+            % share in stdout, stdout

@@ -239,6 +239,35 @@ def test_trace_mounts_tracefs_when_needed(tmp_path):
 
 @needs_built_in
 @needs_trace
+def test_trace_mount_shared_by_two_runs(tmp_path):
+    """Run A mounts tracefs, run B uses A's mount and ends after it: A
+    keeps the mount for B (detaching it left B's instance behind, its
+    buffers allocated); after both, no instance and no mount remain."""
+    cpu = usable_cpu()
+    script = ("umount /sys/kernel/tracing 2>/dev/null; "
+              "umount /sys/kernel/debug/tracing 2>/dev/null; "
+              "umount /sys/kernel/debug 2>/dev/null; "
+              "grep -c ' tracefs ' /proc/mounts; "
+              "%(r)s latency --trace -T 1 -c %(c)d -q >/dev/null & a=$!; "
+              "sleep 0.4; "
+              "%(r)s latency --trace -T 2 -c %(c)d -q >/dev/null; rb=$?; "
+              "wait $a; ra=$?; "
+              "ls /sys/kernel/tracing/instances 2>/dev/null | grep -c rtlat; "
+              "grep -c ' tracefs ' /proc/mounts; exit $((ra + rb))"
+              % {"r": RTLAT, "c": cpu})
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", script], capture_output=True, text=True,
+                       timeout=90)
+    counts = [ln for ln in p.stdout.splitlines() if ln.strip().isdigit()]
+    if counts[:1] != ["0"]:
+        pytest.skip("could not hide tracefs in a mount namespace")
+    assert p.returncode == 0, p.stderr
+    # no rtlat instance left; the mount itself may stay only while used
+    assert counts[1:] in (["0", "0"], ["0", "1"]), (counts, p.stderr)
+
+
+@needs_built_in
+@needs_trace
 def test_trace_timerlat_mode_needs_the_tracer():
     tracers = (TRACEFS / "available_tracers").read_text().split()
     if "timerlat" in tracers:
@@ -261,8 +290,11 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
     out = p.stdout
     assert "== Trace: kernel trace events" in out
     assert re.search(r"tracefs instance rtlat-\d+, trace clock mono", out)
-    assert rtd_parts(out) >= 1
+    n = rtd_parts(out)      # every interval max broken down adds up
     d = load_json_strict(j)
+    # at least one is, or the result counts why not (on a busy host the
+    # events around each interval's max can all be lost)
+    assert n >= 1 or sum(d["trace"]["not_traced"].values()) > 0, out
     assert d["status"] == "complete"
     t = check_parts(d)
     lat = d["summary"]["latency"]
@@ -302,14 +334,14 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
 def test_trace_stall_is_named(tmp_path):
     """A SCHED_FIFO busy loop above the sampler on its CPU: the worst
     sample waited to run, and the analysis names the stalling task."""
-    # 40 ms: well above the hiccups of a loaded virtual machine (more than
-    # 20 ms seen, in return to user: it then was the worst sample)
-    lat, out, err, j = with_stall(tmp_path, ["-T", "4"], 40, 300, 6)
+    # 100 ms: well above the hiccups of a loaded virtual machine (more than
+    # 40 ms seen, in return to user: it then was the worst sample)
+    lat, out, err, j = with_stall(tmp_path, ["-T", "4"], 100, 400, 5)
     assert lat.returncode == 0, err
     d = load_json_strict(j)
     t = check_parts(d)
     w = t["worst"]
-    assert w["latency_ns"] >= 35_000_000
+    assert w["latency_ns"] >= 95_000_000
     assert w["dominant"] == "wakeup_to_running"
     assert w["dominant_pct"] > 50
     assert "RTW|dominant: wake-up to running" in out

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #ifdef HAVE_REPORT
+#include "core/label.h"
 #include "core/log.h"
 #include "report/cli.h"
 #include "report/import.h"
@@ -670,6 +671,46 @@ static void test_identity(void **state)
 	run_free(a);
 }
 
+/* The one label rule: control characters (C0, DEL, C1 in UTF-8) refused
+ * from the user, blanks in every output; CSV cells that a spreadsheet
+ * would take for a formula start with a quote. */
+static void test_label_rule(void **state)
+{
+	char s[] = "a\nb\x1b[31m\xc2\x9b" "1m\x7f|\xc3\xa9", shown[64];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_null(label_check("Ocotea iPipe 1.0-01 \xc3\xa9"));
+	assert_non_null(label_check(""));
+	assert_non_null(label_check("a\tb"));
+	assert_non_null(label_check("a\x1b[31m"));
+	assert_non_null(label_check("a\xc2\x9b" "31m"));	/* C1 CSI */
+	assert_int_equal(text_ctrl_len("\xc2\xa0"), 0);	/* NBSP is text */
+	assert_string_equal(text_show(shown, sizeof(shown), "a\nb\x1b[1m"),
+			    "a\\nb\\x1b[1m");
+	assert_string_equal(label_clean(s), "a b [31m 1m |\xc3\xa9");
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	csv_field(f, "=HYPERLINK(\"x\")");
+	fputc(';', f);
+	csv_field(f, "+1");
+	fputc(';', f);
+	csv_field(f, "-2");
+	fputc(';', f);
+	csv_field(f, "@SUM(A1)");
+	fputc(';', f);
+	csv_field(f, "a\x1b[31m=b");
+	fputc(';', f);
+	html_escape(f, "<a\x1b[31m>");
+	fclose(f);
+	assert_string_equal(buf, "\"'=HYPERLINK(\"\"x\"\")\";\"'+1\";\"'-2\";"
+			    "\"'@SUM(A1)\";a [31m=b;&lt;a [31m&gt;");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -695,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_table_bound_and_section),
 		cmocka_unit_test(test_compare_across_loads),
 		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_label_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
