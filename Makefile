@@ -222,7 +222,9 @@ check: check-unit check-cli
 # make fuzz-run runs each for FUZZ_TIME seconds from the fixtures as seeds.
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 10
-FUZZ_FORMATS := rtlat cyclictest xenomai rtai jitterdebugger oslat table
+FUZZ_FORMATS := rtlat cyclictest xenomai rtai jitterdebugger oslat rt-tests rtla \
+	stress-ng table \
+	detect
 FUZZ_SAN := fuzzer-no-link,address,undefined
 FUZZ_DIR := $(O)/fuzz
 FUZZ_BINS := $(FUZZ_FORMATS:%=$(FUZZ_DIR)/fuzz_%)
@@ -248,6 +250,7 @@ fuzz-run: fuzz
 			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 \
 			-artifact_prefix=$(FUZZ_DIR)/crash-$$f- \
 			$(FUZZ_DIR)/corpus-$$f $(FIXTURES) tests/fixtures/report \
+			tests/fixtures/real \
 			2>$(FUZZ_DIR)/fuzz_$$f.log || \
 			{ tail -40 $(FUZZ_DIR)/fuzz_$$f.log; exit 1; }; \
 		tail -1 $(FUZZ_DIR)/fuzz_$$f.log; \

@@ -78,6 +78,11 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 		runs_free(&rs);
 		return 1;
 	}
+	if (rdb_begin(db)) {
+		runs_free(&rs);
+		rdb_close(db);
+		return 1;
+	}
 	for (i = 0; i < rs.n; i++) {
 		bool dup;
 		int64_t id;
@@ -95,6 +100,10 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 			printf("%" PRId64 "\t%s\t%s\t%s\n", id, rs.v[i]->test,
 			       rs.v[i]->label, rs.v[i]->file);
 		}
+	}
+	if (rdb_commit(db)) {
+		ret = 1;
+		added = 0;
 	}
 	log_note("%s: %zu run%s added, %zu already there", db_path(c), added,
 		 added == 1 ? "" : "s", dups);

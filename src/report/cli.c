@@ -17,7 +17,8 @@ enum {
 const struct optdesc rep_input_opts[] = {
 	{ "format", 'F', required_argument, "NAME",
 	  "read the inputs as NAME (default: detect): rtlat, cyclictest,\n"
-	  "xenomai, rtai, jitterdebugger, oslat, table", K_FORMAT },
+	  "xenomai, rtai, jitterdebugger, oslat, rt-tests, rtla, stress-ng,\n"
+	  "table", K_FORMAT },
 	{ "input-unit", 0, required_argument, "ns|us",
 	  "unit of unit-less figures in text logs (default: as the log\n"
 	  "says; Xenomai integers are ns, cyclictest us)", K_INUNIT },
@@ -150,7 +151,7 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 	switch (d->key) {
 	case K_FORMAT:
 		if (!importer_find(arg))
-			return opt_bad_value(d, arg, "rtlat, cyclictest, xenomai, rtai, jitterdebugger, oslat or table");
+			return opt_bad_value(d, arg, "rtlat, cyclictest, xenomai, rtai, jitterdebugger, oslat, rt-tests, rtla, stress-ng or table");
 		c->imp.format = arg;
 		return 0;
 	case K_INUNIT:

@@ -103,6 +103,13 @@ static const char *const schema_v4[][3] = {
 	  "ALTER TABLE series ADD COLUMN pct_lower_bounds TEXT" },
 };
 
+/* Version 6: a series' histogram buckets in one BLOB (hist_buckets, see
+ * put_buckets()) instead of a row each in buckets (a result file's
+ * 1000s of rows made db add slow); rows of older runs stay where they
+ * are and are read as before. */
+static const char schema_v6[] =
+	"ALTER TABLE series ADD COLUMN hist_buckets BLOB";
+
 static int db_fail(struct rdb *d, const char *what)
 {
 	log_error("%s: %s: %s", d->path, what, sqlite3_errmsg(d->db));
@@ -244,6 +251,84 @@ static void read_bounds(struct rep_series *s, const char *t)
 	}
 }
 
+/*
+ * The buckets of @h as a BLOB (hist_buckets): per bucket three LEB128
+ * varints, the zigzag-coded distance of its lower bound from the end of
+ * the bucket before (from 0 for the first), its width hi - lo, and its
+ * count. Returns a malloc'ed buffer, its size in *@n.
+ */
+static unsigned char *put_buckets(const struct rep_hist *h, size_t *n)
+{
+	unsigned char *b = xmalloc(h->n * 30), *w = b;
+	int64_t prev = 0;
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		uint64_t v[3];
+		int k;
+
+		/* bounds are within +-2^53: no overflow in the differences */
+		v[0] = (uint64_t)(h->b[i].lo - prev) << 1 ^
+		       (uint64_t)((h->b[i].lo - prev) >> 63);
+		v[1] = (uint64_t)(h->b[i].hi - h->b[i].lo);
+		v[2] = h->b[i].count;
+		for (k = 0; k < 3; k++) {
+			while (v[k] >= 0x80) {
+				*w++ = (unsigned char)(v[k] | 0x80);
+				v[k] >>= 7;
+			}
+			*w++ = (unsigned char)v[k];
+		}
+		prev = h->b[i].hi + 1;
+	}
+	*n = (size_t)(w - b);
+	return b;
+}
+
+/* One varint of get_buckets(); false at the end or on a bad one. */
+static bool get_varint(const unsigned char **p, const unsigned char *end,
+		       uint64_t *v)
+{
+	int shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 64) {
+		unsigned char c = *(*p)++;
+
+		*v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+/* The buckets of a hist_buckets BLOB (put_buckets()) into @h. 0 or -1. */
+static int get_buckets_blob(const void *blob, int n, struct rep_hist *h)
+{
+	const unsigned char *p = blob, *end = p + (n > 0 ? n : 0);
+	int64_t prev = 0;
+
+	while (p < end) {
+		uint64_t v[3];
+		int64_t lo, hi;
+		int k;
+
+		for (k = 0; k < 3; k++)
+			if (!get_varint(&p, end, &v[k]))
+				return -1;
+		lo = prev + (int64_t)(v[0] >> 1 ^ -(v[0] & 1));
+		if (v[1] > (uint64_t)REP_MAX_VALUE * 2 || lo < -REP_MAX_VALUE ||
+		    lo > REP_MAX_VALUE)
+			return -1;
+		hi = lo + (int64_t)v[1];
+		if (hist_push(h, lo, hi, v[2]))
+			return -1;
+		prev = hi + 1;
+	}
+	return 0;
+}
+
 static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 {
 	static const char sql[] =
@@ -251,13 +336,14 @@ static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 		" max_ns, stddev_ns, misses, p50_ns, p90_ns, p99_ns, p99_9_ns,"
 		" p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout, hist_lo_ns,"
 		" hist_width_ns, hist_nbuckets, hist_quantized, hist_abs_folded,"
-		" hist_underflow, hist_overflow, pct_lower_bounds) VALUES (?,?,?,?,"
-		" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" hist_underflow, hist_overflow, pct_lower_bounds, hist_buckets)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	char bounds[128];
 	const struct rep_hist *h = &s->hist;
 	sqlite3_stmt *st;
 	bool hist = h->layout != REP_HIST_NONE;
-	size_t i;
+	unsigned char *blob;
+	size_t i, nblob;
 	int k, rc;
 
 	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL))
@@ -283,30 +369,16 @@ static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 	bind_i64(st, 23, hist, (int64_t)h->underflow);
 	bind_i64(st, 24, hist, (int64_t)h->overflow);
 	bind_text(st, 25, pct_bounds(s, bounds, sizeof(bounds)));
+	blob = h->n ? put_buckets(h, &nblob) : NULL;
+	if (blob)
+		sqlite3_bind_blob(st, 26, blob, (int)nblob, free);
+	else
+		sqlite3_bind_null(st, 26);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(d, "insert series");
 
-	if (h->n) {
-		if (sqlite3_prepare_v2(d->db,
-				       "INSERT INTO buckets VALUES (?,?,?,?,?)",
-				       -1, &st, NULL))
-			return db_fail(d, "prepare");
-		for (i = 0; i < h->n; i++) {
-			sqlite3_bind_int64(st, 1, id);
-			sqlite3_bind_int(st, 2, s->id);
-			sqlite3_bind_int64(st, 3, h->b[i].lo);
-			sqlite3_bind_int64(st, 4, h->b[i].hi);
-			sqlite3_bind_int64(st, 5, (int64_t)h->b[i].count);
-			if (sqlite3_step(st) != SQLITE_DONE) {
-				sqlite3_finalize(st);
-				return db_fail(d, "insert bucket");
-			}
-			sqlite3_reset(st);
-		}
-		sqlite3_finalize(st);
-	}
 	if (s->nint) {
 		if (sqlite3_prepare_v2(d->db,
 				       "INSERT INTO intervals VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -370,6 +442,7 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		" ?,?,?,?,?,?,?,?,?,?,?)";
 	char now[32], hash[REP_IDENT_LEN];
 	sqlite3_stmt *st;
+	bool own;
 	size_t i;
 	int rc;
 
@@ -379,13 +452,16 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	else
 		run_hash(r, hash);
 	/* the look-up inside the write transaction: of processes adding
-	 * the same run at once, one stores it and the others find it */
-	if (exec(d, "BEGIN IMMEDIATE"))
+	 * the same run at once, one stores it and the others find it. In
+	 * the transaction of rdb_begin() (one commit for many runs) the run
+	 * is a savepoint: whole or not at all. */
+	own = sqlite3_get_autocommit(d->db) != 0;
+	if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT add_run"))
 		return -1;
 	*id = find_hash(d, hash);
 	if (*id) {
 		*dup = true;
-		return exec(d, "COMMIT") ? -1 : 0;
+		return exec(d, own ? "COMMIT" : "RELEASE add_run") ? -1 : 0;
 	}
 	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL)) {
 		db_fail(d, "prepare");
@@ -428,12 +504,31 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	for (i = 0; i < r->nthr; i++)
 		if (put_series(d, *id, &r->thr[i]))
 			goto fail;
-	if (exec(d, "COMMIT"))
+	if (exec(d, own ? "COMMIT" : "RELEASE add_run"))
 		goto fail;
 	return 0;
 fail:
-	sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+	if (own) {
+		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+	} else {
+		sqlite3_exec(d->db, "ROLLBACK TO add_run", NULL, NULL, NULL);
+		sqlite3_exec(d->db, "RELEASE add_run", NULL, NULL, NULL);
+	}
 	return -1;
+}
+
+int rdb_begin(struct rdb *d)
+{
+	return exec(d, "BEGIN IMMEDIATE");
+}
+
+int rdb_commit(struct rdb *d)
+{
+	if (exec(d, "COMMIT")) {
+		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- load ---- */
@@ -449,7 +544,7 @@ static int get_series(struct rdb *d, struct rep_run *r)
 			       " p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout,"
 			       " hist_lo_ns, hist_width_ns, hist_nbuckets,"
 			       " hist_quantized, hist_abs_folded, hist_underflow,"
-			       " hist_overflow, pct_lower_bounds FROM series"
+			       " hist_overflow, pct_lower_bounds, hist_buckets FROM series"
 			       " WHERE run_id = ?"
 			       " ORDER BY thread", -1, &st, NULL))
 		return db_fail(d, "prepare");
@@ -487,6 +582,14 @@ static int get_series(struct rdb *d, struct rep_run *r)
 			h->abs_folded = sqlite3_column_int(st, 20);
 			h->underflow = (uint64_t)sqlite3_column_int64(st, 21);
 			h->overflow = (uint64_t)sqlite3_column_int64(st, 22);
+			if (!col_null(st, 24) &&
+			    get_buckets_blob(sqlite3_column_blob(st, 24),
+					     sqlite3_column_bytes(st, 24), h)) {
+				sqlite3_finalize(st);
+				log_error("%s: run %lld: unreadable histogram buckets",
+					  d->path, (long long)r->db_id);
+				return -1;
+			}
 		}
 	}
 	sqlite3_finalize(st);
@@ -828,6 +931,9 @@ static int migrate(struct rdb *d)
 		goto fail;
 	if (v < 5 && exec(d, schema_v5))
 		goto fail;
+	if (v < 6 && !has_column(d, "series", "hist_buckets") &&
+	    exec(d, schema_v6))
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RDB_SCHEMA_VERSION);
 	if (exec(d, sql) || exec(d, "COMMIT"))
 		goto fail;
@@ -958,6 +1064,16 @@ void rdb_close(struct rdb *d)
 }
 
 int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
+{
+	return -1;
+}
+
+int rdb_begin(struct rdb *d)
+{
+	return -1;
+}
+
+int rdb_commit(struct rdb *d)
 {
 	return -1;
 }

@@ -31,6 +31,9 @@ const struct importer *const importers[] = {
 	&imp_cyclictest,
 	&imp_jitterdebugger,
 	&imp_oslat,
+	&imp_rttests,
+	&imp_rtla,
+	&imp_stressng,
 	&imp_rtai,
 	&imp_xenomai,
 	&imp_table,
@@ -58,6 +61,8 @@ static void vdiag(struct imp_ctx *c, bool err, unsigned line, const char *fmt,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (c->o->quiet)
 		return;
+	if (line)
+		line += c->line0;
 	if (line)
 		(err ? log_error : log_warn)("%s:%u: %s", c->path, line, msg);
 	else
@@ -93,7 +98,7 @@ struct rep_run *imp_new_run(struct imp_ctx *c, const struct importer *imp,
 
 	r->file = xstrdup(c->path);
 	r->format = imp->name;
-	r->line = line;
+	r->line = line ? line + c->line0 : 0;
 	runs_push(&c->runs, r);
 	return r;
 }
@@ -151,6 +156,29 @@ void strip_ansi(char *s)
 		*w++ = *s++;
 	}
 	*w = '\0';
+}
+
+bool text_line_with(const char *text, const char *anchor,
+		    const char *const *all, const char *none)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, anchor))) {
+		const char *b = p, *e = strchr(p, '\n');
+		size_t n;
+		int i;
+
+		while (b > text && b[-1] != '\n')
+			b--;
+		n = e ? (size_t)(e - b) : strlen(b);
+		for (i = 0; all[i]; i++)
+			if (!memmem(b, n, all[i], strlen(all[i])))
+				break;
+		if (!all[i] && !(none && memmem(b, n, none, strlen(none))))
+			return true;
+		p += strlen(anchor);
+	}
+	return false;
 }
 
 const char *skip_blank(const char *s)
@@ -588,6 +616,291 @@ static void known_formats(char *buf, size_t len)
 				      importers[i]->name);
 }
 
+/* Words a line of latency figures holds, for "the closest line". */
+static int figure_words(const char *s)
+{
+	static const char *const w[] = {
+		"min", "max", "avg", "lat", "T:", "RTD", "RTS", "overrun",
+		" us", "ns", "(us)", "jitter", "cycles",
+	};
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (strcasestr(s, w[i]))
+			n++;
+	return n;
+}
+
+/* Error for a file in which no importer recognized anything: what was
+ * tried, and the line that looks most like figures. */
+static void not_recognized(struct imp_ctx *c, const char *text)
+{
+	const char *p = text, *best = NULL;
+	unsigned no = 0, best_no = 0;
+	int best_n = 1;
+	char names[160];
+
+	known_formats(names, sizeof(names));
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char line[256];
+		int k;
+
+		no++;
+		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), p);
+		k = figure_words(line);
+		if (k > best_n) {
+			best_n = k;
+			best = p;
+			best_no = no;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	if (best) {
+		size_t n = strcspn(best, "\n");
+
+		imp_error(c, 0, "format not recognized (tried: %s; force one with --format); the closest line is %u: '%.*s%s'",
+			  names, best_no, (int)(n > 72 ? 72 : n), best,
+			  n > 72 ? "..." : "");
+	} else {
+		imp_error(c, 0, "format not recognized (tried: %s; force one with --format); no line holds latency figures",
+			  names);
+	}
+}
+
+/* Best text importer for @text (NUL-terminated; probes see its first
+ * IMP_PROBE_LEN bytes), or NULL. */
+static const struct importer *probe_text_all(char *text, size_t len)
+{
+	const struct importer *imp = NULL;
+	char save = '\0';
+	int i, best = 0;
+
+	if (len > IMP_PROBE_LEN) {
+		save = text[IMP_PROBE_LEN];
+		text[IMP_PROBE_LEN] = '\0';
+	}
+	for (i = 0; importers[i]; i++) {
+		int s;
+
+		if (!importers[i]->probe_text)
+			continue;
+		s = importers[i]->probe_text(text);
+		if (s > best) {
+			best = s;
+			imp = importers[i];
+		}
+	}
+	if (len > IMP_PROBE_LEN)
+		text[IMP_PROBE_LEN] = save;
+	return imp;
+}
+
+#ifdef HAVE_CJSON
+/* The importer most sure to read the JSON document @root, or NULL. */
+static const struct importer *probe_json_all(const cJSON *root)
+{
+	const struct importer *imp = NULL;
+	int i, best = 0;
+
+	for (i = 0; importers[i]; i++) {
+		int s;
+
+		if (!importers[i]->probe_json)
+			continue;
+		s = importers[i]->probe_json(root);
+		if (s > best) {
+			best = s;
+			imp = importers[i];
+		}
+	}
+	return imp;
+}
+
+/* Start of line @no (1-based) at or after @p, counting from line @at. */
+static char *line_start(char *p, unsigned at, unsigned no)
+{
+	while (at < no && *p) {
+		char *e = strchr(p, '\n');
+
+		if (!e)
+			return p + strlen(p);
+		p = e + 1;
+		at++;
+	}
+	return p;
+}
+
+/* At most this many JSON documents are looked for in a text file. */
+#define IMP_MAX_EMBEDDED_JSON 64
+
+/*
+ * JSON documents in pasted text: a line that starts with '{' and a
+ * document from there that some importer (or the forced one) reads. Each
+ * is parsed and blanked out of @text. Returns the number read, or -1.
+ */
+static int embedded_json(struct imp_ctx *c, char *text,
+			 const struct importer *forced)
+{
+	char *p = text;
+	unsigned no = 1;
+	int found = 0, tries = 0;
+
+	while (*p) {
+		char *e = strchr(p, '\n');
+
+		if (*skip_blank(p) == '{' && tries < IMP_MAX_EMBEDDED_JSON) {
+			const struct importer *imp = forced;
+			const char *end = NULL, *err;
+			const char *json = p;
+			char *clean = NULL;
+			int nans = 0, r;
+			cJSON *root = jr_parse(p, &end, false);
+
+			/* the text as it is first: what is no JSON fails at
+			 * once; only a document with a bare NaN is copied
+			 * (json_sanitize()) and parsed again */
+			err = root ? NULL : cJSON_GetErrorPtr();
+			if (err && strchr("nNiI+-", *err) && *err) {
+				clean = json_sanitize(p, strlen(p), &nans);
+				json = clean;
+				root = jr_parse(clean, &end, false);
+			}
+			tries++;
+			if (root && !imp)
+				imp = probe_json_all(root);
+			if (root && cJSON_IsObject(root) && imp &&
+			    imp->parse_json) {
+				unsigned lines = 0;
+				const char *q;
+				char *b;
+
+				for (q = json; q < end; q++)
+					lines += *q == '\n';
+				c->line0 = no - 1;
+				if (nans)
+					imp_warn(c, 0, "%d NaN/infinity value%s read as n/a",
+						 nans, nans > 1 ? "s" : "");
+				r = imp->parse_json(c, root);
+				c->line0 = 0;
+				jr_delete(root);
+				free(clean);
+				if (r)
+					return -1;
+				found++;
+				/* blank the document out of the text, to the
+				 * end of its last line */
+				e = strchr(line_start(p, no, no + lines), '\n');
+				for (b = p; e ? b < e : *b != '\0'; b++)
+					if (*b != '\n')
+						*b = ' ';
+				no += lines;
+				if (!e)
+					break;
+				p = e + 1;
+				no++;
+				continue;
+			}
+			jr_delete(root);
+			free(clean);
+		}
+		if (!e)
+			break;
+		p = e + 1;
+		no++;
+	}
+	return found;
+}
+#endif
+
+/*
+ * A text file as users paste it (see frame_clean()): JSON documents in
+ * it, then the text cut into parts at each command line, each part read
+ * by the importer that recognizes it (notes no importer recognizes are
+ * skipped). With @forced, the whole text is one part read by it. Returns
+ * 0, -1 on error, or 1 when nothing was recognized and @quiet_unknown.
+ */
+static int parse_pasted(struct imp_ctx *c, const char *buf, size_t len,
+			const struct importer *forced, bool quiet_unknown,
+			bool was_json)
+{
+	size_t clen;
+	char *text = frame_clean(buf, len, &clen), *p, *seg;
+	unsigned no = 1, seg_no = 1;
+	int found = 0, r = 0;
+
+#ifdef HAVE_CJSON
+	if (!forced || forced->parse_json) {
+		r = embedded_json(c, text, forced);
+		if (r < 0) {
+			free(text);
+			return -1;
+		}
+		found = r;
+		r = 0;
+	}
+#endif
+	if (forced && forced->json) {
+		free(text);
+		if (found)
+			return 0;
+		imp_error(c, 0, "no JSON document that --format %s reads",
+			  forced->name);
+		return -1;
+	}
+	/* the parts: from one command line to the next */
+	seg = p = text;
+	for (;;) {
+		char *e = strchr(p, '\n');
+		bool last = !e || !e[1];
+		bool cut = !forced && !last && frame_starts_run(e + 1);
+
+		if (cut || last) {
+			char *end = e ? e + 1 : p + strlen(p);
+			size_t n = (size_t)(end - seg);
+			char *part = xmalloc(n + 1);
+			const struct importer *imp;
+
+			memcpy(part, seg, n);
+			part[n] = '\0';
+			imp = forced ? forced : probe_text_all(part, n);
+			if (imp) {
+				c->line0 = seg_no - 1;
+				r = imp->parse_text(c, part, n);
+				c->line0 = 0;
+				found++;
+			}
+			free(part);
+			if (r || last)
+				break;
+			seg = e + 1;
+			seg_no = no + 1;
+		}
+		p = e + 1;
+		no++;
+	}
+	if (r) {
+		free(text);
+		return -1;
+	}
+	if (!found) {
+		if (quiet_unknown) {
+			free(text);
+			return 1;
+		}
+		if (!was_json)
+			not_recognized(c, text);
+		free(text);
+		return -1;
+	}
+	free(text);
+	return 0;
+}
+
 /*
  * Detect and parse. Returns 0, -1 on error, or 1 when the format was not
  * recognized and @quiet_unknown asks to skip such files silently.
@@ -598,7 +911,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 	const struct importer *imp = NULL;
 	const char *nul;
 	char names[160];
-	int i, best = 0, r = -1;
+	int r = -1;
 
 	if (c->o->format) {
 		imp = importer_find(c->o->format);
@@ -618,7 +931,7 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 			  (size_t)(nul - buf));
 		return -1;
 	}
-	if (looks_json(buf, len) && (!imp || imp->json)) {
+	if (looks_json(buf, len) && (!imp || imp->json || imp->parse_json)) {
 #ifdef HAVE_CJSON
 		const char *err;
 		cJSON *root;
@@ -626,7 +939,18 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		int nans = 0;
 
 		clean = json_sanitize(buf, len, &nans);
-		root = cJSON_ParseWithOpts(clean, &err, 1);
+		root = jr_parse(clean, &err, true);
+		if (!root && !(imp && imp->json)) {
+			/* "[root@host ~]# cyclictest ...", or JSON in a log:
+			 * read as pasted text; the JSON error only when
+			 * nothing is found there */
+			free(clean);
+			r = parse_pasted(c, buf, len, imp, true, true);
+			if (r <= 0)
+				return r;
+			clean = json_sanitize(buf, len, &nans);
+			root = jr_parse(clean, &err, true);
+		}
 		if (!root) {
 			err = cJSON_GetErrorPtr();
 			if (quiet_unknown && !imp) {
@@ -640,19 +964,8 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 			free(clean);
 			return -1;
 		}
-		if (!imp) {
-			for (i = 0; importers[i]; i++) {
-				int s;
-
-				if (!importers[i]->probe_json)
-					continue;
-				s = importers[i]->probe_json(root);
-				if (s > best) {
-					best = s;
-					imp = importers[i];
-				}
-			}
-		}
+		if (!imp)
+			imp = probe_json_all(root);
 		if (!imp) {
 			if (!quiet_unknown) {
 				known_formats(names, sizeof(names));
@@ -666,13 +979,15 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 					 nans, nans > 1 ? "s" : "");
 			r = imp->parse_json(c, root);
 		}
-		cJSON_Delete(root);
+		jr_delete(root);
 		free(clean);
 		return r;
 #else
-		(void)best;
-		(void)i;
 		(void)names;
+		/* "[root@host ~]# ..." is text */
+		r = parse_pasted(c, buf, len, imp, true, true);
+		if (r <= 0)
+			return r;
 		if (quiet_unknown && !imp)
 			return 1;
 		imp_error(c, 0, "JSON input needs cJSON, which is not built into this rtlat (install pkg-config and libcjson-dev, or run make deps, then rebuild: make clean all)");
@@ -682,45 +997,20 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 	if (imp && imp->json) {
 		imp_error(c, 0, "not JSON, but --format %s reads JSON", imp->name);
 		return -1;
-	} else {
-		char *copy = xmalloc(len + 1);
-
-		memcpy(copy, buf, len);
-		copy[len] = '\0';
-		if (!imp) {
-			char save = '\0';
-
-			if (len > IMP_PROBE_LEN) {
-				save = copy[IMP_PROBE_LEN];
-				copy[IMP_PROBE_LEN] = '\0';
-			}
-			for (i = 0; importers[i]; i++) {
-				int s;
-
-				if (!importers[i]->probe_text)
-					continue;
-				s = importers[i]->probe_text(copy);
-				if (s > best) {
-					best = s;
-					imp = importers[i];
-				}
-			}
-			if (len > IMP_PROBE_LEN)
-				copy[IMP_PROBE_LEN] = save;
-		}
-		if (!imp) {
-			free(copy);
-			if (quiet_unknown)
-				return 1;
-			known_formats(names, sizeof(names));
-			imp_error(c, 0, "format not recognized (known: %s; force one with --format)",
-				  names);
-			return -1;
-		}
-		r = imp->parse_text(c, copy, len);
-		free(copy);
-		return r;
 	}
+	return parse_pasted(c, buf, len, imp, quiet_unknown, false);
+}
+
+/* Does a thread of @r have figures (a summary-only source without sample
+ * counts has them per thread only)? */
+static bool run_thread_stats(const struct rep_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nthr; i++)
+		if (r->thr[i].has_stats)
+			return true;
+	return false;
 }
 
 /* Check what an importer produced; fill defaults and overrides. */
@@ -752,7 +1042,8 @@ static int finish_runs(struct imp_ctx *c, const char *default_label)
 			str_set(&r->load, c->o->load);
 		if (c->o->test)
 			str_set(&r->test, c->o->test);
-		if (!r->sum.has_stats && !r->sum.has_samples && !r->has_ideal) {
+		if (!r->sum.has_stats && !r->sum.has_samples && !r->has_ideal &&
+		    !run_thread_stats(r)) {
 			imp_error(c, r->line, "run without any figure (no min/avg/max, no sample count)");
 			free(unlabelled);
 			free(stem);

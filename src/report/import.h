@@ -38,6 +38,8 @@ struct imp_ctx {
 	int errors;
 	int warnings;
 	int skipped;		/* text lines skipped with a warning */
+	unsigned line0;		/* lines of the file before the part an
+				 * importer reads (added to line numbers) */
 };
 
 struct importer {
@@ -109,6 +111,37 @@ char *lines_next(struct lines *l);
 
 /* Remove terminal escape sequences (ESC [ ... final byte) in place. */
 void strip_ansi(char *s);
+
+/*
+ * The text of a pasted file without its framing (import_frame.c): CRLF
+ * and trailing blanks, ANSI escape sequences, mail quoting ("> ", ">> "),
+ * LAVA's "| " prefix and <LAVA_...> marker lines, shell prompts (a
+ * command line becomes "$ command"; "set -x" traces "+ cmd" too), lines
+ * that a mail client broke in two ("Max:" / "192") or that the author
+ * wrapped with a shell continuation (" \\") joined; the "# " of Xenomai
+ * latency -g's commented RTH/RTS lines dropped. Line i of the
+ * result is line i of @buf (a joined line leaves an empty one). Returns a
+ * malloc'ed NUL-terminated copy, its length in *@out_len.
+ */
+char *frame_clean(const char *buf, size_t len, size_t *out_len);
+
+/* The command of a command line of frame_clean()'s output ("$ cmd", or
+ * "# tool ..." for a known tool), or NULL. */
+const char *frame_command(const char *line);
+
+/* Does the line @line (of frame_clean()'s output) start the output of a
+ * run: a command line, a tool's command line without a prompt
+ * ("cyclictest -p 80 ..."), a tool's banner ("cyclictest V 2.40",
+ * "stress-ng, version 0.15.02", "oslat V 2.40")? */
+bool frame_starts_run(const char *line);
+
+/* Is the first word of @s a real-time test tool (or sudo, taskset...)? */
+bool frame_is_tool(const char *s);
+
+/* Does a line of @text that holds @anchor also hold every string of @all
+ * (NULL-terminated) and not @none (NULL: no such condition)? */
+bool text_line_with(const char *text, const char *anchor,
+		    const char *const *all, const char *none);
 
 /* Skip blanks. */
 const char *skip_blank(const char *s);
@@ -191,6 +224,14 @@ int jr_int(struct imp_ctx *c, const struct cJSON *obj, const char *where,
 	   const char *key, int64_t scale, int64_t min, int64_t max,
 	   int64_t *out, bool *present);
 
+/*
+ * cJSON_ParseWithOpts() into an arena: the tree is freed at once, by
+ * jr_delete() (never by cJSON_Delete()). NULL on a syntax error
+ * (cJSON_GetErrorPtr() tells where).
+ */
+struct cJSON *jr_parse(const char *s, const char **end, bool require_end);
+void jr_delete(struct cJSON *root);
+
 /* Array element @v (named @where) as an integer in [@min, @max]. */
 int jr_elem_int(struct imp_ctx *c, const struct cJSON *v, const char *where,
 		int64_t min, int64_t max, int64_t *out);
@@ -238,6 +279,17 @@ const struct cJSON *rt_member(const struct cJSON *root, const char *key);
 int jr_us_thread(struct imp_ctx *c, const struct cJSON *e, const char *where,
 		 const char *count_key, int64_t unit_ns, struct rep_series *s);
 
+/*
+ * One series object of an rtlat result ("summary.latency", a thread's
+ * series, the "latency" object of a cyclic --json thread): samples,
+ * overruns or lost, min_ns/avg_ns/max_ns, stddev_ns, percentiles_ns,
+ * histogram and intervals into @s; *@miss says which miss column it has.
+ * Returns 0 or -1.
+ */
+int rtlat_read_series(struct imp_ctx *c, const struct cJSON *o,
+		      const char *where, struct rep_series *s,
+		      enum rep_miss *miss, int64_t *interval_ns);
+
 /* uname-like "sysinfo" object (rt-tests, jitterdebugger) into @r. */
 void jr_sysinfo(struct imp_ctx *c, const struct cJSON *sys,
 		struct rep_run *r);
@@ -249,6 +301,9 @@ extern const struct importer imp_xenomai;
 extern const struct importer imp_rtai;
 extern const struct importer imp_jitterdebugger;
 extern const struct importer imp_oslat;
+extern const struct importer imp_rttests;
+extern const struct importer imp_rtla;
+extern const struct importer imp_stressng;
 extern const struct importer imp_table;
 
 /* The load generators of this rtlat, NULL-terminated: a run with all of

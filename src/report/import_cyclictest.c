@@ -146,7 +146,7 @@ static bool rfc2822(const char *s, time_t *t)
 
 static int parse_json(struct imp_ctx *c, const cJSON *root)
 {
-	const cJSON *thr, *e, *cmd, *ver, *sys;
+	const cJSON *thr, *e, *cmd, *ver, *sys, *tool, *lat;
 	const char *st, *et;
 	struct rep_run *r = imp_new_run(c, &imp_cyclictest, 0);
 	int64_t unit = 1000;
@@ -159,6 +159,16 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 			    cJSON_IsString(ver) ? ver->valuestring : "");
 	str_set(&r->test, "latency");
 	r->miss = MISS_NONE;
+	tool = cJSON_GetObjectItemCaseSensitive(root, "tool");
+	if (cJSON_IsObject(tool) && jr_str(c, tool, "tool", "name")) {
+		const char *n = jr_str(c, tool, "tool", "name");
+		const char *t = jr_str(c, tool, "tool", "test");
+		const char *v = jr_str(c, tool, "tool", "version");
+
+		free(r->tool);
+		r->tool = xasprintf("%s%s%s%s%s", n, t ? " " : "", t ? t : "",
+				    v ? " " : "", v ? v : "");
+	}
 	if (cJSON_IsString(cmd))
 		from_cmdline(cmd->valuestring, r, &unit);
 	r->resolution_ns = unit;
@@ -174,6 +184,16 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 		if (et && rfc2822(et, &t1) && t1 >= t0 &&
 		    (int64_t)(t1 - t0) < REP_MAX_VALUE / 1000000000)
 			r->duration_ns = (int64_t)(t1 - t0) * 1000000000;
+	}
+	{
+		int64_t d;
+		bool has;
+
+		if (jr_int(c, root, "", "duration_actual_ns", 1, 0,
+			   REP_MAX_VALUE, &d, &has))
+			return -1;
+		if (has)
+			r->duration_ns = d;
 	}
 	sys = jr_obj(c, root, "", "sysinfo", &bad);
 	if (sys)
@@ -197,6 +217,27 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 		s = run_add_thread(r, (int)id);
 		if (jr_us_thread(c, e, w, "cycles", unit, s))
 			return -1;
+		lat = cJSON_GetObjectItemCaseSensitive(e, "latency");
+		if (cJSON_IsObject(lat)) {
+			/* rtlat cyclic --json: the figures in ns beside the
+			 * rt-tests ones (docs/cyclic-json.md) */
+			struct rep_series x;
+			enum rep_miss miss = MISS_NONE;
+			int64_t ivl = 0;
+
+			series_init(&x, s->id);
+			strncat(w, ".latency", sizeof(w) - strlen(w) - 1);
+			if (rtlat_read_series(c, lat, w, &x, &miss, &ivl)) {
+				series_free(&x);
+				return -1;
+			}
+			x.cpu = s->cpu;
+			series_free(s);
+			*s = x;
+			r->miss = miss;
+			r->resolution_ns = 1;
+			continue;
+		}
 		if (unit == 1) {	/* -N: cyclictest counts ns buckets */
 			size_t i;
 
@@ -420,11 +461,22 @@ static int ct_build(struct ct_state *s, struct rep_run *r)
 			x->hist.quantized = true;
 			if (t && t->hist_ovf)
 				x->hist.overflow = t->ovf;
-			if (t && t->hist_total && t->total != x->hist.bucket_total)
-				imp_warn(s->c, 0, "thread %d: '# Total' %llu differs from the sum of its buckets %llu",
+			x->samples = rep_hist_total(&x->hist);
+			x->has_samples = true;
+			if (t && t->hist_total &&
+			    t->total != x->hist.bucket_total) {
+				/* rows left out of a paste: the buckets do not
+				 * tell the percentiles */
+				imp_warn(s->c, 0, "thread %d: '# Total' %llu differs from the sum of its buckets %llu: histogram not used",
 					 i, (unsigned long long)t->total,
 					 (unsigned long long)x->hist.bucket_total);
-			x->samples = rep_hist_total(&x->hist);
+				series_free(x);
+				memset(&x->hist, 0, sizeof(x->hist));
+				x->samples = t->total;
+			}
+		} else if (t && t->hist_total) {
+			/* "# Total:" without bucket rows */
+			x->samples = t->total;
 			x->has_samples = true;
 		}
 		if (!t)
@@ -442,8 +494,10 @@ static int ct_build(struct ct_state *s, struct rep_run *r)
 			    (int64_t)t->cycles * t->interval > r->duration_ns)
 				r->duration_ns = (int64_t)t->cycles * t->interval;
 		}
-		if (t->hist_min && t->hist_avg && t->hist_max && x->has_samples &&
-		    x->samples > 0) {
+		/* the footer, also alone (a summary-only paste: no T: line,
+		 * no bucket) */
+		if (t->hist_min && t->hist_avg && t->hist_max &&
+		    (!x->has_samples || x->samples > 0)) {
 			x->min = t->hmin;
 			x->avg = (double)t->havg;
 			x->max = t->hmax;
@@ -484,7 +538,9 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 
 		strip_ansi(line);
 		line = (char *)skip_blank(line);
-		if (starts_with(line, "T:") && isblank((unsigned char)line[2])) {
+		if (starts_with(line, "T:") &&
+		    (isblank((unsigned char)line[2]) ||
+		     isdigit((unsigned char)line[2]))) {
 			ret = ct_tline(&s, line, l.no);
 		} else if (starts_with(line, "# Histogram Overflows:")) {
 			ret = ct_footer(&s, line + 22, 3, l.no);
@@ -526,21 +582,14 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 
 static int probe_text(const char *text)
 {
-	const char *p = text;
+	static const char *const keys[] = { " C:", "Max:", NULL };
 
 	if (strstr(text, "# Histogram") && strstr(text, "# Max Latencies:"))
 		return 85;
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		/* a T: line, possibly after a carriage return or ANSI code */
-		if (memmem(p, n, "T:", 2) && memmem(p, n, " C:", 3) &&
-		    memmem(p, n, "Max:", 4))
-			return 80;
-		p = e ? e + 1 : NULL;
-	}
-	return 0;
+	if (strstr(text, "# Min Latencies:") && strstr(text, "# Max Latencies:"))
+		return 80;
+	/* a T: line, possibly after a carriage return or ANSI code */
+	return text_line_with(text, "T:", keys, NULL) ? 80 : 0;
 }
 
 const struct importer imp_cyclictest = {

@@ -169,7 +169,10 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 		if (starts_with(p, "oslat V")) {
 			free(r->tool);
 			r->tool = xasprintf("oslat %s", skip_blank(p + 7));
-		} else if (starts_with(p, "Core:")) {
+		} else if (starts_with(p, "Core:") || starts_with(p, "core_i:")) {
+			/* "core_i:" is oslat v0.1.0's name of the row */
+			if (*p == 'c')
+				p += 5;
 			n = os_values(c, l.no, p, 1, v, OS_MAXCPU, true);
 			if (n < 0) {
 				ret = -1;
@@ -276,10 +279,12 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 
 static int probe_text(const char *text)
 {
-	if (starts_with(skip_blank(text), "oslat V"))
+	const char *v = strstr(text, "oslat V");
+
+	if (v && (v == text || v[-1] == '\n' || v[-1] == ' '))
 		return 95;
 	if (strstr(text, "(us):") && strstr(text, "Maximum:") &&
-	    strstr(text, "Core:"))
+	    (strstr(text, "Core:") || strstr(text, "core_i:")))
 		return 85;
 	return 0;
 }

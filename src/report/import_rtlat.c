@@ -191,10 +191,9 @@ static int read_intervals(struct imp_ctx *c, const cJSON *iv,
 	return 0;
 }
 
-/* One series object into @s. */
-static int read_series(struct imp_ctx *c, const cJSON *o, const char *where,
-		       struct rep_series *s, enum rep_miss *miss,
-		       int64_t *interval_ns)
+int rtlat_read_series(struct imp_ctx *c, const cJSON *o, const char *where,
+		      struct rep_series *s, enum rep_miss *miss,
+		      int64_t *interval_ns)
 {
 	const cJSON *pct, *h, *iv;
 	int64_t v;
@@ -511,7 +510,7 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 		r->miss = MISS_NONE;
 		read_system(c, root, r);
 		snprintf(w, sizeof(w), "summary.%s", name);
-		if (read_series(c, e, w, &r->sum, &r->miss, &r->interval_ns)) {
+		if (rtlat_read_series(c, e, w, &r->sum, &r->miss, &r->interval_ns)) {
 			ret = -1;
 			break;
 		}
@@ -547,7 +546,7 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 				int64_t ivl = 0;
 				enum rep_miss m = r->miss;
 
-				if (read_series(c, so, w, s, &m, &ivl)) {
+				if (rtlat_read_series(c, so, w, s, &m, &ivl)) {
 					ret = -1;
 					break;
 				}

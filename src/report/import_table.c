@@ -544,8 +544,11 @@ static int probe(const char *text)
 		const char *e = strchr(p, '\n');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 		const char *bar = memchr(p, '|', n);
+		const char *s = skip_blank(p);
 
-		p = skip_blank(p);
+		/* the line from its first non-blank byte: n bytes no more */
+		n -= (size_t)(s - p);
+		p = s;
 		if (bar && (starts_with(p, "RT") || starts_with(p, "HS")) &&
 		    bar - p == 3)
 			return 0;	/* Xenomai/RTAI lines */

@@ -181,6 +181,16 @@ struct rep_series *run_add_thread(struct rep_run *r, int id)
 	return &r->thr[r->nthr++];
 }
 
+struct rep_series *run_thread(struct rep_run *r, int id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nthr; i++)
+		if (r->thr[i].id == id)
+			return &r->thr[i];
+	return run_add_thread(r, id);
+}
+
 int hist_push(struct rep_hist *h, int64_t lo, int64_t hi, uint64_t count)
 {
 	if (lo > hi || lo < -REP_MAX_VALUE || hi > REP_MAX_VALUE)

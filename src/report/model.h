@@ -158,6 +158,8 @@ void series_copy(struct rep_series *dst, const struct rep_series *src);
 /* Append a thread to @r; returns it (initialised, id = @id). @r->thr may
  * move: pointers to its earlier threads are invalid afterwards. */
 struct rep_series *run_add_thread(struct rep_run *r, int id);
+/* The thread @id of @r, appended when it has none (run_add_thread()). */
+struct rep_series *run_thread(struct rep_run *r, int id);
 
 /* Append a bucket to @h. Buckets must come in ascending order, lo <= hi,
  * all within +-REP_MAX_VALUE, and the total stay <= REP_MAX_VALUE.

@@ -211,7 +211,7 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c);
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 5
+#define RDB_SCHEMA_VERSION 6
 
 struct rdb;
 
@@ -233,6 +233,11 @@ void rdb_close(struct rdb *db);
  * name, path or label) is not stored again: *@dup = true, *@id = the
  * existing row. Returns 0 or -1. */
 int rdb_add(struct rdb *db, const struct rep_run *r, bool *dup, int64_t *id);
+/* One transaction around many rdb_add() (one commit, not one per run):
+ * rdb_begin(), the adds, rdb_commit() (which keeps the runs added before
+ * an add that failed). Return 0 or -1 after an error message. */
+int rdb_begin(struct rdb *db);
+int rdb_commit(struct rdb *db);
 
 /* Append the stored runs that pass @f, in the order they were added. */
 int rdb_load(struct rdb *db, const struct filter *f, struct rep_runs *out);

@@ -297,7 +297,8 @@ void table_build(const struct group *g, const struct out_opts *o,
 		if (g->v[i]->miss)
 			miss = g->v[i]->miss;
 		ideal |= g->v[i]->has_ideal;
-		stats |= g->v[i]->sum.has_stats || g->v[i]->sum.has_samples;
+		stats |= g->v[i]->sum.has_stats || g->v[i]->sum.has_samples ||
+			 (g->v[i]->nthr && g->v[i]->thr[0].has_stats);
 		note |= run_note(g->v[i]) != NULL;
 	}
 	/* runs of several loads: which one each row is */

@@ -375,8 +375,8 @@ def test_db_migrates_version_2_duplicates(tmp_path):
                 " max_ns, stddev_ns, misses, p50_ns, p90_ns, p99_ns, p99_9_ns,"
                 " p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout, hist_lo_ns,"
                 " hist_width_ns, hist_nbuckets, hist_quantized, hist_abs_folded,"
-                " hist_underflow, hist_overflow, pct_lower_bounds FROM series"
-                " WHERE run_id = 1")
+                " hist_underflow, hist_overflow, pct_lower_bounds, hist_buckets"
+                " FROM series WHERE run_id = 1")
     con.execute("INSERT INTO buckets SELECT 2, thread, lo_ns, hi_ns, count"
                 " FROM buckets WHERE run_id = 1")
     con.execute("INSERT INTO intervals SELECT 2, thread, idx, start_ns, len_ns,"
@@ -385,11 +385,11 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "info", "--db", db], check=0)
-    assert "migrated from version 2 to 5" in p.stderr
+    assert "migrated from version 2 to 6" in p.stderr
     assert "1 stored run is the same as an earlier one: 2 (as 1)" in p.stderr
     assert "runs: 2" in p.stdout
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 6
     assert con.execute("SELECT id FROM runs WHERE content_hash IS NULL").fetchall() == [(2,)]
     con.close()
     p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
@@ -530,6 +530,56 @@ def test_db_rehash_matches_import(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "add", "--db", db] + files, check=0)
-    assert "migrated from version 2 to 5" in p.stderr
+    assert "migrated from version 2 to 6" in p.stderr
     assert "0 runs added, %d already there" % n in p.stderr, p.stderr
     assert "same as an earlier one" not in p.stderr
+
+
+def _blob_buckets(blob):
+    """Decode series.hist_buckets (docs/db-schema.md): (lo, hi, count)."""
+    vals, v, shift = [], 0, 0
+    for b in blob:
+        v |= (b & 0x7f) << shift
+        shift += 7
+        if not b & 0x80:
+            vals.append(v)
+            v, shift = 0, 0
+    out, prev = [], 0
+    for i in range(0, len(vals), 3):
+        d, w, n = vals[i:i + 3]
+        lo = prev + ((d >> 1) ^ -(d & 1))
+        out.append((lo, lo + w, n))
+        prev = lo + w + 1
+    return out
+
+
+def test_db_version_5_bucket_rows_still_read(tmp_path):
+    """Version 6 stores a series' buckets in series.hist_buckets; a version
+    5 database keeps its rows in buckets, which are read as before, and
+    runs added after the migration go into the BLOB."""
+    db = tmp_path / "h.db"
+    run(["db", "add", "--db", db, RTLAT_JSON], check=0)
+    want, _ = csv_rows(["--threads", RTLAT_JSON])
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT run_id, thread, hist_buckets FROM series"
+                       " WHERE hist_buckets IS NOT NULL").fetchall()
+    assert rows
+    for rid, th, blob in rows:
+        for lo, hi, n in _blob_buckets(blob):
+            con.execute("INSERT INTO buckets VALUES (?,?,?,?,?)", (rid, th, lo, hi, n))
+    con.execute("ALTER TABLE series DROP COLUMN hist_buckets")
+    con.execute("PRAGMA user_version = 5")
+    con.commit()
+    con.close()
+    got, p = csv_rows(["--threads", "--db", db])
+    assert "migrated from version 5 to 6" in p.stderr
+    assert got == want
+    other = result(tmp_path, "other.json", start_time="2026-11-30T10:00:00.000Z")
+    run(["db", "add", "--db", db, other], check=0)
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM buckets WHERE run_id = 2").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM series WHERE run_id = 2 AND"
+                       " hist_buckets IS NOT NULL").fetchone()[0] > 0
+    con.close()
+    got, _ = csv_rows(["--threads", "--db", db, "--label", "other"])
+    assert [r["max_ns"] for r in got] == [r["max_ns"] for r in csv_rows(["--threads", other])[0]]

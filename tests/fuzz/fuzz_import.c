@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for one importer, chosen at build time with
- * -DFUZZ_FORMAT='"cyclictest"' (one binary per importer: make fuzz).
+ * -DFUZZ_FORMAT='"cyclictest"' (one binary per importer: make fuzz), or
+ * -DFUZZ_FORMAT='"detect"' for the detection of formats in pasted text.
  * Each input is imported with the format forced, then everything derived
  * from the runs is exercised: tables in every style, CSV, a copy of every
  * run, the comparison within each table.
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/import.h"
 #include "report/report.h"
@@ -33,7 +35,11 @@ static FILE *sink(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct imp_opts o = { .format = FUZZ_FORMAT, .quiet = true };
+	/* "detect": no format forced, the content decides */
+	struct imp_opts o = {
+		.format = strcmp(FUZZ_FORMAT, "detect") ? FUZZ_FORMAT : NULL,
+		.quiet = true,
+	};
 	struct out_opts out = { .unit_ns = 1000, .threads = true };
 	struct rep_runs rs, copy;
 	struct cmp_row *rows;
