@@ -146,9 +146,11 @@ Q := @
 quiet = @printf '  %-7s %s\n'
 endif
 
-# Sources: the on-target core, the commands, the loads and the host side.
-LIB_SRCS := $(wildcard src/core/*.c) $(wildcard src/cmd/*.c) \
-	$(wildcard src/load/*.c) $(REPORT_SRCS)
+# Sources, one folder per layer (docs/ARCHITECTURE.md): the on-target
+# core, the tests, their companions (loads, trace), the output formats, the
+# commands and the host side.
+LAYERS := core tests tests/lib loads trace output cmd
+LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
@@ -259,8 +261,13 @@ FORCE:
 
 # --- quality gates (issue 7): run by CI after "make check" -----------------
 
-# Static analysis with the checked-in configurations.
-lint:
+# Static analysis with the checked-in configurations, the layering of src/
+# (includes and, with nm, the symbols each layer's objects use), and the
+# man pages' OPTIONS against the option tables (scripts/check-man.py
+# --update BIN rewrites their generated COMMON OPTIONS).
+lint: $(BIN)
+	$(PYTHON) scripts/check-layers.py $(O)
+	$(PYTHON) scripts/check-man.py $(BIN)
 	cppcheck -q --enable=warning,performance,portability --std=c11 \
 		--error-exitcode=1 --inline-suppr -Isrc -D_GNU_SOURCE \
 		-DRTLAT_VERSION='"lint"' src tests/unit

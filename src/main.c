@@ -96,7 +96,8 @@ static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
 	}
 	snprintf(pfx, sizeof(pfx), "%s", prefix);
 	log_set_prefix(pfx);
-	return finish_stdout(c->main(argc, argv));
+	return finish_stdout(c->main ? c->main(argc, argv) :
+			     cmd_test_main(c->test, argc, argv));
 }
 
 int main(int argc, char **argv)
@@ -109,6 +110,7 @@ int main(int argc, char **argv)
 	if (std_fds_open() < 0)
 		return 1;
 	outfile_init();
+	cmd_registry_init();
 	base = base ? base + 1 : argv[0];
 	rtlat_argc = argc;
 	rtlat_argv = argv;

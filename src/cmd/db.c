@@ -263,6 +263,7 @@ static int db_main(int argc, char **argv)
 
 	/* options anywhere: "db add a.json --db x.db", "db --db x.db list" */
 	rep_cli_init(&c);
+	import_set_load_names(cmd_load_names());
 	r = opt_parse(nopt, av, tables, db_opt, &c, db_usage, db_about, &first);
 	if (r) {
 		ret = r > 0 ? 0 : 1;

@@ -14,9 +14,9 @@
 #include "core/jsonw.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
-#include "core/result.h"
+#include "output/result.h"
 #include "core/timeutil.h"
-#include "load/load.h"
+#include "loads/load.h"
 
 enum { OPT_LIST = 256, OPT_JSON };
 

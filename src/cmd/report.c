@@ -50,6 +50,7 @@ static int report_main(int argc, char **argv)
 	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 
 	rep_cli_init(&c);
+	import_set_load_names(cmd_load_names());
 	r = opt_parse(nopt, av, tables, report_opt, &c,
 		      "rtlat report [OPTIONS] [FILE|DIR]...",
 		      "Read rtlat result files and suite directories, and the outputs of\n"
@@ -179,6 +180,7 @@ static int compare_main(int argc, char **argv)
 	size_t n = 0, k;
 
 	rep_cli_init(&c);
+	import_set_load_names(cmd_load_names());
 	paths = xcalloc((size_t)nargs + 1, sizeof(*paths));
 	runs_init(&pool);
 	runs_init(&a);

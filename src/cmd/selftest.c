@@ -5,7 +5,7 @@
 #include "cmd/cmd.h"
 #include "core/log.h"
 #include "core/opt.h"
-#include "core/selftest.h"
+#include "cmd/selftest.h"
 
 enum { OPT_RESULT = 256 };
 

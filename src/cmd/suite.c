@@ -27,15 +27,15 @@
 #include "core/engine.h"
 #include "core/ini.h"
 #include "core/label.h"
-#include "core/ipc_test.h"
+#include "tests/lib/ipc_test.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
-#include "core/result.h"
+#include "output/result.h"
 #include "core/timeutil.h"
-#include "load/load.h"
+#include "loads/load.h"
 
 #define DEFAULT_DURATION	(60 * NSEC_PER_SEC)
 #define DEFAULT_WARMUP		NSEC_PER_SEC	/* the tests' default */
@@ -159,7 +159,8 @@ static char *suite_test_names(char *buf, size_t len)
 /* The options of the tests that the suite knows (the tests' own tables
  * may add a few more, none of them suite-managed). */
 static const struct optdesc *const test_tables[] = {
-	engine_timer_opts, engine_common_opts, ipc_test_opts, NULL,
+	engine_timer_opts, engine_common_opts, load_optdescs, ipc_test_opts,
+	NULL,
 };
 
 /* Set on every run by the suite (build_argv()): -T/--duration, --json,

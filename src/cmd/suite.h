@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-#include "core/headline.h"
+#include "cmd/headline.h"
 #include "core/sysinfo.h"
 
 #define SUITE_MAX_FWD 64		/* forwarded option words */

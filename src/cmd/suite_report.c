@@ -17,9 +17,9 @@
 
 #include "cmd/suite.h"
 #include "core/jsonw.h"
-#include "core/result.h"
+#include "output/result.h"
 #include "core/timeutil.h"
-#include "load/load.h"
+#include "loads/load.h"
 
 #define W_US	12	/* "-----lat min" */
 #define W_COUNT	8	/* "-overrun" */

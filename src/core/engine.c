@@ -15,13 +15,11 @@
 
 #include "core/engine.h"
 #include "core/log.h"
-#include "core/output.h"
+#include "core/outfile.h"
 #include "core/parse.h"
-#include "core/result.h"
 #include "core/rtsetup.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
-#include "core/trace.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 /* sanitizer run-times keep large per-thread state on the stack */
@@ -53,7 +51,6 @@ enum {
 	OPT_HIST_BUCKET,
 	OPT_HIST_SIZE,
 	OPT_HEADLINE_FD,
-	OPT_TRACE,
 };
 
 const struct optdesc engine_common_opts[] = {
@@ -96,7 +93,6 @@ const struct optdesc engine_common_opts[] = {
 	  "do not lock memory (page faults then show as latency)", OPT_NO_MLOCK },
 	{ "no-dma-latency", 0, no_argument, NULL,
 	  "leave /dev/cpu_dma_latency alone (default: hold it at 0)", OPT_NO_DMA },
-	LOAD_OPTDESCS,
 	{ "headline-fd", 0, required_argument, "FD",
 	  "at the end, write the headline figures to file descriptor FD\n"
 	  "(key value lines, for rtlat suite; docs/suite.md)", OPT_HEADLINE_FD },
@@ -113,19 +109,6 @@ const struct optdesc engine_timer_opts[] = {
 	OPT_END
 };
 
-const struct optdesc engine_trace_opts[] = {
-	{ "trace", 0, optional_argument, "MODE",
-	  "split every latency into irq latency, handler to wake-up,\n"
-	  "wake-up to running and return to user from the kernel's trace\n"
-	  "events (root, tracefs); analyse the worst sample. MODE: events\n"
-	  "(default) or timerlat (also run the kernel's timerlat tracer as\n"
-	  "a reference)"
-#ifndef HAVE_TRACEFS
-	  " [not built in]"
-#endif
-	  , OPT_TRACE },
-	OPT_END
-};
 
 void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 {
@@ -146,7 +129,6 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->max_latency_ns = -1;
 	o->break_ns = -1;
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
-	load_opts_init(&o->load);
 	o->headline_fd = -1;
 	o->interval_rows = 4096;
 }
@@ -260,14 +242,6 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		if (wait_backend_parse(arg, &o->wait) < 0)
 			return opt_bad_value(d, arg, "expected abs, timerfd, posix, rel or busy");
 		return 0;
-	case OPT_TRACE:
-		if (!arg || !strcmp(arg, "events"))
-			o->trace = TRACE_EVENTS;
-		else if (!strcmp(arg, "timerlat"))
-			o->trace = TRACE_TIMERLAT;
-		else
-			return opt_bad_value(d, arg, "expected events or timerlat");
-		return 0;
 	case OPT_CLOCK:
 		if (!strcmp(arg, "monotonic"))
 			o->clock = CLOCK_MONOTONIC;
@@ -277,15 +251,12 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 			return opt_bad_value(d, arg, "expected monotonic or realtime");
 		return 0;
 	}
-	return load_opt(&o->load, d, arg);
+	return 1;
 }
 
 /* ---------------------------------------------------------------------- */
 
-static void run_warn(struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void run_warn(struct run *r, const char *fmt, ...)
+void engine_warn(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 	char *w;
@@ -297,6 +268,74 @@ static void run_warn(struct run *r, const char *fmt, ...)
 	vsnprintf(w, sizeof(r->warnings[0]), fmt, ap);
 	va_end(ap);
 	log_warn("%s", w);
+}
+
+void test_param_set(struct test_param *p, const char *name,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(p->value, sizeof(p->value), fmt, ap);
+	va_end(ap);
+}
+
+void headline_put(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "%s ", key);
+	for (; *v; v++)
+		fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
+	fputc('\n', f);
+}
+
+void engine_error(struct run *r, const char *msg)
+{
+	if (r->error[0])
+		engine_warn(r, "%s", msg);
+	else
+		snprintf(r->error, sizeof(r->error), "%s", msg);
+	r->stop_reason = STOP_ERROR;
+}
+
+int companion_init(struct companion *c, const struct companion_ops *ops)
+{
+	c->ops = ops;
+	c->state = calloc(1, ops->state_size ? ops->state_size : 1);
+	if (!c->state)
+		return -ENOMEM;
+	if (ops->init)
+		ops->init(c);
+	return 0;
+}
+
+void companion_free(struct companion *c)
+{
+	free(c->state);
+	c->state = NULL;
+}
+
+void *engine_companion(const struct run *r, const struct companion_ops *ops)
+{
+	int i;
+
+	for (i = 0; i < r->ncomp; i++)
+		if (r->comp[i].ops == ops)
+			return r->comp[i].state;
+	return NULL;
+}
+
+#define for_each_companion(r, c) \
+	for ((c) = (r)->comp; (c) < (r)->comp + (r)->ncomp; (c)++)
+
+static bool companions_want_raw(const struct run *r)
+{
+	const struct companion *c;
+
+	for_each_companion(r, c)
+		if (c->ops->wants_raw && c->ops->wants_raw(c))
+			return true;
+	return false;
 }
 
 struct sampler *engine_add_sampler(struct run *r, int cpu, int policy,
@@ -607,6 +646,16 @@ static void take_delta(struct run *r, struct sampler *s, int b)
 
 /* Process every interval whose records are all in. @final: samplers are
  * joined, take everything. */
+static bool companions_ready(struct run *r, uint64_t k)
+{
+	struct companion *c;
+
+	for_each_companion(r, c)
+		if (c->ops->interval_ready && !c->ops->interval_ready(c, r, k))
+			return false;
+	return true;
+}
+
 void engine_drain(struct run *r, bool final)
 {
 	const struct winrec **thr = r->thr;
@@ -646,7 +695,7 @@ void engine_drain(struct run *r, bool final)
 		if (!any || k >= wait_below)
 			break;
 		/* --trace: wait until every sample of @k is broken down */
-		if (!final && !trace_interval_ready(r, k))
+		if (!final && !companions_ready(r, k))
 			break;
 		memset(agg, 0, sizeof(agg));
 		for (i = 0; i < r->nsamplers; i++) {
@@ -701,6 +750,7 @@ void engine_drain(struct run *r, bool final)
 void engine_drain_raw(struct run *r)
 {
 	const struct rawrec *rec;
+	struct companion *c;
 	int i;
 
 	for (i = 0; i < r->nsamplers; i++) {
@@ -709,7 +759,9 @@ void engine_drain_raw(struct run *r)
 		while ((rec = ring_peek(&r->s[i].raw))) {
 			if (r->o->raw_samples && r->test->out->raw)
 				r->test->out->raw(r, i, rec);
-			trace_sample(r, i, rec);
+			for_each_companion(r, c)
+				if (c->ops->raw)
+					c->ops->raw(c, r, i, rec);
 			ring_pop(&r->s[i].raw);
 		}
 	}
@@ -743,10 +795,11 @@ static int write_result(struct run *r, const char *status)
 {
 	char err[320];
 
-	if (!r->o->json_file)
+	if (!r->o->json_file || !r->result)
 		return 0;
 	engine_aggregate(r);
-	if (result_write(r, r->o->json_file, status, err, sizeof(err)) < 0) {
+	if (r->result->write(r, r->o->json_file, status, err,
+			     sizeof(err)) < 0) {
 		snprintf(r->error, sizeof(r->error), "--json: %s", err);
 		return -1;
 	}
@@ -793,13 +846,16 @@ static void *display_main(void *arg)
 {
 	struct run *r = arg;
 	int64_t next_tick = clock_now_ns(CLOCK_MONOTONIC);
+	struct companion *c;
 
 	for (;;) {
 		bool stopping = atomic_load(&r->display_stop);
 		int64_t now;
 
 		engine_drain_raw(r);
-		trace_poll(r, stopping);
+		for_each_companion(r, c)
+			if (c->ops->poll)
+				c->ops->poll(c, r, stopping);
 		engine_drain(r, stopping);
 		/* one snapshot per SIGUSR1/SIGUSR2 taken, also those taken
 		 * just before the end */
@@ -957,7 +1013,7 @@ int engine_alloc(struct run *r)
 			      RING_RECORDS);
 		if (e)
 			return e;
-		if (r->o->raw_samples || r->o->trace) {
+		if (r->o->raw_samples || companions_want_raw(r)) {
 			e = ring_init(&s->raw, sizeof(struct rawrec), RAW_RECORDS);
 			if (e)
 				return e;
@@ -1086,48 +1142,6 @@ static bool all_ready_or_done(struct run *r)
 	return true;
 }
 
-/* Stop the loads after the measurement; a load that failed or a command
- * that ended early is a warning (the "with load" figure would be a lie), a
- * command the shell could not run makes the run an error (load_problem()). */
-static void stop_loads(struct run *r)
-{
-	struct load_result res[32];
-	char msg[sizeof(r->warnings[0])];
-	int i, n;
-
-	if (!r->loads)
-		return;
-	load_stop(r->loads);
-	n = load_results(r->loads, res, 32);
-	for (i = 0; i < n; i++) {
-		switch (load_problem(&res[i], msg, sizeof(msg))) {
-		case LOAD_WARNING:
-			run_warn(r, "%s", msg);
-			break;
-		case LOAD_ERROR:
-			if (r->error[0])
-				run_warn(r, "%s", msg);
-			else
-				snprintf(r->error, sizeof(r->error), "%s", msg);
-			r->stop_reason = STOP_ERROR;
-			break;
-		}
-	}
-}
-
-/* On stdout after the summary: what each load achieved (# comments). */
-static void print_loads(struct run *r)
-{
-	struct load_result res[32];
-	int n;
-
-	if (!r->loads)
-		return;
-	n = load_results(r->loads, res, 32);
-	printf("# Loads (achieved during the run; policy as in force):\n");
-	load_print(stdout, res, n, "#   ");
-}
-
 int engine_setup_per_cpu(struct run *r, int nseries,
 			 const struct series_desc *const *desc)
 {
@@ -1141,123 +1155,141 @@ int engine_setup_per_cpu(struct run *r, int nseries,
 	return 0;
 }
 
-int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
-	       char **argv)
-{
-	struct run run, *r = &run;
-	char msg[512];
-	sigset_t sigs;
-	struct sigaction sa;
-	int64_t wall_end, mono_end;
-	bool late_signal = false;
-	int i, e, sig;
+/*
+ * engine_run() in phases; each returns 0 or -1 (the run fails: exit status
+ * 1) and leaves what it set up in @r for the one release path, which
+ * undoes whatever was reached (r->reached).
+ */
+enum run_reached {
+	RUN_NOTHING,		/* options not yet valid */
+	RUN_VALID,		/* checked; test set-up may have failed */
+	RUN_SET_UP,		/* samplers laid out: a headline is owed */
+	RUN_STARTED,		/* threads may be running */
+	RUN_FINISHED,		/* stopped, summarised, files written */
+};
 
+static void run_init(struct run *r, const struct test_desc *t,
+		     struct engine_opts *o, const struct engine_env *env)
+{
 	memset(r, 0, sizeof(*r));
 	r->test = t;
 	r->o = o;
-	r->argc = argc;
-	r->argv = argv;
+	r->argc = env->argc;
+	r->argv = env->argv;
+	r->comp = env->comp;
+	r->ncomp = env->ncomp;
+	r->result = env->result;
+	r->priv = env->priv;
 	r->dma_fd = -1;
 	r->trace_marker_fd = r->tracing_on_fd = -1;
 	r->t_end = INT64_MAX;
 	pthread_mutex_init(&r->gate_lock, NULL);
 	pthread_cond_init(&r->gate_cond, NULL);
 	log_set_quiet(o->quiet);
-	/* signals: handled by the main thread only, blocked before anything
-	 * else, so that a SIGINT or SIGTERM at any moment from here on ends
-	 * the run cleanly (with the summary, loads stopped) */
-	run_sigset(&sigs);
-	sigaddset(&sigs, wait_timer_signal());
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+}
 
-	/* --- checks that need no privilege, before anything is touched --- */
+/* Validate: the checks that need no privilege, before anything is
+ * touched. */
+static int run_validate(struct run *r)
+{
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	char msg[512];
+
 	if (!o->cpus_given) {
 		struct cpuset on, al;
-		int c;
+		int cpu;
 
 		cpus_online(&on);
 		if (cpus_allowed(&al) < 0)
 			al = on;
 		cpuset_zero(&o->cpus);
-		for (c = 0; c < RTLAT_MAX_CPUS; c++)
-			if (cpuset_isset(&on, c) && cpuset_isset(&al, c))
-				cpuset_set(&o->cpus, c);
+		for (cpu = 0; cpu < RTLAT_MAX_CPUS; cpu++)
+			if (cpuset_isset(&on, cpu) && cpuset_isset(&al, cpu))
+				cpuset_set(&o->cpus, cpu);
 	}
 	if (cpus_check(&o->cpus, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
-		return 1;
+		return -1;
 	}
 	if (sched_check_range(o->policy, o->policy == SCHED_OTHER ? 0 : o->prio,
 			      msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
-		return 1;
+		return -1;
 	}
 	if (o->json_file &&
 	    result_check_writable(o->json_file, msg, sizeof(msg)) < 0) {
 		log_error("--json: %s", msg);
-		return 1;
+		return -1;
 	}
 	if (o->gnuplot_file &&
 	    result_check_writable(o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("-g/--gnuplot: %s", msg);
-		return 1;
+		return -1;
 	}
 	if (o->json_file && o->gnuplot_file &&
 	    output_same(o->json_file, o->gnuplot_file)) {
 		log_error("-g/--gnuplot '%s' and --json '%s' are the same file: one would overwrite the other",
 			  o->gnuplot_file, o->json_file);
-		return 1;
-	}
-	if (o->trace && o->json_file && o->gnuplot_file) {
-		char ev[PATH_MAX + 16];
-
-		trace_events_path(o->json_file, ev, sizeof(ev));
-		if (output_same(ev, o->gnuplot_file)) {
-			log_error("-g/--gnuplot '%s' is the file of --trace's raw events beside --json '%s': one would overwrite the other",
-				  o->gnuplot_file, o->json_file);
-			return 1;
-		}
+		return -1;
 	}
 	/* a FIFO or a device gets the result once, at the end */
 	if (o->json_file && output_is_special(o->json_file))
 		o->checkpoint_ns = 0;
-	if (o->trace && trace_check(o, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		return 1;
-	}
+	for_each_companion(r, c)
+		if (c->ops->check && c->ops->check(c, r, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			return -1;
+		}
 	if (o->period_ns > 0 && o->interval_ns < o->period_ns) {
 		log_error("--interval (%lld ns) is shorter than the period (%lld ns)",
 			  (long long)o->interval_ns, (long long)o->period_ns);
-		return 1;
+		return -1;
 	}
+	r->reached = RUN_VALID;
+	return 0;
+}
 
-	e = t->setup(r);
-	if (e < 0 || r->nsamplers == 0) {
-		if (t->teardown)
-			t->teardown(r);
-		engine_free(r);
-		return 1;
-	}
+/* A failure of the run: logged, and kept for the result and headline. */
+static int run_fail(struct run *r, const char *msg)
+{
+	log_error("%s", msg);
+	snprintf(r->error, sizeof(r->error), "%s", msg);
+	return -1;
+}
+
+/* Prepare: the test's set-up, warnings, the privilege probe, memory,
+ * companions that start before the memory lock, the lock itself,
+ * cpu_dma_latency, and the result file of the configuration. */
+static int run_prepare(struct run *r)
+{
+	const struct test_desc *t = r->test;
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	struct sigaction sa;
+	char msg[512];
+	int i;
+
+	if (t->setup(r) < 0 || r->nsamplers == 0)
+		return -1;
+	r->reached = RUN_SET_UP;
 	rt_throttling_check(msg, sizeof(msg));
 	if (msg[0])
-		run_warn(r, "%s", msg);
+		engine_warn(r, "%s", msg);
 	clock_res_check(o->clock, &r->clock_res_ns, msg, sizeof(msg));
 	if (msg[0])
-		run_warn(r, "%s", msg);
+		engine_warn(r, "%s", msg);
 	if (o->clock == CLOCK_REALTIME)
-		run_warn(r, "CLOCK_REALTIME can be stepped (NTP, date); a step shows as a huge or negative latency");
+		engine_warn(r, "CLOCK_REALTIME can be stepped (NTP, date); a step shows as a huge or negative latency");
 	if (!o->mlock)
-		run_warn(r, "memory not locked (--no-mlock): page faults show as latency");
+		engine_warn(r, "memory not locked (--no-mlock): page faults show as latency");
 
 	/* privilege probe: never fall back silently */
 	for (i = 0; i < r->nsamplers; i++) {
 		if (r->s[i].policy == SCHED_OTHER)
 			continue;
-		if (sched_probe(r->s[i].policy, r->s[i].prio, msg, sizeof(msg)) < 0) {
-			log_error("%s", msg);
-			snprintf(r->error, sizeof(r->error), "%s", msg);
-			goto fail_early;
-		}
+		if (sched_probe(r->s[i].policy, r->s[i].prio, msg, sizeof(msg)) < 0)
+			return run_fail(r, msg);
 		break;
 	}
 	/* the system description, read once before anything runs */
@@ -1266,7 +1298,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		sysdesc_read(r->sys, "/");
 	if (engine_alloc(r) < 0) {
 		log_error("out of memory");
-		goto fail_early;
+		return -1;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kick_handler;
@@ -1274,27 +1306,14 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	sigaction(engine_stop_signal(), &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	/*
-	 * Loads start here, before the warm-up, while this process has one
-	 * thread, and before mlockall(): locking a writable private page
-	 * breaks its copy-on-write sharing with the forked load processes, so
-	 * no sampler ever takes a copy-on-write fault because of them.
-	 */
-	if (load_start(&o->load, &r->loads, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		snprintf(r->error, sizeof(r->error), "%s", msg);
-		goto fail_early;
-	}
-	if (load_start_interrupted(r->loads))
-		log_note("stopped while the loads were starting (%s)",
-			 load_names(&o->load, msg, sizeof(msg)));
-	else if (r->loads)
-		log_note("loads running: %s", load_names(&o->load, msg, sizeof(msg)));
-	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		snprintf(r->error, sizeof(r->error), "%s", msg);
-		goto fail_early;
-	}
+	/* companions that fork (the loads) start here, before the warm-up,
+	 * while this process has one thread, and before mlockall() */
+	for_each_companion(r, c)
+		if (c->ops->start_early &&
+		    c->ops->start_early(c, r, msg, sizeof(msg)) < 0)
+			return run_fail(r, msg);
+	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0)
+		return run_fail(r, msg);
 	if (o->dma_latency) {
 		r->dma_fd = dma_latency_hold(msg, sizeof(msg));
 		if (r->dma_fd < 0)
@@ -1302,14 +1321,34 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->dma_held = r->dma_fd >= 0;
 	}
 	open_trace_fds(r);
+	r->reached = RUN_STARTED;	/* from here a failure ends as a run */
 
 	/* result file exists from the start: the configuration, no samples */
 	if (o->json_file && !output_is_special(o->json_file) &&
 	    write_result(r, "running") < 0) {
 		log_error("%s", r->error);
-		goto fail;
+		return -1;
 	}
 	r->last_checkpoint = clock_now_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
+/* The stop signals the main thread waits for. */
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+}
+
+/* Start: the sampler threads (their set-up and test_desc.prepare), the
+ * companions that need their thread ids, the time grid, the display
+ * thread, and the gate. */
+static int run_start(struct run *r, const sigset_t *sigs)
+{
+	const struct test_desc *t = r->test;
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	char msg[512];
+	int i, e, sig;
 
 	for (i = 0; i < r->nsamplers; i++) {
 		struct sampler *s = &r->s[i];
@@ -1320,7 +1359,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		if (e) {
 			sched_explain(s->policy, s->prio, e, msg, sizeof(msg));
 			log_error("%s", msg);
-			goto fail;
+			return -1;
 		}
 		s->created = true;
 	}
@@ -1331,9 +1370,8 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		struct timespec ts = { 0, 1000000 };
 		siginfo_t si;
 
-		sig = sigtimedwait(&sigs, &si, &ts);
-		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
-		    !r->stop_reason) {
+		sig = sigtimedwait(sigs, &si, &ts);
+		if (is_stop_signal(sig) && !r->stop_reason) {
 			r->stop_reason = STOP_SIGNAL;
 			r->stop_signal = sig;
 			gate_set(r, &r->stop);
@@ -1345,13 +1383,14 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	}
 	if (first_sampler_error(r) < 0) {
 		log_error("%s", r->error);
-		goto fail;
+		return -1;
 	}
 	/* thread ids known, nothing measured yet */
-	if (o->trace && trace_start(r, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		goto fail;
-	}
+	for_each_companion(r, c)
+		if (c->ops->start && c->ops->start(c, r, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			return -1;
+		}
 
 	r->t0 = clock_now_ns(o->clock) + START_LEAD_NS;
 	if (o->period_ns > 0)
@@ -1372,21 +1411,32 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			 DISPLAY_STACK);
 	if (e) {
 		log_error("cannot start the display thread: %s", strerror(e));
-		goto fail;
+		return -1;
 	}
 	r->display_started = true;
 	if (o->warmup_ns > 0 && !o->quiet && !r->stop_reason)
 		fprintf(stderr, "warming up...\n");
 	gate_set(r, &r->start);
+	return 0;
+}
 
-	/* --- wait for the end, a signal, a break or an error --- */
+/* Wait for the end, a signal, a break or an error; then stop the
+ * samplers and the display thread. */
+static void run_wait(struct run *r, const sigset_t *sigs)
+{
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	int64_t wall_end, mono_end;
+	bool late_signal = false;
+	int sig;
+
 	while (r->stop_reason != STOP_SIGNAL) {
 		struct timespec ts = { 0, 50 * 1000000L };
 		siginfo_t si;
 
-		sig = sigtimedwait(&sigs, &si, &ts);
-		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
-		    !late_signal && r->t_end != INT64_MAX &&
+		sig = sigtimedwait(sigs, &si, &ts);
+		if (is_stop_signal(sig) && !late_signal &&
+		    r->t_end != INT64_MAX &&
 		    clock_now_ns(o->clock) >= r->t_end) {
 			/* the measurement is over already (the samplers are
 			 * accounting their last wake-ups): a complete run;
@@ -1394,7 +1444,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 			late_signal = true;
 			continue;
 		}
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		if (is_stop_signal(sig)) {
 			r->stop_reason = STOP_SIGNAL;
 			r->stop_signal = sig;
 			break;
@@ -1415,7 +1465,9 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 					 STOP_ERROR : STOP_END;
 			break;
 		}
-		load_check(r->loads);	/* a load process that died */
+		for_each_companion(r, c)	/* a load process that died */
+			if (c->ops->tick)
+				c->ops->tick(c, r);
 	}
 	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);
@@ -1446,7 +1498,21 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->mono_end_ns = r->mono_start_ns + o->duration_ns;
 		r->wall_end_ns = r->wall_start_ns + o->duration_ns;
 	}
-	stop_loads(r);
+}
+
+/* Finish: companions stop, the outcome and exit status, the summary, the
+ * files. */
+static void run_finish(struct run *r)
+{
+	const struct test_desc *t = r->test;
+	struct engine_opts *o = r->o;
+	struct companion *c;
+	char msg[512];
+	int i;
+
+	for_each_companion(r, c)
+		if (c->ops->stop)
+			c->ops->stop(c, r);
 	if (r->stop_reason == STOP_ERROR && !r->error[0])
 		first_sampler_error(r);
 	if (r->stop_reason == STOP_ERROR && r->error[0])
@@ -1464,17 +1530,20 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 		r->exit_code = 1;
 	else if (r->stop_reason == STOP_BREAK || r->threshold_exceeded)
 		r->exit_code = 2;
-	if (r->trace && trace_save(r, msg, sizeof(msg)) < 0) {
-		log_error("%s", msg);
-		r->exit_code = 1;
-	}
+	for_each_companion(r, c)
+		if (c->ops->finish && c->ops->finish(c, r, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			r->exit_code = 1;
+		}
 	if (t->out->summary)
 		t->out->summary(r);
-	trace_summary(r);
-	print_loads(r);
+	for_each_companion(r, c)
+		if (c->ops->summary)
+			c->ops->summary(c, r);
 	/* the files last: any of them may be the standard output */
 	stdout_flush();
-	if (o->gnuplot_file && gnuplot_write(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
+	if (o->gnuplot_file && r->result &&
+	    r->result->gnuplot(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("-g/--gnuplot: %s", msg);
 		r->exit_code = 1;
 	}
@@ -1484,37 +1553,62 @@ int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
 	}
 	if (t->out->files)
 		t->out->files(r);
-	goto out;
+	r->reached = RUN_FINISHED;
+}
 
-fail:
-	r->exit_code = 1;
-	stop_samplers(r);
-	if (r->display_started) {
-		atomic_store(&r->display_stop, 1);
-		pthread_join(r->display, NULL);
+/* The one release path: whatever the run reached is undone, the headline
+ * written if one is owed. */
+static void run_release(struct run *r)
+{
+	struct companion *c;
+
+	if (r->reached < RUN_FINISHED)
+		r->exit_code = 1;
+	if (r->reached == RUN_STARTED) {
+		stop_samplers(r);
+		if (r->display_started) {
+			atomic_store(&r->display_stop, 1);
+			pthread_join(r->display, NULL);
+			r->display_started = false;
+		}
 	}
-out:
-	if (o->headline_fd >= 0)
-		result_headline(r, o->headline_fd, run_status(r));
-	load_free(r->loads);	/* stops them on the error paths */
-	trace_stop(r);
-	if (t->teardown)
-		t->teardown(r);
+	if (r->reached >= RUN_SET_UP && r->o->headline_fd >= 0 && r->result)
+		r->result->headline(r, r->o->headline_fd,
+				    r->reached >= RUN_STARTED ?
+				    run_status(r) : "error");
+	for_each_companion(r, c)	/* stops the loads on the error paths */
+		if (c->ops->release)
+			c->ops->release(c, r);
+	if (r->test->teardown)
+		r->test->teardown(r);
 	dma_release(r);
 	if (r->trace_marker_fd >= 0)
 		close(r->trace_marker_fd);
 	if (r->tracing_on_fd >= 0)
 		close(r->tracing_on_fd);
 	engine_free(r);
-	return r->exit_code;
+}
 
-fail_early:
-	r->exit_code = 1;
-	if (o->headline_fd >= 0)
-		result_headline(r, o->headline_fd, "error");
-	load_free(r->loads);
-	if (t->teardown)
-		t->teardown(r);
-	engine_free(r);
-	return 1;
+int engine_run(const struct test_desc *t, struct engine_opts *o,
+	       const struct engine_env *env)
+{
+	struct run run, *r = &run;
+	sigset_t sigs;
+
+	run_init(r, t, o, env);
+	/* signals: handled by the main thread only, blocked before anything
+	 * else, so that a SIGINT or SIGTERM at any moment from here on ends
+	 * the run cleanly (with the summary, loads stopped) */
+	run_sigset(&sigs);
+	sigaddset(&sigs, wait_timer_signal());
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+	if (run_validate(r) < 0)
+		return 1;
+	if (run_prepare(r) == 0 && run_start(r, &sigs) == 0) {
+		run_wait(r, &sigs);
+		run_finish(r);
+	}
+	run_release(r);
+	return r->exit_code;
 }

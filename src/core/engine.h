@@ -34,6 +34,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "core/cpulist.h"
@@ -42,11 +43,12 @@
 #include "core/ring.h"
 #include "core/stats.h"
 #include "core/wait.h"
-#include "load/load.h"
 
 #define RTLAT_MAX_SERIES 4
 #define RTLAT_MAX_WARNINGS 16
 #define RTLAT_MAX_PARAMS 8
+
+struct jw;
 
 /* Options common to all tests (see engine_common_opts / engine_timer_opts). */
 struct engine_opts {
@@ -77,14 +79,12 @@ struct engine_opts {
 	int64_t break_ns;		/* < 0: no break */
 	int64_t checkpoint_ns;		/* result file rewrite period */
 	bool raw_samples;		/* stream every sample (cyclic -v) */
-	int trace;			/* --trace: enum trace_mode (trace.h) */
 	uint64_t max_cycles;		/* stop each sampler after N samples+overruns (0 = no limit) */
 	uint64_t max_wakeups;		/* timer tests: stop each sampler after N
 					 * measured wake-ups, the periods they
 					 * missed counted as overruns on top
 					 * (cyclictest's -l: C: ends at N;
 					 * 0 = no limit) */
-	struct load_opts load;		/* --load, --load-cmd, ... */
 	int headline_fd;		/* --headline-fd (rtlat suite), or -1 */
 	size_t interval_rows;		/* per-interval rows kept for the result
 					 * (0 = none: the test does not use them) */
@@ -159,7 +159,6 @@ struct series {
 };
 
 struct run;
-struct trace;
 
 enum sampler_state {
 	SAMPLER_INIT,
@@ -209,7 +208,6 @@ struct sampler {
 	void *priv;			/* the test's per-sampler state */
 };
 
-struct jw;
 struct xeno_col;
 
 /* Output style of a test (Xenomai RT* lines, cyclictest T: lines, ...). */
@@ -241,6 +239,114 @@ struct output_ops {
 };
 
 /*
+ * A companion of a run: something that runs beside the test without being
+ * part of it - the load generators, the kernel-side trace. The command
+ * layer passes the companions of a run to engine_run() (struct
+ * engine_env); the engine knows them only through these hooks, called at
+ * fixed points of the run, and every hook may be NULL. @c->state is the
+ * companion's own, companion_init() allocates it (@state_size bytes,
+ * zeroed) and calls @init; options go to @opt before the run.
+ */
+struct companion;
+
+struct companion_ops {
+	const char *name;		/* "loads", "trace" */
+	size_t state_size;
+	void (*init)(struct companion *c);
+	/* its options (help, man page) and their handler: 0, -1 after an
+	 * error (reported), 1 when @d is not one of them */
+	const struct optdesc *opts;
+	int (*opt)(struct companion *c, const struct optdesc *d,
+		   const char *arg);
+	/* validate: options against the run's, before anything is touched;
+	 * 0 or -1 with @err */
+	int (*check)(struct companion *c, const struct run *r, char *err,
+		     size_t len);
+	/* wants the raw samples (raw(), from the display thread) */
+	bool (*wants_raw)(const struct companion *c);
+	/* prepare: before the memory lock, while rtlat has one thread (loads
+	 * fork here); 0 or -1 with @err (the run fails) */
+	int (*start_early)(struct companion *c, struct run *r, char *err,
+			   size_t len);
+	/* start: samplers set up (thread ids known), nothing measured yet;
+	 * 0 or -1 with @err */
+	int (*start)(struct companion *c, struct run *r, char *err,
+		     size_t len);
+	/* display thread: a raw sample of sampler @i; then poll() (@final:
+	 * the samplers are joined); may hold interval @k back while
+	 * interval_ready() says no */
+	void (*raw)(struct companion *c, struct run *r, int i,
+		    const struct rawrec *rec);
+	void (*poll)(struct companion *c, struct run *r, bool final);
+	bool (*interval_ready)(struct companion *c, struct run *r,
+			       uint64_t k);
+	/* main thread, every 50 ms while measuring */
+	void (*tick)(struct companion *c, struct run *r);
+	/* the measurement is over: stop; a problem is a warning
+	 * (engine_warn()) or an error of the run (engine_error()) */
+	void (*stop)(struct companion *c, struct run *r);
+	/* after the stop, before the summary: its own files; 0 or -1 with
+	 * @err (exit status 1) */
+	int (*finish)(struct companion *c, struct run *r, char *err,
+		      size_t len);
+	/* stdout, after the test's summary */
+	void (*summary)(struct companion *c, struct run *r);
+	/* its members of the result file and lines of the headline (always
+	 * called: a companion with nothing to say writes its empty value) */
+	void (*json)(struct companion *c, const struct run *r, struct jw *w);
+	void (*headline)(struct companion *c, const struct run *r, FILE *f);
+	/* every exit path, idempotent */
+	void (*release)(struct companion *c, struct run *r);
+};
+
+struct companion {
+	const struct companion_ops *ops;
+	void *state;
+};
+
+/* Allocate the state of @c for @ops. Returns 0 or -ENOMEM. */
+int companion_init(struct companion *c, const struct companion_ops *ops);
+/* Release and free the state of @c (after the run). */
+void companion_free(struct companion *c);
+/* The state of the companion @ops of @r, or NULL when it is not there. */
+void *engine_companion(const struct run *r, const struct companion_ops *ops);
+
+/*
+ * The result files of a run, rendered by the output layer (output/result.h)
+ * and passed in by the command layer: @write the JSON result (also each
+ * checkpoint), @gnuplot the histogram file, @headline the headline lines.
+ * Each returns 0 or -1 with @err.
+ */
+struct result_ops {
+	int (*write)(struct run *r, const char *path, const char *status,
+		     char *err, size_t len);
+	int (*gnuplot)(struct run *r, const char *path, char *err,
+		       size_t len);
+	void (*headline)(struct run *r, int fd, const char *status);
+};
+
+/* What the command layer gives a run besides the test and its options. */
+struct engine_env {
+	struct companion *comp;		/* the companions, in call order */
+	int ncomp;
+	const struct result_ops *result;	/* NULL: no result files */
+	void *priv;			/* the test's private state (r->priv) */
+	int argc;			/* the process command line */
+	char **argv;
+};
+
+/* A "KEY VALUE" line of the headline (docs/suite.md), line breaks in @v
+ * made blanks. */
+void headline_put(FILE *f, const char *key, const char *v);
+
+/* A warning of the run (on stderr now, in the result and headline). */
+void engine_warn(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* An error of the run @msg: the run ends as an error (a second one becomes
+ * a warning). */
+void engine_error(struct run *r, const char *msg);
+
+/*
  * A figure of a run that is not a series (cruncher's calibrated
  * computation time): written to the headline as "param.NAME VALUE" for
  * rtlat suite's SUITE_PARAM columns (docs/suite.md).
@@ -256,9 +362,87 @@ void test_param_set(struct test_param *p, const char *name,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* What a column of a suite table shows, from a run's headline. */
+enum suite_stat {
+	SUITE_MIN,		/* min of the series, us */
+	SUITE_AVG,		/* mean, us */
+	SUITE_MAX,		/* max, us */
+	SUITE_MISSES,		/* overruns / lost, a count */
+	SUITE_P999,		/* 99.9th percentile, us */
+	SUITE_TIME,		/* measured time, hh:mm:ss */
+	SUITE_PARAM,		/* a param of the headline (test_desc.params):
+				 * NAME_ns in us, anything else as written */
+	SUITE_END,		/* ends a column list */
+};
+
+struct suite_col {
+	const char *head;	/* "lat min"; NULL for SUITE_MISSES: the
+				 * series' miss name ("overrun", "lost") */
+	const char *name;	/* series name (NULL = the test's first), or
+				 * for SUITE_PARAM the param's: "calibrated_ns" */
+	enum suite_stat stat;
+};
+
+/*
+ * How a test joins "rtlat suite": a test with a non-NULL .suite is in
+ * the default matrix. The minimum is a title:
+ *
+ *   .suite = &(const struct suite_spec){ .title = "SWITCH" },
+ */
+struct suite_spec {
+	const char *title;		/* table title: "LATENCY" */
+	/* units of the table, after the title; NULL: "latencies in us" */
+	const char *units;
+	/* extra arguments of every suite run, NULL-terminated (may be NULL) */
+	const char *const *args;
+	/* table columns up to one with .stat = SUITE_END; NULL: lat min |
+	 * lat avg | lat max | overrun (or lost) | p99.9 | test-time of the
+	 * first series */
+	const struct suite_col *cols;
+	/* miss name of its series (series_desc.miss_name, "lost"): header of
+	 * a SUITE_MISSES column when no run's headline gives it (not run,
+	 * failed); NULL: "overruns" */
+	const char *miss_name;
+};
+
+struct opt_help;
+
+/*
+ * A test, described once: what the command line, the help, the engine, the
+ * output and rtlat suite need of it. A new test is one file with one of
+ * these and one line in the registry (cmd/registry.c).
+ */
 struct test_desc {
 	const char *name;		/* "latency" */
 	const char *mode;		/* "periodic user-mode task" */
+	const char *summary;		/* one line for "rtlat --help" */
+	const char *about;		/* the text of --help */
+	/* defaults of the shared options: period (0: none), priority */
+	int64_t period_ns;
+	int prio;
+	/* option tables, NULL-terminated (engine_timer_opts,
+	 * engine_common_opts, its own); the companions' come after them */
+	const struct optdesc *const *opts;
+	/* help of shared options as they apply to this test (-c and -P of
+	 * a two-sided test), or NULL */
+	const struct opt_help *help;
+	/* private state of a run, r->priv: @priv_size bytes, zeroed,
+	 * allocated before the options; @init sets its defaults (may be
+	 * NULL) */
+	size_t priv_size;
+	void (*init)(void *priv, struct engine_opts *o, int argc,
+		     char **argv);
+	/* its own options, before the shared ones see them: 0, -1 after an
+	 * error (reported), 1 when not its option (may be NULL) */
+	int (*opt)(void *priv, struct engine_opts *o, const struct optdesc *d,
+		   const char *arg);
+	/* after the options, before the run (may be NULL): 0, or -1 after
+	 * an error (reported) */
+	int (*configure)(void *priv, struct engine_opts *o);
+	/* its tables are the whole command line (cyclic: cyclictest's), with
+	 * no option of the companions */
+	bool own_options;
+	const struct suite_spec *suite;	/* in rtlat suite (NULL: not) */
 	/* Lay out samplers: call engine_add_sampler(); may set r->priv. */
 	int (*setup)(struct run *r);
 	/* May be NULL. In each sampler's thread, pinned and at its priority,
@@ -280,6 +464,9 @@ struct test_desc {
 	 * before teardown(). */
 	int (*params)(struct run *r, struct test_param *p, int max);
 	const struct output_ops *out;
+	/* series 0 is a timer grid accounted with sampler_timer_wake(): a
+	 * companion may break its samples down (--trace) */
+	bool timer_wake;
 };
 
 /* Per-interval series kept for the result: bounded, compacted by merging
@@ -364,13 +551,15 @@ struct run {
 	int lines_printed;
 	uint64_t intervals_shown;
 
-	struct trace *trace;		/* --trace state (trace.c), or NULL */
+	struct companion *comp;		/* running beside the test (engine_env) */
+	int ncomp;
+	const struct result_ops *result;	/* result files, or NULL */
 
+	int reached;			/* phase reached (engine.c) */
 	bool threshold_exceeded;
 	int exit_code;
 	bool no_host;			/* leave the host identity out (selftest) */
 
-	struct load_run *loads;		/* running beside the test, or NULL */
 	struct sysdesc *sys;		/* the system, for the result (or NULL) */
 };
 
@@ -403,11 +592,9 @@ void ivstore_free(struct ivstore *v);
 /* Add interval @k (non-decreasing across calls). */
 void ivstore_add(struct ivstore *v, uint64_t k, const struct window *w);
 
-/* Option tables shared by tests. Timer-driven tests (series 0 accounted
- * with sampler_timer_wake()) also list engine_trace_opts (--trace). */
+/* Option tables shared by tests (the companions bring their own). */
 extern const struct optdesc engine_common_opts[];
 extern const struct optdesc engine_timer_opts[];
-extern const struct optdesc engine_trace_opts[];
 
 /* Defaults (period @period_ns, priority @prio). */
 void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio);
@@ -435,9 +622,16 @@ int engine_setup_per_cpu(struct run *r, int nseries,
  * that does nothing is installed: waits return EINTR). */
 int engine_stop_signal(void);
 
-/* Run @t with @o. Returns the process exit status (0, 1 or 2). */
-int engine_run(const struct test_desc *t, struct engine_opts *o, int argc,
-	       char **argv);
+/* Run @t with @o, its companions and result files in @env. Returns the
+ * process exit status (0, 1 or 2). */
+int engine_run(const struct test_desc *t, struct engine_opts *o,
+	       const struct engine_env *env);
+
+/* Measured time so far (or of the whole run once it ended), ns. */
+int64_t run_actual_ns(const struct run *r);
+/* stderr, after the summary: a --break, an exceeded --max-latency, the
+ * signal that stopped the run. */
+void run_report_outcome(struct run *r);
 
 /* Internal steps of engine_run(), exposed for unit tests. */
 /* Allocate accumulators, rings and stores for the samplers laid out. */

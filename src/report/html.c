@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "core/log.h"
-#include "core/result.h"
+#include "core/outfile.h"
 #include "core/timeutil.h"
 #include "report/plot.h"
 #include "report/report.h"

@@ -1109,6 +1109,18 @@ static int import_file_buf(const char *name, const char *buf, size_t len,
 	return 0;
 }
 
+static const char *const *load_names;
+
+void import_set_load_names(const char *const *names)
+{
+	load_names = names;
+}
+
+const char *const *import_load_names(void)
+{
+	return load_names;
+}
+
 int import_buffer(const char *name, const char *buf, size_t len,
 		  const struct imp_opts *o, struct rep_runs *out)
 {

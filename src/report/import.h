@@ -306,4 +306,10 @@ extern const struct importer imp_rtla;
 extern const struct importer imp_stressng;
 extern const struct importer imp_table;
 
+/* The load generators of this rtlat, NULL-terminated: a run with all of
+ * them is "hell" (import_rtlat.c). Set by the command layer, which knows
+ * the loads; until then (NULL) no run is folded into "hell". */
+void import_set_load_names(const char *const *names);
+const char *const *import_load_names(void);
+
 #endif

@@ -18,7 +18,6 @@
 #include <cjson/cJSON.h>
 #endif
 
-#include "load/load.h"
 #include "report/import.h"
 
 #ifdef HAVE_CJSON
@@ -302,11 +301,14 @@ static void load_add(char **s, const char *name)
  * hell and the suite name it); frees @s when it returns a new string. */
 static char *hell_name(char *s)
 {
+	const char *const *load_names = import_load_names();
 	char *all = NULL;
 	int i;
 
-	for (i = 0; load_gens[i]; i++)
-		load_add(&all, load_gens[i]->name);
+	if (!load_names)
+		return s;
+	for (i = 0; load_names[i]; i++)
+		load_add(&all, load_names[i]);
 	/* same names, perhaps in another order: same length and each in @s */
 	if (all && strlen(all) == strlen(s)) {
 		char *copy = xstrdup(s), *tok, *save = NULL;
@@ -314,8 +316,8 @@ static char *hell_name(char *s)
 
 		for (tok = strtok_r(copy, "+", &save); tok;
 		     tok = strtok_r(NULL, "+", &save))
-			for (i = 0; load_gens[i]; i++)
-				if (!strcmp(tok, load_gens[i]->name))
+			for (i = 0; load_names[i]; i++)
+				if (!strcmp(tok, load_names[i]))
 					found++;
 		free(copy);
 		if (found == i) {

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Every command is documented: a man page that covers each of its options,
 and a line in README.md."""
+import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -31,6 +33,42 @@ def test_man_page_covers_options(cmd):
     assert not missing, "%s lacks %s" % (page.name, missing)
     assert "rtlat-%s" % cmd in (ROOT / "man" / "rtlat.1").read_text() \
         .replace("\\-", "-")
+
+
+def test_man_options_match_option_tables():
+    """OPTIONS of every page against the option tables in both directions,
+    with the defaults; COMMON OPTIONS as generated (scripts/check-man.py)."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "check-man.py"),
+                        os.environ["RTLAT"]], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_layering_holds():
+    """The layers of src/ (scripts/check-layers.py, also run by make lint):
+    includes and the symbols of the objects next to the binary."""
+    build = os.path.dirname(os.environ["RTLAT"])
+    if not os.path.isdir(os.path.join(build, "src", "core")):
+        pytest.skip("no objects next to the binary")
+    p = subprocess.run([sys.executable,
+                        str(ROOT / "scripts" / "check-layers.py"), build],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_layering_violation_fails(tmp_path):
+    """A core file that includes a load is refused."""
+    build = os.path.dirname(os.environ["RTLAT"])
+    if not os.path.isdir(os.path.join(build, "src", "core")):
+        pytest.skip("no objects next to the binary")
+    shutil.copytree(ROOT / "src", tmp_path / "src")
+    (tmp_path / "src" / "core" / "zz_layer_probe.h").write_text(
+        '/* SPDX-License-Identifier: GPL-2.0-or-later */\n'
+        '#include "loads/load.h"\n')
+    p = subprocess.run([sys.executable,
+                        str(ROOT / "scripts" / "check-layers.py"), build,
+                        str(tmp_path)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "zz_layer_probe.h" in p.stdout and "core may not include" in p.stdout
 
 
 @pytest.mark.parametrize("cmd", commands())

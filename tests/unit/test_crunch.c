@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "core/crunch.h"
+#include "tests/lib/crunch.h"
 #include "core/histogram.h"
 #include "core/stats.h"
 #include "core/timeutil.h"

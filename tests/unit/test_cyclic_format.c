@@ -19,7 +19,7 @@
 #include <cjson/cJSON.h>
 #endif
 
-#include "cmd/cyclic.h"
+#include "tests/cyclic.h"
 #include "core/timeutil.h"
 
 static void test_unit(void **state)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd/cyclic.h"
+#include "tests/cyclic.h"
 #include "core/timeutil.h"
 
 static char *errbuf;

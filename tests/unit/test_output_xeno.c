@@ -17,8 +17,9 @@
 #include <cmocka.h>
 
 #include "core/engine.h"
-#include "core/output.h"
+#include "output/output.h"
 #include "core/timeutil.h"
+#include "trace/trace.h"
 
 #define P (100 * NSEC_PER_USEC)
 
@@ -120,7 +121,8 @@ static void fake_init(struct fake *f, const struct output_ops *out,
 
 static void fake_free(struct fake *f)
 {
-	f->r.trace = NULL;
+	f->r.comp = NULL;
+	f->r.ncomp = 0;
 	engine_free(&f->r);
 }
 
@@ -428,13 +430,18 @@ static void test_trace_columns(void **state)
 {
 	static const struct series_desc *const d[] = { &lat };
 	static char not_a_trace;
+	static struct trace_state ts = {
+		TRACE_EVENTS, (struct trace *)(void *)&not_a_trace,
+	};
+	static struct companion comp = { &trace_companion, &ts };
 	struct fake f;
 	char *out;
 	const char *l;
 
 	(void)state;
 	fake_init(&f, &latency_out, 2, 1, d, true);
-	f.r.trace = (struct trace *)(void *)&not_a_trace;
+	f.r.comp = &comp;
+	f.r.ncomp = 1;
 	out = capture(&f);
 	assert_int_equal(check_layout(out, true), 1 + 3 + 3 + 1);
 	l = find_line(out, "RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst|----max irq|max handler|--max sched|-max return\n");

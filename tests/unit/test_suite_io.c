@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "core/headline.h"
+#include "cmd/headline.h"
 #include "core/ini.h"
-#include "load/load.h"
+#include "loads/load.h"
 
 static const char sample[] =
 	"rtlat-headline 1\n"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/trace_match.h"
+#include "trace/trace_match.h"
 
 #define TID 4321
 #define OTHER 999

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The layering of src/ (docs/ARCHITECTURE.md), checked twice:
+
+ - includes: every #include "LAYER/..." of a file in src/LAYER/ must name a
+   layer that LAYER may use;
+ - symbols: every undefined symbol of an object built from src/LAYER/ (nm)
+   that another layer's objects define must be defined in a layer LAYER may
+   use.
+
+A test (src/tests/NAME.c, src/tests/NAME_*.c, src/tests/NAME.h) may use the
+shared test mechanisms (src/tests/lib/) but never another test.
+
+usage: check-layers.py BUILD_DIR [TREE]
+BUILD_DIR holds src/*/*.o (make first); TREE is the source tree (default:
+the one of this script).
+Exit status 1 and one line per violation when the layering is broken.
+
+scripts/layers-waived.txt lists violations still being worked off, one a
+line as printed here without the line number; a waiver that no longer matches is an error too, so
+the list only ever shrinks.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# layer -> the layers it may use (itself always)
+ALLOWED = {
+    'core': set(),
+    'tests/lib': {'core', 'output'},
+    'tests': {'core', 'tests/lib', 'output'},
+    'loads': {'core'},
+    'trace': {'core'},
+    'output': {'core', 'trace'},
+    'report': {'core'},
+    'cmd': {'core', 'tests', 'tests/lib', 'loads', 'trace', 'output',
+            'report', 'cmd'},
+    'main': {'core', 'cmd'},
+}
+
+WAIVED = 'scripts/layers-waived.txt'
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(path):
+    """'src/tests/lib/ipc.c' -> 'tests/lib'; 'src/main.c' -> 'main'."""
+    rel = os.path.relpath(path, 'src')
+    d = os.path.dirname(rel)
+    return d if d else 'main'
+
+
+def unit_of(path):
+    """A test's name for src/tests/NAME[_x].[ch], else its layer."""
+    lay = layer_of(path)
+    if lay != 'tests':
+        return lay
+    base = os.path.splitext(os.path.basename(path))[0]
+    return 'tests:' + base.split('_')[0]
+
+
+def may_use(src, dst, src_unit, dst_unit):
+    if src == dst:
+        # tests never reach each other
+        return src != 'tests' or src_unit == dst_unit
+    return dst in ALLOWED.get(src, set())
+
+
+def sources():
+    for root, _, files in os.walk('src'):
+        for f in sorted(files):
+            if f.endswith(('.c', '.h')):
+                yield os.path.join(root, f)
+
+
+def check_includes():
+    bad = []
+    for path in sources():
+        src = layer_of(path)
+        text = open(path, encoding='utf-8').read()
+        for m in INCLUDE.finditer(text):
+            inc = m.group(1)
+            target = os.path.join('src', inc)
+            if not os.path.exists(target):
+                continue
+            dst = layer_of(target)
+            if not may_use(src, dst, unit_of(path), unit_of(target)):
+                line = text.count('\n', 0, m.start()) + 1
+                bad.append('%s:%d: %s may not include %s (layer %s)' %
+                           (path, line, src, inc, dst))
+    return bad
+
+
+def nm(obj, *args):
+    out = subprocess.run([os.environ.get('NM', 'nm'), *args, obj],
+                         check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            yield parts[-2], parts[-1]
+
+
+def check_symbols(build):
+    objs = []
+    for root, _, files in os.walk(os.path.join(build, 'src')):
+        for f in sorted(files):
+            if f.endswith('.o'):
+                obj = os.path.join(root, f)
+                srcpath = os.path.relpath(obj, build)[:-2] + '.c'
+                if os.path.exists(srcpath):
+                    objs.append((obj, srcpath))
+    if not objs:
+        return ['%s: no objects under %s/src (run make first)' %
+                (build, build)]
+    owner = {}
+    for obj, srcpath in objs:
+        for kind, sym in nm(obj, '--defined-only'):
+            if kind.isupper() and kind not in 'U':
+                owner[sym] = srcpath
+    bad = []
+    for obj, srcpath in objs:
+        src = layer_of(srcpath)
+        for _, sym in nm(obj, '--undefined-only'):
+            dpath = owner.get(sym)
+            if not dpath:
+                continue
+            dst = layer_of(dpath)
+            if not may_use(src, dst, unit_of(srcpath), unit_of(dpath)):
+                bad.append('%s: %s uses %s of %s (layer %s)' %
+                           (srcpath, src, sym, dpath, dst))
+    return bad
+
+
+def unlined(v):
+    return re.sub(r'^([^:]*):\d+:', r'\1:', v)
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        print(__doc__.strip(), file=sys.stderr)
+        return 1
+    build = os.path.abspath(sys.argv[1])
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    os.chdir(sys.argv[2] if len(sys.argv) == 3 else here)
+    bad = check_includes() + check_symbols(build)
+    waived = set()
+    waivers = os.path.join(here, WAIVED)
+    if os.path.exists(waivers):
+        for line in open(waivers, encoding='utf-8'):
+            line = line.strip()
+            if line and not line.startswith('#'):
+                waived.add(line)
+    # a waiver names no line number: code above it may move
+    waived = {unlined(w) for w in waived}
+    stale = sorted(waived - {unlined(b) for b in bad})
+    bad = [b for b in bad if unlined(b) not in waived]
+    for b in bad:
+        print(b)
+    for w in stale:
+        print('%s: stale waiver (fixed? remove it): %s' % (WAIVED, w))
+    bad += stale
+    if bad:
+        print('check-layers: %d violation(s) of the layering '
+              '(docs/ARCHITECTURE.md)' % len(bad), file=sys.stderr)
+        return 1
+    print('check-layers: the layering holds (%d waived)' % len(waived))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

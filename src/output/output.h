@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Output styles shared by tests (see output_xeno.c for the line protocol). */
+#ifndef RTLAT_OUTPUT_H
+#define RTLAT_OUTPUT_H
+
+#include "core/engine.h"
+
+/* Xenomai-style output of the first series: banner, RTT/RTH/RTD, RTS/RTP. */
+extern const struct output_ops xeno_output;
+
+/* Building blocks for tests with their own Xenomai-style columns. */
+void xeno_banner(struct run *r, const char *extra);
+/* Print RTT and @head every -l lines; counts the data line. */
+void xeno_title(struct run *r, uint64_t k, const char *head);
+/* The RTD line of the test's output_ops.cols (default: latency's). */
+void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
+		   const struct winrec *const *thr);
+
+/* A column of an RTD line: a field of series name @name (r->names[]). */
+enum xeno_field {
+	XENO_MIN,		/* interval minimum */
+	XENO_AVG,		/* interval mean */
+	XENO_MAX,		/* interval maximum */
+	XENO_MISSED,		/* overruns / lost events so far (cumulative) */
+	XENO_BEST,		/* lowest minimum so far */
+	XENO_WORST,		/* highest maximum so far */
+};
+
+struct xeno_col {
+	const char *head;	/* "lat min": right-aligned, '-' padded */
+	int name;
+	enum xeno_field field;
+};
+
+#define XENO_MAX_COLS 12
+
+/* The RTD line of interval @k with @ncols columns (time fields 11 wide in
+ * us, XENO_MISSED 8 wide), preceded by RTT/RTH when due. Nothing is
+ * printed with -q or when none of the series had a sample or a miss. */
+void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
+		  const struct xeno_col *cols, int ncols);
+
+/* The columns of the RTS lines of series @name: min, avg, max, the miss
+ * column of the RTD line if it has one, measured/requested time. */
+struct xeno_rts_layout {
+	const char *miss;	/* head of the miss column ("lost"), or NULL */
+	bool named;		/* not the RTH line's first columns: the "---|"
+				 * line names them */
+	char what[24];		/* the series in RTH heads: "a->b", "rtt" */
+};
+
+void xeno_rts_layout(const struct run *r, int name, struct xeno_rts_layout *l);
+/* One RTS line of @a (series of layout @l); @label (" cpu 1") comes last. */
+void xeno_rts(struct run *r, const struct xeno_rts_layout *l,
+	      const struct accum *a, const char *label);
+void xeno_rtp(const struct accum *a, const char *label);
+/* HSH/HSD lines of @a's linear histogram, first column @kind ("lat"). */
+void xeno_histogram(const struct accum *a, const char *kind);
+/* HSH/HSS lines of series @nm, each ending with @label (or NULL). */
+void xeno_stats(const struct series_name *nm, const char *label);
+/* -h, -s, per-sampler RTS lines, overall RTS and RTP of series @name. */
+void xeno_summary_series(struct run *r, int name);
+
+#endif

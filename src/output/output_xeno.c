@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Output in the line protocol of Xenomai's latency test, so that habits and
+ * parsers carry over:
+ *
+ *   == banner lines (configuration as in force)
+ *   RTT|  hh:mm:ss  (title)                        every -l data lines
+ *   RTH|----lat min|----lat avg|----lat max|-overrun|---lat best|--lat worst
+ *   RTD|      1.393|      2.908|     21.765|       0|      1.393|     21.765
+ *   ---|-----------|-----------|-----------|--------|-----------------------
+ *   RTS|      1.175|      2.955|    374.075|       0|      00:01:00/00:01:00
+ *   RTP| percentiles of all samples (rtlat addition)
+ *   HSH/HSD histogram lines (-h), HSH/HSS statistics lines (-s)
+ *
+ * Every line lines up with its header: each '|' of a data line is where
+ * its header has one (a trailing label aside). RTS lines (min, avg, max,
+ * the RTD line's overrun or lost column if it has one, measured/requested
+ * time) have the "---|" line above them as their header: dashes, as in
+ * Xenomai, when the RTS columns are the first columns of the RTH line
+ * (latency, switch); else it names them in the words of the RTH line
+ * ("---|---a->b min|..."). The measured/requested column is as wide as
+ * RTH's "lat best|lat worst", so that both lines are as wide.
+ *
+ * With --trace, RTH/RTD, the "---|" line and RTS lines carry four more
+ * columns: the parts (irq latency, handler to wake-up, wake-up to running,
+ * return to user) of the sample that is the line's maximum, "n/a" when
+ * that sample could not be broken down; trace_summary() adds RTK and RTW
+ * lines (trace.c).
+ *
+ * All values in microseconds with three decimals (exact: 1 ns = 0.001 us).
+ * The overrun column is cumulative, as in Xenomai. With several samplers the
+ * RTD lines aggregate all of them (min of minima, max of maxima, mean over
+ * all samples) and the summary adds one RTS line per sampler with a trailing
+ * "cpu N" label. The first series of the test is the one shown;
+ * tests with other columns (e.g. "lost" instead of "overrun", or several
+ * series on one line) list them in output_ops.cols. With several
+ * series, the RTS, RTP and HSS lines of the summary end with the series
+ * name (HSD lines have it in their first column). A label always comes
+ * last, after the --trace columns.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/outfile.h"
+#include "output/output.h"
+#include "core/rtsetup.h"
+#include "core/timeutil.h"
+#include "trace/trace.h"
+
+static void us_field(char *out, size_t len, int64_t ns, bool valid)
+{
+	char b[32];
+
+	if (valid)
+		snprintf(out, len, "%11s", fmt_us3(b, ns));
+	else
+		snprintf(out, len, "%11s", "n/a");
+}
+
+/* Mean in ns, rounded to the nearest ns, of a window. */
+static int64_t window_avg(const struct window *w)
+{
+	int64_t half = (int64_t)(w->n / 2);
+
+	return (w->sum + (w->sum >= 0 ? half : -half)) / (int64_t)w->n;
+}
+
+void xeno_banner(struct run *r, const char *extra)
+{
+	const struct engine_opts *o = r->o;
+	char buf[32], dur[32], iv[32];
+	int i;
+
+	if (o->quiet)
+		return;
+	if (o->period_ns)
+		printf("== Sampling period: %s\n", fmt_time(buf, o->period_ns));
+	printf("== Test mode: %s", r->test->mode);
+	if (o->period_ns)
+		printf(" (%s, CLOCK_%s)", wait_backend_desc(o->wait),
+		       o->clock == CLOCK_REALTIME ? "REALTIME" : "MONOTONIC");
+	printf("\n");
+	if (extra)
+		printf("== %s\n", extra);
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		printf("== Sampler %d: %s priority %d, CPU %d (allowed %s), tid %d\n",
+		       s->id, policy_name(s->policy_now), s->prio_now,
+		       s->cpu_now, s->allowed_now, (int)s->tid);
+	}
+	if (o->duration_ns)
+		fmt_hms(dur, o->duration_ns);
+	else
+		snprintf(dur, sizeof(dur), "until interrupted");
+	printf("== Duration: %s, warm-up %s, interval %s%s%s\n", dur,
+	       o->warmup_ns ? fmt_time(buf, o->warmup_ns) : "none",
+	       fmt_time(iv, o->interval_ns),
+	       o->mlock ? ", memory locked" : ", memory NOT locked",
+	       r->dma_held ? ", cpu_dma_latency 0" : "");
+	if (trace_active(r))
+		printf("== Trace: %s\n", trace_describe(r));
+	printf("== All results in microseconds\n");
+	stdout_flush();
+}
+
+/* --trace: "|irq|handler|sched|return" of the maximum @max of interval @k
+ * (@sampler < -1) or of the run of @sampler (-1: all), into @out. */
+static void trace_cols(struct run *r, int64_t k, int sampler, int64_t max,
+		       bool valid, char *out, size_t len)
+{
+	int64_t comp[TM_NCOMP];
+	bool ok = false;
+	size_t o = 0;
+	char f[16];
+	int i;
+
+	out[0] = '\0';
+	if (!trace_active(r))
+		return;
+	if (valid)
+		ok = sampler < -1 ? trace_interval_max(r, (uint64_t)k, max, comp) :
+		     trace_run_max(r, sampler, max, comp);
+	for (i = 0; i < TM_NCOMP; i++) {
+		us_field(f, sizeof(f), ok ? comp[i] : 0, ok);
+		o += (size_t)snprintf(out + o, o < len ? len - o : 0, "|%s", f);
+	}
+}
+
+#define TRACE_HEAD "|----max irq|max handler|--max sched|-max return"
+
+static void xeno_start(struct run *r)
+{
+	xeno_banner(r, NULL);
+}
+
+void xeno_title(struct run *r, uint64_t k, const char *head)
+{
+	char t[32], p[32];
+
+	if (r->o->quiet)
+		return;
+	if (r->o->lines_per_header == 0 ? r->lines_printed == 0 :
+	    r->lines_printed % r->o->lines_per_header == 0) {
+		fmt_hms(t, (int64_t)(k + 1) * r->o->interval_ns);
+		if (r->o->period_ns)
+			printf("RTT|  %s  (%s, %s period, priority %d)\n", t,
+			       r->test->mode, fmt_time(p, r->o->period_ns),
+			       r->s[0].prio_now);
+		else
+			printf("RTT|  %s  (%s, priority %d)\n", t,
+			       r->test->mode, r->s[0].prio_now);
+		printf("%s\n", head);
+	}
+	r->lines_printed++;
+}
+
+/* @head right-aligned in @width, padded on the left with '-'; cut to
+ * @width if longer (a head never shifts the columns after it). */
+static void col_head(char *out, size_t len, const char *head, int width)
+{
+	int pad = width - (int)strlen(head), i;
+
+	for (i = 0; i < pad && (size_t)i + 1 < len; i++)
+		out[i] = '-';
+	snprintf(out + i, len - (size_t)i, "%.*s", width - i, head);
+}
+
+void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
+		  const struct xeno_col *cols, int ncols)
+{
+	char head[16 * XENO_MAX_COLS] = "RTH", line[16 * XENO_MAX_COLS] = "RTD";
+	char f[32];
+	bool any = false;
+	size_t hn = 3, ln = 3;
+	int i;
+
+	if (r->o->quiet || ncols > XENO_MAX_COLS)
+		return;
+	for (i = 0; i < ncols; i++)
+		any |= agg[cols[i].name].n || agg[cols[i].name].overruns;
+	if (!any)
+		return;
+	for (i = 0; i < ncols; i++) {
+		const struct xeno_col *c = &cols[i];
+		const struct window *w = &agg[c->name];
+		const struct series_name *nm = &r->names[c->name];
+		int width = c->field == XENO_MISSED ? 8 : 11;
+
+		col_head(f, sizeof(f), c->head, width);
+		hn += (size_t)snprintf(head + hn, sizeof(head) - hn, "|%s", f);
+		switch (c->field) {
+		case XENO_MIN:
+			us_field(f, sizeof(f), w->min, w->n > 0);
+			break;
+		case XENO_AVG:
+			us_field(f, sizeof(f), w->n ? window_avg(w) : 0, w->n > 0);
+			break;
+		case XENO_MAX:
+			us_field(f, sizeof(f), w->max, w->n > 0);
+			break;
+		case XENO_MISSED:
+			snprintf(f, sizeof(f), "%8" PRIu64, nm->overruns);
+			break;
+		case XENO_BEST:
+			us_field(f, sizeof(f), nm->best, nm->any);
+			break;
+		case XENO_WORST:
+			us_field(f, sizeof(f), nm->worst, nm->any);
+			break;
+		}
+		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "|%s", f);
+	}
+	if (trace_active(r)) {
+		/* --trace: the parts of the interval's largest sample */
+		char tc[64];
+
+		trace_cols(r, (int64_t)k, -2, agg[0].max, agg[0].n > 0, tc,
+			   sizeof(tc));
+		/* the last fields: no length to keep */
+		snprintf(head + hn, sizeof(head) - hn, "%s", TRACE_HEAD);
+		snprintf(line + ln, sizeof(line) - ln, "%s", tc);
+	}
+	xeno_title(r, k, head);
+	printf("%s\n", line);
+	stdout_flush();
+}
+
+static const struct xeno_col latency_cols[] = {
+	{ "lat min", 0, XENO_MIN },
+	{ "lat avg", 0, XENO_AVG },
+	{ "lat max", 0, XENO_MAX },
+	{ "overrun", 0, XENO_MISSED },
+	{ "lat best", 0, XENO_BEST },
+	{ "lat worst", 0, XENO_WORST },
+};
+
+/* The RTD columns of @r's test. */
+static const struct xeno_col *rtd_cols(const struct run *r, int *n)
+{
+	const struct output_ops *out = r->test->out;
+
+	if (out && out->cols) {
+		*n = out->ncols;
+		return out->cols;
+	}
+	*n = (int)(sizeof(latency_cols) / sizeof(latency_cols[0]));
+	return latency_cols;
+}
+
+void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
+		   const struct winrec *const *thr)
+{
+	const struct xeno_col *cols;
+	int n;
+
+	(void)thr;
+	cols = rtd_cols(r, &n);
+	xeno_columns(r, k, agg, cols, n);
+}
+
+/* The measured/requested column of RTS lines: as wide as RTH's
+ * "lat best|lat worst", so that --trace columns line up. */
+#define RTS_TIME_W 23
+
+void xeno_rts_layout(const struct run *r, int name, struct xeno_rts_layout *l)
+{
+	static const enum xeno_field first[] = { XENO_MIN, XENO_AVG, XENO_MAX };
+	const struct xeno_col *c;
+	int i, n;
+
+	memset(l, 0, sizeof(*l));
+	c = rtd_cols(r, &n);
+	snprintf(l->what, sizeof(l->what), "%s", r->names[name].desc->name);
+	for (i = 0; i < n; i++)
+		if (c[i].field == XENO_MISSED) {
+			l->miss = c[i].head;
+			break;
+		}
+	for (i = 0; i < n; i++) {
+		const char *sp = strrchr(c[i].head, ' ');
+
+		if (c[i].name == name && c[i].field != XENO_MISSED && sp) {
+			snprintf(l->what, sizeof(l->what), "%.*s",
+				 (int)(sp - c[i].head), c[i].head);
+			break;
+		}
+	}
+	/* dashes only for a single series whose RTS columns are the RTH
+	 * line's first ones, as in Xenomai (latency, switch) */
+	l->named = r->nnames > 1;
+	for (i = 0; i < 3; i++)
+		if (i >= n || c[i].name != name || c[i].field != first[i])
+			l->named = true;
+	if (l->miss && (n < 4 || c[3].field != XENO_MISSED))
+		l->named = true;
+}
+
+/* The "---|" line heading the RTS lines of layout @l (+ --trace heads). */
+static void rts_head(const struct xeno_rts_layout *l, bool trace)
+{
+	static const char *const stat[] = { "min", "avg", "max" };
+	char h[40], f[40];
+	int i;
+
+	printf("---");
+	for (i = 0; i < 3; i++) {
+		snprintf(h, sizeof(h), "%s %s", l->what, stat[i]);
+		col_head(f, sizeof(f), l->named ? h : "", 11);
+		printf("|%s", f);
+	}
+	if (l->miss) {
+		col_head(f, sizeof(f), l->named ? l->miss : "", 8);
+		printf("|%s", f);
+	}
+	col_head(f, sizeof(f), l->named ? "measured/requested" : "", RTS_TIME_W);
+	printf("|%s%s\n", f, trace ? TRACE_HEAD : "");
+}
+
+/* One RTS line for @a in layout @l; @label NULL or " cpu N", " NAME". */
+void xeno_rts(struct run *r, const struct xeno_rts_layout *l,
+	      const struct accum *a, const char *label)
+{
+	char mn[16], av[16], mx[16], act[32], req[32], tm[80], tc[64];
+	double mean = 0;
+	int i, sampler = -1;
+
+	/* --trace: columns for the series 0 of a sampler or of all */
+	tc[0] = '\0';
+	if (trace_active(r)) {
+		for (i = 0; i < r->nsamplers; i++)
+			if (a == &r->total[i][0])
+				sampler = i;
+		if (sampler >= 0 || a == &r->names[0].agg)
+			trace_cols(r, 0, sampler, a->st.max, a->st.n > 0, tc,
+				   sizeof(tc));
+	}
+
+	stats_mean(&a->st, &mean);
+	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);
+	if (a->st.n) {
+		int64_t m = (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5);
+
+		us_field(av, sizeof(av), m, true);
+	} else {
+		us_field(av, sizeof(av), 0, false);
+	}
+	us_field(mx, sizeof(mx), a->st.max, a->st.n > 0);
+	fmt_hms(act, run_actual_ns(r));
+	if (r->o->duration_ns)
+		fmt_hms(req, r->o->duration_ns);
+	else
+		snprintf(req, sizeof(req), "--:--:--");
+	snprintf(tm, sizeof(tm), "%s/%s", act, req);
+	printf("RTS|%s|%s|%s", mn, av, mx);
+	if (l->miss)
+		printf("|%8" PRIu64, a->overruns);
+	printf("|%*s%s%s\n", RTS_TIME_W, tm, tc, label ? label : "");
+}
+
+/* Percentile lines of @a. */
+void xeno_rtp(const struct accum *a, const char *label)
+{
+	char b[32];
+	int64_t v;
+	int i;
+
+	printf("RTP|");
+	for (i = 0; i < RTLAT_NPCT; i++)
+		printf("%s%11s", i ? "|" : "", rtlat_percentiles[i].name);
+	printf("\n");
+	printf("RTP|");
+	for (i = 0; i < RTLAT_NPCT; i++) {
+		if (hist_percentile(&a->hist, rtlat_percentiles[i].den_inv,
+				    a->st.min, a->st.max, &v))
+			printf("%s%11s", i ? "|" : "", fmt_us3(b, v));
+		else
+			printf("%s%11s", i ? "|" : "", "n/a");
+	}
+	printf("%s\n", label ? label : "");
+}
+
+/* Width of the first column of HSD lines: "--param", or the series name
+ * when longer ("round_trip"). */
+static int kind_width(const char *kind)
+{
+	int n = (int)strlen(kind);
+
+	return n > 7 ? n : 7;
+}
+
+void xeno_histogram(const struct accum *a, const char *kind)
+{
+	const struct histogram *h = &a->lin;
+	char lo[32], hi[32], ph[40];
+	int kw = kind_width(kind);
+	int64_t l, u;
+	size_t i;
+
+	if (!h->count)
+		return;
+	col_head(ph, sizeof(ph), "param", kw);
+	/* the range column: "%11s - %11s " */
+	printf("HSH|%s|--------range (us)--------|---samples\n", ph);
+	if (h->underflow)
+		printf("HSD|%*s|%11s < %11s |%10" PRIu64 "\n", kw, kind, "",
+		       fmt_us3(lo, h->lo), h->underflow);
+	for (i = 0; i < h->nbuckets; i++) {
+		if (!h->count[i])
+			continue;
+		hist_bucket_range(h, i, &l, &u);
+		printf("HSD|%*s|%11s - %11s |%10" PRIu64 "\n", kw, kind,
+		       fmt_us3(lo, l), fmt_us3(hi, u + 1), h->count[i]);
+	}
+	if (h->overflow)
+		printf("HSD|%*s|%11s >=%11s |%10" PRIu64 "\n", kw, kind, "",
+		       fmt_us3(hi, h->lo + (int64_t)h->nbuckets * h->width),
+		       h->overflow);
+}
+
+static void hss_line(const char *kind, const struct stats *st,
+		     const char *label)
+{
+	double mean, sd;
+	char m[32], s[32];
+
+	if (!label)
+		label = "";
+	if (!st->n) {
+		printf("HSS|%7s|%10" PRIu64 "|%11s|%11s%s\n", kind, st->n, "n/a",
+		       "n/a", label);
+		return;
+	}
+	stats_mean(st, &mean);
+	stats_stddev(st, &sd);
+	fmt_us3(m, (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5));
+	fmt_us3(s, (int64_t)(sd + 0.5));
+	printf("HSS|%7s|%10" PRIu64 "|%11s|%11s%s\n", kind, st->n, m, s, label);
+}
+
+void xeno_stats(const struct series_name *nm, const char *label)
+{
+	printf("HSH|--param|--samples-|--average--|---stddev--\n");
+	hss_line("min", &nm->min_st, label);
+	hss_line("avg", &nm->agg.st, label);
+	hss_line("max", &nm->max_st, label);
+}
+
+void xeno_summary_series(struct run *r, int name)
+{
+	const struct series_name *nm = &r->names[name];
+	/* with several series, each line names its series */
+	const char *sname = r->nnames > 1 ? nm->desc->name : NULL;
+	char suffix[40] = "", label[48], kind[32];
+	struct xeno_rts_layout l;
+	int i, j, measuring = 0;
+
+	if (sname)
+		snprintf(suffix, sizeof(suffix), " %s", sname);
+	snprintf(kind, sizeof(kind), "%s", sname ? sname : "lat");
+	if (r->o->print_hist)
+		xeno_histogram(&nm->agg, kind);
+	if (r->o->print_stats)
+		xeno_stats(nm, sname ? suffix : NULL);
+	xeno_rts_layout(r, name, &l);
+	/* the --trace columns are those of series 0 */
+	rts_head(&l, trace_active(r) && name == 0);
+	for (i = 0; i < r->nsamplers; i++)
+		for (j = 0; j < r->s[i].nseries; j++)
+			measuring += r->s[i].name_idx[j] == name;
+	for (i = 0; i < r->nsamplers && measuring > 1; i++)
+		for (j = 0; j < r->s[i].nseries; j++) {
+			if (r->s[i].name_idx[j] != name)
+				continue;
+			snprintf(label, sizeof(label), " cpu %d%s",
+				 r->s[i].cpu_now, suffix);
+			xeno_rts(r, &l, &r->total[i][j], label);
+		}
+	xeno_rts(r, &l, &nm->agg, sname ? suffix : NULL);
+	xeno_rtp(&nm->agg, sname ? suffix : NULL);
+}
+
+static void xeno_summary(struct run *r)
+{
+	xeno_summary_series(r, 0);
+	run_report_outcome(r);
+}
+
+const struct output_ops xeno_output = {
+	.start = xeno_start,
+	.interval = xeno_interval,
+	.summary = xeno_summary,
+};
