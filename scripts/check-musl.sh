@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Static x86-64 build against musl: it must pass its selftest, measure, and
-# stay under the size budget of the on-target binary (300 KB stripped).
+# stay under the size budget of the on-target binary (350 KB stripped: it
+# was 300 KB until rtlat check, its 17 system checks and the gzip reader of
+# /proc/config.gz, about 40 KB, joined the on-target binary).
 # Usage: check-musl.sh BUILD_DIR
 set -e
 out=$1
-budget=307200
+budget=358400
 make -s O="$out/musl" CC=musl-gcc static
 bin="$out/musl/static/rtlat"
 strip -o "$out/rtlat-musl-stripped" "$bin"
