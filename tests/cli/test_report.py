@@ -716,10 +716,14 @@ def _signal_during_plots(tmp_path, tmp, sig):
     out = tmp_path / "out" / "report.html"
     out.parent.mkdir()
     env = dict(os.environ, GNUPLOT=str(gp), TMPDIR=str(tmp))
+    # the signal at its default action in rtlat, whatever this test
+    # inherited (an ignored one stays ignored, as under nohup)
     proc = subprocess.Popen([RTLAT, "report", "--html", str(out)] +
                             [str(p) for p in HTML_INPUTS], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            preexec_fn=lambda: signal.signal(sig,
+                                                             signal.SIG_DFL))
     try:
         _check_signal(proc, pidfile, tmp, out, sig)
     finally:
