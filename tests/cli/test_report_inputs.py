@@ -583,3 +583,27 @@ def test_db_version_5_bucket_rows_still_read(tmp_path):
     con.close()
     got, _ = csv_rows(["--threads", "--db", db, "--label", "other"])
     assert [r["max_ns"] for r in got] == [r["max_ns"] for r in csv_rows(["--threads", other])[0]]
+
+
+def test_suite_rows_without_figures_read_quietly(tmp_path):
+    """A suite report.txt with a run that did not run or failed: its row
+    has no figures and is passed over without a warning (it said "row with
+    1 values for 6 columns skipped"); the other tables are read."""
+    f = tmp_path / "report.txt"
+    f.write_text(
+        "LATENCY without load, latencies in us, test-time hh:mm:ss:\n"
+        "         |-----lat min|-----lat avg|-----lat max|-overrun|"
+        "-------p99.9|---test-time\n"
+        "vm       |       7.098|      16.643|     494.991|      12|"
+        "      81.407|    00:00:01\n\n"
+        "SWITCH without load, latencies in us, test-time hh:mm:ss:\n"
+        "         |-----lat min|-----lat avg|-----lat max|----lost|"
+        "-------p99.9|---test-time\n"
+        "vm       | not run (the suite was interrupted)\n\n"
+        "CRUNCHER without load, times in us:\n"
+        "         |-------ideal|--calibrated|-----dev min|-----dev avg|"
+        "-----dev max\n"
+        "vm       | failed: not permitted\n")
+    p = run(["report", f], check=0)
+    assert p.stderr == "", p.stderr
+    assert "494.991" in p.stdout and "SWITCH" not in p.stdout
