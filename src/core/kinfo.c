@@ -15,9 +15,7 @@
 
 #define FILE_MAX (16u << 20)
 
-/* The whole of @path (malloc'd, NUL-terminated, length in @n), or NULL
- * with errno set. */
-static char *read_whole(const char *path, size_t *n)
+char *file_read_whole(const char *path, size_t *n)
 {
 	size_t len = 0, cap = 65536;
 	char *buf = malloc(cap), *p;
@@ -74,7 +72,7 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	from[0] = '\0';
 	why[0] = '\0';
 	sys_path(p, sizeof(p), root, "/proc/config.gz");
-	gz = read_whole(p, &n);
+	gz = file_read_whole(p, &n);
 	if (gz) {
 		text = gunzip((const unsigned char *)gz, n, &len, err, sizeof(err));
 		free(gz);
@@ -88,7 +86,7 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	w = snprintf(why, whylen, "/proc/config.gz: %s", err);
 	snprintf(boot, sizeof(boot), "/boot/config-%s", release);
 	sys_path(p, sizeof(p), root, boot);
-	text = release[0] ? read_whole(p, &n) : NULL;
+	text = release[0] ? file_read_whole(p, &n) : NULL;
 	if (text) {
 		snprintf(from, fromlen, "%s", boot);
 		why[0] = '\0';

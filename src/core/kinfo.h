@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+/* The whole of the file @path (malloc'd, NUL-terminated, at most 16 MiB;
+ * length in @n), or NULL with errno set. */
+char *file_read_whole(const char *path, size_t *n);
+
 /*
  * Read the kernel configuration of release @release below @root: the
  * first of /proc/config.gz (gunzipped in memory, see gunzip.h) and

@@ -164,21 +164,6 @@ static void rlim_str(int resource, char *buf, size_t len, bool bytes)
 	snprintf(buf, len, "%s (soft) / %s (hard)", s, h);
 }
 
-/* The first line of @path as a long, or -1 when unreadable. */
-static long read_long_file(const char *path)
-{
-	char buf[64];
-	FILE *f = fopen(path, "re");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtol(buf, NULL, 10);
-	fclose(f);
-	return v;
-}
-
 /* Path of this process in the cgroup v1 hierarchy of the "cpu"
  * controller (/proc/self/cgroup: "N:cpu,cpuacct:/path"), into @path;
  * -1 when there is none (cgroup v2 only). */
@@ -254,13 +239,33 @@ int rt_cgroup_runtime_file(const char *root, char *cg, size_t cglen,
 	return 0;
 }
 
+/* The first line of @path as a number; *@ok false when unreadable. */
+static long long read_ll(const char *path, bool *ok)
+{
+	char buf[64], *end;
+	long long v = 0;
+	FILE *f = fopen(path, "r");
+
+	*ok = false;
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		errno = 0;
+		v = strtoll(buf, &end, 10);
+		*ok = end != buf && errno == 0;
+	}
+	fclose(f);
+	return v;
+}
+
 int rt_runtime_explain(char *msg, size_t len)
 {
 	char cg[512], mnt[512], file[1100];
-	long v;
+	long long v;
+	bool ok;
 
-	v = read_long_file("/proc/sys/kernel/sched_rt_runtime_us");
-	if (v == 0) {
+	v = read_ll("/proc/sys/kernel/sched_rt_runtime_us", &ok);
+	if (ok && v == 0) {
 		snprintf(msg, len,
 			 "kernel.sched_rt_runtime_us is 0: real-time tasks get no CPU time; "
 			 "give them some with: sysctl kernel.sched_rt_runtime_us=950000 (or -1: no limit)");
@@ -269,8 +274,8 @@ int rt_runtime_explain(char *msg, size_t len)
 	if (rt_cgroup_runtime_file("/", cg, sizeof(cg), mnt, sizeof(mnt), file,
 				   sizeof(file)) < 0)
 		return 0;
-	v = read_long_file(file);
-	if (v != 0)
+	v = read_ll(file, &ok);
+	if (!ok || v != 0)
 		return 0;
 	snprintf(msg, len,
 		 "this process is in the cgroup %s, whose real-time runtime is 0 "
@@ -391,24 +396,6 @@ int dma_latency_hold(char *note, size_t notelen)
 		return -e;
 	}
 	return fd;
-}
-
-static long long read_ll(const char *path, bool *ok)
-{
-	char buf[64], *end;
-	long long v = 0;
-	FILE *f = fopen(path, "r");
-
-	*ok = false;
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f)) {
-		errno = 0;
-		v = strtoll(buf, &end, 10);
-		*ok = end != buf && errno == 0;
-	}
-	fclose(f);
-	return v;
 }
 
 void rt_throttling_check(char *warn, size_t len)

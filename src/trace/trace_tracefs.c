@@ -87,6 +87,7 @@ void tsrc_close(struct tsrc *s)
 #include <tracefs.h>
 
 #include "core/cpulist.h"
+#include "core/kinfo.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
 
@@ -424,41 +425,6 @@ static int start_timerlat(struct tsrc *s, const struct tsrc_cfg *c, char *err,
 	return 0;
 }
 
-/* The whole of a tracefs file into a malloc'ed buffer (*@n bytes). */
-static char *read_whole(const char *path, size_t *n)
-{
-	size_t cap = 8192, len = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !buf) {
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return NULL;
-	}
-	while ((r = read(fd, buf + len, cap - len)) > 0) {
-		len += (size_t)r;
-		if (len == cap) {
-			nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return NULL;
-			}
-			buf = nb;
-		}
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return NULL;
-	}
-	*n = len;
-	return buf;
-}
-
 /*
  * The event formats rtlat decodes, and only those: the header page and the
  * format of each event of evdefs and ftrace:timerlat. (libtracefs's
@@ -482,7 +448,7 @@ static struct tep_handle *load_formats(const char *dir)
 	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
 				TEP_LITTLE_ENDIAN);
 	snprintf(p, sizeof(p), "%s/events/header_page", dir);
-	buf = read_whole(p, &n);
+	buf = file_read_whole(p, &n);
 	if (!buf || tep_parse_header_page(tep, buf, n, (int)sizeof(long)) < 0) {
 		free(buf);
 		tep_free(tep);
@@ -494,7 +460,7 @@ static struct tep_handle *load_formats(const char *dir)
 		const char *name = i < NEVDEFS ? evdefs[i].name : "timerlat";
 
 		snprintf(p, sizeof(p), "%s/events/%s/%s/format", dir, sys, name);
-		buf = read_whole(p, &n);
+		buf = file_read_whole(p, &n);
 		if (buf)
 			tep_parse_event(tep, buf, n, sys);
 		free(buf);

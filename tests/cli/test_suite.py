@@ -687,24 +687,33 @@ def test_full_disk_leaves_no_truncated_files(tmp_path):
         umount(mnt)
 
 
+def _suite_with_hog(args, cpu, count):
+    """A 3 s suite run without load (@args) while a SCHED_FIFO hog at the
+    samplers' priority takes 20 ms of every 40 ms of @cpu, @count times,
+    from 1 s on. Returns the suite's stdout (exit status 0 checked)."""
+    from rt_helpers import stall
+    p = start(["suite", "--loads", "none", "-T", "3", "--warmup", "200ms"] +
+              args)
+    time.sleep(1.0)
+    hog = stall(cpu, 99, 20, 0, count=count, gap=0.02)
+    stdout, stderr = p.communicate(timeout=120)
+    hog.wait(timeout=60)
+    assert p.returncode == 0, stderr
+    return stdout
+
+
 @needs_root
 def test_report_says_how_it_measured_and_a_starved_cpu(tmp_path):
     """Under each row: period, scheduling, CPUs, samples and misses, the
     CPU of the max; a CPU starved by a SCHED_FIFO hog at the samplers'
     priority (20 ms of every 40 ms) shows in a per-CPU line and a note
     that the max is a starvation (it showed only with report --threads)."""
-    import sys
-    from rt_helpers import need_cpus, stall
+    from rt_helpers import need_cpus
     need_cpus(2)
     cpus = sorted(os.sched_getaffinity(0))
     out = tmp_path / "res"
-    p = start(["suite", "--tests", "latency", "--loads", "none", "-T", "3",
-               "--warmup", "200ms", "--out", str(out)])
-    time.sleep(1.0)
-    hog = stall(cpus[1], 99, 20, 0, count=50, gap=0.02)
-    stdout, stderr = p.communicate(timeout=120)
-    hog.wait(timeout=60)
-    assert p.returncode == 0, stderr
+    stdout = _suite_with_hog(["--tests", "latency", "--out", str(out)],
+                             cpus[1], 50)
     lines = stdout.splitlines()
     [i] = [k for k, ln in enumerate(lines)
            if ln.startswith("LATENCY without load")]
@@ -872,17 +881,12 @@ def test_report_names_a_starved_event_thread(tmp_path):
     count; a starved event thread (a SCHED_FIFO hog at its priority on its
     CPU) is said under the row ("the event thread ... missed N periods")
     with a note, where the row showed 0.0 % and no note."""
-    from rt_helpers import need_cpus, stall
+    from rt_helpers import need_cpus
     need_cpus(2)
     cpu = sorted(os.sched_getaffinity(0))[1]
-    p = start(["suite", "--tests", "switch", "--loads", "none", "-T", "3",
-               "--warmup", "200ms", "--out", str(tmp_path / "res"),
-               "--test-args", "switch:-c %d" % cpu])
-    time.sleep(1.0)
-    hog = stall(cpu, 99, 20, 0, count=25, gap=0.02)
-    stdout, stderr = p.communicate(timeout=120)
-    hog.wait(timeout=60)
-    assert p.returncode == 0, stderr
+    stdout = _suite_with_hog(["--tests", "switch", "--out",
+                              str(tmp_path / "res"), "--test-args",
+                              "switch:-c %d" % cpu], cpu, 25)
     d = load_json_strict(next((tmp_path / "res").glob("01-switch-none.json")))
     td = d["test_data"]
     assert td["event_missed_periods"] > 0

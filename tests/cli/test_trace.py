@@ -32,6 +32,11 @@ def usable_cpu():
     return max(os.sched_getaffinity(0))
 
 
+# In a private mount namespace: no tracefs (the host's is untouched).
+HIDE_TRACEFS = ("umount /sys/kernel/tracing 2>/dev/null; "
+                "umount /sys/kernel/debug/tracing 2>/dev/null; "
+                "umount /sys/kernel/debug 2>/dev/null; ")
+
 needs_trace = pytest.mark.skipif(
     not (is_root() and TRACEFS.is_dir()),
     reason="needs root and a kernel with tracefs (/sys/kernel/tracing)")
@@ -214,9 +219,7 @@ def test_trace_mounts_tracefs_when_needed(tmp_path):
     unmounts it at the end (it used to stop with "tracefs is not
     mounted")."""
     js = tmp_path / "r.json"
-    script = ("umount /sys/kernel/tracing 2>/dev/null; "
-              "umount /sys/kernel/debug/tracing 2>/dev/null; "
-              "umount /sys/kernel/debug 2>/dev/null; "
+    script = (HIDE_TRACEFS +
               "grep -c ' tracefs ' /proc/mounts; "
               "%s latency --trace -T 1 -c %d --json %s; rc=$?; "
               "grep -c ' tracefs ' /proc/mounts; exit $rc"
@@ -244,9 +247,7 @@ def test_trace_mount_shared_by_two_runs(tmp_path):
     keeps the mount for B (detaching it left B's instance behind, its
     buffers allocated); after both, no instance and no mount remain."""
     cpu = usable_cpu()
-    script = ("umount /sys/kernel/tracing 2>/dev/null; "
-              "umount /sys/kernel/debug/tracing 2>/dev/null; "
-              "umount /sys/kernel/debug 2>/dev/null; "
+    script = (HIDE_TRACEFS +
               "grep -c ' tracefs ' /proc/mounts; "
               "%(r)s latency --trace -T 1 -c %(c)d -q >/dev/null & a=$!; "
               "sleep 0.4; "
@@ -290,11 +291,8 @@ def test_trace_five_seconds_parts_add_up(tmp_path):
     out = p.stdout
     assert "== Trace: kernel trace events" in out
     assert re.search(r"tracefs instance rtlat-\d+, trace clock mono", out)
-    n = rtd_parts(out)      # every interval max broken down adds up
+    assert rtd_parts(out) >= 1
     d = load_json_strict(j)
-    # at least one is, or the result counts why not (on a busy host the
-    # events around each interval's max can all be lost)
-    assert n >= 1 or sum(d["trace"]["not_traced"].values()) > 0, out
     assert d["status"] == "complete"
     t = check_parts(d)
     lat = d["summary"]["latency"]
