@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "scratch_tree.h"
+
 #include "core/gunzip.h"
 #include "core/kinfo.h"
 #include "core/syscheck.h"
@@ -151,20 +153,7 @@ static char scratch[64];
 
 static void put(const char *path, const void *data, size_t n)
 {
-	char p[256], *slash;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s%s", scratch, path);
-	for (slash = strchr(p + strlen(scratch) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(p, 0755);
-		*slash = '/';
-	}
-	f = fopen(p, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, n, f), n);
-	fclose(f);
+	scratch_put(scratch, path, data, n);
 }
 
 static void puts_(const char *path, const char *text)

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "scratch_tree.h"
+
 #include "core/jsonw.h"
 #include "core/sysinfo.h"
 
@@ -153,20 +155,7 @@ static char scratch[64];
 
 static void put(const char *path, const char *text)
 {
-	char p[256], *slash;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s%s", scratch, path);
-	for (slash = strchr(p + strlen(scratch) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(p, 0755);
-		*slash = '/';
-	}
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	scratch_put(scratch, path, text, strlen(text));
 }
 
 static void test_scratch_cases(void **state)
