@@ -291,9 +291,20 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 		}
 	}
 	if (!r->sum.has_stats && !r->has_ideal) {
-		/* nothing to show: drop the row again */
+		/* nothing to show: drop the row again; quietly when the row
+		 * says why (rtlat suite: "n/a ...  (interrupted)",
+		 * "(failed: ...)") */
+		const char *why;
+		bool told = false;
+
+		for (why = strchr(f[n - 1], '('); why && !told;
+		     why = strchr(why + 1, '('))
+			told = note_status(why) != NULL;
+
 		s->c->runs.n--;
 		run_free(r);
+		if (told)
+			return 0;
 		imp_warn(s->c, no, "row without figures skipped");
 	}
 	return 0;

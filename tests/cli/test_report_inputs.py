@@ -586,9 +586,10 @@ def test_db_version_5_bucket_rows_still_read(tmp_path):
 
 
 def test_suite_rows_without_figures_read_quietly(tmp_path):
-    """A suite report.txt with a run that did not run or failed: its row
-    has no figures and is passed over without a warning (it said "row with
-    1 values for 6 columns skipped"); the other tables are read."""
+    """A suite report.txt with a run that did not run, failed or was
+    interrupted before any sample: its row has no figures and says why, and
+    is passed over without a warning (it said "row with 1 values for 6
+    columns skipped", "row without figures skipped"); the others are read."""
     f = tmp_path / "report.txt"
     f.write_text(
         "LATENCY without load, latencies in us, test-time hh:mm:ss:\n"
@@ -603,7 +604,18 @@ def test_suite_rows_without_figures_read_quietly(tmp_path):
         "CRUNCHER without load, times in us:\n"
         "         |-------ideal|--calibrated|-----dev min|-----dev avg|"
         "-----dev max\n"
-        "vm       | failed: not permitted\n")
+        "vm       | failed: not permitted\n\n"
+        "HANDSHAKE without load, latencies in us, test-time hh:mm:ss:\n"
+        "         |----a->b min|----a->b avg|----a->b max|----lost|"
+        "---test-time\n"
+        "vm       |         n/a|         n/a|         n/a|       0|"
+        "    00:00:00  (interrupted)\n\n"
+        "LATENCY with load (hell), latencies in us, test-time hh:mm:ss:\n"
+        "         |-----lat min|-----lat avg|-----lat max|-overrun|"
+        "---test-time\n"
+        "vm       |         n/a|         n/a|         n/a|       0|"
+        "    00:00:00  (failed: interrupted by signal 2 (Interrupt), not "
+        "sent by the suite (see 01-latency-none.log))\n")
     p = run(["report", f], check=0)
     assert p.stderr == "", p.stderr
     assert "494.991" in p.stdout and "SWITCH" not in p.stdout
