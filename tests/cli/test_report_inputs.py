@@ -619,3 +619,14 @@ def test_suite_rows_without_figures_read_quietly(tmp_path):
     p = run(["report", f], check=0)
     assert p.stderr == "", p.stderr
     assert "494.991" in p.stdout and "SWITCH" not in p.stdout
+
+
+def test_row_without_figures_or_reason_is_warned(tmp_path):
+    f = tmp_path / "t.txt"
+    f.write_text(
+        "LATENCY without load, latencies in us, test-time hh:mm:ss:\n"
+        "         |-----lat min|-----lat avg|-----lat max|---test-time\n"
+        "a        |       7.098|      16.643|     494.991|    00:00:01\n"
+        "b        |         n/a|         n/a|         n/a|    00:00:01\n")
+    p = run(["report", f], check=0)
+    assert "t.txt:4: row without figures skipped" in p.stderr, p.stderr
