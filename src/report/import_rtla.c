@@ -198,6 +198,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 	int nh = 0, na = 0, aser[TL_NSER];
 	uint64_t acpu[TL_NSER] = { 0 };
 	bool all = false;
+	size_t first_run = c->runs.n;	/* runs before ours: another tool's */
 
 	memset(&s, 0, sizeof(s));
 	s.c = c;
@@ -293,7 +294,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 		}
 	}
 	/* hist's ALL: the run's own figures, as the output states them */
-	for (i = 0; !ret && i < (int)c->runs.n; i++) {
+	for (i = (int)first_run; !ret && i < (int)c->runs.n; i++) {
 		struct rep_run *r = c->runs.v[i];
 		struct tl_fig *f;
 

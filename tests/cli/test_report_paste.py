@@ -97,6 +97,28 @@ def test_runs_of_several_tools_in_one_file(tmp_path):
         [(r["min_ns"], r["max_ns"], r["p99.9_ns"]) for r in rows(s) if r["thread"] == "0"]
 
 
+def test_rtla_hist_after_another_tools_run(tmp_path):
+    """A cyclictest run, then an rtla timerlat hist with its ALL summary:
+    the ALL figures belong to rtla's runs only (the cyclictest run before
+    them has no series yet; reading it as one crashed the importer)."""
+    c = REAL / "jetson-tx2-5threads.txt"
+    h = REAL / "rtla-timerlat-hist-summary-patch.txt"
+    f = tmp_path / "mixed.txt"
+    f.write_text(c.read_text() + "\n# rtla timerlat hist -c 0-1 -d 10s\n" +
+                 "".join(h.read_text().splitlines(True)[1:]))
+    got = rows(f)
+    assert [tuple(r[k] for k in FIGS) for r in got if r["test"] == "latency"] \
+        == figures(c)
+    tl = {(r["series"], r["thread"]): (r["samples"], r["min_ns"], r["avg_ns"],
+                                       r["max_ns"])
+          for r in got if r["test"] == "timerlat"}
+    # the ALL lines of the file: count 20002, min 6/18, avg 140/159,
+    # max 428/450 us
+    assert tl[("irq", "all")] == ("20002", "6000", "140000.0", "428000")
+    assert tl[("thread", "all")] == ("20002", "18000", "159000.0", "450000")
+    assert tl[("irq", "1")] == ("10001", "8000", "95000.0", "341000")
+
+
 def test_json_inside_text(tmp_path):
     """A JSON document after notes and quoting is read as JSON."""
     src = REAL / "ptsematest-riscv64-result-zh.json"
