@@ -44,7 +44,7 @@ void cmd_registry_init(void);
 int cmd_test_main(const struct test_desc *t, int argc, char **argv);
 
 /* NULL-terminated list of commands, in help order. */
-extern const struct rtlat_cmd *const rtlat_cmds[];
+extern const struct rtlat_cmd *rtlat_cmds[];
 
 const struct rtlat_cmd *cmd_find(const char *name);
 

@@ -1,61 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The list of rtlat commands. A new test is one line in test_cmds (its
- * descriptor says everything else); a new command one line in rtlat_cmds.
+ * The list of rtlat commands. A new test is one line in RTLAT_TESTS (its
+ * descriptor says everything else); a new command one line in RTLAT_CMDS.
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 
-extern const struct test_desc latency_test;
-extern const struct test_desc cyclic_test;
-extern const struct test_desc switch_test;
-extern const struct test_desc handshake_test;
-extern const struct test_desc cruncher_test;
+/*
+ * The tests, in help order: a new test is one line here, X(name) for the
+ * "const struct test_desc name_test" its file defines.
+ */
+#define RTLAT_TESTS(X) \
+	X(latency) \
+	X(cyclic) \
+	X(switch) \
+	X(handshake) \
+	X(cruncher)
 
-extern const struct rtlat_cmd cmd_load;
-extern const struct rtlat_cmd cmd_sysinfo;
-extern const struct rtlat_cmd cmd_check;
-extern const struct rtlat_cmd cmd_suite;
-extern const struct rtlat_cmd cmd_selftest;
-extern const struct rtlat_cmd cmd_report;
-extern const struct rtlat_cmd cmd_compare;
-extern const struct rtlat_cmd cmd_db;
+/* The other commands; the tests come after the first (suite). */
+#define RTLAT_CMDS_FIRST(X) X(suite)
+#define RTLAT_CMDS(X) \
+	X(load) \
+	X(report) \
+	X(compare) \
+	X(db) \
+	X(sysinfo) \
+	X(check) \
+	X(selftest)
 
-/* The tests, in help order; cmd_registry_init() completes them. */
-static struct rtlat_cmd test_cmds[] = {
-	{ .test = &latency_test },
-	{ .test = &cyclic_test },
-	{ .test = &switch_test },
-	{ .test = &handshake_test },
-	{ .test = &cruncher_test },
-};
+#define DECLARE_TEST(n) extern const struct test_desc n##_test;
+#define DECLARE_CMD(n) extern const struct rtlat_cmd cmd_##n;
+RTLAT_TESTS(DECLARE_TEST)
+RTLAT_CMDS_FIRST(DECLARE_CMD)
+RTLAT_CMDS(DECLARE_CMD)
 
-const struct rtlat_cmd *const rtlat_cmds[] = {
-	&cmd_suite,
-	&test_cmds[0],
-	&test_cmds[1],
-	&test_cmds[2],
-	&test_cmds[3],
-	&test_cmds[4],
-	&cmd_load,
-	&cmd_report,
-	&cmd_compare,
-	&cmd_db,
-	&cmd_sysinfo,
-	&cmd_check,
-	&cmd_selftest,
-	NULL,
-};
+#define TEST_CMD(n) { .test = &n##_test },
+#define CMD_PTR(n) &cmd_##n,
+#define COUNT(n) +1
+
+/* cmd_registry_init() completes these from their descriptors. */
+static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD) };
+
+const struct rtlat_cmd *rtlat_cmds[RTLAT_CMDS_FIRST(COUNT) RTLAT_TESTS(COUNT)
+				   RTLAT_CMDS(COUNT) + 1];
 
 int rtlat_argc;
 char **rtlat_argv;
 
 void cmd_registry_init(void)
 {
-	size_t i;
+	static const struct rtlat_cmd *const first[] = {
+		RTLAT_CMDS_FIRST(CMD_PTR)
+	};
+	static const struct rtlat_cmd *const rest[] = { RTLAT_CMDS(CMD_PTR) };
+	size_t i, n = 0;
 
+	for (i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		rtlat_cmds[n++] = first[i];
 	for (i = 0; i < sizeof(test_cmds) / sizeof(test_cmds[0]); i++) {
 		struct rtlat_cmd *c = &test_cmds[i];
 
@@ -63,7 +66,11 @@ void cmd_registry_init(void)
 		c->summary = c->test->summary;
 		c->suite = c->test->suite;
 		c->measures = true;
+		rtlat_cmds[n++] = c;
 	}
+	for (i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
+		rtlat_cmds[n++] = rest[i];
+	rtlat_cmds[n] = NULL;
 }
 
 const struct rtlat_cmd *cmd_find(const char *name)
