@@ -10,7 +10,7 @@
 #include "output/result.h"
 #include "trace/trace.h"
 
-#define MAX_TABLES 16
+#define MAX_TABLES CMD_MAX_TABLES
 
 struct cmd_opt_ctx {
 	opt_handler h;
@@ -83,6 +83,20 @@ static int run_with(const struct test_desc *t, struct engine_opts *o,
 	};
 
 	return engine_run(t, o, &env);
+}
+
+int cmd_test_tables(const struct test_desc *t, const struct optdesc **all,
+		    int max)
+{
+	int i, n = 0;
+
+	for (i = 0; n < max && t->opts[i]; i++)
+		all[n++] = t->opts[i];
+	for (i = 0; i < NCOMP && n < max && !t->own_options; i++)
+		if (run_companions[i]->opts && takes_opts(t, run_companions[i]))
+			all[n++] = run_companions[i]->opts;
+	all[n] = NULL;
+	return n;
 }
 
 /* Parse @argv with @tables and the companions' tables, each option to @h

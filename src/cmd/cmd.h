@@ -43,6 +43,13 @@ void cmd_registry_init(void);
  * Returns the exit status (0, 1 or 2). */
 int cmd_test_main(const struct test_desc *t, int argc, char **argv);
 
+/* The option tables of test @t as its command line takes them: its own,
+ * then the companions' it takes; at most @max, NULL-terminated (@all has
+ * @max + 1 entries). Returns how many. */
+#define CMD_MAX_TABLES 16
+int cmd_test_tables(const struct test_desc *t, const struct optdesc **all,
+		    int max);
+
 /* NULL-terminated list of commands, in help order. */
 extern const struct rtlat_cmd *rtlat_cmds[];
 

@@ -27,7 +27,6 @@
 #include "core/engine.h"
 #include "core/ini.h"
 #include "core/label.h"
-#include "tests/lib/ipc_test.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/outfile.h"
@@ -156,13 +155,6 @@ static char *suite_test_names(char *buf, size_t len)
 
 /* --- --test-args: what the suite sets itself is not for them ------------ */
 
-/* The options of the tests that the suite knows (the tests' own tables
- * may add a few more, none of them suite-managed). */
-static const struct optdesc *const test_tables[] = {
-	engine_timer_opts, engine_common_opts, load_optdescs, ipc_test_opts,
-	NULL,
-};
-
 /* Set on every run by the suite (build_argv()): -T/--duration, --json,
  * --headline-fd, --warmup, --max-latency, and the load options, which it
  * gives to the runs with load only. */
@@ -188,14 +180,15 @@ static bool suite_managed(const struct optdesc *d)
  * allows) of the tests: an exact name, else the one option it abbreviates;
  * NULL if unknown or ambiguous. An abbreviation of suite-managed options
  * only gives the first of them. */
-static const struct optdesc *test_long(const char *name, size_t len)
+static const struct optdesc *test_long(const struct optdesc *const *tables,
+				       const char *name, size_t len)
 {
 	const struct optdesc *d, *hit = NULL;
 	bool other = false;
 	int t;
 
-	for (t = 0; test_tables[t]; t++) {
-		for (d = test_tables[t]; d->lng || d->shrt; d++) {
+	for (t = 0; tables[t]; t++) {
+		for (d = tables[t]; d->lng || d->shrt; d++) {
 			if (!d->lng || strncmp(d->lng, name, len) != 0)
 				continue;
 			if (strlen(d->lng) == len)
@@ -209,25 +202,29 @@ static const struct optdesc *test_long(const char *name, size_t len)
 	return other ? NULL : hit;
 }
 
-static const struct optdesc *test_short(int c)
+static const struct optdesc *test_short(const struct optdesc *const *tables,
+					int c)
 {
 	const struct optdesc *d;
 	int t;
 
-	for (t = 0; test_tables[t]; t++)
-		for (d = test_tables[t]; d->lng || d->shrt; d++)
+	for (t = 0; tables[t]; t++)
+		for (d = tables[t]; d->lng || d->shrt; d++)
 			if (d->shrt == c)
 				return d;
 	return NULL;
 }
 
 /*
- * Look through the words of --test-args @args as the test's option parser
- * will: returns the first suite-managed option in them, or NULL. *@sched is
- * set when they choose the scheduling (-P/--priority, --policy).
+ * Look through the words of --test-args @args as the option parser of test
+ * @t will (its tables and its companions'): returns the first
+ * suite-managed option in them, or NULL. *@sched is set when they choose
+ * the scheduling (-P/--priority, --policy).
  */
-static const struct optdesc *test_args_scan(const char *args, bool *sched)
+static const struct optdesc *test_args_scan(const struct test_desc *t,
+					    const char *args, bool *sched)
 {
+	const struct optdesc *tables[CMD_MAX_TABLES + 1];
 	const struct optdesc *d, *bad = NULL;
 	char *copy = strdup(args), *tok, *save = NULL;
 	bool value = false;	/* the word is the value of an option */
@@ -235,6 +232,7 @@ static const struct optdesc *test_args_scan(const char *args, bool *sched)
 	*sched = false;
 	if (!copy)
 		return NULL;	/* (the run then sees them as given) */
+	cmd_test_tables(t, tables, CMD_MAX_TABLES);
 	for (tok = strtok_r(copy, " \t", &save); tok && !bad;
 	     tok = strtok_r(NULL, " \t", &save)) {
 		const char *p = tok;
@@ -250,7 +248,7 @@ static const struct optdesc *test_args_scan(const char *args, bool *sched)
 		if (p[1] == '-') {
 			size_t len = strcspn(p + 2, "=");
 
-			d = test_long(p + 2, len);
+			d = test_long(tables, p + 2, len);
 			if (!d)
 				continue;
 			if (suite_managed(d))
@@ -261,7 +259,7 @@ static const struct optdesc *test_args_scan(const char *args, bool *sched)
 		}
 		/* -qT5: flags, then at most one option with its value */
 		for (p++; *p && !bad; p++) {
-			d = test_short(*p);
+			d = test_short(tables, *p);
 			if (!d)
 				continue;
 			if (suite_managed(d))
@@ -301,7 +299,7 @@ static int test_args_add(struct suite *s, const struct optdesc *d,
 			 test, suite_test_names(names, sizeof(names)));
 		return opt_bad_value(d, arg, msg);
 	}
-	bad = test_args_scan(colon + 1, &sched);
+	bad = test_args_scan(c->test, colon + 1, &sched);
 	if (bad) {
 		snprintf(msg, sizeof(msg),
 			 "%s is set by the suite itself; the suite manages -T/--duration, --warmup, --max-latency, --json, --headline-fd and the load options (--load, --load-*): give -T, --warmup, --max-latency, --loads and --load-* to rtlat suite",
