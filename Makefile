@@ -13,6 +13,8 @@
 #   make check-fresh          README's first command in a fresh mmdebstrap
 #                             Debian root (root, about 2-5 minutes)
 #   make check-build-matrix   every combination of the optional libraries
+#   make check-cobalt         the Xenomai Cobalt build (XENO_CONFIG=) against
+#                             a stand-in libcobalt: link audit and tests
 #   make check-quality        all quality gates CI runs after make check
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
@@ -123,6 +125,39 @@ FEATURES_MISSING += tracefs
 endif
 endif
 
+# Xenomai 3 Cobalt (docs/xenomai.md): XENO_CONFIG=/usr/xenomai/bin/xeno-config
+# builds against libcobalt with the POSIX skin's flags. The samplers, the
+# partner tasks and the cruncher then are Cobalt threads; main, display,
+# loads, trace and report stay on Linux: their objects' references to the
+# calls Cobalt wraps are renamed to __real_NAME (Xenomai's __STD()) after
+# compiling, so that only the measuring code goes through libcobalt.
+# The measuring objects: wrapped calls kept (scripts/cobalt-audit.txt).
+COBALT_RT := src/core/wait src/tests/lib/ipc
+# Measuring and other code in one object: the Linux side's I/O, signal
+# waits and sleeps renamed, threads, clocks and synchronisation kept
+# (engine.c creates and joins its Linux threads with RTLAT_STD()).
+COBALT_MIXED := src/core/engine src/core/rtsetup src/core/timeutil \
+	$(patsubst %.c,%,$(wildcard src/tests/*.c)) \
+	src/tests/lib/timer_test src/tests/lib/crunch src/tests/lib/ipc_test
+COBALT_KEPT := pthread_% sem_% mq_% clock_% sched_% timer_% timerfd_%
+XENO_CONFIG ?=
+ifneq ($(XENO_CONFIG),)
+COBALT_CFLAGS := $(shell $(XENO_CONFIG) --posix --cflags)
+COBALT_LDFLAGS := $(shell $(XENO_CONFIG) --posix --ldflags)
+COBALT_VERSION := $(shell $(XENO_CONFIG) --version)
+ifeq ($(strip $(COBALT_LDFLAGS)),)
+$(error $(XENO_CONFIG) --posix --ldflags gave nothing: is XENO_CONFIG Xenomai 3's xeno-config?)
+endif
+RTLAT_CPPFLAGS += $(COBALT_CFLAGS) -DRTLAT_COBALT \
+	-DRTLAT_COBALT_VERSION='"$(COBALT_VERSION)"'
+EXTRA_LDFLAGS += $(COBALT_LDFLAGS)
+COBALT_WRAPS := $(filter-out main,$(shell scripts/cobalt-wraps.sh $(COBALT_LDFLAGS)))
+OBJCOPY ?= $(CROSS_COMPILE)objcopy
+cobalt_renames = $(if $(filter $(1),$(COBALT_RT)),,\
+	$(foreach n,$(if $(filter $(1),$(COBALT_MIXED)),$(filter-out $(COBALT_KEPT),$(COBALT_WRAPS)),$(COBALT_WRAPS)),\
+	--redefine-sym $(n)=__real_$(n)))
+endif
+
 ALL_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 
@@ -163,7 +198,8 @@ MANPAGES := $(wildcard man/*.1)
 .PHONY: all static check check-unit check-cli install install-links uninstall \
 	deps clean unit-tests lint check-cross check-musl check-sanitize \
 	check-tsan check-valgrind check-rtvm check-quality asan fuzz fuzz-run \
-	check-build-matrix check-fresh
+	check-build-matrix check-fresh cobalt-standin check-cobalt \
+	print-cobalt-objs
 
 all: $(BIN)
 
@@ -183,9 +219,44 @@ $(O)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+ifneq ($(XENO_CONFIG),)
+	$(Q)$(if $(strip $(call cobalt_renames,$*)),$(OBJCOPY) $(call cobalt_renames,$*) $@)
+endif
 
 static:
 	$(MAKE) O=$(O)/static STATIC=1 all
+
+# The stand-in libcobalt of the Cobalt build's tests (tests/cobalt/, not
+# shipped): it must define __wrap_NAME for every NAME cobalt.wrappers wraps.
+COBALT_STANDIN := $(O)/cobalt-standin/libcobalt.a
+$(COBALT_STANDIN): tests/cobalt/standin.c tests/cobalt/cobalt.wrappers
+	@mkdir -p $(dir $@)
+	$(quiet) CC $<
+	$(Q)$(CC) -O2 -g -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -c -o $(@:.a=.o) $<
+	$(Q)missing=$$(awk '{print $$2}' tests/cobalt/cobalt.wrappers | while read n; do \
+		nm $(@:.a=.o) | grep -q " T __wrap_$$n$$" || echo $$n; done); \
+		test -z "$$missing" || { echo "standin.c lacks __wrap_ for:" $$missing; exit 1; }
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $(@:.a=.o)
+
+cobalt-standin: $(COBALT_STANDIN)
+
+# the lists of the link audit, for its test (tests/cli/test_cobalt.py)
+print-cobalt-objs:
+	@echo $(COBALT_RT); echo $(COBALT_MIXED); echo $(COBALT_KEPT)
+
+# The Cobalt build against the stand-in, its link audit and its tests.
+check-cobalt: $(COBALT_STANDIN)
+	$(MAKE) O=$(O)/cobalt XENO_CONFIG=$(abspath tests/cobalt/xeno-config) \
+		COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin) all
+	$(PYTHON) scripts/check-cobalt.py $(O)/cobalt tests/cobalt/xeno-config \
+		--kept $(COBALT_KEPT) --rt $(COBALT_RT) \
+		--mixed $(COBALT_MIXED)
+	RTLAT=$(abspath $(O)/cobalt/rtlat) $(PYTHON) -m pytest -q tests/cli/test_cobalt.py
+	$(MAKE) O=$(O)/cobalt XENO_CONFIG=$(abspath tests/cobalt/xeno-config) \
+		COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin) static
+	RTLAT=$(abspath $(O)/cobalt/static/rtlat) $(PYTHON) -m pytest -q \
+		tests/cli/test_cobalt.py -k "waits or mode_switch"
 
 # Unit tests link the library with cmocka.
 $(O)/tests/unit/%: tests/unit/%.c $(LIB)
@@ -315,7 +386,7 @@ check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 
 check-quality: lint check-build-matrix check-cross check-musl check-tsan check-valgrind \
-	check-sanitize check-rtvm fuzz-run
+	check-sanitize check-rtvm check-cobalt fuzz-run
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
