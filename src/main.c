@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/cobalt.h"
 #include "core/log.h"
 #include "core/outfile.h"
 #include "core/rtsetup.h"
@@ -128,7 +129,11 @@ int main(int argc, char **argv)
 		return finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("rtlat %s\n", RTLAT_VERSION);
+		if (cobalt_build())
+			printf("rtlat %s (built for %s)\n", RTLAT_VERSION,
+			       cobalt_system());
+		else
+			printf("rtlat %s\n", RTLAT_VERSION);
 		return finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "help")) {

@@ -26,6 +26,7 @@
 #include "core/children.h"
 #include "core/engine.h"
 #include "core/ini.h"
+#include "core/cobalt.h"
 #include "core/label.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -335,7 +336,7 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 
 		if (why)
 			return opt_bad_value(d, arg, why);
-		s->label = arg;
+		s->label = s->label_given = arg;
 		return 0;
 	}
 	case OPT_OUT: {
@@ -1295,6 +1296,13 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	sysdesc_read(&s->sys, "/");
 	if (!s->label)
 		s->label = s->sys.hostname[0] ? s->sys.hostname : "this system";
+	if (cobalt_build() && s->label != s->label_given) {
+		/* the rows of the same board under Linux and under the
+		 * co-kernel stay apart in one report */
+		snprintf(s->label_buf, sizeof(s->label_buf), "%s, %s",
+			 s->label, cobalt_system());
+		s->label = s->label_buf;
+	}
 	n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
 	if (n > 0)
 		s->exe[n] = '\0';

@@ -47,6 +47,8 @@ struct suite {
 	const char *tests;		/* NULL: every suite test */
 	const char *loads;		/* "none,hell" */
 	const char *label;
+	const char *label_given;	/* --label, or NULL */
+	char label_buf[320];		/* the default label of a Cobalt build */
 	const char *out;
 	bool quiet;
 	const char *fwd[SUITE_MAX_FWD];	/* load options for loaded runs */

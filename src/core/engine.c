@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/cobalt.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -51,6 +52,7 @@ enum {
 	OPT_HIST_BUCKET,
 	OPT_HIST_SIZE,
 	OPT_HEADLINE_FD,
+	OPT_MAX_MSW,
 };
 
 const struct optdesc engine_common_opts[] = {
@@ -87,6 +89,8 @@ const struct optdesc engine_common_opts[] = {
 	  "rewrite the JSON result every TIME (default 10s; 0 = at the end)", OPT_CHECKPOINT },
 	{ "max-latency", 0, required_argument, "US",
 	  "exit with status 2 if a latency exceeded US", OPT_MAXLAT },
+	{ "max-msw", 0, required_argument, "N",
+	  "Xenomai Cobalt build: exit with status 2 if the samplers\nswitched to secondary mode more than N times (0: any)", OPT_MAX_MSW },
 	{ "break", 0, required_argument, "US",
 	  "stop at the first latency above US (exit status 2); writes a\ntrace marker and stops tracing if tracefs is mounted", OPT_BREAK },
 	{ "no-mlock", 0, no_argument, NULL,
@@ -127,6 +131,7 @@ void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio)
 	o->hist_bucket_ns = NSEC_PER_USEC;
 	o->hist_buckets = 1000;
 	o->max_latency_ns = -1;
+	o->max_msw = -1;
 	o->break_ns = -1;
 	o->checkpoint_ns = 10 * NSEC_PER_SEC;
 	o->headline_fd = -1;
@@ -218,6 +223,13 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		return time_opt(d, arg, NSEC_PER_USEC, 0, 3600 * NSEC_PER_SEC,
 				&o->max_latency_ns,
 				"expected a latency in us (or with unit, e.g. 1ms), at most 1h");
+	case OPT_MAX_MSW:
+		if (!cobalt_build())
+			return opt_bad_value(d, arg, "this rtlat is not built for Xenomai Cobalt (make XENO_CONFIG=.../xeno-config): its samplers are Linux threads, which have no mode switches");
+		if (parse_int(arg, 0, INT32_MAX, &v) < 0)
+			return opt_bad_value(d, arg, "expected a count, 0 or more");
+		o->max_msw = v;
+		return 0;
 	case OPT_BREAK:
 		return time_opt(d, arg, NSEC_PER_USEC, 0, 3600 * NSEC_PER_SEC,
 				&o->break_ns,
@@ -842,6 +854,67 @@ void engine_snapshot(struct run *r)
 	}
 }
 
+/*
+ * Cobalt build: read the samplers' mode switches (cobalt_msw()). @base:
+ * the counts before the start (the samplers wait at the gate), else the
+ * switches since then, kept as the largest read (the display reads while
+ * running, the main thread once at the end of the measurement).
+ */
+static void msw_read(struct run *r, bool base)
+{
+	pid_t *tids;
+	uint64_t *v;
+	bool *found;
+	int i, n = r->nsamplers;
+
+	if (!cobalt_build() || n <= 0 || (!base && !r->msw_based))
+		return;
+	tids = calloc((size_t)n, sizeof(*tids));
+	v = calloc((size_t)n, sizeof(*v));
+	found = calloc((size_t)n, sizeof(*found));
+	if (tids && v && found) {
+		for (i = 0; i < n; i++)
+			tids[i] = r->s[i].tid;
+		if (cobalt_msw(tids, n, v, found) > 0) {
+			for (i = 0; i < n; i++) {
+				struct sampler *s = &r->s[i];
+				uint64_t d, old;
+
+				if (!found[i])
+					continue;
+				if (base) {
+					s->msw0 = v[i];
+					s->msw_known = true;
+					continue;
+				}
+				if (!s->msw_known)
+					continue;
+				d = v[i] > s->msw0 ? v[i] - s->msw0 : 0;
+				old = atomic_load(&s->msw);
+				while (d > old &&
+				       !atomic_compare_exchange_weak(&s->msw,
+								     &old, d))
+					;
+			}
+			if (base)
+				r->msw_based = r->msw_known = true;
+		}
+	}
+	free(tids);
+	free(v);
+	free(found);
+}
+
+uint64_t engine_msw_total(const struct run *r)
+{
+	uint64_t t = 0;
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++)
+		t += atomic_load(&r->s[i].msw);
+	return t;
+}
+
 static void *display_main(void *arg)
 {
 	struct run *r = arg;
@@ -869,8 +942,11 @@ static void *display_main(void *arg)
 		if (stopping)
 			break;
 		now = clock_now_ns(CLOCK_MONOTONIC);
-		if (r->test->out->tick && now >= next_tick) {
-			r->test->out->tick(r);
+		if (now >= next_tick) {
+			if (!atomic_load(&r->msw_final))
+				msw_read(r, false);
+			if (r->test->out->tick)
+				r->test->out->tick(r);
 			next_tick = now + TICK_NS;
 		}
 		if (r->o->json_file && r->o->checkpoint_ns > 0 &&
@@ -1053,8 +1129,10 @@ void engine_free(struct run *r)
 	free(r->sys);
 }
 
+/* A thread at @policy/@prio; @on_linux: a Linux thread also in a Cobalt
+ * build (cobalt.h), else (the samplers) a Cobalt one there. */
 static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
-			int policy, int prio, size_t stack)
+			int policy, int prio, size_t stack, bool on_linux)
 {
 	pthread_attr_t attr;
 	struct sched_param sp;
@@ -1067,7 +1145,8 @@ static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, policy);
 	pthread_attr_setschedparam(&attr, &sp);
-	e = pthread_create(t, &attr, fn, arg);
+	e = on_linux ? RTLAT_STD(pthread_create)(t, &attr, fn, arg) :
+		    pthread_create(t, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
 	return e;
 }
@@ -1355,7 +1434,7 @@ static int run_start(struct run *r, const sigset_t *sigs)
 
 		e = start_thread(&s->thread, sampler_main, s, s->policy,
 				 s->policy == SCHED_OTHER ? 0 : s->prio,
-				 SAMPLER_STACK);
+				 SAMPLER_STACK, false);
 		if (e) {
 			sched_explain(s->policy, s->prio, e, msg, sizeof(msg));
 			log_error("%s", msg);
@@ -1405,10 +1484,11 @@ static int run_start(struct run *r, const sigset_t *sigs)
 	r->mono_start_ns = clock_now_ns(CLOCK_MONOTONIC) +
 			   (r->t_measure - clock_now_ns(o->clock));
 
+	msw_read(r, true);	/* the samplers wait at the gate */
 	if (t->out->start)
 		t->out->start(r);
 	e = start_thread(&r->display, display_main, r, SCHED_OTHER, 0,
-			 DISPLAY_STACK);
+			 DISPLAY_STACK, true);
 	if (e) {
 		log_error("cannot start the display thread: %s", strerror(e));
 		return -1;
@@ -1472,12 +1552,15 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);
 	mono_end = clock_now_ns(CLOCK_MONOTONIC);
+	/* the mode switches of the measurement, before the stop's own */
+	atomic_store(&r->msw_final, 1);
+	msw_read(r, false);
 	stop_samplers(r);
 	/* nothing measures any more: give the CPUs' idle states back before
 	 * anything may wait (a FIFO output for its reader) */
 	dma_release(r);
 	atomic_store(&r->display_stop, 1);
-	pthread_join(r->display, NULL);
+	RTLAT_STD(pthread_join)(r->display, NULL);
 	r->display_started = false;
 	if (r->display_failed)
 		r->stop_reason = STOP_ERROR;
@@ -1502,6 +1585,33 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 
 /* Finish: companions stop, the outcome and exit status, the summary, the
  * files. */
+/* Cobalt build: a mode switch in the measurement is a warning naming
+ * the sampler; more than --max-msw fails the run's threshold (exit 2). */
+static void msw_check(struct run *r)
+{
+	int i;
+
+	if (!cobalt_build())
+		return;
+	if (!r->msw_known) {
+		engine_warn(r, "mode switches not known: the Cobalt core's thread statistics (/proc/xenomai/sched/stat) do not list the samplers");
+		return;
+	}
+	r->msw_total = engine_msw_total(r);
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+		uint64_t n = atomic_load(&s->msw);
+
+		if (n)
+			engine_warn(r, "sampler %d (CPU %d, tid %d) switched to secondary mode %llu time%s during the measurement: it called Linux (see docs/xenomai.md)",
+				    s->id, s->cpu >= 0 ? s->cpu : s->cpu_now,
+				    (int)s->tid, (unsigned long long)n,
+				    n == 1 ? "" : "s");
+	}
+	if (r->o->max_msw >= 0 && r->msw_total > (uint64_t)r->o->max_msw)
+		r->threshold_exceeded = true;
+}
+
 static void run_finish(struct run *r)
 {
 	const struct test_desc *t = r->test;
@@ -1526,6 +1636,7 @@ static void run_finish(struct run *r)
 		    a->st.n && a->st.max > o->max_latency_ns)
 			r->threshold_exceeded = true;
 	}
+	msw_check(r);
 	if (r->stop_reason == STOP_ERROR)
 		r->exit_code = 1;
 	else if (r->stop_reason == STOP_BREAK || r->threshold_exceeded)
@@ -1568,7 +1679,7 @@ static void run_release(struct run *r)
 		stop_samplers(r);
 		if (r->display_started) {
 			atomic_store(&r->display_stop, 1);
-			pthread_join(r->display, NULL);
+			RTLAT_STD(pthread_join)(r->display, NULL);
 			r->display_started = false;
 		}
 	}

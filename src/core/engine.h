@@ -76,6 +76,7 @@ struct engine_opts {
 	const char *gnuplot_file;
 	const char *json_file;
 	int64_t max_latency_ns;		/* < 0: no threshold */
+	int64_t max_msw;		/* --max-msw (Cobalt build); < 0: none */
 	int64_t break_ns;		/* < 0: no break */
 	int64_t checkpoint_ns;		/* result file rewrite period */
 	bool raw_samples;		/* stream every sample (cyclic -v) */
@@ -179,6 +180,11 @@ struct sampler {
 	pid_t tid;
 	pthread_t thread;
 	bool created;
+	/* Cobalt build: mode switches (MSW) in the measurement, from the
+	 * Cobalt core's statistics (display and main thread) */
+	uint64_t msw0;
+	_Atomic uint64_t msw;
+	bool msw_known;
 	int nseries;
 	struct series series[RTLAT_MAX_SERIES];
 	int name_idx[RTLAT_MAX_SERIES];	/* series -> run name index */
@@ -340,6 +346,10 @@ struct engine_env {
 void headline_put(FILE *f, const char *key, const char *v);
 
 /* A warning of the run (on stderr now, in the result and headline). */
+/* Cobalt build: the samplers' mode switches so far in the measurement
+ * (0 elsewhere). */
+uint64_t engine_msw_total(const struct run *r);
+
 void engine_warn(struct run *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* An error of the run @msg: the run ends as an error (a second one becomes
@@ -557,6 +567,12 @@ struct run {
 
 	int reached;			/* phase reached (engine.c) */
 	bool threshold_exceeded;
+	/* Cobalt build: the mode-switch counts (cobalt.h) are known, the
+	 * baseline taken at the measurement's start, the last read taken at
+	 * its end; their total */
+	bool msw_known, msw_based;
+	_Atomic int msw_final;
+	uint64_t msw_total;
 	int exit_code;
 	bool no_host;			/* leave the host identity out (selftest) */
 

@@ -55,12 +55,14 @@ static inline int64_t clock_now_ns(clockid_t clock)
 }
 
 /* Sleep @ns (relative, CLOCK_MONOTONIC); a signal may end it early. Not
- * for samplers: they wait with their backend. */
+ * for samplers' measurements: they wait with their backend. (In a Cobalt
+ * build, clock_nanosleep() is Cobalt's in the measuring objects and
+ * Linux's elsewhere: see core/cobalt.h.) */
 static inline void sleep_ns(int64_t ns)
 {
 	struct timespec ts = ns_to_ts(ns);
 
-	nanosleep(&ts, NULL);
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 }
 
 /*

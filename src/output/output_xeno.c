@@ -44,6 +44,7 @@
 
 #include "core/outfile.h"
 #include "output/output.h"
+#include "core/cobalt.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
 #include "trace/trace.h"
@@ -69,20 +70,23 @@ static int64_t window_avg(const struct window *w)
 void xeno_banner(struct run *r, const char *extra)
 {
 	const struct engine_opts *o = r->o;
-	char buf[32], dur[32], iv[32];
+	char buf[32], dur[32], iv[32], mode[192];
 	int i;
 
 	if (o->quiet)
 		return;
 	if (o->period_ns)
 		printf("== Sampling period: %s\n", fmt_time(buf, o->period_ns));
-	printf("== Test mode: %s", r->test->mode);
+	printf("== Test mode: %s", cobalt_mode(r->test->mode, mode, sizeof(mode)));
 	if (o->period_ns)
 		printf(" (%s, CLOCK_%s)", wait_backend_desc(o->wait),
 		       o->clock == CLOCK_REALTIME ? "REALTIME" : "MONOTONIC");
 	printf("\n");
 	if (extra)
 		printf("== %s\n", extra);
+	if (cobalt_build())
+		printf("== Co-kernel: %s: the samplers are Cobalt threads; msw = their switches to secondary mode (Linux) so far%s\n",
+		       cobalt_system(), r->msw_known ? "" : " (not known: no Cobalt thread statistics)");
 	for (i = 0; i < r->nsamplers; i++) {
 		const struct sampler *s = &r->s[i];
 
@@ -211,6 +215,15 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 			break;
 		}
 		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "|%s", f);
+		if (c->field == XENO_MISSED && cobalt_build()) {
+			/* Xenomai's latency: "|---msw" after the overruns */
+			col_head(f, sizeof(f), "msw", 6);
+			hn += (size_t)snprintf(head + hn, sizeof(head) - hn,
+					       "|%s", f);
+			ln += (size_t)snprintf(line + ln, sizeof(line) - ln,
+					       "|%6" PRIu64,
+					       engine_msw_total(r));
+		}
 	}
 	if (trace_active(r)) {
 		/* --trace: the parts of the interval's largest sample */

@@ -16,6 +16,7 @@
 
 #include "output/output.h"
 #include "output/result.h"
+#include "core/cobalt.h"
 #include "core/rtsetup.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
@@ -56,7 +57,7 @@ static const char *clock_name(clockid_t c)
 static void write_body(struct run *r, struct jw *w, const char *status)
 {
 	const struct engine_opts *o = r->o;
-	char buf[64], host[256];
+	char buf[64], host[256], mode[192];
 	struct utsname u;
 	int64_t actual;
 	int i, j;
@@ -69,7 +70,14 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_str(w, "version", RTLAT_VERSION);
 	jw_obj_end(w);
 	jw_str(w, "test", r->test->name);
-	jw_str(w, "mode", r->test->mode);
+	jw_str(w, "mode", cobalt_mode(r->test->mode, mode, sizeof(mode)));
+	if (cobalt_build()) {
+		jw_str(w, "cokernel", cobalt_system());
+		if (r->msw_known)
+			jw_uint(w, "msw", engine_msw_total(r));
+		else
+			jw_null(w, "msw");
+	}
 	jw_str(w, "status", status);
 	jw_arr_begin_inline(w, "command_line");
 	for (i = 0; i < r->argc; i++)
@@ -172,6 +180,10 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_int(w, "priority", s->prio_now);
 		jw_int(w, "cpu_at_start", s->cpu_now);
 		jw_str(w, "cpus_allowed", s->allowed_now);
+		if (cobalt_build() && s->msw_known)
+			jw_uint(w, "msw", atomic_load(&((struct sampler *)s)->msw));
+		else if (cobalt_build())
+			jw_null(w, "msw");
 		/* interval records the display could not take in time: their
 		 * lines and interval rows are missing, the totals are not */
 		jw_uint(w, "intervals_dropped",

@@ -410,6 +410,15 @@ static void read_system(struct imp_ctx *c, const cJSON *root,
 			desc = t;
 		}
 	}
+	e = cJSON_GetObjectItemCaseSensitive(root, "cokernel");
+	if (cJSON_IsString(e) && e->valuestring[0]) {
+		/* a Cobalt build's run: "Xenomai/Cobalt 3.2.4" */
+		char *t = xasprintf("%s%sco-kernel: %s", desc ? desc : "",
+				    desc ? "; " : "", e->valuestring);
+
+		free(desc);
+		desc = t;
+	}
 	free(r->system);
 	r->system = desc;
 }

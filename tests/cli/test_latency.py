@@ -69,6 +69,8 @@ def test_link_named_latency(tmp_path):
      "--json: /nonexistent-dir/r.json: directory /nonexistent-dir does not exist"),
     (["--policy", "fifo", "-P", "0", "-T", "1"],
      "priority 0 out of range for policy fifo (1..99)"),
+    (["--max-msw", "0", "-T", "1"],
+     "this rtlat is not built for Xenomai Cobalt"),
 ])
 def test_bad_options(args, msg):
     t = time.monotonic()

@@ -143,9 +143,7 @@ bool ipc_event_wake(struct seqtrack *t, struct ipc_mbox *box, uint32_t first,
 
 static void pause_poll(void)
 {
-	struct timespec ts = ns_to_ts(POLL_NS);
-
-	nanosleep(&ts, NULL);
+	sleep_ns(POLL_NS);
 }
 
 /* ---------------------------------------------------------------------- */

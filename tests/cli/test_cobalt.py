@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The Xenomai Cobalt build (docs/xenomai.md), against the stand-in
+libcobalt of tests/cobalt (make check-cobalt builds both and runs this with
+RTLAT pointing at build/cobalt/rtlat; other builds skip it).
+
+The stand-in counts every wrapped call per thread, marks the threads the
+wrapped pthread_create() made (and main) as Cobalt threads, keeps a
+/proc/xenomai/sched/stat and, asked to, counts a mode switch at a
+sampler's Nth clock_nanosleep(). Asserted: the samplers' waits and clock
+reads go through the wrappers, one per cycle at least; the Linux side
+(main and display) makes no wrapped I/O call; the header and the result
+say Xenomai/Cobalt; mode switches are counted, warned of, stored and gate
+the exit status with --max-msw; the link audit finds a call it does not
+know of."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import RTLAT, ROOT, load_json_strict, needs_root, run
+
+VERSION = subprocess.run([RTLAT, "--version"], capture_output=True,
+                         text=True).stdout
+pytestmark = [
+    pytest.mark.skipif("Xenomai/Cobalt" not in VERSION,
+                       reason="not a Cobalt build (make check-cobalt)"),
+    needs_root,
+]
+
+# calls that do I/O or wait for Linux events: none of them may go through
+# libcobalt from the Linux side
+IO = {"printf", "fprintf", "vfprintf", "vprintf", "puts", "fputs", "fputc",
+      "putchar", "fwrite", "fclose", "write", "read", "open", "open64",
+      "__open_2", "__open64_2", "close", "fcntl", "ioctl", "mmap", "mmap64",
+      "select", "sigwait", "sigwaitinfo", "sigtimedwait", "nanosleep",
+      "sleep", "usleep", "syslog", "__printf_chk", "__fprintf_chk",
+      "__vfprintf_chk", "__vprintf_chk"}
+
+
+def cobalt_run(tmp_path, args, msw_at=0, stat=True):
+    """Run the Cobalt build; returns (process, counts, result), counts as
+    {tid: {"kind", "policy", "prio", "calls": {name: n}}}."""
+    log = tmp_path / "calls.log"
+    root = tmp_path / "xeno"
+    root.mkdir(exist_ok=True)
+    env = dict(os.environ, COBALT_STANDIN_LOG=str(log),
+               COBALT_STANDIN_ROOT=str(root))
+    if stat:
+        env["RTLAT_XENOMAI_ROOT"] = str(root)
+    if msw_at:
+        env["COBALT_STANDIN_MSW_AT"] = str(msw_at)
+    res = tmp_path / "r.json"
+    p = subprocess.Popen([RTLAT] + args + ["--json", str(res)], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    out, err = p.communicate(timeout=120)
+    p.stdout_text, p.stderr_text = out, err
+    counts = {}
+    for line in log.read_text().splitlines():
+        tid, kind, pol, prio, name, n = line.split()
+        t = counts.setdefault(int(tid), {"kind": kind, "policy": int(pol),
+                                         "prio": int(prio), "calls": {}})
+        t["calls"][name] = int(n)
+    return p, counts, load_json_strict(res)
+
+
+def samples(thread, series="latency"):
+    return thread["series"][series]["samples"]
+
+
+@pytest.mark.parametrize("wait,call", [
+    ("abs", "clock_nanosleep"), ("rel", "clock_nanosleep"),
+    ("timerfd", "read"), ("posix", "sigwaitinfo"), ("busy", None)])
+def test_sampler_waits_and_clock_reads_go_through_cobalt(tmp_path, wait,
+                                                         call):
+    p, counts, r = cobalt_run(tmp_path, ["latency", "-T", "1", "-c", "0",
+                                         "-p", "1000", "-w", wait, "-q"])
+    assert p.returncode == 0, p.stderr_text
+    th = r["threads"][0]
+    s = counts[th["tid"]]
+    assert s["kind"] == "cobalt" and s["policy"] == 1 and s["prio"] == 99
+    n = samples(th)
+    assert n >= 100
+    # one clock read per wake-up at least, one wait per cycle
+    assert s["calls"]["clock_gettime"] >= n
+    if call:
+        assert s["calls"][call] >= n, s["calls"]
+    # the Linux side: main (the process) and every Linux thread
+    main = counts.get(p.pid, {"calls": {}, "kind": "cobalt"})
+    assert main["kind"] == "cobalt"         # the bootstrap shadows main
+    linux = [t for t in counts.values() if t["kind"] == "linux"]
+    assert linux, "the display thread must be a Linux thread"
+    for t in linux + [main]:
+        assert not IO & set(t["calls"]), t["calls"]
+
+
+def test_header_result_and_rtd_say_cobalt(tmp_path):
+    p, counts, r = cobalt_run(tmp_path, ["latency", "-T", "2", "-c", "0",
+                                         "-p", "1000", "--warmup", "0"])
+    assert p.returncode == 0, p.stderr_text
+    out = p.stdout_text
+    assert "== Test mode: periodic user-mode task on Xenomai/Cobalt 3.2.4" in out
+    assert "== Co-kernel: Xenomai/Cobalt 3.2.4: the samplers are Cobalt threads" in out
+    assert "RTH|----lat min|----lat avg|----lat max|-overrun|---msw|" in out
+    rtd = [l for l in out.splitlines() if l.startswith("RTD|")]
+    assert rtd and all(l.split("|")[5].strip() == "0" for l in rtd)
+    assert r["mode"] == "periodic user-mode task on Xenomai/Cobalt 3.2.4"
+    assert r["cokernel"] == "Xenomai/Cobalt 3.2.4"
+    assert r["msw"] == 0 and r["threads"][0]["msw"] == 0
+    assert not any("secondary mode" in w for w in r["warnings"])
+
+
+def test_mode_switch_is_counted_warned_and_gated(tmp_path):
+    args = ["latency", "-T", "2", "-c", "0", "-p", "1000", "--warmup", "0"]
+    p, _, r = cobalt_run(tmp_path, args + ["-q"], msw_at=500)
+    assert p.returncode == 0, p.stderr_text
+    tid = r["threads"][0]["tid"]
+    want = "sampler 0 (CPU 0, tid %d) switched to secondary mode 1 time during the measurement" % tid
+    assert want in p.stderr_text
+    assert any(want in w for w in r["warnings"])
+    assert r["msw"] == 1 and r["threads"][0]["msw"] == 1
+    p, _, r = cobalt_run(tmp_path, args + ["--max-msw", "0"], msw_at=500)
+    assert p.returncode == 2, p.stderr_text
+    rtd = [l for l in p.stdout_text.splitlines() if l.startswith("RTD|")]
+    assert rtd[-1].split("|")[5].strip() == "1"
+    p, _, r = cobalt_run(tmp_path, args + ["--max-msw", "1", "-q"],
+                         msw_at=500)
+    assert p.returncode == 0, p.stderr_text
+
+
+def test_no_thread_statistics_is_said(tmp_path):
+    p, _, r = cobalt_run(tmp_path, ["latency", "-T", "1", "-c", "0", "-q"],
+                         stat=False)
+    assert p.returncode == 0, p.stderr_text
+    assert "mode switches not known" in p.stderr_text
+    assert r["msw"] is None and r["threads"][0]["msw"] is None
+
+
+def test_switch_partner_threads_are_cobalt_and_sem_goes_through_it(tmp_path):
+    p, counts, r = cobalt_run(tmp_path, ["switch", "-T", "1", "-p", "1000",
+                                         "--ipc", "sem", "-q"])
+    assert p.returncode == 0, p.stderr_text
+    n = r["summary"]["latency"]["samples"]
+    assert n >= 100
+    rt = [t for t in counts.values()
+          if t["kind"] == "cobalt" and t["policy"] == 1]
+    assert len(rt) == 2, counts          # the event thread and the worker
+    assert sum(t["calls"].get("sem_post", 0) for t in rt) >= n
+    assert sum(t["calls"].get("sem_wait", 0) for t in rt) >= n
+
+
+def test_link_audit_finds_an_unknown_call(tmp_path):
+    """check-cobalt.py over this build: clean with the shipped audit; with
+    one entry (gettid) left out, it names the objects that call it."""
+    build = pathlib_parent(RTLAT)
+    mk = ["make", "-s", "-C", str(ROOT), "--no-print-directory",
+          "print-cobalt-objs"]
+    objs = subprocess.run(mk, capture_output=True, text=True,
+                          check=True).stdout.split("\n")
+    rt, mixed, kept = objs[0].split(), objs[1].split(), objs[2].split()
+    cmd = ["/usr/bin/python3", str(ROOT / "scripts" / "check-cobalt.py"),
+           str(build), str(ROOT / "tests" / "cobalt" / "xeno-config"),
+           "--kept"] + kept + ["--rt"] + rt + ["--mixed"] + mixed
+    ok = subprocess.run(cmd, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    audit = (ROOT / "scripts" / "cobalt-audit.txt").read_text()
+    cut = tmp_path / "audit.txt"
+    cut.write_text("".join(l for l in audit.splitlines(True)
+                           if not l.startswith("gettid ")))
+    bad = subprocess.run(cmd + ["--audit", str(cut)], capture_output=True,
+                         text=True)
+    assert bad.returncode == 1
+    assert "src/core/wait: calls gettid, which Cobalt does not wrap" in bad.stdout
+    # docs/xenomai.md lists the wrapped calls the measuring code relies on
+    listed = subprocess.run(cmd + ["--list"], capture_output=True, text=True,
+                            check=True).stdout.split()
+    doc = (ROOT / "docs" / "xenomai.md").read_text()
+    part = doc.split("## What the measuring code relies on")[1]
+    block = part.split("```")[1].split()
+    assert block == listed
+
+
+def pathlib_parent(p):
+    return os.path.dirname(os.path.abspath(p))
+
+
+def test_report_and_suite_name_the_co_kernel(tmp_path):
+    """rtlat report shows the run's co-kernel with its system; the suite's
+    default label says it, so that the same board's runs on Linux and on
+    Cobalt stay apart in one report (--label is taken as given)."""
+    p, _, r = cobalt_run(tmp_path, ["latency", "-T", "1", "-c", "0", "-q"])
+    assert p.returncode == 0, p.stderr_text
+    page = tmp_path / "r.html"
+    q = run(["report", "--html", page, tmp_path / "r.json"], check=0)
+    assert "co-kernel: Xenomai/Cobalt 3.2.4" in page.read_text(), q.stderr
+    env = dict(os.environ, RTLAT_XENOMAI_ROOT=str(tmp_path / "xeno"),
+               COBALT_STANDIN_ROOT=str(tmp_path / "xeno"))
+    for given, want in ((None, ", Xenomai/Cobalt 3.2.4"), ("lab-a", None)):
+        out = tmp_path / ("suite-%s" % given)
+        args = ["suite", "--tests", "latency", "--loads", "none", "-T", "1",
+                "--out", out] + (["--label", given] if given else [])
+        s = run(args, env=env)
+        assert s.returncode == 0, s.stderr
+        suite = load_json_strict(out / "suite.json")
+        label = suite["label"]
+        if want:
+            assert label.endswith(want) and label != want, label
+        else:
+            assert label == given
