@@ -891,6 +891,10 @@ static void msw_read(struct run *r, bool base)
 					continue;
 				d = v[i] > s->msw0 ? v[i] - s->msw0 : 0;
 				old = atomic_load(&s->msw);
+				if (d && !old)
+					atomic_store(&s->msw_seen_ns,
+						     clock_now_ns(r->o->clock) -
+						     r->t_measure);
 				while (d > old &&
 				       !atomic_compare_exchange_weak(&s->msw,
 								     &old, d))
@@ -1599,14 +1603,22 @@ static void msw_check(struct run *r)
 	}
 	r->msw_total = engine_msw_total(r);
 	for (i = 0; i < r->nsamplers; i++) {
-		const struct sampler *s = &r->s[i];
+		struct sampler *s = &r->s[i];
 		uint64_t n = atomic_load(&s->msw);
+		int64_t at = atomic_load(&s->msw_seen_ns);
+		char when[48];
 
-		if (n)
-			engine_warn(r, "sampler %d (CPU %d, tid %d) switched to secondary mode %llu time%s during the measurement: it called Linux (see docs/xenomai.md)",
-				    s->id, s->cpu >= 0 ? s->cpu : s->cpu_now,
-				    (int)s->tid, (unsigned long long)n,
-				    n == 1 ? "" : "s");
+		if (!n)
+			continue;
+		if (at < 0)
+			snprintf(when, sizeof(when), "in the warm-up");
+		else
+			fmt_hms(when + snprintf(when, sizeof(when),
+						"first seen at "), at);
+		engine_warn(r, "sampler %d (CPU %d, tid %d) switched to secondary mode %llu time%s during the measurement (%s): it called Linux (see docs/xenomai.md)",
+			    s->id, s->cpu >= 0 ? s->cpu : s->cpu_now,
+			    (int)s->tid, (unsigned long long)n,
+			    n == 1 ? "" : "s", when);
 	}
 	if (r->o->max_msw >= 0 && r->msw_total > (uint64_t)r->o->max_msw)
 		r->threshold_exceeded = true;

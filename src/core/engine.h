@@ -185,6 +185,9 @@ struct sampler {
 	uint64_t msw0;
 	_Atomic uint64_t msw;
 	bool msw_known;
+	/* when the first one was seen, from the measurement's start (ns;
+	 * < 0: in the warm-up); valid when msw > 0 */
+	_Atomic int64_t msw_seen_ns;
 	int nseries;
 	struct series series[RTLAT_MAX_SERIES];
 	int name_idx[RTLAT_MAX_SERIES];	/* series -> run name index */

@@ -117,6 +117,9 @@ def test_mode_switch_is_counted_warned_and_gated(tmp_path):
     tid = r["threads"][0]["tid"]
     want = "sampler 0 (CPU 0, tid %d) switched to secondary mode 1 time during the measurement" % tid
     assert want in p.stderr_text
+    # where: the 500th 1 ms wake-up, 0.5 s into the measurement (seen
+    # within 100 ms; a stall of the machine may only make it later)
+    assert want + " (first seen at 00:00:0" in p.stderr_text
     assert any(want in w for w in r["warnings"])
     assert r["msw"] == 1 and r["threads"][0]["msw"] == 1
     p, _, r = cobalt_run(tmp_path, args + ["--max-msw", "0"], msw_at=500)
