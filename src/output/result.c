@@ -54,6 +54,23 @@ static const char *clock_name(clockid_t c)
 	return c == CLOCK_REALTIME ? "realtime" : "monotonic";
 }
 
+/* The test's declared figures (test_desc.params: also the headline's
+ * param.NAME lines), in test_data after its own extras; a value that is
+ * a JSON number is written as one, else as a string. */
+static void params_json(struct run *r, struct jw *w)
+{
+	struct test_param par[RTLAT_MAX_PARAMS];
+	int i, n;
+
+	if (!r->test->params)
+		return;
+	memset(par, 0, sizeof(par));
+	n = r->test->params(r, par, RTLAT_MAX_PARAMS);
+	for (i = 0; i < n && i < RTLAT_MAX_PARAMS; i++)
+		if (par[i].name[0])
+			jw_number_text(w, par[i].name, par[i].value);
+}
+
 static void write_body(struct run *r, struct jw *w, const char *status)
 {
 	const struct engine_opts *o = r->o;
@@ -201,9 +218,11 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	for (i = 0; i < r->ncomp; i++)
 		if (r->comp[i].ops->json)
 			r->comp[i].ops->json(&r->comp[i], r, w);
-	if (r->test->json) {
+	if (r->test->json || r->test->params) {
 		jw_obj_begin(w, "test_data");
-		r->test->json(r, w);
+		if (r->test->json)
+			r->test->json(r, w);
+		params_json(r, w);
 		jw_obj_end(w);
 	}
 	jw_obj_end(w);

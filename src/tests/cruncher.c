@@ -320,7 +320,7 @@ static void cruncher_json(struct run *r, struct jw *w)
 	const struct cruncher *c = r->priv;
 	int i;
 
-	jw_int(w, "ideal_ns", c->ideal_ns);
+	/* ideal_ns, calibrated_ns, dev_max_pct: cruncher_params() */
 	jw_int(w, "sleep_ns", c->sleep_ns);
 	jw_int(w, "tolerance_ppm", TOLERANCE_PPM);
 	jw_arr_begin(w, "cpus");

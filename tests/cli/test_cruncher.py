@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import RTLAT, hist_total, needs_root, run
+from conftest import RTLAT, hist_total, load_json_strict, needs_root, run
 from rt_helpers import (check_stdout, load, need_cpus, run_reaped,
                         stall_after_warmup)
 
@@ -180,3 +180,35 @@ def test_bad_options():
     # -c: the default is the first CPU, not every CPU
     assert "(default: the first CPU rtlat may use)" in out
     assert "every CPU rtlat may use" not in out
+
+
+@needs_root
+@pytest.mark.parametrize("test,args", [
+    ("cruncher", ["--ideal", "2000", "-T", "2"]),
+    ("switch", ["-T", "1"]),
+])
+def test_declared_figures_are_the_same_in_json_and_headline(tmp_path, test,
+                                                            args):
+    """The figures a test declares (test_desc.params) come from one place:
+    test_data holds every headline param.NAME with the same value, as a
+    number."""
+    res = tmp_path / "r.json"
+    head = tmp_path / "headline"
+    with open(head, "w") as f:
+        p = subprocess.run([RTLAT, test, "-q", "--json", str(res),
+                            "--headline-fd", str(f.fileno())] + args,
+                           pass_fds=[f.fileno()], capture_output=True,
+                           text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    params = {}
+    for line in head.read_text().splitlines():
+        if line.startswith("param."):
+            k, v = line[len("param."):].split(" ", 1)
+            params[k] = v
+    want = {"cruncher": {"ideal_ns", "calibrated_ns", "dev_max_pct"},
+            "switch": {"events", "event_missed_periods"}}[test]
+    assert set(params) == want, params
+    td = load_json_strict(res)["test_data"]
+    for k, v in params.items():
+        assert isinstance(td[k], (int, float)) and not isinstance(td[k], bool)
+        assert float(td[k]) == float(v), (k, td[k], v)
