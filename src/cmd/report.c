@@ -21,7 +21,9 @@ enum { K_HTML = 400 };
 static const struct optdesc report_opts[] = {
 	{ "html", 0, required_argument, "FILE",
 	  "also write a self-contained HTML page with the tables and gnuplot\n"
-	  "plots (histogram, latency over time, tail, max/p99.9 bars)", K_HTML },
+	  "plots (histogram, latency over time, tail, max/p99.9 bars; per\n"
+	  "board with runs over time, interval maxima and max/p99.9 over\n"
+	  "time per kernel)", K_HTML },
 	OPT_END,
 };
 

@@ -172,11 +172,46 @@ static void sources(FILE *f, const struct rep_runs *rs, const char **sys,
 	fprintf(f, "</dl>\n");
 }
 
+/* A long-term plot of group @group. */
+struct lt_plot {
+	size_t group;
+	int plot;
+};
+
+/* The long-term view of group @gi (@g): per board with several runs over
+ * time, interval maxima over time and max/p99.9 over runs (plot.h). */
+static void longterm_plots(struct plots *p, const struct group *g, size_t gi,
+			   struct lt_plot **lt, size_t *nlt)
+{
+	size_t i, j;
+
+	for (i = 0; i < g->n; i++) {
+		const char *b = g->v[i]->board;
+		int n[2];
+
+		for (j = 0; j < i && !str_same(g->v[j]->board, b); j++)
+			;
+		if (j < i)
+			continue;	/* board done */
+		n[0] = plot_longterm(p, g, b);
+		n[1] = plot_over_runs(p, g, b);
+		for (j = 0; j < 2; j++) {
+			if (n[j] < 0)
+				continue;
+			*lt = xrealloc(*lt, (*nlt + 1) * sizeof(**lt));
+			(*lt)[*nlt].group = gi;
+			(*lt)[(*nlt)++].plot = n[j];
+		}
+	}
+}
+
 int html_report(const char *path, const struct rep_runs *rs,
 		const struct out_opts *o, int *nplots)
 {
 	struct run_plots *rp = xcalloc(rs->n + 1, sizeof(*rp));
 	int *bars, *tail, *hists, count = 0, ret = -1;
+	struct lt_plot *lt = NULL;
+	size_t nlt = 0;
 	const char *sys[MAX_SYSTEMS];
 	size_t nsys = systems(rs, sys, MAX_SYSTEMS);
 	char err[512], why[512] = "", now[32];
@@ -197,6 +232,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 	if (!have_plots)
 		snprintf(why, sizeof(why), "no temporary directory for gnuplot");
 	for (i = 0; i < ng && have_plots && !plots_stopped(&p); i++) {
+		longterm_plots(&p, &g[i], i, &lt, &nlt);
 		bars[i] = plot_bars(&p, &g[i]);
 		tail[i] = plot_tail(&p, &g[i]);
 		hists[i] = g[i].loads ? plot_histograms(&p, &g[i]) : -1;
@@ -256,6 +292,9 @@ int html_report(const char *path, const struct rep_runs *rs,
 				figure(f, &p, rp[j].hist, &count);
 				figure(f, &p, rp[j].time, &count);
 			}
+			for (k = 0; k < nlt; k++)
+				if (lt[k].group == i)
+					figure(f, &p, lt[k].plot, &count);
 		}
 	}
 	sources(f, rs, sys, nsys);
@@ -276,6 +315,7 @@ out:
 	if (stopped)
 		ret = stopped;
 	free(rp);
+	free(lt);
 	free(bars);
 	free(tail);
 	free(hists);

@@ -7,10 +7,12 @@
 #include <math.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/label.h"
@@ -358,6 +360,234 @@ int plot_tail(struct plots *p, const struct group *g)
 	fprintf(f, "\n");
 	plot_close(p);
 	return n;
+}
+
+/* --- long-term view ---------------------------------------------------- */
+
+/* "2026-12-01T13:59:52.740Z" (rtlat's start_time: ISO 8601 UTC) as
+ * seconds since the epoch; false when it is not one. */
+static bool iso_seconds(const char *t, double *out)
+{
+	struct tm tm;
+	double frac = 0;
+	int n = 0;
+
+	if (!t)
+		return false;
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(t, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
+		return false;
+	if (t[n] == '.') {
+		char *end;
+
+		frac = strtod(t + n, &end);
+	}
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*out = (double)timegm(&tm) + frac;
+	return true;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The runs of @g on @board with a start time, in start order: their
+ * indexes into g->v in @idx (g->n entries); returns how many. */
+static size_t board_runs(const struct group *g, const char *board,
+			 size_t *idx, double *start)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < g->n; i++) {
+		double t;
+
+		if (!same_str(g->v[i]->board, board) ||
+		    !iso_seconds(g->v[i]->start_time, &t))
+			continue;
+		for (j = n; j > 0 && start[j - 1] > t; j--) {
+			start[j] = start[j - 1];
+			idx[j] = idx[j - 1];
+		}
+		start[j] = t;
+		idx[j] = i;
+		n++;
+	}
+	return n;
+}
+
+/* The line a run goes on: its kernel, and its load in a group of several
+ * loads: "6.1.0-rt (with load hell)". */
+static void line_key(char *buf, size_t len, const struct group *g,
+		     const struct rep_run *r)
+{
+	char l[96];
+
+	if (!g->loads) {
+		snprintf(buf, len, "%s", r->kernel ? r->kernel : "unknown kernel");
+		return;
+	}
+	load_title(l, sizeof(l), r->load);
+	snprintf(buf, len, "%s (%s)", r->kernel ? r->kernel : "unknown kernel", l);
+}
+
+/* The distinct line keys of runs @idx (@n of them), into @keys (each
+ * run's key index in @of); returns how many keys. */
+static size_t line_keys(const struct group *g, const size_t *idx, size_t n,
+			char (*keys)[160], size_t *of)
+{
+	size_t i, k, nk = 0;
+
+	for (i = 0; i < n; i++) {
+		char key[160];
+
+		line_key(key, sizeof(key), g, g->v[idx[i]]);
+		for (k = 0; k < nk && strcmp(keys[k], key); k++)
+			;
+		if (k == nk)
+			snprintf(keys[nk++], sizeof(keys[0]), "%s", key);
+		of[i] = k;
+	}
+	return nk;
+}
+
+/* Time axis of a long-term plot: UTC date and time. */
+static void time_axis(FILE *f)
+{
+	fprintf(f, "set xdata time\nset timefmt '%%s'\n"
+		"set format x \"%%Y-%%m-%%d\\n%%H:%%M\" timedate\n"
+		"set xlabel 'time (UTC)'\nset key below horizontal\n");
+}
+
+int plot_longterm(struct plots *p, const struct group *g, const char *board)
+{
+	size_t *idx = xcalloc(g->n + 1, sizeof(*idx));
+	size_t *of = xcalloc(g->n + 1, sizeof(*of));
+	double *start = xcalloc(g->n + 1, sizeof(*start));
+	char (*keys)[160] = xcalloc(g->n + 1, sizeof(*keys));
+	char what[320], cap[320];
+	size_t n, nk, i, k, npoints = 0;
+	int pn = -1;
+	FILE *f;
+
+	n = board_runs(g, board, idx, start);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < g->v[idx[i]]->sum.nint; k++)
+			npoints += g->v[idx[i]]->sum.iv[k].has_stats;
+	if (n < 2 || !npoints)
+		goto out;
+	nk = line_keys(g, idx, n, keys, of);
+	snprintf(what, sizeof(what), "interval maxima over time on %s",
+		 board ? board : "an unnamed board");
+	snprintf(cap, sizeof(cap), "long-term: interval maxima of %zu runs, %zu interval%s, %zu line%s",
+		 n, npoints, npoints == 1 ? "" : "s", nk, nk == 1 ? "" : "s");
+	pn = group_plot_start(p, g, what, cap);
+	if (pn < 0)
+		goto out;
+	f = p->script;
+	for (k = 0; k < nk; k++) {
+		fprintf(f, "$L%d_%zu << EOD\n", pn, k);
+		for (i = 0; i < n; i++) {
+			const struct rep_series *s = &g->v[idx[i]]->sum;
+			size_t j;
+
+			if (of[i] != k)
+				continue;
+			for (j = 0; j < s->nint; j++)
+				if (s->iv[j].has_stats)
+					fprintf(f, "%.3f %.4f\n", start[i] +
+						(double)s->iv[j].start_ns / 1e9,
+						us((double)s->iv[j].max));
+			fprintf(f, "\n");	/* runs apart */
+		}
+		fprintf(f, "EOD\n");
+	}
+	time_axis(f);
+	fprintf(f, "set ylabel 'interval max (µs)'\nplot ");
+	for (k = 0; k < nk; k++) {
+		fprintf(f, "%s$L%d_%zu using 1:2 with linespoints pt 7 ps 0.4 lc rgb '%s' title ",
+			k ? ", " : "", pn, k, palette[k % NCOLORS]);
+		gp_str(f, keys[k]);
+	}
+	fprintf(f, "\n");
+	plot_close(p);
+out:
+	free(idx);
+	free(of);
+	free(start);
+	free(keys);
+	return pn;
+}
+
+int plot_over_runs(struct plots *p, const struct group *g, const char *board)
+{
+	size_t *idx = xcalloc(g->n + 1, sizeof(*idx));
+	size_t *of = xcalloc(g->n + 1, sizeof(*of));
+	double *start = xcalloc(g->n + 1, sizeof(*start));
+	char (*keys)[160] = xcalloc(g->n + 1, sizeof(*keys));
+	char what[320], cap[320];
+	size_t n, nk, i, k, nmax = 0, np = 0;
+	int pn = -1, q = -1, j;
+	FILE *f;
+
+	for (j = 0; j < RTLAT_NPCT; j++)
+		if (!strcmp(rtlat_percentiles[j].name, "p99.9"))
+			q = j;
+	n = board_runs(g, board, idx, start);
+	for (i = 0; i < n; i++) {
+		nmax += g->v[idx[i]]->sum.has_stats;
+		np += q >= 0 && pct_point(&g->v[idx[i]]->sum, q);
+	}
+	if (n < 2 || !nmax)
+		goto out;
+	nk = line_keys(g, idx, n, keys, of);
+	snprintf(what, sizeof(what), "max and p99.9 over runs on %s",
+		 board ? board : "an unnamed board");
+	snprintf(cap, sizeof(cap), "long-term: max of %zu runs, p99.9 of %zu, %zu line%s",
+		 nmax, np, nk, nk == 1 ? "" : "s");
+	pn = group_plot_start(p, g, what, cap);
+	if (pn < 0)
+		goto out;
+	f = p->script;
+	for (k = 0; k < nk; k++) {
+		fprintf(f, "$R%d_%zu << EOD\n", pn, k);
+		for (i = 0; i < n; i++) {
+			const struct rep_series *s = &g->v[idx[i]]->sum;
+
+			if (of[i] != k || !s->has_stats)
+				continue;
+			fprintf(f, "%.3f %.4f ", start[i], us((double)s->max));
+			if (q >= 0 && pct_point(s, q))
+				fprintf(f, "%.4f\n", us((double)s->pct[q]));
+			else
+				fprintf(f, "NaN\n");
+		}
+		fprintf(f, "EOD\n");
+	}
+	time_axis(f);
+	fprintf(f, "set ylabel 'latency (µs)'\nplot ");
+	for (k = 0; k < nk; k++) {
+		char t[200];
+
+		fprintf(f, "%s$R%d_%zu using 1:2 with linespoints pt 7 lc rgb '%s' title ",
+			k ? ", " : "", pn, k, palette[k % NCOLORS]);
+		snprintf(t, sizeof(t), "%s max", keys[k]);
+		gp_str(f, t);
+		fprintf(f, ", $R%d_%zu using 1:3 with linespoints pt 6 dt 2 lc rgb '%s' title ",
+			pn, k, palette[k % NCOLORS]);
+		snprintf(t, sizeof(t), "%s p99.9", keys[k]);
+		gp_str(f, t);
+	}
+	fprintf(f, "\n");
+	plot_close(p);
+out:
+	free(idx);
+	free(of);
+	free(start);
+	free(keys);
+	return pn;
 }
 
 int plot_bars(struct plots *p, const struct group *g)

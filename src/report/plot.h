@@ -42,6 +42,17 @@ int plot_bars(struct plots *p, const struct group *g);
 int plot_histograms(struct plots *p, const struct group *g);
 
 /*
+ * The long-term view of the runs of @g on board @board (NULL: runs without
+ * a board), as OSADL plots its farm: plot_longterm() the maxima of every
+ * interval against wall-clock time (run start + interval start), one line
+ * per kernel (and load, in a group of several), plot_over_runs() each
+ * run's max and p99.9 against its start time. Only runs with a start time
+ * count; -1 with fewer than two such runs.
+ */
+int plot_longterm(struct plots *p, const struct group *g, const char *board);
+int plot_over_runs(struct plots *p, const struct group *g, const char *board);
+
+/*
  * Run gnuplot ($GNUPLOT, else "gnuplot" in PATH) on the queued plots and
  * read the SVGs (their ids prefixed so that several can be inlined in one
  * page). A plot gnuplot refuses is left out (the others are drawn).

@@ -833,3 +833,67 @@ def test_html_without_and_with_load_side_by_side(tmp_path):
         if k == "tail":
             assert _translate_y(svg, "suite-vm-01-latency-none (without load)") > \
                 _translate_y(svg, "percentile")
+
+
+# --- long-term view over the history (OSADL-style) -------------------------
+
+LT_RUNS = [("2026-11-01", "6.1.0-rt", "vm"), ("2026-11-02", "6.1.0-rt", "vm"),
+           ("2026-11-03", "6.6.0-rt", "vm"), ("2026-11-02", "6.1.0-rt", "pi")]
+
+
+def longterm_results(tmp_path):
+    """Runs of one suite result made into four: three on board vm (two
+    kernels, three days), one on board pi; four intervals each, with
+    maxima 300+i, 828.716, 400 and 350 us."""
+    src = json.loads((OWN / "suite-vm-01-latency-none.json").read_text())
+    files = []
+    for i, (day, kernel, board) in enumerate(LT_RUNS):
+        d = json.loads(json.dumps(src))
+        d["start_time"] = day + "T10:00:00.000Z"
+        d["host"]["release"] = kernel
+        d["host"]["hostname"] = board
+        d["system"] = None
+        d["summary"]["latency"]["intervals"]["data"] = [
+            [0, 4992, 18824, 27813, 300000 + i * 1000, 8],
+            [1, 4992, 18900, 27800, 828716, 8],
+            [2, 4992, 19000, 27820, 400000, 8],
+            [3, 4993, 18950, 27819, 350000, 7]]
+        f = tmp_path / ("r%d.json" % i)
+        f.write_text(json.dumps(d))
+        files.append(f)
+    return files
+
+
+def test_html_long_term_view_of_the_history(tmp_path):
+    """rtlat report --html over the database: per board with several runs,
+    the interval maxima over time and max/p99.9 over runs, a line per
+    kernel; a board with one run has none. Drawn in headless Chromium."""
+    if not shutil.which("gnuplot"):
+        pytest.skip("gnuplot not installed")
+    db = tmp_path / "h.db"
+    run(["db", "add", "--db", db] + longterm_results(tmp_path), check=0)
+    out = tmp_path / "lt.html"
+    p = run(["report", "--db", db, "--html", out], check=0)
+    html = out.read_text()
+    kinds = figures(html)
+    # board vm: 3 runs x 4 intervals on 2 kernels; board pi: one run only
+    assert kinds.count("long-term: interval maxima of 3 runs, 12 intervals, 2 lines") == 1, kinds
+    assert kinds.count("long-term: max of 3 runs, p99.9 of 3, 2 lines") == 1, kinds
+    assert sum(k.startswith("long-term") for k in kinds) == 2
+    assert "interval maxima over time on vm" in html
+    assert "plots left out" not in p.stderr, p.stderr
+    from browser import chromium, inspect
+    if not chromium():
+        pytest.skip("chromium not installed (scripts/install-deps.sh installs it)")
+    res = inspect(out.as_uri(), """(() => [...document.querySelectorAll(
+        'figure.plot')].filter(f => f.dataset.kind.startsWith('long-term'))
+        .map(f => { const s = f.querySelector('svg');
+                    const r = s.getBoundingClientRect();
+                    return {w: r.width, h: r.height,
+                            drawn: s.querySelectorAll('path').length,
+                            text: s.textContent}; }))()""")
+    assert len(res) == 2
+    for s in res:
+        assert s["w"] > 300 and s["h"] > 150 and s["drawn"] > 5, s
+        assert "6.1.0-rt" in s["text"] and "6.6.0-rt" in s["text"]
+        assert "2026-11-0" in s["text"]          # a date on the time axis
