@@ -19,7 +19,8 @@
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
 # O=DIR selects the build directory (default: build).
-# WITH_CJSON=0, WITH_SQLITE=0, WITH_TRACEFS=0 leave one optional library out.
+# WITH_CJSON=0, WITH_SQLITE=0, WITH_LIBPQ=0, WITH_TRACEFS=0 leave one optional
+# library out.
 # HOST_FEATURES=0 leaves out the host-side parts (report importers using cJSON,
 # SQLite history); it is the default for cross and static builds.
 
@@ -88,11 +89,12 @@ EXTRA_LDFLAGS += -static -Wl,--gc-sections
 endif
 
 # Host-side libraries, compiled in when present (found with pkg-config).
-# WITH_CJSON=0, WITH_SQLITE=0, WITH_TRACEFS=0 leave one out even when it is
+# WITH_CJSON=0, WITH_SQLITE=0, WITH_LIBPQ=0, WITH_TRACEFS=0 leave one out even when it is
 # there; a feature that is left out says at run time which package brings it.
 WITH_CJSON ?= 1
 WITH_SQLITE ?= 1
 WITH_TRACEFS ?= 1
+WITH_LIBPQ ?= 1
 comma := ,
 space := $(subst ,, )
 have_pkg = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo y)
@@ -112,6 +114,13 @@ RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
 FEATURES += SQLite
 else
 FEATURES_MISSING += SQLite
+endif
+ifeq ($(WITH_LIBPQ)$(call have_pkg,libpq),1y)
+RTLAT_CPPFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq)
+RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libpq)
+FEATURES += PostgreSQL
+else
+FEATURES_MISSING += PostgreSQL
 endif
 # rtlat report/compare/db (src/report/); text formats need libc only.
 RTLAT_CPPFLAGS += -DHAVE_REPORT
@@ -207,7 +216,7 @@ $(BIN): $(MAIN_OBJ) $(LIB) $(FLAGS_STAMP)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(RTLAT_LDLIBS) $(LDLIBS)
 ifneq ($(strip $(FEATURES_MISSING)),)
-	@echo "  note    $@ is built without $(subst $(space),$(comma) ,$(strip $(FEATURES_MISSING))) (make deps, or apt-get install pkg-config libcjson-dev libsqlite3-dev libtracefs-dev libtraceevent-dev, then make clean all)"
+	@echo "  note    $@ is built without $(subst $(space),$(comma) ,$(strip $(FEATURES_MISSING))) (make deps, or apt-get install pkg-config libcjson-dev libsqlite3-dev libpq-dev libtracefs-dev libtraceevent-dev, then make clean all)"
 endif
 
 $(LIB): $(LIB_OBJS)

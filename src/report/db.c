@@ -17,6 +17,7 @@
 
 #include "core/log.h"
 #include "core/timeutil.h"
+#include "report/db_impl.h"
 #include "report/import.h"
 #include "report/report.h"
 
@@ -43,7 +44,7 @@ const char *rdb_default_path(void)
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
 
-struct rdb {
+struct sqdb {
 	sqlite3 *db;
 	char *path;
 };
@@ -104,19 +105,19 @@ static const char *const schema_v4[][3] = {
 };
 
 /* Version 6: a series' histogram buckets in one BLOB (hist_buckets, see
- * put_buckets()) instead of a row each in buckets (a result file's
+ * db_put_buckets()) instead of a row each in buckets (a result file's
  * 1000s of rows made db add slow); rows of older runs stay where they
  * are and are read as before. */
 static const char schema_v6[] =
 	"ALTER TABLE series ADD COLUMN hist_buckets BLOB";
 
-static int db_fail(struct rdb *d, const char *what)
+static int db_fail(struct sqdb *d, const char *what)
 {
 	log_error("%s: %s: %s", d->path, what, sqlite3_errmsg(d->db));
 	return -1;
 }
 
-static int exec(struct rdb *d, const char *sql)
+static int exec(struct sqdb *d, const char *sql)
 {
 	char *err = NULL;
 
@@ -128,7 +129,7 @@ static int exec(struct rdb *d, const char *sql)
 	return 0;
 }
 
-int rdb_version(struct rdb *d)
+int sq_version(struct sqdb *d)
 {
 	sqlite3_stmt *st;
 	int v = -1;
@@ -181,155 +182,9 @@ static bool col_null(sqlite3_stmt *st, int i)
 
 /* ---- identity of a stored run ---- */
 
-/* Was @label derived from the file name (the importer's default: the name
- * without extension, "NAME #k" for several runs)? */
-static bool label_from_file(const char *label, const char *file)
-{
-	const char *b = file ? strrchr(file, '/') : NULL, *dot;
-	size_t n;
-
-	if (!label || !file)
-		return false;
-	b = b ? b + 1 : file;
-	dot = strrchr(b, '.');
-	n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-	if (strncmp(label, b, n) != 0)
-		return false;
-	if (!label[n])
-		return true;
-	if (label[n] != ' ' || label[n + 1] != '#' || !label[n + 2])
-		return false;
-	return strspn(label + n + 2, "0123456789") == strlen(label + n + 2);
-}
-
-/* The identity of a run read back from the database, which does not say
- * where its label came from: one that looks derived from the file name
- * is taken as derived. */
-static void run_hash(const struct rep_run *r, char out[REP_IDENT_LEN])
-{
-	run_identity(r, label_from_file(r->label, r->file) ? NULL : r->label,
-		     out);
-}
-
 /* ---- store ---- */
 
-/* The names of the percentiles of @s that are lower bounds, blank
- * separated ("p99.9 p99.99"), or NULL for none. */
-static const char *pct_bounds(const struct rep_series *s, char *buf,
-			      size_t len)
-{
-	size_t n = 0;
-	int k;
-
-	buf[0] = '\0';
-	for (k = 0; k < RTLAT_NPCT && n < len; k++)
-		if (s->has_pct[k] && s->pct_bound[k])
-			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n ? " " : "",
-					      rtlat_percentiles[k].name);
-	return buf[0] ? buf : NULL;
-}
-
-/* Read pct_lower_bounds @t into @s. */
-static void read_bounds(struct rep_series *s, const char *t)
-{
-	int k;
-
-	for (k = 0; k < RTLAT_NPCT; k++) {
-		const char *p = t, *name = rtlat_percentiles[k].name;
-		size_t n = strlen(name);
-
-		s->pct_bound[k] = false;
-		while (p && *p) {
-			size_t w = strcspn(p, " ");
-
-			if (w == n && !strncmp(p, name, n))
-				s->pct_bound[k] = s->has_pct[k];
-			p += w;
-			p += strspn(p, " ");
-		}
-	}
-}
-
-/*
- * The buckets of @h as a BLOB (hist_buckets): per bucket three LEB128
- * varints, the zigzag-coded distance of its lower bound from the end of
- * the bucket before (from 0 for the first), its width hi - lo, and its
- * count. Returns a malloc'ed buffer, its size in *@n.
- */
-static unsigned char *put_buckets(const struct rep_hist *h, size_t *n)
-{
-	unsigned char *b = xmalloc(h->n * 30), *w = b;
-	int64_t prev = 0;
-	size_t i;
-
-	for (i = 0; i < h->n; i++) {
-		uint64_t v[3];
-		int k;
-
-		/* bounds are within +-2^53: no overflow in the differences */
-		v[0] = (uint64_t)(h->b[i].lo - prev) << 1 ^
-		       (uint64_t)((h->b[i].lo - prev) >> 63);
-		v[1] = (uint64_t)(h->b[i].hi - h->b[i].lo);
-		v[2] = h->b[i].count;
-		for (k = 0; k < 3; k++) {
-			while (v[k] >= 0x80) {
-				*w++ = (unsigned char)(v[k] | 0x80);
-				v[k] >>= 7;
-			}
-			*w++ = (unsigned char)v[k];
-		}
-		prev = h->b[i].hi + 1;
-	}
-	*n = (size_t)(w - b);
-	return b;
-}
-
-/* One varint of get_buckets(); false at the end or on a bad one. */
-static bool get_varint(const unsigned char **p, const unsigned char *end,
-		       uint64_t *v)
-{
-	int shift = 0;
-
-	*v = 0;
-	while (*p < end && shift < 64) {
-		unsigned char c = *(*p)++;
-
-		*v |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80))
-			return true;
-		shift += 7;
-	}
-	return false;
-}
-
-/* The buckets of a hist_buckets BLOB (put_buckets()) into @h. 0 or -1. */
-static int get_buckets_blob(const void *blob, int n, struct rep_hist *h)
-{
-	const unsigned char *p = blob, *end = p + (n > 0 ? n : 0);
-	int64_t prev = 0;
-
-	while (p < end) {
-		uint64_t v[3];
-		int64_t lo, hi;
-		int k;
-
-		for (k = 0; k < 3; k++)
-			if (!get_varint(&p, end, &v[k]))
-				return -1;
-		lo = prev + (int64_t)(v[0] >> 1 ^ -(v[0] & 1));
-		if (v[1] > (uint64_t)REP_MAX_VALUE * 2 || lo < -REP_MAX_VALUE ||
-		    lo > REP_MAX_VALUE)
-			return -1;
-		hi = lo + (int64_t)v[1];
-		if (hist_push(h, lo, hi, v[2]))
-			return -1;
-		prev = hi + 1;
-	}
-	return 0;
-}
-
-static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
+static int put_series(struct sqdb *d, int64_t id, const struct rep_series *s)
 {
 	static const char sql[] =
 		"INSERT INTO series (run_id, thread, cpu, samples, min_ns, avg_ns,"
@@ -368,8 +223,8 @@ static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 	bind_i64(st, 22, hist, h->abs_folded);
 	bind_i64(st, 23, hist, (int64_t)h->underflow);
 	bind_i64(st, 24, hist, (int64_t)h->overflow);
-	bind_text(st, 25, pct_bounds(s, bounds, sizeof(bounds)));
-	blob = h->n ? put_buckets(h, &nblob) : NULL;
+	bind_text(st, 25, db_pct_bounds(s, bounds, sizeof(bounds)));
+	blob = h->n ? db_put_buckets(h, &nblob) : NULL;
 	if (blob)
 		sqlite3_bind_blob(st, 26, blob, (int)nblob, free);
 	else
@@ -408,16 +263,8 @@ static int put_series(struct rdb *d, int64_t id, const struct rep_series *s)
 	return 0;
 }
 
-static void now_iso(char *buf)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	fmt_utc(buf, ts_to_ns(&ts));
-}
-
 /* Row id of a stored run with hash @hash, or 0. */
-static int64_t find_hash(struct rdb *d, const char *hash)
+static int64_t find_hash(struct sqdb *d, const char *hash)
 {
 	sqlite3_stmt *st;
 	int64_t id = 0;
@@ -432,7 +279,7 @@ static int64_t find_hash(struct rdb *d, const char *hash)
 	return id;
 }
 
-int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
+int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 {
 	static const char sql[] =
 		"INSERT INTO runs (added_at, file, line, format, tool, label, board,"
@@ -450,10 +297,10 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	if (r->ident[0])
 		memcpy(hash, r->ident, sizeof(hash));
 	else
-		run_hash(r, hash);
+		db_run_hash(r, hash);
 	/* the look-up inside the write transaction: of processes adding
 	 * the same run at once, one stores it and the others find it. In
-	 * the transaction of rdb_begin() (one commit for many runs) the run
+	 * the transaction of sq_begin() (one commit for many runs) the run
 	 * is a savepoint: whole or not at all. */
 	own = sqlite3_get_autocommit(d->db) != 0;
 	if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT add_run"))
@@ -467,7 +314,7 @@ int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		db_fail(d, "prepare");
 		goto fail;
 	}
-	now_iso(now);
+	db_now_iso(now);
 	bind_text(st, 1, now);
 	bind_text(st, 2, r->file);
 	bind_i64(st, 3, r->line > 0, r->line);
@@ -517,12 +364,12 @@ fail:
 	return -1;
 }
 
-int rdb_begin(struct rdb *d)
+int sq_begin(struct sqdb *d)
 {
 	return exec(d, "BEGIN IMMEDIATE");
 }
 
-int rdb_commit(struct rdb *d)
+int sq_commit(struct sqdb *d)
 {
 	if (exec(d, "COMMIT")) {
 		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
@@ -533,7 +380,7 @@ int rdb_commit(struct rdb *d)
 
 /* ---- load ---- */
 
-static int get_series(struct rdb *d, struct rep_run *r)
+static int get_series(struct sqdb *d, struct rep_run *r)
 {
 	sqlite3_stmt *st;
 	int rc, k;
@@ -569,7 +416,7 @@ static int get_series(struct rdb *d, struct rep_run *r)
 			s->has_pct[k] = !col_null(st, 8 + k);
 			s->pct[k] = sqlite3_column_int64(st, 8 + k);
 		}
-		read_bounds(s, (const char *)sqlite3_column_text(st, 23));
+		db_read_bounds(s, (const char *)sqlite3_column_text(st, 23));
 		if (lay) {
 			struct rep_hist *h = &s->hist;
 
@@ -583,7 +430,7 @@ static int get_series(struct rdb *d, struct rep_run *r)
 			h->underflow = (uint64_t)sqlite3_column_int64(st, 21);
 			h->overflow = (uint64_t)sqlite3_column_int64(st, 22);
 			if (!col_null(st, 24) &&
-			    get_buckets_blob(sqlite3_column_blob(st, 24),
+			    db_get_buckets_blob(sqlite3_column_blob(st, 24),
 					     sqlite3_column_bytes(st, 24), h)) {
 				sqlite3_finalize(st);
 				log_error("%s: run %lld: unreadable histogram buckets",
@@ -598,19 +445,7 @@ static int get_series(struct rdb *d, struct rep_run *r)
 	return 0;
 }
 
-static struct rep_series *series_of(struct rep_run *r, int th)
-{
-	size_t i;
-
-	if (th < 0)
-		return &r->sum;
-	for (i = 0; i < r->nthr; i++)
-		if (r->thr[i].id == th)
-			return &r->thr[i];
-	return NULL;
-}
-
-static int get_buckets(struct rdb *d, struct rep_run *r)
+static int get_buckets(struct sqdb *d, struct rep_run *r)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -621,7 +456,7 @@ static int get_buckets(struct rdb *d, struct rep_run *r)
 		return db_fail(d, "prepare");
 	sqlite3_bind_int64(st, 1, r->db_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rep_series *s = series_of(r, sqlite3_column_int(st, 0));
+		struct rep_series *s = db_series_of(r, sqlite3_column_int(st, 0));
 
 		if (s && hist_push(&s->hist, sqlite3_column_int64(st, 1),
 				   sqlite3_column_int64(st, 2),
@@ -638,7 +473,7 @@ static int get_buckets(struct rdb *d, struct rep_run *r)
 	return 0;
 }
 
-static int get_intervals(struct rdb *d, struct rep_run *r)
+static int get_intervals(struct sqdb *d, struct rep_run *r)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -650,7 +485,7 @@ static int get_intervals(struct rdb *d, struct rep_run *r)
 		return db_fail(d, "prepare");
 	sqlite3_bind_int64(st, 1, r->db_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rep_series *s = series_of(r, sqlite3_column_int(st, 0));
+		struct rep_series *s = db_series_of(r, sqlite3_column_int(st, 0));
 		struct rep_interval *iv;
 
 		if (!s)
@@ -673,19 +508,6 @@ static int get_intervals(struct rdb *d, struct rep_run *r)
 	return 0;
 }
 
-/* The columns of runs read into a struct rep_run, in this order. */
-#define RUN_COLS "id, added_at, file, line, format, tool, label, board, system," \
-	" kernel, arch, test, series, load, start_time, status, duration_ns," \
-	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns, section"
-
-/* The format names are static strings of the importers. */
-static const char *static_format(const char *f)
-{
-	const struct importer *imp = f ? importer_find(f) : NULL;
-
-	return imp ? imp->name : "unknown";
-}
-
 static struct rep_run *run_from_row(sqlite3_stmt *st)
 {
 	struct rep_run *r = run_new();
@@ -695,7 +517,7 @@ static struct rep_run *run_from_row(sqlite3_stmt *st)
 	r->added_at = col_text(st, 1);
 	r->file = col_text(st, 2);
 	r->line = col_null(st, 3) ? 0 : (unsigned)sqlite3_column_int(st, 3);
-	r->format = static_format((const char *)sqlite3_column_text(st, 4));
+	r->format = db_static_format((const char *)sqlite3_column_text(st, 4));
 	r->tool = col_text(st, 5);
 	r->label = col_text(st, 6);
 	r->board = col_text(st, 7);
@@ -717,24 +539,17 @@ static struct rep_run *run_from_row(sqlite3_stmt *st)
 	r->has_ideal = !col_null(st, 21);
 	r->ideal_ns = sqlite3_column_int64(st, 21);
 	r->section = col_text(st, 22);
-	if (!r->label)
-		r->label = xstrdup("?");
-	if (!r->test)
-		r->test = xstrdup("latency");
-	if (!r->series)
-		r->series = xstrdup("latency");
-	if (r->resolution_ns < 1)
-		r->resolution_ns = 1;
+	db_run_defaults(r);
 	return r;
 }
 
-int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
+int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out)
 {
 	sqlite3_stmt *st;
 	int rc, ret = 0;
 	size_t i;
 
-	if (sqlite3_prepare_v2(d->db, "SELECT " RUN_COLS " FROM runs ORDER BY id",
+	if (sqlite3_prepare_v2(d->db, "SELECT " DB_RUN_COLS " FROM runs ORDER BY id",
 			       -1, &st, NULL))
 		return db_fail(d, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -762,7 +577,7 @@ int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
 	return ret;
 }
 
-int rdb_remove(struct rdb *d, int64_t id)
+int sq_remove(struct sqdb *d, int64_t id)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -781,7 +596,7 @@ int rdb_remove(struct rdb *d, int64_t id)
 /* ---- schema and migrations ---- */
 
 /* Write the percentiles of @s (settled on load) back to its row. */
-static int put_pcts(struct rdb *d, sqlite3_stmt *st, int64_t id,
+static int put_pcts(struct sqdb *d, sqlite3_stmt *st, int64_t id,
 		    const struct rep_series *s)
 {
 	char bounds[128];
@@ -789,7 +604,7 @@ static int put_pcts(struct rdb *d, sqlite3_stmt *st, int64_t id,
 
 	for (k = 0; k < RTLAT_NPCT; k++)
 		bind_i64(st, 1 + k, s->has_pct[k], s->pct[k]);
-	bind_text(st, 1 + RTLAT_NPCT, pct_bounds(s, bounds, sizeof(bounds)));
+	bind_text(st, 1 + RTLAT_NPCT, db_pct_bounds(s, bounds, sizeof(bounds)));
 	sqlite3_bind_int64(st, 2 + RTLAT_NPCT, id);
 	sqlite3_bind_int(st, 3 + RTLAT_NPCT, s->id);
 	rc = sqlite3_step(st);
@@ -797,10 +612,10 @@ static int put_pcts(struct rdb *d, sqlite3_stmt *st, int64_t id,
 	return rc == SQLITE_DONE ? 0 : db_fail(d, "update series");
 }
 
-/* -> 4: the percentiles of every stored run as rdb_load() settles them
+/* -> 4: the percentiles of every stored run as sq_load() settles them
  * (a rank in the overflow is a lower bound, not the max; too few samples
  * for a percentile: unknown). */
-static int repct(struct rdb *d, const struct rep_runs *rs)
+static int repct(struct sqdb *d, const struct rep_runs *rs)
 {
 	sqlite3_stmt *st;
 	size_t i, k;
@@ -831,7 +646,7 @@ static int repct(struct rdb *d, const struct rep_runs *rs)
  * Of several stored runs with one identity, the first keeps it and the
  * others get NULL; a note names them.
  */
-static int rehash(struct rdb *d)
+static int rehash(struct sqdb *d)
 {
 	struct rep_runs rs;
 	sqlite3_stmt *st;
@@ -842,7 +657,7 @@ static int rehash(struct rdb *d)
 	if (exec(d, "UPDATE runs SET content_hash = NULL"))
 		return -1;
 	runs_init(&rs);
-	if (rdb_load(d, NULL, &rs) || repct(d, &rs)) {
+	if (sq_load(d, NULL, &rs) || repct(d, &rs)) {
 		runs_free(&rs);
 		return -1;
 	}
@@ -856,7 +671,7 @@ static int rehash(struct rdb *d)
 		char hash[REP_IDENT_LEN];
 		int64_t first;
 
-		run_hash(rs.v[i], hash);
+		db_run_hash(rs.v[i], hash);
 		first = find_hash(d, hash);
 		if (first) {
 			char *t = xasprintf("%s%s%lld (as %lld)", dups ? dups : "",
@@ -884,7 +699,7 @@ static int rehash(struct rdb *d)
 }
 
 /* Has table @table a column @col? */
-static bool has_column(struct rdb *d, const char *table, const char *col)
+static bool has_column(struct sqdb *d, const char *table, const char *col)
 {
 	sqlite3_stmt *st;
 	bool yes = false;
@@ -900,9 +715,9 @@ static bool has_column(struct rdb *d, const char *table, const char *col)
 	return yes;
 }
 
-static int migrate(struct rdb *d)
+static int migrate(struct sqdb *d)
 {
-	int v = rdb_version(d);
+	int v = sq_version(d);
 	char sql[64];
 	size_t k;
 
@@ -918,7 +733,7 @@ static int migrate(struct rdb *d)
 	if (exec(d, "BEGIN IMMEDIATE"))
 		return -1;
 	/* another process may have migrated meanwhile */
-	v = rdb_version(d);
+	v = sq_version(d);
 	if (v == 0 && exec(d, schema_v1))
 		goto fail;
 	if (v < 2 && exec(d, schema_v2))
@@ -948,7 +763,7 @@ fail:
 
 /* Is there a table "runs" (@name), or any table (NULL)? False also when
  * the file is no database. */
-static bool has_table(struct rdb *d, const char *name)
+static bool has_table(struct sqdb *d, const char *name)
 {
 	sqlite3_stmt *st;
 	bool yes = false;
@@ -981,16 +796,12 @@ static int make_parent(const char *path)
 	return 0;
 }
 
-struct rdb *rdb_open(const char *path, bool create)
+struct sqdb *sq_open(const char *path, bool create)
 {
-	struct rdb *d;
+	struct sqdb *d;
 	int flags = SQLITE_OPEN_READWRITE;
 	bool foreign;
 
-	if (!path) {
-		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE)");
-		return NULL;
-	}
 	if (create) {
 		flags |= SQLITE_OPEN_CREATE;
 		if (access(path, F_OK) && make_parent(path))
@@ -1015,7 +826,7 @@ struct rdb *rdb_open(const char *path, bool create)
 	if (sqlite3_open_v2(path, &d->db, flags, NULL) != SQLITE_OK) {
 		log_error("%s: cannot open: %s", path,
 			  d->db ? sqlite3_errmsg(d->db) : "out of memory");
-		rdb_close(d);
+		sq_close(d);
 		return NULL;
 	}
 	sqlite3_busy_timeout(d->db, 5000);
@@ -1023,26 +834,26 @@ struct rdb *rdb_open(const char *path, bool create)
 	 * and only of an empty one (not of another program's tables); read
 	 * in one transaction, as another db add may be creating the schema */
 	if (exec(d, "BEGIN")) {
-		rdb_close(d);
+		sq_close(d);
 		return NULL;
 	}
-	foreign = rdb_version(d) == 0 && !has_table(d, "runs") &&
+	foreign = sq_version(d) == 0 && !has_table(d, "runs") &&
 		  (!create || has_table(d, NULL));
 	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
 	if (foreign) {
 		log_error("%s: an SQLite database, but not an rtlat history (no runs table; rtlat db add creates one in a new or empty file)",
 			  path);
-		rdb_close(d);
+		sq_close(d);
 		return NULL;
 	}
 	if (exec(d, "PRAGMA foreign_keys = ON") || migrate(d)) {
-		rdb_close(d);
+		sq_close(d);
 		return NULL;
 	}
 	return d;
 }
 
-void rdb_close(struct rdb *d)
+void sq_close(struct sqdb *d)
 {
 	if (!d)
 		return;
@@ -1053,44 +864,112 @@ void rdb_close(struct rdb *d)
 
 #else /* !HAVE_SQLITE */
 
-struct rdb *rdb_open(const char *path, bool create)
+struct sqdb *sq_open(const char *path, bool create)
 {
-	log_error("the history database needs SQLite, which is not built into this rtlat (install pkg-config and libsqlite3-dev, or run make deps, then rebuild: make clean all)");
+	log_error("a history database file needs SQLite, which is not built into this rtlat (install pkg-config and libsqlite3-dev, or run make deps, then rebuild: make clean all)");
 	return NULL;
 }
 
-void rdb_close(struct rdb *d)
+void sq_close(struct sqdb *d)
 {
 }
 
-int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
-{
-	return -1;
-}
-
-int rdb_begin(struct rdb *d)
+int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 {
 	return -1;
 }
 
-int rdb_commit(struct rdb *d)
+int sq_begin(struct sqdb *d)
 {
 	return -1;
 }
 
-int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
+int sq_commit(struct sqdb *d)
 {
 	return -1;
 }
 
-int rdb_remove(struct rdb *d, int64_t id)
+int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out)
 {
 	return -1;
 }
 
-int rdb_version(struct rdb *d)
+int sq_remove(struct sqdb *d, int64_t id)
+{
+	return -1;
+}
+
+int sq_version(struct sqdb *d)
 {
 	return -1;
 }
 
 #endif
+
+/* ---- the history, on either store (db_impl.h) ---- */
+
+struct rdb {
+	struct sqdb *sq;	/* a file: SQLite */
+	struct pgdb *pg;	/* a postgresql:// URL */
+};
+
+struct rdb *rdb_open(const char *path, bool create)
+{
+	struct rdb *d;
+
+	if (!path) {
+		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE or URL)");
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	if (rdb_is_url(path))
+		d->pg = pg_open(path, create);
+	else
+		d->sq = sq_open(path, create);
+	if (!d->sq && !d->pg) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void rdb_close(struct rdb *d)
+{
+	if (!d)
+		return;
+	if (d->pg)
+		pg_close(d->pg);
+	else
+		sq_close(d->sq);
+	free(d);
+}
+
+int rdb_add(struct rdb *d, const struct rep_run *r, bool *dup, int64_t *id)
+{
+	return d->pg ? pg_add(d->pg, r, dup, id) : sq_add(d->sq, r, dup, id);
+}
+
+int rdb_begin(struct rdb *d)
+{
+	return d->pg ? pg_begin(d->pg) : sq_begin(d->sq);
+}
+
+int rdb_commit(struct rdb *d)
+{
+	return d->pg ? pg_commit(d->pg) : sq_commit(d->sq);
+}
+
+int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
+{
+	return d->pg ? pg_load(d->pg, f, out) : sq_load(d->sq, f, out);
+}
+
+int rdb_remove(struct rdb *d, int64_t id)
+{
+	return d->pg ? pg_remove(d->pg, id) : sq_remove(d->sq, id);
+}
+
+int rdb_version(struct rdb *d)
+{
+	return d->pg ? pg_version(d->pg) : sq_version(d->sq);
+}

@@ -219,11 +219,17 @@ struct rdb;
  * ~/.local/share/rtlat/history.db. Returns a static buffer or NULL. */
 const char *rdb_default_path(void);
 
+/* Is @s a PostgreSQL URL ("postgresql://..." or "postgres://...") rather
+ * than a file name? */
+bool rdb_is_url(const char *s);
+
 /*
- * Open @path; with @create, create it (and its directory) when missing.
+ * Open @path, an SQLite file or a PostgreSQL URL (rdb_is_url(): libpq's
+ * connection URI, docs/db-schema.md); with @create, create the file (and
+ * its directory) when missing, or the schema in a database without tables.
  * The schema is created or migrated to RDB_SCHEMA_VERSION on open; a
  * database newer than this rtlat is refused. NULL after an error message
- * (also when SQLite is not built in).
+ * (also when SQLite, or libpq for a URL, is not built in).
  */
 struct rdb *rdb_open(const char *path, bool create);
 void rdb_close(struct rdb *db);

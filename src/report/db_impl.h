@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The history database's stores behind report.h's rdb_*(): SQLite (db.c,
+ * sq_*) and PostgreSQL (db_pg.c, pg_*, for a URL), with the same schema
+ * (docs/db-schema.md) and the same meaning of every call (report.h); and
+ * what they share (db_common.c).
+ */
+#ifndef RTLAT_REPORT_DB_IMPL_H
+#define RTLAT_REPORT_DB_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/model.h"
+
+struct filter;
+struct sqdb;
+struct pgdb;
+
+struct sqdb *sq_open(const char *path, bool create);
+void sq_close(struct sqdb *d);
+int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id);
+int sq_begin(struct sqdb *d);
+int sq_commit(struct sqdb *d);
+int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out);
+int sq_remove(struct sqdb *d, int64_t id);
+int sq_version(struct sqdb *d);
+
+struct pgdb *pg_open(const char *url, bool create);
+void pg_close(struct pgdb *d);
+int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id);
+int pg_begin(struct pgdb *d);
+int pg_commit(struct pgdb *d);
+int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out);
+int pg_remove(struct pgdb *d, int64_t id);
+int pg_version(struct pgdb *d);
+
+/* The columns of runs read into a struct rep_run, in this order. */
+#define DB_RUN_COLS "id, added_at, file, line, format, tool, label, board, system," \
+	" kernel, arch, test, series, load, start_time, status, duration_ns," \
+	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns, section"
+
+/* The identity of a run read back from a store (run_identity(); a label
+ * that looks derived from the file name is taken as derived). */
+void db_run_hash(const struct rep_run *r, char out[REP_IDENT_LEN]);
+/* The names of the percentiles of @s that are lower bounds, blank
+ * separated ("p99.9 p99.99") in @buf, or NULL for none. */
+const char *db_pct_bounds(const struct rep_series *s, char *buf, size_t len);
+/* Read such a list @t (NULL: none) into @s. */
+void db_read_bounds(struct rep_series *s, const char *t);
+/* The buckets of @h as the hist_buckets BLOB/BYTEA (LEB128 varints, see
+ * db_common.c); malloc'ed, its size in *@n. */
+unsigned char *db_put_buckets(const struct rep_hist *h, size_t *n);
+/* Such a BLOB of @n bytes into @h: 0, or -1 when it is not one. */
+int db_get_buckets_blob(const void *blob, int n, struct rep_hist *h);
+/* Now, ISO 8601 UTC with ms (31 bytes and the NUL at most). */
+void db_now_iso(char *buf);
+/* The series of thread @th of @r (the whole run for th < 0), or NULL. */
+struct rep_series *db_series_of(struct rep_run *r, int th);
+/* The importer's static name for format @f ("unknown" if none). */
+const char *db_static_format(const char *f);
+/* A run read back: the defaults of what its row left NULL. */
+void db_run_defaults(struct rep_run *r);
+
+#endif
