@@ -152,6 +152,12 @@ RTLAT_CPPFLAGS += $(COBALT_CFLAGS) -DRTLAT_COBALT \
 	-DRTLAT_COBALT_VERSION='"$(COBALT_VERSION)"'
 EXTRA_LDFLAGS += $(COBALT_LDFLAGS)
 COBALT_WRAPS := $(filter-out main,$(shell scripts/cobalt-wraps.sh $(COBALT_LDFLAGS)))
+ifeq ($(strip $(COBALT_WRAPS)),)
+$(error $(XENO_CONFIG) --posix --ldflags wraps no call (no --wrap options): is XENO_CONFIG Xenomai 3's xeno-config?)
+endif
+ifeq ($(filter -lcobalt,$(COBALT_LDFLAGS)),)
+$(error $(XENO_CONFIG) --posix --ldflags does not link libcobalt (-lcobalt): is XENO_CONFIG Xenomai 3's xeno-config?)
+endif
 OBJCOPY ?= $(CROSS_COMPILE)objcopy
 cobalt_renames = $(if $(filter $(1),$(COBALT_RT)),,\
 	$(foreach n,$(if $(filter $(1),$(COBALT_MIXED)),$(filter-out $(COBALT_KEPT),$(COBALT_WRAPS)),$(COBALT_WRAPS)),\
@@ -247,6 +253,7 @@ print-cobalt-objs:
 
 # The Cobalt build against the stand-in, its link audit and its tests.
 check-cobalt: $(COBALT_STANDIN)
+	@rm -f $(O)/cobalt/rtlat $(O)/cobalt/static/rtlat	# relinked with this stand-in
 	$(MAKE) O=$(O)/cobalt XENO_CONFIG=$(abspath tests/cobalt/xeno-config) \
 		COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin) all
 	$(PYTHON) scripts/check-cobalt.py $(O)/cobalt tests/cobalt/xeno-config \

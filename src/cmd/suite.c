@@ -1170,7 +1170,7 @@ static int finish(struct suite *s)
 		for (j = 0; j < r->hl.nseries; j++)
 			if (suite_over_threshold(&r->hl.series[j],
 						 s->max_latency_ns))
-				s->threshold_exceeded = true;
+				s->threshold_exceeded = s->max_latency_hit = true;
 	}
 	if (err_runs)
 		s->exit_code = 1;
@@ -1207,7 +1207,7 @@ static int finish(struct suite *s)
 		s->exit_code = 1;
 	write_index(s, s->interrupted ? "interrupted" : "complete");
 	if (s->threshold_exceeded)
-		log_warn("a run exceeded --max-latency (exit status 2)");
+		log_warn("%s (exit status 2)", suite_exit2_reason(s));
 	if (err_runs)
 		log_error("%d run(s) failed; see the notes and the .log files in %s",
 			  err_runs, s->outdir);
@@ -1288,7 +1288,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "A run stopped (SIGSTOP), or still going after its warm-up and\n"
 			      "duration plus half of that (at least 30 s), is killed and fails;\n"
 			      "the next one goes on.\n"
-			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.");
+			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded (or\n"
+			      "a threshold given with --test-args: --max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
 	if (build_runs(s) < 0 || check_privilege(s) < 0)

@@ -72,6 +72,7 @@ struct suite {
 	int64_t wall_start, wall_end;	/* CLOCK_REALTIME ns */
 	bool interrupted;
 	bool threshold_exceeded;
+	bool max_latency_hit;		/* ... by --max-latency (else --test-args') */
 	int exit_code;
 	char snapshot[16][32];		/* files written under system/ */
 	int nsnapshot;
@@ -108,5 +109,9 @@ static inline bool suite_over_threshold(const struct hl_series *se,
 
 /* "without load" / "with load (hell)" */
 const char *suite_load_title(const char *load, char *buf, size_t len);
+
+/* Why the suite exits 2: "a run exceeded --max-latency", or a threshold
+ * of --test-args. */
+const char *suite_exit2_reason(const struct suite *s);
 
 #endif

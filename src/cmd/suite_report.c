@@ -470,7 +470,13 @@ void suite_report(const struct suite *s, FILE *f)
 	print_notes(f, s);
 	fprintf(f, "Exit status: %d (%s)\n", s->exit_code,
 		s->exit_code == 0 ? "ok" : s->exit_code == 2 ?
-		"--max-latency exceeded" : "a run failed");
+		suite_exit2_reason(s) : "a run failed");
+}
+
+const char *suite_exit2_reason(const struct suite *s)
+{
+	return s->max_latency_hit ? "a run exceeded --max-latency" :
+	       "a run exceeded a threshold given with --test-args (--max-msw, --break)";
 }
 
 /* --- suite.json ----------------------------------------------------------- */
