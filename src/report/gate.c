@@ -221,7 +221,9 @@ static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 	bool weak = false, shorter = false;
 
 	g->gated = true;
-	g->key = m == CMP_MISS ? x->name : keys[m];
+	g->key = m != CMP_MISS ? keys[m] :
+		 (c->a->miss ? c->a->miss : c->b->miss) == MISS_LOST ? "lost" :
+		 "overruns";
 	if (!x->known) {
 		g->v = GATE_NA;
 		snprintf(g->reason, sizeof(g->reason), "%s",
