@@ -454,4 +454,10 @@ def test_a_stall_is_gated_a_clean_run_is_not(tmp_path):
 
     clean = latency_run(tmp_path / "clean.json", cpu)
     rc, m = gate_doc(*narrow, base, clean)
+    cmax = json.loads(clean.read_text())["summary"]["latency"]["max_ns"]
+    if rc == 2 and cmax >= max_bound:
+        # the premise failed, not the gate: the host stalled the clean
+        # run as long as the injected stalls
+        pytest.skip("the host stalled the clean run for %d ms" %
+                    (cmax // 1_000_000))
     assert rc == 0 and m["avg"]["verdict"] == "pass", m["avg"]["reason"]
