@@ -269,7 +269,8 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 	size_t i, k = 0, nb = 0;
 	int ret = 0;
 
-	if (strcmp(verb, "set") && strcmp(verb, "show") && strcmp(verb, "clear")) {
+	if (strcmp(verb, "set") != 0 && strcmp(verb, "show") != 0 &&
+	    strcmp(verb, "clear") != 0) {
 		log_error("db baseline: %s%s%s: set, show or clear (see --help)",
 			  n ? "unknown action '" : "no action", n ? verb : "",
 			  n ? "'" : "");
@@ -288,7 +289,8 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 			return 1;
 		}
 	}
-	if (strcmp(verb, "show") && filter_empty(&sel) && filter_empty(&c->flt)) {
+	if (strcmp(verb, "show") != 0 && filter_empty(&sel) &&
+	    filter_empty(&c->flt)) {
 		log_error("db baseline %s: give a SELECTOR (e.g. board=NAME,label=GLOB) or filter options: not every run at once",
 			  verb);
 		free(spec);
@@ -419,7 +421,8 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 	size_t i, k = 0, nb = 0;
 	int ret = 0;
 
-	if (strcmp(verb, "set") && strcmp(verb, "show") && strcmp(verb, "clear")) {
+	if (strcmp(verb, "set") != 0 && strcmp(verb, "show") != 0 &&
+	    strcmp(verb, "clear") != 0) {
 		log_error("db baseline: %s%s%s: set, show or clear (see --help)",
 			  n ? "unknown action '" : "no action", n ? verb : "",
 			  n ? "'" : "");
@@ -438,7 +441,8 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 			return 1;
 		}
 	}
-	if (strcmp(verb, "show") && filter_empty(&sel) && filter_empty(&c->flt)) {
+	if (strcmp(verb, "show") != 0 && filter_empty(&sel) &&
+	    filter_empty(&c->flt)) {
 		log_error("db baseline %s: give a SELECTOR (e.g. board=NAME,label=GLOB) or filter options: not every run at once",
 			  verb);
 		free(spec);

@@ -151,7 +151,7 @@ int rep_selector_parse(char *spec, struct filter *f)
 		else if (!strcmp(tok, "load"))
 			f->load = eq;
 		else if (!strcmp(tok, "baseline")) {
-			if (strcmp(eq, "yes") && strcmp(eq, "no")) {
+			if (strcmp(eq, "yes") != 0 && strcmp(eq, "no") != 0) {
 				log_error("bad selector baseline=%s: yes (the runs marked as their board's baseline) or no",
 					  eq);
 				return -1;

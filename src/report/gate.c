@@ -80,7 +80,7 @@ const char *gate_margin_parse(struct gate_opts *o, const char *arg)
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (end == arg || (*end && strcmp(end, "%")) || !isfinite(v) ||
+	if (end == arg || (*end && strcmp(end, "%") != 0) || !isfinite(v) ||
 	    v < 0 || v > 1000)
 		return "a relative margin in percent from 0 to 1000, e.g. 10%";
 	o->margin = v / 100;

@@ -709,7 +709,7 @@ bool filter_match(const struct filter *f, const struct rep_run *r)
 		return false;
 	if (f->load && !glob_ok(f->load, r->load ? r->load : "unknown"))
 		return false;
-	if (f->baseline && !strcmp(f->baseline, "yes") != r->baseline)
+	if (f->baseline && (strcmp(f->baseline, "yes") == 0) != r->baseline)
 		return false;
 	if (f->since && (!date ||
 			 strncmp(date, f->since, strlen(f->since)) < 0))
