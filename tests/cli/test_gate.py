@@ -416,7 +416,10 @@ def test_a_stall_is_gated_a_clean_run_is_not(tmp_path):
     5 * 149 ms / samples. A clean run is gated on the avg only, with a
     margin of 500 %: a run whose avg is six times the baseline's is no
     clean run, whatever the noise; the stall run must fail that gate too
-    where its avg's bound is above the limit."""
+    where its avg's bound is above the limit. Other RT tasks on this
+    shared machine (other test runs' stall injectors and hogs) can stall
+    the clean run too: then its max or overruns fail the default gate, it
+    is no clean run, and the test says so instead of asserting a pass."""
     cpu = max(os.sched_getaffinity(0))
     base = tmp_path / "base"
     base.mkdir()
@@ -454,10 +457,12 @@ def test_a_stall_is_gated_a_clean_run_is_not(tmp_path):
 
     clean = latency_run(tmp_path / "clean.json", cpu)
     rc, m = gate_doc(*narrow, base, clean)
-    cmax = json.loads(clean.read_text())["summary"]["latency"]["max_ns"]
-    if rc == 2 and cmax >= max_bound:
-        # the premise failed, not the gate: the host stalled the clean
-        # run as long as the injected stalls
-        pytest.skip("the host stalled the clean run for %d ms" %
-                    (cmax // 1_000_000))
+    _, full = gate_doc(base, clean)
+    if rc == 2 and "fail" in (full["max"]["verdict"],
+                              full["overruns"]["verdict"]):
+        # the premise failed, not the gate: something else on this shared
+        # machine (the host, another RT task above ours) stalled the
+        # "clean" run beyond the baseline's noise
+        pytest.skip("the clean run was stalled from elsewhere: %s" %
+                    full["max"]["reason"])
     assert rc == 0 and m["avg"]["verdict"] == "pass", m["avg"]["reason"]
