@@ -55,6 +55,11 @@ enum {
 	OPT_TEST_ARGS,
 	OPT_LAVA,
 	OPT_JUNIT,
+	OPT_GATE,
+	OPT_BASELINE,
+	OPT_DB,
+	OPT_MARGIN,
+	OPT_GATE_METRICS,
 };
 
 static const struct optdesc suite_opts[] = {
@@ -79,6 +84,23 @@ static const struct optdesc suite_opts[] = {
 	  "else <LAVA_SIGNAL_TESTCASE> lines on stdout)", OPT_LAVA },
 	{ "junit", 0, required_argument, "FILE",
 	  "write the same test cases as JUnit XML to FILE", OPT_JUNIT },
+	{ "gate", 0, no_argument, NULL,
+	  "release gate: compare the fresh runs with the board's baseline\n"
+	  "(--baseline or --db); exit 2 when a gated metric is worse than\n"
+	  "the baseline beyond its limit (rtlat-compare(1)), 1 when a table\n"
+	  "has no baseline of the same test, load and period", OPT_GATE },
+	{ "baseline", 0, required_argument, "PATH",
+	  "with --gate: the baseline, a suite directory, result files'\n"
+	  "directory or a result file", OPT_BASELINE },
+	{ "db", 0, required_argument, "FILE",
+	  "with --gate: the baseline is this board's in the history FILE\n"
+	  "(the runs marked with rtlat db baseline set)", OPT_DB },
+	{ "margin", 0, required_argument, "PCT",
+	  "with --gate: the smallest worsening that fails, and the limit\n"
+	  "for a baseline of one run (default 10%)", OPT_MARGIN },
+	{ "gate-metrics", 0, required_argument, "LIST",
+	  "with --gate: metrics gated, of min, avg, max, p99.9, misses\n"
+	  "(default max,p99.9,avg,misses)", OPT_GATE_METRICS },
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
 	{ "test-args", 0, required_argument, "TEST:ARGS",
@@ -119,6 +141,7 @@ static void suite_free(struct suite *s)
 {
 	int i;
 
+	suite_gate_free(s);
 	for (i = 0; i < s->nowned; i++)
 		free(s->owned[i]);
 	free(s->owned);
@@ -357,6 +380,25 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		if (!arg || !arg[0])
 			return opt_bad_value(d, arg, "expected a file name");
 		s->junit = arg;
+		return 0;
+	case OPT_GATE:
+		s->gate = true;
+		return 0;
+	case OPT_BASELINE:
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a directory or file");
+		s->gate_baseline = arg;
+		return 0;
+	case OPT_DB:
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a database file");
+		s->gate_db = arg;
+		return 0;
+	case OPT_MARGIN:
+		s->gate_margin = arg;
+		return 0;
+	case OPT_GATE_METRICS:
+		s->gate_metrics = arg;
 		return 0;
 	case OPT_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
@@ -1172,9 +1214,13 @@ static int finish(struct suite *s)
 						 s->max_latency_ns))
 				s->threshold_exceeded = s->max_latency_hit = true;
 	}
+	if (s->gate && suite_gate_run(s) < 0)
+		s->exit_code = 1;
 	if (err_runs)
 		s->exit_code = 1;
-	else if (s->threshold_exceeded && !s->exit_code)
+	else if ((s->threshold_exceeded ||
+		  (s->gate_verdict && !strcmp(s->gate_verdict, "fail"))) &&
+		 !s->exit_code)
 		s->exit_code = 2;
 
 	f = open_memstream(&text, &len);
@@ -1183,6 +1229,8 @@ static int finish(struct suite *s)
 		return 1;
 	}
 	suite_report(s, f);
+	if (s->gate_text)
+		fprintf(f, "\n%s", s->gate_text);
 	fclose(f);
 	fputs(text, stdout);
 	stdout_flush();
@@ -1208,6 +1256,8 @@ static int finish(struct suite *s)
 	write_index(s, s->interrupted ? "interrupted" : "complete");
 	if (s->threshold_exceeded)
 		log_warn("%s (exit status 2)", suite_exit2_reason(s));
+	if (s->gate_verdict && !strcmp(s->gate_verdict, "fail"))
+		log_warn("the release gate failed: a metric is worse than the baseline (exit status 2; see gate.json)");
 	if (err_runs)
 		log_error("%d run(s) failed; see the notes and the .log files in %s",
 			  err_runs, s->outdir);
@@ -1288,10 +1338,22 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "A run stopped (SIGSTOP), or still going after its warm-up and\n"
 			      "duration plus half of that (at least 30 s), is killed and fails;\n"
 			      "the next one goes on.\n"
-			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded (or\n"
-			      "a threshold given with --test-args: --max-msw, --break).");
+			      "With --gate, the fresh runs are compared with the board's\n"
+			      "baseline (--baseline PATH, or --db FILE: rtlat db baseline set)\n"
+			      "per metric, as rtlat compare --gate; the verdicts follow the\n"
+			      "report and go to gate.json, --lava and --junit.\n"
+			      "Exit status: 0 ok, 1 a run failed (or --gate could not compare),\n"
+			      "2 --max-latency exceeded, --gate failed, or a threshold given\n"
+			      "with --test-args (--max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
+	if (!s->gate && (s->gate_baseline || s->gate_db || s->gate_margin ||
+			 s->gate_metrics)) {
+		log_error("--baseline, --db, --margin and --gate-metrics go with --gate");
+		return 1;
+	}
+	if (s->gate && suite_gate_prepare(s) < 0)
+		return 1;
 	if (build_runs(s) < 0 || check_privilege(s) < 0)
 		return 1;
 	sysdesc_read(&s->sys, "/");

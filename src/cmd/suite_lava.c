@@ -34,7 +34,7 @@ struct lab_case {
 	bool has_value;
 	char value[32];		/* "24.474" (us) or "3" (count) */
 	const char *units;	/* "us", "count" */
-	char why[256];		/* failure or skip reason, "" */
+	char why[448];		/* failure or skip reason, "" */
 };
 
 typedef void (*case_fn)(void *ctx, const struct lab_case *c);
@@ -155,6 +155,28 @@ static void run_cases(const struct suite *s, const struct suite_run *r,
 	}
 }
 
+/* Every case: each run's, then those of --gate (TEST-LOAD-SERIES-gate-
+ * METRIC: fail for a metric worse than the baseline, skip for a weak or
+ * n/a verdict, with the reason). */
+static void all_cases(const struct suite *s, case_fn fn, void *ctx)
+{
+	int i;
+
+	for (i = 0; i < s->nruns; i++)
+		run_cases(s, &s->runs[i], fn, ctx);
+	for (i = 0; i < s->ngate_cases; i++) {
+		const struct suite_gate_case *g = &s->gate_cases[i];
+		struct lab_case c = { .result = g->result,
+				      .has_value = g->units != NULL,
+				      .units = g->units };
+
+		clean_id(c.id, sizeof(c.id), g->id);
+		snprintf(c.value, sizeof(c.value), "%s", g->value);
+		snprintf(c.why, sizeof(c.why), "%s", g->why);
+		fn(ctx, &c);
+	}
+}
+
 /* ---- LAVA ---------------------------------------------------------------- */
 
 /* lava-test-case on PATH (inside a LAVA test shell)? */
@@ -222,10 +244,8 @@ static void lava_case(void *ctx, const struct lab_case *c)
 int suite_lava(const struct suite *s, FILE *f)
 {
 	struct lava_ctx l = { f, have_lava_helper(), 0 };
-	int i;
 
-	for (i = 0; i < s->nruns; i++)
-		run_cases(s, &s->runs[i], lava_case, &l);
+	all_cases(s, lava_case, &l);
 	fflush(f);
 	if (l.failed) {
 		log_error("--lava: lava-test-case failed %d time(s)", l.failed);
@@ -296,10 +316,8 @@ int suite_junit(const struct suite *s, const char *path)
 	struct junit_ctx j = { .count_only = true };
 	struct atomic_file af;
 	char err[PATH_MAX + 128], when[32];
-	int i;
 
-	for (i = 0; i < s->nruns; i++)
-		run_cases(s, &s->runs[i], junit_case, &j);
+	all_cases(s, junit_case, &j);
 	j.f = atomic_open(&af, path, err, sizeof(err));
 	if (!j.f) {
 		log_error("--junit: %s", err);
@@ -316,8 +334,7 @@ int suite_junit(const struct suite *s, const char *path)
 		j.tests, j.failures, j.skipped, when,
 		(double)(s->wall_end - s->wall_start) / 1e9);
 	j.count_only = false;
-	for (i = 0; i < s->nruns; i++)
-		run_cases(s, &s->runs[i], junit_case, &j);
+	all_cases(s, junit_case, &j);
 	fprintf(j.f, "  </testsuite>\n</testsuites>\n");
 	if (atomic_commit(&af, err, sizeof(err)) < 0) {
 		log_error("--junit: %s", err);
