@@ -7,6 +7,7 @@
 #include "core/engine.h"
 #include "core/log.h"
 #include "loads/load.h"
+#include "metrics/metrics.h"
 #include "output/result.h"
 #include "trace/trace.h"
 
@@ -35,9 +36,10 @@ static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
 }
 
 /* The companions of every test run, in call order: the trace (its summary
- * comes first), the loads. */
+ * comes first), the loads, the metrics (after the loads: their processes,
+ * forked first, never hold its listening socket). */
 static const struct companion_ops *const run_companions[] = {
-	&trace_companion, &load_companion,
+	&trace_companion, &load_companion, &metrics_companion,
 };
 #define NCOMP ((int)(sizeof(run_companions) / sizeof(run_companions[0])))
 
@@ -63,11 +65,16 @@ void cmd_companions_free(struct companion *comp, int n)
 }
 
 /* Does @t take the options of companion @ops? The trace needs a timer
- * series (test_desc.timer_wake); the loads go with every test. */
+ * series (test_desc.timer_wake); the loads go with every test but one
+ * whose tables are the whole command line (cyclic: cyclictest's); the
+ * metrics with every test, that one too (no cyclictest option starts
+ * with --metrics). */
 static bool takes_opts(const struct test_desc *t,
 		       const struct companion_ops *ops)
 {
-	return ops != &trace_companion || t->timer_wake;
+	if (ops == &metrics_companion)
+		return true;
+	return !t->own_options && (ops != &trace_companion || t->timer_wake);
 }
 
 static int run_with(const struct test_desc *t, struct engine_opts *o,
@@ -103,7 +110,7 @@ static int parse_and_run(int argc, char **argv,
 		return 1;
 	for (i = 0; n < MAX_TABLES && tables[i]; i++)
 		all[n++] = tables[i];
-	for (i = 0; i < c.ncomp && n < MAX_TABLES && !t->own_options; i++)
+	for (i = 0; i < c.ncomp && n < MAX_TABLES; i++)
 		if (comp[i].ops->opts && takes_opts(t, comp[i].ops))
 			all[n++] = comp[i].ops->opts;
 	all[n] = NULL;

@@ -323,7 +323,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->eo.mlock = false;
 		return 0;
 	}
-	return opt_bad_value(d, arg, "unsupported");
+	return 1;	/* a companion's (--metrics) */
 }
 
 /* Append a note (sentences separated by "; "). */
