@@ -298,6 +298,16 @@ void http_poll(struct http_server *s)
 	}
 }
 
+bool http_busy(const struct http_server *s)
+{
+	int i;
+
+	for (i = 0; i < HTTP_MAX_CONN; i++)
+		if (s->conn[i].fd >= 0)
+			return true;
+	return false;
+}
+
 void http_close(struct http_server *s)
 {
 	int i;

@@ -74,6 +74,9 @@ int http_listen(struct http_server *s, const char *addr, int port,
 /* Accept, read, answer and close what is ready now; never waits. */
 void http_poll(struct http_server *s);
 
+/* A connection is open (being read or answered). */
+bool http_busy(const struct http_server *s);
+
 /* Close the listening socket and every connection (idempotent; also for a
  * server that never listened, after http_init()). */
 void http_close(struct http_server *s);

@@ -5,7 +5,8 @@
  *
  * Everything here runs on the display side: poll() (display thread, every
  * 20 ms) rewrites the file when an interval was closed since the last
- * write and serves the HTTP connections; finish() (main thread, the
+ * write and serves the HTTP connections (the listening socket every
+ * 100 ms: one system call each time); finish() (main thread, the
  * display joined) writes the final file. The figures are the display's
  * per-sampler totals (r->total), which only grow: a counter never goes
  * down from one read to the next.
@@ -21,9 +22,11 @@
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "core/sysinfo.h"
+#include "core/timeutil.h"
 #include "metrics/http.h"
 #include "metrics/metrics.h"
 
+#define HTTP_IDLE_POLL_NS	(100 * NSEC_PER_MSEC)
 #define OM_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 /* Bucket edges: these values, each raised to the upper edge of the
@@ -55,67 +58,95 @@ struct metrics_state {
 	bool written;
 	bool write_failed;		/* the last write failed (said once) */
 	struct http_server http;
+	int64_t http_polled;		/* last http_poll(), CLOCK_MONOTONIC */
 };
 
 /* ---- the text ----------------------------------------------------------- */
 
-/* A label value: \\, \" and \n escaped, other control characters blanks. */
-static void put_value(FILE *f, const char *s)
+/* A label value: \\, \" and \n escaped, other control characters
+ * blanks, appended to @buf (@len bytes, @n used; truncated to fit). */
+static size_t put_value(char *buf, size_t len, size_t n, const char *s)
 {
-	for (; *s; s++) {
+	for (; *s && n + 3 < len; s++) {
 		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			fputc(' ', f);
-		else
-			fputc(*s, f);
+			buf[n++] = '\\';
+		if (*s == '\n') {
+			buf[n++] = '\\';
+			buf[n++] = 'n';
+		} else if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			buf[n++] = ' ';
+		} else {
+			buf[n++] = *s;
+		}
 	}
+	buf[n] = '\0';
+	return n;
 }
 
-static void put_label(FILE *f, bool *first, const char *name, const char *v)
+static size_t put_label(char *buf, size_t len, size_t n, const char *name,
+			const char *v)
 {
-	fprintf(f, "%s%s=\"", *first ? "" : ",", name);
-	put_value(f, v);
-	fputc('"', f);
-	*first = false;
+	int k = snprintf(buf + n, len - n, "%s%s=\"", n ? "," : "", name);
+
+	if (k < 0 || (size_t)k >= len - n)
+		return n;
+	n = put_value(buf, len, n + (size_t)k, v);
+	if (n + 1 < len) {
+		buf[n++] = '"';
+		buf[n] = '\0';
+	}
+	return n;
 }
 
-/* The run's labels: test, host, board, kernel, label. */
-static void run_labels(FILE *f, const struct run *r, const char *label,
-		       bool *first)
+/* The label sets of a text, made once per text: the run's (test, host,
+ * board, kernel, label), and per series the run's and its own (series,
+ * sampler, cpu). */
+struct labels {
+	char run[1024];
+	char series[1400];
+};
+
+static void run_labels(struct labels *l, const struct run *r,
+		       const char *label)
 {
 	const struct sysdesc *sys = r->sys;
+	size_t n = 0;
 
-	put_label(f, first, "test", r->test->name);
+	l->run[0] = '\0';
+	n = put_label(l->run, sizeof(l->run), n, "test", r->test->name);
 	if (!r->no_host)
-		put_label(f, first, "host", sys ? sys->hostname : "");
-	put_label(f, first, "board", sys ? sys->board : "");
-	put_label(f, first, "kernel", sys ? sys->release : "");
+		n = put_label(l->run, sizeof(l->run), n, "host",
+			      sys ? sys->hostname : "");
+	n = put_label(l->run, sizeof(l->run), n, "board", sys ? sys->board : "");
+	n = put_label(l->run, sizeof(l->run), n, "kernel",
+		      sys ? sys->release : "");
 	if (label)
-		put_label(f, first, "label", label);
+		put_label(l->run, sizeof(l->run), n, "label", label);
 }
 
-/* name{run labels[,series,sampler,cpu]] (the caller closes it) */
-static void sample_start(FILE *f, const char *name, const struct run *r,
-			 const char *label, const struct sampler *s, int j)
+static void series_labels(struct labels *l, const struct sampler *s, int j)
 {
-	bool first = true;
 	char num[24];
+	size_t n;
 
-	fprintf(f, "%s{", name);
-	run_labels(f, r, label, &first);
-	if (!s)
-		return;
-	put_label(f, &first, "series", s->series[j].desc->name);
+	n = (size_t)snprintf(l->series, sizeof(l->series), "%s", l->run);
+	n = put_label(l->series, sizeof(l->series), n, "series",
+		      s->series[j].desc->name);
 	snprintf(num, sizeof(num), "%d", s->id);
-	put_label(f, &first, "sampler", num);
+	n = put_label(l->series, sizeof(l->series), n, "sampler", num);
 	if (s->cpu >= 0)
 		snprintf(num, sizeof(num), "%d", s->cpu);
 	else
 		snprintf(num, sizeof(num), "any");
-	put_label(f, &first, "cpu", num);
+	put_label(l->series, sizeof(l->series), n, "cpu", num);
+}
+
+/* name{labels (the caller closes it) */
+static void sample_start(FILE *f, const char *name, const char *labels)
+{
+	fputs(name, f);
+	fputc('{', f);
+	fputs(labels, f);
 }
 
 /* @ns as seconds, exactly: "0.000001003", "-0.5", "0.0". */
@@ -150,13 +181,12 @@ static void family(FILE *f, const char *name, const char *type,
 	fprintf(f, "# HELP %s %s\n", name, help);
 }
 
-/* Each measuring sampler's series: @fn(f, r, label, s, j, total). */
+/* Each measuring sampler's series (sampler @i, series @j). */
 #define for_each_series(r, i, j)					\
 	for ((i) = 0; (i) < (r)->nsamplers; (i)++)			\
 		for ((j) = 0; (j) < (r)->s[i].nseries; (j)++)
 
-static void histogram_samples(FILE *f, const struct run *r, const char *label,
-			      const struct sampler *s, int j,
+static void histogram_samples(FILE *f, const char *labels,
 			      const struct accum *a)
 {
 	const struct histogram *h = &a->hist;
@@ -172,85 +202,93 @@ static void histogram_samples(FILE *f, const struct run *r, const char *label,
 		hist_bucket_range(h, (size_t)idx, &lo, &hi);
 		for (; h->count && b <= (size_t)idx; b++)
 			cum += h->count[b];
-		sample_start(f, "rtlat_latency_seconds_bucket", r, label, s, j);
+		sample_start(f, "rtlat_latency_seconds_bucket", labels);
 		fprintf(f, ",le=\"%s\"} %" PRIu64 "\n",
 			fmt_sec(sec, sizeof(sec), hi), cum);
 	}
-	sample_start(f, "rtlat_latency_seconds_bucket", r, label, s, j);
+	sample_start(f, "rtlat_latency_seconds_bucket", labels);
 	fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", a->st.n);
-	sample_start(f, "rtlat_latency_seconds_count", r, label, s, j);
+	sample_start(f, "rtlat_latency_seconds_count", labels);
 	fprintf(f, "} %" PRIu64 "\n", a->st.n);
-	sample_start(f, "rtlat_latency_seconds_sum", r, label, s, j);
+	sample_start(f, "rtlat_latency_seconds_sum", labels);
 	fprintf(f, "} %s\n", fmt_sum(sec, sizeof(sec), &a->st));
+}
+
+/* The samples of a gauge per series: the max (@max) or the min. */
+static void extreme_samples(FILE *f, const struct run *r, struct labels *l,
+			    bool max)
+{
+	char sec[40];
+	int i, j;
+
+	for_each_series(r, i, j) {
+		const struct accum *a = &r->total[i][j];
+
+		if (!a->st.n)
+			continue;
+		series_labels(l, &r->s[i], j);
+		sample_start(f, max ? "rtlat_latency_max_seconds" :
+			     "rtlat_latency_min_seconds", l->series);
+		fprintf(f, "} %s\n", fmt_sec(sec, sizeof(sec),
+					     max ? a->st.max : a->st.min));
+	}
 }
 
 void metrics_render(FILE *f, const struct run *r, const char *label,
 		    bool running)
 {
-	char sec[40];
-	bool first = true;
+	struct labels l;
+	char sec[40], miss[64];
 	int i, j;
 
+	run_labels(&l, r, label);
 	family(f, "rtlat_run", "info", NULL,
 	       "The run: its test, host, board, kernel and --metrics-label.");
-	fputs("rtlat_run_info{", f);
-	run_labels(f, r, label, &first);
+	sample_start(f, "rtlat_run_info", l.run);
 	fputs("} 1\n", f);
 	family(f, "rtlat_running", "gauge", NULL,
 	       "1 while the run measures, 0 once it ended.");
-	sample_start(f, "rtlat_running", r, label, NULL, 0);
+	sample_start(f, "rtlat_running", l.run);
 	fprintf(f, "} %d\n", running ? 1 : 0);
 	family(f, "rtlat_measured_seconds", "gauge", "seconds",
 	       "Time measured so far (after the warm-up).");
-	sample_start(f, "rtlat_measured_seconds", r, label, NULL, 0);
+	sample_start(f, "rtlat_measured_seconds", l.run);
 	fprintf(f, "} %s\n", fmt_sec(sec, sizeof(sec), run_actual_ns(r)));
 	family(f, "rtlat_intervals", "counter", NULL,
 	       "Intervals (--interval) closed and counted in these figures.");
-	sample_start(f, "rtlat_intervals_total", r, label, NULL, 0);
+	sample_start(f, "rtlat_intervals_total", l.run);
 	fprintf(f, "} %" PRIu64 "\n", r->next_k);
 
 	family(f, "rtlat_latency_seconds", "histogram", "seconds",
 	       "Samples of each series and sampler (each bucket edge is the "
 	       "upper edge of a histogram bucket: exact counts).");
-	for_each_series(r, i, j)
-		histogram_samples(f, r, label, &r->s[i], j, &r->total[i][j]);
+	for_each_series(r, i, j) {
+		series_labels(&l, &r->s[i], j);
+		histogram_samples(f, l.series, &r->total[i][j]);
+	}
 	family(f, "rtlat_latency_max_seconds", "gauge", "seconds",
 	       "Highest sample so far (none before the first sample).");
-	for_each_series(r, i, j) {
-		const struct accum *a = &r->total[i][j];
-
-		if (!a->st.n)
-			continue;
-		sample_start(f, "rtlat_latency_max_seconds", r, label,
-			     &r->s[i], j);
-		fprintf(f, "} %s\n", fmt_sec(sec, sizeof(sec), a->st.max));
-	}
+	extreme_samples(f, r, &l, true);
 	family(f, "rtlat_latency_min_seconds", "gauge", "seconds",
 	       "Lowest sample so far (none before the first sample).");
-	for_each_series(r, i, j) {
-		const struct accum *a = &r->total[i][j];
-
-		if (!a->st.n)
-			continue;
-		sample_start(f, "rtlat_latency_min_seconds", r, label,
-			     &r->s[i], j);
-		fprintf(f, "} %s\n", fmt_sec(sec, sizeof(sec), a->st.min));
-	}
+	extreme_samples(f, r, &l, false);
 	family(f, "rtlat_samples", "counter", NULL,
 	       "Samples accounted (each period is a sample or a miss).");
 	for_each_series(r, i, j) {
-		sample_start(f, "rtlat_samples_total", r, label, &r->s[i], j);
+		series_labels(&l, &r->s[i], j);
+		sample_start(f, "rtlat_samples_total", l.series);
 		fprintf(f, "} %" PRIu64 "\n", r->total[i][j].st.n);
 	}
 	family(f, "rtlat_misses", "counter", NULL,
 	       "Missed periods (overruns) or lost events of each series.");
 	for_each_series(r, i, j) {
-		const char *miss = r->s[i].series[j].desc->miss_name;
+		const char *m = r->s[i].series[j].desc->miss_name;
 
-		sample_start(f, "rtlat_misses_total", r, label, &r->s[i], j);
-		fputs(",miss=\"", f);
-		put_value(f, miss ? miss : "overruns");
-		fprintf(f, "\"} %" PRIu64 "\n", r->total[i][j].overruns);
+		series_labels(&l, &r->s[i], j);
+		put_value(miss, sizeof(miss), 0, m ? m : "overruns");
+		sample_start(f, "rtlat_misses_total", l.series);
+		fprintf(f, ",miss=\"%s\"} %" PRIu64 "\n", miss,
+			r->total[i][j].overruns);
 	}
 	if (r->o->max_latency_ns >= 0) {
 		bool over = false;
@@ -264,12 +302,12 @@ void metrics_render(FILE *f, const struct run *r, const char *label,
 		}
 		family(f, "rtlat_max_latency_seconds", "gauge", "seconds",
 		       "The --max-latency threshold.");
-		sample_start(f, "rtlat_max_latency_seconds", r, label, NULL, 0);
+		sample_start(f, "rtlat_max_latency_seconds", l.run);
 		fprintf(f, "} %s\n",
 			fmt_sec(sec, sizeof(sec), r->o->max_latency_ns));
 		family(f, "rtlat_threshold_exceeded", "gauge", NULL,
 		       "1 once a sample exceeded --max-latency.");
-		sample_start(f, "rtlat_threshold_exceeded", r, label, NULL, 0);
+		sample_start(f, "rtlat_threshold_exceeded", l.run);
 		fprintf(f, "} %d\n", over ? 1 : 0);
 	}
 	fputs("# EOF\n", f);
@@ -422,6 +460,7 @@ static void mc_poll(struct companion *c, struct run *r, bool final)
 {
 	struct metrics_state *ms = c->state;
 	char err[PATH_MAX + 160];
+	int64_t now;
 
 	if (ms->file && !final && r->next_k != ms->written_k) {
 		/* like a checkpoint: a failure is said once, tried again at
@@ -437,7 +476,14 @@ static void mc_poll(struct companion *c, struct run *r, bool final)
 			ms->write_failed = false;
 		}
 	}
-	http_poll(&ms->http);
+	/* idle, the listening socket is looked at every 100 ms (a system
+	 * call each time); while a connection is open, at every poll */
+	now = clock_now_ns(CLOCK_MONOTONIC);
+	if (ms->http.fd >= 0 &&
+	    (http_busy(&ms->http) || now - ms->http_polled >= HTTP_IDLE_POLL_NS)) {
+		ms->http_polled = now;
+		http_poll(&ms->http);
+	}
 }
 
 static void mc_stop(struct companion *c, struct run *r)
