@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The command-line side shared by test commands; see cmd.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/headline.h"
+#include "cmd/lab.h"
+#include "core/outfile.h"
+#include "core/timeutil.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "loads/load.h"
@@ -19,6 +27,7 @@ struct cmd_opt_ctx {
 	struct engine_opts *o;
 	struct companion *comp;
 	int ncomp;
+	struct lab_opts lab;	/* --lava, --junit */
 };
 
 static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
@@ -32,6 +41,8 @@ static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
 	for (i = 0; r > 0 && i < c->ncomp; i++)
 		if (c->comp[i].ops->opt)
 			r = c->comp[i].ops->opt(&c->comp[i], d, arg);
+	if (r > 0)
+		r = lab_opt(&c->lab, d, arg);
 	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
 }
 
@@ -92,6 +103,140 @@ static int run_with(const struct test_desc *t, struct engine_opts *o,
 	return engine_run(t, o, &env);
 }
 
+/* A file in memory for the headline (a temporary file where there is no
+ * memfd_create()), or -1 (said). */
+static int headline_tmp(void)
+{
+	FILE *f;
+	int fd = memfd_create("rtlat-headline", MFD_CLOEXEC);
+
+	if (fd >= 0 || errno != ENOSYS)
+		goto out;
+	f = tmpfile();
+	fd = f ? dup(fileno(f)) : -1;
+	if (f)
+		fclose(f);
+out:
+	if (fd < 0)
+		log_error("--lava/--junit: cannot make a file for the run's figures: %s",
+			  strerror(errno));
+	return fd;
+}
+
+/* The whole of @fd from its start, NUL-terminated (malloc'd), or NULL. */
+static char *read_all(int fd)
+{
+	size_t len = 0, cap = 8192;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	if (!buf || lseek(fd, 0, SEEK_SET) < 0) {
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			char *b = realloc(buf, cap * 2);
+
+			if (!b) {
+				free(buf);
+				return NULL;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The run's load state as the suite names it: "none", "cpu+io". */
+static void load_state(const struct headline *h, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	snprintf(buf, len, "none");
+	for (i = 0; i < h->nloads && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "+" : "",
+				      h->loads[i].name);
+}
+
+/*
+ * Run @t and report it for a lab (--lava, --junit): its headline (also
+ * passed on to a --headline-fd of the user's) read back into test cases
+ * (lab.c). The exit status is the run's, 1 when a lab output failed.
+ */
+static int run_lab(const struct test_desc *t, struct engine_opts *o,
+		   struct companion *comp, int ncomp, void *priv,
+		   const struct lab_opts *lab)
+{
+	int user_fd = o->headline_fd, fd, status;
+	struct headline *h = NULL;
+	char *text = NULL, name[96], loads[64], err[PATH_MAX + 128];
+	int64_t start, end;
+	struct lab_run lr;
+
+	if (lab->junit &&
+	    result_check_writable(lab->junit, err, sizeof(err)) < 0) {
+		log_error("--junit: %s", err);
+		return 1;
+	}
+	fd = headline_tmp();
+	if (fd < 0)
+		return 1;
+	o->headline_fd = fd;
+	start = clock_now_ns(CLOCK_REALTIME);
+	status = run_with(t, o, comp, ncomp, priv);
+	end = clock_now_ns(CLOCK_REALTIME);
+	o->headline_fd = user_fd;
+	text = read_all(fd);
+	close(fd);
+	h = calloc(1, sizeof(*h));
+	if (!text || !h) {
+		log_error("out of memory");
+		free(text);
+		free(h);
+		return 1;
+	}
+	if (user_fd >= 0) {
+		FILE *f = fdopen(dup(user_fd), "w");
+
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+	}
+	if (headline_parse(h, text) < 0)
+		h->valid = false;
+	load_state(h, loads, sizeof(loads));
+	snprintf(name, sizeof(name), "%s-%s", t->name, loads);
+	lr = (struct lab_run){
+		.name = name, .test = t->name, .h = h, .ran = true,
+		.error = h->valid ? "" : "the run failed before it measured",
+		.max_latency_ns = o->max_latency_ns,
+	};
+	stdout_flush();
+	if (lab->lava && lab_lava(&lr, 1, stdout) < 0)
+		status = 1;
+	if (lab->junit) {
+		char cls[64];
+
+		snprintf(cls, sizeof(cls), "rtlat.%s", t->name);
+		if (lab_junit(&lr, 1, lab->junit, t->name, cls, start, end) < 0)
+			status = 1;
+	}
+	free(text);
+	free(h);
+	return status;
+}
+
 /* Parse @argv with @tables and the companions' tables, each option to @h
  * first, then the engine's, then the companions'; run @t with @priv. */
 static int parse_and_run(int argc, char **argv,
@@ -102,7 +247,7 @@ static int parse_and_run(int argc, char **argv,
 {
 	const struct optdesc *all[MAX_TABLES + 1];
 	struct companion comp[NCOMP];
-	struct cmd_opt_ctx c = { h, ctx, o, comp, 0 };
+	struct cmd_opt_ctx c = { h, ctx, o, comp, 0, { false, NULL } };
 	int i, n = 0, r;
 
 	c.ncomp = cmd_companions_init(comp, NCOMP);
@@ -113,12 +258,16 @@ static int parse_and_run(int argc, char **argv,
 	for (i = 0; i < c.ncomp && n < MAX_TABLES; i++)
 		if (comp[i].ops->opts && takes_opts(t, comp[i].ops))
 			all[n++] = comp[i].ops->opts;
+	if (n < MAX_TABLES)
+		all[n++] = lab_optdescs;
 	all[n] = NULL;
 	r = opt_parse_options(argc, argv, all, cmd_opt, &c, usage, about);
 	if (r)
 		r = r > 0 ? 0 : 1;
 	else if (t->configure && t->configure(priv, o) < 0)
 		r = 1;
+	else if (c.lab.lava || c.lab.junit)
+		r = run_lab(t, o, comp, c.ncomp, priv, &c.lab);
 	else
 		r = run_with(t, o, comp, c.ncomp, priv);
 	cmd_companions_free(comp, c.ncomp);
