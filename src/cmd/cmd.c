@@ -11,6 +11,7 @@
 #include "cmd/headline.h"
 #include "cmd/lab.h"
 #include "core/outfile.h"
+#include "core/sysinfo.h"
 #include "core/timeutil.h"
 #include "core/engine.h"
 #include "core/log.h"
@@ -168,6 +169,30 @@ static void load_state(const struct headline *h, char *buf, size_t len)
 				      h->loads[i].name);
 }
 
+/* --kcidb of a single run, its environment this system's. */
+static int lab_kcidb_run(const struct lab_run *lr, const struct lab_opts *lab)
+{
+	struct sysdesc *sys = calloc(1, sizeof(*sys));
+	struct lab_kcidb k = {
+		.origin = lab->kcidb_origin ? lab->kcidb_origin : "rtlat",
+		.build_id = lab->kcidb_build,
+		.started = lr->wall_start,
+	};
+	int r;
+
+	if (!sys) {
+		log_error("out of memory");
+		return -1;
+	}
+	sysdesc_read(sys, "/");
+	k.host = sys->hostname;
+	k.board = sys->board;
+	k.kernel = sys->release;
+	r = lab_kcidb(lr, 1, lab->kcidb, &k);
+	free(sys);
+	return r;
+}
+
 /*
  * Run @t and report it for a lab (--lava, --junit): its headline (also
  * passed on to a --headline-fd of the user's) read back into test cases
@@ -186,6 +211,15 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 	if (lab->junit &&
 	    result_check_writable(lab->junit, err, sizeof(err)) < 0) {
 		log_error("--junit: %s", err);
+		return 1;
+	}
+	if (lab->kcidb &&
+	    result_check_writable(lab->kcidb, err, sizeof(err)) < 0) {
+		log_error("--kcidb: %s", err);
+		return 1;
+	}
+	if (lab->junit && lab->kcidb && output_same(lab->junit, lab->kcidb)) {
+		log_error("--junit and --kcidb '%s' are the same file", lab->kcidb);
 		return 1;
 	}
 	fd = headline_tmp();
@@ -221,6 +255,7 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 		.name = name, .test = t->name, .h = h, .ran = true,
 		.error = h->valid ? "" : "the run failed before it measured",
 		.max_latency_ns = o->max_latency_ns,
+		.load = loads, .wall_start = start,
 	};
 	stdout_flush();
 	if (lab->lava && lab_lava(&lr, 1, stdout) < 0)
@@ -232,6 +267,8 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 		if (lab_junit(&lr, 1, lab->junit, t->name, cls, start, end) < 0)
 			status = 1;
 	}
+	if (lab->kcidb && lab_kcidb_run(&lr, lab) < 0)
+		status = 1;
 	free(text);
 	free(h);
 	return status;
@@ -247,7 +284,7 @@ static int parse_and_run(int argc, char **argv,
 {
 	const struct optdesc *all[MAX_TABLES + 1];
 	struct companion comp[NCOMP];
-	struct cmd_opt_ctx c = { h, ctx, o, comp, 0, { false, NULL } };
+	struct cmd_opt_ctx c = { h, ctx, o, comp, 0, { 0 } };
 	int i, n = 0, r;
 
 	c.ncomp = cmd_companions_init(comp, NCOMP);
@@ -266,7 +303,7 @@ static int parse_and_run(int argc, char **argv,
 		r = r > 0 ? 0 : 1;
 	else if (t->configure && t->configure(priv, o) < 0)
 		r = 1;
-	else if (c.lab.lava || c.lab.junit)
+	else if (c.lab.lava || c.lab.junit || c.lab.kcidb)
 		r = run_lab(t, o, comp, c.ncomp, priv, &c.lab);
 	else
 		r = run_with(t, o, comp, c.ncomp, priv);

@@ -79,6 +79,8 @@ static const struct optdesc suite_opts[] = {
 	  "else <LAVA_SIGNAL_TESTCASE> lines on stdout)", OPT_LAVA },
 	{ "junit", 0, required_argument, "FILE",
 	  "write the same test cases as JUnit XML to FILE", OPT_JUNIT },
+	LAB_KCIDB_OPTDESCS(LAB_OPT_KCIDB, LAB_OPT_KCIDB_ORIGIN,
+			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
 	{ "test-args", 0, required_argument, "TEST:ARGS",
@@ -359,6 +361,10 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected a file name");
 		s->junit = arg;
 		return 0;
+	case LAB_OPT_KCIDB:
+	case LAB_OPT_KCIDB_ORIGIN:
+	case LAB_OPT_KCIDB_BUILD:
+		return lab_opt(&s->kcidb, d, arg);
 	case OPT_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
 			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
@@ -1206,6 +1212,8 @@ static int finish(struct suite *s)
 		s->exit_code = 1;
 	if (s->junit && suite_junit(s, s->junit) < 0)
 		s->exit_code = 1;
+	if (s->kcidb.kcidb && suite_kcidb(s) < 0)
+		s->exit_code = 1;
 	write_index(s, s->interrupted ? "interrupted" : "complete");
 	if (s->threshold_exceeded)
 		log_warn("a run exceeded --max-latency (exit status 2)");
@@ -1307,6 +1315,14 @@ static int suite_run(struct suite *s, int argc, char **argv)
 
 		if (result_check_writable(s->junit, msg, sizeof(msg)) < 0) {
 			log_error("--junit: %s", msg);
+			return 1;
+		}
+	}
+	if (s->kcidb.kcidb) {
+		char msg[PATH_MAX + 128];
+
+		if (result_check_writable(s->kcidb.kcidb, msg, sizeof(msg)) < 0) {
+			log_error("--kcidb: %s", msg);
 			return 1;
 		}
 	}

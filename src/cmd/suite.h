@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/headline.h"
+#include "cmd/lab.h"
 #include "core/sysinfo.h"
 
 #define SUITE_MAX_FWD 64		/* forwarded option words */
@@ -59,6 +60,7 @@ struct suite {
 	bool sched_in_targs;		/* they set -P/--priority or --policy */
 	bool lava;			/* --lava: LAVA test cases at the end */
 	const char *junit;		/* --junit FILE, or NULL */
+	struct lab_opts kcidb;		/* --kcidb FILE, its origin and build */
 
 	/* state */
 	char exe[PATH_MAX];
@@ -89,6 +91,10 @@ int suite_lava(const struct suite *s, FILE *f);
 /* --junit: the same cases as JUnit XML in @path (atomically). Returns 0 or
  * -1 (said). */
 int suite_junit(const struct suite *s, const char *path);
+
+/* --kcidb: the same cases as a KCIDB I/O document in s->kcidb.kcidb
+ * (atomically). Returns 0 or -1 (said). */
+int suite_kcidb(const struct suite *s);
 
 /* Write OUT/suite.json atomically with @status. Returns 0 or -1 with a
  * message. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rtlat suite results for board farms and CI: the suite's runs as lab runs
- * (lab.h), written as LAVA test cases (--lava) and JUnit XML (--junit
- * FILE) by lab.c.
+ * (lab.h), written as LAVA test cases (--lava), JUnit XML (--junit FILE)
+ * and KCIDB JSON (--kcidb FILE) by lab.c.
  */
 #include <stdlib.h>
 
@@ -40,6 +40,7 @@ static int lab_runs(const struct suite *s, struct suite_lab *l)
 		l->run[i].error = r->ran ? r->error :
 				  "not run: the suite was interrupted";
 		l->run[i].max_latency_ns = s->max_latency_ns;
+		l->run[i].load = r->load;
 	}
 	return 0;
 }
@@ -66,6 +67,27 @@ int suite_junit(const struct suite *s, const char *path)
 		return -1;
 	r = lab_junit(l.run, s->nruns, path, s->label, "rtlat.suite",
 		      s->wall_start, s->wall_end);
+	free(l.run);
+	free(l.name);
+	return r;
+}
+
+int suite_kcidb(const struct suite *s)
+{
+	struct lab_kcidb k = {
+		.origin = s->kcidb.kcidb_origin ? s->kcidb.kcidb_origin : "rtlat",
+		.build_id = s->kcidb.kcidb_build,
+		.host = s->sys.hostname,
+		.board = s->sys.board,
+		.kernel = s->sys.release,
+		.started = s->wall_start,
+	};
+	struct suite_lab l;
+	int r;
+
+	if (lab_runs(s, &l) < 0)
+		return -1;
+	r = lab_kcidb(l.run, s->nruns, s->kcidb.kcidb, &k);
 	free(l.run);
 	free(l.name);
 	return r;
