@@ -3,9 +3,10 @@
 """Cost of --metrics and --metrics-port.
 
 Runs `rtlat latency` on one CPU in pairs, without and with `--metrics FILE
---metrics-port 0` while a scraper fetches /metrics every --scrape seconds,
-alternating so that drifts of the machine's load hit both alike. Prints per
-run the CPU time of the whole process per period (user + sys from wait4(),
+--metrics-port 0` while a scraper (a thread of this script, kept off the
+measured CPU) fetches /metrics every --scrape seconds, alternating so
+that drifts of the machine's load hit both alike. Prints per run the CPU
+time of the whole process per period (user + sys from wait4(),
 divided by samples + overruns), the run time of the sampler thread per
 period and of the other threads (main, display: where the metrics are
 made) in ms, from /proc/PID/task/TID/schedstat read while it runs, the
@@ -30,7 +31,11 @@ import time
 import urllib.request
 
 
-def scraper(url, every, stop, count):
+def scraper(url, every, stop, count, cpu):
+    # off the measured CPU: the scraper's own work is not rtlat's
+    others = os.sched_getaffinity(0) - {cpu}
+    if others:
+        os.sched_setaffinity(0, others)
     while not stop.is_set():
         try:
             with urllib.request.urlopen(url, timeout=5) as r:
@@ -68,7 +73,7 @@ def one(a, metrics):
                 m = re.search(r"metrics at (http://\S+)", line)
                 if m:
                     th = threading.Thread(target=scraper, args=(
-                        m.group(1), a.scrape, stop, count))
+                        m.group(1), a.scrape, stop, count, a.cpu))
                     th.start()
                     break
         run_ns = {}
