@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "cmd/headline.h"
 #include "cmd/lab.h"
+#include "core/kinfo.h"
 #include "core/outfile.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
@@ -124,39 +125,6 @@ out:
 	return fd;
 }
 
-/* The whole of @fd from its start, NUL-terminated (malloc'd), or NULL. */
-static char *read_all(int fd)
-{
-	size_t len = 0, cap = 8192;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	if (!buf || lseek(fd, 0, SEEK_SET) < 0) {
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		if (len + 1 >= cap) {
-			char *b = realloc(buf, cap * 2);
-
-			if (!b) {
-				free(buf);
-				return NULL;
-			}
-			buf = b;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 /* The run's load state as the suite names it: "none", "cpu+io". */
 static void load_state(const struct headline *h, char *buf, size_t len)
 {
@@ -207,6 +175,7 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 	char *text = NULL, name[96], loads[64], err[PATH_MAX + 128];
 	int64_t start, end;
 	struct lab_run lr;
+	size_t len;
 
 	if (lab->junit &&
 	    result_check_writable(lab->junit, err, sizeof(err)) < 0) {
@@ -230,7 +199,9 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 	status = run_with(t, o, comp, ncomp, priv);
 	end = clock_now_ns(CLOCK_REALTIME);
 	o->headline_fd = user_fd;
-	text = read_all(fd);
+	/* the whole of it, from its start, through a descriptor of its own */
+	snprintf(err, sizeof(err), "/proc/self/fd/%d", fd);
+	text = file_read_whole(err, &len);
 	close(fd);
 	h = calloc(1, sizeof(*h));
 	if (!text || !h) {

@@ -181,6 +181,19 @@ static void conn_request(struct http_server *s, struct http_conn *c)
 	}
 }
 
+/* The outcome of a recv() or send() of @n on @c: 1 bytes moved, 0 nothing
+ * now (try at the next poll), -1 the connection is gone (closed). */
+static int io_done(struct http_conn *c, ssize_t n)
+{
+	if (n > 0)
+		return 1;
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
+		      errno == EINTR))
+		return 0;
+	conn_close(c);		/* the peer left, or an error */
+	return -1;
+}
+
 static void conn_read(struct http_server *s, struct http_conn *c)
 {
 	for (;;) {
@@ -192,13 +205,8 @@ static void conn_read(struct http_server *s, struct http_conn *c)
 		}
 		n = recv(c->fd, c->req + c->nreq, sizeof(c->req) - 1 - c->nreq,
 			 MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
-			      errno == EINTR))
+		if (io_done(c, n) <= 0)
 			return;
-		if (n <= 0) {		/* gone, or an error */
-			conn_close(c);
-			return;
-		}
 		c->nreq += (size_t)n;
 		c->req[c->nreq] = '\0';
 		if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n")) {
@@ -214,13 +222,8 @@ static void conn_write(struct http_conn *c)
 		ssize_t n = send(c->fd, c->out + c->sent, c->nout - c->sent,
 				 MSG_DONTWAIT | MSG_NOSIGNAL);
 
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
-			      errno == EINTR))
+		if (io_done(c, n) <= 0)
 			return;
-		if (n <= 0) {
-			conn_close(c);
-			return;
-		}
 		c->sent += (size_t)n;
 	}
 	/* all sent: shut our side, read what the client still sends until
@@ -236,17 +239,8 @@ static void conn_drain(struct http_conn *c)
 {
 	char buf[512];
 
-	for (;;) {
-		ssize_t n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
-
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
-			      errno == EINTR))
-			return;
-		if (n <= 0) {
-			conn_close(c);
-			return;
-		}
-	}
+	while (io_done(c, recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+		;
 }
 
 void http_poll(struct http_server *s)

@@ -18,7 +18,8 @@ import subprocess
 
 import pytest
 
-from conftest import load_json_strict, needs_root, run
+from conftest import RTLAT, fake_lava_test_case, load_json_strict, \
+    needs_root, run
 
 junitparser = pytest.importorskip("junitparser")
 
@@ -199,13 +200,7 @@ def test_two_sided_ids(tmp_path):
 def test_through_lava_test_case(tmp_path):
     """Inside a LAVA test shell each case is one lava-test-case call, with
     the arguments LAVA's helper takes; nothing on stdout."""
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    log = tmp_path / "calls"
-    helper = bindir / "lava-test-case"
-    helper.write_text("#!/bin/sh\nprintf '%%s\\n' \"$*\" >> %s\n" % log)
-    helper.chmod(0o755)
-    env = dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir)
+    env, log = fake_lava_test_case(tmp_path)
     p = run(["cyclic", "-t", "1", "-i", "1000", "-D", "1", "-q", "--lava"],
             env=env)
     assert p.returncode == 0, p.stderr
@@ -225,12 +220,7 @@ def test_through_lava_test_case(tmp_path):
 
 @needs_root
 def test_lava_test_case_failing_is_an_error(tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    helper = bindir / "lava-test-case"
-    helper.write_text("#!/bin/sh\nexit 3\n")
-    helper.chmod(0o755)
-    env = dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir)
+    env, _ = fake_lava_test_case(tmp_path, exit_status=3)
     p = run(["latency", "-T", "0.5", "--warmup", "0", "-q", "--lava"],
             env=env)
     assert p.returncode == 1
@@ -241,3 +231,20 @@ def test_junit_unwritable_is_an_error(tmp_path):
     p = run(["latency", "-T", "1", "--junit", tmp_path])
     assert p.returncode == 1
     assert "--junit" in p.stderr and "directory" in p.stderr
+
+
+@needs_root
+def test_headline_fd_still_written(tmp_path):
+    """--lava reads the run's headline back; a --headline-fd of the
+    user's (rtlat suite's) still gets it whole."""
+    hl = tmp_path / "hl"
+    with open(hl, "w") as f:
+        p = subprocess.run(
+            [RTLAT, "latency", "-T", "0.5", "--warmup", "0", "-q", "--lava",
+             "--headline-fd", str(f.fileno())], pass_fds=(f.fileno(),),
+            capture_output=True, text=True, env=no_helper_env(), timeout=60)
+    assert p.returncode == 0, p.stderr
+    lines = hl.read_text().splitlines()
+    assert lines[0] == "rtlat-headline 1" and lines[-1] == "end"
+    assert "status complete" in lines
+    assert lava_cases(p.stdout)["latency-none"]["result"] == "pass"
