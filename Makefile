@@ -190,7 +190,7 @@ endif
 # Sources, one folder per layer (docs/ARCHITECTURE.md): the on-target
 # core, the tests, their companions (loads, trace), the output formats, the
 # commands and the host side.
-LAYERS := core tests tests/lib loads trace output cmd
+LAYERS := core tests tests/lib loads trace metrics output cmd
 LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 MAIN_OBJ := $(O)/src/main.o

@@ -101,6 +101,8 @@ static const struct optdesc suite_opts[] = {
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: metrics gated, of min, avg, max, p99.9, misses\n"
 	  "(default max,p99.9,avg,misses)", OPT_GATE_METRICS },
+	LAB_KCIDB_OPTDESCS(LAB_OPT_KCIDB, LAB_OPT_KCIDB_ORIGIN,
+			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
 	{ "test-args", 0, required_argument, "TEST:ARGS",
@@ -400,6 +402,10 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_GATE_METRICS:
 		s->gate_metrics = arg;
 		return 0;
+	case LAB_OPT_KCIDB:
+	case LAB_OPT_KCIDB_ORIGIN:
+	case LAB_OPT_KCIDB_BUILD:
+		return lab_opt(&s->kcidb, d, arg);
 	case OPT_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
 			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
@@ -1253,6 +1259,8 @@ static int finish(struct suite *s)
 		s->exit_code = 1;
 	if (s->junit && suite_junit(s, s->junit) < 0)
 		s->exit_code = 1;
+	if (s->kcidb.kcidb && suite_kcidb(s) < 0)
+		s->exit_code = 1;
 	write_index(s, s->interrupted ? "interrupted" : "complete");
 	if (s->threshold_exceeded)
 		log_warn("%s (exit status 2)", suite_exit2_reason(s));
@@ -1376,6 +1384,14 @@ static int suite_run(struct suite *s, int argc, char **argv)
 
 		if (result_check_writable(s->junit, msg, sizeof(msg)) < 0) {
 			log_error("--junit: %s", msg);
+			return 1;
+		}
+	}
+	if (s->kcidb.kcidb) {
+		char msg[PATH_MAX + 128];
+
+		if (result_check_writable(s->kcidb.kcidb, msg, sizeof(msg)) < 0) {
+			log_error("--kcidb: %s", msg);
 			return 1;
 		}
 	}

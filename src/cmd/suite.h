@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/headline.h"
+#include "cmd/lab.h"
 #include "core/sysinfo.h"
 
 #define SUITE_MAX_FWD 64		/* forwarded option words */
@@ -76,6 +77,7 @@ struct suite {
 	const char *gate_db;		/* --db FILE */
 	const char *gate_margin;	/* --margin PCT, or NULL */
 	const char *gate_metrics;	/* --gate-metrics LIST, or NULL */
+	struct lab_opts kcidb;		/* --kcidb FILE, its origin and build */
 
 	/* state */
 	char exe[PATH_MAX];
@@ -123,6 +125,10 @@ int suite_lava(const struct suite *s, FILE *f);
 /* --junit: the same cases as JUnit XML in @path (atomically). Returns 0 or
  * -1 (said). */
 int suite_junit(const struct suite *s, const char *path);
+
+/* --kcidb: the same cases as a KCIDB I/O document in s->kcidb.kcidb
+ * (atomically). Returns 0 or -1 (said). */
+int suite_kcidb(const struct suite *s);
 
 /* Write OUT/suite.json atomically with @status. Returns 0 or -1 with a
  * message. */

@@ -330,7 +330,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_MAX_MSW:
 		return engine_max_msw_opt(&c->eo, d, arg);
 	}
-	return opt_bad_value(d, arg, "unsupported");
+	return 1;	/* a companion's (--metrics) */
 }
 
 /* Append a note (sentences separated by "; "). */
