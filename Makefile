@@ -161,6 +161,12 @@ RTLAT_CPPFLAGS += $(COBALT_CFLAGS) -DRTLAT_COBALT \
 	-DRTLAT_COBALT_VERSION='"$(COBALT_VERSION)"'
 EXTRA_LDFLAGS += $(COBALT_LDFLAGS)
 COBALT_WRAPS := $(filter-out main,$(shell scripts/cobalt-wraps.sh $(COBALT_LDFLAGS)))
+ifeq ($(strip $(COBALT_WRAPS)),)
+$(error $(XENO_CONFIG) --posix --ldflags wraps no call (no --wrap options): is XENO_CONFIG Xenomai 3's xeno-config?)
+endif
+ifeq ($(filter -lcobalt,$(COBALT_LDFLAGS)),)
+$(error $(XENO_CONFIG) --posix --ldflags does not link libcobalt (-lcobalt): is XENO_CONFIG Xenomai 3's xeno-config?)
+endif
 OBJCOPY ?= $(CROSS_COMPILE)objcopy
 cobalt_renames = $(if $(filter $(1),$(COBALT_RT)),,\
 	$(foreach n,$(if $(filter $(1),$(COBALT_MIXED)),$(filter-out $(COBALT_KEPT),$(COBALT_WRAPS)),$(COBALT_WRAPS)),\
@@ -193,7 +199,7 @@ endif
 # Sources, one folder per layer (docs/ARCHITECTURE.md): the on-target
 # core, the tests, their companions (loads, trace), the output formats, the
 # commands and the host side.
-LAYERS := core tests tests/lib loads trace output cmd
+LAYERS := core tests tests/lib loads trace metrics output cmd
 LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 MAIN_OBJ := $(O)/src/main.o
@@ -256,6 +262,7 @@ print-cobalt-objs:
 
 # The Cobalt build against the stand-in, its link audit and its tests.
 check-cobalt: $(COBALT_STANDIN)
+	@rm -f $(O)/cobalt/rtlat $(O)/cobalt/static/rtlat	# relinked with this stand-in
 	$(MAKE) O=$(O)/cobalt XENO_CONFIG=$(abspath tests/cobalt/xeno-config) \
 		COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin) all
 	$(PYTHON) scripts/check-cobalt.py $(O)/cobalt tests/cobalt/xeno-config \

@@ -35,16 +35,31 @@ def nm(path, *opts):
 
 
 def wraps(xeno_config):
-    flags = subprocess.run([xeno_config, "--posix", "--ldflags"], check=True,
-                           capture_output=True, text=True).stdout.split()
-    out = subprocess.run([os.path.join(HERE, "cobalt-wraps.sh")] + flags,
-                         check=True, capture_output=True, text=True).stdout
-    return set(out.split()) - {"main"}
+    try:
+        p = subprocess.run([xeno_config, "--posix", "--ldflags"],
+                           capture_output=True, text=True)
+    except OSError as e:
+        sys.exit("check-cobalt: cannot run %s: %s" % (xeno_config, e.strerror))
+    if p.returncode:
+        sys.exit("check-cobalt: %s --posix --ldflags failed: %s"
+                 % (xeno_config, p.stderr.strip()))
+    out = subprocess.run([os.path.join(HERE, "cobalt-wraps.sh")] +
+                         p.stdout.split(), check=True, capture_output=True,
+                         text=True).stdout
+    names = set(out.split()) - {"main"}
+    if not names:
+        sys.exit("check-cobalt: %s --posix --ldflags wraps nothing: not "
+                 "Xenomai 3's xeno-config?" % xeno_config)
+    return names
 
 
 def audit(path):
     entries = {}
-    with open(path) as f:
+    try:
+        f = open(path)
+    except OSError as e:
+        sys.exit("check-cobalt: %s: %s" % (path, e.strerror))
+    with f:
         for line in f:
             line = line.strip()
             if not line or line.startswith("#"):
@@ -69,6 +84,12 @@ def main(argv):
                                                      "--mixed")):
         sys.exit(__doc__)
     build, xeno = argv[0], argv[1]
+    bad_opt = [a for a in argv if a.startswith("-") and
+               a not in ("--kept", "--rt", "--mixed")]
+    if bad_opt:
+        sys.exit("check-cobalt: unknown option %s\n%s" % (bad_opt[0], __doc__))
+    if not os.path.isdir(os.path.join(build, "src")):
+        sys.exit("check-cobalt: %s: no build directory (no src/ in it)" % build)
     kept = [k.replace("%", "*")
             for k in argv[argv.index("--kept") + 1:argv.index("--rt")]]
     rt = argv[argv.index("--rt") + 1:argv.index("--mixed")]

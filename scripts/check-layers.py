@@ -32,9 +32,10 @@ ALLOWED = {
     'tests': {'core', 'tests/lib', 'output'},
     'loads': {'core'},
     'trace': {'core'},
+    'metrics': {'core'},
     'output': {'core', 'trace'},
     'report': {'core'},
-    'cmd': {'core', 'tests', 'tests/lib', 'loads', 'trace', 'output',
+    'cmd': {'core', 'tests', 'tests/lib', 'loads', 'trace', 'metrics', 'output',
             'report', 'cmd'},
     'main': {'core', 'cmd'},
 }

@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The command-line side shared by test commands; see cmd.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/headline.h"
+#include "cmd/lab.h"
+#include "core/kinfo.h"
+#include "core/outfile.h"
+#include "core/sysinfo.h"
+#include "core/timeutil.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "loads/load.h"
+#include "metrics/metrics.h"
 #include "output/result.h"
 #include "trace/trace.h"
 
@@ -18,6 +29,7 @@ struct cmd_opt_ctx {
 	struct engine_opts *o;
 	struct companion *comp;
 	int ncomp;
+	struct lab_opts lab;	/* --lava, --junit */
 };
 
 static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
@@ -31,13 +43,16 @@ static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
 	for (i = 0; r > 0 && i < c->ncomp; i++)
 		if (c->comp[i].ops->opt)
 			r = c->comp[i].ops->opt(&c->comp[i], d, arg);
+	if (r > 0)
+		r = lab_opt(&c->lab, d, arg);
 	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
 }
 
 /* The companions of every test run, in call order: the trace (its summary
- * comes first), the loads. */
+ * comes first), the loads, the metrics (after the loads: their processes,
+ * forked first, never hold its listening socket). */
 static const struct companion_ops *const run_companions[] = {
-	&trace_companion, &load_companion,
+	&trace_companion, &load_companion, &metrics_companion,
 };
 #define NCOMP ((int)(sizeof(run_companions) / sizeof(run_companions[0])))
 
@@ -63,11 +78,16 @@ void cmd_companions_free(struct companion *comp, int n)
 }
 
 /* Does @t take the options of companion @ops? The trace needs a timer
- * series (test_desc.timer_wake); the loads go with every test. */
+ * series (test_desc.timer_wake); the loads go with every test but one
+ * whose tables are the whole command line (cyclic: cyclictest's); the
+ * metrics with every test, that one too (no cyclictest option starts
+ * with --metrics). */
 static bool takes_opts(const struct test_desc *t,
 		       const struct companion_ops *ops)
 {
-	return ops != &trace_companion || t->timer_wake;
+	if (ops == &metrics_companion)
+		return true;
+	return !t->own_options && (ops != &trace_companion || t->timer_wake);
 }
 
 static int run_with(const struct test_desc *t, struct engine_opts *o,
@@ -92,11 +112,151 @@ int cmd_test_tables(const struct test_desc *t, const struct optdesc **all,
 
 	for (i = 0; n < max && t->opts[i]; i++)
 		all[n++] = t->opts[i];
-	for (i = 0; i < NCOMP && n < max && !t->own_options; i++)
+	for (i = 0; i < NCOMP && n < max; i++)
 		if (run_companions[i]->opts && takes_opts(t, run_companions[i]))
 			all[n++] = run_companions[i]->opts;
 	all[n] = NULL;
 	return n;
+}
+
+/* A file in memory for the headline (a temporary file where there is no
+ * memfd_create()), or -1 (said). */
+static int headline_tmp(void)
+{
+	FILE *f;
+	int fd = memfd_create("rtlat-headline", MFD_CLOEXEC);
+
+	if (fd >= 0 || errno != ENOSYS)
+		goto out;
+	f = tmpfile();
+	fd = f ? dup(fileno(f)) : -1;
+	if (f)
+		fclose(f);
+out:
+	if (fd < 0)
+		log_error("--lava/--junit: cannot make a file for the run's figures: %s",
+			  strerror(errno));
+	return fd;
+}
+
+/* The run's load state as the suite names it: "none", "cpu+io". */
+static void load_state(const struct headline *h, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	snprintf(buf, len, "none");
+	for (i = 0; i < h->nloads && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "+" : "",
+				      h->loads[i].name);
+}
+
+/* --kcidb of a single run, its environment this system's. */
+static int lab_kcidb_run(const struct lab_run *lr, const struct lab_opts *lab)
+{
+	struct sysdesc *sys = calloc(1, sizeof(*sys));
+	struct lab_kcidb k = {
+		.origin = lab->kcidb_origin ? lab->kcidb_origin : "rtlat",
+		.build_id = lab->kcidb_build,
+		.started = lr->wall_start,
+	};
+	int r;
+
+	if (!sys) {
+		log_error("out of memory");
+		return -1;
+	}
+	sysdesc_read(sys, "/");
+	k.host = sys->hostname;
+	k.board = sys->board;
+	k.kernel = sys->release;
+	r = lab_kcidb(lr, 1, lab->kcidb, &k);
+	free(sys);
+	return r;
+}
+
+/*
+ * Run @t and report it for a lab (--lava, --junit): its headline (also
+ * passed on to a --headline-fd of the user's) read back into test cases
+ * (lab.c). The exit status is the run's, 1 when a lab output failed.
+ */
+static int run_lab(const struct test_desc *t, struct engine_opts *o,
+		   struct companion *comp, int ncomp, void *priv,
+		   const struct lab_opts *lab)
+{
+	int user_fd = o->headline_fd, fd, status;
+	struct headline *h = NULL;
+	char *text = NULL, name[96], loads[64], err[PATH_MAX + 128];
+	int64_t start, end;
+	struct lab_run lr;
+	size_t len;
+
+	if (lab->junit &&
+	    result_check_writable(lab->junit, err, sizeof(err)) < 0) {
+		log_error("--junit: %s", err);
+		return 1;
+	}
+	if (lab->kcidb &&
+	    result_check_writable(lab->kcidb, err, sizeof(err)) < 0) {
+		log_error("--kcidb: %s", err);
+		return 1;
+	}
+	if (lab->junit && lab->kcidb && output_same(lab->junit, lab->kcidb)) {
+		log_error("--junit and --kcidb '%s' are the same file", lab->kcidb);
+		return 1;
+	}
+	fd = headline_tmp();
+	if (fd < 0)
+		return 1;
+	o->headline_fd = fd;
+	start = clock_now_ns(CLOCK_REALTIME);
+	status = run_with(t, o, comp, ncomp, priv);
+	end = clock_now_ns(CLOCK_REALTIME);
+	o->headline_fd = user_fd;
+	/* the whole of it, from its start, through a descriptor of its own */
+	snprintf(err, sizeof(err), "/proc/self/fd/%d", fd);
+	text = file_read_whole(err, &len);
+	close(fd);
+	h = calloc(1, sizeof(*h));
+	if (!text || !h) {
+		log_error("out of memory");
+		free(text);
+		free(h);
+		return 1;
+	}
+	if (user_fd >= 0) {
+		FILE *f = fdopen(dup(user_fd), "w");
+
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+	}
+	if (headline_parse(h, text) < 0)
+		h->valid = false;
+	load_state(h, loads, sizeof(loads));
+	snprintf(name, sizeof(name), "%s-%s", t->name, loads);
+	lr = (struct lab_run){
+		.name = name, .test = t->name, .h = h, .ran = true,
+		.error = h->valid ? "" : "the run failed before it measured",
+		.max_latency_ns = o->max_latency_ns,
+		.load = loads, .wall_start = start,
+	};
+	stdout_flush();
+	if (lab->lava && lab_lava(&lr, 1, stdout) < 0)
+		status = 1;
+	if (lab->junit) {
+		char cls[64];
+
+		snprintf(cls, sizeof(cls), "rtlat.%s", t->name);
+		if (lab_junit(&lr, 1, lab->junit, t->name, cls, start, end) < 0)
+			status = 1;
+	}
+	if (lab->kcidb && lab_kcidb_run(&lr, lab) < 0)
+		status = 1;
+	free(text);
+	free(h);
+	return status;
 }
 
 /* Parse @argv with @tables and the companions' tables, each option to @h
@@ -109,7 +269,7 @@ static int parse_and_run(int argc, char **argv,
 {
 	const struct optdesc *all[MAX_TABLES + 1];
 	struct companion comp[NCOMP];
-	struct cmd_opt_ctx c = { h, ctx, o, comp, 0 };
+	struct cmd_opt_ctx c = { h, ctx, o, comp, 0, { 0 } };
 	int i, n = 0, r;
 
 	c.ncomp = cmd_companions_init(comp, NCOMP);
@@ -117,15 +277,19 @@ static int parse_and_run(int argc, char **argv,
 		return 1;
 	for (i = 0; n < MAX_TABLES && tables[i]; i++)
 		all[n++] = tables[i];
-	for (i = 0; i < c.ncomp && n < MAX_TABLES && !t->own_options; i++)
+	for (i = 0; i < c.ncomp && n < MAX_TABLES; i++)
 		if (comp[i].ops->opts && takes_opts(t, comp[i].ops))
 			all[n++] = comp[i].ops->opts;
+	if (n < MAX_TABLES)
+		all[n++] = lab_optdescs;
 	all[n] = NULL;
 	r = opt_parse_options(argc, argv, all, cmd_opt, &c, usage, about);
 	if (r)
 		r = r > 0 ? 0 : 1;
 	else if (t->configure && t->configure(priv, o) < 0)
 		r = 1;
+	else if (c.lab.lava || c.lab.junit || c.lab.kcidb)
+		r = run_lab(t, o, comp, c.ncomp, priv, &c.lab);
 	else
 		r = run_with(t, o, comp, c.ncomp, priv);
 	cmd_companions_free(comp, c.ncomp);

@@ -5,6 +5,8 @@
  *   rtlat db list [FILTERS]   one line per stored run
  *   rtlat db remove ID...     forget runs
  *   rtlat db info             where the database is, schema version, counts
+ *   rtlat db baseline set|show|clear [SELECTOR]
+ *                             mark runs as their board's baseline (the gate's)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,7 +25,8 @@ static const char db_usage[] =
 	"rtlat db add [OPTIONS] FILE|DIR...\n"
 	"       rtlat db list [OPTIONS]\n"
 	"       rtlat db remove [OPTIONS] ID...\n"
-	"       rtlat db info [OPTIONS]";
+	"       rtlat db info [OPTIONS]\n"
+	"       rtlat db baseline set|show|clear [OPTIONS] [SELECTOR]";
 
 static const char db_about[] =
 	"Keep runs in a history database (SQLite): add imports result files,\n"
@@ -34,7 +37,14 @@ static const char db_about[] =
 	"run; sleep, deviation of a cruncher run; load: none = without load, a\n"
 	"name, unnamed = \"with load\" without a name, unknown = the source does\n"
 	"not say, as --load matches them); remove deletes runs by id; info\n"
-	"names the database and its schema version. rtlat report (without\n"
+	"names the database and its schema version. baseline set marks the\n"
+	"runs a SELECTOR KEY=GLOB[,KEY=GLOB] (label, board, kernel, test,\n"
+	"load, since, until) and the filter options pick as the baseline of\n"
+	"their board, for their test kind, series and load (replacing the\n"
+	"board's earlier baseline of that table); baseline show lists the\n"
+	"marked runs, baseline clear unmarks the runs picked. rtlat compare\n"
+	"--gate and rtlat suite --gate compare new runs with the baseline\n"
+	"(selector baseline=yes). rtlat report (without\n"
 	"FILE or with --db) and rtlat compare read the database. Default\n"
 	"database: "
 	"$XDG_DATA_HOME/rtlat/history.db, else ~/.local/share/rtlat/history.db.\n"
@@ -248,6 +258,108 @@ static int db_remove(struct rep_cli *c, char **ids, int n)
 	return ret;
 }
 
+/* db baseline set|show|clear [SELECTOR] */
+static int db_baseline(struct rep_cli *c, char **ops, int n)
+{
+	const char *verb = n ? ops[0] : "";
+	struct filter sel;
+	struct rep_runs rs;
+	struct rdb *db;
+	char *spec = NULL;
+	size_t i, k = 0, nb = 0;
+	int ret = 0;
+
+	if (strcmp(verb, "set") != 0 && strcmp(verb, "show") != 0 &&
+	    strcmp(verb, "clear") != 0) {
+		log_error("db baseline: %s%s%s: set, show or clear (see --help)",
+			  n ? "unknown action '" : "no action", n ? verb : "",
+			  n ? "'" : "");
+		return 1;
+	}
+	if (n > 2) {
+		log_error("db baseline %s: one SELECTOR, not '%s' too (join keys with ',': label=x,board=y)",
+			  verb, ops[2]);
+		return 1;
+	}
+	memset(&sel, 0, sizeof(sel));
+	if (n == 2) {
+		spec = xstrdup(ops[1]);
+		if (rep_selector_parse(spec, &sel)) {
+			free(spec);
+			return 1;
+		}
+	}
+	if (strcmp(verb, "show") != 0 && filter_empty(&sel) &&
+	    filter_empty(&c->flt)) {
+		log_error("db baseline %s: give a SELECTOR (e.g. board=NAME,label=GLOB) or filter options: not every run at once",
+			  verb);
+		free(spec);
+		return 1;
+	}
+	db = rdb_open(db_path(c), false);
+	if (!db) {
+		free(spec);
+		return 1;
+	}
+	runs_init(&rs);
+	if (!strcmp(verb, "show"))
+		sel.baseline = "yes";
+	if (rdb_load(db, &c->flt, &rs)) {
+		ret = 1;
+		goto out;
+	}
+	runs_filter(&rs, &sel);
+	if (!strcmp(verb, "show")) {
+		if (!rs.n)
+			log_note("%s: no run is marked as a baseline%s", db_path(c),
+				 filter_empty(&c->flt) && n < 2 ? "" :
+				 " among the runs picked");
+		else
+			list_text(&rs, c->out.unit_ns);
+		goto out;
+	}
+	if (!rs.n) {
+		log_error("db baseline %s: no stored run matches%s%s", verb,
+			  n == 2 ? " " : "", n == 2 ? ops[1] : "");
+		ret = 1;
+		goto out;
+	}
+	if (!strcmp(verb, "clear")) {
+		if (rdb_baseline_clear(db, &rs, &k))
+			ret = 1;
+		else
+			log_note("%zu run%s unmarked (of %zu picked)", k,
+				 k == 1 ? "" : "s", rs.n);
+		goto out;
+	}
+	for (i = 0; i < rs.n; i++)
+		if (!rs.v[i]->board) {
+			log_error("run %lld (%s, %s) has no board or host name: a baseline is a board's; not marked",
+				  (long long)rs.v[i]->db_id, rs.v[i]->label,
+				  rs.v[i]->test);
+			nb++;
+		}
+	if (nb) {
+		ret = 1;
+		goto out;
+	}
+	if (rdb_baseline_set(db, &rs, &k)) {
+		ret = 1;
+		goto out;
+	}
+	for (i = 0; i < rs.n; i++)
+		printf("%lld\t%s\t%s\t%s\n", (long long)rs.v[i]->db_id,
+		       rs.v[i]->board, rs.v[i]->test, rs.v[i]->label);
+	log_note("%zu run%s marked as the baseline of %s board (%zu earlier mark%s of the same tables replaced)",
+		 rs.n, rs.n == 1 ? "" : "s", rs.n == 1 ? "its" : "each one's",
+		 k, k == 1 ? "" : "s");
+out:
+	runs_free(&rs);
+	rdb_close(db);
+	free(spec);
+	return ret;
+}
+
 static int db_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
@@ -270,7 +382,7 @@ static int db_main(int argc, char **argv)
 		goto out;
 	}
 	if (nargs == nopt) {
-		log_error("no subcommand: add, list, remove or info (see --help)");
+		log_error("no subcommand: add, list, remove, info or baseline (see --help)");
 		goto out;
 	}
 	sub = av[nopt];
@@ -285,8 +397,11 @@ static int db_main(int argc, char **argv)
 		ret = db_list(&c, !strcmp(sub, "info"));
 	} else if (!strcmp(sub, "remove")) {
 		ret = db_remove(&c, ops, nops);
+	} else if (!strcmp(sub, "baseline")) {
+		ret = db_baseline(&c, ops, nops);
 	} else {
-		log_error("unknown subcommand '%s': add, list, remove or info", sub);
+		log_error("unknown subcommand '%s': add, list, remove, info or baseline",
+			  sub);
 	}
 out:
 	free(av);
@@ -305,6 +420,6 @@ static int db_main(int argc, char **argv)
 
 const struct rtlat_cmd cmd_db = {
 	.name = "db",
-	.summary = "history database of runs (add, list, remove, info)",
+	.summary = "history database of runs (add, list, remove, info, baseline)",
 	.main = db_main,
 };

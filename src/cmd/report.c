@@ -111,49 +111,55 @@ static int report_main(int argc, char **argv)
 	return ret;
 }
 
-/* "label=*1.0-00,load=none" -> filter; the strings point into @spec. */
-static int parse_selector(char *spec, struct filter *f)
+enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON };
+
+static const struct optdesc compare_opts[] = {
+	{ "gate", 0, no_argument, NULL,
+	  "release gate: A is the baseline, B the new runs; per table and\n"
+	  "gated metric a verdict with its reason; exit 2 when one is worse\n"
+	  "than the baseline beyond its limit (the noise of the baseline's\n"
+	  "runs, at least --margin), 1 when a table of B has no baseline of\n"
+	  "the same test kind, load and period (refused, not compared)", K_GATE },
+	{ "margin", 0, required_argument, "PCT",
+	  "with --gate: the smallest worsening that fails, and the limit\n"
+	  "when the baseline has one run (noise unknown), in % of the\n"
+	  "baseline value (default 10%)", K_MARGIN },
+	{ "gate-metrics", 0, required_argument, "LIST",
+	  "with --gate: the metrics gated, of min, avg, max, p99.9, misses\n"
+	  "(overruns or lost) (default max,p99.9,avg,misses)", K_GATE_METRICS },
+	{ "json", 0, no_argument, NULL,
+	  "with --gate: the comparison and verdicts as one JSON document\n"
+	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
+	OPT_END,
+};
+
+struct compare_cli {
+	struct rep_cli c;	/* first: report_opt() takes it */
+	struct gate_opts g;
+	bool gate, json;
+};
+
+static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
-	char *tok, *save = NULL;
+	struct compare_cli *cc = ctx;
+	const char *why;
 
-	memset(f, 0, sizeof(*f));
-	for (tok = strtok_r(spec, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-
-		if (!eq)
-			goto bad;
-		*eq++ = '\0';
-		if (!strcmp(tok, "label"))
-			f->label = eq;
-		else if (!strcmp(tok, "board"))
-			f->board = eq;
-		else if (!strcmp(tok, "kernel"))
-			f->kernel = eq;
-		else if (!strcmp(tok, "test"))
-			f->test = eq;
-		else if (!strcmp(tok, "load"))
-			f->load = eq;
-		else if (!strcmp(tok, "since") || !strcmp(tok, "until")) {
-			const char *why = rep_date_check(eq);
-
-			if (why) {
-				log_error("bad selector date %s=%s: %s", tok, eq, why);
-				return -1;
-			}
-			if (tok[0] == 's')
-				f->since = eq;
-			else
-				f->until = eq;
-		} else {
-			goto bad;
-		}
+	switch (d->key) {
+	case K_GATE:
+		cc->gate = true;
+		return 0;
+	case K_JSON:
+		cc->json = true;
+		return 0;
+	case K_MARGIN:
+		why = gate_margin_parse(&cc->g, arg);
+		return why ? opt_bad_value(d, arg, why) : 0;
+	case K_GATE_METRICS:
+		why = gate_metrics_parse(&cc->g, arg);
+		return why ? opt_bad_value(d, arg, why) : 0;
+	default:
+		return report_opt(&cc->c, d, arg);
 	}
-	return 0;
-bad:
-	log_error("bad selector '%s': expected KEY=GLOB[,KEY=GLOB] with KEY one of label, board, kernel, test, load, since, until",
-		  tok);
-	return -1;
 }
 
 /* The runs of @pool that pass @f (copies). */
@@ -167,27 +173,57 @@ static void select_runs(const struct rep_runs *pool, const struct filter *f,
 			runs_push(out, run_dup(pool->v[i]));
 }
 
+/* Compare (or gate) @a against @b: rows in *@rows (and *@gates with
+ * --gate), their number in *@n. Returns 0, or 1 when the gate refused a
+ * table (said). */
+static int sides(const struct compare_cli *cc, const struct rep_runs *a,
+		 const struct rep_runs *b, struct cmp_row **rows,
+		 struct gate_row **gates, size_t *n)
+{
+	long g;
+	size_t k;
+
+	if (!cc->gate) {
+		*n = cmp_sides(a, b, rows);
+		return 0;
+	}
+	g = gate_sides(a, b, &cc->g, gates);
+	if (g < 0) {
+		*n = 0;
+		return 1;
+	}
+	*n = (size_t)g;
+	*rows = xcalloc(*n + 1, sizeof(**rows));
+	for (k = 0; k < *n; k++)
+		(*rows)[k] = (*gates)[k].c;
+	return 0;
+}
+
 static int compare_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
-		rep_input_opts, rep_filter_opts, rep_output_opts,
+		rep_input_opts, rep_filter_opts, rep_output_opts, compare_opts,
 		rep_common_opts, NULL,
 	};
 	struct rep_runs pool, a, b;
 	struct cmp_row *rows = NULL;
+	struct gate_row *gates = NULL;
+	struct compare_cli cc;
 	char **paths, *sel[2], *selbuf[2] = { NULL, NULL };
 	int first, nopt, nargs, r, ret = 0, np = 0, ns = 0, i;
 	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
-	struct rep_cli c;
+	struct rep_cli *c = &cc.c;
 	size_t n = 0, k;
 
-	rep_cli_init(&c);
+	rep_cli_init(c);
+	gate_opts_init(&cc.g);
+	cc.gate = cc.json = false;
 	import_set_load_names(cmd_load_names());
 	paths = xcalloc((size_t)nargs + 1, sizeof(*paths));
 	runs_init(&pool);
 	runs_init(&a);
 	runs_init(&b);
-	r = opt_parse(nopt, av, tables, report_opt, &c,
+	r = opt_parse(nopt, av, tables, compare_opt, &cc,
 		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR",
 		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
 		      "p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
@@ -208,10 +244,22 @@ static int compare_main(int argc, char **argv)
 		      "load hell (B)\"), e.g. rtlat compare 01-latency-none.json\n"
 		      "02-latency-hell.json, or load=none load=hell. A table with no figure\n"
 		      "on both sides says \"nothing to compare\" in one line.\n"
-		      "Options may also follow the operands; \"--\" ends them.",
+		      "With --gate, A is the board's baseline (e.g. the selector\n"
+		      "board=NAME,baseline=yes over the history, see rtlat db baseline)\n"
+		      "and B the new runs: see rtlat-compare(1), \"Release gate\".\n"
+		      "Options may also follow the operands; \"--\" ends them.\n"
+		      "Exit status: 0 ok (with --gate: no gated metric worse), 1 an\n"
+		      "error (an input, a usage error; with --gate a refused table),\n"
+		      "2 with --gate: a gated metric worse than the baseline.",
 		      &first);
 	if (r) {
 		ret = r > 0 ? 0 : 1;
+		goto out;
+	}
+	cc.g.unit_ns = c->out.unit_ns;
+	if (cc.json && !cc.gate) {
+		log_error("--json needs --gate (the comparison tables are text, --markdown or --csv)");
+		ret = 1;
 		goto out;
 	}
 	for (i = nopt; i < nargs; i++) {
@@ -248,17 +296,18 @@ static int compare_main(int argc, char **argv)
 
 		selbuf[0] = xstrdup(sel[0]);
 		selbuf[1] = xstrdup(sel[1]);
-		if (parse_selector(selbuf[0], &fa) || parse_selector(selbuf[1], &fb)) {
+		if (rep_selector_parse(selbuf[0], &fa) ||
+		    rep_selector_parse(selbuf[1], &fb)) {
 			ret = 1;
 			goto out;
 		}
 		/* the pool: the files among the operands, and the database
 		 * (--db, or the default one when no file is given) */
-		if (np && import_paths(paths, np, &c.imp, &pool))
+		if (np && import_paths(paths, np, &c->imp, &pool))
 			ret = 1;
-		if (!np || c.db)
-			ret |= rep_cli_load(&c, NULL, 0, &pool);
-		runs_filter(&pool, &c.flt);
+		if (!np || c->db)
+			ret |= rep_cli_load(c, NULL, 0, &pool);
+		runs_filter(&pool, &c->flt);
 		select_runs(&pool, &fa, &a);
 		select_runs(&pool, &fb, &b);
 		if (!a.n || !b.n) {
@@ -266,29 +315,39 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		n = cmp_sides(&a, &b, &rows);
+		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
 	} else if (np == 2) {
-		ret = rep_cli_load(&c, &paths[0], 1, &a);
-		ret |= rep_cli_load(&c, &paths[1], 1, &b);
+		ret = rep_cli_load(c, &paths[0], 1, &a);
+		ret |= rep_cli_load(c, &paths[1], 1, &b);
 		if (!a.n || !b.n)
 			goto out;
-		n = cmp_sides(&a, &b, &rows);
+		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
+	} else if (cc.gate) {
+		log_error("--gate needs two sides: the baseline A and the new runs B (files, directories or two selectors)");
+		ret = 1;
+		goto out;
 	} else {
-		ret = rep_cli_load(&c, &paths[0], 1, &pool);
+		ret = rep_cli_load(c, &paths[0], 1, &pool);
 		n = cmp_within(&pool, &rows);
 		if (!n && pool.n)
 			log_error("%s: no table with two runs to compare", paths[0]);
 	}
 	if (!n) {
+		if (ret)
+			goto out;	/* refused: said */
 		if (a.n && b.n)
 			log_error("A and B have no table in common: no test kind (and series) is on both sides");
 		ret = 1;
 		goto out;
 	}
-	if (c.fmt == OUT_CSV)
-		cmp_print_csv_header(stdout);
+	if (cc.json) {
+		gate_print_json(stdout, gates, n, &cc.g);
+		goto flush;
+	}
+	if (c->fmt == OUT_CSV)
+		cmp_print_csv_header(stdout, cc.gate);
 	for (k = 0; k < n; k++) {
-		if (c.fmt == OUT_CSV) {
+		if (c->fmt == OUT_CSV) {
 			char why[128];
 
 			if (rows[k].nothing)
@@ -296,22 +355,32 @@ static int compare_main(int argc, char **argv)
 					 rows[k].a_name, rows[k].b_name,
 					 cmp_nothing_why(&rows[k], why,
 							 sizeof(why)));
-			cmp_print_csv(stdout, &rows[k]);
+			cmp_print_csv(stdout, &rows[k], cc.gate ? &gates[k] : NULL);
 			continue;
 		}
 		if (k)
 			putchar('\n');
-		if (c.fmt == OUT_MARKDOWN)
-			cmp_print_markdown(stdout, &rows[k], c.out.unit_ns);
+		if (c->fmt == OUT_MARKDOWN)
+			cmp_print_markdown(stdout, &rows[k], c->out.unit_ns);
 		else
-			cmp_print_text(stdout, &rows[k], c.out.unit_ns);
+			cmp_print_text(stdout, &rows[k], c->out.unit_ns);
+		if (cc.gate)
+			gate_print_text(stdout, &gates[k], c->fmt == OUT_MARKDOWN);
 	}
+	if (cc.gate && c->fmt != OUT_CSV) {
+		putchar('\n');
+		gate_print_summary(stdout, gates, n);
+	}
+flush:
+	if (cc.gate && !ret && gate_failed(gates, n))
+		ret = 2;
 	if (fflush(stdout) || ferror(stdout)) {
 		log_error("cannot write the comparison to stdout");
 		ret = 1;
 	}
 out:
 	free(rows);
+	free(gates);
 	free(selbuf[0]);
 	free(selbuf[1]);
 	free(paths);

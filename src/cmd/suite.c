@@ -55,6 +55,11 @@ enum {
 	OPT_TEST_ARGS,
 	OPT_LAVA,
 	OPT_JUNIT,
+	OPT_GATE,
+	OPT_BASELINE,
+	OPT_DB,
+	OPT_MARGIN,
+	OPT_GATE_METRICS,
 };
 
 static const struct optdesc suite_opts[] = {
@@ -79,6 +84,25 @@ static const struct optdesc suite_opts[] = {
 	  "else <LAVA_SIGNAL_TESTCASE> lines on stdout)", OPT_LAVA },
 	{ "junit", 0, required_argument, "FILE",
 	  "write the same test cases as JUnit XML to FILE", OPT_JUNIT },
+	{ "gate", 0, no_argument, NULL,
+	  "release gate: compare the fresh runs with the board's baseline\n"
+	  "(--baseline or --db); exit 2 when a gated metric is worse than\n"
+	  "the baseline beyond its limit (rtlat-compare(1)), 1 when a table\n"
+	  "has no baseline of the same test, load and period", OPT_GATE },
+	{ "baseline", 0, required_argument, "PATH",
+	  "with --gate: the baseline, a suite directory, result files'\n"
+	  "directory or a result file", OPT_BASELINE },
+	{ "db", 0, required_argument, "FILE",
+	  "with --gate: the baseline is this board's in the history FILE\n"
+	  "(the runs marked with rtlat db baseline set)", OPT_DB },
+	{ "margin", 0, required_argument, "PCT",
+	  "with --gate: the smallest worsening that fails, and the limit\n"
+	  "for a baseline of one run (default 10%)", OPT_MARGIN },
+	{ "gate-metrics", 0, required_argument, "LIST",
+	  "with --gate: metrics gated, of min, avg, max, p99.9, misses\n"
+	  "(default max,p99.9,avg,misses)", OPT_GATE_METRICS },
+	LAB_KCIDB_OPTDESCS(LAB_OPT_KCIDB, LAB_OPT_KCIDB_ORIGIN,
+			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
 	{ "test-args", 0, required_argument, "TEST:ARGS",
@@ -119,6 +143,7 @@ static void suite_free(struct suite *s)
 {
 	int i;
 
+	suite_gate_free(s);
 	for (i = 0; i < s->nowned; i++)
 		free(s->owned[i]);
 	free(s->owned);
@@ -358,6 +383,29 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected a file name");
 		s->junit = arg;
 		return 0;
+	case OPT_GATE:
+		s->gate = true;
+		return 0;
+	case OPT_BASELINE:
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a directory or file");
+		s->gate_baseline = arg;
+		return 0;
+	case OPT_DB:
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a database file");
+		s->gate_db = arg;
+		return 0;
+	case OPT_MARGIN:
+		s->gate_margin = arg;
+		return 0;
+	case OPT_GATE_METRICS:
+		s->gate_metrics = arg;
+		return 0;
+	case LAB_OPT_KCIDB:
+	case LAB_OPT_KCIDB_ORIGIN:
+	case LAB_OPT_KCIDB_BUILD:
+		return lab_opt(&s->kcidb, d, arg);
 	case OPT_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
 			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
@@ -1170,11 +1218,15 @@ static int finish(struct suite *s)
 		for (j = 0; j < r->hl.nseries; j++)
 			if (suite_over_threshold(&r->hl.series[j],
 						 s->max_latency_ns))
-				s->threshold_exceeded = true;
+				s->threshold_exceeded = s->max_latency_hit = true;
 	}
+	if (s->gate && suite_gate_run(s) < 0)
+		s->exit_code = 1;
 	if (err_runs)
 		s->exit_code = 1;
-	else if (s->threshold_exceeded && !s->exit_code)
+	else if ((s->threshold_exceeded ||
+		  (s->gate_verdict && !strcmp(s->gate_verdict, "fail"))) &&
+		 !s->exit_code)
 		s->exit_code = 2;
 
 	f = open_memstream(&text, &len);
@@ -1183,6 +1235,8 @@ static int finish(struct suite *s)
 		return 1;
 	}
 	suite_report(s, f);
+	if (s->gate_text)
+		fprintf(f, "\n%s", s->gate_text);
 	fclose(f);
 	fputs(text, stdout);
 	stdout_flush();
@@ -1205,9 +1259,13 @@ static int finish(struct suite *s)
 		s->exit_code = 1;
 	if (s->junit && suite_junit(s, s->junit) < 0)
 		s->exit_code = 1;
+	if (s->kcidb.kcidb && suite_kcidb(s) < 0)
+		s->exit_code = 1;
 	write_index(s, s->interrupted ? "interrupted" : "complete");
 	if (s->threshold_exceeded)
-		log_warn("a run exceeded --max-latency (exit status 2)");
+		log_warn("%s (exit status 2)", suite_exit2_reason(s));
+	if (s->gate_verdict && !strcmp(s->gate_verdict, "fail"))
+		log_warn("the release gate failed: a metric is worse than the baseline (exit status 2; see gate.json)");
 	if (err_runs)
 		log_error("%d run(s) failed; see the notes and the .log files in %s",
 			  err_runs, s->outdir);
@@ -1288,9 +1346,22 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "A run stopped (SIGSTOP), or still going after its warm-up and\n"
 			      "duration plus half of that (at least 30 s), is killed and fails;\n"
 			      "the next one goes on.\n"
-			      "Exit status: 0 ok, 1 a run failed, 2 --max-latency exceeded.");
+			      "With --gate, the fresh runs are compared with the board's\n"
+			      "baseline (--baseline PATH, or --db FILE: rtlat db baseline set)\n"
+			      "per metric, as rtlat compare --gate; the verdicts follow the\n"
+			      "report and go to gate.json, --lava and --junit.\n"
+			      "Exit status: 0 ok, 1 a run failed (or --gate could not compare),\n"
+			      "2 --max-latency exceeded, --gate failed, or a threshold given\n"
+			      "with --test-args (--max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
+	if (!s->gate && (s->gate_baseline || s->gate_db || s->gate_margin ||
+			 s->gate_metrics)) {
+		log_error("--baseline, --db, --margin and --gate-metrics go with --gate");
+		return 1;
+	}
+	if (s->gate && suite_gate_prepare(s) < 0)
+		return 1;
 	if (build_runs(s) < 0 || check_privilege(s) < 0)
 		return 1;
 	sysdesc_read(&s->sys, "/");
@@ -1313,6 +1384,14 @@ static int suite_run(struct suite *s, int argc, char **argv)
 
 		if (result_check_writable(s->junit, msg, sizeof(msg)) < 0) {
 			log_error("--junit: %s", msg);
+			return 1;
+		}
+	}
+	if (s->kcidb.kcidb) {
+		char msg[PATH_MAX + 128];
+
+		if (result_check_writable(s->kcidb.kcidb, msg, sizeof(msg)) < 0) {
+			log_error("--kcidb: %s", msg);
 			return 1;
 		}
 	}

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/headline.h"
+#include "cmd/lab.h"
 #include "core/sysinfo.h"
 
 #define SUITE_MAX_FWD 64		/* forwarded option words */
@@ -39,6 +40,16 @@ struct suite_run {
 	char error[512];		/* "" or why the run failed */
 };
 
+/* One verdict of --gate, as a lab case (--lava, --junit). */
+struct suite_gate_case {
+	char id[200];		/* TEST-LOAD-SERIES-gate-METRIC */
+	const char *result;	/* pass, fail, skip (weak or n/a) */
+	char why[448];		/* "FAIL: worse by ..." */
+	const char *units;	/* of the value compared: "us", "count";
+				 * NULL: none (n/a) */
+	char value[32];
+};
+
 struct suite {
 	/* configuration */
 	int64_t duration_ns;
@@ -61,6 +72,12 @@ struct suite {
 	bool sched_in_targs;		/* they set -P/--priority or --policy */
 	bool lava;			/* --lava: LAVA test cases at the end */
 	const char *junit;		/* --junit FILE, or NULL */
+	bool gate;			/* --gate */
+	const char *gate_baseline;	/* --baseline DIR|FILE */
+	const char *gate_db;		/* --db FILE */
+	const char *gate_margin;	/* --margin PCT, or NULL */
+	const char *gate_metrics;	/* --gate-metrics LIST, or NULL */
+	struct lab_opts kcidb;		/* --kcidb FILE, its origin and build */
 
 	/* state */
 	char exe[PATH_MAX];
@@ -72,12 +89,29 @@ struct suite {
 	int64_t wall_start, wall_end;	/* CLOCK_REALTIME ns */
 	bool interrupted;
 	bool threshold_exceeded;
+	bool max_latency_hit;		/* ... by --max-latency (else --test-args') */
 	int exit_code;
 	char snapshot[16][32];		/* files written under system/ */
 	int nsnapshot;
+	void *gate_state;		/* suite_gate.c's */
+	const char *gate_verdict;	/* pass, fail, refused, error; NULL:
+					 * no gate */
+	char *gate_text;		/* the verdicts, for stdout and
+					 * report.txt */
+	struct suite_gate_case *gate_cases;
+	int ngate_cases;
 	char **owned;			/* strings the options point into */
 	int nowned;
 };
+
+/* --gate (suite_gate.c): read the baseline before the runs (0, or -1
+ * after an error message); after them, gate the fresh runs: the verdicts
+ * into gate_text, gate_cases and OUT/gate.json, gate_verdict set. Returns
+ * 0, or -1 when the gate could not be made (refused tables, no baseline
+ * of the board: said). */
+int suite_gate_prepare(struct suite *s);
+int suite_gate_run(struct suite *s);
+void suite_gate_free(struct suite *s);
 
 /* Print the report (board header, one table per test and load state, the
  * loads achieved, notes) to @f. */
@@ -91,6 +125,10 @@ int suite_lava(const struct suite *s, FILE *f);
 /* --junit: the same cases as JUnit XML in @path (atomically). Returns 0 or
  * -1 (said). */
 int suite_junit(const struct suite *s, const char *path);
+
+/* --kcidb: the same cases as a KCIDB I/O document in s->kcidb.kcidb
+ * (atomically). Returns 0 or -1 (said). */
+int suite_kcidb(const struct suite *s);
 
 /* Write OUT/suite.json atomically with @status. Returns 0 or -1 with a
  * message. */
@@ -108,5 +146,9 @@ static inline bool suite_over_threshold(const struct hl_series *se,
 
 /* "without load" / "with load (hell)" */
 const char *suite_load_title(const char *load, char *buf, size_t len);
+
+/* Why the suite exits 2: "a run exceeded --max-latency", or a threshold
+ * of --test-args. */
+const char *suite_exit2_reason(const struct suite *s);
 
 #endif

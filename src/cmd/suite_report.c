@@ -470,7 +470,13 @@ void suite_report(const struct suite *s, FILE *f)
 	print_notes(f, s);
 	fprintf(f, "Exit status: %d (%s)\n", s->exit_code,
 		s->exit_code == 0 ? "ok" : s->exit_code == 2 ?
-		"--max-latency exceeded" : "a run failed");
+		suite_exit2_reason(s) : "a run failed");
+}
+
+const char *suite_exit2_reason(const struct suite *s)
+{
+	return s->max_latency_hit ? "a run exceeded --max-latency" :
+	       "a run exceeded a threshold given with --test-args (--max-msw, --break)";
 }
 
 /* --- suite.json ----------------------------------------------------------- */
@@ -615,6 +621,22 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 		run_json(&w, &s->runs[i]);
 	jw_arr_end(&w);
 	jw_bool(&w, "threshold_exceeded", s->threshold_exceeded);
+	if (s->gate) {
+		jw_obj_begin(&w, "gate");
+		jw_str(&w, "baseline", s->gate_baseline ? s->gate_baseline :
+		       s->gate_db);
+		jw_str(&w, "baseline_from", s->gate_baseline ? "path" : "db");
+		if (s->gate_verdict)
+			jw_str(&w, "verdict", s->gate_verdict);
+		else
+			jw_null(&w, "verdict");
+		if (s->gate_verdict && (!strcmp(s->gate_verdict, "pass") ||
+					!strcmp(s->gate_verdict, "fail")))
+			jw_str(&w, "file", "gate.json");
+		else
+			jw_null(&w, "file");
+		jw_obj_end(&w);
+	}
 	if (strcmp(status, "running") != 0)
 		jw_int(&w, "exit_status", s->exit_code);
 	else

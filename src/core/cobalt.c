@@ -1,15 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The Xenomai Cobalt build's view of the Cobalt core: see cobalt.h. */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/cobalt.h"
 
 #ifndef RTLAT_COBALT_VERSION
 #define RTLAT_COBALT_VERSION ""
 #endif
+
+/* Open @path for reading if it is a regular file, never blocking (a FIFO
+ * put in its place must not stop the run): NULL with errno. */
+static FILE *open_regular(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
 
 static const char *xeno_root(void)
 {
@@ -29,7 +55,7 @@ const char *cobalt_system(void)
 	if (buf[0])
 		return buf;
 	snprintf(path, sizeof(path), "%s/proc/xenomai/version", xeno_root());
-	f = fopen(path, "re");
+	f = open_regular(path);
 	if (f) {
 		if (fgets(v, sizeof(v), f))
 			v[strcspn(v, " \t\r\n")] = '\0';
@@ -63,6 +89,18 @@ static int column(const char *h, const char *name)
 	return -1;
 }
 
+/* A count: digits only (a sign or anything else is no count). */
+static bool count_of(const char *t, unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)t[0]))
+		return false;
+	errno = 0;
+	*v = strtoull(t, &end, 10);
+	return !*end && !errno;
+}
+
 int cobalt_msw(const pid_t *tids, int n, uint64_t *msw, bool *found)
 {
 	char path[4200], line[512];
@@ -73,7 +111,7 @@ int cobalt_msw(const pid_t *tids, int n, uint64_t *msw, bool *found)
 		found[i] = false;
 	snprintf(path, sizeof(path), "%s/proc/xenomai/sched/stat",
 		 xeno_root());
-	f = fopen(path, "re");
+	f = open_regular(path);
 	if (!f)
 		return -errno;
 	if (!fgets(line, sizeof(line), f)) {
@@ -95,11 +133,13 @@ int cobalt_msw(const pid_t *tids, int n, uint64_t *msw, bool *found)
 
 		for (tok = strtok_r(line, " \t\n", &save); tok;
 		     tok = strtok_r(NULL, " \t\n", &save), col++) {
-			if (col == cpid)
-				pid = strtoll(tok, NULL, 10);
-			else if (col == cmsw) {
-				v = strtoull(tok, NULL, 10);
-				have_v = true;
+			if (col == cpid) {
+				unsigned long long p;
+
+				pid = count_of(tok, &p) && p <= INT32_MAX ?
+				      (long long)p : -1;
+			} else if (col == cmsw) {
+				have_v = count_of(tok, &v);
 			}
 		}
 		for (i = 0; have_v && i < n; i++)

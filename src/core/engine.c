@@ -224,12 +224,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 				&o->max_latency_ns,
 				"expected a latency in us (or with unit, e.g. 1ms), at most 1h");
 	case OPT_MAX_MSW:
-		if (!cobalt_build())
-			return opt_bad_value(d, arg, "this rtlat is not built for Xenomai Cobalt (make XENO_CONFIG=.../xeno-config): its samplers are Linux threads, which have no mode switches");
-		if (parse_int(arg, 0, INT32_MAX, &v) < 0)
-			return opt_bad_value(d, arg, "expected a count, 0 or more");
-		o->max_msw = v;
-		return 0;
+		return engine_max_msw_opt(o, d, arg);
 	case OPT_BREAK:
 		return time_opt(d, arg, NSEC_PER_USEC, 0, 3600 * NSEC_PER_SEC,
 				&o->break_ns,
@@ -267,6 +262,19 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 }
 
 /* ---------------------------------------------------------------------- */
+
+int engine_max_msw_opt(struct engine_opts *o, const struct optdesc *d,
+		       const char *arg)
+{
+	long long v;
+
+	if (!cobalt_build())
+		return opt_bad_value(d, arg, "this rtlat is not built for Xenomai Cobalt (make XENO_CONFIG=.../xeno-config): its samplers are Linux threads, which have no mode switches");
+	if (parse_int(arg, 0, INT32_MAX, &v) < 0)
+		return opt_bad_value(d, arg, "expected a count from 0 to 2147483647");
+	o->max_msw = v;
+	return 0;
+}
 
 void engine_warn(struct run *r, const char *fmt, ...)
 {
@@ -854,68 +862,89 @@ void engine_snapshot(struct run *r)
 	}
 }
 
-/*
- * Cobalt build: read the samplers' mode switches (cobalt_msw()). @base:
- * the counts before the start (the samplers wait at the gate), else the
- * switches since then, kept as the largest read (the display reads while
- * running, the main thread once at the end of the measurement).
- */
-static void msw_read(struct run *r, bool base)
+/* The mode-switch counter of watched thread @i: a sampler, then the
+ * test's extra threads. */
+static struct msw_count *msw_of(struct run *r, int i)
 {
+	return i < r->nsamplers ? &r->s[i].msw : &r->msw_extra[i - r->nsamplers];
+}
+
+static void msw_base(struct run *r, int i, uint64_t v)
+{
+	msw_of(r, i)->base = v;
+}
+
+/* Thread @i's counter now reads @v: the switches since the base, kept as
+ * the largest read; the first one's time noted. */
+static void msw_seen(struct run *r, int i, uint64_t v)
+{
+	struct msw_count *m = msw_of(r, i);
+	uint64_t d = v > m->base ? v - m->base : 0, old = atomic_load(&m->n);
+
+	if (d && !old)
+		atomic_store(&m->seen_ns, clock_now_ns(r->o->clock) - r->t_measure);
+	while (d > old && !atomic_compare_exchange_weak(&m->n, &old, d))
+		;
+}
+
+/*
+ * Cobalt build: read the mode switches (cobalt_msw()) of the samplers and
+ * of the threads the test adds (test_desc.msw_tids: a forked partner).
+ * @base: the counts before the start (the samplers wait at the gate),
+ * else the switches since then, kept as the largest read (the display
+ * reads while running, the main thread once at the end of the
+ * measurement). Returns true when every thread was found.
+ */
+static bool msw_read(struct run *r, bool base)
+{
+	int i, n = r->nsamplers, nx = 0;
 	pid_t *tids;
 	uint64_t *v;
-	bool *found;
-	int i, n = r->nsamplers;
+	bool *found, all = false;
 
 	if (!cobalt_build() || n <= 0 || (!base && !r->msw_based))
-		return;
-	tids = calloc((size_t)n, sizeof(*tids));
-	v = calloc((size_t)n, sizeof(*v));
-	found = calloc((size_t)n, sizeof(*found));
+		return false;
+	tids = calloc((size_t)n + RTLAT_MSW_EXTRA, sizeof(*tids));
+	v = calloc((size_t)n + RTLAT_MSW_EXTRA, sizeof(*v));
+	found = calloc((size_t)n + RTLAT_MSW_EXTRA, sizeof(*found));
 	if (tids && v && found) {
 		for (i = 0; i < n; i++)
 			tids[i] = r->s[i].tid;
-		if (cobalt_msw(tids, n, v, found) > 0) {
-			for (i = 0; i < n; i++) {
-				struct sampler *s = &r->s[i];
-				uint64_t d, old;
-
-				if (!found[i])
-					continue;
-				if (base) {
-					s->msw0 = v[i];
-					s->msw_known = true;
-					continue;
-				}
-				if (!s->msw_known)
-					continue;
-				d = v[i] > s->msw0 ? v[i] - s->msw0 : 0;
-				old = atomic_load(&s->msw);
-				if (d && !old)
-					atomic_store(&s->msw_seen_ns,
-						     clock_now_ns(r->o->clock) -
-						     r->t_measure);
-				while (d > old &&
-				       !atomic_compare_exchange_weak(&s->msw,
-								     &old, d))
-					;
+		if (r->test->msw_tids)
+			nx = r->test->msw_tids(r, tids + n, RTLAT_MSW_EXTRA);
+		all = cobalt_msw(tids, n + nx, v, found) == n + nx;
+		if (base) {
+			for (i = 0; i < n + nx; i++)
+				msw_base(r, i, v[i]);
+			r->msw_nextra = nx;
+			r->msw_based = r->msw_known = all;
+		} else {
+			for (i = 0; i < n + r->msw_nextra && i < n + nx; i++)
+				if (found[i])
+					msw_seen(r, i, v[i]);
+			/* a partner that came after the gate: its count
+			 * when first seen is its base */
+			for (i = n + r->msw_nextra; i < n + nx && found[i]; i++) {
+				msw_base(r, i, v[i]);
+				r->msw_nextra++;
 			}
-			if (base)
-				r->msw_based = r->msw_known = true;
 		}
 	}
 	free(tids);
 	free(v);
 	free(found);
+	return all;
 }
 
 uint64_t engine_msw_total(const struct run *r)
 {
-	uint64_t t = 0;
+	uint64_t t = 0, n;
 	int i;
 
-	for (i = 0; i < r->nsamplers; i++)
-		t += atomic_load(&r->s[i].msw);
+	for (i = 0; i < r->nsamplers + r->msw_nextra; i++) {
+		n = atomic_load(&msw_of((struct run *)r, i)->n);
+		t = t + n < t ? UINT64_MAX : t + n;	/* saturates */
+	}
 	return t;
 }
 
@@ -1556,9 +1585,11 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);
 	mono_end = clock_now_ns(CLOCK_MONOTONIC);
-	/* the mode switches of the measurement, before the stop's own */
+	/* the mode switches of the measurement, before the stop's own; a
+	 * count that cannot be read at the end is not known */
 	atomic_store(&r->msw_final, 1);
-	msw_read(r, false);
+	if (r->msw_known && !msw_read(r, false))
+		r->msw_lost = true;
 	stop_samplers(r);
 	/* nothing measures any more: give the CPUs' idle states back before
 	 * anything may wait (a FIFO output for its reader) */
@@ -1589,39 +1620,69 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 
 /* Finish: companions stop, the outcome and exit status, the summary, the
  * files. */
-/* Cobalt build: a mode switch in the measurement is a warning naming
- * the sampler; more than --max-msw fails the run's threshold (exit 2). */
-static void msw_check(struct run *r)
+/* Cobalt build: the mode-switch count of the run settled before the
+ * summary: more than --max-msw fails the threshold (exit 2), a count not
+ * known fails the check of --max-msw (exit 1). */
+static void msw_settle(struct run *r)
+{
+	if (!cobalt_build())
+		return;
+	if (r->msw_lost)
+		r->msw_known = false;
+	r->msw_total = r->msw_known ? engine_msw_total(r) : 0;
+	if (r->o->max_msw < 0)
+		return;
+	if (!r->msw_known)
+		r->msw_unchecked = true;
+	else if (r->msw_total > (uint64_t)r->o->max_msw)
+		r->threshold_exceeded = true;
+}
+
+/* The warnings of msw_settle(), after the summary (a live display, cyclic's,
+ * redraws its lines over what came before it). */
+static void msw_warn(struct run *r)
 {
 	int i;
 
 	if (!cobalt_build())
 		return;
-	if (!r->msw_known) {
-		engine_warn(r, "mode switches not known: the Cobalt core's thread statistics (/proc/xenomai/sched/stat) do not list the samplers");
-		return;
-	}
-	r->msw_total = engine_msw_total(r);
-	for (i = 0; i < r->nsamplers; i++) {
-		struct sampler *s = &r->s[i];
-		uint64_t n = atomic_load(&s->msw);
-		int64_t at = atomic_load(&s->msw_seen_ns);
-		char when[48];
+	if (!r->msw_known)
+		engine_warn(r, "mode switches not known: %s",
+			    r->msw_lost ? "the Cobalt core's thread statistics (/proc/xenomai/sched/stat) could not be read at the end of the measurement" :
+			    "the Cobalt core's thread statistics (/proc/xenomai/sched/stat) do not list the samplers");
+	for (i = 0; r->msw_known && i < r->nsamplers + r->msw_nextra; i++) {
+		struct msw_count *m = msw_of(r, i);
+		uint64_t n = atomic_load(&m->n);
+		int64_t at = atomic_load(&m->seen_ns);
+		char who[96], when[48];
 
 		if (!n)
 			continue;
+		if (i < r->nsamplers) {
+			const struct sampler *s = &r->s[i];
+
+			snprintf(who, sizeof(who), "sampler %d (CPU %d, tid %d)",
+				 s->id, s->cpu >= 0 ? s->cpu : s->cpu_now,
+				 (int)s->tid);
+		} else {
+			snprintf(who, sizeof(who), "%s",
+				 r->msw_extra[i - r->nsamplers].name);
+		}
 		if (at < 0)
-			snprintf(when, sizeof(when), "in the warm-up");
+			snprintf(when, sizeof(when), "the first in the warm-up");
 		else
 			fmt_hms(when + snprintf(when, sizeof(when),
-						"first seen at "), at);
-		engine_warn(r, "sampler %d (CPU %d, tid %d) switched to secondary mode %llu time%s during the measurement (%s): it called Linux (see docs/xenomai.md)",
-			    s->id, s->cpu >= 0 ? s->cpu : s->cpu_now,
-			    (int)s->tid, (unsigned long long)n,
-			    n == 1 ? "" : "s", when);
+						"the first seen at "), at);
+		engine_warn(r, "%s switched to secondary mode %llu time%s (%s): it called Linux (see docs/xenomai.md)",
+			    who, (unsigned long long)n, n == 1 ? "" : "s", when);
 	}
-	if (r->o->max_msw >= 0 && r->msw_total > (uint64_t)r->o->max_msw)
-		r->threshold_exceeded = true;
+	if (r->msw_unchecked)
+		log_error("--max-msw %lld cannot be checked: the mode switches are not known",
+			  (long long)r->o->max_msw);
+	else if (r->o->max_msw >= 0 && r->msw_total > (uint64_t)r->o->max_msw)
+		log_warn("mode switches: %llu in the measurement exceeded --max-msw %lld",
+			 (unsigned long long)r->msw_total,
+			 (long long)r->o->max_msw);
 }
 
 static void run_finish(struct run *r)
@@ -1648,8 +1709,8 @@ static void run_finish(struct run *r)
 		    a->st.n && a->st.max > o->max_latency_ns)
 			r->threshold_exceeded = true;
 	}
-	msw_check(r);
-	if (r->stop_reason == STOP_ERROR)
+	msw_settle(r);
+	if (r->stop_reason == STOP_ERROR || r->msw_unchecked)
 		r->exit_code = 1;
 	else if (r->stop_reason == STOP_BREAK || r->threshold_exceeded)
 		r->exit_code = 2;
@@ -1660,6 +1721,7 @@ static void run_finish(struct run *r)
 		}
 	if (t->out->summary)
 		t->out->summary(r);
+	msw_warn(r);
 	for_each_companion(r, c)
 		if (c->ops->summary)
 			c->ops->summary(c, r);

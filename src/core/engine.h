@@ -167,6 +167,19 @@ enum sampler_state {
 	SAMPLER_DONE,
 };
 
+/* Cobalt build: the mode switches of one watched thread (a sampler, or a
+ * thread a test adds: test_desc.msw_tids), from the Cobalt core's
+ * statistics; written by the display and the main thread. */
+struct msw_count {
+	uint64_t base;			/* its count when the gate opened */
+	_Atomic uint64_t n;		/* switches since then */
+	_Atomic int64_t seen_ns;	/* when the first was seen, from the
+					 * measurement's start (< 0: in the
+					 * warm-up); valid when n > 0 */
+	char name[64];			/* for the warning (extra threads) */
+};
+#define RTLAT_MSW_EXTRA 4
+
 struct sampler {
 	struct run *run;
 	int id;
@@ -182,12 +195,7 @@ struct sampler {
 	bool created;
 	/* Cobalt build: mode switches (MSW) in the measurement, from the
 	 * Cobalt core's statistics (display and main thread) */
-	uint64_t msw0;
-	_Atomic uint64_t msw;
-	bool msw_known;
-	/* when the first one was seen, from the measurement's start (ns;
-	 * < 0: in the warm-up); valid when msw > 0 */
-	_Atomic int64_t msw_seen_ns;
+	struct msw_count msw;
 	int nseries;
 	struct series series[RTLAT_MAX_SERIES];
 	int name_idx[RTLAT_MAX_SERIES];	/* series -> run name index */
@@ -349,6 +357,11 @@ struct engine_env {
 void headline_put(FILE *f, const char *key, const char *v);
 
 /* A warning of the run (on stderr now, in the result and headline). */
+/* --max-msw N into @o (an option of the Cobalt build, refused by others):
+ * 0, or -1 after opt_bad_value(). */
+int engine_max_msw_opt(struct engine_opts *o, const struct optdesc *d,
+		       const char *arg);
+
 /* Cobalt build: the samplers' mode switches so far in the measurement
  * (0 elsewhere). */
 uint64_t engine_msw_total(const struct run *r);
@@ -480,6 +493,11 @@ struct test_desc {
 	/* series 0 is a timer grid accounted with sampler_timer_wake(): a
 	 * companion may break its samples down (--trace) */
 	bool timer_wake;
+	/* Cobalt build (may be NULL): threads besides the samplers whose mode
+	 * switches count (a forked partner): fill at most @max of @tids and
+	 * name each in r->msw_extra[i].name; called when the samplers wait
+	 * at the gate and at every read. Returns how many. */
+	int (*msw_tids)(struct run *r, pid_t *tids, int max);
 };
 
 /* Per-interval series kept for the result: bounded, compacted by merging
@@ -574,8 +592,12 @@ struct run {
 	 * baseline taken at the measurement's start, the last read taken at
 	 * its end; their total */
 	bool msw_known, msw_based;
+	bool msw_lost;			/* not readable at the end */
+	bool msw_unchecked;		/* --max-msw given, count not known */
 	_Atomic int msw_final;
 	uint64_t msw_total;
+	struct msw_count msw_extra[RTLAT_MSW_EXTRA];	/* test_desc.msw_tids */
+	int msw_nextra;
 	int exit_code;
 	bool no_host;			/* leave the host identity out (selftest) */
 

@@ -86,7 +86,7 @@ void xeno_banner(struct run *r, const char *extra)
 		printf("== %s\n", extra);
 	if (cobalt_build())
 		printf("== Co-kernel: %s: the samplers are Cobalt threads; msw = their switches to secondary mode (Linux) so far%s\n",
-		       cobalt_system(), r->msw_known ? "" : " (not known: no Cobalt thread statistics)");
+		       cobalt_system(), r->msw_known ? "" : " (not known: the Cobalt core's thread statistics (/proc/xenomai/sched/stat) do not list the samplers)");
 	for (i = 0; i < r->nsamplers; i++) {
 		const struct sampler *s = &r->s[i];
 
@@ -176,14 +176,16 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 {
 	char head[16 * XENO_MAX_COLS] = "RTH", line[16 * XENO_MAX_COLS] = "RTD";
 	char f[32];
-	bool any = false;
+	bool any = false, missed = false;
 	size_t hn = 3, ln = 3;
 	int i;
 
 	if (r->o->quiet || ncols > XENO_MAX_COLS)
 		return;
-	for (i = 0; i < ncols; i++)
+	for (i = 0; i < ncols; i++) {
 		any |= agg[cols[i].name].n || agg[cols[i].name].overruns;
+		missed |= cols[i].field == XENO_MISSED;
+	}
 	if (!any)
 		return;
 	for (i = 0; i < ncols; i++) {
@@ -215,14 +217,21 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 			break;
 		}
 		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "|%s", f);
-		if (c->field == XENO_MISSED && cobalt_build()) {
-			/* Xenomai's latency: "|---msw" after the overruns */
+		if (cobalt_build() &&
+		    (c->field == XENO_MISSED || (i == ncols - 1 && !missed))) {
+			/* Xenomai's latency: "|---msw" after the overruns
+			 * (at the end when there are none: cruncher);
+			 * "-" while not known */
 			col_head(f, sizeof(f), "msw", 6);
 			hn += (size_t)snprintf(head + hn, sizeof(head) - hn,
 					       "|%s", f);
-			ln += (size_t)snprintf(line + ln, sizeof(line) - ln,
-					       "|%6" PRIu64,
-					       engine_msw_total(r));
+			if (r->msw_known && !r->msw_lost)
+				ln += (size_t)snprintf(line + ln, sizeof(line) - ln,
+						       "|%6" PRIu64,
+						       engine_msw_total(r));
+			else
+				ln += (size_t)snprintf(line + ln, sizeof(line) - ln,
+						       "|%6s", "-");
 		}
 	}
 	if (trace_active(r)) {

@@ -71,6 +71,36 @@ static void params_json(struct run *r, struct jw *w)
 			jw_number_text(w, par[i].name, par[i].value);
 }
 
+void result_cobalt_json(struct jw *w, const struct run *r)
+{
+	const struct engine_opts *o = r->o;
+	int i;
+
+	if (!cobalt_build())
+		return;
+	jw_str(w, "cokernel", cobalt_system());
+	if (r->msw_known && !r->msw_lost)
+		jw_uint(w, "msw", engine_msw_total(r));
+	else
+		jw_null(w, "msw");
+	/* the test's other watched threads (a forked partner) */
+	jw_arr_begin(w, "msw_partners");
+	for (i = 0; i < r->msw_nextra; i++) {
+		jw_obj_begin(w, NULL);
+		jw_str(w, "name", r->msw_extra[i].name);
+		if (r->msw_known && !r->msw_lost)
+			jw_uint(w, "msw", atomic_load(&r->msw_extra[i].n));
+		else
+			jw_null(w, "msw");
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	if (o->max_msw >= 0)
+		jw_int(w, "max_msw", o->max_msw);
+	else
+		jw_null(w, "max_msw");
+}
+
 static void write_body(struct run *r, struct jw *w, const char *status)
 {
 	const struct engine_opts *o = r->o;
@@ -88,13 +118,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_obj_end(w);
 	jw_str(w, "test", r->test->name);
 	jw_str(w, "mode", cobalt_mode(r->test->mode, mode, sizeof(mode)));
-	if (cobalt_build()) {
-		jw_str(w, "cokernel", cobalt_system());
-		if (r->msw_known)
-			jw_uint(w, "msw", engine_msw_total(r));
-		else
-			jw_null(w, "msw");
-	}
+	result_cobalt_json(w, r);
 	jw_str(w, "status", status);
 	jw_arr_begin_inline(w, "command_line");
 	for (i = 0; i < r->argc; i++)
@@ -197,8 +221,8 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_int(w, "priority", s->prio_now);
 		jw_int(w, "cpu_at_start", s->cpu_now);
 		jw_str(w, "cpus_allowed", s->allowed_now);
-		if (cobalt_build() && s->msw_known)
-			jw_uint(w, "msw", atomic_load(&((struct sampler *)s)->msw));
+		if (cobalt_build() && r->msw_known)
+			jw_uint(w, "msw", atomic_load(&((struct sampler *)s)->msw.n));
 		else if (cobalt_build())
 			jw_null(w, "msw");
 		/* interval records the display could not take in time: their

@@ -54,4 +54,9 @@ void result_outcome_json(struct jw *w, const struct run *r);
  * gnuplot_write(), result_headline(). */
 extern const struct result_ops result_files;
 
+/* Cobalt build (docs/xenomai.md): "cokernel", "msw" (null when not known),
+ * "msw_partners", "max_msw" of @r into the open object of @w; nothing in
+ * other builds. */
+void result_cobalt_json(struct jw *w, const struct run *r);
+
 #endif

@@ -128,6 +128,57 @@ const char *rep_date_check(char *s)
 	return NULL;
 }
 
+int rep_selector_parse(char *spec, struct filter *f)
+{
+	char *tok, *save = NULL;
+
+	memset(f, 0, sizeof(*f));
+	for (tok = strtok_r(spec, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			goto bad;
+		*eq++ = '\0';
+		if (!strcmp(tok, "label"))
+			f->label = eq;
+		else if (!strcmp(tok, "board"))
+			f->board = eq;
+		else if (!strcmp(tok, "kernel"))
+			f->kernel = eq;
+		else if (!strcmp(tok, "test"))
+			f->test = eq;
+		else if (!strcmp(tok, "load"))
+			f->load = eq;
+		else if (!strcmp(tok, "baseline")) {
+			if (strcmp(eq, "yes") != 0 && strcmp(eq, "no") != 0) {
+				log_error("bad selector baseline=%s: yes (the runs marked as their board's baseline) or no",
+					  eq);
+				return -1;
+			}
+			f->baseline = eq;
+		} else if (!strcmp(tok, "since") || !strcmp(tok, "until")) {
+			const char *why = rep_date_check(eq);
+
+			if (why) {
+				log_error("bad selector date %s=%s: %s", tok, eq, why);
+				return -1;
+			}
+			if (tok[0] == 's')
+				f->since = eq;
+			else
+				f->until = eq;
+		} else {
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	log_error("bad selector '%s': expected KEY=GLOB[,KEY=GLOB] with KEY one of label, board, kernel, test, load, since, until, baseline",
+		  tok);
+	return -1;
+}
+
 /* --since/--until: checked, and kept with 'T' between date and time. */
 static int date_arg(const struct optdesc *d, const char *arg, char *buf,
 		    size_t len, const char **out)

@@ -30,6 +30,14 @@ struct rep_cli {
  */
 const char *rep_date_check(char *s);
 
+/*
+ * A selector "label=*1.0-00,load=none" (KEY=GLOB[,KEY=GLOB], KEY one of
+ * label, board, kernel, test, load, since, until; baseline=yes|no) into
+ * @f; the strings point into @spec, which is cut up. Returns 0, or -1
+ * after an error message.
+ */
+int rep_selector_parse(char *spec, struct filter *f);
+
 /* --format, --input-unit, --set-label, --set-load, --set-test, --db */
 extern const struct optdesc rep_input_opts[];
 /* --label, --board, --kernel, --test, --load, --since, --until */

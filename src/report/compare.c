@@ -23,7 +23,11 @@
 #include "core/log.h"
 #include "report/report.h"
 
-enum { M_MIN, M_AVG, M_MAX, M_P999, M_MISS };
+#define M_MIN CMP_MIN
+#define M_AVG CMP_AVG
+#define M_MAX CMP_MAX
+#define M_P999 CMP_P999
+#define M_MISS CMP_MISS
 
 #define RULE_SMALL	0.10	/* lat min, lat avg */
 #define RULE_TAIL	0.25	/* lat max, p99.9 */
@@ -238,6 +242,10 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 				 names[m]);
 		x->has_a = side_value(a, na, m, &x->a, &ra, &ka, &x->bound_a);
 		x->has_b = side_value(b, nb, m, &x->b, &rb, &kb, &x->bound_b);
+		x->ka = x->has_a ? ka : 0;
+		x->kb = x->has_b ? kb : 0;
+		x->range_a = x->has_a ? ra : 0;
+		x->range_b = x->has_b ? rb : 0;
 		/* the known side is shown, not compared; so is a lower
 		 * bound */
 		if (!x->has_a || !x->has_b || x->bound_a || x->bound_b)
@@ -419,13 +427,13 @@ void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	}
 }
 
-void cmp_print_csv_header(FILE *f)
+void cmp_print_csv_header(FILE *f, bool gate)
 {
-	fputs("table,a,b,metric,a_value,b_value,delta,change_pct,noise,noise_from,beyond_noise\n",
-	      f);
+	fprintf(f, "table,a,b,metric,a_value,b_value,delta,change_pct,noise,noise_from,beyond_noise%s\n",
+		gate ? ",gate,gate_reason" : "");
 }
 
-void cmp_print_csv(FILE *f, const struct cmp_row *c)
+void cmp_print_csv(FILE *f, const struct cmp_row *c, const struct gate_row *g)
 {
 	int i;
 
@@ -458,6 +466,12 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c)
 				fprintf(f, "%s%.1f", x->bound_b ? ">=" : "", x->b);
 			fputs(",,,,,", f);
 		}
+		if (g && g->g[i].gated) {
+			fprintf(f, ",%s,", gate_verdict_name(g->g[i].v));
+			csv_field(f, g->g[i].reason);
+		} else if (g) {
+			fputs(",,", f);
+		}
 		fputc('\n', f);
 	}
 }
@@ -470,10 +484,16 @@ static void push_row(struct cmp_row **rows, size_t *n, struct rep_run *const *a,
 	(*n)++;
 }
 
-/* Same test kind and series (any load, any section)? */
-static bool same_kind(const struct rep_run *x, const struct rep_run *y)
+bool cmp_same_kind(const struct rep_run *x, const struct rep_run *y)
 {
 	return str_eq(x->test, y->test) && str_eq(x->series, y->series);
+}
+
+bool cmp_same_table(const struct rep_run *x, const struct rep_run *y)
+{
+	return cmp_same_kind(x, y) &&
+	       (same_table(x, y) ||
+		((!x->load || !y->load) && str_eq(x->section, y->section)));
 }
 
 size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
@@ -505,7 +525,7 @@ size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 				size_t j;
 
 				for (j = 0; j < na; j++)
-					if (exact[j] && same_kind(x, ga[j].v[0]))
+					if (exact[j] && cmp_same_kind(x, ga[j].v[0]))
 						shared = true;
 				if (shared)
 					continue;
@@ -513,7 +533,7 @@ size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 			for (k = 0; k < nb && match[i] == nb; k++) {
 				const struct rep_run *y = gb[k].v[0];
 
-				if (used[k] || !same_kind(x, y))
+				if (used[k] || !cmp_same_kind(x, y))
 					continue;
 				if ((pass == 1 && same_table(x, y)) ||
 				    (pass == 2 && (!x->load || !y->load) &&

@@ -111,6 +111,14 @@ static const char *const schema_v4[][3] = {
 static const char schema_v6[] =
 	"ALTER TABLE series ADD COLUMN hist_buckets BLOB";
 
+/* Version 7: the runs marked as their board's baseline (rtlat db baseline
+ * set; the board is the run's). Plain SQL: a row per marked run. Created
+ * before rehash() of older versions, which reads runs as sq_load(). */
+static const char schema_v7[] =
+	"CREATE TABLE IF NOT EXISTS baselines ("
+	" run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+	" set_at TEXT NOT NULL)";
+
 static int db_fail(struct sqdb *d, const char *what)
 {
 	log_error("%s: %s: %s", d->path, what, sqlite3_errmsg(d->db));
@@ -539,6 +547,7 @@ static struct rep_run *run_from_row(sqlite3_stmt *st)
 	r->has_ideal = !col_null(st, 21);
 	r->ideal_ns = sqlite3_column_int64(st, 21);
 	r->section = col_text(st, 22);
+	r->baseline = sqlite3_column_int(st, 23) != 0;
 	db_run_defaults(r);
 	return r;
 }
@@ -591,6 +600,101 @@ int sq_remove(struct sqdb *d, int64_t id)
 	if (rc != SQLITE_DONE)
 		return db_fail(d, "delete");
 	return sqlite3_changes(d->db) ? 0 : 1;
+}
+
+/* ---- baselines ---- */
+
+/* Unmark the baseline runs of @r's board of @r's table (test, series,
+ * load, section). */
+static int unmark_table(struct sqdb *d, const struct rep_run *r, size_t *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "DELETE FROM baselines WHERE run_id IN (SELECT id FROM runs"
+			       " WHERE board = ?1 AND test = ?2 AND series = ?3"
+			       " AND (load = ?4 OR (load IS NULL AND ?4 IS NULL))"
+			       " AND (section = ?5 OR (section IS NULL AND ?5 IS NULL)))",
+			       -1, &st, NULL))
+		return db_fail(d, "prepare");
+	bind_text(st, 1, r->board);
+	bind_text(st, 2, r->test);
+	bind_text(st, 3, r->series);
+	bind_text(st, 4, r->load);
+	bind_text(st, 5, r->section);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "unmark baseline");
+	*n += (size_t)sqlite3_changes(d->db);
+	return 0;
+}
+
+int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked)
+{
+	sqlite3_stmt *st = NULL;
+	char now[32];
+	size_t i;
+
+	*unmarked = 0;
+	if (exec(d, "BEGIN IMMEDIATE"))
+		return -1;
+	for (i = 0; i < rs->n; i++)
+		if (rs->v[i]->board && unmark_table(d, rs->v[i], unmarked))
+			goto fail;
+	if (sqlite3_prepare_v2(d->db,
+			       "INSERT INTO baselines (run_id, set_at) VALUES (?, ?)",
+			       -1, &st, NULL)) {
+		db_fail(d, "prepare");
+		goto fail;
+	}
+	db_now_iso(now);
+	for (i = 0; i < rs->n; i++) {
+		if (!rs->v[i]->board)
+			continue;
+		sqlite3_bind_int64(st, 1, rs->v[i]->db_id);
+		bind_text(st, 2, now);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_fail(d, "mark baseline");
+			goto fail;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return sq_commit(d);
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int sq_baseline_clear(struct sqdb *d, const struct rep_runs *rs, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	*n = 0;
+	if (exec(d, "BEGIN IMMEDIATE"))
+		return -1;
+	if (sqlite3_prepare_v2(d->db, "DELETE FROM baselines WHERE run_id = ?",
+			       -1, &st, NULL)) {
+		db_fail(d, "prepare");
+		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	for (i = 0; i < rs->n; i++) {
+		sqlite3_bind_int64(st, 1, rs->v[i]->db_id);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+			return db_fail(d, "unmark baseline");
+		}
+		*n += (size_t)sqlite3_changes(d->db);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return sq_commit(d);
 }
 
 /* ---- schema and migrations ---- */
@@ -735,6 +839,8 @@ static int migrate(struct sqdb *d)
 	/* another process may have migrated meanwhile */
 	v = sq_version(d);
 	if (v == 0 && exec(d, schema_v1))
+		goto fail;
+	if (v < 7 && exec(d, schema_v7))
 		goto fail;
 	if (v < 2 && exec(d, schema_v2))
 		goto fail;
@@ -904,6 +1010,16 @@ int sq_version(struct sqdb *d)
 	return -1;
 }
 
+int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked)
+{
+	return -1;
+}
+
+int sq_baseline_clear(struct sqdb *d, const struct rep_runs *rs, size_t *n)
+{
+	return -1;
+}
+
 #endif
 
 /* ---- the history, on either store (db_impl.h) ---- */
@@ -972,4 +1088,16 @@ int rdb_remove(struct rdb *d, int64_t id)
 int rdb_version(struct rdb *d)
 {
 	return d->pg ? pg_version(d->pg) : sq_version(d->sq);
+}
+
+int rdb_baseline_set(struct rdb *d, const struct rep_runs *rs, size_t *unmarked)
+{
+	return d->pg ? pg_baseline_set(d->pg, rs, unmarked) :
+		       sq_baseline_set(d->sq, rs, unmarked);
+}
+
+int rdb_baseline_clear(struct rdb *d, const struct rep_runs *rs, size_t *n)
+{
+	return d->pg ? pg_baseline_clear(d->pg, rs, n) :
+		       sq_baseline_clear(d->sq, rs, n);
 }

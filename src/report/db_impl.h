@@ -26,6 +26,8 @@ int sq_commit(struct sqdb *d);
 int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out);
 int sq_remove(struct sqdb *d, int64_t id);
 int sq_version(struct sqdb *d);
+int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked);
+int sq_baseline_clear(struct sqdb *d, const struct rep_runs *rs, size_t *n);
 
 struct pgdb *pg_open(const char *url, bool create);
 void pg_close(struct pgdb *d);
@@ -35,11 +37,14 @@ int pg_commit(struct pgdb *d);
 int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out);
 int pg_remove(struct pgdb *d, int64_t id);
 int pg_version(struct pgdb *d);
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked);
+int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n);
 
 /* The columns of runs read into a struct rep_run, in this order. */
 #define DB_RUN_COLS "id, added_at, file, line, format, tool, label, board, system," \
 	" kernel, arch, test, series, load, start_time, status, duration_ns," \
-	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns, section"
+	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns, section," \
+	" EXISTS (SELECT 1 FROM baselines WHERE run_id = runs.id)"
 
 /* The identity of a run read back from a store (run_identity(); a label
  * that looks derived from the file name is taken as derived). */

@@ -706,6 +706,7 @@ static struct rep_run *run_from_row(const PGresult *res, int row)
 	r->has_ideal = !c_null(res, row, 21);
 	r->ideal_ns = c_i64(res, row, 21);
 	r->section = c_text(res, row, 22);
+	r->baseline = !c_null(res, row, 23) && !strcmp(PQgetvalue(res, row, 23), "t");
 	db_run_defaults(r);
 	return r;
 }
@@ -765,6 +766,87 @@ int pg_remove(struct pgdb *d, int64_t id)
 	return n ? 0 : 1;
 }
 
+/* ---- baselines ---- */
+
+/* Unmark the baseline runs of @r's board of @r's table (test, series,
+ * load, section), counted into @n. */
+static int unmark_table(struct pgdb *d, const struct rep_run *r, size_t *n)
+{
+	const char *v[5] = { r->board, r->test, r->series, r->load, r->section };
+	PGresult *res = q(d, "unmark baseline",
+			  "DELETE FROM baselines WHERE run_id IN (SELECT id FROM runs"
+			  " WHERE board = $1 AND test = $2 AND series = $3"
+			  " AND load IS NOT DISTINCT FROM $4"
+			  " AND section IS NOT DISTINCT FROM $5)", 5, v);
+
+	if (!res)
+		return -1;
+	*n += (size_t)atoi(PQcmdTuples(res));
+	PQclear(res);
+	return 0;
+}
+
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
+{
+	char now[32], id[32];
+	const char *v[2] = { id, now };
+	PGresult *res;
+	size_t i;
+
+	*unmarked = 0;
+	if (x(d, "begin", "BEGIN"))
+		return -1;
+	for (i = 0; i < rs->n; i++)
+		if (rs->v[i]->board && unmark_table(d, rs->v[i], unmarked))
+			goto fail;
+	db_now_iso(now);
+	for (i = 0; i < rs->n; i++) {
+		if (!rs->v[i]->board)
+			continue;
+		snprintf(id, sizeof(id), "%" PRId64, rs->v[i]->db_id);
+		res = q(d, "mark baseline",
+			"INSERT INTO baselines (run_id, set_at) VALUES ($1, $2)"
+			" ON CONFLICT (run_id) DO NOTHING", 2, v);
+		if (!res)
+			goto fail;
+		PQclear(res);
+	}
+	if (x(d, "commit", "COMMIT"))
+		goto fail;
+	return 0;
+fail:
+	rollback(d, "ROLLBACK");
+	return -1;
+}
+
+int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n)
+{
+	char id[32];
+	const char *v[1] = { id };
+	PGresult *res;
+	size_t i;
+
+	*n = 0;
+	if (x(d, "begin", "BEGIN"))
+		return -1;
+	for (i = 0; i < rs->n; i++) {
+		snprintf(id, sizeof(id), "%" PRId64, rs->v[i]->db_id);
+		res = q(d, "unmark baseline",
+			"DELETE FROM baselines WHERE run_id = $1", 1, v);
+		if (!res) {
+			rollback(d, "ROLLBACK");
+			return -1;
+		}
+		*n += (size_t)atoi(PQcmdTuples(res));
+		PQclear(res);
+	}
+	if (x(d, "commit", "COMMIT")) {
+		rollback(d, "ROLLBACK");
+		return -1;
+	}
+	return 0;
+}
+
 #else /* !HAVE_LIBPQ */
 
 struct pgdb *pg_open(const char *url, bool create)
@@ -803,6 +885,16 @@ int pg_remove(struct pgdb *d, int64_t id)
 }
 
 int pg_version(struct pgdb *d)
+{
+	return -1;
+}
+
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
+{
+	return -1;
+}
+
+int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n)
 {
 	return -1;
 }

@@ -274,11 +274,30 @@ mismatch:
 	return false;
 }
 
+/* Percentile 1 - 1/@den of @s from its core histogram @ch: the bucket's
+ * upper edge (a quantized one's value), within [min, max]. */
+static bool pct_from(const struct rep_series *s, const struct histogram *ch,
+		     uint64_t den, int64_t *v)
+{
+	/* quantized: bucket [k*w, k*w + w - 1] holds samples of value k*w */
+	int64_t adj = s->hist.quantized && s->hist.layout == REP_HIST_LINEAR ?
+		      s->hist.width - 1 : 0;
+
+	if (!hist_percentile(ch, den, s->min, s->max + adj, v))
+		return false;
+	*v -= adj;
+	if (*v < s->min)
+		*v = s->min;
+	if (*v > s->max)
+		*v = s->max;
+	return true;
+}
+
 int series_fill_percentiles(struct rep_series *s)
 {
 	bool known[RTLAT_NPCT];
 	struct histogram ch;
-	int64_t adj, v;
+	int64_t v;
 	int i, filled = 0;
 
 	memcpy(known, s->has_pct, sizeof(known));
@@ -293,20 +312,10 @@ int series_fill_percentiles(struct rep_series *s)
 		goto out;
 	if (!core_hist(&s->hist, &ch))
 		goto out;
-	/* quantized: bucket [k*w, k*w + w - 1] holds samples of value k*w */
-	adj = s->hist.quantized && s->hist.layout == REP_HIST_LINEAR ?
-	      s->hist.width - 1 : 0;
 	for (i = 0; i < RTLAT_NPCT; i++) {
-		if (s->has_pct[i])
+		if (s->has_pct[i] ||
+		    !pct_from(s, &ch, rtlat_percentiles[i].den_inv, &v))
 			continue;
-		if (!hist_percentile(&ch, rtlat_percentiles[i].den_inv, s->min,
-				     s->max + adj, &v))
-			continue;
-		v -= adj;
-		if (v < s->min)
-			v = s->min;
-		if (v > s->max)
-			v = s->max;
 		s->pct[i] = v;
 		s->has_pct[i] = true;
 		s->pct_bound[i] = false;
@@ -317,6 +326,29 @@ out:
 	for (i = 0; i < RTLAT_NPCT; i++)
 		filled += s->has_pct[i] && !known[i];
 	return filled;
+}
+
+bool series_quantile(const struct rep_series *s, uint64_t den, int64_t *v,
+		     bool *bound)
+{
+	const struct rep_hist *h = &s->hist;
+	struct histogram ch;
+	uint64_t n = rep_hist_total(h);
+	int64_t edge;
+	bool ok;
+
+	*bound = false;
+	if (!s->has_stats || !h->n || den < 2 || (h->abs_folded && s->min < 0) ||
+	    !core_hist(h, &ch))
+		return false;
+	ok = pct_from(s, &ch, den, v);
+	hist_free(&ch);
+	if (ok && h->overflow && rep_hist_limit(h, &edge) &&
+	    n - n / den > n - h->overflow && s->max > edge) {
+		*v = edge;
+		*bound = true;
+	}
+	return ok;
 }
 
 bool rep_hist_limit(const struct rep_hist *h, int64_t *edge)

@@ -127,6 +127,8 @@ struct rep_run {
 	char ident[REP_IDENT_LEN];	/* run_identity() as imported, "" =
 					 * unknown */
 	char *added_at;		/* when it entered the database (ISO UTC) */
+	bool baseline;		/* marked as its board's baseline in the
+				 * database (rtlat db baseline set) */
 	struct rep_series sum;	/* the whole run (all threads) */
 	size_t nthr;
 	struct rep_series *thr;	/* per thread, may be empty */
@@ -195,6 +197,16 @@ int series_fill_percentiles(struct rep_series *s);
  * percentile from a histogram).
  */
 void series_check_percentiles(struct rep_series *s);
+
+/*
+ * The quantile 1 - 1/@den (@den >= 2) of @s from its histogram, as
+ * series_fill_percentiles() computes a percentile (e.g. @den = the
+ * sample count of a shorter run: what its max would be at equal
+ * samples). *@bound: its rank is in the overflow, the value is the
+ * overflow's edge and a lower bound. False without a histogram.
+ */
+bool series_quantile(const struct rep_series *s, uint64_t den, int64_t *v,
+		     bool *bound);
 
 /* Lower edge of the overflow of @h (the first value beyond its last
  * bucket) into *@edge; false when @h has no known layout. */

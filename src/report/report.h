@@ -116,6 +116,9 @@ void html_escape(FILE *f, const char *s);
 struct filter {
 	const char *label, *board, *kernel, *test, *load;	/* globs */
 	const char *since, *until;	/* ISO dates, inclusive prefixes */
+	/* "yes": only runs marked as their board's baseline in the history
+	 * (rtlat db baseline set), "no": only the others; NULL: any */
+	const char *baseline;
 };
 
 /* Does @r pass @f? Globs are fnmatch(3) patterns, case-sensitive. Dates
@@ -165,9 +168,12 @@ struct cmp_metric {
 	double noise;		/* absolute, same unit */
 	enum noise_source src;
 	bool beyond;		/* |delta| > noise */
+	size_t ka, kb;		/* runs of each side that have the metric */
+	double range_a, range_b;	/* max - min of it over those runs */
 };
 
-#define CMP_METRICS 5
+/* The metrics of a comparison, in the order of struct cmp_row.m. */
+enum { CMP_MIN, CMP_AVG, CMP_MAX, CMP_P999, CMP_MISS, CMP_METRICS };
 
 struct cmp_row {
 	const struct rep_run *a, *b;	/* representative runs */
@@ -186,6 +192,12 @@ struct cmp_row {
  * the same table). */
 void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	      size_t nb, struct cmp_row *out);
+
+/* Same test kind and series (any load, any section)? */
+bool cmp_same_kind(const struct rep_run *x, const struct rep_run *y);
+/* The same table, or the same kind and section with a load recorded on
+ * one side only (a load not recorded matches any)? */
+bool cmp_same_table(const struct rep_run *x, const struct rep_run *y);
 
 /* Compare each table of @a with the same table (test, series, load,
  * section) of @b; a table whose load is not recorded on one side matches
@@ -206,12 +218,79 @@ const char *cmp_nothing_why(const struct cmp_row *c, char *buf, size_t len);
 /* Print one comparison as a seed-style table. */
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns);
 void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns);
-void cmp_print_csv_header(FILE *f);
-void cmp_print_csv(FILE *f, const struct cmp_row *c);
+struct gate_row;
+/* CSV of comparisons; with @g (a gate, else NULL) two more columns:
+ * gate (pass, FAIL, weak, n/a or empty for a metric not gated) and
+ * gate_reason. */
+void cmp_print_csv_header(FILE *f, bool gate);
+void cmp_print_csv(FILE *f, const struct cmp_row *c, const struct gate_row *g);
+
+/* ---- release gate (gate.c): a baseline A against new runs B ---- */
+
+struct gate_opts {
+	bool metric[CMP_METRICS];	/* gated metrics */
+	double margin;			/* fraction of the baseline value */
+	int64_t unit_ns;		/* of the reasons: 1 or 1000 */
+};
+
+enum gate_verdict {
+	GATE_NA = 0,	/* not known on both sides: not compared */
+	GATE_PASS,	/* not worse beyond the limit */
+	GATE_WEAK,	/* cannot tell (tail of too few samples, not like for
+			 * like): said, never fails the gate */
+	GATE_FAIL,	/* worse than the baseline beyond the limit */
+};
+
+struct gate_metric {
+	bool gated;
+	enum gate_verdict v;
+	const char *key;	/* "max", "p99.9", ... (lab case ids) */
+	bool noise_known;	/* from the spread of baseline runs (counts:
+				 * always, Poisson) */
+	double value;		/* B's value compared: its max at the
+				 * baseline's sample count for a longer B */
+	double limit;		/* how much worse B may be (ns or count) */
+	char reason[400];
+};
+
+struct gate_row {
+	struct cmp_row c;	/* A = baseline, B = new */
+	struct gate_metric g[CMP_METRICS];
+	bool fail;		/* a gated metric failed */
+};
+
+/* Gate max, p99.9, avg and misses, margin 10 %, reasons in us. */
+void gate_opts_init(struct gate_opts *o);
+/* --gate-metrics LIST (min, avg, max, p99.9, misses or overruns or lost,
+ * comma-separated) and --margin PCT ("10%", "10", "0"). NULL, or what is
+ * allowed. */
+const char *gate_metrics_parse(struct gate_opts *o, const char *list);
+const char *gate_margin_parse(struct gate_opts *o, const char *arg);
+
+/*
+ * Gate the tables of @b (new runs) against those of the baseline @a: each
+ * table of @b is compared with the baseline table of the same test kind,
+ * series and load (a load not recorded matches), sampled at the same
+ * period. A table without one is refused, not compared (each said with
+ * the reason): returns -1. Else the number of rows in *@out (free it);
+ * baseline tables without new runs are noted.
+ */
+long gate_sides(const struct rep_runs *a, const struct rep_runs *b,
+		const struct gate_opts *o, struct gate_row **out);
+/* Did any row fail? */
+bool gate_failed(const struct gate_row *rows, size_t n);
+const char *gate_verdict_name(enum gate_verdict v);
+/* "gate: lat max: FAIL: worse by ..." per gated metric of @g. */
+void gate_print_text(FILE *f, const struct gate_row *g, bool markdown);
+/* The last line: "gate: FAIL: ..." or "gate: pass: ...". */
+void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n);
+/* The whole gate as a JSON document (schema rtlat-gate, times in ns). */
+void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
+		     const struct gate_opts *o);
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 6
+#define RDB_SCHEMA_VERSION 7
 
 struct rdb;
 
@@ -250,6 +329,18 @@ int rdb_load(struct rdb *db, const struct filter *f, struct rep_runs *out);
 
 /* Delete run @id. Returns 0, 1 when there is no such run, -1 on error. */
 int rdb_remove(struct rdb *db, int64_t id);
+
+/*
+ * Mark the runs of @rs (stored: db_id set) as the baseline of their
+ * board, for their table: the runs of the same board, test, series, load
+ * and section marked before are unmarked first (*@unmarked counts them).
+ * Runs without a board are passed over (the caller refuses them). One
+ * transaction. Returns 0 or -1 after an error message.
+ */
+int rdb_baseline_set(struct rdb *db, const struct rep_runs *rs,
+		     size_t *unmarked);
+/* Unmark the runs of @rs; *@n: how many were marked. 0 or -1. */
+int rdb_baseline_clear(struct rdb *db, const struct rep_runs *rs, size_t *n);
 
 /* Schema version of an open database. */
 int rdb_version(struct rdb *db);

@@ -696,7 +696,7 @@ static bool glob_ok(const char *pat, const char *s)
 bool filter_empty(const struct filter *f)
 {
 	return !f->label && !f->board && !f->kernel && !f->test && !f->load &&
-	       !f->since && !f->until;
+	       !f->since && !f->until && !f->baseline;
 }
 
 bool filter_match(const struct filter *f, const struct rep_run *r)
@@ -708,6 +708,8 @@ bool filter_match(const struct filter *f, const struct rep_run *r)
 	    !glob_ok(f->kernel, r->kernel) || !glob_ok(f->test, r->test))
 		return false;
 	if (f->load && !glob_ok(f->load, r->load ? r->load : "unknown"))
+		return false;
+	if (f->baseline && (strcmp(f->baseline, "yes") == 0) != r->baseline)
 		return false;
 	if (f->since && (!date ||
 			 strncmp(date, f->since, strlen(f->since)) < 0))

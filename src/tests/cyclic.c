@@ -38,6 +38,7 @@ enum {
 	OPT_LAPTOP,
 	OPT_WARMUP,
 	OPT_NO_MLOCK,
+	OPT_MAX_MSW,
 };
 
 const struct optdesc cyclic_opt_table[] = {
@@ -116,6 +117,10 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "no-mlock", 0, no_argument, NULL,
 	  "rtlat: do not lock memory (page faults show\n"
 	  "as latency)", OPT_NO_MLOCK },
+	{ "max-msw", 0, required_argument, "N",
+	  "rtlat, Xenomai Cobalt build: exit status 2 if\n"
+	  "the threads switched to secondary mode more\n"
+	  "than N times (0: any)", OPT_MAX_MSW },
 	OPT_END
 };
 
@@ -322,8 +327,10 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_NO_MLOCK:
 		c->eo.mlock = false;
 		return 0;
+	case OPT_MAX_MSW:
+		return engine_max_msw_opt(&c->eo, d, arg);
 	}
-	return opt_bad_value(d, arg, "unsupported");
+	return 1;	/* a companion's (--metrics) */
 }
 
 /* Append a note (sentences separated by "; "). */

@@ -620,6 +620,7 @@ static void json_body(struct run *r, struct jw *w, int return_code)
 		jw_int(w, "break_ns", r->o->break_ns);
 	else
 		jw_null(w, "break_ns");
+	result_cobalt_json(w, r);
 	result_outcome_json(w, r);
 	jw_obj_end(w);
 }

@@ -415,6 +415,7 @@ const struct test_desc handshake_test = {
 	.setup = handshake_setup,
 	.body = ipc_test_body,
 	.teardown = ipc_test_teardown,
+	.msw_tids = ipc_test_msw_tids,
 	.json = handshake_json,
 	.out = &handshake_output,
 	.suite = &(const struct suite_spec){

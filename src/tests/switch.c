@@ -279,6 +279,7 @@ const struct test_desc switch_test = {
 	.setup = switch_setup,
 	.body = ipc_test_body,
 	.teardown = ipc_test_teardown,
+	.msw_tids = ipc_test_msw_tids,
 	.json = switch_json,
 	.params = switch_params,
 	.out = &switch_output,

@@ -41,6 +41,19 @@ def run(args, timeout=120, check=None, **kw):
     return p
 
 
+def fake_lava_test_case(tmp_path, exit_status=0):
+    """A lava-test-case of LAVA's test shell on PATH that logs each call's
+    arguments, one line each, and exits with @exit_status: (env, log)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "calls"
+    helper = bindir / "lava-test-case"
+    helper.write_text("#!/bin/sh\necho \"$*\" >> %s\nexit %d\n" %
+                      (log, exit_status))
+    helper.chmod(0o755)
+    return dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir), log
+
+
 def load_json_strict(path):
     """Parse JSON rejecting NaN/Infinity and duplicate keys."""
     def no_const(name):

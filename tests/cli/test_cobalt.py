@@ -115,28 +115,123 @@ def test_mode_switch_is_counted_warned_and_gated(tmp_path):
     p, _, r = cobalt_run(tmp_path, args + ["-q"], msw_at=500)
     assert p.returncode == 0, p.stderr_text
     tid = r["threads"][0]["tid"]
-    want = "sampler 0 (CPU 0, tid %d) switched to secondary mode 1 time during the measurement" % tid
+    want = "sampler 0 (CPU 0, tid %d) switched to secondary mode 1 time" % tid
     assert want in p.stderr_text
     # where: the 500th 1 ms wake-up, 0.5 s into the measurement (seen
     # within 100 ms; a stall of the machine may only make it later)
-    assert want + " (first seen at 00:00:0" in p.stderr_text
+    assert want + " (the first seen at 00:00:0" in p.stderr_text
     assert any(want in w for w in r["warnings"])
     assert r["msw"] == 1 and r["threads"][0]["msw"] == 1
+    assert r["max_msw"] is None
     p, _, r = cobalt_run(tmp_path, args + ["--max-msw", "0"], msw_at=500)
     assert p.returncode == 2, p.stderr_text
+    assert "mode switches: 1 in the measurement exceeded --max-msw 0" in p.stderr_text
+    assert r["max_msw"] == 0
     rtd = [l for l in p.stdout_text.splitlines() if l.startswith("RTD|")]
     assert rtd[-1].split("|")[5].strip() == "1"
     p, _, r = cobalt_run(tmp_path, args + ["--max-msw", "1", "-q"],
                          msw_at=500)
     assert p.returncode == 0, p.stderr_text
+    # in the warm-up (the 100th of 1000 wake-ups of a 1 s warm-up)
+    p, _, r = cobalt_run(tmp_path, ["latency", "-T", "1", "-c", "0", "-p",
+                                    "1000", "-q"], msw_at=100)
+    assert "switched to secondary mode 1 time (the first in the warm-up)" in p.stderr_text
+    assert r["msw"] == 1
 
 
 def test_no_thread_statistics_is_said(tmp_path):
-    p, _, r = cobalt_run(tmp_path, ["latency", "-T", "1", "-c", "0", "-q"],
-                         stat=False)
+    """Without the statistics the count is not known: said, null, "-" in
+    the RTD lines; --max-msw then cannot be checked (exit 1)."""
+    p, _, r = cobalt_run(tmp_path, ["latency", "-T", "1", "-c", "0", "-p",
+                                    "1000"], stat=False)
     assert p.returncode == 0, p.stderr_text
     assert "mode switches not known" in p.stderr_text
     assert r["msw"] is None and r["threads"][0]["msw"] is None
+    rtd = [l for l in p.stdout_text.splitlines() if l.startswith("RTD|")]
+    assert rtd and all(l.split("|")[5].strip() == "-" for l in rtd)
+    p, _, r = cobalt_run(tmp_path, ["latency", "-T", "1", "-c", "0", "-q",
+                                    "--max-msw", "0"], stat=False)
+    assert p.returncode == 1, p.stderr_text
+    assert "--max-msw 0 cannot be checked: the mode switches are not known" in p.stderr_text
+
+
+def test_statistics_gone_before_the_end(tmp_path):
+    """Statistics that cannot be read at the end (removed, or a FIFO in
+    their place: never waited on) leave the count unknown, not 0."""
+    root = tmp_path / "xeno"
+    stat = root / "proc" / "xenomai" / "sched" / "stat"
+    for kind in ("removed", "fifo"):
+        env = dict(os.environ, COBALT_STANDIN_ROOT=str(root),
+                   RTLAT_XENOMAI_ROOT=str(root))
+        res = tmp_path / ("r-%s.json" % kind)
+        p = subprocess.Popen([RTLAT, "latency", "-T", "3", "-c", "0", "-q",
+                              "--max-msw", "0", "--json", str(res)], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        # the base is read when the samplers wait at the gate, before the
+        # 1 s warm-up ends
+        deadline = 50
+        while deadline and not stat.exists():
+            deadline -= 1
+            subprocess.run(["sleep", "0.1"])
+        subprocess.run(["sleep", "1.5"])
+        stat.unlink(missing_ok=True)
+        if kind == "fifo":
+            os.mkfifo(stat)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 1, err
+        assert "could not be read at the end of the measurement" in err
+        r = load_json_strict(res)
+        assert r["msw"] is None and r["threads"][0]["msw"] is None
+        stat.unlink(missing_ok=True)
+
+
+def test_cruncher_and_cyclic_count_too(tmp_path):
+    p, _, r = cobalt_run(tmp_path, ["cruncher", "-T", "2", "--ideal", "2000",
+                                    "--max-msw", "0"], msw_at=300)
+    assert p.returncode == 2, p.stderr_text
+    assert "|---msw" in p.stdout_text
+    rtd = [l for l in p.stdout_text.splitlines() if l.startswith("RTD|")]
+    assert rtd[-1].rstrip().endswith("|     1")
+    # cyclic: --max-msw, the JSON says it, the warning after the last lines
+    log = tmp_path / "calls.log"
+    root = tmp_path / "xeno"
+    env = dict(os.environ, COBALT_STANDIN_LOG=str(log),
+               COBALT_STANDIN_ROOT=str(root), RTLAT_XENOMAI_ROOT=str(root),
+               COBALT_STANDIN_MSW_AT="300")
+    res = tmp_path / "c.json"
+    c = subprocess.run([RTLAT, "cyclic", "-p", "80", "-i", "1000", "-D", "2",
+                        "-m", "--max-msw", "0", "--json", str(res)], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=60)
+    assert c.returncode == 2, c.stdout
+    d = load_json_strict(res)
+    assert d["cokernel"] == "Xenomai/Cobalt 3.2.4" and d["msw"] == 1
+    assert d["max_msw"] == 0
+    out = c.stdout
+    assert out.rindex("switched to secondary mode") > out.rindex("T: 0")
+
+
+def test_forked_partner_is_watched(tmp_path):
+    p, _, r = cobalt_run(tmp_path, ["handshake", "-T", "1", "--process",
+                                    "-q"])
+    assert p.returncode == 0, p.stderr_text
+    (partner,) = r["msw_partners"]
+    assert partner["name"].startswith("the side b (process ")
+    assert partner["msw"] == 0 and r["msw"] == 0
+
+
+def test_suite_names_the_threshold(tmp_path):
+    env = dict(os.environ, RTLAT_XENOMAI_ROOT=str(tmp_path / "xeno"),
+               COBALT_STANDIN_ROOT=str(tmp_path / "xeno"),
+               COBALT_STANDIN_MSW_AT="3000")
+    out = tmp_path / "s"
+    s = run(["suite", "--tests", "latency", "--loads", "none", "-T", "1",
+             "--out", out, "--test-args", "latency:--max-msw 0"], env=env)
+    assert s.returncode == 2, s.stderr
+    assert "--max-latency" not in s.stderr
+    assert "a run exceeded a threshold given with --test-args (--max-msw, --break)" in s.stderr
+    assert "Exit status: 2 (a run exceeded a threshold given with --test-args" in (out / "report.txt").read_text()
 
 
 def test_switch_partner_threads_are_cobalt_and_sem_goes_through_it(tmp_path):

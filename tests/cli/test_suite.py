@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from conftest import (fill_fs, load_json_strict, mount_tmpfs, needs_root,
-                      run, umount)
+from conftest import (fake_lava_test_case, fill_fs, load_json_strict,
+                      mount_tmpfs, needs_root, run, umount)
 from procs import children, session_procs, start, stop, wait_session_empty
 
 HEADER = ["Board      :", "Processor  :", "CPU-Clk    :", "Caches     :",
@@ -802,13 +802,7 @@ def test_lava_and_junit(tmp_path):
 def test_lava_through_lava_test_case(tmp_path):
     """Inside a LAVA test shell (lava-test-case on PATH) each case goes
     through it, with --result, --measurement and --units."""
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    log = tmp_path / "calls"
-    helper = bindir / "lava-test-case"
-    helper.write_text("#!/bin/sh\necho \"$*\" >> %s\n" % log)
-    helper.chmod(0o755)
-    env = dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir)
+    env, log = fake_lava_test_case(tmp_path)
     p = run(["suite", "--tests", "latency", "--loads", "none", "-T", "0.5",
              "--warmup", "100ms", "--out", tmp_path / "res", "--lava"],
             timeout=120, env=env)

@@ -13,17 +13,20 @@
  * Environment:
  *   COBALT_STANDIN_LOG=FILE   at exit, one line per thread and call:
  *                             "tid kind policy prio name count"
- *                             (kind: cobalt or linux)
+ *                             (kind: cobalt or linux); a forked child's
+ *                             in FILE.PID
  *   COBALT_STANDIN_ROOT=DIR   keep DIR/proc/xenomai/version and
  *                             DIR/proc/xenomai/sched/stat (the Cobalt
  *                             core's thread statistics: CPU PID MSW CSW XSC
- *                             PF STAT %CPU NAME) up to date
+ *                             PF STAT %CPU NAME) up to date, with the
+ *                             threads of every process (DIR is created)
  *   COBALT_STANDIN_MSW_AT=N   a Cobalt thread of a real-time policy counts
  *                             one mode switch (MSW) at its Nth wrapped
  *                             clock_nanosleep(), as if it had called Linux
  *
  * Inside this file only __real_NAME calls reach libc for a wrapped NAME.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <mqueue.h>
@@ -37,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/select.h>
@@ -105,7 +109,7 @@ struct thr {
 static struct thr threads[MAXTHR];
 static atomic_int nthreads;
 static __thread struct thr *me;
-static int msw_at;
+static int msw_at, is_child;
 static char root[256];
 
 /* The real calls, as the linker's --wrap names them. */
@@ -120,6 +124,8 @@ extern ssize_t __real_write(int, const void *, size_t);
 extern int __real_vfprintf(FILE *, const char *, va_list);
 extern int __real_fclose(FILE *);
 extern int __real_fprintf(FILE *, const char *, ...);
+extern ssize_t __real_read(int, void *, size_t);
+extern int __real_kill(pid_t, int);
 
 static pthread_mutex_t stat_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -161,18 +167,23 @@ static void put_file(const char *rel, const char *text)
 	rename(tmp, path);
 }
 
+/* This process's lines of the stat file, then the file itself from every
+ * live process's lines (a forked partner is a process of its own), under
+ * a lock: DIR/proc/xenomai/sched/stat.parts/PID. */
 static void write_stat(void)
 {
-	static char buf[64 * MAXTHR];
-	size_t n;
-	int i, nt;
+	static char buf[64 * MAXTHR], all[64 * MAXTHR * 4];
+	char rel[96], path[600], part[900];
+	struct dirent *e;
+	size_t n = 0, an;
+	int i, nt, lock;
+	DIR *dir;
 
 	if (!root[0])
 		return;
 	__real_pthread_mutex_lock(&stat_lock);
-	n = (size_t)snprintf(buf, sizeof(buf),
-			     "CPU  PID    MSW        CSW        XSC        PF    STAT       %%CPU  NAME\n");
 	nt = atomic_load(&nthreads);
+	buf[0] = '\0';
 	for (i = 0; i < nt && i < MAXTHR && n < sizeof(buf); i++) {
 		const struct thr *t = &threads[i];
 
@@ -184,16 +195,73 @@ static void write_stat(void)
 				      0ULL, 0, 0x40042U,
 				      t->name[0] ? t->name : "rtlat");
 	}
-	put_file("proc/xenomai/sched/stat", buf);
+	snprintf(path, sizeof(path), "%s/proc/xenomai/sched/.lock", root);
+	lock = __real_open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock >= 0)
+		flock(lock, LOCK_EX);
+	snprintf(rel, sizeof(rel), "proc/xenomai/sched/stat.parts/%d",
+		 (int)getpid());
+	put_file(rel, buf);
+	an = (size_t)snprintf(all, sizeof(all),
+			      "CPU  PID    MSW        CSW        XSC        PF    STAT       %%CPU  NAME\n");
+	snprintf(path, sizeof(path), "%s/proc/xenomai/sched/stat.parts", root);
+	dir = opendir(path);
+	while (dir && (e = readdir(dir))) {
+		int pid = atoi(e->d_name), fd;
+		ssize_t got;
+
+		if (pid <= 0)
+			continue;
+		snprintf(part, sizeof(part), "%s/%s", path, e->d_name);
+		if (__real_kill(pid, 0) && errno == ESRCH) {
+			unlink(part);		/* a process that is gone */
+			continue;
+		}
+		fd = __real_open(part, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		got = __real_read(fd, all + an, sizeof(all) - an - 1);
+		if (got > 0)
+			an += (size_t)got;
+		__real_close(fd);
+	}
+	if (dir)
+		closedir(dir);
+	all[an] = '\0';
+	put_file("proc/xenomai/sched/stat", all);
+	if (lock >= 0)
+		__real_close(lock);	/* unlocks */
 	__real_pthread_mutex_unlock(&stat_lock);
+}
+
+/* A forked child (libcobalt binds it to the core again): its thread is
+ * the one that forked, a Cobalt thread of its own with a new tid. */
+static void after_fork_child(void)
+{
+	struct thr was = me ? *me : (struct thr){ 0 };
+
+	is_child = 1;
+	memset(threads, 0, sizeof(threads));
+	atomic_store(&nthreads, 0);
+	me = NULL;
+	self()->cobalt = 1;
+	me->policy = was.policy;
+	me->prio = was.prio;
+	write_stat();
 }
 
 static void dump(void)
 {
 	const char *log = getenv("COBALT_STANDIN_LOG");
+	char child_log[600];
 	FILE *f;
 	int i, k, nt = atomic_load(&nthreads);
 
+	if (log && is_child) {
+		snprintf(child_log, sizeof(child_log), "%s.%d", log,
+			 (int)getpid());
+		log = child_log;
+	}
 	if (!log || !(f = fopen(log, "w")))
 		return;
 	for (i = 0; i < nt && i < MAXTHR; i++) {
@@ -219,11 +287,14 @@ int __wrap_main(int argc, char **argv, char **envp)
 		char d[320];
 
 		snprintf(root, sizeof(root), "%s", e);
+		mkdir(root, 0755);
 		snprintf(d, sizeof(d), "%s/proc", root);
 		mkdir(d, 0755);
 		snprintf(d, sizeof(d), "%s/proc/xenomai", root);
 		mkdir(d, 0755);
 		snprintf(d, sizeof(d), "%s/proc/xenomai/sched", root);
+		mkdir(d, 0755);
+		snprintf(d, sizeof(d), "%s/proc/xenomai/sched/stat.parts", root);
 		mkdir(d, 0755);
 		put_file("proc/xenomai/version", STANDIN_VERSION "\n");
 	}
@@ -234,6 +305,7 @@ int __wrap_main(int argc, char **argv, char **envp)
 	snprintf(t->name, sizeof(t->name), "main");
 	write_stat();
 	atexit(dump);
+	pthread_atfork(NULL, NULL, after_fork_child);
 	return __real_main(argc, argv, envp);
 }
 

@@ -599,3 +599,20 @@ void ipc_test_json(const struct ipc_test *t, struct jw *w)
 	}
 	jw_obj_end(w);
 }
+
+int ipc_test_msw_tids(struct run *r, pid_t *tids, int max)
+{
+	const struct ipc_test *t = r->priv;
+	const struct ipc_ctl *c = t ? t->ctl : NULL;
+
+	/* a partner thread is a sampler (counted as one); a forked partner
+	 * is a thread of its own process */
+	if (!c || !t->cfg.process || max < 1 ||
+	    !atomic_load_explicit(&c->ready, memory_order_acquire))
+		return 0;
+	tids[0] = c->tid;
+	snprintf(r->msw_extra[0].name, sizeof(r->msw_extra[0].name),
+		 "the %s (process %d, tid %d)", t->role[1], (int)c->pid,
+		 (int)c->tid);
+	return 1;
+}

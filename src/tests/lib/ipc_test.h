@@ -239,6 +239,10 @@ struct ipc_test {
 	_Atomic int child_gone;
 };
 
+/* test_desc.msw_tids of the two-sided tests (Cobalt build): a partner in
+ * a process of its own (--process), once it runs. */
+int ipc_test_msw_tids(struct run *r, pid_t *tids, int max);
+
 extern const struct optdesc ipc_test_opts[];
 
 void ipc_test_cfg_init(struct ipc_test_cfg *c);

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat suite --gate: the fresh runs of the suite against the board's
+ * baseline, from a baseline directory or file (--baseline) or from the
+ * history (--db: the runs marked with rtlat db baseline set for the board
+ * the runs were taken on). The gate itself is the report's (gate.c,
+ * docs/report.md "Release gate"); here the suite reads its own result
+ * files back, prints the verdicts, writes OUT/gate.json and keeps one lab
+ * case per verdict for --lava and --junit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/suite.h"
+#include "core/log.h"
+#include "core/outfile.h"
+
+#ifdef HAVE_REPORT
+#include "report/cli.h"
+
+struct suite_gate {
+	struct gate_opts o;
+	struct rep_runs base;	/* the baseline, read before the runs */
+};
+
+int suite_gate_prepare(struct suite *s)
+{
+	struct suite_gate *g;
+	struct imp_opts io = { 0 };
+	const char *why;
+	int r = 0;
+
+	if (!s->gate_baseline == !s->gate_db) {
+		log_error("--gate needs the baseline: --baseline DIR|FILE or --db FILE (the runs marked with rtlat db baseline set), one of them");
+		return -1;
+	}
+	g = xcalloc(1, sizeof(*g));
+	s->gate_state = g;
+	gate_opts_init(&g->o);
+	runs_init(&g->base);
+	if (s->gate_margin && (why = gate_margin_parse(&g->o, s->gate_margin))) {
+		log_error("invalid value '%s' for --margin: %s", s->gate_margin, why);
+		return -1;
+	}
+	if (s->gate_metrics &&
+	    (why = gate_metrics_parse(&g->o, s->gate_metrics))) {
+		log_error("invalid value '%s' for --gate-metrics: %s",
+			  s->gate_metrics, why);
+		return -1;
+	}
+	import_set_load_names(cmd_load_names());
+	if (s->gate_baseline) {
+		char *p = (char *)s->gate_baseline;
+
+		r = import_paths(&p, 1, &io, &g->base);
+	} else {
+		struct filter f = { .baseline = "yes" };
+		struct rdb *db = rdb_open(s->gate_db, false);
+
+		if (!db)
+			return -1;
+		r = rdb_load(db, &f, &g->base);
+		rdb_close(db);
+	}
+	if (r)
+		return -1;
+	if (!g->base.n) {
+		log_error("--gate: no baseline run in %s%s", s->gate_baseline ?
+			  s->gate_baseline : s->gate_db, s->gate_baseline ? "" :
+			  " (mark runs with rtlat db baseline set SELECTOR)");
+		return -1;
+	}
+	return 0;
+}
+
+void suite_gate_free(struct suite *s)
+{
+	struct suite_gate *g = s->gate_state;
+
+	free(s->gate_text);
+	free(s->gate_cases);
+	if (!g)
+		return;
+	runs_free(&g->base);
+	free(g);
+}
+
+static bool str_is(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* Keep only the baseline runs of the boards of @b (from the history). */
+static void board_only(struct rep_runs *base, const struct rep_runs *b)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < base->n; i++) {
+		bool mine = false;
+
+		for (j = 0; j < b->n && !mine; j++)
+			mine = str_is(base->v[i]->board, b->v[j]->board);
+		if (mine)
+			base->v[k++] = base->v[i];
+		else
+			run_free(base->v[i]);
+	}
+	base->n = k;
+}
+
+static void add_case(struct suite *s, const struct gate_row *r, int m)
+{
+	const struct gate_metric *gm = &r->g[m];
+	struct suite_gate_case *c;
+	char id[200];
+
+	s->gate_cases = xrealloc(s->gate_cases, (size_t)(s->ngate_cases + 1) *
+				 sizeof(*s->gate_cases));
+	c = &s->gate_cases[s->ngate_cases++];
+	snprintf(id, sizeof(id), "%s-%s-%s-gate-%s", r->c.b->test,
+		 r->c.b->load ? r->c.b->load : "unknown", r->c.b->series,
+		 gm->key);
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	c->units = NULL;
+	if (r->c.m[m].known) {
+		c->units = m == CMP_MISS ? "count" : "us";
+		if (m == CMP_MISS)
+			snprintf(c->value, sizeof(c->value), "%.0f", gm->value);
+		else
+			fmt_fig(c->value, sizeof(c->value), true, gm->value, 1000);
+	}
+	c->result = gm->v == GATE_FAIL ? "fail" :
+		    gm->v == GATE_PASS ? "pass" : "skip";
+	snprintf(c->why, sizeof(c->why), "%s: %s", gate_verdict_name(gm->v),
+		 gm->reason);
+}
+
+/* The fresh runs: the result files of the runs that have one. */
+static int fresh_runs(const struct suite *s, struct rep_runs *b)
+{
+	struct imp_opts io = { .label = s->label };
+	int i, ret = 0;
+
+	for (i = 0; i < s->nruns; i++) {
+		const struct suite_run *r = &s->runs[i];
+		char *p;
+
+		if (!r->ran || r->error[0] || !r->hl.valid)
+			continue;
+		p = xasprintf("%s/%s.json", s->outdir, r->base);
+		if (import_paths(&p, 1, &io, b))
+			ret = -1;
+		free(p);
+	}
+	return ret;
+}
+
+static int write_json(const struct suite *s, const struct gate_row *rows,
+		      size_t n, const struct gate_opts *o)
+{
+	char path[PATH_MAX + 16], err[PATH_MAX + 128];
+	struct atomic_file af;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/gate.json", s->outdir);
+	f = atomic_open(&af, path, err, sizeof(err));
+	if (f)
+		gate_print_json(f, rows, n, o);
+	if (!f || atomic_commit(&af, err, sizeof(err)) < 0) {
+		log_error("gate.json: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int suite_gate_run(struct suite *s)
+{
+	struct suite_gate *g = s->gate_state;
+	struct gate_row *rows = NULL;
+	struct rep_runs b;
+	size_t len = 0, k;
+	long n = 0;
+	FILE *f;
+	int m;
+
+	s->gate_verdict = "error";
+	runs_init(&b);
+	if (fresh_runs(s, &b) || !b.n) {
+		if (!b.n)
+			log_error("--gate: no run with a result to compare with the baseline");
+		runs_free(&b);
+		return -1;
+	}
+	if (s->gate_db)
+		board_only(&g->base, &b);
+	if (!g->base.n) {
+		log_error("--gate: %s has no baseline for board %s (rtlat db baseline set board=%s,...)",
+			  s->gate_db, b.v[0]->board ? b.v[0]->board : "(unknown)",
+			  b.v[0]->board ? b.v[0]->board : "NAME");
+		runs_free(&b);
+		return -1;
+	}
+	n = gate_sides(&g->base, &b, &g->o, &rows);
+	if (n <= 0) {
+		if (!n)
+			log_error("--gate: nothing to compare with the baseline");
+		s->gate_verdict = n < 0 ? "refused" : "error";
+		runs_free(&b);
+		free(rows);
+		return -1;
+	}
+	f = open_memstream(&s->gate_text, &len);
+	if (!f) {
+		log_error("out of memory");
+		runs_free(&b);
+		free(rows);
+		return -1;
+	}
+	fprintf(f, "Release gate against the baseline %s:\n\n",
+		s->gate_baseline ? s->gate_baseline : s->gate_db);
+	for (k = 0; k < (size_t)n; k++) {
+		cmp_print_text(f, &rows[k].c, 1000);
+		gate_print_text(f, &rows[k], false);
+		fputc('\n', f);
+		for (m = 0; m < CMP_METRICS; m++)
+			if (rows[k].g[m].gated)
+				add_case(s, &rows[k], m);
+	}
+	gate_print_summary(f, rows, (size_t)n);
+	fclose(f);
+	s->gate_verdict = gate_failed(rows, (size_t)n) ? "fail" : "pass";
+	k = write_json(s, rows, (size_t)n, &g->o) ? 1 : 0;
+	free(rows);
+	runs_free(&b);
+	return k ? -1 : 0;
+}
+
+#else /* !HAVE_REPORT */
+
+int suite_gate_prepare(struct suite *s)
+{
+	log_error("--gate is not built in: this rtlat was built without host features (HOST_FEATURES=0: static or cross build); gate the results on a host with rtlat compare --gate");
+	return -1;
+}
+
+void suite_gate_free(struct suite *s)
+{
+}
+
+int suite_gate_run(struct suite *s)
+{
+	return -1;
+}
+
+#endif

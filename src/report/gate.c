@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The release gate (rtlat compare --gate, rtlat suite --gate): side A is
+ * a board's baseline, side B the new runs; documented in docs/report.md
+ * ("Release gate"). Per table and gated metric:
+ *
+ *  - the limit: how much worse B may be. For a time, the noise of
+ *    compare's rule 1 (the larger range of the metric over the runs of
+ *    either side) when the baseline has two runs or more, and never less
+ *    than the margin (a fraction of the baseline value, default 10 %);
+ *    with a baseline of one run the noise is unknown and the margin alone
+ *    is the limit (the reason says so). For overruns/lost, the Poisson
+ *    noise 2 * sqrt(A + B), at least the spread of the baseline runs and
+ *    the margin. Never below the figures' resolution.
+ *  - tails: a max depends on how many samples the run took. A B with more
+ *    than twice the baseline's samples is compared by its quantile at the
+ *    baseline's sample count, 1 - 1/N (from its histogram; without one
+ *    the verdict is weak); a B with less than half is weak unless it is
+ *    worse anyway. A p99.9 of fewer than 10000 samples (fewer than 10
+ *    beyond it) is weak.
+ *  - the verdict: FAIL when B - A exceeds the limit, weak when it cannot
+ *    tell (never fails), n/a when the metric is not known on both sides.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/label.h"
+#include "core/log.h"
+#include "report/report.h"
+
+#define TAIL_MIN_BEYOND	10	/* samples beyond a percentile to trust it */
+#define SAMPLES_RATIO	2.0	/* "like for like" sample counts */
+
+/* --gate-metrics words, by metric */
+static const char *const keys[CMP_METRICS] = {
+	"min", "avg", "max", "p99.9", "misses",
+};
+
+void gate_opts_init(struct gate_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->metric[CMP_AVG] = o->metric[CMP_MAX] = true;
+	o->metric[CMP_P999] = o->metric[CMP_MISS] = true;
+	o->margin = 0.10;
+	o->unit_ns = 1000;
+}
+
+const char *gate_metrics_parse(struct gate_opts *o, const char *list)
+{
+	static const char *const allowed =
+		"a comma-separated list of min, avg, max, p99.9, misses (or overruns, lost)";
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	bool m[CMP_METRICS] = { false };
+	int k, n = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "overruns") || !strcmp(tok, "lost"))
+			tok = "misses";
+		for (k = 0; k < CMP_METRICS; k++)
+			if (!strcmp(tok, keys[k]))
+				break;
+		if (k == CMP_METRICS) {
+			free(copy);
+			return allowed;
+		}
+		m[k] = true;
+		n++;
+	}
+	free(copy);
+	if (!n)
+		return allowed;
+	memcpy(o->metric, m, sizeof(m));
+	return NULL;
+}
+
+const char *gate_margin_parse(struct gate_opts *o, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || (*end && strcmp(end, "%") != 0) || !isfinite(v) ||
+	    v < 0 || v > 1000)
+		return "a relative margin in percent from 0 to 1000, e.g. 10%";
+	o->margin = v / 100;
+	return NULL;
+}
+
+const char *gate_verdict_name(enum gate_verdict v)
+{
+	switch (v) {
+	case GATE_PASS:
+		return "pass";
+	case GATE_WEAK:
+		return "weak";
+	case GATE_FAIL:
+		return "FAIL";
+	default:
+		return "n/a";
+	}
+}
+
+static double median(double *x, size_t k)
+{
+	size_t i, j;
+
+	for (i = 1; i < k; i++)	/* a handful of runs: insertion sort */
+		for (j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			double t = x[j];
+
+			x[j] = x[j - 1];
+			x[j - 1] = t;
+		}
+	return k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
+}
+
+/* Median sample count of the runs of a side (per run); 0 when unknown. */
+static double side_samples(struct rep_run *const *v, size_t n, double *least)
+{
+	double *x = xmalloc(n * sizeof(*x)), m = 0;
+	size_t i, k = 0;
+
+	*least = 0;
+	for (i = 0; i < n; i++)
+		if (v[i]->sum.has_samples && v[i]->sum.samples)
+			x[k++] = (double)v[i]->sum.samples;
+	if (k) {
+		m = median(x, k);
+		*least = x[0];	/* sorted by median() */
+	}
+	free(x);
+	return m;
+}
+
+/* B's max at @den samples: the median over B's runs of their quantile
+ * 1 - 1/@den; false when a run has no histogram to tell. */
+static bool max_at(struct rep_run *const *v, size_t n, uint64_t den,
+		   double *out, bool *bound)
+{
+	double *x = xmalloc(n * sizeof(*x));
+	size_t i, k = 0;
+
+	*bound = false;
+	for (i = 0; i < n; i++) {
+		int64_t q;
+		bool b;
+
+		if (!v[i]->sum.has_stats)
+			continue;
+		if (!series_quantile(&v[i]->sum, den, &q, &b)) {
+			free(x);
+			return false;
+		}
+		*bound |= b;
+		x[k++] = (double)q;
+	}
+	if (k)
+		*out = median(x, k);
+	free(x);
+	return k > 0;
+}
+
+static int64_t resolution(struct rep_run *const *v, size_t n, int64_t r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i]->resolution_ns > r)
+			r = v[i]->resolution_ns;
+	return r;
+}
+
+/* "12.345 us" or "12345 ns" */
+static const char *fig(char *buf, size_t len, double ns, int64_t unit)
+{
+	char d[TB_CELL];
+
+	fmt_fig(d, sizeof(d), true, fabs(ns), unit);
+	snprintf(buf, len, "%s%s %s", ns < 0 ? "-" : "", d,
+		 unit == 1000 ? "us" : "ns");
+	return buf;
+}
+
+static void gate_count(struct gate_metric *g, const struct cmp_metric *x,
+		       double margin)
+{
+	double poisson = 2 * sqrt(x->a + x->b), d = x->b - x->a;
+	char spread[96] = "", marg[64] = "";
+
+	g->noise_known = true;
+	g->value = x->b;
+	g->limit = poisson;
+	if (x->ka >= 2) {
+		snprintf(spread, sizeof(spread), ", the spread of the %zu baseline runs %.0f",
+			 x->ka, x->range_a);
+		g->limit = fmax(g->limit, x->range_a);
+	}
+	if (margin > 0 && x->a > 0) {
+		snprintf(marg, sizeof(marg), ", the margin %.0f %% %.1f",
+			 margin * 100, margin * x->a);
+		g->limit = fmax(g->limit, margin * x->a);
+	}
+	g->v = d > g->limit ? GATE_FAIL : GATE_PASS;
+	snprintf(g->reason, sizeof(g->reason),
+		 "%.0f against %.0f (%+.0f): %s the limit %.1f (the larger of the Poisson noise 2*sqrt(A+B) %.1f%s%s)",
+		 x->b, x->a, d, d > g->limit ? "more than" : "within", g->limit,
+		 poisson, spread, marg);
+}
+
+/* Verdict on metric @m of row @c (A = @a, B = @b). */
+static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
+			struct rep_run *const *a, size_t na,
+			struct rep_run *const *b, size_t nb,
+			const struct gate_opts *o)
+{
+	const struct cmp_metric *x = &c->m[m];
+	int64_t u = o->unit_ns;
+	char noise[160], marg[96], t1[48], t2[48], t3[48], tail[192] = "";
+	double sa, sb, least_a, least_b, mabs, d, res;
+	bool weak = false, shorter = false;
+
+	g->gated = true;
+	g->key = m != CMP_MISS ? keys[m] :
+		 (c->a->miss ? c->a->miss : c->b->miss) == MISS_LOST ? "lost" :
+		 "overruns";
+	if (!x->known) {
+		g->v = GATE_NA;
+		snprintf(g->reason, sizeof(g->reason), "%s",
+			 x->has_a && x->has_b ?
+			 "a lower bound (>=N) on one side: not compared" :
+			 !x->has_a ? "not known in the baseline" :
+			 "not known in the new runs");
+		return;
+	}
+	if (m == CMP_MISS) {
+		gate_count(g, x, o->margin);
+		return;
+	}
+	res = (double)resolution(b, nb, resolution(a, na, 1));
+	mabs = o->margin * fabs(x->a);
+	snprintf(marg, sizeof(marg), "margin %.0f %% = %s", o->margin * 100,
+		 fig(t1, sizeof(t1), mabs, u));
+	g->noise_known = x->ka >= 2;
+	if (g->noise_known) {
+		snprintf(noise, sizeof(noise), "noise %s: the spread of %zu baseline runs%s; %s",
+			 fig(t1, sizeof(t1), x->noise, u), x->ka,
+			 x->kb >= 2 ? " and of the new ones" : "", marg);
+		g->limit = fmax(x->noise, mabs);
+	} else {
+		snprintf(noise, sizeof(noise), "noise unknown: the baseline has %zu run, too few to measure it; the %s",
+			 x->ka, marg);
+		g->limit = mabs;
+	}
+	if (g->limit < res)
+		g->limit = res;
+	g->value = x->b;
+	sa = side_samples(a, na, &least_a);
+	sb = side_samples(b, nb, &least_b);
+	if (m == CMP_MAX && sa > 0 && sb > SAMPLES_RATIO * sa) {
+		double q;
+		bool bound;
+
+		if (max_at(b, nb, (uint64_t)sa, &q, &bound) &&
+		    (!bound || q - x->a > g->limit)) {
+			g->value = q;
+			snprintf(tail, sizeof(tail),
+				 "; the new runs took %.1fx the baseline's samples: compared at equal samples, their quantile 1 - 1/%.0f, %s",
+				 sb / sa, sa, fig(t1, sizeof(t1), q, u));
+		} else {
+			weak = true;
+			snprintf(tail, sizeof(tail),
+				 "; the new runs took %.1fx the baseline's samples, and a longer run's max is higher: not like for like (no histogram to compare at equal samples)",
+				 sb / sa);
+		}
+	} else if (m == CMP_MAX && sb > 0 && sa > SAMPLES_RATIO * sb) {
+		shorter = true;
+		snprintf(tail, sizeof(tail),
+			 "; the new runs took %.1fx fewer samples than the baseline: a shorter run's max can miss what a longer one meets",
+			 sa / sb);
+	} else if (m == CMP_P999) {
+		double least = least_a && least_b ? fmin(least_a, least_b) :
+			       fmax(least_a, least_b);
+
+		if (least > 0 && least < TAIL_MIN_BEYOND * 1000.0) {
+			weak = true;
+			snprintf(tail, sizeof(tail),
+				 "; a p99.9 of %.0f samples rests on %.0f beyond it (fewer than %d): too few to tell",
+				 least, floor(least / 1000), TAIL_MIN_BEYOND);
+		}
+	}
+	d = g->value - x->a;
+	if (weak)
+		g->v = GATE_WEAK;
+	else if (d > g->limit)
+		g->v = GATE_FAIL;	/* a shorter run worse: worse anyway */
+	else
+		g->v = shorter ? GATE_WEAK : GATE_PASS;
+	snprintf(g->reason, sizeof(g->reason), "%s by %s (%s%+.1f %%): %s the limit %s (%s)%s",
+		 d > 0 ? "worse" : "better", fig(t2, sizeof(t2), fabs(d), u),
+		 x->a != 0 ? "" : "n/a ", x->a != 0 ? 100 * d / fabs(x->a) : 0.0,
+		 d > g->limit ? "beyond" : "within",
+		 fig(t3, sizeof(t3), g->limit, u), noise, tail);
+}
+
+static void gate_row(struct gate_row *r, struct rep_run *const *a, size_t na,
+		     struct rep_run *const *b, size_t nb,
+		     const struct gate_opts *o)
+{
+	int m;
+
+	memset(r, 0, sizeof(*r));
+	cmp_runs(a, na, b, nb, &r->c);
+	for (m = 0; m < CMP_METRICS; m++) {
+		if (!o->metric[m] || !r->c.m[m].name[0])
+			continue;
+		gate_metric(&r->g[m], &r->c, m, a, na, b, nb, o);
+		r->fail |= r->g[m].v == GATE_FAIL;
+	}
+}
+
+long gate_sides(const struct rep_runs *a, const struct rep_runs *b,
+		const struct gate_opts *o, struct gate_row **out)
+{
+	struct group *ga, *gb;
+	size_t na = groups_make(a, &ga), nb = groups_make(b, &gb), i, k, n = 0;
+	bool *used = xcalloc(na + 1, sizeof(*used));
+	char t[448], t2[448];
+	int refused = 0;
+
+	*out = xcalloc(nb + 1, sizeof(**out));
+	for (k = 0; k < nb; k++) {
+		const struct rep_run *y = gb[k].v[0];
+		size_t hit = na, kind = na;
+
+		for (i = 0; i < na && hit == na; i++) {
+			if (cmp_same_table(ga[i].v[0], y))
+				hit = i;
+			else if (kind == na && cmp_same_kind(ga[i].v[0], y))
+				kind = i;
+		}
+		group_title(t, sizeof(t), &gb[k]);
+		if (hit == na && kind < na) {
+			group_title(t2, sizeof(t2), &ga[kind]);
+			log_error("gate refused: %s has no baseline of the same load (the baseline has %s): runs under another load are not compared",
+				  t, t2);
+			refused++;
+			continue;
+		}
+		if (hit == na) {
+			log_error("gate refused: %s has no baseline of the same test kind: runs of another test are not compared",
+				  t);
+			refused++;
+			continue;
+		}
+		if (ga[hit].v[0]->period_ns > 0 && y->period_ns > 0 &&
+		    ga[hit].v[0]->period_ns != y->period_ns) {
+			log_error("gate refused: %s was sampled every %lld ns, its baseline every %lld ns: not compared",
+				  t, (long long)y->period_ns,
+				  (long long)ga[hit].v[0]->period_ns);
+			refused++;
+			continue;
+		}
+		used[hit] = true;
+		gate_row(&(*out)[n++], ga[hit].v, ga[hit].n, gb[k].v, gb[k].n, o);
+	}
+	for (i = 0; i < na; i++) {
+		if (used[i])
+			continue;
+		group_title(t, sizeof(t), &ga[i]);
+		log_note("baseline only (no new run of it): %s", t);
+	}
+	free(used);
+	groups_free(ga, na);
+	groups_free(gb, nb);
+	if (refused) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return (long)n;
+}
+
+bool gate_failed(const struct gate_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].fail)
+			return true;
+	return false;
+}
+
+void gate_print_text(FILE *f, const struct gate_row *g, bool markdown)
+{
+	int m;
+
+	if (markdown)
+		fputc('\n', f);
+	for (m = 0; m < CMP_METRICS; m++)
+		if (g->g[m].gated)
+			fprintf(f, "%sgate %s: %s: %s\n", markdown ? "- " : "",
+				g->c.m[m].name, gate_verdict_name(g->g[m].v),
+				g->g[m].reason);
+}
+
+void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n)
+{
+	size_t i, nfail = 0, nweak = 0;
+	int m;
+
+	for (i = 0; i < n; i++)
+		for (m = 0; m < CMP_METRICS; m++) {
+			nfail += rows[i].g[m].v == GATE_FAIL;
+			nweak += rows[i].g[m].v == GATE_WEAK;
+		}
+	if (!nfail) {
+		fprintf(f, "gate: pass: no gated metric is worse than the baseline beyond its limit (%zu table%s, %zu weak verdict%s)\n",
+			n, n == 1 ? "" : "s", nweak, nweak == 1 ? "" : "s");
+		return;
+	}
+	fprintf(f, "gate: FAIL: worse than the baseline beyond the limit:");
+	for (i = 0; i < n; i++)
+		for (m = 0; m < CMP_METRICS; m++)
+			if (rows[i].g[m].v == GATE_FAIL)
+				fprintf(f, " %s (%s);", rows[i].c.m[m].name,
+					rows[i].c.title);
+	fputc('\n', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, const char *key, bool known, double v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (known)
+		fprintf(f, "%.1f", v);
+	else
+		fputs("null", f);
+}
+
+void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
+		     const struct gate_opts *o)
+{
+	size_t i;
+	int m, k = 0;
+
+	fprintf(f, "{\"schema\": \"rtlat-gate\", \"schema_version\": 1, \"verdict\": \"%s\", \"margin_pct\": %.1f, \"metrics\": [",
+		gate_failed(rows, n) ? "fail" : "pass", o->margin * 100);
+	for (m = 0; m < CMP_METRICS; m++)
+		if (o->metric[m])
+			fprintf(f, "%s\"%s\"", k++ ? ", " : "", keys[m]);
+	fputs("],\n \"tables\": [", f);
+	for (i = 0; i < n; i++) {
+		const struct gate_row *r = &rows[i];
+
+		fprintf(f, "%s\n  {\"title\": ", i ? "," : "");
+		json_str(f, r->c.title);
+		fputs(", \"baseline\": ", f);
+		json_str(f, r->c.a_name);
+		fputs(", \"new\": ", f);
+		json_str(f, r->c.b_name);
+		fprintf(f, ", \"baseline_runs\": %zu, \"new_runs\": %zu, \"verdict\": \"%s\", \"metrics\": [",
+			r->c.na, r->c.nb, r->fail ? "fail" : "pass");
+		for (m = 0, k = 0; m < CMP_METRICS; m++) {
+			const struct gate_metric *g = &r->g[m];
+			const struct cmp_metric *x = &r->c.m[m];
+
+			if (!g->gated)
+				continue;
+			fprintf(f, "%s\n    {\"metric\": ", k++ ? "," : "");
+			json_str(f, x->name);
+			fprintf(f, ", \"key\": ");
+			json_str(f, g->key);
+			fprintf(f, ", \"verdict\": \"%s\", \"unit\": \"%s\"",
+				g->v == GATE_FAIL ? "fail" : gate_verdict_name(g->v),
+				m == CMP_MISS ? "count" : "ns");
+			json_num(f, "baseline", x->has_a && !x->bound_a, x->a);
+			json_num(f, "new", x->has_b && !x->bound_b, x->b);
+			json_num(f, "compared", x->known, g->value);
+			json_num(f, "limit", x->known, g->limit);
+			fprintf(f, ", \"noise_known\": %s, \"reason\": ",
+				g->noise_known ? "true" : "false");
+			json_str(f, g->reason);
+			fputc('}', f);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+}

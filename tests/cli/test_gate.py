@@ -1,0 +1,468 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The release gate: rtlat compare --gate, rtlat suite --gate and rtlat db
+baseline (docs/report.md, "Release gate").
+
+The synthetic tests write result files of rtlat's shape whose samples are
+drawn from known distributions (fixed seeds): what the verdicts must be
+follows from the figures. The end-to-end tests measure on this machine
+and assert only what must hold whatever its noise: a stall of D ms shows
+as a latency >= D - period, and a verdict is asserted only where the
+baseline's measured limit leaves room for it (else the test says why it
+cannot tell)."""
+import csv
+import io
+import json
+import math
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from conftest import RTLAT, ROOT, needs_root, run
+
+HERE = ROOT / "tests" / "cli"
+
+
+def result(path, lat_ns, *, test="latency", load=None, overruns=0,
+           period_ns=1000000, host="board1", minute=0, hist=True):
+    """Write a result file of rtlat's shape whose samples are @lat_ns (a
+    linear histogram of 1 us buckets up to 1 ms, overflow above)."""
+    lat = sorted(int(v) for v in lat_ns)
+    n = len(lat)
+    buckets, over = {}, 0
+    for v in lat:
+        if v >= 1_000_000:
+            over += 1
+            continue
+        lo = v // 1000 * 1000
+        buckets[lo] = buckets.get(lo, 0) + 1
+    s = {"samples": n, "overruns": overruns, "min_ns": lat[0],
+         "max_ns": lat[-1], "avg_ns": sum(lat) / n}
+    if hist:
+        s["histogram"] = {
+            "layout": "linear", "lo_ns": 0, "width_ns": 1000,
+            "nbuckets": 1000, "underflow": 0, "overflow": over,
+            "buckets": [[lo, lo + 999, c]
+                        for lo, c in sorted(buckets.items())]}
+    doc = {"schema": "rtlat-result", "schema_version": 1,
+           "tool": {"name": "rtlat", "version": "0.1.0"},
+           "test": test, "status": "complete",
+           "start_time": "2026-11-30T10:%02d:%02d.000Z" % (minute // 60,
+                                                           minute % 60),
+           "duration_actual_ns": n * period_ns,
+           "host": {"hostname": host, "release": "6.1.0",
+                    "machine": "x86_64"},
+           "config": {"period_ns": period_ns},
+           "loads": [{"name": load}] if load else [],
+           "unit": "ns", "summary": {"latency": s}}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def gauss(seed, n=20000, mean=20000, sd=2000):
+    rnd = random.Random(seed)
+    return [max(1000, rnd.gauss(mean, sd)) for _ in range(n)]
+
+
+def baseline(tmp_path, runs=3, **kw):
+    d = tmp_path / "base"
+    d.mkdir()
+    for i in range(runs):
+        result(d / ("base%d.json" % i), gauss(i), minute=i, **kw)
+    return d
+
+
+def verdicts(out):
+    """{"lat max": ("FAIL", reason), ...} from the text output."""
+    v = {}
+    for line in out.splitlines():
+        if line.startswith("gate ") and ": " in line:
+            metric, rest = line[5:].split(": ", 1)
+            verdict, reason = rest.split(": ", 1)
+            v[metric] = (verdict, reason)
+    return v
+
+
+def gate(*args, check=None):
+    return run(["compare", "--gate"] + [str(a) for a in args], check=check)
+
+
+# ---- synthetic: known distributions ----
+
+def test_worse_tail_beyond_the_noise_fails_naming_the_metric(tmp_path):
+    """50 samples of 500 us among 20000 of N(20 us, 2 us): max and p99.9
+    are far beyond the spread of three baseline runs; the avg moves by
+    1.2 us, within the 10 % margin."""
+    base = baseline(tmp_path)
+    new = result(tmp_path / "new.json",
+                 gauss(10, 19950) + [500000] * 50, minute=10)
+    p = gate(base, new, check=2)
+    v = verdicts(p.stdout)
+    assert v["lat max"][0] == "FAIL"
+    assert v["p99.9"][0] == "FAIL"
+    assert v["lat avg"][0] == "pass"
+    assert v["overrun"][0] == "pass"
+    assert "the spread of 3 baseline runs" in v["lat max"][1]
+    assert "worse by 47" in v["lat max"][1]       # 500 - ~28 us
+    last = p.stdout.strip().splitlines()[-1]
+    assert last.startswith("gate: FAIL") and "lat max" in last
+    # the same verdicts in the JSON document and the CSV columns
+    doc = json.loads(gate("--json", base, new, check=2).stdout)
+    assert doc["schema"] == "rtlat-gate" and doc["verdict"] == "fail"
+    (t,) = doc["tables"]
+    assert (t["baseline_runs"], t["new_runs"]) == (3, 1)
+    ms = {m["metric"]: m for m in t["metrics"]}
+    assert ms["lat max"]["verdict"] == "fail"
+    assert ms["lat max"]["new"] == 500000
+    assert ms["lat max"]["new"] - ms["lat max"]["baseline"] > \
+        ms["lat max"]["limit"]
+    assert ms["lat avg"]["verdict"] == "pass" and ms["lat avg"]["noise_known"]
+    rows = list(csv.DictReader(io.StringIO(
+        gate("--csv", base, new, check=2).stdout)))
+    g = {r["metric"]: r["gate"] for r in rows}
+    assert g == {"lat min": "", "lat avg": "pass", "lat max": "FAIL",
+                 "p99.9": "FAIL", "overrun": "pass"}
+
+
+def test_change_within_the_noise_passes(tmp_path):
+    """A fourth draw of the same distribution passes on every metric; an
+    avg 20 % higher (4 us: beyond the 10 % margin and the spread) fails on
+    the avg."""
+    base = baseline(tmp_path)
+    same = result(tmp_path / "same.json", gauss(11), minute=11)
+    p = gate(base, same, check=0)
+    v = verdicts(p.stdout)
+    assert {k: x[0] for k, x in v.items()} == {
+        "lat avg": "pass", "lat max": "pass", "p99.9": "pass",
+        "overrun": "pass"}
+    assert p.stdout.strip().splitlines()[-1].startswith("gate: pass")
+    slower = result(tmp_path / "slower.json", gauss(12, mean=24000),
+                    minute=12)
+    v = verdicts(gate(base, slower, check=2).stdout)
+    assert v["lat avg"][0] == "FAIL"
+    # --gate-metrics: only what is asked is gated
+    p = gate("--gate-metrics", "p99.9,overruns", base, slower)
+    assert set(verdicts(p.stdout)) == {"p99.9", "overrun"}
+
+
+def test_a_one_run_baseline_falls_back_to_the_margin(tmp_path):
+    """One baseline run: the noise is unknown, the margin decides and the
+    reason says so; an avg 5 % higher passes at 10 %, fails at 2 %."""
+    base = baseline(tmp_path, runs=1)
+    new = result(tmp_path / "new.json", gauss(20, mean=21000), minute=20)
+    v = verdicts(gate(base, new, check=0).stdout)
+    avg = v["lat avg"]
+    assert avg[0] == "pass"
+    assert "noise unknown: the baseline has 1 run" in avg[1]
+    assert "margin 10 %" in avg[1]
+    v = verdicts(gate("--margin", "2%", base, new, check=2).stdout)
+    assert v["lat avg"][0] == "FAIL" and "margin 2 %" in v["lat avg"][1]
+    for bad in ("-1%", "ten", "10%%", "2000"):
+        p = gate("--margin", bad, base, new, check=1)
+        assert "--margin" in p.stderr
+
+
+def test_mismatched_test_kinds_loads_and_periods_are_refused(tmp_path):
+    base = baseline(tmp_path)
+    cases = {
+        "same load": dict(load="hell"),
+        "same test kind": dict(test="switch"),
+        "sampled every 100000 ns": dict(period_ns=100000),
+    }
+    for why, kw in cases.items():
+        new = result(tmp_path / "new.json", gauss(30), minute=30, **kw)
+        p = gate(base, new, check=1)
+        assert "gate refused" in p.stderr and why in p.stderr, p.stderr
+        assert "gate " not in p.stdout       # nothing compared
+    # --gate needs two sides
+    assert "two sides" in gate(new, check=1).stderr
+    assert "--json needs --gate" in run(["compare", "--json", base, new],
+                                        check=1).stderr
+
+
+def test_a_longer_run_is_compared_at_equal_samples(tmp_path):
+    """The same exponential tail, 100x the samples: the new run's raw max
+    is higher (beyond the noise, as plain compare says), but its quantile
+    at the baseline's sample count is not worse: pass. Without histograms
+    the verdict can only be weak."""
+    def expo(seed, n):
+        rnd = random.Random(seed)
+        return [10000 + rnd.expovariate(1 / 5000) for _ in range(n)]
+
+    for hist in (True, False):
+        d = tmp_path / ("h%d" % hist)
+        (d / "base").mkdir(parents=True)
+        for i in range(3):
+            result(d / "base" / ("b%d.json" % i), expo(i, 2000), minute=i,
+                   hist=hist)
+        new = result(d / "long.json", expo(9, 200000), minute=9, hist=hist)
+        plain = list(csv.DictReader(io.StringIO(run(
+            ["compare", "--csv", d / "base", new], check=0).stdout)))
+        mx = [r for r in plain if r["metric"] == "lat max"][0]
+        assert mx["beyond_noise"] == "yes" and float(mx["delta"]) > 0
+        p = gate(d / "base", new, check=0)
+        verdict, reason = verdicts(p.stdout)["lat max"]
+        assert "100.0x the baseline's samples" in reason
+        if hist:
+            assert verdict == "pass"
+            assert "compared at equal samples" in reason
+        else:
+            assert verdict == "weak" and "not like for like" in reason
+
+
+# ---- the history: baseline set, show, clear; migration ----
+
+def test_db_baseline_set_show_clear_and_gate(tmp_path):
+    db = tmp_path / "h.db"
+    base = baseline(tmp_path)
+    worse = result(tmp_path / "worse.json", gauss(40, 19950) + [500000] * 50,
+                   minute=40)
+    other = result(tmp_path / "other.json", gauss(41), minute=41,
+                   host="board2")
+    run(["db", "add", "--db", db, base, worse, other], check=0)
+    assert "give a SELECTOR" in run(["db", "baseline", "set", "--db", db],
+                                    check=1).stderr
+    p = run(["db", "baseline", "set", "--db", db, "label=base*"], check=0)
+    assert len(p.stdout.splitlines()) == 3
+    assert "3 runs marked" in p.stderr
+    show = run(["db", "baseline", "show", "--db", db], check=0).stdout
+    assert [l.split("|")[5].strip() for l in show.splitlines()[1:]] == \
+        ["base0", "base1", "base2"]
+    # the baseline of a board: a selector over the history
+    p = run(["compare", "--gate", "--db", db, "board=board1,baseline=yes",
+             "label=worse"], check=2)
+    assert verdicts(p.stdout)["lat max"][0] == "FAIL"
+    assert "A = base0 and 2 more runs" in p.stdout
+    # marking one run replaces the board's baseline of that table; another
+    # board's is its own
+    p = run(["db", "baseline", "set", "--db", db, "label=base1"], check=0)
+    assert "3 earlier marks" in p.stderr
+    run(["db", "baseline", "set", "--db", db, "board=board2"], check=0)
+    show = run(["db", "baseline", "show", "--db", db], check=0).stdout
+    assert [l.split("|")[5].strip() for l in show.splitlines()[1:]] == \
+        ["base1", "other"]
+    # a removed run takes its mark with it
+    con = sqlite3.connect(db)
+    (rid,) = con.execute("SELECT id FROM runs WHERE label = 'other'").fetchone()
+    con.close()
+    run(["db", "remove", "--db", db, rid], check=0)
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM baselines").fetchone()[0] == 1
+    con.close()
+    p = run(["db", "baseline", "clear", "--db", db, "board=board1"], check=0)
+    assert "1 run unmarked" in p.stderr
+    p = run(["db", "baseline", "show", "--db", db], check=0)
+    assert p.stdout == "" and "no run is marked" in p.stderr
+    assert run(["db", "baseline", "drop", "--db", db], check=1).stderr
+    # a run without a board cannot be a board's baseline
+    nob = tmp_path / "nob.json"
+    doc = json.loads(worse.read_text())
+    del doc["host"]
+    doc["start_time"] = "2026-11-30T11:00:00.000Z"
+    nob.write_text(json.dumps(doc))
+    run(["db", "add", "--db", db, nob], check=0)
+    p = run(["db", "baseline", "set", "--db", db, "label=nob"], check=1)
+    assert "no board" in p.stderr
+
+
+def test_a_version_6_database_is_migrated(tmp_path):
+    """A history of schema version 6 (no baselines table) is migrated to
+    7 on open: its runs are kept and can be marked."""
+    db = tmp_path / "v6.db"
+    base = baseline(tmp_path)
+    run(["db", "add", "--db", db, base], check=0)
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE baselines")
+    con.execute("PRAGMA user_version = 6")
+    con.commit()
+    con.close()
+    p = run(["db", "list", "--db", db], check=0)
+    assert "schema migrated from version 6 to 7" in p.stderr
+    assert len(p.stdout.splitlines()) == 4
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 7
+    cols = [r[1] for r in con.execute("PRAGMA table_info(baselines)")]
+    assert cols == ["run_id", "set_at"]
+    con.close()
+    run(["db", "baseline", "set", "--db", db, "label=base0"], check=0)
+    show = run(["db", "baseline", "show", "--db", db], check=0).stdout
+    assert len(show.splitlines()) == 2
+
+
+# ---- suite --gate ----
+
+def suite_base(tmp_path, **kw):
+    """A baseline no real run can match: every latency 100 ns, none
+    missed, at the suite latency's period (100 us)."""
+    d = tmp_path / "sbase"
+    d.mkdir()
+    for i in range(3):
+        result(d / ("b%d.json" % i), [100] * 20000, period_ns=100000,
+               minute=i, **kw)
+    return d
+
+
+@needs_root
+def test_suite_gate_fails_with_verdicts_in_json_lava_and_junit(tmp_path):
+    out, junit = tmp_path / "out", tmp_path / "j.xml"
+    base = suite_base(tmp_path)
+    p = run(["suite", "-T", "1", "--warmup", "0.2s", "--tests", "latency",
+             "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
+             base, "--gate-metrics", "avg,max", "--lava",
+             "--junit", junit], check=2, timeout=120)
+    v = verdicts(p.stdout)
+    assert v["lat avg"][0] == "FAIL" and v["lat max"][0] == "FAIL"
+    assert "release gate failed" in p.stderr
+    assert "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=latency-none-latency-gate-avg RESULT=fail" in p.stdout
+    assert json.loads((out / "suite.json").read_text())["gate"] == {
+        "baseline": str(base),
+        "baseline_from": "path", "verdict": "fail", "file": "gate.json"}
+    doc = json.loads((out / "gate.json").read_text())
+    assert doc["verdict"] == "fail" and doc["metrics"] == ["avg", "max"]
+    x = junit.read_text()
+    assert 'name="latency-none-latency-gate-avg"' in x
+    assert '<failure message="FAIL: worse by' in x
+    assert "gate lat avg: FAIL" in (out / "report.txt").read_text()
+
+
+@needs_root
+def test_suite_gate_refuses_another_load_and_needs_a_baseline(tmp_path):
+    out = tmp_path / "out"
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+             "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
+             suite_base(tmp_path, load="hell")], check=1, timeout=120)
+    assert "gate refused" in p.stderr and "same load" in p.stderr
+    assert json.loads((out / "suite.json").read_text())["gate"]["verdict"] \
+        == "refused"
+    # before any run: the baseline is missing or not said
+    p = run(["suite", "--tests", "latency", "--gate"], check=1)
+    assert "--gate needs the baseline" in p.stderr
+    p = run(["suite", "--tests", "latency", "--margin", "5%"], check=1)
+    assert "go with --gate" in p.stderr
+    p = run(["suite", "--tests", "latency", "--gate", "--db",
+             tmp_path / "none.db"], check=1)
+    assert "no such database" in p.stderr
+
+
+@needs_root
+def test_suite_gate_against_the_history(tmp_path):
+    """The CI recipe: a first suite into the history, marked as the
+    board's baseline; the next suite is gated against it (--db). Its
+    verdict depends on this machine's noise: assert that the gate was
+    made against that baseline and that the exit status is its verdict."""
+    db, first, second = tmp_path / "h.db", tmp_path / "s1", tmp_path / "s2"
+    args = ["suite", "-T", "1", "--warmup", "0.2s", "--tests", "latency",
+            "--loads", "none", "-q"]
+    run(args + ["-o", first], check=0, timeout=120)
+    run(["db", "add", "--db", db, first], check=0)
+    run(["db", "baseline", "set", "--db", db, "label=*"], check=0)
+    p = run(args + ["-o", second, "--gate", "--db", db], timeout=120)
+    assert p.returncode in (0, 2), p.stderr
+    doc = json.loads((second / "gate.json").read_text())
+    assert (doc["verdict"] == "fail") == (p.returncode == 2)
+    (t,) = doc["tables"]
+    assert t["baseline_runs"] == 1 and t["new_runs"] == 1
+    avg = [m for m in t["metrics"] if m["key"] == "avg"][0]
+    assert not avg["noise_known"]
+    assert "noise unknown: the baseline has 1 run" in avg["reason"]
+
+
+# ---- end to end: a stall is gated, a clean run is not ----
+
+PERIOD_NS = 1_000_000
+STALL_MS, STALLS = 150, 5
+
+
+def latency_run(path, cpu, stall=False):
+    """rtlat latency -T 3 at 1 ms on @cpu; with @stall, STALLS busy loops
+    of STALL_MS at a higher priority on the same CPU once it warmed up."""
+    lat = subprocess.Popen(
+        [RTLAT, "latency", "-T", "3", "--warmup", "0.5s", "-p", "1000",
+         "-P", "80", "-c", str(cpu), "--json", str(path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = ""
+    while "warming up" not in err:
+        line = lat.stderr.readline()
+        assert line, err
+        err += line
+    if stall:
+        st = subprocess.run([sys.executable, str(HERE / "stall.py"),
+                             str(cpu), "90", str(STALL_MS), "250", "0.6",
+                             str(STALLS)],
+                            capture_output=True, text=True, timeout=30)
+        assert st.returncode == 0 and "done %d" % STALLS in st.stdout
+    rest, _ = lat.communicate(timeout=30)
+    assert lat.returncode == 0, err + rest
+    return path
+
+
+def gate_doc(*args):
+    p = gate("--json", *args)
+    assert p.returncode in (0, 2), p.stderr
+    doc = json.loads(p.stdout)
+    (t,) = doc["tables"]
+    return p.returncode, {m["key"]: m for m in t["metrics"]}
+
+
+@needs_root
+def test_a_stall_is_gated_a_clean_run_is_not(tmp_path):
+    """Three runs of 3 s at 1 ms make the baseline. A run with five stalls
+    of 150 ms on the sampled CPU: its max is >= 149 ms and it misses >= 5
+    * 148 periods, so wherever the baseline's limit leaves room below those
+    bounds the gate must fail on max and overruns; its avg is at least
+    5 * 149 ms / samples. A clean run is gated on the avg only, with a
+    margin of 500 %: a run whose avg is six times the baseline's is no
+    clean run, whatever the noise; the stall run must fail that gate too
+    where its avg's bound is above the limit. Other RT tasks on this
+    shared machine (other test runs' stall injectors and hogs) can stall
+    the clean run too: then its max or overruns fail the default gate, it
+    is no clean run, and the test says so instead of asserting a pass."""
+    cpu = max(os.sched_getaffinity(0))
+    base = tmp_path / "base"
+    base.mkdir()
+    for i in range(3):
+        latency_run(base / ("r%d.json" % i), cpu)
+    stalled = latency_run(tmp_path / "stall.json", cpu, stall=True)
+    s = json.loads(stalled.read_text())["summary"]["latency"]
+    assert s["max_ns"] >= STALL_MS * 1e6 - PERIOD_NS     # the stall is seen
+
+    rc, m = gate_doc(base, stalled)
+    first = m
+    max_bound = STALL_MS * 1e6 - PERIOD_NS
+    miss_bound = STALLS * (STALL_MS - 2)
+    asserted = 0
+    if m["max"]["baseline"] + m["max"]["limit"] < max_bound:
+        assert m["max"]["verdict"] == "fail", m["max"]["reason"]
+        asserted += 1
+    if m["overruns"]["baseline"] + m["overruns"]["limit"] < miss_bound:
+        assert m["overruns"]["verdict"] == "fail", m["overruns"]["reason"]
+        asserted += 1
+    if asserted:
+        assert rc == 2
+
+    narrow = ("--gate-metrics", "avg", "--margin", "500%")
+    rc, m = gate_doc(*narrow, base, stalled)
+    avg_bound = STALLS * max_bound / s["samples"]
+    if m["avg"]["baseline"] + m["avg"]["limit"] < avg_bound:
+        assert rc == 2 and m["avg"]["verdict"] == "fail"
+        asserted += 1
+    if not asserted:
+        pytest.skip("this machine's noise now exceeds %d ms stalls: "
+                    "baseline max %s ns, limit %s ns" %
+                    (STALL_MS, first["max"]["baseline"],
+                     first["max"]["limit"]))
+
+    clean = latency_run(tmp_path / "clean.json", cpu)
+    rc, m = gate_doc(*narrow, base, clean)
+    _, full = gate_doc(base, clean)
+    if rc == 2 and "fail" in (full["max"]["verdict"],
+                              full["overruns"]["verdict"]):
+        # the premise failed, not the gate: something else on this shared
+        # machine (the host, another RT task above ours) stalled the
+        # "clean" run beyond the baseline's noise
+        pytest.skip("the clean run was stalled from elsewhere: %s" %
+                    full["max"]["reason"])
+    assert rc == 0 and m["avg"]["verdict"] == "pass", m["avg"]["reason"]
