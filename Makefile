@@ -13,6 +13,7 @@
 #   make check-fresh          README's first command in a fresh mmdebstrap
 #                             Debian root (root, about 2-5 minutes)
 #   make check-build-matrix   every combination of the optional libraries
+#   make check-pg             the history tests on a real PostgreSQL server
 #   make check-cobalt         the Xenomai Cobalt build (XENO_CONFIG=) against
 #                             a stand-in libcobalt: link audit and tests
 #   make check-quality        all quality gates CI runs after make check
@@ -213,7 +214,7 @@ MANPAGES := $(wildcard man/*.1)
 .PHONY: all static check check-unit check-cli install install-links uninstall \
 	deps clean unit-tests lint check-cross check-musl check-sanitize \
 	check-tsan check-valgrind check-rtvm check-quality asan fuzz fuzz-run \
-	check-build-matrix check-fresh cobalt-standin check-cobalt \
+	check-build-matrix check-fresh cobalt-standin check-cobalt check-pg \
 	print-cobalt-objs
 
 all: $(BIN)
@@ -304,6 +305,15 @@ check-cli: $(BIN) asan
 		RTLAT_SANITIZED=$(SANITIZE) $(PYTHON) -m pytest -q tests/cli
 
 check: check-unit check-cli
+
+# The history tests again on PostgreSQL: a real server started and stopped
+# by the tests (tests/cli/pgserver.py; root, Debian's postgresql package).
+PG_TESTS := test_db_list.py test_report.py test_compare_loads.py \
+	test_report_labels.py test_report_percentiles.py test_gate.py \
+	test_report_inputs.py
+check-pg: $(BIN) asan
+	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) RTLAT_TEST_DB=pg \
+		$(PYTHON) -m pytest -q $(addprefix tests/cli/,$(PG_TESTS))
 
 # libFuzzer targets, one per importer, from tests/fuzz/fuzz_import.c (clang).
 # make fuzz-run runs each for FUZZ_TIME seconds from the fixtures as seeds.
@@ -402,7 +412,7 @@ check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 
 check-quality: lint check-build-matrix check-cross check-musl check-tsan check-valgrind \
-	check-sanitize check-rtvm check-cobalt fuzz-run
+	check-sanitize check-rtvm check-cobalt check-pg fuzz-run
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -34,13 +34,13 @@ expect() {
 	fi
 }
 
-for combo in none cjson sqlite tracefs cjson+sqlite cjson+tracefs \
+for combo in none cjson sqlite libpq tracefs cjson+sqlite cjson+tracefs \
 	sqlite+tracefs all nohost; do
 	case $combo in
 	nohost) flags="HOST_FEATURES=0" ;;
 	*)
 		flags=""
-		for f in cjson sqlite tracefs; do
+		for f in cjson sqlite libpq tracefs; do
 			case "+$combo+" in
 			*"+$f+"* | +all+) on=1 ;;
 			*) on=0 ;;
@@ -87,6 +87,14 @@ for combo in none cjson sqlite tracefs cjson+sqlite cjson+tracefs \
 			"$text" ;;
 	esac
 	case "+$combo+" in
+	*+libpq+* | +all+)
+		expect "db (libpq)" 1 "cannot connect" "$dir.dbpg" "$bin" db \
+			list --db "postgresql://nobody@127.0.0.1:1/none" ;;
+	*)
+		expect "db (no libpq)" 1 "libpq-dev" "$dir.dbpg" "$bin" db \
+			list --db "postgresql://nobody@127.0.0.1:1/none" ;;
+	esac
+	case "+$combo+" in
 	*+tracefs+* | +all+)
 		if "$bin" latency --help | grep -q 'not built in'; then
 			die "--trace says it is not built in"
@@ -100,4 +108,4 @@ if [ "$fail" -ne 0 ]; then
 	echo "check-build-matrix: FAILED" >&2
 	exit 1
 fi
-echo "check-build-matrix: all 9 builds passed"
+echo "check-build-matrix: all 10 builds passed"

@@ -12,7 +12,7 @@ apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config make \
 	libcmocka-dev python3 python3-pytest python3-junitparser python3-yaml \
 	python3-prometheus-client python3-jsonschema \
-	libcjson-dev libsqlite3-dev gnuplot-nox \
+	libcjson-dev libsqlite3-dev libpq-dev postgresql gnuplot-nox \
 	libtracefs-dev libtraceevent-dev \
 	rt-tests rtla stress-ng musl-tools procps util-linux file \
 	gcc-powerpc-linux-gnu libc6-dev-powerpc-cross \

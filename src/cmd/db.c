@@ -64,6 +64,12 @@ static const char *db_path(const struct rep_cli *c)
 	return c->db ? c->db : rdb_default_path();
 }
 
+/* The database in messages (no password). */
+static const char *db_name(const struct rep_cli *c)
+{
+	return rdb_shown(db_path(c));
+}
+
 static int db_add(struct rep_cli *c, char **paths, int n)
 {
 	struct rep_runs rs;
@@ -115,7 +121,7 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 		ret = 1;
 		added = 0;
 	}
-	log_note("%s: %zu run%s added, %zu already there", db_path(c), added,
+	log_note("%s: %zu run%s added, %zu already there", db_name(c), added,
 		 added == 1 ? "" : "s", dups);
 	runs_free(&rs);
 	rdb_close(db);
@@ -204,7 +210,7 @@ static int db_list(struct rep_cli *c, bool info)
 	if (rdb_load(db, &c->flt, &rs))
 		ret = 1;
 	if (info) {
-		printf("database: %s\nschema version: %d\nruns: %zu\n", db_path(c),
+		printf("database: %s\nschema version: %d\nruns: %zu\n", db_name(c),
 		       rdb_version(db), rs.n);
 	} else if (c->fmt == OUT_CSV) {
 		csv_print(stdout, &rs, c->out.threads);
@@ -246,7 +252,7 @@ static int db_remove(struct rep_cli *c, char **ids, int n)
 			log_note("run %lld removed", id);
 			break;
 		case 1:
-			log_error("no run %lld in %s", id, db_path(c));
+			log_error("no run %lld in %s", id, db_name(c));
 			ret = 1;
 			break;
 		default:
@@ -311,7 +317,7 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 	runs_filter(&rs, &sel);
 	if (!strcmp(verb, "show")) {
 		if (!rs.n)
-			log_note("%s: no run is marked as a baseline%s", db_path(c),
+			log_note("%s: no run is marked as a baseline%s", db_name(c),
 				 filter_empty(&c->flt) && n < 2 ? "" :
 				 " among the runs picked");
 		else

@@ -30,8 +30,9 @@ const struct optdesc rep_input_opts[] = {
 	{ "set-test", 0, required_argument, "KIND",
 	  "test kind for every run read from files (latency, klatency, ...)",
 	  K_SETTEST },
-	{ "db", 0, required_argument, "FILE",
-	  "history database (default $XDG_DATA_HOME/rtlat/history.db)", K_DB },
+	{ "db", 0, required_argument, "FILE|URL",
+	  "history database: an SQLite FILE or a postgresql:// URL\n"
+	  "(default $RTLAT_DB_URL, else $XDG_DATA_HOME/rtlat/history.db)", K_DB },
 	OPT_END,
 };
 

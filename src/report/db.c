@@ -21,10 +21,30 @@
 #include "report/import.h"
 #include "report/report.h"
 
+const char *rdb_shown(const char *path)
+{
+	static char buf[4096];
+	const char *p, *at, *colon;
+
+	if (!path || !rdb_is_url(path))
+		return path;
+	p = strstr(path, "://") + 3;
+	at = strchr(p, '@');
+	colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
+	if (!colon)
+		return path;
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)(colon - path), path, at);
+	return buf;
+}
+
 const char *rdb_default_path(void)
 {
 	static char path[4096];
 	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	const char *url = getenv("RTLAT_DB_URL");
+
+	if (url && *url)
+		return url;
 
 	if (x && x[0] == '/') {
 		snprintf(path, sizeof(path), "%s/rtlat/history.db", x);

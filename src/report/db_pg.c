@@ -86,19 +86,6 @@ static const char *const pg_migrations[][2] = {
 	       " set_at TEXT NOT NULL)" },
 };
 
-/* "postgresql://user:secret@host/db" -> "postgresql://user@host/db". */
-static char *shown_url(const char *url)
-{
-	const char *at = strchr(url, '@'), *p = strstr(url, "://");
-	const char *colon;
-
-	p = p ? p + 3 : url;
-	colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (!colon)
-		return xstrdup(url);
-	return xasprintf("%.*s%s", (int)(colon - url), url, at);
-}
-
 static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
 {
 	const char *m = res ? PQresultErrorMessage(res) : NULL;
@@ -318,7 +305,7 @@ struct pgdb *pg_open(const char *url, bool create)
 {
 	struct pgdb *d = xcalloc(1, sizeof(*d));
 
-	d->name = shown_url(url);
+	d->name = xstrdup(rdb_shown(url));
 	d->c = PQconnectdb(url);
 	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
 		char *m = xstrdup(d->c ? PQerrorMessage(d->c) : "out of memory");

@@ -294,9 +294,14 @@ void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
 
 struct rdb;
 
-/* Default database: $XDG_DATA_HOME/rtlat/history.db, else
- * ~/.local/share/rtlat/history.db. Returns a static buffer or NULL. */
+/* Default database: $RTLAT_DB_URL (a PostgreSQL URL), else
+ * $XDG_DATA_HOME/rtlat/history.db, else ~/.local/share/rtlat/history.db.
+ * Returns a static buffer, the environment's string, or NULL. */
 const char *rdb_default_path(void);
+
+/* @path for messages: a URL without its password (a static buffer), else
+ * @path itself. */
+const char *rdb_shown(const char *path);
 
 /* Is @s a PostgreSQL URL ("postgresql://..." or "postgres://...") rather
  * than a file name? */

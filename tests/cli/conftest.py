@@ -32,9 +32,83 @@ needs_root = pytest.mark.skipif(not is_root(),
                                 reason="needs root (SCHED_FIFO, mlockall)")
 
 
+# The store of the history tests: RTLAT_TEST_DB=pg runs them against a
+# real PostgreSQL server (make check-pg): every --db FILE a test gives
+# becomes a database of its own on a server the tests start and stop
+# (pgserver.py); tests about SQLite files as such are sqlite_only.
+TEST_DB = os.environ.get("RTLAT_TEST_DB", "sqlite")
+sqlite_only = pytest.mark.skipif(
+    TEST_DB == "pg", reason="about the SQLite file itself (RTLAT_TEST_DB=pg)")
+_pg = {"server": None, "map": {}}
+
+
+def db_target(path):
+    """The --db value for the history @path of a test: @path, or with
+    RTLAT_TEST_DB=pg the URL of a database made for it."""
+    if TEST_DB != "pg" or str(path).startswith("postgres"):
+        return str(path)
+    if _pg["server"] is None:
+        import atexit
+        import pgserver
+        why = pgserver.why_not()
+        if why:
+            pytest.skip(why)
+        _pg["server"] = pgserver.Server()
+        atexit.register(_pg["server"].close)
+    key = os.path.abspath(str(path))
+    if key not in _pg["map"]:
+        _pg["map"][key] = _pg["server"].new_db()
+    return _pg["map"][key]
+
+
+def pg_server():
+    """The tests' PostgreSQL server (started on first use), or None when
+    the history tests run on SQLite."""
+    if TEST_DB != "pg":
+        return None
+    db_target("/")
+    return _pg["server"]
+
+
+def db_query(path, sql):
+    """The rows of @sql (plain SQL both stores run) on the history of
+    @path (db_target()), values as ints where they are numbers."""
+    if TEST_DB != "pg":
+        import sqlite3
+        con = sqlite3.connect(str(path))
+        try:
+            return [tuple(r) for r in con.execute(sql).fetchall()]
+        finally:
+            con.close()
+    url = db_target(path)
+    out = _pg["server"].psql(sql, db=url.rsplit("/", 1)[1])
+
+    def val(v):
+        return int(v) if v.lstrip("-").isdigit() else v
+    return [tuple(val(v) for v in line.split("|"))
+            for line in out.splitlines() if line]
+
+
+def db_args(args):
+    """@args with each --db FILE (or --db=FILE) as db_target() says."""
+    out, i = [], 0
+    args = [str(a) for a in args]
+    while i < len(args):
+        a = args[i]
+        if a == "--db" and i + 1 < len(args):
+            out += [a, db_target(args[i + 1])]
+            i += 2
+            continue
+        if a.startswith("--db="):
+            a = "--db=" + db_target(a[5:])
+        out.append(a)
+        i += 1
+    return out
+
+
 def run(args, timeout=120, check=None, **kw):
     """Run rtlat with args; return CompletedProcess (text)."""
-    p = subprocess.run([RTLAT] + [str(a) for a in args], capture_output=True,
+    p = subprocess.run([RTLAT] + db_args(args), capture_output=True,
                        text=True, timeout=timeout, **kw)
     if check is not None:
         assert p.returncode == check, (p.returncode, p.stdout, p.stderr)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, run, sqlite_only
 
 OWN = ROOT / "tests" / "fixtures" / "report"
 
@@ -79,7 +79,8 @@ def _add_at_once(db, files, procs=4):
     """procs processes running db add of @files at the same time."""
     import subprocess
     from conftest import RTLAT
-    ps = [subprocess.Popen([RTLAT, "db", "add", "-q", "--db", str(db)] +
+    from conftest import db_target
+    ps = [subprocess.Popen([RTLAT, "db", "add", "-q", "--db", db_target(db)] +
                            [str(f) for f in files],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True) for _ in range(procs)]
@@ -89,11 +90,9 @@ def _add_at_once(db, files, procs=4):
 
 
 def _stored(db):
-    import sqlite3
-    con = sqlite3.connect(db)
-    n, hashes = con.execute("SELECT count(*), count(DISTINCT content_hash)"
-                            " FROM runs").fetchone()
-    con.close()
+    from conftest import db_query
+    ((n, hashes),) = db_query(db, "SELECT count(*), count(DISTINCT content_hash)"
+                                  " FROM runs")
     return n, hashes
 
 
@@ -123,6 +122,7 @@ def test_concurrent_adds_of_many_files(tmp_path):
     assert "0 runs added, %d already there" % n in p.stderr
 
 
+@sqlite_only
 def test_schema_forbids_a_duplicate_hash(tmp_path):
     """The content hash is UNIQUE in the schema (version 5)."""
     import sqlite3

@@ -21,7 +21,7 @@ import sys
 
 import pytest
 
-from conftest import RTLAT, ROOT, needs_root, run
+from conftest import RTLAT, ROOT, TEST_DB, db_query, needs_root, run, sqlite_only
 
 HERE = ROOT / "tests" / "cli"
 
@@ -245,13 +245,9 @@ def test_db_baseline_set_show_clear_and_gate(tmp_path):
     assert [l.split("|")[5].strip() for l in show.splitlines()[1:]] == \
         ["base1", "other"]
     # a removed run takes its mark with it
-    con = sqlite3.connect(db)
-    (rid,) = con.execute("SELECT id FROM runs WHERE label = 'other'").fetchone()
-    con.close()
+    ((rid,),) = db_query(db, "SELECT id FROM runs WHERE label = 'other'")
     run(["db", "remove", "--db", db, rid], check=0)
-    con = sqlite3.connect(db)
-    assert con.execute("SELECT COUNT(*) FROM baselines").fetchone()[0] == 1
-    con.close()
+    assert db_query(db, "SELECT COUNT(*) FROM baselines") == [(1,)]
     p = run(["db", "baseline", "clear", "--db", db, "board=board1"], check=0)
     assert "1 run unmarked" in p.stderr
     p = run(["db", "baseline", "show", "--db", db], check=0)
@@ -268,6 +264,7 @@ def test_db_baseline_set_show_clear_and_gate(tmp_path):
     assert "no board" in p.stderr
 
 
+@sqlite_only
 def test_a_version_6_database_is_migrated(tmp_path):
     """A history of schema version 6 (no baselines table) is migrated to
     7 on open: its runs are kept and can be marked."""
@@ -344,7 +341,8 @@ def test_suite_gate_refuses_another_load_and_needs_a_baseline(tmp_path):
     assert "go with --gate" in p.stderr
     p = run(["suite", "--tests", "latency", "--gate", "--db",
              tmp_path / "none.db"], check=1)
-    assert "no such database" in p.stderr
+    assert ("no such database" if TEST_DB == "sqlite" else
+            "no rtlat history in this database") in p.stderr
 
 
 @needs_root

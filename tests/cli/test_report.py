@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import FIXTURES, ROOT, RTLAT, check_layout, needs_root, run
+from conftest import FIXTURES, ROOT, RTLAT, check_layout, needs_root, run, sqlite_only
 
 OWN = ROOT / "tests" / "fixtures" / "report"
 RTLAT_JSON = OWN / "rtlat-2cpu.json"
@@ -540,6 +540,7 @@ def test_db_default_location(tmp_path):
     assert "rtlat db add" in run(["report"], check=1, env=env).stderr
 
 
+@sqlite_only
 def test_db_migrates_version_1(db):
     """A database written by schema version 1 (no content_hash) is migrated
     on open: same runs, hashes filled in, duplicate detection works."""
@@ -563,6 +564,7 @@ def test_db_migrates_version_1(db):
     assert "0 runs added, 6 already there" in p.stderr
 
 
+@sqlite_only
 def test_db_newer_or_foreign_refused(db, tmp_path):
     run(["db", "add", "--db", db, FIXTURES / "oslat" / "oslat-1cpu.txt"], check=0)
     con = sqlite3.connect(db)

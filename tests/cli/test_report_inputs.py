@@ -16,7 +16,7 @@ import subprocess
 
 import pytest
 
-from conftest import FIXTURES, ROOT, RTLAT, needs_root, run
+from conftest import FIXTURES, ROOT, RTLAT, needs_root, run, sqlite_only
 
 OWN = ROOT / "tests" / "fixtures" / "report"
 RTLAT_JSON = OWN / "rtlat-2cpu.json"
@@ -293,6 +293,7 @@ def test_same_file_twice(tmp_path):
 
 # ---- options after the operands ----
 
+@sqlite_only
 def test_options_after_operands(tmp_path):
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "xdg"))
     db = tmp_path / "x.db"
@@ -359,6 +360,7 @@ def test_db_dedup_by_identity(tmp_path):
     assert "%d runs added" % n in run(["db", "add", "--db", db, seed], check=0).stderr
 
 
+@sqlite_only
 def test_db_migrates_version_2_duplicates(tmp_path):
     """Version 2 hashed the label: copies were stored twice. Version 3
     rehashes by identity and names the duplicates; they are not deleted."""
@@ -420,6 +422,7 @@ def test_valid_dates(tmp_path):
     assert len(lst.splitlines()) == 1
 
 
+@sqlite_only
 @pytest.mark.parametrize("cmd", [["db", "info"], ["db", "list"], ["report"],
                                  ["db", "remove", "1"]])
 def test_read_only_commands_leave_an_empty_file(tmp_path, cmd):
@@ -515,6 +518,7 @@ def test_checkpoint_and_interrupted_marked(tmp_path):
     assert "note" not in run(["report", ok], check=0).stdout
 
 
+@sqlite_only
 def test_db_rehash_matches_import(tmp_path):
     """The identity recomputed from stored runs (migration) is the one
     computed at import: after a migration, every fixture is still known."""
@@ -553,6 +557,7 @@ def _blob_buckets(blob):
     return out
 
 
+@sqlite_only
 def test_db_version_5_bucket_rows_still_read(tmp_path):
     """Version 6 stores a series' buckets in series.hist_buckets; a version
     5 database keeps its rows in buckets, which are read as before, and

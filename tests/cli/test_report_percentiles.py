@@ -10,7 +10,7 @@ import os
 import re
 import sqlite3
 
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, db_query, run, sqlite_only
 
 OWN = ROOT / "tests" / "fixtures" / "report"
 CT_JSON = FIXTURES / "cyclictest" / "json-2threads-histogram.json"
@@ -128,14 +128,13 @@ def test_history_keeps_the_bound(tmp_path):
     db = tmp_path / "h.db"
     run(["db", "add", "--db", db, CT_JSON, CT_60], check=0)
     assert csv_rows("--db", db) == csv_rows(CT_JSON, CT_60)
-    con = sqlite3.connect(db)
-    got = con.execute("SELECT p99_9_ns, pct_lower_bounds FROM series s JOIN runs r"
-                      " ON s.run_id = r.id WHERE r.label = 'json-2threads-histogram'"
-                      " AND thread = 0").fetchone()
-    con.close()
+    (got,) = db_query(db, "SELECT p99_9_ns, pct_lower_bounds FROM series s JOIN runs r"
+                          " ON s.run_id = r.id WHERE r.label = 'json-2threads-histogram'"
+                          " AND thread = 0")
     assert got == (30000, "p99 p99.9")
 
 
+@sqlite_only
 def test_history_of_an_older_rtlat_is_settled(tmp_path):
     """Version 3 stored the max for a rank in the overflow: migrating to 4
     settles the percentiles from the stored histogram, and the run is still

@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The history on PostgreSQL (docs/db-schema.md), against a real server
+the tests start and stop (pgserver.py): what only a shared server has.
+Four processes adding 50 runs each at once store exactly 200; the server
+killed in the middle of an add leaves no partial run and a clear error; a
+schema from a newer rtlat is refused, an older one migrated; a server
+that is not there is named. (The rest of the history tests run against
+PostgreSQL too with RTLAT_TEST_DB=pg: make check-pg.)"""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+import pgserver
+from conftest import ROOT, RTLAT, run
+
+OWN = ROOT / "tests" / "fixtures" / "report"
+
+pytestmark = pytest.mark.skipif(pgserver.why_not() is not None,
+                                reason=str(pgserver.why_not()))
+if subprocess.run([RTLAT, "db", "info", "--db", "postgresql://x@127.0.0.1:1/x"],
+                  capture_output=True, text=True).stderr.find("needs libpq") >= 0:
+    pytestmark = pytest.mark.skip(reason="this rtlat is built without libpq")
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = pgserver.Server()
+    yield s
+    s.close()
+
+
+def results(tmp_path, n, tag, first=0, nint=4):
+    """@n distinct result files (one suite result, start times a minute
+    apart from minute @first on), each with @nint intervals."""
+    src = json.loads((OWN / "suite-vm-01-latency-none.json").read_text())
+    out = []
+    for i in range(n):
+        m = first + i
+        d = json.loads(json.dumps(src))
+        d["start_time"] = "2026-11-%02dT%02d:%02d:00.000Z" % (
+            1 + m // 1440 % 28, m // 60 % 24, m % 60)
+        d["label"] = "%s-%d" % (tag, i)
+        d["summary"]["latency"]["intervals"]["data"] = [
+            [k, 4992, 18824, 27813, 300000 + k, 8] for k in range(nint)]
+        f = tmp_path / ("%s-%03d.json" % (tag, i))
+        f.write_text(json.dumps(d))
+        out.append(f)
+    return out
+
+
+def count(server, url, sql):
+    """The number @sql gives, 0 while the schema is not there."""
+    try:
+        return int(server.psql(sql, db=url.rsplit("/", 1)[1]))
+    except subprocess.CalledProcessError:
+        return 0
+
+
+def per_run(server, url):
+    """Series and intervals of the first stored run."""
+    first = "(SELECT min(id) FROM runs)"
+    return (count(server, url, "SELECT count(*) FROM series WHERE run_id = " + first),
+            count(server, url, "SELECT count(*) FROM intervals WHERE run_id = " + first))
+
+
+def test_four_writers_store_exactly_200(server, tmp_path):
+    url = server.new_db()
+    procs = [subprocess.Popen([RTLAT, "db", "add", "-q", "--db", url] +
+                              [str(f) for f in results(tmp_path, 50, "w%d" % w, 50 * w)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for w in range(4)]
+    out = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
+    assert [o[2] for o in out] == [0] * 4, out
+    assert count(server, url, "SELECT count(*) FROM runs") == 200
+    assert count(server, url, "SELECT count(DISTINCT content_hash) FROM runs") == 200
+    # every run whole: as many series and intervals as the first
+    per = per_run(server, url)
+    assert count(server, url, "SELECT count(*) FROM series") == 200 * per[0]
+    assert count(server, url, "SELECT count(*) FROM intervals") == 200 * per[1]
+    # the same files again, by two writers at once: nothing added
+    again = results(tmp_path, 50, "w0", 0)
+    ps = [subprocess.Popen([RTLAT, "db", "add", "--db", url] +
+                           [str(f) for f in again], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for p in ps:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0 and "0 runs added, 50 already there" in err, err
+    assert count(server, url, "SELECT count(*) FROM runs") == 200
+    # read back as from SQLite
+    sq = tmp_path / "h.db"
+    files = results(tmp_path, 50, "w3", 150)
+    run(["db", "add", "-q", "--db", sq] + files, check=0)
+    a = run(["report", "--csv", "--db", url, "--label", "w3-*"], check=0).stdout
+    b = run(["report", "--csv", "--db", sq], check=0).stdout
+    assert a == b
+
+
+def test_server_killed_mid_add_leaves_no_partial_run(server, tmp_path):
+    """db add stores its runs in one transaction: the server killed while
+    it writes leaves none of them (no partial run), and db add says the
+    connection is gone (exit 1); the same add then stores them all."""
+    url = server.new_db()
+    name = url.rsplit("/", 1)[1]
+    run(["db", "add", "-q", "--db", url] + results(tmp_path, 1, "pre"),
+        check=0)
+    files = results(tmp_path, 300, "k", first=10, nint=2000)
+    p = subprocess.Popen([RTLAT, "db", "add", "-q", "--db", url] +
+                         [str(f) for f in files], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    busy = ("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s'"
+            " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL" % name)
+    for _ in range(600):
+        if p.poll() is None and int(server.psql(busy)) > 0:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "db add ended before it could be stopped"
+    time.sleep(0.3)                             # in the middle of its writes
+    server.kill()
+    _, err = p.communicate(timeout=120)
+    server.start()
+    assert p.returncode == 1, err
+    assert "server closed the connection" in err or "terminat" in err, err
+    # only the run stored before: nothing of the killed add, not a row
+    assert count(server, url, "SELECT count(*) FROM runs") == 1
+    per = per_run(server, url)
+    assert count(server, url, "SELECT count(*) FROM series") == per[0]
+    assert count(server, url, "SELECT count(*) FROM intervals") == per[1]
+    run(["db", "add", "-q", "--db", url] + files, check=0, timeout=600)
+    assert count(server, url, "SELECT count(*) FROM runs") == 301
+    # the whole run's interval series: the "pre" run's 4, 2000 each after
+    whole = count(server, url, "SELECT count(*) FROM intervals i JOIN runs r"
+                  " ON i.run_id = r.id WHERE r.label LIKE 'k-%' AND i.thread = -1")
+    assert whole == 300 * 2000
+
+
+def test_schema_versions(server, tmp_path):
+    url = server.new_db()
+    name = url.rsplit("/", 1)[1]
+    f = results(tmp_path, 1, "v")
+    run(["db", "add", "-q", "--db", url] + f, check=0)
+    assert "schema version: 7" in run(["db", "info", "--db", url], check=0).stdout
+    # an older one (6: no baselines) is migrated, its runs kept
+    server.psql("DROP TABLE baselines; UPDATE rtlat_schema SET version = 6", db=name)
+    p = run(["db", "list", "--db", url], check=0)
+    assert "schema migrated from version 6 to 7" in p.stderr
+    assert count(server, url, "SELECT count(*) FROM baselines") == 0
+    assert len(p.stdout.splitlines()) == 2          # header + the run
+    # a newer one is refused, nothing changed
+    server.psql("UPDATE rtlat_schema SET version = 99", db=name)
+    p = run(["report", "--db", url], check=1)
+    assert "schema version 99 is newer than this rtlat knows (7)" in p.stderr
+    assert server.psql("SELECT version FROM rtlat_schema", db=name) == "99"
+    # a database of another program's is not taken over
+    other = server.new_db()
+    server.psql("CREATE TABLE t (x int)", db=other.rsplit("/", 1)[1])
+    p = run(["db", "add", "--db", other] + f, check=1)
+    assert "not an rtlat history" in p.stderr
+    # reading an empty database does not create the schema
+    empty = server.new_db()
+    p = run(["report", "--db", empty], check=1)
+    assert "no rtlat history in this database" in p.stderr
+    assert server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'",
+                       db=empty.rsplit("/", 1)[1]) == "0"
+
+
+def test_no_server_is_named(tmp_path):
+    p = run(["db", "list", "--db", "postgresql://nobody:secret@127.0.0.1:1/none"],
+            check=1)
+    assert "postgresql://nobody@127.0.0.1:1/none: cannot connect" in p.stderr
+    assert "secret" not in p.stderr             # the password is not shown
+
+
+def test_env_url_is_the_default(server, tmp_path):
+    url = server.new_db()
+    env = dict(os.environ, RTLAT_DB_URL=url)
+    run(["db", "add", "-q"] + results(tmp_path, 2, "e"), check=0, env=env)
+    assert count(server, url, "SELECT count(*) FROM runs") == 2
+    assert "runs: 2" in run(["db", "info"], check=0, env=env).stdout
