@@ -467,6 +467,10 @@ struct test_desc {
 	/* series 0 is a timer grid accounted with sampler_timer_wake(): a
 	 * companion may break its samples down (--trace) */
 	bool timer_wake;
+	/* the samplers never leave their CPUs (they spin: noise): the
+	 * display thread and the main thread are kept off the pinned
+	 * samplers' CPUs while measuring, where other CPUs are allowed */
+	bool spins;
 };
 
 /* Per-interval series kept for the result: bounded, compacted by merging
