@@ -445,7 +445,7 @@ static void noise_init(void *priv, struct engine_opts *o, int argc,
 
 static const struct optdesc noise_opts_table[] = {
 	{ "threshold", 0, required_argument, "US",
-	  "a gap above it is a noise event, in us or with a unit\n(default 10: hwlatdetect's and the hwlat tracer's)",
+	  "a gap above it is a noise event, in us or with a unit;\nhwlatdetect's and the hwlat tracer's (default 10)",
 	  OPT_THRESHOLD },
 	OPT_END
 };

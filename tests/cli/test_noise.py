@@ -217,5 +217,5 @@ def test_bad_threshold(bad):
 
 def test_help_lists_threshold():
     p = run(["noise", "--help"], check=0)
-    assert "--threshold=US" in p.stdout and "default 10" in p.stdout
+    assert "--threshold=US" in p.stdout and "(default 10)" in p.stdout
     assert "noise" in run(["--help"], check=0).stdout
