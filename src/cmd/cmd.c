@@ -63,11 +63,12 @@ void cmd_companions_free(struct companion *comp, int n)
 }
 
 /* Does @t take the options of companion @ops? The trace needs a timer
- * series (test_desc.timer_wake); the loads go with every test. */
+ * series (test_desc.timer_wake) or gaps (test_desc.gap_series); the loads
+ * go with every test. */
 static bool takes_opts(const struct test_desc *t,
 		       const struct companion_ops *ops)
 {
-	return ops != &trace_companion || t->timer_wake;
+	return ops != &trace_companion || t->timer_wake || t->gap_series;
 }
 
 static int run_with(const struct test_desc *t, struct engine_opts *o,

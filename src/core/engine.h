@@ -471,6 +471,9 @@ struct test_desc {
 	 * display thread and the main thread are kept off the pinned
 	 * samplers' CPUs while measuring, where other CPUs are allowed */
 	bool spins;
+	/* series 0 are gaps of a busy loop, accounted at their start with
+	 * their length: a companion may say what ran in each (--trace) */
+	bool gap_series;
 };
 
 /* Per-interval series kept for the result: bounded, compacted by merging

@@ -518,6 +518,7 @@ const struct test_desc noise_test = {
 	.params = noise_params,
 	.out = &noise_output,
 	.spins = true,
+	.gap_series = true,		/* --trace: what ran in each gap */
 	.suite = &(const struct suite_spec){
 		.title = "NOISE",
 		.units = "gaps in us, noise % = noise time / measured time on the noisiest CPU",

@@ -13,6 +13,7 @@
 #include "core/outfile.h"
 #include "core/timeutil.h"
 #include "trace/trace.h"
+#include "trace/trace_gap.h"
 #include "trace/trace_source.h"
 
 #define NSER		(TM_NCOMP + 1)	/* the parts + the traced latency */
@@ -1190,11 +1191,11 @@ enum { OPT_TRACE = 0x400 };
 
 static const struct optdesc trace_opts[] = {
 	{ "trace", 0, optional_argument, "MODE",
-	  "split every latency into irq latency, handler to wake-up,\n"
-	  "wake-up to running and return to user from the kernel's trace\n"
-	  "events (root, tracefs); analyse the worst sample. MODE: events\n"
-	  "(default) or timerlat (also run the kernel's timerlat tracer as\n"
-	  "a reference)"
+	  "from the kernel's trace events (root, tracefs): split every\n"
+	  "latency into irq latency, handler to wake-up, wake-up to\n"
+	  "running and return to user and analyse the worst sample; noise:\n"
+	  "what ran in each gap. MODE: events (default) or timerlat (timer\n"
+	  "tests: also run the kernel's timerlat tracer as a reference)"
 #ifndef HAVE_TRACEFS
 	  " [not built in]"
 #endif
@@ -1226,6 +1227,18 @@ static int tc_check(struct companion *c, const struct run *r, char *err,
 
 	if (!ts->mode)
 		return 0;
+	if (r->test->gap_series) {
+		if (ts->mode == TRACE_TIMERLAT) {
+			snprintf(err, len, "--trace=timerlat needs a timer test (latency, cyclic): %s has no timer; use --trace",
+				 r->test->name);
+			return -1;
+		}
+		if (o->clock != CLOCK_MONOTONIC) {
+			snprintf(err, len, "--trace needs --clock monotonic (the trace clock is CLOCK_MONOTONIC)");
+			return -1;
+		}
+		return tsrc_check(false, err, len);
+	}
 	if (o->json_file && o->gnuplot_file) {
 		char ev[PATH_MAX + 16];
 
@@ -1248,20 +1261,32 @@ static bool tc_wants_raw(const struct companion *c)
 
 static int tc_start(struct companion *c, struct run *r, char *err, size_t len)
 {
-	const struct trace_state *ts = c->state;
+	struct trace_state *ts = c->state;
 
+	if (ts->mode && r->test->gap_series)
+		return trace_gap_start(r, &ts->g, err, len);
 	return ts->mode ? trace_start(r, err, len) : 0;
 }
 
 static void tc_raw(struct companion *c, struct run *r, int i,
 		   const struct rawrec *rec)
 {
-	trace_sample(r, i, rec);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_sample(ts->g, i, rec);
+	else
+		trace_sample(r, i, rec);
 }
 
 static void tc_poll(struct companion *c, struct run *r, bool final)
 {
-	trace_poll(r, final);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_poll(ts->g, r, final);
+	else
+		trace_poll(r, final);
 }
 
 static bool tc_interval_ready(struct companion *c, struct run *r, uint64_t k)
@@ -1277,16 +1302,30 @@ static int tc_finish(struct companion *c, struct run *r, char *err,
 
 static void tc_summary(struct companion *c, struct run *r)
 {
-	trace_summary(r);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_summary(ts->g, r);
+	else
+		trace_summary(r);
 }
 
 static void tc_json(struct companion *c, const struct run *r, struct jw *w)
 {
-	trace_json(r, w);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_json(ts->g, r, w);
+	else
+		trace_json(r, w);
 }
 
 static void tc_release(struct companion *c, struct run *r)
 {
+	struct trace_state *ts = c->state;
+
+	trace_gap_stop(ts->g);
+	ts->g = NULL;
 	trace_stop(r);
 }
 

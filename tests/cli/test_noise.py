@@ -97,15 +97,27 @@ def stalls_during(cpu, prio, ms, every_ms, count):
     (CLOCK_MONOTONIC ns) go to proc.stalls."""
     def during(proc):
         wait_warming_up(proc)
-        st = subprocess.run(
+        st = subprocess.Popen(
             [sys.executable, STALL, str(cpu), str(prio), str(ms),
              str(every_ms), "0.3", str(count)],
-            capture_output=True, text=True, timeout=60)
-        assert st.returncode == 0, st.stderr
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = st.communicate(timeout=60)
+        assert st.returncode == 0, err
+        proc.stall_pid = st.pid
         proc.stalls = [tuple(int(x) for x in l.split()[1:])
-                       for l in st.stdout.splitlines()
-                       if l.startswith("stall ")]
+                       for l in out.splitlines() if l.startswith("stall ")]
     return during
+
+
+def big_events(d, d_ms):
+    """The listed events of at least d_ms - the threshold, as absolute
+    [start, end] on the test clock."""
+    td = d["test_data"]
+    c = td["cpus"][0]
+    assert c["events_not_listed"] == 0
+    t0 = td["measure_start_ns"]
+    return [(t0 + s, t0 + s + l) for s, l in c["event_list"]
+            if l >= d_ms * 1000000 - td["threshold_ns"]]
 
 
 def run_with(args, during, timeout=60):
@@ -142,12 +154,8 @@ def test_injected_stalls(tmp_path):
     assert d["threshold_exceeded"] is True
     check_result(d, 1)
     assert len(p.stalls) == n
-    td = d["test_data"]
-    c = td["cpus"][0]
-    assert c["events_not_listed"] == 0
-    t0 = td["measure_start_ns"]
-    big = [(t0 + s, t0 + s + l) for s, l in c["event_list"]
-           if l >= d_ms * 1000000 - td["threshold_ns"]]
+    c = d["test_data"]["cpus"][0]
+    big = big_events(d, d_ms)
     assert len(big) == n, (big, p.stalls)
     for (s0, s1) in p.stalls:
         holding = [e for e in big if e[0] <= s0 and e[1] >= s1]
@@ -155,6 +163,59 @@ def test_injected_stalls(tmp_path):
     # the last range (>= 10 ms) holds them
     assert c["events_by_range"][-1] >= n
     assert d["summary"]["gap"]["max_ns"] >= d_ms * 1000000
+
+
+def has_tracefs():
+    return os.path.exists("/sys/kernel/tracing/events/sched") or \
+        os.path.exists("/sys/kernel/debug/tracing/events/sched")
+
+
+@needs_root
+def test_trace_attributes_stalls_to_the_task(tmp_path):
+    """--trace: each injected stall's event is attributed to the stalling
+    task (its pid), and every event is decided once."""
+    need_cpus(2)
+    if "not built in" in run(["noise", "--help"], check=0).stdout:
+        pytest.skip("--trace not built in")
+    if not has_tracefs():
+        pytest.skip("no tracefs")
+    cpu, d_ms, n = last_cpu(), 80, 3
+    js = tmp_path / "r.json"
+    p, rc, out, err = run_with(
+        ["noise", "-T", "3", "--warmup", "200ms", "-c", cpu, "-P", "80",
+         "--trace", "--json", js],
+        stalls_during(cpu, 90, d_ms, 400, n))
+    assert rc == 0, (out, err)
+    d = load(js)
+    check_result(d, 1)
+    big = big_events(d, d_ms)
+    assert len(big) == n, (big, p.stalls)
+    tr = d["trace"]
+    assert tr["method"] == "gaps"
+    [tc] = tr["cpus"]
+    c = d["test_data"]["cpus"][0]
+    # every event decided once: the causes add up to the events
+    assert sum(v["gaps"] for v in tc["causes"].values()) + \
+        tc["not_decided"] == c["events"]
+    assert sum(v["ns"] for v in tc["causes"].values()) <= c["noise_ns"]
+    t0 = d["test_data"]["measure_start_ns"]
+    traced = {(t0 + g["start_ns"], t0 + g["start_ns"] + g["length_ns"]): g
+              for g in tr["gaps"]}
+    for ev in big:
+        g = traced[ev]
+        assert (g["cause"], g["id"]) == ("task", p.stall_pid), g
+        assert g["name"].startswith("python"), g
+    who = [x for x in tc["who"] if x["cause"] == "task" and
+           x["id"] == p.stall_pid]
+    assert len(who) == 1 and who[0]["gaps"] >= n
+    assert "== Trace CPU %d: gaps by cause: task " % cpu in out
+    assert "task %s[%d]" % (who[0]["name"], p.stall_pid) in out
+
+
+@needs_root
+def test_trace_timerlat_refused():
+    p = run(["noise", "-T", "1", "--trace=timerlat"], check=1)
+    assert "--trace=timerlat" in p.stderr and "noise" in p.stderr
 
 
 @needs_root
