@@ -26,12 +26,8 @@
 #define SNAP_MAX	4096		/* events saved around the worst */
 #define BUFFER_KB	4096		/* per traced CPU */
 #define MAX_IRQS	8
-#define NSOFTIRQ	10
+#define NSOFTIRQ	TEV_NSOFTIRQ
 
-static const char *const softirq_name[NSOFTIRQ] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
 
 /* One sample looked at closely: the worst, the --break one. */
 struct focus {
@@ -806,7 +802,7 @@ static void print_focus(struct trace *t, const char *what,
 		if (f->softirqs[i])
 			o += (size_t)snprintf(line + o, o < sizeof(line) ? sizeof(line) - o : 0,
 					      "%ssoftirq %s x%u", o ? ", " : "",
-					      softirq_name[i], f->softirqs[i]);
+					      tev_softirq_name[i], f->softirqs[i]);
 	for (i = 0; i < f->ntimers; i++)
 		o += (size_t)snprintf(line + o, o < sizeof(line) ? sizeof(line) - o : 0,
 				      "%stimer %s x%u", o ? ", " : "",
@@ -956,7 +952,7 @@ static void print_event(FILE *f, const struct trace *t, const struct tev *e,
 		break;
 	case TEV_SOFTIRQ:
 		fprintf(f, "softirq_entry: vec=%u [action=%s]\n", e->u.softirq.vec,
-			e->u.softirq.vec < NSOFTIRQ ? softirq_name[e->u.softirq.vec] : "?");
+			e->u.softirq.vec < NSOFTIRQ ? tev_softirq_name[e->u.softirq.vec] : "?");
 		break;
 	case TEV_LOCAL_TIMER:
 		fprintf(f, "local_timer_entry\n");
@@ -1090,7 +1086,7 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 	jw_obj_begin(w, "softirqs");
 	for (i = 0; i < NSOFTIRQ; i++)
 		if (f->softirqs[i])
-			jw_uint(w, softirq_name[i], f->softirqs[i]);
+			jw_uint(w, tev_softirq_name[i], f->softirqs[i]);
 	jw_obj_end(w);
 	jw_arr_begin(w, "timers");
 	for (i = 0; i < f->ntimers; i++) {

@@ -11,14 +11,12 @@
 #include "trace/trace_gap.h"
 #include "trace/trace_source.h"
 
-#define RING_CAP	16384		/* recent events kept per CPU */
+#define RING_CAP	65536		/* recent events kept per CPU (5 MiB): every
+				 * switch of a busy CPU, 100 ms and more */
 #define QUEUE_CAP	4096		/* undecided gaps per CPU */
 #define MAX_WHO		16		/* tasks, irqs, softirqs named per CPU */
 #define LIST_CAP	10000		/* gaps listed with their cause */
 #define BUFFER_KB	4096		/* per traced CPU */
-#define NSOFTIRQ	10
-
-enum gap_cause { GC_TASK, GC_SOFTIRQ, GC_IRQ, GC_NONE, GC_LOST, GC_N };
 
 static const char *const cause_key[GC_N] = {
 	"task", "softirq", "irq", "none", "lost",
@@ -27,21 +25,9 @@ static const char *const cause_label[GC_N] = {
 	"task", "softirq", "irq", "nothing traced (hardware/firmware)",
 	"events lost",
 };
-static const char *const softirq_name[NSOFTIRQ] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
-
-/* What took the CPU in a gap: its cause and who (a task, an irq, a
- * softirq vector; none for GC_NONE and GC_LOST). */
-struct who {
-	int cause;
-	int id;			/* pid, irq number, softirq vector; -1 */
-	char name[TEV_COMM_LEN > TEV_NAME_LEN ? TEV_COMM_LEN : TEV_NAME_LEN];
-};
 
 struct tally {
-	struct who w;
+	struct gap_who w;
 	uint64_t gaps;
 	int64_t ns;
 };
@@ -62,14 +48,15 @@ struct gap_cpu {
 	int64_t other_ns;
 	uint64_t dropped;		/* queue full: not decided */
 	struct rawrec max;		/* the largest gap decided */
-	struct who max_who;
+	struct gap_who max_who;
 	bool any;
 };
 
 struct gap_item {
 	int cpu;
 	int64_t start, len;
-	struct who w;
+	struct gap_who w;
+	struct gap_task top[GAP_TOP];
 };
 
 struct trace_gap {
@@ -133,6 +120,7 @@ int trace_gap_start(struct run *r, struct trace_gap **out, char *err,
 	cfg.tids = tids;
 	cfg.cpus = cpus;
 	cfg.buffer_kb = BUFFER_KB;
+	cfg.switches_by_cpu = true;
 	log_note("--trace: setting up the kernel trace (a tracefs instance, %d KiB of buffer per traced CPU, the event formats)...",
 		 BUFFER_KB);
 	if (tsrc_open(&g->src, &cfg, err, len) < 0)
@@ -215,37 +203,61 @@ static void deliver(void *ctx, const struct tev *e)
 		c->seen = e->ts;
 }
 
-/* The cause of gap [@a, @b] of @c from its events. */
-static void decide(const struct gap_cpu *c, int64_t a, int64_t b,
-		   struct who *w)
+/* Time each task had the CPU in a gap (trace_gap_cause()). */
+#define GAP_TASKS 16
+struct task_time {
+	const struct tev *sw;	/* a switch to it (pid, comm) */
+	int64_t ns;
+};
+
+static void task_add(struct task_time *tt, int *n, const struct tev *sw,
+		     int64_t ns)
 {
-	const struct tev *first_irq = NULL, *first_soft = NULL;
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (tt[i].sw->u.sw.next_pid == sw->u.sw.next_pid)
+			break;
+	if (i == *n) {
+		if (*n == GAP_TASKS)
+			return;		/* beyond: not named */
+		tt[(*n)++].sw = sw;
+		tt[i].ns = 0;
+	}
+	tt[i].ns += ns;
+}
+
+void trace_gap_cause(const struct tev *ev, size_t cap, size_t head, size_t n,
+		     bool full, int tid, int64_t a, int64_t b,
+		     struct gap_who *w, struct gap_task top[GAP_TOP])
+{
+	const struct tev *first_irq = NULL, *first_soft = NULL, *on = NULL;
+	struct task_time tt[GAP_TASKS];
+	int64_t since = 0;
+	int i, ntt = 0, best = -1;
 	size_t k;
 
 	memset(w, 0, sizeof(*w));
+	memset(top, 0, GAP_TOP * sizeof(*top));
 	w->id = -1;
-	if (c->lost_to && c->lost_to >= a && c->lost_from <= b) {
-		w->cause = GC_LOST;
-		return;
-	}
 	/* the ring no longer reaches back to the gap's start */
-	if (c->rn == RING_CAP && c->ring[c->rhead].ts > a) {
+	if (full && n && ev[head % cap].ts > a) {
 		w->cause = GC_LOST;
 		return;
 	}
-	for (k = 0; k < c->rn; k++) {
-		const struct tev *e = &c->ring[(c->rhead + k) % RING_CAP];
+	for (k = 0; k < n; k++) {
+		const struct tev *e = &ev[(head + k) % cap];
 
 		if (e->ts < a)
 			continue;
 		if (e->ts > b)
 			break;
-		if (e->type == TEV_SWITCH && e->u.sw.prev_pid == c->tid) {
-			w->cause = GC_TASK;
-			w->id = e->u.sw.next_pid;
-			memcpy(w->name, e->u.sw.next_comm, TEV_COMM_LEN);
-			w->name[TEV_COMM_LEN - 1] = '\0';
-			return;
+		if (e->type == TEV_SWITCH) {
+			/* the task that had the CPU until now */
+			if (on)
+				task_add(tt, &ntt, on, e->ts - since);
+			on = e->u.sw.next_pid == tid ? NULL : e;
+			since = e->ts;
 		}
 		if (e->type == TEV_SOFTIRQ && !first_soft)
 			first_soft = e;
@@ -253,11 +265,35 @@ static void decide(const struct gap_cpu *c, int64_t a, int64_t b,
 		     e->type == TEV_TIMER_EXPIRE) && !first_irq)
 			first_irq = e;
 	}
-	if (first_soft) {
+	if (on)		/* still on at the end of the gap */
+		task_add(tt, &ntt, on, b - since);
+	for (i = 0; i < ntt; i++)
+		if (best < 0 || tt[i].ns > tt[best].ns)
+			best = i;
+	for (i = 0; i < ntt; i++) {	/* the longest GAP_TOP, in order */
+		int j = GAP_TOP;
+
+		while (j > 0 && tt[i].ns > top[j - 1].ns)
+			j--;
+		if (j == GAP_TOP)
+			continue;
+		memmove(&top[j + 1], &top[j],
+			(GAP_TOP - 1 - (size_t)j) * sizeof(*top));
+		top[j].pid = tt[i].sw->u.sw.next_pid;
+		memcpy(top[j].name, tt[i].sw->u.sw.next_comm, TEV_COMM_LEN);
+		top[j].name[TEV_COMM_LEN - 1] = '\0';
+		top[j].ns = tt[i].ns;
+	}
+	if (best >= 0) {	/* the task that had the CPU longest in all */
+		w->cause = GC_TASK;
+		w->id = tt[best].sw->u.sw.next_pid;
+		memcpy(w->name, tt[best].sw->u.sw.next_comm, TEV_COMM_LEN);
+		w->name[TEV_COMM_LEN - 1] = '\0';
+	} else if (first_soft) {
 		w->cause = GC_SOFTIRQ;
 		w->id = (int)first_soft->u.softirq.vec;
 		snprintf(w->name, sizeof(w->name), "%s",
-			 w->id < NSOFTIRQ ? softirq_name[w->id] : "?");
+			 w->id < TEV_NSOFTIRQ ? tev_softirq_name[w->id] : "?");
 	} else if (first_irq) {
 		w->cause = GC_IRQ;
 		if (first_irq->type == TEV_IRQ) {
@@ -274,7 +310,22 @@ static void decide(const struct gap_cpu *c, int64_t a, int64_t b,
 	}
 }
 
-static void tally(struct gap_cpu *c, const struct who *w, int64_t len)
+/* The cause of gap [@a, @b] of @c: lost when events were lost around it. */
+static void decide(const struct gap_cpu *c, int64_t a, int64_t b,
+		   struct gap_who *w, struct gap_task top[GAP_TOP])
+{
+	if (c->lost_to && c->lost_to >= a && c->lost_from <= b) {
+		memset(w, 0, sizeof(*w));
+		memset(top, 0, GAP_TOP * sizeof(*top));
+		w->id = -1;
+		w->cause = GC_LOST;
+		return;
+	}
+	trace_gap_cause(c->ring, RING_CAP, c->rhead, c->rn, c->rn == RING_CAP,
+			c->tid, a, b, w, top);
+}
+
+static void tally(struct gap_cpu *c, const struct gap_who *w, int64_t len)
 {
 	int i;
 
@@ -304,11 +355,12 @@ static void settle(struct trace_gap *g, struct gap_cpu *c, int64_t upto)
 	while (c->qn) {
 		const struct rawrec *q = &c->q[c->qhead];
 		int64_t end = q->t + q->value;
-		struct who w;
+		struct gap_task top[GAP_TOP];
+		struct gap_who w;
 
 		if (end >= upto)
 			return;
-		decide(c, q->t, end, &w);
+		decide(c, q->t, end, &w, top);
 		tally(c, &w, q->value);
 		if (!c->any || q->value > c->max.value) {
 			c->any = true;
@@ -322,6 +374,7 @@ static void settle(struct trace_gap *g, struct gap_cpu *c, int64_t upto)
 			it->start = q->t;
 			it->len = q->value;
 			it->w = w;
+			memcpy(it->top, top, sizeof(top));
 		} else {
 			g->unlisted++;
 		}
@@ -347,7 +400,7 @@ void trace_gap_poll(struct trace_gap *g, struct run *r, bool final)
 }
 
 /* "task python3[1234]", "irq 11 virtio0", "softirq TIMER", "none". */
-static const char *who_str(const struct who *w, char *buf, size_t len)
+static const char *who_str(const struct gap_who *w, char *buf, size_t len)
 {
 	switch (w->cause) {
 	case GC_TASK:
@@ -410,7 +463,7 @@ void trace_gap_summary(const struct trace_gap *g, const struct run *r)
 	}
 }
 
-static void who_json(struct jw *w, const struct who *x)
+static void who_json(struct jw *w, const struct gap_who *x)
 {
 	jw_str(w, "cause", cause_key[x->cause]);
 	if (x->id >= 0)
@@ -487,6 +540,16 @@ void trace_gap_json(const struct trace_gap *g, const struct run *r,
 		jw_int(w, "start_ns", it->start - r->t_measure);
 		jw_int(w, "length_ns", it->len);
 		who_json(w, &it->w);
+		/* the tasks that ran in it, the longest first */
+		jw_arr_begin_inline(w, "tasks");
+		for (j = 0; j < GAP_TOP && it->top[j].ns; j++) {
+			jw_obj_begin_inline(w, NULL);
+			jw_int(w, "pid", it->top[j].pid);
+			jw_str(w, "name", it->top[j].name);
+			jw_int(w, "ns", it->top[j].ns);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

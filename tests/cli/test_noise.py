@@ -138,15 +138,16 @@ def run_with(args, during, timeout=60):
 def test_injected_stalls(tmp_path):
     """A SCHED_FIFO task above the sampler busy for D ms, N times, on the
     measured CPU: exactly N events of at least D - the threshold (the
-    largest loop gap), each holding one stall. D = 80 ms is above what
+    largest loop gap), each holding one stall (a threshold of 100 us keeps
+    the list of events whole on a loaded machine). D = 80 ms is above what
     this machine does by itself (the fair server's 50 ms for starved
     SCHED_OTHER tasks, host stalls of a few ms)."""
     need_cpus(2)
     cpu, d_ms, n = last_cpu(), 80, 3
     js = tmp_path / "r.json"
     p, rc, out, err = run_with(
-        ["noise", "-T", "3", "--warmup", "200ms", "-c", cpu, "-P", "80",
-         "--max-latency", "60000", "--json", js],
+        ["noise", "-T", "5", "--warmup", "200ms", "-c", cpu, "-P", "80",
+         "--threshold", "100us", "--max-latency", "60000", "--json", js],
         stalls_during(cpu, 90, d_ms, 400, n))
     # the 80 ms gaps exceed --max-latency 60 ms
     assert rc == 2, (out, err)
@@ -173,7 +174,12 @@ def has_tracefs():
 @needs_root
 def test_trace_attributes_stalls_to_the_task(tmp_path):
     """--trace: each injected stall's event is attributed to the stalling
-    task (its pid), and every event is decided once."""
+    task: it is a task's, and the stall task (its pid) ran in it for a
+    good part of it, among the tasks listed longest first; every event is
+    decided once. On a shared machine another real-time task (another
+    test's sampler) may take the CPU from the stall task within its gap:
+    the stall task need not be the first of the list, so that is not
+    asserted."""
     need_cpus(2)
     if "not built in" in run(["noise", "--help"], check=0).stdout:
         pytest.skip("--trace not built in")
@@ -182,14 +188,18 @@ def test_trace_attributes_stalls_to_the_task(tmp_path):
     cpu, d_ms, n = last_cpu(), 80, 3
     js = tmp_path / "r.json"
     p, rc, out, err = run_with(
-        ["noise", "-T", "3", "--warmup", "200ms", "-c", cpu, "-P", "80",
-         "--trace", "--json", js],
+        ["noise", "-T", "5", "--warmup", "200ms", "-c", cpu, "-P", "80",
+         "--threshold", "100us", "--trace", "--json", js],
         stalls_during(cpu, 90, d_ms, 400, n))
     assert rc == 0, (out, err)
     d = load(js)
     check_result(d, 1)
     big = big_events(d, d_ms)
+    # the stalls end 2.2 s after the warm-up started (and the python
+    # start-up): inside the 5 s measured
     assert len(big) == n, (big, p.stalls)
+    for (s0, s1) in p.stalls:
+        assert len([e for e in big if e[0] <= s0 and e[1] >= s1]) == 1
     tr = d["trace"]
     assert tr["method"] == "gaps"
     [tc] = tr["cpus"]
@@ -203,13 +213,16 @@ def test_trace_attributes_stalls_to_the_task(tmp_path):
               for g in tr["gaps"]}
     for ev in big:
         g = traced[ev]
-        assert (g["cause"], g["id"]) == ("task", p.stall_pid), g
-        assert g["name"].startswith("python"), g
-    who = [x for x in tc["who"] if x["cause"] == "task" and
-           x["id"] == p.stall_pid]
-    assert len(who) == 1 and who[0]["gaps"] >= n
+        assert g["cause"] == "task", g
+        tasks = g["tasks"]
+        assert tasks and g["id"] == tasks[0]["pid"], g
+        assert [t["ns"] for t in tasks] == sorted(
+            (t["ns"] for t in tasks), reverse=True)
+        assert sum(t["ns"] for t in tasks) <= g["length_ns"]
+        stall = [t for t in tasks if t["pid"] == p.stall_pid]
+        assert len(stall) == 1 and stall[0]["ns"] >= 20000000, g
+        assert stall[0]["name"].startswith("python"), g
     assert "== Trace CPU %d: gaps by cause: task " % cpu in out
-    assert "task %s[%d]" % (who[0]["name"], p.stall_pid) in out
 
 
 @needs_root
