@@ -3,7 +3,6 @@
 time), injected stalls seen as exactly one event each, the helper threads
 kept off the measured CPU, SCHED_OTHER, thresholds, options."""
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -109,15 +108,24 @@ def stalls_during(cpu, prio, ms, every_ms, count):
     return during
 
 
-def big_events(d, d_ms):
-    """The listed events of at least d_ms - the threshold, as absolute
-    [start, end] on the test clock."""
+def big_events(d, d_ms, stalls):
+    """The listed events of at least d_ms - the threshold that hold one
+    of the stalls [start, end], as absolute [start, end] on the test
+    clock. Each stall must be inside exactly one of them. Events as long
+    that hold no stall are the machine's (RT throttling hands the CPU to
+    other tasks for up to 50 ms a second, and other tests' real-time
+    tasks share it): counted apart, not asserted."""
     td = d["test_data"]
     c = td["cpus"][0]
     assert c["events_not_listed"] == 0
     t0 = td["measure_start_ns"]
-    return [(t0 + s, t0 + s + l) for s, l in c["event_list"]
-            if l >= d_ms * 1000000 - td["threshold_ns"]]
+    big = [(t0 + s, t0 + s + l) for s, l in c["event_list"]
+           if l >= d_ms * 1000000 - td["threshold_ns"]]
+    for (s0, s1) in stalls:
+        assert len([e for e in big if e[0] <= s0 and e[1] >= s1]) == 1, \
+            (s0, s1, big)
+    return [e for e in big
+            if any(e[0] <= s0 and e[1] >= s1 for s0, s1 in stalls)]
 
 
 def run_with(args, during, timeout=60):
@@ -138,10 +146,11 @@ def run_with(args, during, timeout=60):
 def test_injected_stalls(tmp_path):
     """A SCHED_FIFO task above the sampler busy for D ms, N times, on the
     measured CPU: exactly N events of at least D - the threshold (the
-    largest loop gap), each holding one stall (a threshold of 100 us keeps
-    the list of events whole on a loaded machine). D = 80 ms is above what
-    this machine does by itself (the fair server's 50 ms for starved
-    SCHED_OTHER tasks, host stalls of a few ms)."""
+    largest loop gap) hold them, one stall each (a threshold of 100 us
+    keeps the list of events whole on a loaded machine). D = 80 ms is
+    above the machine's own gaps but for RT throttling's (up to 50 ms a
+    second, longer where other tests' real-time tasks share the CPU):
+    those hold no stall and are left aside (big_events())."""
     need_cpus(2)
     cpu, d_ms, n = last_cpu(), 80, 3
     js = tmp_path / "r.json"
@@ -156,11 +165,9 @@ def test_injected_stalls(tmp_path):
     check_result(d, 1)
     assert len(p.stalls) == n
     c = d["test_data"]["cpus"][0]
-    big = big_events(d, d_ms)
+    # exactly n events of at least D - the threshold hold the n stalls
+    big = big_events(d, d_ms, p.stalls)
     assert len(big) == n, (big, p.stalls)
-    for (s0, s1) in p.stalls:
-        holding = [e for e in big if e[0] <= s0 and e[1] >= s1]
-        assert len(holding) == 1, (s0, s1, big)
     # the last range (>= 10 ms) holds them
     assert c["events_by_range"][-1] >= n
     assert d["summary"]["gap"]["max_ns"] >= d_ms * 1000000
@@ -194,12 +201,10 @@ def test_trace_attributes_stalls_to_the_task(tmp_path):
     assert rc == 0, (out, err)
     d = load(js)
     check_result(d, 1)
-    big = big_events(d, d_ms)
     # the stalls end 2.2 s after the warm-up started (and the python
     # start-up): inside the 5 s measured
+    big = big_events(d, d_ms, p.stalls)
     assert len(big) == n, (big, p.stalls)
-    for (s0, s1) in p.stalls:
-        assert len([e for e in big if e[0] <= s0 and e[1] >= s1]) == 1
     tr = d["trace"]
     assert tr["method"] == "gaps"
     [tc] = tr["cpus"]
