@@ -109,9 +109,9 @@ for f in "$dir"*.json; do
 		fail "$(basename "$f"): not a complete run"
 	n=$((n + 1))
 done
-[ "$n" -ge 8 ] ||
-	fail "the suite kept $n result files in $dir, expected 8 (4 tests, without and with load)"
-for t in latency switch handshake cruncher; do
+[ "$n" -ge 10 ] ||
+	fail "the suite kept $n result files in $dir, expected 10 (5 tests, without and with load)"
+for t in latency switch handshake cruncher noise; do
 	grep -qi "$t" "$dir/report.txt" ||
 		fail "the suite report ($dir/report.txt) does not name $t"
 done

@@ -78,16 +78,17 @@ void cmd_companions_free(struct companion *comp, int n)
 }
 
 /* Does @t take the options of companion @ops? The trace needs a timer
- * series (test_desc.timer_wake); the loads go with every test but one
- * whose tables are the whole command line (cyclic: cyclictest's); the
- * metrics with every test, that one too (no cyclictest option starts
- * with --metrics). */
+ * series (test_desc.timer_wake) or gaps (test_desc.gap_series); the loads
+ * go with every test but one whose tables are the whole command line
+ * (cyclic: cyclictest's); the metrics with every test, that one too (no
+ * cyclictest option starts with --metrics). */
 static bool takes_opts(const struct test_desc *t,
 		       const struct companion_ops *ops)
 {
 	if (ops == &metrics_companion)
 		return true;
-	return !t->own_options && (ops != &trace_companion || t->timer_wake);
+	return !t->own_options &&
+	       (ops != &trace_companion || t->timer_wake || t->gap_series);
 }
 
 static int run_with(const struct test_desc *t, struct engine_opts *o,

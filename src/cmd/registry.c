@@ -17,7 +17,8 @@
 	X(cyclic) \
 	X(switch) \
 	X(handshake) \
-	X(cruncher)
+	X(cruncher) \
+	X(noise)
 
 /* The other commands; the tests come after the first (suite). */
 #define RTLAT_CMDS_FIRST(X) X(suite)
@@ -38,13 +39,18 @@ RTLAT_CMDS(DECLARE_CMD)
 
 #define TEST_CMD(n) { .test = &n##_test },
 #define CMD_PTR(n) &cmd_##n,
-#define COUNT(n) +1	/* NOLINT(bugprone-macro-parentheses): a term of a sum */
+#define CMD_INDEX(n) CMD_INDEX_##n,
 
 /* cmd_registry_init() completes these from their descriptors. */
 static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD) };
 
-const struct rtlat_cmd *rtlat_cmds[RTLAT_CMDS_FIRST(COUNT) RTLAT_TESTS(COUNT)
-				   RTLAT_CMDS(COUNT) + 1];
+/* one enumerator per command: their count */
+enum {
+	RTLAT_CMDS_FIRST(CMD_INDEX) RTLAT_TESTS(CMD_INDEX) RTLAT_CMDS(CMD_INDEX)
+	RTLAT_NCMDS
+};
+
+const struct rtlat_cmd *rtlat_cmds[RTLAT_NCMDS + 1];
 
 int rtlat_argc;
 char **rtlat_argv;

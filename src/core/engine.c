@@ -1184,6 +1184,28 @@ static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
 	return e;
 }
 
+/*
+ * test_desc.spins: the display and the main thread off the CPUs of the
+ * pinned samplers, so that neither runs in (nor wakes up on) the time the
+ * samplers measure; said when no other CPU is allowed.
+ */
+static void keep_helpers_off(struct run *r)
+{
+	struct cpuset busy;
+	int i, e;
+
+	cpuset_zero(&busy);
+	for (i = 0; i < r->nsamplers; i++)
+		if (r->s[i].cpu >= 0)
+			cpuset_set(&busy, r->s[i].cpu);
+	e = thread_avoid(r->display, &busy);
+	if (!e)
+		e = thread_avoid(pthread_self(), &busy);
+	if (e)
+		engine_warn(r, "the display and main threads share the measured CPUs (%s): their work shows in the measurement",
+			    e == -ENOSPC ? "no other CPU allowed" : strerror(-e));
+}
+
 /* Set @flag (start or stop) and wake the samplers waiting at the gate. */
 static void gate_set(struct run *r, _Atomic int *flag)
 {
@@ -1527,6 +1549,8 @@ static int run_start(struct run *r, const sigset_t *sigs)
 		return -1;
 	}
 	r->display_started = true;
+	if (t->spins)
+		keep_helpers_off(r);
 	if (o->warmup_ns > 0 && !o->quiet && !r->stop_reason)
 		fprintf(stderr, "warming up...\n");
 	gate_set(r, &r->start);

@@ -13,6 +13,7 @@
 #include "core/outfile.h"
 #include "core/timeutil.h"
 #include "trace/trace.h"
+#include "trace/trace_gap.h"
 #include "trace/trace_source.h"
 
 #define NSER		(TM_NCOMP + 1)	/* the parts + the traced latency */
@@ -25,12 +26,8 @@
 #define SNAP_MAX	4096		/* events saved around the worst */
 #define BUFFER_KB	4096		/* per traced CPU */
 #define MAX_IRQS	8
-#define NSOFTIRQ	10
+#define NSOFTIRQ	TEV_NSOFTIRQ
 
-static const char *const softirq_name[NSOFTIRQ] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
 
 /* One sample looked at closely: the worst, the --break one. */
 struct focus {
@@ -805,7 +802,7 @@ static void print_focus(struct trace *t, const char *what,
 		if (f->softirqs[i])
 			o += (size_t)snprintf(line + o, o < sizeof(line) ? sizeof(line) - o : 0,
 					      "%ssoftirq %s x%u", o ? ", " : "",
-					      softirq_name[i], f->softirqs[i]);
+					      tev_softirq_name[i], f->softirqs[i]);
 	for (i = 0; i < f->ntimers; i++)
 		o += (size_t)snprintf(line + o, o < sizeof(line) ? sizeof(line) - o : 0,
 				      "%stimer %s x%u", o ? ", " : "",
@@ -955,7 +952,7 @@ static void print_event(FILE *f, const struct trace *t, const struct tev *e,
 		break;
 	case TEV_SOFTIRQ:
 		fprintf(f, "softirq_entry: vec=%u [action=%s]\n", e->u.softirq.vec,
-			e->u.softirq.vec < NSOFTIRQ ? softirq_name[e->u.softirq.vec] : "?");
+			e->u.softirq.vec < NSOFTIRQ ? tev_softirq_name[e->u.softirq.vec] : "?");
 		break;
 	case TEV_LOCAL_TIMER:
 		fprintf(f, "local_timer_entry\n");
@@ -1089,7 +1086,7 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 	jw_obj_begin(w, "softirqs");
 	for (i = 0; i < NSOFTIRQ; i++)
 		if (f->softirqs[i])
-			jw_uint(w, softirq_name[i], f->softirqs[i]);
+			jw_uint(w, tev_softirq_name[i], f->softirqs[i]);
 	jw_obj_end(w);
 	jw_arr_begin(w, "timers");
 	for (i = 0; i < f->ntimers; i++) {
@@ -1190,11 +1187,11 @@ enum { OPT_TRACE = 0x400 };
 
 static const struct optdesc trace_opts[] = {
 	{ "trace", 0, optional_argument, "MODE",
-	  "split every latency into irq latency, handler to wake-up,\n"
-	  "wake-up to running and return to user from the kernel's trace\n"
-	  "events (root, tracefs); analyse the worst sample. MODE: events\n"
-	  "(default) or timerlat (also run the kernel's timerlat tracer as\n"
-	  "a reference)"
+	  "from the kernel's trace events (root, tracefs): split every\n"
+	  "latency into irq latency, handler to wake-up, wake-up to\n"
+	  "running and return to user and analyse the worst sample; noise:\n"
+	  "what ran in each gap. MODE: events (default) or timerlat (timer\n"
+	  "tests: also run the kernel's timerlat tracer as a reference)"
 #ifndef HAVE_TRACEFS
 	  " [not built in]"
 #endif
@@ -1226,6 +1223,18 @@ static int tc_check(struct companion *c, const struct run *r, char *err,
 
 	if (!ts->mode)
 		return 0;
+	if (r->test->gap_series) {
+		if (ts->mode == TRACE_TIMERLAT) {
+			snprintf(err, len, "--trace=timerlat needs a timer test (latency, cyclic): %s has no timer; use --trace",
+				 r->test->name);
+			return -1;
+		}
+		if (o->clock != CLOCK_MONOTONIC) {
+			snprintf(err, len, "--trace needs --clock monotonic (the trace clock is CLOCK_MONOTONIC)");
+			return -1;
+		}
+		return tsrc_check(false, err, len);
+	}
 	if (o->json_file && o->gnuplot_file) {
 		char ev[PATH_MAX + 16];
 
@@ -1248,20 +1257,32 @@ static bool tc_wants_raw(const struct companion *c)
 
 static int tc_start(struct companion *c, struct run *r, char *err, size_t len)
 {
-	const struct trace_state *ts = c->state;
+	struct trace_state *ts = c->state;
 
+	if (ts->mode && r->test->gap_series)
+		return trace_gap_start(r, &ts->g, err, len);
 	return ts->mode ? trace_start(r, err, len) : 0;
 }
 
 static void tc_raw(struct companion *c, struct run *r, int i,
 		   const struct rawrec *rec)
 {
-	trace_sample(r, i, rec);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_sample(ts->g, i, rec);
+	else
+		trace_sample(r, i, rec);
 }
 
 static void tc_poll(struct companion *c, struct run *r, bool final)
 {
-	trace_poll(r, final);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_poll(ts->g, r, final);
+	else
+		trace_poll(r, final);
 }
 
 static bool tc_interval_ready(struct companion *c, struct run *r, uint64_t k)
@@ -1277,16 +1298,30 @@ static int tc_finish(struct companion *c, struct run *r, char *err,
 
 static void tc_summary(struct companion *c, struct run *r)
 {
-	trace_summary(r);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_summary(ts->g, r);
+	else
+		trace_summary(r);
 }
 
 static void tc_json(struct companion *c, const struct run *r, struct jw *w)
 {
-	trace_json(r, w);
+	struct trace_state *ts = c->state;
+
+	if (ts->g)
+		trace_gap_json(ts->g, r, w);
+	else
+		trace_json(r, w);
 }
 
 static void tc_release(struct companion *c, struct run *r)
 {
+	struct trace_state *ts = c->state;
+
+	trace_gap_stop(ts->g);
+	ts->g = NULL;
 	trace_stop(r);
 }
 

@@ -41,6 +41,9 @@ struct trace;
 struct trace_state {
 	int mode;			/* enum trace_mode, from --trace */
 	struct trace *t;		/* once started, or NULL */
+	struct trace_gap *g;		/* the same for a test of gaps
+					 * (test_desc.gap_series,
+					 * trace_gap.h) */
 };
 
 /*
@@ -96,7 +99,8 @@ void trace_stop(struct run *r);
 void trace_events_path(const char *json, char *buf, size_t len);
 
 /* The trace as a companion of a run (--trace; engine.h): the command layer
- * passes it to the runs of tests with test_desc.timer_wake. */
+ * passes it to the runs of tests with test_desc.timer_wake (the timer
+ * breakdown) or test_desc.gap_series (what ran in each gap, trace_gap.h). */
 extern const struct companion_ops trace_companion;
 
 /* Is the trace running in @r (it has a state and was started)? */

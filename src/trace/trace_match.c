@@ -6,6 +6,11 @@
 
 #include "trace/trace_match.h"
 
+const char *const tev_softirq_name[TEV_NSOFTIRQ] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
 const char *const tm_comp_name[TM_NCOMP] = {
 	"irq latency", "handler to wake-up", "wake-up to running",
 	"return to user",

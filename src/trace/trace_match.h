@@ -284,6 +284,10 @@ size_t tmatch_history(const struct tmatch *m, int64_t from, int64_t to,
 /* The comm learnt for @pid, or NULL. */
 const char *tmatch_comm(const struct tmatch *m, int pid);
 
+/* The kernel's softirq vectors, by number: "HI", "TIMER", ... "RCU". */
+#define TEV_NSOFTIRQ 10
+extern const char *const tev_softirq_name[TEV_NSOFTIRQ];
+
 /* Names: "irq latency" ... and JSON keys "irq_latency" ... */
 extern const char *const tm_comp_name[TM_NCOMP];
 extern const char *const tm_comp_key[TM_NCOMP];

@@ -30,6 +30,9 @@ struct tsrc_cfg {
 	bool timerlat;		/* also run the timerlat tracer (reference):
 				 * its samples come as TEV_TIMERLAT */
 	int64_t period_ns;	/* timerlat period */
+	bool switches_by_cpu;	/* every sched_switch of the samplers' CPUs,
+				 * not only the samplers' own (what ran in a
+				 * gap of a busy loop) */
 };
 
 /* True when built with libtracefs and libtraceevent. */

@@ -334,7 +334,9 @@ static int set_filter(struct tsrc *s, const struct tsrc_cfg *c,
 	char f[4096], g[2048];
 	int i;
 
-	switch (d->filt) {
+	/* every switch of the CPUs: what ran in a gap of a busy loop */
+	switch (d->filt == FILT_SWITCH && c->switches_by_cpu ? FILT_CPU :
+		d->filt) {
 	case FILT_PID:
 		or_list(f, sizeof(f), "common_pid", c->tids, c->n);
 		break;

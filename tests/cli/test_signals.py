@@ -17,6 +17,7 @@ TESTS = {
     "switch": ["switch"],
     "handshake": ["handshake"],
     "cruncher": ["cruncher", "--ideal", "5ms"],
+    "noise": ["noise"],
 }
 
 

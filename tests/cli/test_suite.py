@@ -22,7 +22,7 @@ SNAPSHOT = ["cmdline", "cpuinfo", "meminfo", "uname", "interrupts.before",
             "interrupts.after"]
 
 
-TESTS = ["latency", "switch", "handshake", "cruncher"]
+TESTS = ["latency", "switch", "handshake", "cruncher", "noise"]
 LOADS = [("none", "without load"), ("hell", "with load (hell)")]
 
 
@@ -85,6 +85,15 @@ EXPECT = {
         ("sleep max", lambda res, sm: us3(sm["sleep"]["max_ns"])),
         ("test-time", lambda res, sm: "00:00:01"),
     ],
+    "noise": [
+        ("max gap", lambda res, sm: us3(sm["gap"]["max_ns"])),
+        ("noise %", lambda res, sm: "%.4f" % max(
+            c["noise_pct"] for c in res["test_data"]["cpus"])),
+        ("on CPU", lambda res, sm: str(res["test_data"]["cpus"][0]["cpu"])),
+        ("events", lambda res, sm: str(sm["gap"]["samples"])),
+        ("p99.9", lambda res, sm: us3(pct(sm["gap"]))),
+        ("test-time", lambda res, sm: "00:00:01"),
+    ],
 }
 
 
@@ -106,7 +115,7 @@ def report_tables(report, label):
 
 @needs_root
 def test_suite_end_to_end(tmp_path):
-    """The default suite: four tests without load and with hell, each table
+    """The default suite: five tests without load and with hell, each table
     showing its result file's figures."""
     out = tmp_path / "res"
     p = run(["suite", "-T", "1", "--warmup", "500ms", "--out", out,
@@ -125,14 +134,14 @@ def test_suite_end_to_end(tmp_path):
         "ideal, sleep max = latest wake-up from the sleep between " \
         "computations, test-time hh:mm:ss:" in report
     # under each row, how it measured
-    assert report.count("\n  measured: ") == 8
+    assert report.count("\n  measured: ") == 10
     rows = [ln for ln in report.splitlines() if ln.startswith("Test Board 1.0 |")]
-    assert len(rows) == 8, rows
+    assert len(rows) == 10, rows
     assert "Loads achieved" in report
     for unit in ("ops/s", "MB/s", "forks/s", "packets/s", "msgs/s"):
         assert unit in report, unit
     # progress on stderr (not a terminal: a line per run at least)
-    assert "run 1 of 8" in p.stderr and "run 8 of 8" in p.stderr
+    assert "run 1 of 10" in p.stderr and "run 10 of 10" in p.stderr
     assert "remaining" in p.stderr
 
     idx = load_json_strict(out / "suite.json")
@@ -142,7 +151,7 @@ def test_suite_end_to_end(tmp_path):
     assert [(r["test"], r["load"]) for r in idx["runs"]] == \
         [(t, l) for t in TESTS for l, _ in LOADS]
     tables = report_tables(report, "Test Board 1.0")
-    assert len(tables) == 8, list(tables)
+    assert len(tables) == 10, list(tables)
     for r in idx["runs"]:
         test = r["test"]
         assert r["status"] == "complete" and r["exit_status"] == 0, r
@@ -181,6 +190,12 @@ def test_suite_end_to_end(tmp_path):
             assert r["params"] == {
                 "events": td["events"],
                 "event_missed_periods": td["event_missed_periods"]}
+        elif test == "noise":
+            td = res["test_data"]
+            c = td["cpus"][0]
+            assert r["params"] == {
+                "noise_pct": float(t["noise %"]), "noise_cpu": c["cpu"],
+                "events": c["events"], "noise_ns": c["noise_ns"]}
         else:
             assert r["params"] == {}
         if test == "handshake":
@@ -218,7 +233,9 @@ def check_report_of_suite_dir(out, idx, tables, label):
         title = "%s %s, " % (r["test"].upper(), dict(LOADS)[r["load"]])
         [t] = [v for k, v in tables.items() if k.startswith(title)]
         for col, want in EXPECT[r["test"]]:
-            if want and col not in ("ideal", "calibrated", "test-time"):
+            # the figures of test_data are not in the report's CSV
+            if want and col not in ("ideal", "calibrated", "test-time",
+                                    "noise %", "on CPU"):
                 assert t[col] == want(None, sm), (r["test"], r["load"], col)
 
 
@@ -424,7 +441,7 @@ def test_suite_test_args_values_are_not_options(tmp_path):
 def test_suite_refuses_unknown_test_in_args(tmp_path):
     p = run(["suite", "--test-args", "foo:-p 200"], check=1)
     assert "'foo' is not a suite test" in p.stderr
-    assert "latency, switch, handshake, cruncher" in p.stderr
+    assert "latency, switch, handshake, cruncher, noise" in p.stderr
     conf = tmp_path / "s.conf"
     conf.write_text("[suite]\nduration = 1\n\n[foo]\nargs = -p 200\n")
     p = run(["suite", "-f", conf], check=1)
@@ -842,7 +859,7 @@ def test_shipped_lava_definition_runs(tmp_path):
     calls = log.read_text().splitlines()
     assert "rtlat-suite-exit-status --result pass --measurement 0 " \
         "--units status" in calls, (p.stdout[-2000:], p.stderr[-2000:])
-    for t in ("latency", "switch", "handshake", "cruncher"):
+    for t in TESTS:
         assert "%s-none --result pass" % t in calls, calls
     assert (tmp_path / "rtlat-junit.xml").exists()
     assert list((tmp_path / "rtlat-results").glob("*/report.txt"))

@@ -431,7 +431,8 @@ static void test_trace_columns(void **state)
 	static const struct series_desc *const d[] = { &lat };
 	static char not_a_trace;
 	static struct trace_state ts = {
-		TRACE_EVENTS, (struct trace *)(void *)&not_a_trace,
+		.mode = TRACE_EVENTS,
+		.t = (struct trace *)(void *)&not_a_trace,
 	};
 	static struct companion comp = { &trace_companion, &ts };
 	struct fake f;
