@@ -17,7 +17,8 @@
 	X(cyclic) \
 	X(switch) \
 	X(handshake) \
-	X(cruncher)
+	X(cruncher) \
+	X(irq)
 
 /* The other commands; the tests come after the first (suite). */
 #define RTLAT_CMDS_FIRST(X) X(suite)

@@ -236,6 +236,9 @@ struct output_ops {
 	 * xeno_interval() (NULL: latency's); see output.h */
 	const struct xeno_col *cols;
 	int ncols;
+	/* or the columns of this run, when its series depend on its options
+	 * (irq --respond): @n set; NULL: cols */
+	const struct xeno_col *(*columns)(const struct run *r, int *n);
 };
 
 /*
