@@ -263,8 +263,9 @@ static int irq_find(struct run *r, struct irq_test *t)
 		log_error("%s", err);
 		return -1;
 	}
-	if (t->irq_cpu[0] &&
-	    irq_intr_set_cpu(&t->intr, t->irq_cpu, err, sizeof(err))) {
+	if ((t->irq_cpu[0] &&
+	     irq_intr_set_cpu(&t->intr, t->irq_cpu, err, sizeof(err))) ||
+	    irq_intr_guard(&t->intr, err, sizeof(err))) {
 		log_error("%s", err);
 		irq_intr_restore(&t->intr);
 		return -1;

@@ -92,11 +92,14 @@ int irq_intr_find(const char *root, const char *pattern);
 void irq_intr_line(const struct irq_intr *in, char *buf, size_t len);
 
 /* --irq-prio: run the thread at SCHED_FIFO @prio; --irq-cpu: the
- * interrupt's affinity @cpus ("1", "0-1"). Each saves what it changes and
- * starts the guard. 0, or -1 with @err. */
+ * interrupt's affinity @cpus ("1", "0-1"). Each saves what it changes.
+ * 0, or -1 with @err. */
 int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len);
 int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 		     size_t len);
+/* After the changes: fork the guard that puts them back should rtlat be
+ * killed (nothing when nothing changed). 0, or -1 with @err. */
+int irq_intr_guard(struct irq_intr *in, char *err, size_t len);
 /* Put back what was changed (idempotent); stops the guard. */
 void irq_intr_restore(struct irq_intr *in);
 

@@ -303,7 +303,7 @@ static void restore_now(struct irq_intr *in)
  * byte once it restored everything itself; end of file without it (rtlat
  * was killed) makes the guard restore. It ignores the terminal's signals.
  */
-static int guard_start(struct irq_intr *in, char *err, size_t len)
+int irq_intr_guard(struct irq_intr *in, char *err, size_t len)
 {
 	int p[2];
 	pid_t pid;
@@ -311,7 +311,7 @@ static int guard_start(struct irq_intr *in, char *err, size_t len)
 	ssize_t n;
 	sigset_t all;
 
-	if (in->guard > 0)
+	if (in->guard > 0 || (!in->prio_set && !in->cpu_set))
 		return 0;
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		snprintf(err, len, "cannot create the guard's pipe: %s",
@@ -375,10 +375,6 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 	in->prio_set = true;
 	in->policy = SCHED_FIFO;
 	in->prio = prio;
-	if (guard_start(in, err, len)) {
-		restore_now(in);
-		return -1;
-	}
 	return 0;
 }
 
@@ -408,10 +404,6 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 	}
 	in->cpu_set = true;
 	read_line(path, in->affinity, sizeof(in->affinity));
-	if (guard_start(in, err, len)) {
-		restore_now(in);
-		return -1;
-	}
 	return 0;
 }
 
