@@ -59,6 +59,7 @@ struct suite {
 	bool sched_in_targs;		/* they set -P/--priority or --policy */
 	bool lava;			/* --lava: LAVA test cases at the end */
 	const char *junit;		/* --junit FILE, or NULL */
+	const char *irq_source;		/* --irq-source SRC, or NULL */
 
 	/* state */
 	char exe[PATH_MAX];

@@ -406,6 +406,10 @@ struct suite_spec {
 	 * a SUITE_MISSES column when no run's headline gives it (not run,
 	 * failed); NULL: "overruns" */
 	const char *miss_name;
+	/* the suite option that gives the test its source ("irq-source"):
+	 * the test runs, also in the default matrix, only when it is
+	 * given, with --source VALUE; NULL: always */
+	const char *source_option;
 };
 
 struct opt_help;

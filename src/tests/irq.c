@@ -786,6 +786,19 @@ static int irq_params(struct run *r, struct test_param *p, int max)
 	return 3;
 }
 
+/* rtlat suite: t2 - t0 and t2 - t1, lost, test-time */
+static const struct suite_col irq_suite_cols[] = {
+	{ "lat min", "latency", SUITE_MIN },
+	{ "lat avg", "latency", SUITE_AVG },
+	{ "lat max", "latency", SUITE_MAX },
+	{ "k>t min", "kernel_to_task", SUITE_MIN },
+	{ "k>t avg", "kernel_to_task", SUITE_AVG },
+	{ "k>t max", "kernel_to_task", SUITE_MAX },
+	{ NULL, "latency", SUITE_MISSES },
+	{ "test-time", NULL, SUITE_TIME },
+	{ NULL, NULL, SUITE_END },
+};
+
 static const struct output_ops irq_output = {
 	.start = irq_start,
 	.interval = xeno_interval,
@@ -840,4 +853,12 @@ const struct test_desc irq_test = {
 	.json = irq_json,
 	.params = irq_params,
 	.out = &irq_output,
+	/* only with --irq-source (or irq-source = in a suite file) */
+	.suite = &(const struct suite_spec){
+		.title = "IRQ",
+		.units = "latencies in us: lat = t2-t0 (stimulus to the task), k>t = t2-t1 (kernel stamp to the task)",
+		.cols = irq_suite_cols,
+		.miss_name = irq_miss,
+		.source_option = "irq-source",
+	},
 };

@@ -160,7 +160,9 @@ static int intr_scan(const char *root, int irq, const char *pattern,
 
 int irq_intr_find(const char *root, const char *pattern)
 {
-	return intr_scan(root, -1, pattern, NULL, 0);
+	char unused[8];
+
+	return intr_scan(root, -1, pattern, unused, sizeof(unused));
 }
 
 /* ROOT/proc/PID/stat: processor (field 39), rt_priority (40), policy (41). */

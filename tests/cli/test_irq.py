@@ -423,3 +423,74 @@ def test_bad_options():
         r = run(["irq"] + args + ["-T", "1"])
         assert r.returncode == 1, args
         assert msg in r.stderr, (args, r.stderr)
+
+
+# ---- rtlat suite -------------------------------------------------------
+
+
+def suite_runs(out):
+    return load(out / "suite.json")["runs"]
+
+
+@needs_root
+@pytest.mark.parametrize("how", ["option", "file"])
+def test_suite_runs_irq_with_a_source(tmp_path, how):
+    out = tmp_path / "res"
+    args = ["suite", "--tests", "irq", "--loads", "none", "-T", "1",
+            "--warmup", "200ms", "-o", out, "-q"]
+    if how == "option":
+        args += ["--irq-source", "net"]
+    else:
+        f = tmp_path / "s.ini"
+        f.write_text("[suite]\nirq-source = net\n")
+        args += ["-f", f]
+    p = run(args, timeout=120)
+    assert p.returncode == 0, p.stderr
+    runs = suite_runs(out)
+    assert [r["test"] for r in runs] == ["irq"]
+    res = load(out / runs[0]["file"])
+    assert res["test_data"]["source"] == "net"
+    check_accounting(res)
+    report = (out / "report.txt").read_text()
+    assert "IRQ without load, latencies in us: lat = t2-t0" in report
+    head = [l for l in report.splitlines() if "lat min" in l][0]
+    assert head.split("|")[1:] == [
+        "-----lat min", "-----lat avg", "-----lat max", "-----k>t min",
+        "-----k>t avg", "-----k>t max", "----lost", "---test-time"]
+    row = report.splitlines()[report.splitlines().index(head) + 1]
+    cells = row.split("|")[1:]
+    s = res["summary"]
+    assert float(cells[2]) == pytest.approx(s["latency"]["max_ns"] / 1000,
+                                            abs=0.001)
+    assert float(cells[5]) == pytest.approx(
+        s["kernel_to_task"]["max_ns"] / 1000, abs=0.001)
+    assert int(cells[6]) == s["latency"]["lost"]
+
+
+@needs_root
+def test_suite_matrix_has_irq_only_with_a_source(tmp_path):
+    base = ["suite", "--loads", "none", "-T", "1", "--warmup", "0", "-q"]
+    p = run(base + ["-o", tmp_path / "a"], timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "irq" not in [r["test"] for r in suite_runs(tmp_path / "a")]
+    p = run(base + ["-o", tmp_path / "b", "--irq-source", "net"],
+            timeout=300)
+    assert p.returncode == 0, p.stderr
+    tests = [r["test"] for r in suite_runs(tmp_path / "b")]
+    assert tests[-1] == "irq" and len(tests) == 5
+
+
+def test_suite_irq_without_source_is_an_error(tmp_path):
+    p = run(["suite", "--tests", "irq", "-T", "1", "-o", tmp_path / "r"])
+    assert p.returncode == 1
+    assert "irq needs a source: give --irq-source" in p.stderr
+
+
+@needs_root
+def test_with_load(tmp_path):
+    """--load runs beside irq as beside every test; the accounting holds."""
+    p, d = run_ipc(tmp_path, ["irq", "-T", "1", "--warmup", "200ms",
+                              "--load", "cpu", "--load-workers", "1"])
+    check_accounting(d)
+    assert [l["name"] for l in d["loads"]] == ["cpu"]
+    assert d["loads"][0]["count"] > 0
