@@ -11,13 +11,15 @@
  * and the series latency = t2 - t0, kernel_to_task = t2 - t1 (the
  * interrupt thread or softirq and the scheduler), stimulus_to_kernel =
  * t1 - t0. Events are numbered; every event sent in the measurement is
- * served or lost (irq_track), never skipped. The source (irq.h) is the net
- * source for now: UDP over a veth pair between two namespaces of rtlat's
- * own, or to a responder (--respond) on another machine (net:HOST, where
- * latency is the round trip and kernel_to_task the responder's).
+ * served or lost (irq_track), never skipped. The sources (irq.h): net, UDP
+ * over a veth pair between two namespaces of rtlat's own, or to a
+ * responder (--respond) on another machine (net:HOST, where latency is the
+ * round trip and kernel_to_task the responder's); gpio, an output line
+ * wired to an input line of a GPIO chip.
  */
 #include <errno.h>
 #include <limits.h>
+#include <linux/gpio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,13 @@ enum { S_LATENCY, S_TASK, S_KERNEL };
 #define IRQ_GRACE_NS (200 * 1000 * 1000LL)
 /* Receive timeout: how often a waiting task looks at the clock. */
 #define IRQ_POLL_NS (50 * 1000 * 1000LL)
+/* gpio: t0 and deadline of the last stimuli, by number */
+#define IRQ_T0_RING 4096
+
+struct irq_stim {
+	_Atomic uint64_t seq;		/* 0 while written */
+	_Atomic int64_t t0, deadline;
+};
 
 struct irq_test {
 	/* options */
@@ -64,6 +73,9 @@ struct irq_test {
 	char irq_cpu[64];		/* --irq-cpu, "": leave it */
 	/* the source and its interrupt */
 	struct irq_net net;
+	bool is_gpio;			/* --source gpio:... */
+	struct irq_gpio gpio;
+	struct irq_stim *stim;		/* gpio: IRQ_T0_RING entries */
 	struct irq_intr intr;
 	bool opened;
 	int cpu[2];			/* sender, receiver */
@@ -111,7 +123,9 @@ static const struct optdesc irq_opts_table[] = {
 	{ "source", 0, required_argument, "SRC",
 	  "the stimulus and its interrupt: net (UDP over a veth pair\n"
 	  "between two network namespaces rtlat creates; default) or\n"
-	  "net:HOST (to rtlat irq --respond on HOST)", OPT_SOURCE },
+	  "net:HOST (to rtlat irq --respond on HOST), or gpio:CHIP:OUT,IN\n"
+	  "(GPIO line OUT wired to line IN of CHIP, e.g. gpio:gpiochip0:17,27)",
+	  OPT_SOURCE },
 	{ "respond", 0, optional_argument, "ADDR",
 	  "answer net:HOST stimuli on this machine (bound to ADDR, default\n"
 	  "any address) and measure kernel_to_task here", OPT_RESPOND },
@@ -143,6 +157,7 @@ static void irq_init(void *priv, struct engine_opts *o, int argc,
 	t->intr.irq = -1;
 	t->intr.guard_fd = -1;
 	irq_net_init(&t->net);
+	irq_gpio_init(&t->gpio, &irq_gpio_kernel);
 }
 
 static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
@@ -154,8 +169,21 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 	(void)o;
 	switch (d->key) {
 	case OPT_SOURCE:
+		if (!strncmp(arg, "gpio:", 5)) {
+			char err[160];
+
+			if (irq_gpio_parse(&t->gpio, arg + 5, err, sizeof(err))) {
+				log_error("invalid value '%s' for --source: %s",
+					  arg, err);
+				return -1;
+			}
+			t->is_gpio = true;
+			snprintf(t->source, sizeof(t->source), "%s", arg);
+			return 0;
+		}
+		t->is_gpio = false;
 		if (strcmp(arg, "net") && strncmp(arg, "net:", 4)) {
-			log_error("invalid value '%s' for --source: net or net:HOST",
+			log_error("invalid value '%s' for --source: net, net:HOST or gpio:CHIP:OUT,IN",
 				  arg);
 			return -1;
 		}
@@ -241,6 +269,19 @@ static int irq_find(struct run *r, struct irq_test *t)
 			return -1;
 		}
 		snprintf(t->intr.why, sizeof(t->intr.why), "named by --irq");
+	} else if (t->is_gpio) {
+		t->intr.irq = irq_intr_find("", "rtlat-irq-in");
+		if (t->intr.irq < 0 ||
+		    irq_intr_describe("", t->intr.irq, &t->intr, err,
+				      sizeof(err))) {
+			t->intr.irq = -1;
+			snprintf(t->intr.why, sizeof(t->intr.why),
+				 "the input line's edge interrupt (consumer rtlat-irq-in) is not in /proc/interrupts (give --irq N)");
+		} else {
+			snprintf(t->intr.why, sizeof(t->intr.why),
+				 "the edge interrupt of line %u (consumer rtlat-irq-in)",
+				 t->gpio.in);
+		}
 	} else if (t->mode == MODE_HOST) {
 		t->intr.irq = -1;
 		snprintf(t->intr.why, sizeof(t->intr.why),
@@ -303,7 +344,17 @@ static int irq_setup(struct run *r)
 	} else if (test_place_two(r, "sender", "receiver", t->cpu) < 0) {
 		return -1;
 	}
-	if (irq_net_open(&t->net, err, sizeof(err))) {
+	if (t->is_gpio) {
+		t->stim = calloc(IRQ_T0_RING, sizeof(*t->stim));
+		if (!t->stim) {
+			log_error("out of memory");
+			return -1;
+		}
+		if (irq_gpio_open(&t->gpio, err, sizeof(err))) {
+			log_error("%s", err);
+			return -1;
+		}
+	} else if (irq_net_open(&t->net, err, sizeof(err))) {
 		log_error("%s", err);
 		return -1;
 	}
@@ -334,9 +385,13 @@ static void irq_teardown(struct run *r)
 	struct irq_test *t = r->priv;
 
 	irq_intr_restore(&t->intr);
-	if (t->opened)
+	if (t->opened && t->is_gpio)
+		irq_gpio_close(&t->gpio);
+	else if (t->opened)
 		irq_net_close(&t->net);
 	t->opened = false;
+	free(t->stim);
+	t->stim = NULL;
 }
 
 /* ---- the sender ------------------------------------------------------- */
@@ -386,7 +441,19 @@ static int irq_sender(struct sampler *s)
 					      memory_order_release);
 		}
 		p.t0 = clock_now_ns(CLOCK_MONOTONIC);
-		e = irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
+		if (t->is_gpio) {
+			struct irq_stim *st = &t->stim[p.seq % IRQ_T0_RING];
+
+			atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
+			atomic_store_explicit(&st->t0, p.t0, memory_order_relaxed);
+			atomic_store_explicit(&st->deadline, p.deadline,
+					      memory_order_relaxed);
+			atomic_store_explicit(&st->seq, p.seq,
+					      memory_order_release);
+			e = irq_gpio_stimulus(&t->gpio);
+		} else {
+			e = irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
+		}
 		if (wk.deadline >= r->t_measure) {
 			t->sent++;
 			atomic_store_explicit(&t->last_seq, p.seq,
@@ -434,13 +501,79 @@ static bool receiver_done(struct irq_test *t, int64_t now, int64_t *done_at)
 	       now - *done_at > IRQ_GRACE_NS;
 }
 
+/*
+ * Event @seq (stimulus at @t0 of the period @deadline, kernel stamp @t1 or
+ * INT64_MIN, the task has it at @t2) arrived: account it once, the events
+ * missing before it as lost. net:HOST: @task_ns is the responder's t2 - t1.
+ */
+static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
+		  int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
+		  int64_t task_ns, int64_t *t_last)
+{
+	uint64_t lost;
+
+	if (!t->tracked) {
+		irq_track_init(&t->tr, atomic_load(&t->first_seq));
+		t->tracked = true;
+	}
+	if (irq_track_event(&t->tr, seq, &lost) != IRQ_EV_SERVED)
+		return;
+	miss_all(s, lost, *t_last);
+	*t_last = deadline;
+	sampler_add(s, S_LATENCY, t2 - t0, deadline);
+	if (t->mode == MODE_HOST) {
+		if (task_ns != INT64_MIN) {
+			sampler_add_same_cycle(s, 1, task_ns, deadline);
+		} else {
+			t->no_stamp++;
+			sampler_overrun_same_cycle(s, 1, 1, deadline);
+		}
+	} else if (t1 != INT64_MIN && t1 >= t0 && t1 <= t2) {
+		sampler_add_same_cycle(s, S_TASK, t2 - t1, deadline);
+		sampler_add_same_cycle(s, S_KERNEL, t1 - t0, deadline);
+	} else {
+		/* no stamp, or not between t0 and t2 (a clock step, another
+		 * clock): the event is served, its split is missing */
+		if (t1 == INT64_MIN) {
+			t->no_stamp++;
+		} else {
+			int64_t off = t1 < t0 ? t0 - t1 : t1 - t2;
+
+			t->stamp_refused++;
+			if (off > t->refused_max)
+				t->refused_max = off;
+		}
+		sampler_overrun_same_cycle(s, S_TASK, 1, deadline);
+		sampler_overrun_same_cycle(s, S_KERNEL, 1, deadline);
+	}
+}
+
+/* gpio: t0 and the deadline of stimulus @seq, or INT64_MIN when it is no
+ * longer (or not yet) in the ring */
+static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
+			int64_t *deadline)
+{
+	struct irq_stim *st = &t->stim[seq % IRQ_T0_RING];
+
+	*t0 = *deadline = INT64_MIN;
+	if (atomic_load_explicit(&st->seq, memory_order_acquire) != seq)
+		return;
+	*t0 = atomic_load_explicit(&st->t0, memory_order_relaxed);
+	*deadline = atomic_load_explicit(&st->deadline, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != seq)
+		*t0 = *deadline = INT64_MIN;
+}
+
+static int receiver_end(struct sampler *s, struct irq_test *t,
+			int64_t t_last);
+
 static int irq_receiver(struct sampler *s)
 {
 	struct run *r = s->run;
 	struct irq_test *t = r->priv;
 	struct irq_pkt p;
 	int64_t t1, t2, t_last = r->t_measure, done_at = 0;
-	uint64_t lost;
 	int e;
 
 	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
@@ -472,46 +605,66 @@ static int irq_receiver(struct sampler *s)
 		if (!atomic_load_explicit(&t->first_known,
 					  memory_order_acquire))
 			continue;	/* warm-up */
-		if (!t->tracked) {
-			irq_track_init(&t->tr, atomic_load(&t->first_seq));
-			t->tracked = true;
-		}
-		if (irq_track_event(&t->tr, p.seq, &lost) != IRQ_EV_SERVED)
-			goto next;
-		miss_all(s, lost, t_last);
-		t_last = p.deadline;
-		sampler_add(s, S_LATENCY, t2 - p.t0, p.deadline);
-		if (t->mode == MODE_HOST) {
-			if (p.task_ns != INT64_MIN) {
-				sampler_add_same_cycle(s, 1, p.task_ns,
-						       p.deadline);
-			} else {
-				t->no_stamp++;
-				sampler_overrun_same_cycle(s, 1, 1, p.deadline);
-			}
-		} else if (t1 != INT64_MIN && t1 >= p.t0 && t1 <= t2) {
-			sampler_add_same_cycle(s, S_TASK, t2 - t1, p.deadline);
-			sampler_add_same_cycle(s, S_KERNEL, t1 - p.t0,
-					       p.deadline);
-		} else {
-			/* no stamp, or not between t0 and t2 (a clock step):
-			 * the event is served, its split is missing */
-			if (t1 == INT64_MIN) {
-				t->no_stamp++;
-			} else {
-				int64_t off = t1 < p.t0 ? p.t0 - t1 : t1 - t2;
-
-				t->stamp_refused++;
-				if (off > t->refused_max)
-					t->refused_max = off;
-			}
-			sampler_overrun_same_cycle(s, S_TASK, 1, p.deadline);
-			sampler_overrun_same_cycle(s, S_KERNEL, 1, p.deadline);
-		}
-next:
+		serve(s, t, p.seq, p.t0, t1, t2, p.deadline,
+		      t->mode == MODE_HOST ? p.task_ns : INT64_MIN, &t_last);
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
+	return receiver_end(s, t, t_last);
+}
+
+/* gpio: the input line's edge events */
+static int irq_receiver_gpio(struct sampler *s)
+{
+	struct run *r = s->run;
+	struct irq_test *t = r->priv;
+	struct gpio_v2_line_event ev;
+	int64_t t0, t1, t2, deadline, t_last = r->t_measure, done_at = 0;
+	uint64_t seq;
+	int e;
+
+	for (;;) {
+		e = irq_gpio_wait(&t->gpio, &ev, (int)(IRQ_POLL_NS / 1000000));
+		t2 = clock_now_ns(CLOCK_MONOTONIC);
+		if (e == -EAGAIN || e == -EINTR) {
+			if (receiver_done(t, t2, &done_at))
+				break;
+			continue;
+		}
+		if (e) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "receiver: reading the events of %s failed: %s",
+				 t->source, strerror(-e));
+			return e;
+		}
+		stim_lookup(t, ev.line_seqno, &t0, &deadline);
+		switch (irq_gpio_match(&t->gpio, &ev, t0, t2, &seq)) {
+		case IRQ_GPIO_OTHER_LINE:
+		case IRQ_GPIO_UNKNOWN:
+			break;		/* not served: lost by the gap */
+		case IRQ_GPIO_CLOCK:
+			/* served; its timestamp is refused */
+			t1 = (int64_t)ev.timestamp_ns;
+			if (atomic_load_explicit(&t->first_known,
+						 memory_order_acquire))
+				serve(s, t, seq, t0, t1, t2, deadline,
+				      INT64_MIN, &t_last);
+			break;
+		case IRQ_GPIO_OK:
+			if (atomic_load_explicit(&t->first_known,
+						 memory_order_acquire))
+				serve(s, t, seq, t0, (int64_t)ev.timestamp_ns,
+				      t2, deadline, INT64_MIN, &t_last);
+			break;
+		}
+		if (receiver_done(t, t2, &done_at))
+			break;
+	}
+	return receiver_end(s, t, t_last);
+}
+
+static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
+{
 	if (atomic_load(&t->first_known)) {
 		if (!t->tracked) {
 			irq_track_init(&t->tr, atomic_load(&t->first_seq));
@@ -591,7 +744,9 @@ static int irq_body(struct sampler *s)
 
 	if (t->mode == MODE_RESPOND)
 		return irq_responder(s);
-	return s->id == 0 ? irq_receiver(s) : irq_sender(s);
+	if (s->id != 0)
+		return irq_sender(s);
+	return t->is_gpio ? irq_receiver_gpio(s) : irq_receiver(s);
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -643,6 +798,8 @@ static const struct xeno_col *irq_columns(const struct run *r, int *n)
 
 static const char *mode_text(const struct irq_test *t)
 {
+	if (t->is_gpio)
+		return "gpio: the output line toggled by the sender, its edge on the input line read by the receiver (GPIO character device, uAPI v2)";
 	switch (t->mode) {
 	case MODE_LOCAL:
 		return "net: UDP over the veth pair rtlat-a (169.254.47.1) -> rtlat-b (169.254.47.2) between two network namespaces of this run";
@@ -654,16 +811,28 @@ static const char *mode_text(const struct irq_test *t)
 	return "";
 }
 
+static const char *stamps_text(const struct irq_test *t)
+{
+	return t->is_gpio ?
+	       "edge event timestamps (timestamp_ns, CLOCK_MONOTONIC, taken in the hard interrupt)" :
+	       t->net.stamps;
+}
+
 static void irq_start(struct run *r)
 {
 	const struct irq_test *t = r->priv;
-	char buf[1200], il[400];
+	char buf[1200], il[400], port[160];
 
 	irq_intr_line(&t->intr, il, sizeof(il));
+	if (t->is_gpio)
+		snprintf(port, sizeof(port), "%s line %u -> line %u",
+			 t->gpio.path, t->gpio.out, t->gpio.in);
+	else
+		snprintf(port, sizeof(port), "port %d", t->net.port);
 	snprintf(buf, sizeof(buf),
-		 "Source: %s%s, port %d\n== %s\n== Receive stamps: %s\n== Series: %s",
+		 "Source: %s%s, %s\n== %s\n== Receive stamps: %s\n== Series: %s",
 		 t->source, t->mode == MODE_RESPOND ? " (--respond)" : "",
-		 t->net.port, mode_text(t), t->net.stamps,
+		 port, mode_text(t), stamps_text(t),
 		 t->mode == MODE_LOCAL ?
 		 "latency = t2-t0 (send to the task's wake-up), kernel_to_task = t2-t1 (kernel receive stamp to the task), stimulus_to_kernel = t1-t0" :
 		 t->mode == MODE_HOST ?
@@ -721,9 +890,17 @@ static void irq_json(struct run *r, struct jw *w)
 	jw_str(w, "role", t->mode == MODE_RESPOND ? "responder" :
 		   t->mode == MODE_HOST ? "stimulus" : "local");
 	jw_int(w, "port", t->net.port);
-	jw_str(w, "receive_stamps", t->net.stamps);
+	jw_str(w, "receive_stamps", stamps_text(t));
 	jw_bool(w, "hardware_stamps", false);
 	jw_bool(w, "hardware_stamps_available", t->net.hw_stamps);
+	if (t->is_gpio) {
+		jw_obj_begin(w, "gpio");
+		jw_str(w, "chip", t->gpio.path);
+		jw_uint(w, "out", t->gpio.out);
+		jw_uint(w, "in", t->gpio.in);
+		jw_uint(w, "other_line_events", t->gpio.other_line);
+		jw_obj_end(w);
+	}
 	jw_obj_begin(w, "interrupt");
 	if (in->irq >= 0) {
 		jw_int(w, "irq", in->irq);

@@ -159,4 +159,62 @@ int irq_net_timeout(int fd, int64_t ns);
  * veth: softirq). */
 void irq_net_intr(const struct irq_net *n, struct irq_intr *in);
 
+/* ---- the gpio source --------------------------------------------------- */
+
+struct gpio_v2_line_event;
+
+/* How the gpio source reaches the kernel: the character device, or a fake
+ * chip in the unit tests. Each returns as the system call does, with
+ * -errno for errors. */
+struct irq_gpio_chip {
+	int (*open)(const char *path);			/* fd */
+	int (*ioctl)(int fd, unsigned long req, void *arg);	/* 0 */
+	ssize_t (*read)(int fd, void *buf, size_t n);	/* bytes */
+	int (*poll)(int fd, int timeout_ms);		/* 1 ready, 0 */
+	void (*close)(int fd);
+};
+
+extern const struct irq_gpio_chip irq_gpio_kernel;
+
+struct irq_gpio {
+	const struct irq_gpio_chip *chip;
+	char name[64];			/* CHIP as written */
+	char path[96];			/* /dev/gpiochipN */
+	unsigned out, in;		/* line offsets */
+	int chip_fd, out_fd, in_fd;
+	int level;			/* the output's value */
+	uint64_t other_line;		/* events of another line */
+	uint64_t wrong_clock;		/* t1 not between t0 and t2 */
+};
+
+enum irq_gpio_verdict {
+	IRQ_GPIO_OK,		/* event *seq, t1 between t0 and t2 */
+	IRQ_GPIO_OTHER_LINE,	/* not the input line's: ignored */
+	IRQ_GPIO_CLOCK,		/* its timestamp is not on the test's clock
+				 * (not between t0 and t2): refused */
+	IRQ_GPIO_UNKNOWN,	/* t0 of *seq is not known (any more) */
+};
+
+void irq_gpio_init(struct irq_gpio *g, const struct irq_gpio_chip *chip);
+/* "CHIP:OUT,IN" (CHIP: gpiochip0, 0 or a path). 0, or -1 with @err. */
+int irq_gpio_parse(struct irq_gpio *g, const char *spec, char *err,
+		   size_t len);
+/* Open the chip, request OUT as an output and IN for both edges; the
+ * events must be on CLOCK_MONOTONIC. 0, or -1 with @err naming the
+ * source and why (no such chip or line, busy, permission). */
+int irq_gpio_open(struct irq_gpio *g, char *err, size_t len);
+void irq_gpio_close(struct irq_gpio *g);
+/* Toggle the output: one edge on the input. 0 or -errno. */
+int irq_gpio_stimulus(struct irq_gpio *g);
+/* Wait up to @timeout_ms for the input's next edge event: 0 with @ev,
+ * -EAGAIN after the timeout, -EINTR, or -errno. */
+int irq_gpio_wait(struct irq_gpio *g, struct gpio_v2_line_event *ev,
+		  int timeout_ms);
+/* Match @ev: its stimulus number *@seq (its line_seqno: stimulus k is
+ * edge k), checked against t0 of that stimulus (@t0, INT64_MIN unknown)
+ * and the wake-up @t2. */
+enum irq_gpio_verdict irq_gpio_match(struct irq_gpio *g,
+				     const struct gpio_v2_line_event *ev,
+				     int64_t t0, int64_t t2, uint64_t *seq);
+
 #endif

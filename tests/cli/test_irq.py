@@ -494,3 +494,73 @@ def test_with_load(tmp_path):
     check_accounting(d)
     assert [l["name"] for l in d["loads"]] == ["cpu"]
     assert d["loads"][0]["count"] > 0
+
+
+# ---- the gpio source ---------------------------------------------------
+
+
+def test_gpio_chip_that_does_not_exist():
+    r = run(["irq", "--source", "gpio:gpiochip77:1,2", "-T", "1"])
+    assert r.returncode == 1
+    assert "gpio:gpiochip77:1,2: cannot open /dev/gpiochip77" in r.stderr
+    assert "no such GPIO chip" in r.stderr
+
+
+def test_gpio_not_a_gpio_chip():
+    r = run(["irq", "--source", "gpio:/dev/null:1,2", "-T", "1"])
+    assert r.returncode == 1
+    assert "gpio:/dev/null:1,2: cannot request line 1 of /dev/null as the " \
+        "out" in r.stderr
+
+
+def test_gpio_bad_spec():
+    r = run(["irq", "--source", "gpio:gpiochip0:3,3", "-T", "1"])
+    assert r.returncode == 1
+    assert "two different line offsets" in r.stderr
+
+
+def test_gpio_sim_end_to_end(tmp_path):
+    """Where the kernel has gpio-sim (CONFIG_GPIO_SIM, configfs): a chip of
+    two lines, the output's value copied to the input's pull by a helper
+    (gpio-sim has no wire between lines), and a run that serves events."""
+    sim = "/sys/kernel/config/gpio-sim"
+    if not is_root():
+        pytest.skip("needs root (configfs, the GPIO chip)")
+    if not os.path.isdir(sim):
+        pytest.skip("no gpio-sim here (%s absent: CONFIG_GPIO_SIM is not "
+                    "in this kernel, nor in the rtvm guest, which has no "
+                    "modules)" % sim)
+    dev = os.path.join(sim, "rtlat-test")
+    os.makedirs(os.path.join(dev, "bank0"))
+    try:
+        with open(os.path.join(dev, "bank0", "num_lines"), "w") as f:
+            f.write("2")
+        with open(os.path.join(dev, "live"), "w") as f:
+            f.write("1")
+        with open(os.path.join(dev, "bank0", "chip_name")) as f:
+            chip = f.read().strip()
+        with open(os.path.join(dev, "dev_name")) as f:
+            pdev = f.read().strip()
+        base = "/sys/devices/platform/%s/%s" % (pdev, chip)
+        js = tmp_path / "r.json"
+        p = start(["irq", "--source", "gpio:%s:0,1" % chip, "-T", "2",
+                   "--warmup", "200ms", "-p", "20ms", "--json", js],
+                  preexec_fn=default_signals)
+        # the wire: line 0's value to line 1's pull, until rtlat ends
+        while p.poll() is None:
+            with open(base + "/sim_gpio0/value") as f:
+                v = f.read().strip()
+            with open(base + "/sim_gpio1/pull", "w") as f:
+                f.write("pull-up" if v == "1" else "pull-down")
+            time.sleep(0.001)
+        out, err = p.communicate(timeout=30)
+        assert p.returncode == 0, err
+        d = load(js)
+        ev = check_accounting(d)
+        assert ev["served"] > 0
+        assert d["test_data"]["interrupt"]["irq"] is not None
+    finally:
+        with open(os.path.join(dev, "live"), "w") as f:
+            f.write("0")
+        os.rmdir(os.path.join(dev, "bank0"))
+        os.rmdir(dev)
