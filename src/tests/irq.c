@@ -53,9 +53,9 @@ enum irq_mode {
 enum { S_LATENCY, S_TASK, S_KERNEL };
 
 /* Waiting for the last events after the sender stopped. */
-#define IRQ_GRACE_NS (200 * 1000 * 1000LL)
+#define IRQ_GRACE_NS (200 * NSEC_PER_MSEC)
 /* Receive timeout: how often a waiting task looks at the clock. */
-#define IRQ_POLL_NS (50 * 1000 * 1000LL)
+#define IRQ_POLL_NS (50 * NSEC_PER_MSEC)
 /* gpio: t0 and deadline of the last stimuli, by number */
 #define IRQ_T0_RING 4096
 
@@ -182,7 +182,7 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 			return 0;
 		}
 		t->is_gpio = false;
-		if (strcmp(arg, "net") && strncmp(arg, "net:", 4)) {
+		if (strcmp(arg, "net") != 0 && strncmp(arg, "net:", 4) != 0) {
 			log_error("invalid value '%s' for --source: net, net:HOST or gpio:CHIP:OUT,IN",
 				  arg);
 			return -1;
@@ -244,7 +244,7 @@ static int irq_configure(void *priv, struct engine_opts *o)
 		log_error("invalid value 'realtime' for --clock: irq compares with the kernel's stamps on CLOCK_MONOTONIC");
 		return -1;
 	}
-	if (t->net.respond && strcmp(t->source, "net")) {
+	if (t->net.respond && strcmp(t->source, "net") != 0) {
 		log_error("--respond and --source %s: the responder answers a net:HOST source elsewhere",
 			  t->source);
 		return -1;
@@ -849,13 +849,14 @@ static void irq_start(struct run *r)
 static void irq_summary(struct run *r)
 {
 	const struct irq_test *t = r->priv;
+	uint64_t answered = t->tr.served + t->tr.lost;
 	int i;
 
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
 	if (t->mode == MODE_RESPOND)
 		printf("== Events: %llu answered in the measurement = %llu served + %llu lost (sequence gaps); %llu duplicated, %llu late, %llu without a kernel stamp, %llu with a stamp after the wake-up (refused), %llu foreign packets, %llu answers not sent\n",
-		       (unsigned long long)(t->tr.served + t->tr.lost),
+		       (unsigned long long)answered,
 		       (unsigned long long)t->tr.served,
 		       (unsigned long long)t->tr.lost,
 		       (unsigned long long)t->tr.duplicate,

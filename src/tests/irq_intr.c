@@ -216,7 +216,7 @@ static void intr_thread(const char *root, struct irq_intr *in)
 			continue;
 		snprintf(path, sizeof(path), "%s/proc/%ld/comm", root, pid);
 		if (read_line(path, comm, sizeof(comm)) ||
-		    strncmp(comm, pre, strlen(pre)) ||
+		    strncmp(comm, pre, strlen(pre)) != 0 ||
 		    /* irq/N-s-name: the secondary thread of a forced one */
 		    !strncmp(comm + strlen(pre), "s-", 2))
 			continue;

@@ -260,6 +260,7 @@ static void local_ifname(int fd, char *name, size_t len)
 	struct ifaddrs *ifa, *i;
 
 	name[0] = '\0';
+	memset(&ss, 0, sizeof(ss));
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0 ||
 	    getifaddrs(&ifa) < 0)
 		return;
