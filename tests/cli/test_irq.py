@@ -414,6 +414,15 @@ def test_irq_prio_without_interrupt():
     assert "softirq" in r.stderr
 
 
+def test_help_says_its_defaults():
+    """-p, -c and -P as they apply to irq, with irq's defaults."""
+    h = run(["irq", "--help"], check=0).stdout
+    assert "period of the stimuli in us, or with a unit (default 1000)" in h
+    assert "the sender runs at PRIO-1 (default 90)" in h
+    assert "the sender on the\n" in h.replace("  ", "") or \
+        "sender on the" in h
+
+
 def test_bad_options():
     for args, msg in ((["--irq-prio", "0"], "--irq-prio: 1..99"),
                       (["--port", "70000"], "--port: 1..65535"),
