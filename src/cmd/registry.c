@@ -39,7 +39,7 @@ RTLAT_CMDS(DECLARE_CMD)
 
 #define TEST_CMD(n) { .test = &n##_test },
 #define CMD_PTR(n) &cmd_##n,
-#define COUNT(n) +1
+#define COUNT(n) +1	/* a term of a sum: NOLINT(bugprone-macro-parentheses) */
 
 /* cmd_registry_init() completes these from their descriptors. */
 static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD) };
