@@ -312,7 +312,7 @@ static int test_opt(void *p, const struct optdesc *d, const char *arg)
 
 int cmd_test_main(const struct test_desc *t, int argc, char **argv)
 {
-	static struct optdesc helped[64];
+	static struct optdesc helped[2][64];	/* common, timer */
 	const struct optdesc *tables[MAX_TABLES + 1];
 	struct test_opt_ctx c = { t, NULL, NULL };
 	struct engine_opts o;
@@ -329,12 +329,16 @@ int cmd_test_main(const struct test_desc *t, int argc, char **argv)
 	if (t->init)
 		t->init(c.priv, &o, argc, argv);
 	/* the help of a shared option as it applies to @t */
-	for (i = 0; i < MAX_TABLES && t->opts[i]; i++)
-		tables[i] = t->help && t->opts[i] == engine_common_opts ?
-			    opt_table_help(helped, sizeof(helped) /
-					   sizeof(helped[0]),
+	for (i = 0; i < MAX_TABLES && t->opts[i]; i++) {
+		int h = t->opts[i] == engine_common_opts ? 0 :
+			t->opts[i] == engine_timer_opts ? 1 : -1;
+
+		tables[i] = t->help && h >= 0 ?
+			    opt_table_help(helped[h], sizeof(helped[h]) /
+					   sizeof(helped[h][0]),
 					   t->opts[i], t->help) :
 			    t->opts[i];
+	}
 	tables[i] = NULL;
 	snprintf(usage, sizeof(usage), "rtlat %s [OPTIONS]", t->name);
 	r = parse_and_run(argc, argv, tables, test_opt, &c, &o, usage,

@@ -18,7 +18,8 @@
 	X(switch) \
 	X(handshake) \
 	X(cruncher) \
-	X(noise)
+	X(noise) \
+	X(irq)
 
 /* The other commands; the tests come after the first (suite). */
 #define RTLAT_CMDS_FIRST(X) X(suite)

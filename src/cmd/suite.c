@@ -60,6 +60,7 @@ enum {
 	OPT_DB,
 	OPT_MARGIN,
 	OPT_GATE_METRICS,
+	OPT_IRQ_SOURCE,
 };
 
 static const struct optdesc suite_opts[] = {
@@ -105,6 +106,9 @@ static const struct optdesc suite_opts[] = {
 			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
+	{ "irq-source", 0, required_argument, "SRC",
+	  "run rtlat irq with --source SRC (net, net:HOST); without it irq\n"
+	  "is not run", OPT_IRQ_SOURCE },
 	{ "test-args", 0, required_argument, "TEST:ARGS",
 	  "extra arguments for every run of TEST, e.g. \"latency:-p 200\"", OPT_TEST_ARGS },
 	{ "file", 'f', required_argument, "FILE",
@@ -414,6 +418,11 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		if (parse_time_ns(arg, NSEC_PER_SEC, &s->warmup_ns) < 0)
 			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
 		return 0;
+	case OPT_IRQ_SOURCE:
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a source, e.g. net");
+		s->irq_source = arg;
+		return 0;
 	case OPT_TEST_ARGS:
 		return test_args_add(s, d, arg);
 	case 'f':
@@ -534,12 +543,26 @@ static int read_suite_files(struct suite *s, int argc, char **argv)
 
 /* --- the matrix ----------------------------------------------------------- */
 
+/* The source a test of @c needs from the suite's options (NULL: none
+ * given); *@needs says whether it needs one. */
+static const char *test_source(const struct suite *s,
+			       const struct rtlat_cmd *c, bool *needs)
+{
+	const char *opt = c->suite ? c->suite->source_option : NULL;
+
+	*needs = opt != NULL;
+	if (opt && !strcmp(opt, "irq-source"))
+		return s->irq_source;
+	return NULL;
+}
+
 static int build_runs(struct suite *s)
 {
 	const struct rtlat_cmd *tests[32];
 	char list[512], *tok, *next, *save = NULL, err[256];
 	const char *states[16];
 	int ntests = 0, nstates = 0, i, j, k;
+	bool needs;
 
 	if (s->tests) {
 		snprintf(list, sizeof(list), "%s", s->tests);
@@ -555,12 +578,18 @@ static int build_runs(struct suite *s)
 					  suite_test_names(known, sizeof(known)));
 				return -1;
 			}
+			if (!test_source(s, c, &needs) && needs) {
+				log_error("invalid value '%s' for --tests: %s needs a source: give --%s (irq-source = in a suite file)",
+					  s->tests, tok, c->suite->source_option);
+				return -1;
+			}
 			if (ntests < 32)
 				tests[ntests++] = c;
 		}
 	} else {
 		for (i = 0; rtlat_cmds[i]; i++)
-			if (rtlat_cmds[i]->suite && ntests < 32)
+			if (rtlat_cmds[i]->suite && ntests < 32 &&
+			    (test_source(s, rtlat_cmds[i], &needs) || !needs))
 				tests[ntests++] = rtlat_cmds[i];
 	}
 	if (!ntests) {
@@ -862,8 +891,15 @@ static int build_argv(const struct suite *s, const struct suite_run *r,
 	size_t used = 0;
 	int n = 0, i;
 
+	bool needs;
+	const char *src = test_source(s, r->cmd, &needs);
+
 	av[n++] = "rtlat";
 	av[n++] = r->cmd->name;
+	if (src) {
+		av[n++] = "--source";
+		av[n++] = src;
+	}
 	av[n++] = "-T";
 	snprintf(dur, 32, "%lldns", (long long)s->duration_ns);
 	av[n++] = dur;

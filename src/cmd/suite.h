@@ -78,6 +78,7 @@ struct suite {
 	const char *gate_margin;	/* --margin PCT, or NULL */
 	const char *gate_metrics;	/* --gate-metrics LIST, or NULL */
 	struct lab_opts kcidb;		/* --kcidb FILE, its origin and build */
+	const char *irq_source;		/* --irq-source SRC, or NULL */
 
 	/* state */
 	char exe[PATH_MAX];

@@ -253,6 +253,9 @@ struct output_ops {
 	 * xeno_interval() (NULL: latency's); see output.h */
 	const struct xeno_col *cols;
 	int ncols;
+	/* or the columns of this run, when its series depend on its options
+	 * (irq --respond): @n set; NULL: cols */
+	const struct xeno_col *(*columns)(const struct run *r, int *n);
 };
 
 /*
@@ -429,6 +432,10 @@ struct suite_spec {
 	 * a SUITE_MISSES column when no run's headline gives it (not run,
 	 * failed); NULL: "overruns" */
 	const char *miss_name;
+	/* the suite option that gives the test its source ("irq-source"):
+	 * the test runs, also in the default matrix, only when it is
+	 * given, with --source VALUE; NULL: always */
+	const char *source_option;
 };
 
 struct opt_help;

@@ -263,6 +263,8 @@ static const struct xeno_col *rtd_cols(const struct run *r, int *n)
 {
 	const struct output_ops *out = r->test->out;
 
+	if (out && out->columns)
+		return out->columns(r, n);
 	if (out && out->cols) {
 		*n = out->ncols;
 		return out->cols;

@@ -336,22 +336,20 @@ static int cpus_in_order(const char *arg, int *list, int max)
 	return n;
 }
 
-static int place(struct run *r, struct ipc_test *t)
+int test_place_two(struct run *r, const char *first, const char *second,
+		   int list[2])
 {
 	struct engine_opts *o = r->o;
-	int list[2], n = 0, c;
+	int n = 0, c;
 
 	if (o->cpus_given && o->cpus_arg[0]) {
-		/* -c as written: side a's CPU first (the event thread's
-		 * for switch), then side b's */
+		/* -c as written: the first role's CPU first, then the
+		 * second's */
 		n = cpus_in_order(o->cpus_arg, list, 2);
 		if (n > 2) {
 			log_error("-c/--cpus %s: %s takes one CPU (%s and %s on it) or two (%s, then %s)",
-				  o->cpus_arg, r->test->name,
-				  t->role[t->partner_cpu_index ? 0 : 1],
-				  t->role[t->partner_cpu_index ? 1 : 0],
-				  t->role[t->partner_cpu_index ? 0 : 1],
-				  t->role[t->partner_cpu_index ? 1 : 0]);
+				  o->cpus_arg, r->test->name, first, second,
+				  first, second);
 			return -1;
 		}
 	} else if ((c = cpuset_next(&o->cpus, 0)) >= 0) {
@@ -366,6 +364,16 @@ static int place(struct run *r, struct ipc_test *t)
 	cpuset_zero(&o->cpus);
 	cpuset_set(&o->cpus, list[0]);
 	cpuset_set(&o->cpus, list[1]);
+	return 0;
+}
+
+static int place(struct run *r, struct ipc_test *t)
+{
+	int list[2];
+
+	if (test_place_two(r, t->role[t->partner_cpu_index ? 0 : 1],
+			   t->role[t->partner_cpu_index ? 1 : 0], list) < 0)
+		return -1;
 	t->cpu[1] = list[t->partner_cpu_index];
 	t->cpu[0] = list[!t->partner_cpu_index];
 	return 0;

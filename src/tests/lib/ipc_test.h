@@ -251,6 +251,15 @@ void ipc_test_cfg_init(struct ipc_test_cfg *c);
 int ipc_test_opt(void *cfg, const struct optdesc *d, const char *arg);
 
 /*
+ * In a two-thread test's setup(): the CPUs of its two threads from -c (one
+ * CPU: both on it; two: @first's, then @second's, the roles named in the
+ * error; default: both on the first CPU rtlat may use) into @list, and
+ * -c's set made those. Returns 0 or -1 (reported).
+ */
+int test_place_two(struct run *r, const char *first, const char *second,
+		   int list[2]);
+
+/*
  * In the test's setup(): place the sides on the -c CPUs (one CPU: both on
  * it; two: the partner on the one at partner_cpu_index; default: both on
  * the first CPU rtlat may use), open the channel and add side 0 measuring

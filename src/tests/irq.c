@@ -1,0 +1,1042 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtlat irq: interrupt latency, from a device's stimulus to the real-time
+ * task that serves it (the measurement of lpptest, Xenomai's irqbench and
+ * gpiobench). Per event:
+ *
+ *   t0  the stimulus: the sender thread sends it (its clock read)
+ *   t1  the kernel has it: the receive stamp the kernel took
+ *   t2  the waiting real-time task has it (its clock read after the wait)
+ *
+ * and the series latency = t2 - t0, kernel_to_task = t2 - t1 (the
+ * interrupt thread or softirq and the scheduler), stimulus_to_kernel =
+ * t1 - t0. Events are numbered; every event sent in the measurement is
+ * served or lost (irq_track), never skipped. The sources (irq.h): net, UDP
+ * over a veth pair between two namespaces of rtlat's own, or to a
+ * responder (--respond) on another machine (net:HOST, where latency is the
+ * round trip and kernel_to_task the responder's); gpio, an output line
+ * wired to an input line of a GPIO chip.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/gpio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "core/engine.h"
+#include "core/jsonw.h"
+#include "core/log.h"
+#include "core/parse.h"
+#include "core/rtsetup.h"
+#include "core/timeutil.h"
+#include "output/output.h"
+#include "tests/irq.h"
+#include "tests/lib/ipc_test.h"
+
+enum {
+	OPT_SOURCE = 800,
+	OPT_RESPOND,
+	OPT_PORT,
+	OPT_IRQ,
+	OPT_IRQ_PRIO,
+	OPT_IRQ_CPU,
+};
+
+enum irq_mode {
+	MODE_LOCAL,		/* net: both ends here */
+	MODE_HOST,		/* net:HOST: stimulus and answer here */
+	MODE_RESPOND,		/* --respond: the other machine's answer */
+};
+
+enum { S_LATENCY, S_TASK, S_KERNEL };
+
+/* Waiting for the last events after the sender stopped. */
+#define IRQ_GRACE_NS (200 * NSEC_PER_MSEC)
+/* Receive timeout: how often a waiting task looks at the clock. */
+#define IRQ_POLL_NS (50 * NSEC_PER_MSEC)
+/* gpio: t0 and deadline of the last stimuli, by number */
+#define IRQ_T0_RING 4096
+
+struct irq_stim {
+	_Atomic uint64_t seq;		/* 0 while written */
+	_Atomic int64_t t0, deadline;
+};
+
+struct irq_test {
+	/* options */
+	char source[160];
+	enum irq_mode mode;
+	int irq;			/* --irq, -1: found from the source */
+	int irq_prio;			/* --irq-prio, -1: leave it */
+	char irq_cpu[64];		/* --irq-cpu, "": leave it */
+	/* the source and its interrupt */
+	struct irq_net net;
+	bool is_gpio;			/* --source gpio:... */
+	struct irq_gpio gpio;
+	struct irq_stim *stim;		/* gpio: IRQ_T0_RING entries */
+	struct irq_intr intr;
+	bool opened;
+	int cpu[2];			/* sender, receiver */
+	/* sender -> receiver */
+	_Atomic uint64_t first_seq;
+	_Atomic int first_known;
+	_Atomic uint64_t last_seq;	/* last one sent in the measurement */
+	_Atomic int sender_done;
+	uint64_t sent;			/* in the measurement */
+	uint64_t sender_missed;		/* periods the sender missed */
+	uint64_t send_errors;		/* sends that failed (events lost) */
+	/* receiver */
+	struct irq_track tr;
+	uint64_t no_stamp;		/* served, without a kernel stamp */
+	uint64_t stamp_refused;		/* served, t1 not in [t0, t2] */
+	int64_t refused_max;		/* the farthest outside, ns */
+	uint64_t foreign;		/* packets not of this run */
+	bool tracked;
+};
+
+static const char irq_miss[] = "lost";
+
+static const struct series_desc latency_series = {
+	.name = "latency", .miss_name = irq_miss, .threshold = true,
+};
+static const struct series_desc task_series = {
+	.name = "kernel_to_task", .miss_name = irq_miss, .threshold = true,
+};
+static const struct series_desc kernel_series = {
+	.name = "stimulus_to_kernel", .miss_name = irq_miss,
+	.threshold = false,
+};
+static const struct series_desc rtt_series = {
+	.name = "round_trip", .miss_name = irq_miss, .threshold = true,
+};
+static const struct series_desc *const local_descs[] = {
+	&latency_series, &task_series, &kernel_series,
+};
+static const struct series_desc *const host_descs[] = {
+	&rtt_series, &task_series,
+};
+static const struct series_desc *const respond_descs[] = { &task_series };
+
+static const struct optdesc irq_opts_table[] = {
+	{ "source", 0, required_argument, "SRC",
+	  "the stimulus and its interrupt: net (UDP over a veth pair\n"
+	  "between two network namespaces rtlat creates; default) or\n"
+	  "net:HOST (to rtlat irq --respond on HOST), or gpio:CHIP:OUT,IN\n"
+	  "(GPIO line OUT wired to line IN of CHIP, e.g. gpio:gpiochip0:17,27)",
+	  OPT_SOURCE },
+	{ "respond", 0, optional_argument, "ADDR",
+	  "answer net:HOST stimuli on this machine (bound to ADDR, default\n"
+	  "any address) and measure kernel_to_task here", OPT_RESPOND },
+	{ "port", 0, required_argument, "N",
+	  "UDP port of net:HOST and --respond (default 4770)", OPT_PORT },
+	{ "irq", 0, required_argument, "N",
+	  "the interrupt that serves the source (default: found from it)",
+	  OPT_IRQ },
+	{ "irq-prio", 0, required_argument, "N",
+	  "run the interrupt's thread at SCHED_FIFO N for the run (restored)",
+	  OPT_IRQ_PRIO },
+	{ "irq-cpu", 0, required_argument, "CPUS",
+	  "set the interrupt's CPU affinity for the run (restored)",
+	  OPT_IRQ_CPU },
+	OPT_END
+};
+
+static void irq_init(void *priv, struct engine_opts *o, int argc,
+		     char **argv)
+{
+	struct irq_test *t = priv;
+
+	(void)o;
+	(void)argc;
+	(void)argv;
+	snprintf(t->source, sizeof(t->source), "net");
+	t->irq = -1;
+	t->irq_prio = -1;
+	t->intr.irq = -1;
+	t->intr.guard_fd = -1;
+	irq_net_init(&t->net);
+	irq_gpio_init(&t->gpio, &irq_gpio_kernel);
+}
+
+static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
+		   const char *arg)
+{
+	struct irq_test *t = priv;
+	long long v;
+
+	(void)o;
+	switch (d->key) {
+	case OPT_SOURCE:
+		if (!strncmp(arg, "gpio:", 5)) {
+			char err[160];
+
+			if (irq_gpio_parse(&t->gpio, arg + 5, err, sizeof(err))) {
+				log_error("invalid value '%s' for --source: %s",
+					  arg, err);
+				return -1;
+			}
+			t->is_gpio = true;
+			snprintf(t->source, sizeof(t->source), "%s", arg);
+			return 0;
+		}
+		t->is_gpio = false;
+		if (strcmp(arg, "net") != 0 && strncmp(arg, "net:", 4) != 0) {
+			log_error("invalid value '%s' for --source: net, net:HOST or gpio:CHIP:OUT,IN",
+				  arg);
+			return -1;
+		}
+		if (!strcmp(arg, "net:")) {
+			log_error("invalid value '%s' for --source: net:HOST names the responder",
+				  arg);
+			return -1;
+		}
+		snprintf(t->source, sizeof(t->source), "%s", arg);
+		return 0;
+	case OPT_RESPOND:
+		t->net.respond = true;
+		snprintf(t->net.bind, sizeof(t->net.bind), "%s",
+			 arg ? arg : "");
+		return 0;
+	case OPT_PORT:
+		if (parse_int(arg, 1, 65535, &v)) {
+			log_error("invalid value '%s' for --port: 1..65535", arg);
+			return -1;
+		}
+		t->net.port = (int)v;
+		return 0;
+	case OPT_IRQ:
+		if (parse_int(arg, 0, INT_MAX, &v)) {
+			log_error("invalid value '%s' for --irq: an interrupt number",
+				  arg);
+			return -1;
+		}
+		t->irq = (int)v;
+		return 0;
+	case OPT_IRQ_PRIO:
+		if (parse_int(arg, 1, 99, &v)) {
+			log_error("invalid value '%s' for --irq-prio: 1..99", arg);
+			return -1;
+		}
+		t->irq_prio = (int)v;
+		return 0;
+	case OPT_IRQ_CPU: {
+		struct cpuset cs;
+		char err[128];
+
+		if (cpulist_parse(arg, &cs, err, sizeof(err))) {
+			log_error("invalid value '%s' for --irq-cpu: %s", arg, err);
+			return -1;
+		}
+		snprintf(t->irq_cpu, sizeof(t->irq_cpu), "%s", arg);
+		return 0;
+	}
+	}
+	return 1;
+}
+
+static int irq_configure(void *priv, struct engine_opts *o)
+{
+	struct irq_test *t = priv;
+
+	if (o->clock != CLOCK_MONOTONIC) {
+		log_error("invalid value 'realtime' for --clock: irq compares with the kernel's stamps on CLOCK_MONOTONIC");
+		return -1;
+	}
+	if (t->net.respond && strcmp(t->source, "net") != 0) {
+		log_error("--respond and --source %s: the responder answers a net:HOST source elsewhere",
+			  t->source);
+		return -1;
+	}
+	t->mode = t->net.respond ? MODE_RESPOND :
+		  !strncmp(t->source, "net:", 4) ? MODE_HOST : MODE_LOCAL;
+	if (t->mode == MODE_HOST)
+		snprintf(t->net.host, sizeof(t->net.host), "%s", t->source + 4);
+	return 0;
+}
+
+/* ---- the interrupt ---------------------------------------------------- */
+
+static int irq_find(struct run *r, struct irq_test *t)
+{
+	char err[256];
+
+	(void)r;
+	if (t->irq >= 0) {
+		if (irq_intr_describe("", t->irq, &t->intr, err, sizeof(err))) {
+			log_error("--irq %d: %s", t->irq, err);
+			return -1;
+		}
+		snprintf(t->intr.why, sizeof(t->intr.why), "named by --irq");
+	} else if (t->is_gpio) {
+		t->intr.irq = irq_intr_find("", "rtlat-irq-in");
+		if (t->intr.irq < 0 ||
+		    irq_intr_describe("", t->intr.irq, &t->intr, err,
+				      sizeof(err))) {
+			t->intr.irq = -1;
+			snprintf(t->intr.why, sizeof(t->intr.why),
+				 "the input line's edge interrupt (consumer rtlat-irq-in) is not in /proc/interrupts (give --irq N)");
+		} else {
+			snprintf(t->intr.why, sizeof(t->intr.why),
+				 "the edge interrupt of line %u (consumer rtlat-irq-in)",
+				 t->gpio.in);
+		}
+	} else if (t->mode == MODE_HOST) {
+		t->intr.irq = -1;
+		snprintf(t->intr.why, sizeof(t->intr.why),
+			 "the interrupt that serves the stimulus is the responder's: see the header of rtlat irq --respond on %s",
+			 t->net.host);
+	} else {
+		char why[sizeof(t->intr.why)];
+
+		irq_net_intr(&t->net, &t->intr);
+		if (t->intr.irq >= 0) {
+			snprintf(why, sizeof(why), "%s", t->intr.why);
+			if (irq_intr_describe("", t->intr.irq, &t->intr, err,
+					      sizeof(err)))
+				t->intr.irq = -1;
+			snprintf(t->intr.why, sizeof(t->intr.why), "%s", why);
+		}
+	}
+	if (t->irq_prio > 0 &&
+	    irq_intr_set_prio(&t->intr, t->irq_prio, err, sizeof(err))) {
+		log_error("%s", err);
+		return -1;
+	}
+	if ((t->irq_cpu[0] &&
+	     irq_intr_set_cpu(&t->intr, t->irq_cpu, err, sizeof(err))) ||
+	    irq_intr_guard(&t->intr, err, sizeof(err))) {
+		log_error("%s", err);
+		irq_intr_restore(&t->intr);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- set-up ----------------------------------------------------------- */
+
+static int irq_setup(struct run *r)
+{
+	struct irq_test *t = r->priv;
+	const struct engine_opts *o = r->o;
+	int prio = o->policy == SCHED_OTHER ? 0 : o->prio;
+	char err[320];
+
+	if (o->policy != SCHED_OTHER && o->prio < 2 && t->mode != MODE_RESPOND) {
+		log_error("invalid value '%d' for -P/--priority: irq needs 2..99 (the sender runs at PRIO-1)",
+			  o->prio);
+		return -1;
+	}
+	if (t->mode == MODE_RESPOND) {
+		int c = cpuset_next(&o->cpus, 0);
+
+		if (c < 0) {
+			log_error("no CPU to run on");
+			return -1;
+		}
+		if (cpuset_count(&o->cpus) > 1 && o->cpus_given) {
+			log_error("-c/--cpus %s: irq --respond takes one CPU (the responder's)",
+				  o->cpus_arg);
+			return -1;
+		}
+		t->cpu[0] = t->cpu[1] = c;
+	} else if (test_place_two(r, "sender", "receiver", t->cpu) < 0) {
+		return -1;
+	}
+	if (t->is_gpio) {
+		t->stim = calloc(IRQ_T0_RING, sizeof(*t->stim));
+		if (!t->stim) {
+			log_error("out of memory");
+			return -1;
+		}
+		if (irq_gpio_open(&t->gpio, err, sizeof(err))) {
+			log_error("%s", err);
+			return -1;
+		}
+	} else if (irq_net_open(&t->net, err, sizeof(err))) {
+		log_error("%s", err);
+		return -1;
+	}
+	t->opened = true;
+	if (irq_find(r, t))
+		return -1;
+	switch (t->mode) {
+	case MODE_LOCAL:
+		if (!engine_add_sampler(r, t->cpu[1], o->policy, prio, 3,
+					local_descs))
+			return -1;
+		break;
+	case MODE_HOST:
+		if (!engine_add_sampler(r, t->cpu[1], o->policy, prio, 2,
+					host_descs))
+			return -1;
+		break;
+	case MODE_RESPOND:
+		return engine_add_sampler(r, t->cpu[0], o->policy, prio, 1,
+					  respond_descs) ? 0 : -1;
+	}
+	return engine_add_sampler(r, t->cpu[0], o->policy,
+				  prio ? prio - 1 : 0, 0, NULL) ? 0 : -1;
+}
+
+static void irq_teardown(struct run *r)
+{
+	struct irq_test *t = r->priv;
+
+	irq_intr_restore(&t->intr);
+	if (t->opened && t->is_gpio)
+		irq_gpio_close(&t->gpio);
+	else if (t->opened)
+		irq_net_close(&t->net);
+	t->opened = false;
+	free(t->stim);
+	t->stim = NULL;
+}
+
+/* ---- the sender ------------------------------------------------------- */
+
+static int irq_sender(struct sampler *s)
+{
+	struct run *r = s->run;
+	struct irq_test *t = r->priv;
+	struct irq_pkt p = { .magic = IRQ_PKT_MAGIC, .task_ns = INT64_MIN,
+			     .kernel_ns = INT64_MIN };
+	struct waiter w;
+	struct wake wk;
+	int e;
+
+	e = waiter_init(&w, r->o->wait, r->o->clock, r->o->period_ns, r->t0,
+			&r->stop, engine_stop_signal());
+	if (e) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "sender: cannot set up the %s wait: %s",
+			 wait_backend_name(r->o->wait), strerror(-e));
+		goto out;
+	}
+	while (!sampler_stopping(s)) {
+		e = waiter_wait(&w, &wk);
+		if (e == WAIT_INTERRUPTED) {
+			e = 0;
+			continue;
+		}
+		if (e < 0) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "sender: %s wait failed: %s",
+				 wait_backend_name(r->o->wait), strerror(-e));
+			break;
+		}
+		if (wk.deadline >= r->t_end)
+			break;
+		t->sender_missed += wake_missed_inside(&wk, r->o->period_ns,
+						       r->t_measure, r->t_end);
+		p.seq++;
+		p.deadline = wk.deadline;
+		if (wk.deadline >= r->t_measure &&
+		    !atomic_load_explicit(&t->first_known,
+					  memory_order_relaxed)) {
+			atomic_store_explicit(&t->first_seq, p.seq,
+					      memory_order_relaxed);
+			atomic_store_explicit(&t->first_known, 1,
+					      memory_order_release);
+		}
+		p.t0 = clock_now_ns(CLOCK_MONOTONIC);
+		if (t->is_gpio) {
+			struct irq_stim *st = &t->stim[p.seq % IRQ_T0_RING];
+
+			atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
+			atomic_store_explicit(&st->t0, p.t0, memory_order_relaxed);
+			atomic_store_explicit(&st->deadline, p.deadline,
+					      memory_order_relaxed);
+			atomic_store_explicit(&st->seq, p.seq,
+					      memory_order_release);
+			e = irq_gpio_stimulus(&t->gpio);
+		} else {
+			e = irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
+		}
+		if (wk.deadline >= r->t_measure) {
+			t->sent++;
+			atomic_store_explicit(&t->last_seq, p.seq,
+					      memory_order_release);
+		}
+		if (e == -ENOBUFS || e == -EAGAIN || e == -ECONNREFUSED ||
+		    e == -EHOSTUNREACH || e == -ENETUNREACH) {
+			/* sent and not delivered: the receiver counts it lost */
+			t->send_errors++;
+			e = 0;
+		} else if (e) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "sender: send to %s failed: %s", t->source,
+				 strerror(-e));
+			break;
+		}
+	}
+	waiter_destroy(&w);
+out:
+	atomic_store_explicit(&t->sender_done, 1, memory_order_release);
+	return e;
+}
+
+/* ---- the receiver: the real-time task that serves the event ------------ */
+
+static void miss_all(struct sampler *s, uint64_t n, int64_t t)
+{
+	int k;
+
+	sampler_overrun(s, 0, n, t);
+	for (k = 1; k < s->nseries; k++)
+		sampler_overrun_same_cycle(s, k, n, t);
+}
+
+static bool receiver_done(struct irq_test *t, int64_t now, int64_t *done_at)
+{
+	if (!atomic_load_explicit(&t->sender_done, memory_order_acquire))
+		return false;
+	if (!*done_at)
+		*done_at = now;
+	if (!atomic_load(&t->first_known))
+		return true;
+	/* everything sent arrived, or the rest is lost */
+	return t->tr.next > atomic_load(&t->last_seq) ||
+	       now - *done_at > IRQ_GRACE_NS;
+}
+
+/*
+ * Event @seq (stimulus at @t0 of the period @deadline, kernel stamp @t1 or
+ * INT64_MIN, the task has it at @t2) arrived: account it once, the events
+ * missing before it as lost. net:HOST: @task_ns is the responder's t2 - t1.
+ */
+static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
+		  int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
+		  int64_t task_ns, int64_t *t_last)
+{
+	uint64_t lost;
+
+	if (!t->tracked) {
+		irq_track_init(&t->tr, atomic_load(&t->first_seq));
+		t->tracked = true;
+	}
+	if (irq_track_event(&t->tr, seq, &lost) != IRQ_EV_SERVED)
+		return;
+	miss_all(s, lost, *t_last);
+	*t_last = deadline;
+	sampler_add(s, S_LATENCY, t2 - t0, deadline);
+	if (t->mode == MODE_HOST) {
+		if (task_ns != INT64_MIN) {
+			sampler_add_same_cycle(s, 1, task_ns, deadline);
+		} else {
+			t->no_stamp++;
+			sampler_overrun_same_cycle(s, 1, 1, deadline);
+		}
+	} else if (t1 != INT64_MIN && t1 >= t0 && t1 <= t2) {
+		sampler_add_same_cycle(s, S_TASK, t2 - t1, deadline);
+		sampler_add_same_cycle(s, S_KERNEL, t1 - t0, deadline);
+	} else {
+		/* no stamp, or not between t0 and t2 (a clock step, another
+		 * clock): the event is served, its split is missing */
+		if (t1 == INT64_MIN) {
+			t->no_stamp++;
+		} else {
+			int64_t off = t1 < t0 ? t0 - t1 : t1 - t2;
+
+			t->stamp_refused++;
+			if (off > t->refused_max)
+				t->refused_max = off;
+		}
+		sampler_overrun_same_cycle(s, S_TASK, 1, deadline);
+		sampler_overrun_same_cycle(s, S_KERNEL, 1, deadline);
+	}
+}
+
+/* gpio: t0 and the deadline of stimulus @seq, or INT64_MIN when it is no
+ * longer (or not yet) in the ring */
+static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
+			int64_t *deadline)
+{
+	struct irq_stim *st = &t->stim[seq % IRQ_T0_RING];
+
+	*t0 = *deadline = INT64_MIN;
+	if (atomic_load_explicit(&st->seq, memory_order_acquire) != seq)
+		return;
+	*t0 = atomic_load_explicit(&st->t0, memory_order_relaxed);
+	*deadline = atomic_load_explicit(&st->deadline, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != seq)
+		*t0 = *deadline = INT64_MIN;
+}
+
+static int receiver_end(struct sampler *s, struct irq_test *t,
+			int64_t t_last);
+
+static int irq_receiver(struct sampler *s)
+{
+	struct run *r = s->run;
+	struct irq_test *t = r->priv;
+	struct irq_pkt p;
+	int64_t t1, t2, t_last = r->t_measure, done_at = 0;
+	int e;
+
+	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
+	if (e) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "receiver: SO_RCVTIMEO: %s", strerror(-e));
+		return e;
+	}
+	for (;;) {
+		e = irq_net_recv(t->net.rx, &p, &t1, &t2, NULL, NULL);
+		if (e == -EAGAIN || e == -EINTR) {
+			if (receiver_done(t, t2, &done_at))
+				break;
+			continue;
+		}
+		if (e == -ECONNREFUSED)
+			continue;	/* net:HOST: nobody answers (yet) */
+		if (e) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "receiver: receive from %s failed: %s",
+				 t->source, strerror(-e));
+			return e;
+		}
+		if (p.magic != IRQ_PKT_MAGIC ||
+		    (t->mode == MODE_HOST) != !!(p.flags & IRQ_PKT_REPLY)) {
+			t->foreign++;
+			continue;
+		}
+		if (!atomic_load_explicit(&t->first_known,
+					  memory_order_acquire))
+			continue;	/* warm-up */
+		serve(s, t, p.seq, p.t0, t1, t2, p.deadline,
+		      t->mode == MODE_HOST ? p.task_ns : INT64_MIN, &t_last);
+		if (receiver_done(t, t2, &done_at))
+			break;
+	}
+	return receiver_end(s, t, t_last);
+}
+
+/* gpio: the input line's edge events */
+static int irq_receiver_gpio(struct sampler *s)
+{
+	struct run *r = s->run;
+	struct irq_test *t = r->priv;
+	struct gpio_v2_line_event ev;
+	int64_t t0, t1, t2, deadline, t_last = r->t_measure, done_at = 0;
+	uint64_t seq;
+	int e;
+
+	for (;;) {
+		e = irq_gpio_wait(&t->gpio, &ev, (int)(IRQ_POLL_NS / 1000000));
+		t2 = clock_now_ns(CLOCK_MONOTONIC);
+		if (e == -EAGAIN || e == -EINTR) {
+			if (receiver_done(t, t2, &done_at))
+				break;
+			continue;
+		}
+		if (e) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "receiver: reading the events of %s failed: %s",
+				 t->source, strerror(-e));
+			return e;
+		}
+		stim_lookup(t, ev.line_seqno, &t0, &deadline);
+		switch (irq_gpio_match(&t->gpio, &ev, t0, t2, &seq)) {
+		case IRQ_GPIO_OTHER_LINE:
+		case IRQ_GPIO_UNKNOWN:
+			break;		/* not served: lost by the gap */
+		case IRQ_GPIO_CLOCK:
+			/* served; its timestamp is refused */
+			t1 = (int64_t)ev.timestamp_ns;
+			if (atomic_load_explicit(&t->first_known,
+						 memory_order_acquire))
+				serve(s, t, seq, t0, t1, t2, deadline,
+				      INT64_MIN, &t_last);
+			break;
+		case IRQ_GPIO_OK:
+			if (atomic_load_explicit(&t->first_known,
+						 memory_order_acquire))
+				serve(s, t, seq, t0, (int64_t)ev.timestamp_ns,
+				      t2, deadline, INT64_MIN, &t_last);
+			break;
+		}
+		if (receiver_done(t, t2, &done_at))
+			break;
+	}
+	return receiver_end(s, t, t_last);
+}
+
+static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
+{
+	if (atomic_load(&t->first_known)) {
+		if (!t->tracked) {
+			irq_track_init(&t->tr, atomic_load(&t->first_seq));
+			t->tracked = true;
+		}
+		miss_all(s, irq_track_end(&t->tr, atomic_load(&t->last_seq)),
+			 t_last);
+	}
+	return 0;
+}
+
+/* ---- the responder (--respond) ---------------------------------------- */
+
+static int irq_responder(struct sampler *s)
+{
+	struct run *r = s->run;
+	struct irq_test *t = r->priv;
+	struct sockaddr_storage from;
+	struct irq_pkt p;
+	int64_t t1, t2, t_last = r->t_measure;
+	uint64_t lost;
+	size_t fl;
+	int e;
+
+	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
+	if (e) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "responder: SO_RCVTIMEO: %s", strerror(-e));
+		return e;
+	}
+	while (!sampler_stopping(s)) {
+		fl = sizeof(from);
+		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &from, &fl);
+		if (t2 >= r->t_end)
+			break;
+		if (e == -EAGAIN || e == -EINTR)
+			continue;
+		if (e) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "responder: receive failed: %s", strerror(-e));
+			return e;
+		}
+		if (p.magic != IRQ_PKT_MAGIC || (p.flags & IRQ_PKT_REPLY)) {
+			t->foreign++;
+			continue;
+		}
+		p.flags |= IRQ_PKT_REPLY;
+		p.task_ns = t1 != INT64_MIN && t1 <= t2 ? t2 - t1 : INT64_MIN;
+		if (t1 != INT64_MIN && t1 > t2)
+			t->stamp_refused++;
+		else if (t1 == INT64_MIN)
+			t->no_stamp++;
+		e = irq_net_send(&t->net, t->net.tx, &p, &from, fl);
+		if (e)
+			t->send_errors++;	/* the sender counts it lost */
+		if (t2 < r->t_measure)
+			continue;
+		if (!t->tracked) {
+			irq_track_init(&t->tr, p.seq);
+			t->tracked = true;
+		}
+		if (irq_track_event(&t->tr, p.seq, &lost) != IRQ_EV_SERVED)
+			continue;
+		sampler_overrun(s, 0, lost, t_last);
+		t_last = t2;
+		if (p.task_ns != INT64_MIN)
+			sampler_add(s, 0, p.task_ns, t2);
+		else
+			sampler_overrun(s, 0, 1, t2);
+	}
+	return 0;
+}
+
+static int irq_body(struct sampler *s)
+{
+	struct irq_test *t = s->run->priv;
+
+	if (t->mode == MODE_RESPOND)
+		return irq_responder(s);
+	if (s->id != 0)
+		return irq_sender(s);
+	return t->is_gpio ? irq_receiver_gpio(s) : irq_receiver(s);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static const struct xeno_col local_cols[] = {
+	{ "lat min", S_LATENCY, XENO_MIN },
+	{ "lat avg", S_LATENCY, XENO_AVG },
+	{ "lat max", S_LATENCY, XENO_MAX },
+	{ "k>t avg", S_TASK, XENO_AVG },
+	{ "k>t max", S_TASK, XENO_MAX },
+	{ "s>k max", S_KERNEL, XENO_MAX },
+	{ "lost", S_LATENCY, XENO_MISSED },
+	{ "lat worst", S_LATENCY, XENO_WORST },
+};
+static const struct xeno_col host_cols[] = {
+	{ "rtt min", 0, XENO_MIN },
+	{ "rtt avg", 0, XENO_AVG },
+	{ "rtt max", 0, XENO_MAX },
+	{ "k>t avg", 1, XENO_AVG },
+	{ "k>t max", 1, XENO_MAX },
+	{ "lost", 0, XENO_MISSED },
+	{ "rtt worst", 0, XENO_WORST },
+};
+static const struct xeno_col respond_cols[] = {
+	{ "k>t min", 0, XENO_MIN },
+	{ "k>t avg", 0, XENO_AVG },
+	{ "k>t max", 0, XENO_MAX },
+	{ "lost", 0, XENO_MISSED },
+	{ "k>t worst", 0, XENO_WORST },
+};
+
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const struct xeno_col *irq_columns(const struct run *r, int *n)
+{
+	const struct irq_test *t = r->priv;
+
+	if (t->mode == MODE_HOST) {
+		*n = NCOLS(host_cols);
+		return host_cols;
+	}
+	if (t->mode == MODE_RESPOND) {
+		*n = NCOLS(respond_cols);
+		return respond_cols;
+	}
+	*n = NCOLS(local_cols);
+	return local_cols;
+}
+
+static const char *mode_text(const struct irq_test *t)
+{
+	if (t->is_gpio)
+		return "gpio: the output line toggled by the sender, its edge on the input line read by the receiver (GPIO character device, uAPI v2)";
+	switch (t->mode) {
+	case MODE_LOCAL:
+		return "net: UDP over the veth pair rtlat-a (169.254.47.1) -> rtlat-b (169.254.47.2) between two network namespaces of this run";
+	case MODE_HOST:
+		return "net: UDP to the responder";
+	case MODE_RESPOND:
+		return "net: responder (--respond): answers each stimulus to its sender";
+	}
+	return "";
+}
+
+static const char *stamps_text(const struct irq_test *t)
+{
+	return t->is_gpio ?
+	       "edge event timestamps (timestamp_ns, CLOCK_MONOTONIC, taken in the hard interrupt)" :
+	       t->net.stamps;
+}
+
+static void irq_start(struct run *r)
+{
+	const struct irq_test *t = r->priv;
+	char buf[1200], il[400], port[160];
+
+	irq_intr_line(&t->intr, il, sizeof(il));
+	if (t->is_gpio)
+		snprintf(port, sizeof(port), "%s line %u -> line %u",
+			 t->gpio.path, t->gpio.out, t->gpio.in);
+	else
+		snprintf(port, sizeof(port), "port %d", t->net.port);
+	snprintf(buf, sizeof(buf),
+		 "Source: %s%s, %s\n== %s\n== Receive stamps: %s\n== Series: %s",
+		 t->source, t->mode == MODE_RESPOND ? " (--respond)" : "",
+		 port, mode_text(t), stamps_text(t),
+		 t->mode == MODE_LOCAL ?
+		 "latency = t2-t0 (send to the task's wake-up), kernel_to_task = t2-t1 (kernel receive stamp to the task), stimulus_to_kernel = t1-t0" :
+		 t->mode == MODE_HOST ?
+		 "round_trip = the answer's arrival - the send, kernel_to_task = the responder's t2-t1" :
+		 "kernel_to_task = t2-t1 (kernel receive stamp to this task's wake-up)");
+	/* the interrupt line last: it may be long */
+	if (strlen(buf) + strlen(il) + 5 < sizeof(buf)) {
+		strcat(buf, "\n== ");
+		strcat(buf, il);
+	}
+	xeno_banner(r, buf);
+}
+
+static void irq_summary(struct run *r)
+{
+	const struct irq_test *t = r->priv;
+	uint64_t answered = t->tr.served + t->tr.lost;
+	int i;
+
+	for (i = 0; i < r->nnames; i++)
+		xeno_summary_series(r, i);
+	if (t->mode == MODE_RESPOND)
+		printf("== Events: %llu answered in the measurement = %llu served + %llu lost (sequence gaps); %llu duplicated, %llu late, %llu without a kernel stamp, %llu with a stamp after the wake-up (refused), %llu foreign packets, %llu answers not sent\n",
+		       (unsigned long long)answered,
+		       (unsigned long long)t->tr.served,
+		       (unsigned long long)t->tr.lost,
+		       (unsigned long long)t->tr.duplicate,
+		       (unsigned long long)t->tr.late,
+		       (unsigned long long)t->no_stamp,
+		       (unsigned long long)t->stamp_refused,
+		       (unsigned long long)t->foreign,
+		       (unsigned long long)t->send_errors);
+	else
+		printf("== Events: %llu sent in the measurement = %llu served + %llu lost; %llu duplicated, %llu late (after being counted lost), %llu without a kernel stamp, %llu with one not between t0 and t2 (refused), %llu send errors; the sender missed %llu periods\n",
+		       (unsigned long long)t->sent,
+		       (unsigned long long)t->tr.served,
+		       (unsigned long long)t->tr.lost,
+		       (unsigned long long)t->tr.duplicate,
+		       (unsigned long long)t->tr.late,
+		       (unsigned long long)t->no_stamp,
+		       (unsigned long long)t->stamp_refused,
+		       (unsigned long long)t->send_errors,
+		       (unsigned long long)t->sender_missed);
+	if (t->mode == MODE_HOST && t->sent && !t->tr.served)
+		printf("== No answer from %s port %d: is rtlat irq --respond running there?\n",
+		       t->net.host, t->net.port);
+	run_report_outcome(r);
+}
+
+static void irq_json(struct run *r, struct jw *w)
+{
+	const struct irq_test *t = r->priv;
+	const struct irq_intr *in = &t->intr;
+
+	jw_str(w, "source", t->source);
+	jw_str(w, "role", t->mode == MODE_RESPOND ? "responder" :
+		   t->mode == MODE_HOST ? "stimulus" : "local");
+	jw_int(w, "port", t->net.port);
+	jw_str(w, "receive_stamps", stamps_text(t));
+	jw_bool(w, "hardware_stamps", false);
+	jw_bool(w, "hardware_stamps_available", t->net.hw_stamps);
+	if (t->is_gpio) {
+		jw_obj_begin(w, "gpio");
+		jw_str(w, "chip", t->gpio.path);
+		jw_uint(w, "out", t->gpio.out);
+		jw_uint(w, "in", t->gpio.in);
+		jw_uint(w, "other_line_events", t->gpio.other_line);
+		jw_obj_end(w);
+	}
+	jw_obj_begin(w, "interrupt");
+	if (in->irq >= 0) {
+		jw_int(w, "irq", in->irq);
+		jw_str(w, "name", in->name);
+		jw_str(w, "affinity", in->affinity);
+		jw_str(w, "effective_affinity", in->effective);
+	} else {
+		jw_null(w, "irq");
+	}
+	jw_str(w, "note", in->why);
+	if (in->thread) {
+		jw_obj_begin(w, "thread");
+		jw_str(w, "name", in->tname);
+		jw_int(w, "pid", in->thread);
+		jw_str(w, "policy", policy_name(in->policy));
+		jw_int(w, "priority", in->prio);
+		jw_int(w, "cpu", in->cpu);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "thread");
+	}
+	if (t->irq_prio > 0)
+		jw_int(w, "priority_set", t->irq_prio);
+	else
+		jw_null(w, "priority_set");
+	if (t->irq_cpu[0])
+		jw_str(w, "affinity_set", t->irq_cpu);
+	else
+		jw_null(w, "affinity_set");
+	jw_obj_end(w);
+	jw_obj_begin(w, "events");
+	if (t->mode == MODE_RESPOND)
+		jw_uint(w, "sent", t->tr.served + t->tr.lost);
+	else
+		jw_uint(w, "sent", t->sent);
+	jw_uint(w, "served", t->tr.served);
+	jw_uint(w, "lost", t->tr.lost);
+	jw_uint(w, "duplicate", t->tr.duplicate);
+	jw_uint(w, "late", t->tr.late);
+	jw_uint(w, "without_kernel_stamp", t->no_stamp);
+	jw_uint(w, "kernel_stamp_refused", t->stamp_refused);
+	jw_int(w, "kernel_stamp_refused_max_ns", t->refused_max);
+	jw_uint(w, "foreign_packets", t->foreign);
+	jw_uint(w, "send_errors", t->send_errors);
+	jw_uint(w, "sender_missed_periods", t->sender_missed);
+	jw_obj_end(w);
+}
+
+static int irq_params(struct run *r, struct test_param *p, int max)
+{
+	const struct irq_test *t = r->priv;
+
+	if (!t || max < 3)
+		return 0;
+	test_param_set(&p[0], "events", "%llu",
+		       (unsigned long long)(t->mode == MODE_RESPOND ?
+					    t->tr.served + t->tr.lost : t->sent));
+	test_param_set(&p[1], "lost", "%llu", (unsigned long long)t->tr.lost);
+	test_param_set(&p[2], "irq", "%d", t->intr.irq);
+	return 3;
+}
+
+/* rtlat suite: t2 - t0 and t2 - t1, lost, test-time */
+static const struct suite_col irq_suite_cols[] = {
+	{ "lat min", "latency", SUITE_MIN },
+	{ "lat avg", "latency", SUITE_AVG },
+	{ "lat max", "latency", SUITE_MAX },
+	{ "k>t min", "kernel_to_task", SUITE_MIN },
+	{ "k>t avg", "kernel_to_task", SUITE_AVG },
+	{ "k>t max", "kernel_to_task", SUITE_MAX },
+	{ NULL, "latency", SUITE_MISSES },
+	{ "test-time", NULL, SUITE_TIME },
+	{ NULL, NULL, SUITE_END },
+};
+
+static const struct output_ops irq_output = {
+	.start = irq_start,
+	.interval = xeno_interval,
+	.columns = irq_columns,
+	.summary = irq_summary,
+};
+
+static const char irq_about[] =
+	"Measure interrupt latency: from a device's stimulus (t0) through the\n"
+	"kernel's receive stamp (t1) to the real-time task that serves it\n"
+	"(t2). Series: latency = t2-t0, kernel_to_task = t2-t1 (the interrupt\n"
+	"thread or softirq and the scheduler), stimulus_to_kernel = t1-t0.\n"
+	"A sender thread (priority PRIO-1) sends one event per period; the\n"
+	"receiver (PRIO) serves it. Every event sent in the measurement is\n"
+	"served or counted lost: sent = served + lost. The interrupt, its\n"
+	"thread (PREEMPT_RT) and its affinity are shown and may be set for\n"
+	"the run (--irq-prio, --irq-cpu; restored at the end, also when\n"
+	"rtlat is killed). --source net needs root (network namespaces).\n"
+	"Output: RTD lines, RTS summaries per series, in microseconds.\n"
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
+
+static const struct opt_help irq_help[] = {
+	{ 'c', "one CPU (sender and receiver on it) or two: the sender on the\n"
+	       "first, the receiver on the second (default: both on the first\n"
+	       "CPU rtlat may use); --respond: the responder's CPU" },
+	{ 'P', "real-time priority of the receiver (the task that serves the\n"
+	       "interrupt); the sender runs at PRIO-1 (default 90)" },
+	{ 'p', "period of the stimuli in us, or with a unit (default 1000)" },
+	{ 0, NULL },
+};
+
+static const struct optdesc *const irq_opts[] = {
+	irq_opts_table, engine_timer_opts, engine_common_opts, NULL,
+};
+
+const struct test_desc irq_test = {
+	.name = "irq",
+	.mode = "device stimulus served by a real-time task",
+	.summary = "interrupt latency, from a device's stimulus to the RT task",
+	.about = irq_about,
+	.period_ns = 1000 * NSEC_PER_USEC,
+	.prio = 90,
+	.opts = irq_opts,
+	.help = irq_help,
+	.priv_size = sizeof(struct irq_test),
+	.init = irq_init,
+	.opt = irq_opt,
+	.configure = irq_configure,
+	.setup = irq_setup,
+	.body = irq_body,
+	.teardown = irq_teardown,
+	.json = irq_json,
+	.params = irq_params,
+	.out = &irq_output,
+	/* only with --irq-source (or irq-source = in a suite file) */
+	.suite = &(const struct suite_spec){
+		.title = "IRQ",
+		.units = "latencies in us: lat = t2-t0 (stimulus to the task), k>t = t2-t1 (kernel stamp to the task)",
+		.cols = irq_suite_cols,
+		.miss_name = irq_miss,
+		.source_option = "irq-source",
+	},
+};

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtlat irq: the parts of the interrupt-latency test behind small
+ * interfaces of its own.
+ *
+ *  - irq_track (irq_track.c): event matching and accounting by sequence
+ *    number: every event sent in the measurement is served or lost, a gap
+ *    is lost events, a duplicate or a late arrival (after it was counted
+ *    lost) is counted apart and never served twice.
+ *  - irq_intr (irq_intr.c): the interrupt that serves a source, its
+ *    interrupt thread (PREEMPT_RT, threadirqs) and its affinity, found in
+ *    /proc; --irq-prio and --irq-cpu set them for the run, restored on
+ *    every exit path (a guard process restores them if rtlat is killed).
+ *  - irq_net (irq_net.c): the net source: UDP over a veth pair between two
+ *    network namespaces rtlat creates (anonymous: they vanish with rtlat,
+ *    even killed), or to a responder the user names (net:HOST);
+ *    SO_TIMESTAMPING receive stamps.
+ */
+#ifndef RTLAT_TESTS_IRQ_H
+#define RTLAT_TESTS_IRQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- event matching and accounting ----------------------------------- */
+
+enum irq_ev {
+	IRQ_EV_SERVED,		/* the next event (after *lost missing ones) */
+	IRQ_EV_DUPLICATE,	/* an event already served */
+	IRQ_EV_LATE,		/* an event already counted lost */
+	IRQ_EV_BEFORE,		/* before the measurement (warm-up) */
+};
+
+/*
+ * The events of a measurement are numbered from @first (the first event
+ * sent in it) on: each is either served once or lost. @window remembers
+ * which of the last 64 sequence numbers were served, to tell a duplicate
+ * from a late event.
+ */
+struct irq_track {
+	uint64_t first;		/* first sequence number of the measurement */
+	uint64_t next;		/* next expected */
+	uint64_t served, lost, duplicate, late;
+	uint64_t window;	/* bit i: next - 1 - i was served */
+};
+
+void irq_track_init(struct irq_track *t, uint64_t first);
+/* An event numbered @seq arrived: what it is; for IRQ_EV_SERVED *@lost is
+ * the number of events missing before it (counted lost). */
+enum irq_ev irq_track_event(struct irq_track *t, uint64_t seq,
+			    uint64_t *lost);
+/* The measurement ended with @last the last event sent (@last < first: none
+ * was sent): the events not seen are lost; returns how many. */
+uint64_t irq_track_end(struct irq_track *t, uint64_t last);
+
+/* ---- the interrupt and its thread ------------------------------------ */
+
+struct irq_intr {
+	int irq;			/* -1: none */
+	char name[96];			/* its actions in /proc/interrupts */
+	char why[200];			/* how it was found, or why none */
+	char affinity[64];		/* smp_affinity_list, "" unknown */
+	char effective[64];		/* effective_affinity_list */
+	/* its interrupt thread (irq/N-name), when it is threaded */
+	pid_t thread;			/* 0: none */
+	char tname[32];
+	int policy, prio, cpu;
+	/* what --irq-prio / --irq-cpu changed, to restore */
+	bool prio_set, cpu_set;
+	int old_policy, old_prio;
+	char old_affinity[64];
+	pid_t guard;			/* restores if rtlat is killed */
+	int guard_fd;			/* its pipe, -1 */
+};
+
+/*
+ * Describe interrupt @irq (>= 0) under @root ("" for the system; a fake
+ * /proc tree in the unit tests): its name from ROOT/proc/interrupts, its
+ * thread (ROOT/proc/PID/comm "irq/IRQ-...", policy, priority and CPU from
+ * ROOT/proc/PID/stat) and affinity (ROOT/proc/irq/IRQ/). Returns 0, or
+ * -1 with @err when there is no such interrupt.
+ */
+int irq_intr_describe(const char *root, int irq, struct irq_intr *in,
+		      char *err, size_t len);
+/* The first interrupt whose actions in ROOT/proc/interrupts contain
+ * @pattern, or -1. */
+int irq_intr_find(const char *root, const char *pattern);
+/* The header line of @in ("IRQ 24 (ACPI:Ged), thread irq/24-ACPI:Ged fifo
+ * 50 CPU 0, affinity 0-1"), or its reason for none. */
+void irq_intr_line(const struct irq_intr *in, char *buf, size_t len);
+
+/* --irq-prio: run the thread at SCHED_FIFO @prio; --irq-cpu: the
+ * interrupt's affinity @cpus ("1", "0-1"). Each saves what it changes.
+ * 0, or -1 with @err. */
+int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len);
+int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
+		     size_t len);
+/* After the changes: fork the guard that puts them back should rtlat be
+ * killed (nothing when nothing changed). 0, or -1 with @err. */
+int irq_intr_guard(struct irq_intr *in, char *err, size_t len);
+/* Put back what was changed (idempotent); stops the guard. */
+void irq_intr_restore(struct irq_intr *in);
+
+/* ---- the net source --------------------------------------------------- */
+
+#define IRQ_NET_PORT 4770
+
+/* What travels: a stimulus, and the responder's answer to it. */
+struct irq_pkt {
+	uint32_t magic;
+	uint32_t flags;
+	uint64_t seq;
+	int64_t t0;		/* sender: the send, its CLOCK_MONOTONIC */
+	int64_t deadline;	/* sender: the period's deadline */
+	int64_t task_ns;	/* responder: its t2 - t1, or INT64_MIN */
+	int64_t kernel_ns;	/* reserved (INT64_MIN) */
+};
+
+#define IRQ_PKT_MAGIC 0x72746c69u	/* "rtli" */
+#define IRQ_PKT_REPLY 1u
+
+struct irq_net {
+	/* configuration */
+	char host[128];		/* net:HOST, "" = the local veth pair */
+	char bind[128];		/* --respond ADDR, "" = any */
+	int port;
+	bool respond;
+	/* state */
+	int tx, rx;		/* sockets (the same one for net:HOST) */
+	int ns_fd[2];		/* the two namespaces, -1 */
+	char ifname[32];	/* receiving interface, "" unknown */
+	bool hw_stamps;		/* the interface can stamp in hardware */
+	char stamps[160];	/* what the receive stamps are */
+};
+
+void irq_net_init(struct irq_net *n);
+/* Set the source up: the namespaces, the veth pair and its addresses and
+ * the sockets (local), or the socket to HOST, or the responder's. 0, or
+ * -1 with @err naming the source. */
+int irq_net_open(struct irq_net *n, char *err, size_t len);
+void irq_net_close(struct irq_net *n);
+/* Send @p (to the peer, or back to @to of @tolen for the responder).
+ * 0 or -errno. */
+int irq_net_send(struct irq_net *n, int fd, const struct irq_pkt *p,
+		 const void *to, size_t tolen);
+/*
+ * Wait for a packet on @fd: 0 with @p, *@t1 (its kernel receive stamp
+ * converted to CLOCK_MONOTONIC, INT64_MIN without one) and *@t2 (the clock
+ * read right after), the sender's address in @from (of *@fromlen, may be
+ * NULL); -EAGAIN after the receive timeout, -EINTR, or -errno.
+ */
+int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
+		 void *from, size_t *fromlen);
+/* A receive timeout of @ns on @fd. */
+int irq_net_timeout(int fd, int64_t ns);
+/* The interrupt that serves the receiving interface into @in (none for
+ * veth: softirq). */
+void irq_net_intr(const struct irq_net *n, struct irq_intr *in);
+
+/* ---- the gpio source --------------------------------------------------- */
+
+struct gpio_v2_line_event;
+
+/* How the gpio source reaches the kernel: the character device, or a fake
+ * chip in the unit tests. Each returns as the system call does, with
+ * -errno for errors. */
+struct irq_gpio_chip {
+	int (*open)(const char *path);			/* fd */
+	int (*ioctl)(int fd, unsigned long req, void *arg);	/* 0 */
+	ssize_t (*read)(int fd, void *buf, size_t n);	/* bytes */
+	int (*poll)(int fd, int timeout_ms);		/* 1 ready, 0 */
+	void (*close)(int fd);
+};
+
+extern const struct irq_gpio_chip irq_gpio_kernel;
+
+struct irq_gpio {
+	const struct irq_gpio_chip *chip;
+	char name[64];			/* CHIP as written */
+	char path[96];			/* /dev/gpiochipN */
+	unsigned out, in;		/* line offsets */
+	int chip_fd, out_fd, in_fd;
+	int level;			/* the output's value */
+	uint64_t other_line;		/* events of another line */
+	uint64_t wrong_clock;		/* t1 not between t0 and t2 */
+};
+
+enum irq_gpio_verdict {
+	IRQ_GPIO_OK,		/* event *seq, t1 between t0 and t2 */
+	IRQ_GPIO_OTHER_LINE,	/* not the input line's: ignored */
+	IRQ_GPIO_CLOCK,		/* its timestamp is not on the test's clock
+				 * (not between t0 and t2): refused */
+	IRQ_GPIO_UNKNOWN,	/* t0 of *seq is not known (any more) */
+};
+
+void irq_gpio_init(struct irq_gpio *g, const struct irq_gpio_chip *chip);
+/* "CHIP:OUT,IN" (CHIP: gpiochip0, 0 or a path). 0, or -1 with @err. */
+int irq_gpio_parse(struct irq_gpio *g, const char *spec, char *err,
+		   size_t len);
+/* Open the chip, request OUT as an output and IN for both edges; the
+ * events must be on CLOCK_MONOTONIC. 0, or -1 with @err naming the
+ * source and why (no such chip or line, busy, permission). */
+int irq_gpio_open(struct irq_gpio *g, char *err, size_t len);
+void irq_gpio_close(struct irq_gpio *g);
+/* Toggle the output: one edge on the input. 0 or -errno. */
+int irq_gpio_stimulus(struct irq_gpio *g);
+/* Wait up to @timeout_ms for the input's next edge event: 0 with @ev,
+ * -EAGAIN after the timeout, -EINTR, or -errno. */
+int irq_gpio_wait(struct irq_gpio *g, struct gpio_v2_line_event *ev,
+		  int timeout_ms);
+/* Match @ev: its stimulus number *@seq (its line_seqno: stimulus k is
+ * edge k), checked against t0 of that stimulus (@t0, INT64_MIN unknown)
+ * and the wake-up @t2. */
+enum irq_gpio_verdict irq_gpio_match(struct irq_gpio *g,
+				     const struct gpio_v2_line_event *ev,
+				     int64_t t0, int64_t t2, uint64_t *seq);
+
+#endif

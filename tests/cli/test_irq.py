@@ -1,0 +1,574 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtlat irq: the net source over rtlat's own veth pair (accounting, the
+three series, a stall on the receiver's CPU), the two-process mode
+(--respond / --source net:HOST) over a veth pair between two namespaces of
+the test's, the interrupt thread's priority and affinity set and restored,
+nothing left behind after the end, SIGINT and SIGKILL, and the errors."""
+import os
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+
+from conftest import RTLAT, hist_total, is_root, needs_root, run
+from procs import session_procs, start, wait_session_empty
+from rt_helpers import (check_stdout, load, need_cpus, run_ipc,
+                        stall_after_warmup, wait_warming_up)
+
+SERIES = ("latency", "kernel_to_task", "stimulus_to_kernel")
+
+
+def check_accounting(d, series=SERIES):
+    ev = d["test_data"]["events"]
+    assert ev["sent"] > 0
+    assert ev["served"] + ev["lost"] == ev["sent"]
+    for name in series:
+        s = d["summary"][name]
+        # every event is a sample or a miss of every series
+        assert s["samples"] + s["lost"] == ev["sent"], name
+        assert hist_total(s["histogram"]) == s["samples"]
+    s = d["summary"][series[0]]
+    assert s["samples"] == ev["served"] and s["lost"] == ev["lost"]
+    split = d["summary"][series[1]]
+    assert split["samples"] == ev["served"] - ev["without_kernel_stamp"] \
+        - ev["kernel_stamp_refused"]
+    return ev
+
+
+def netns_inodes_of(pid):
+    """The network namespaces pid holds open (fds), as 'net:[N]'."""
+    out = set()
+    d = "/proc/%d/fd" % pid
+    for fd in os.listdir(d):
+        try:
+            link = os.readlink(os.path.join(d, fd))
+        except OSError:
+            continue
+        if link.startswith("net:["):
+            out.add(link)
+    return out
+
+
+def netns_in_use():
+    """Every network namespace a process is in or holds open."""
+    out = set()
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            out.add(os.readlink("/proc/%s/ns/net" % p))
+            out |= netns_inodes_of(int(p))
+        except OSError:
+            continue
+    return out
+
+
+def irq_thread():
+    """(irq, pid) of an interrupt thread of this system, or skip."""
+    for p in sorted(os.listdir("/proc"), key=lambda x: (len(x), x)):
+        if not p.isdigit():
+            continue
+        try:
+            with open("/proc/%s/comm" % p) as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        if comm.startswith("irq/") and "-s-" not in comm:
+            irq = comm[4:].split("-", 1)[0]
+            if irq.isdigit():
+                return int(irq), int(p)
+    pytest.skip("no interrupt thread on this system (not PREEMPT_RT, "
+                "no threadirqs)")
+
+
+def sched_of(pid):
+    return os.sched_getscheduler(pid), os.sched_getparam(pid).sched_priority
+
+
+def affinity_of(irq):
+    with open("/proc/irq/%d/smp_affinity_list" % irq) as f:
+        return f.read().strip()
+
+
+@needs_root
+def test_net_accounts_every_event(tmp_path):
+    p, d = run_ipc(tmp_path, ["irq", "-T", "2", "--warmup", "200ms"])
+    check_stdout(p.stdout)
+    assert d["test"] == "irq" and d["status"] == "complete"
+    ev = check_accounting(d)
+    td = d["test_data"]
+    assert td["source"] == "net" and td["role"] == "local"
+    # one event per period of the measurement, sent or missed
+    assert ev["sent"] + ev["sender_missed_periods"] == 2000
+    # no hardware interrupt is invented for veth
+    assert td["interrupt"]["irq"] is None
+    assert "NET_RX softirq" in td["interrupt"]["note"]
+    assert "== Interrupt: none: veth has no hardware interrupt" in p.stdout
+    assert "software receive stamps (SO_TIMESTAMPING)" in p.stdout
+    assert td["hardware_stamps"] is False
+    assert "RTH|----lat min|----lat avg|----lat max|----k>t avg|" \
+        "----k>t max|----s>k max|----lost|--lat worst" in p.stdout
+    for name in SERIES:
+        assert ("RTS|" in p.stdout and name in p.stdout)
+    # t1 lies between t0 and t2: each part is at most the whole
+    s = d["summary"]
+    assert s["kernel_to_task"]["min_ns"] >= 0
+    assert s["stimulus_to_kernel"]["min_ns"] >= 0
+    assert s["kernel_to_task"]["max_ns"] <= s["latency"]["max_ns"]
+    assert s["stimulus_to_kernel"]["max_ns"] <= s["latency"]["max_ns"]
+    # the receiver runs at -P, the sender one below
+    assert d["threads"][0]["priority"] == 90
+    assert d["threads"][1]["priority"] == 89
+    assert "== Events: %d sent in the measurement = %d served + %d lost" % (
+        ev["sent"], ev["served"], ev["lost"]) in p.stdout
+
+
+@needs_root
+def test_stall_on_receiver_cpu(tmp_path):
+    """A task above the receiver busy for D ms on its CPU: the events sent
+    meanwhile wait, kernel stamped, for the receiver: t2 - t1 and t2 - t0
+    reach D - period; --max-latency gives exit status 2."""
+    need_cpus(2)
+    stall_ms, period_us = 40, 1000
+    p, d = run_ipc(tmp_path, ["irq", "-T", "3", "--warmup", "200ms",
+                              "-c", "0,1", "-P", "80", "-p", period_us,
+                              "--max-latency", "10ms"],
+                   rc=2, during=stall_after_warmup(1, 95, stall_ms,
+                                                   delay=0.6, count=3,
+                                                   gap=0.4))
+    assert d["threshold_exceeded"] is True
+    assert "exceeded --max-latency" in p.stderr
+    check_accounting(d)
+    bound = (stall_ms * 1000 - period_us) * 1000
+    assert d["summary"]["kernel_to_task"]["max_ns"] >= bound
+    assert d["summary"]["latency"]["max_ns"] >= bound
+
+
+def default_signals():
+    """preexec_fn: the terminal's signals act by default, whatever the
+    test inherited (a background shell ignores SIGINT)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def _run_signalled(args, sig, after_s=1.5):
+    """Start rtlat irq in a session of its own, send sig once it measures;
+    returns (Popen, stdout, stderr, namespaces it held)."""
+    before = netns_in_use()
+    p = start(args, preexec_fn=default_signals)
+    wait_warming_up(p)
+    time.sleep(after_s)
+    held = netns_inodes_of(p.pid)
+    os.kill(p.pid, sig)
+    out, err = p.communicate(timeout=30)
+    return p, out, getattr(p, "err_head", "") + err, held, before
+
+
+def check_nothing_left(p, held, before):
+    assert len(held) == 2, held      # the two namespaces of the run
+    left = wait_session_empty(p.pid)
+    assert left == [], "processes left behind: %r" % left
+    end = time.monotonic() + 5
+    while held & netns_in_use() and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not held & netns_in_use(), "namespaces still held"
+    assert held.isdisjoint(before)
+    for name in ("rtlat-a", "rtlat-b"):
+        assert not os.path.exists("/sys/class/net/" + name)
+
+
+@needs_root
+def test_nothing_left_after_end(tmp_path):
+    before = netns_in_use()
+    p = start(["irq", "-T", "2", "--warmup", "100ms",
+               "--json", tmp_path / "r.json"])
+    wait_warming_up(p)
+    time.sleep(0.5)
+    held = netns_inodes_of(p.pid)
+    p.communicate(timeout=30)
+    assert p.returncode == 0
+    check_nothing_left(p, held, before)
+    check_accounting(load(tmp_path / "r.json"))
+
+
+@needs_root
+def test_nothing_left_after_sigint(tmp_path):
+    js = tmp_path / "r.json"
+    p, out, err, held, before = _run_signalled(
+        ["irq", "--warmup", "100ms", "--json", js], signal.SIGINT)
+    assert p.returncode == 0, err
+    check_nothing_left(p, held, before)
+    d = load(js)
+    assert d["status"] == "interrupted"
+    check_accounting(d)
+
+
+@needs_root
+def test_nothing_left_after_sigkill(tmp_path):
+    p, out, err, held, before = _run_signalled(
+        ["irq", "--warmup", "100ms"], signal.SIGKILL)
+    assert p.returncode == -signal.SIGKILL
+    check_nothing_left(p, held, before)
+
+
+@needs_root
+@pytest.mark.parametrize("how", ["end", "SIGINT", "SIGKILL", "error"])
+def test_irq_prio_and_cpu_restored(tmp_path, how):
+    """--irq N --irq-prio P --irq-cpu C: set while measuring, put back
+    after the end, SIGINT, SIGKILL (by the guard) and an error."""
+    need_cpus(2)
+    irq, pid = irq_thread()
+    old = sched_of(pid)
+    old_aff = affinity_of(irq)
+    new_prio = 61 if old[1] != 61 else 62
+    new_aff = "1" if old_aff != "1" else "0"
+    args = ["irq", "--irq", irq, "--irq-prio", new_prio, "--irq-cpu",
+            new_aff, "--warmup", "100ms"]
+    if how == "error":
+        # the run fails after the change (an unwritable result file)
+        r = run(args + ["-T", "1", "--json", "/nonexistent/dir/r.json"])
+        assert r.returncode == 1
+    else:
+        p = start(args + (["-T", "2"] if how == "end" else []),
+                  preexec_fn=default_signals)
+        wait_warming_up(p)
+        time.sleep(0.3)
+        assert sched_of(pid) == (os.SCHED_FIFO, new_prio)
+        assert affinity_of(irq) == new_aff
+        if how != "end":
+            os.kill(p.pid, getattr(signal, how))
+        out, err = p.communicate(timeout=30)
+        assert ("== Interrupt: IRQ %d (" % irq) in out or how == "SIGKILL"
+        assert wait_session_empty(p.pid) == []
+    end = time.monotonic() + 5
+    while (sched_of(pid) != old or affinity_of(irq) != old_aff) and \
+            time.monotonic() < end:
+        time.sleep(0.05)
+    assert sched_of(pid) == old
+    assert affinity_of(irq) == old_aff
+
+
+@needs_root
+def test_irq_thread_in_header_and_result(tmp_path):
+    irq, pid = irq_thread()
+    policy, prio = sched_of(pid)
+    p, d = run_ipc(tmp_path, ["irq", "-T", "1", "--warmup", "100ms",
+                              "--irq", irq])
+    it = d["test_data"]["interrupt"]
+    assert it["irq"] == irq and it["note"] == "named by --irq"
+    with open("/proc/%d/comm" % pid) as f:
+        assert it["thread"]["name"] == f.read().strip()
+    assert it["thread"]["pid"] == pid
+    assert it["thread"]["priority"] == prio
+    assert it["priority_set"] is None and it["affinity_set"] is None
+    assert "thread %s (pid %d)" % (it["thread"]["name"], pid) in p.stdout
+
+
+# ---- two processes over a veth pair of the test's own ------------------
+
+NS = ("rtlat-test-resp", "rtlat-test-stim")
+
+
+def ip(*args):
+    subprocess.run(["ip"] + list(args), check=True, capture_output=True)
+
+
+@pytest.fixture
+def veth_pair():
+    if not is_root():
+        pytest.skip("needs root (network namespaces)")
+    if subprocess.run(["which", "ip"], capture_output=True).returncode:
+        pytest.skip("needs ip (iproute2)")
+    for ns in NS:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    ip("netns", "add", NS[0])
+    ip("netns", "add", NS[1])
+    try:
+        ip("-n", NS[0], "link", "add", "rtq0", "type", "veth", "peer",
+           "name", "rtq1", "netns", NS[1])
+        ip("-n", NS[0], "addr", "add", "169.254.48.1/30", "dev", "rtq0")
+        ip("-n", NS[1], "addr", "add", "169.254.48.2/30", "dev", "rtq1")
+        ip("-n", NS[0], "link", "set", "rtq0", "up")
+        ip("-n", NS[1], "link", "set", "rtq1", "up")
+        yield "169.254.48.1"
+    finally:
+        for ns in NS:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def in_ns(ns, args, **kw):
+    return subprocess.Popen(["ip", "netns", "exec", ns, RTLAT] +
+                            [str(a) for a in args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=default_signals, **kw)
+
+
+def test_respond_two_processes(tmp_path, veth_pair):
+    rj, hj = tmp_path / "resp.json", tmp_path / "host.json"
+    resp = in_ns(NS[0], ["irq", "--respond=" + veth_pair, "--warmup",
+                         "100ms", "--json", rj])
+    try:
+        wait_warming_up(resp)
+        host = in_ns(NS[1], ["irq", "--source", "net:" + veth_pair,
+                             "-T", "2", "--warmup", "200ms", "--json", hj])
+        hout, herr = host.communicate(timeout=60)
+        assert host.returncode == 0, herr
+    finally:
+        os.kill(resp.pid, signal.SIGINT)
+        rout, rerr = resp.communicate(timeout=30)
+    assert resp.returncode == 0, rerr
+    assert wait_session_empty(resp.pid) == []
+    assert wait_session_empty(host.pid) == []
+    h, r = load(hj), load(rj)
+    ev = check_accounting(h, ("round_trip", "kernel_to_task"))
+    assert h["test_data"]["role"] == "stimulus"
+    assert ev["served"] > 0
+    # every answer the host got, the responder served; its own
+    # accounting: answered = served + lost (gaps)
+    rev = r["test_data"]["events"]
+    assert r["test_data"]["role"] == "responder"
+    assert rev["served"] + rev["lost"] == rev["sent"]
+    assert rev["served"] >= ev["served"]
+    assert r["summary"]["kernel_to_task"]["samples"] + \
+        r["summary"]["kernel_to_task"]["lost"] == rev["sent"]
+    # the responder's t2 - t1 travelled back: the host's series is a copy
+    # of what the responder measured
+    assert h["summary"]["kernel_to_task"]["max_ns"] <= \
+        r["summary"]["kernel_to_task"]["max_ns"]
+    assert "RTH|----rtt min|" in hout
+    assert "RTH|----k>t min|" in rout
+    assert "no hardware interrupt" in rout
+
+
+def test_host_without_responder_counts_lost(tmp_path, veth_pair):
+    hj = tmp_path / "host.json"
+    host = in_ns(NS[1], ["irq", "--source", "net:" + veth_pair, "-T", "1",
+                         "--warmup", "100ms", "--json", hj])
+    out, err = host.communicate(timeout=60)
+    assert host.returncode == 0, err
+    ev = check_accounting(load(hj), ("round_trip", "kernel_to_task"))
+    assert ev["served"] == 0 and ev["lost"] == ev["sent"]
+    assert "No answer from %s port 4770" % veth_pair in out
+
+
+# ---- errors ----------------------------------------------------------
+
+
+def test_unknown_source():
+    r = run(["irq", "--source", "parport:0", "-T", "1"])
+    assert r.returncode == 1
+    assert "invalid value 'parport:0' for --source" in r.stderr
+
+
+def test_host_does_not_exist():
+    r = run(["irq", "--source", "net:no-such-host.invalid", "-T", "1"])
+    assert r.returncode == 1
+    assert "net:no-such-host.invalid" in r.stderr
+    assert "host 'no-such-host.invalid'" in r.stderr
+
+
+def test_respond_port_busy():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    try:
+        r = run(["irq", "--respond=127.0.0.1", "--port", port, "-T", "1",
+                 "-P", "1"] + ([] if is_root() else ["--policy", "other"]))
+    finally:
+        s.close()
+    assert r.returncode == 1
+    assert "--respond: cannot bind UDP 127.0.0.1 port %d" % port in r.stderr
+    assert "busy" in r.stderr
+
+
+def test_net_needs_privilege():
+    """Without root the namespaces cannot be created: said, exit 1."""
+    def drop():
+        os.setgid(65534)
+        os.setuid(65534)
+    r = subprocess.run([RTLAT, "irq", "-T", "1", "--policy", "other",
+                        "--no-mlock", "--no-dma-latency"],
+                       capture_output=True, text=True, timeout=60,
+                       preexec_fn=drop if is_root() else None)
+    assert r.returncode == 1
+    assert "net: cannot create a network namespace" in r.stderr
+    assert "needs root" in r.stderr
+
+
+@needs_root
+def test_irq_that_does_not_exist():
+    r = run(["irq", "--irq", "99999", "-T", "1"])
+    assert r.returncode == 1
+    assert "--irq 99999: interrupt 99999: not in /proc/interrupts" in r.stderr
+
+
+@needs_root
+def test_irq_prio_without_interrupt():
+    """veth has no interrupt: --irq-prio says so instead of inventing one."""
+    r = run(["irq", "--irq-prio", "60", "-T", "1"])
+    assert r.returncode == 1
+    assert "--irq-prio: no interrupt to set" in r.stderr
+    assert "softirq" in r.stderr
+
+
+def test_help_says_its_defaults():
+    """-p, -c and -P as they apply to irq, with irq's defaults."""
+    h = run(["irq", "--help"], check=0).stdout
+    assert "period of the stimuli in us, or with a unit (default 1000)" in h
+    assert "the sender runs at PRIO-1 (default 90)" in h
+    assert "one CPU (sender and receiver on it) or two" in h
+
+
+def test_bad_options():
+    for args, msg in ((["--irq-prio", "0"], "--irq-prio: 1..99"),
+                      (["--port", "70000"], "--port: 1..65535"),
+                      (["--clock", "realtime"], "CLOCK_MONOTONIC"),
+                      (["--respond", "--source", "net:x"],
+                       "--respond and --source net:x")):
+        r = run(["irq"] + args + ["-T", "1"])
+        assert r.returncode == 1, args
+        assert msg in r.stderr, (args, r.stderr)
+
+
+# ---- rtlat suite -------------------------------------------------------
+
+
+def suite_runs(out):
+    return load(out / "suite.json")["runs"]
+
+
+@needs_root
+@pytest.mark.parametrize("how", ["option", "file"])
+def test_suite_runs_irq_with_a_source(tmp_path, how):
+    out = tmp_path / "res"
+    args = ["suite", "--tests", "irq", "--loads", "none", "-T", "1",
+            "--warmup", "200ms", "-o", out, "-q"]
+    if how == "option":
+        args += ["--irq-source", "net"]
+    else:
+        f = tmp_path / "s.ini"
+        f.write_text("[suite]\nirq-source = net\n")
+        args += ["-f", f]
+    p = run(args, timeout=120)
+    assert p.returncode == 0, p.stderr
+    runs = suite_runs(out)
+    assert [r["test"] for r in runs] == ["irq"]
+    res = load(out / runs[0]["file"])
+    assert res["test_data"]["source"] == "net"
+    check_accounting(res)
+    report = (out / "report.txt").read_text()
+    assert "IRQ without load, latencies in us: lat = t2-t0" in report
+    head = [l for l in report.splitlines() if "lat min" in l][0]
+    assert head.split("|")[1:] == [
+        "-----lat min", "-----lat avg", "-----lat max", "-----k>t min",
+        "-----k>t avg", "-----k>t max", "----lost", "---test-time"]
+    row = report.splitlines()[report.splitlines().index(head) + 1]
+    cells = row.split("|")[1:]
+    s = res["summary"]
+    assert float(cells[2]) == pytest.approx(s["latency"]["max_ns"] / 1000,
+                                            abs=0.001)
+    assert float(cells[5]) == pytest.approx(
+        s["kernel_to_task"]["max_ns"] / 1000, abs=0.001)
+    assert int(cells[6]) == s["latency"]["lost"]
+
+
+@needs_root
+def test_suite_matrix_has_irq_only_with_a_source(tmp_path):
+    base = ["suite", "--loads", "none", "-T", "1", "--warmup", "0", "-q"]
+    p = run(base + ["-o", tmp_path / "a"], timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "irq" not in [r["test"] for r in suite_runs(tmp_path / "a")]
+    p = run(base + ["-o", tmp_path / "b", "--irq-source", "net"],
+            timeout=300)
+    assert p.returncode == 0, p.stderr
+    tests = [r["test"] for r in suite_runs(tmp_path / "b")]
+    assert tests[-1] == "irq" and len(tests) == 5
+
+
+def test_suite_irq_without_source_is_an_error(tmp_path):
+    p = run(["suite", "--tests", "irq", "-T", "1", "-o", tmp_path / "r"])
+    assert p.returncode == 1
+    assert "irq needs a source: give --irq-source" in p.stderr
+
+
+@needs_root
+def test_with_load(tmp_path):
+    """--load runs beside irq as beside every test; the accounting holds."""
+    p, d = run_ipc(tmp_path, ["irq", "-T", "1", "--warmup", "200ms",
+                              "--load", "cpu", "--load-workers", "1"])
+    check_accounting(d)
+    assert [l["name"] for l in d["loads"]] == ["cpu"]
+    assert d["loads"][0]["count"] > 0
+
+
+# ---- the gpio source ---------------------------------------------------
+
+
+def test_gpio_chip_that_does_not_exist():
+    r = run(["irq", "--source", "gpio:gpiochip77:1,2", "-T", "1"])
+    assert r.returncode == 1
+    assert "gpio:gpiochip77:1,2: cannot open /dev/gpiochip77" in r.stderr
+    assert "no such GPIO chip" in r.stderr
+
+
+def test_gpio_not_a_gpio_chip():
+    r = run(["irq", "--source", "gpio:/dev/null:1,2", "-T", "1"])
+    assert r.returncode == 1
+    assert "gpio:/dev/null:1,2: cannot request line 1 of /dev/null as the " \
+        "out" in r.stderr
+
+
+def test_gpio_bad_spec():
+    r = run(["irq", "--source", "gpio:gpiochip0:3,3", "-T", "1"])
+    assert r.returncode == 1
+    assert "two different line offsets" in r.stderr
+
+
+def test_gpio_sim_end_to_end(tmp_path):
+    """Where the kernel has gpio-sim (CONFIG_GPIO_SIM, configfs): a chip of
+    two lines, the output's value copied to the input's pull by a helper
+    (gpio-sim has no wire between lines), and a run that serves events."""
+    sim = "/sys/kernel/config/gpio-sim"
+    if not is_root():
+        pytest.skip("needs root (configfs, the GPIO chip)")
+    if not os.path.isdir(sim):
+        pytest.skip("no gpio-sim here (%s absent: CONFIG_GPIO_SIM is not "
+                    "in this kernel, nor in the rtvm guest, which has no "
+                    "modules)" % sim)
+    dev = os.path.join(sim, "rtlat-test")
+    os.makedirs(os.path.join(dev, "bank0"))
+    try:
+        with open(os.path.join(dev, "bank0", "num_lines"), "w") as f:
+            f.write("2")
+        with open(os.path.join(dev, "live"), "w") as f:
+            f.write("1")
+        with open(os.path.join(dev, "bank0", "chip_name")) as f:
+            chip = f.read().strip()
+        with open(os.path.join(dev, "dev_name")) as f:
+            pdev = f.read().strip()
+        base = "/sys/devices/platform/%s/%s" % (pdev, chip)
+        js = tmp_path / "r.json"
+        p = start(["irq", "--source", "gpio:%s:0,1" % chip, "-T", "2",
+                   "--warmup", "200ms", "-p", "20ms", "--json", js],
+                  preexec_fn=default_signals)
+        # the wire: line 0's value to line 1's pull, until rtlat ends
+        while p.poll() is None:
+            with open(base + "/sim_gpio0/value") as f:
+                v = f.read().strip()
+            with open(base + "/sim_gpio1/pull", "w") as f:
+                f.write("pull-up" if v == "1" else "pull-down")
+            time.sleep(0.001)
+        out, err = p.communicate(timeout=30)
+        assert p.returncode == 0, err
+        d = load(js)
+        ev = check_accounting(d)
+        assert ev["served"] > 0
+        assert d["test_data"]["interrupt"]["irq"] is not None
+    finally:
+        with open(os.path.join(dev, "live"), "w") as f:
+            f.write("0")
+        os.rmdir(os.path.join(dev, "bank0"))
+        os.rmdir(dev)

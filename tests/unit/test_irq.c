@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests: rtlat irq's event accounting (tests/irq_track.c) from
+ * recorded sequences, and its interrupt lookup (tests/irq_intr.c) on a
+ * fake /proc tree.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scratch_tree.h"
+#include "tests/irq.h"
+
+/* Feed @n sequence numbers, the measurement's first being @first and the
+ * last sent @last; check served + lost == sent at the end. */
+static void feed(struct irq_track *t, uint64_t first, const uint64_t *seq,
+		 size_t n, uint64_t last)
+{
+	uint64_t lost, lost_sum = 0, served = 0;
+	size_t i;
+
+	irq_track_init(t, first);
+	for (i = 0; i < n; i++)
+		if (irq_track_event(t, seq[i], &lost) == IRQ_EV_SERVED) {
+			served++;
+			lost_sum += lost;
+		}
+	lost_sum += irq_track_end(t, last);
+	assert_int_equal(t->served, served);
+	assert_int_equal(t->lost, lost_sum);
+	assert_int_equal(t->served + t->lost, last - first + 1);
+}
+
+static void test_in_order(void **state)
+{
+	static const uint64_t s[] = { 5, 6, 7, 8, 9 };
+	struct irq_track t;
+
+	(void)state;
+	feed(&t, 5, s, 5, 9);
+	assert_int_equal(t.served, 5);
+	assert_int_equal(t.lost, 0);
+	assert_int_equal(t.duplicate + t.late, 0);
+}
+
+static void test_gaps_are_lost(void **state)
+{
+	/* 2 and 3 missing, then 6..8, then the tail 11..12 never came */
+	static const uint64_t s[] = { 1, 4, 5, 9, 10 };
+	struct irq_track t;
+	uint64_t lost;
+
+	(void)state;
+	irq_track_init(&t, 1);
+	assert_int_equal(irq_track_event(&t, 1, &lost), IRQ_EV_SERVED);
+	assert_int_equal(lost, 0);
+	assert_int_equal(irq_track_event(&t, 4, &lost), IRQ_EV_SERVED);
+	assert_int_equal(lost, 2);
+	feed(&t, 1, s, 5, 12);
+	assert_int_equal(t.served, 5);
+	assert_int_equal(t.lost, 2 + 3 + 2);
+}
+
+static void test_first_events_lost(void **state)
+{
+	/* the measurement starts at 10: 10 and 11 never arrived */
+	static const uint64_t s[] = { 12, 13 };
+	struct irq_track t;
+
+	(void)state;
+	feed(&t, 10, s, 2, 13);
+	assert_int_equal(t.served, 2);
+	assert_int_equal(t.lost, 2);
+}
+
+static void test_duplicates_and_late(void **state)
+{
+	/* 3 twice (duplicate), 2 after 3 (late: already counted lost),
+	 * 4 again after 5 (duplicate), 1 again much later */
+	static const uint64_t s[] = { 1, 3, 3, 2, 4, 5, 4, 1 };
+	struct irq_track t;
+
+	(void)state;
+	feed(&t, 1, s, 8, 5);
+	assert_int_equal(t.served, 4);		/* 1, 3, 4, 5 */
+	assert_int_equal(t.lost, 1);		/* 2 */
+	assert_int_equal(t.duplicate, 3);	/* 3, 4, 1 */
+	assert_int_equal(t.late, 1);		/* 2 */
+}
+
+static void test_warmup_ignored(void **state)
+{
+	static const uint64_t s[] = { 1, 2, 3, 4 };
+	struct irq_track t;
+	uint64_t lost;
+
+	(void)state;
+	irq_track_init(&t, 3);
+	assert_int_equal(irq_track_event(&t, 2, &lost), IRQ_EV_BEFORE);
+	feed(&t, 3, s, 4, 4);
+	assert_int_equal(t.served, 2);
+	assert_int_equal(t.lost + t.duplicate + t.late, 0);
+}
+
+static void test_long_gap_forgets_window(void **state)
+{
+	/* after a gap of 100, an old number is late, not a duplicate */
+	static const uint64_t s[] = { 1, 2, 103, 2, 50 };
+	struct irq_track t;
+
+	(void)state;
+	feed(&t, 1, s, 5, 103);
+	assert_int_equal(t.served, 3);
+	assert_int_equal(t.lost, 100);
+	assert_int_equal(t.duplicate, 0);	/* 2 is beyond the window */
+	assert_int_equal(t.late, 2);
+}
+
+static void test_nothing_sent(void **state)
+{
+	struct irq_track t;
+
+	(void)state;
+	irq_track_init(&t, 7);
+	assert_int_equal(irq_track_end(&t, 6), 0);
+	assert_int_equal(t.served + t.lost, 0);
+}
+
+/* ---- the interrupt on a fake /proc ---------------------------------- */
+
+static char root[64];
+
+static void put(const char *path, const char *text)
+{
+	scratch_put(root, path, text, strlen(text));
+}
+
+static int tree_up(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/rtlat-irq-test.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	put("/proc/interrupts",
+	    "           CPU0       CPU1       \n"
+	    "  0:         22          0   IO-APIC   2-edge      timer\n"
+	    "  4:         10        333   IO-APIC   4-edge      ttyS0\n"
+	    " 24:          0          0  PCI-MSI 49152-edge      virtio0-config\n"
+	    " 25:       4711         12  PCI-MSI 49153-edge      virtio0-input.0\n"
+	    " 40:          1          2   IO-APIC  19-fasteoi   ttyS4, ttyS5\n"
+	    "NMI:          0          0   Non-maskable interrupts\n");
+	put("/proc/irq/4/smp_affinity_list", "0-1\n");
+	put("/proc/irq/4/effective_affinity_list", "1\n");
+	put("/proc/irq/25/smp_affinity_list", "1\n");
+	/* irq/4-ttyS0, fifo 50 on CPU 1; a secondary thread irq/4-s-ttyS0
+	 * with a lower pid must not be taken */
+	put("/proc/77/comm", "irq/4-ttyS0\n");
+	put("/proc/77/stat",
+	    "77 (irq/4-ttyS0) S 2 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 -51 0 1 0 "
+	    "26 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 "
+	    "1 50 1 0 0 0 0 0 0 0 0 0 0 0\n");
+	put("/proc/70/comm", "irq/4-s-ttyS0\n");
+	put("/proc/70/stat",
+	    "70 (irq/4-s-ttyS0) S 2 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 -51 0 1 0 "
+	    "26 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 "
+	    "0 49 1 0 0 0 0 0 0 0 0 0 0 0\n");
+	/* a comm holding ") " must not shift the fields */
+	put("/proc/90/comm", "irq/40-ttyS4\n");
+	put("/proc/90/stat",
+	    "90 (irq/40-a) b) S 2 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 -51 0 1 0 "
+	    "26 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 "
+	    "0 80 1 0 0 0 0 0 0 0 0 0 0 0\n");
+	return 0;
+}
+
+static int tree_down(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void test_intr_find(void **state)
+{
+	(void)state;
+	assert_int_equal(irq_intr_find(root, "virtio0-input"), 25);
+	assert_int_equal(irq_intr_find(root, "ttyS5"), 40);
+	assert_int_equal(irq_intr_find(root, "ttyS9"), -1);
+	assert_int_equal(irq_intr_find("/nonexistent", "timer"), -1);
+}
+
+static void test_intr_threaded(void **state)
+{
+	struct irq_intr in = { 0 };
+	char err[256], line[400];
+
+	(void)state;
+	assert_int_equal(irq_intr_describe(root, 4, &in, err, sizeof(err)), 0);
+	assert_string_equal(in.name, "ttyS0");
+	assert_int_equal(in.thread, 77);
+	assert_string_equal(in.tname, "irq/4-ttyS0");
+	assert_int_equal(in.policy, 1);		/* SCHED_FIFO */
+	assert_int_equal(in.prio, 50);
+	assert_int_equal(in.cpu, 1);
+	assert_string_equal(in.affinity, "0-1");
+	assert_string_equal(in.effective, "1");
+	irq_intr_line(&in, line, sizeof(line));
+	assert_non_null(strstr(line, "IRQ 4 (ttyS0), thread irq/4-ttyS0 (pid 77) fifo priority 50 CPU 1, affinity 0-1 (effective 1)"));
+}
+
+static void test_intr_shared_and_odd_comm(void **state)
+{
+	struct irq_intr in = { 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(irq_intr_describe(root, 40, &in, err, sizeof(err)), 0);
+	assert_string_equal(in.name, "ttyS4, ttyS5");
+	assert_int_equal(in.thread, 90);
+	assert_int_equal(in.prio, 80);
+	assert_int_equal(in.cpu, 0);
+}
+
+static void test_intr_not_threaded(void **state)
+{
+	struct irq_intr in = { 0 };
+	char err[256], line[400];
+
+	(void)state;
+	assert_int_equal(irq_intr_describe(root, 25, &in, err, sizeof(err)), 0);
+	assert_string_equal(in.name, "virtio0-input.0");
+	assert_int_equal(in.thread, 0);
+	irq_intr_line(&in, line, sizeof(line));
+	assert_non_null(strstr(line, "not threaded"));
+	/* --irq-prio on it: an error that says why */
+	in.irq = 25;
+	assert_int_equal(irq_intr_set_prio(&in, 60, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "IRQ 25 (virtio0-input.0) has no interrupt thread"));
+}
+
+static void test_intr_missing(void **state)
+{
+	struct irq_intr in = { 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(irq_intr_describe(root, 7, &in, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "interrupt 7: not in"));
+	assert_int_equal(in.irq, -1);
+	/* "NMI:" is no interrupt number */
+	assert_int_equal(irq_intr_find(root, "Non-maskable"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_in_order),
+		cmocka_unit_test(test_gaps_are_lost),
+		cmocka_unit_test(test_first_events_lost),
+		cmocka_unit_test(test_duplicates_and_late),
+		cmocka_unit_test(test_warmup_ignored),
+		cmocka_unit_test(test_long_gap_forgets_window),
+		cmocka_unit_test(test_nothing_sent),
+		cmocka_unit_test_setup_teardown(test_intr_find, tree_up, tree_down),
+		cmocka_unit_test_setup_teardown(test_intr_threaded, tree_up, tree_down),
+		cmocka_unit_test_setup_teardown(test_intr_shared_and_odd_comm, tree_up, tree_down),
+		cmocka_unit_test_setup_teardown(test_intr_not_threaded, tree_up, tree_down),
+		cmocka_unit_test_setup_teardown(test_intr_missing, tree_up, tree_down),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
