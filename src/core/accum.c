@@ -33,12 +33,40 @@ void accum_free(struct accum *a)
 		hist_free(&a->lin);
 }
 
+/*
+ * An accumulator's histograms hold exactly the samples of its statistics
+ * (accum_add() feeds both, merges and resets keep them together): their
+ * buckets outside the span of [st.min, st.max] are empty. Merging and
+ * clearing touch that span only: the display thread hands an interval's
+ * accumulator over and back with a few hundred buckets, not all 7 800.
+ */
+static void hist_clear(struct histogram *h, const struct stats *st)
+{
+	size_t a, b;
+
+	if (st->n && hist_span(h, st->min, st->max, &a, &b))
+		hist_reset_span(h, a, b);
+	else
+		hist_reset_span(h, 1, 0);	/* under- and overflow */
+}
+
+static void hist_add_from(struct histogram *dst, const struct histogram *src,
+			  const struct stats *st)
+{
+	size_t a, b;
+
+	if (st->n && hist_span(src, st->min, st->max, &a, &b))
+		hist_merge_span(dst, src, a, b);
+	else
+		hist_merge_span(dst, src, 1, 0);
+}
+
 void accum_reset(struct accum *a)
 {
-	stats_init(&a->st);
-	hist_reset(&a->hist);
+	hist_clear(&a->hist, &a->st);
 	if (a->lin.count)
-		hist_reset(&a->lin);
+		hist_clear(&a->lin, &a->st);
+	stats_init(&a->st);
 	a->overruns = 0;
 	a->max_t = 0;
 	a->max_cycle = 0;
@@ -51,9 +79,9 @@ void accum_merge(struct accum *dst, const struct accum *src)
 		dst->max_cycle = src->max_cycle;
 	}
 	stats_merge(&dst->st, &src->st);
-	hist_merge(&dst->hist, &src->hist);
+	hist_add_from(&dst->hist, &src->hist, &src->st);
 	if (dst->lin.count && src->lin.count)
-		hist_merge(&dst->lin, &src->lin);
+		hist_add_from(&dst->lin, &src->lin, &src->st);
 	dst->overruns += src->overruns;
 }
 

@@ -71,16 +71,42 @@ void hist_copy(struct histogram *dst, const struct histogram *src)
 
 int hist_merge(struct histogram *dst, const struct histogram *src)
 {
+	return hist_merge_span(dst, src, 0,
+			       src->nbuckets ? src->nbuckets - 1 : 0);
+}
+
+bool hist_span(const struct histogram *h, int64_t min, int64_t max,
+	       size_t *a, size_t *b)
+{
+	long i = hist_index(h, min), j = hist_index(h, max);
+
+	if (!h->nbuckets || i == -2 || j == -1 || min > max)
+		return false;
+	*a = i < 0 ? 0 : (size_t)i;
+	*b = j < 0 ? h->nbuckets - 1 : (size_t)j;
+	return true;
+}
+
+int hist_merge_span(struct histogram *dst, const struct histogram *src,
+		    size_t a, size_t b)
+{
 	size_t i;
 
 	if (dst->layout != src->layout || dst->nbuckets != src->nbuckets ||
 	    dst->lo != src->lo || dst->width != src->width)
 		return -EINVAL;
-	for (i = 0; i < src->nbuckets; i++)
+	for (i = a; i <= b && i < src->nbuckets; i++)
 		dst->count[i] += src->count[i];
 	dst->underflow += src->underflow;
 	dst->overflow += src->overflow;
 	return 0;
+}
+
+void hist_reset_span(struct histogram *h, size_t a, size_t b)
+{
+	if (a <= b && b < h->nbuckets)
+		memset(h->count + a, 0, (b - a + 1) * sizeof(*h->count));
+	h->underflow = h->overflow = 0;
 }
 
 void hist_add_n(struct histogram *h, int64_t v, uint64_t n)

@@ -126,6 +126,24 @@ static inline void hist_add(struct histogram *h, int64_t v)
 /* Count @n samples of value @v. */
 void hist_add_n(struct histogram *h, int64_t v, uint64_t n);
 
+/*
+ * The buckets [*@a, *@b] that samples in [@min, @max] fall in (the bucket
+ * index grows with the value): false when they all fall in underflow or
+ * overflow. With the exact extremes of what a histogram holds, merging or
+ * clearing that span alone is the whole histogram's work (accum.c: a few
+ * hundred buckets of an interval instead of 7 800).
+ */
+bool hist_span(const struct histogram *h, int64_t min, int64_t max,
+	       size_t *a, size_t *b);
+
+/* hist_merge() of the buckets [@a, @b] of @src (plus underflow and
+ * overflow): the others are known to be empty. Returns 0 or -EINVAL. */
+int hist_merge_span(struct histogram *dst, const struct histogram *src,
+		    size_t a, size_t b);
+
+/* hist_reset() of a histogram whose buckets outside [@a, @b] are empty. */
+void hist_reset_span(struct histogram *h, size_t a, size_t b);
+
 /* Inclusive value range [*lo, *hi] in ns of bucket @i. */
 void hist_bucket_range(const struct histogram *h, size_t i, int64_t *lo,
 		       int64_t *hi);

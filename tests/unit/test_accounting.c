@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -344,6 +345,80 @@ static void test_max_wakeups_exact(void **state)
 	engine_free(&m.r);
 }
 
+/*
+ * accum_merge() and accum_reset() touch only the buckets between the
+ * statistics' min and max (accum.c): the result is the full merge's, and a
+ * reset leaves every bucket, underflow and overflow at zero. Samples from
+ * below the linear histogram to beyond the log-linear one, negative ones,
+ * single values and empty accumulators.
+ */
+static void test_span_merge_is_full_merge(void **state)
+{
+	static const int64_t lim = INT64_C(1) << 36;
+	struct engine_opts o;
+	struct accum d, tot, ref;
+	unsigned int seed = 12345;
+	int round, i;
+	size_t b;
+
+	(void)state;
+	engine_opts_init(&o, 1000, 99);
+	o.linear_hist = true;
+	o.hist_bucket_ns = 1000;
+	o.hist_buckets = 300;
+	assert_int_equal(accum_init(&d, &o), 0);
+	assert_int_equal(accum_init(&tot, &o), 0);
+	assert_int_equal(accum_init(&ref, &o), 0);
+	for (round = 0; round < 60; round++) {
+		int n = round % 7 == 0 ? 0 : round % 5 == 0 ? 1 : 200;
+		int64_t base = (int64_t)(rand_r(&seed) % 100000) - 2000;
+		int64_t spread = round % 3 ? 5000 : (round % 2 ? 2 * lim : 40);
+
+		for (i = 0; i < n; i++) {
+			int64_t v = base + (int64_t)(rand_r(&seed) %
+						     (unsigned)(spread % 2000000000));
+
+			if (round % 11 == 3 && i == 0)
+				v = lim + 5;		/* overflow */
+			if (round % 13 == 4 && i == 1)
+				v = -lim - 5;		/* underflow */
+			accum_add(&d, v, i, (uint64_t)i);
+		}
+		accum_merge(&tot, &d);
+		/* reference: every bucket */
+		for (b = 0; b < d.hist.nbuckets; b++)
+			ref.hist.count[b] += d.hist.count[b];
+		ref.hist.underflow += d.hist.underflow;
+		ref.hist.overflow += d.hist.overflow;
+		for (b = 0; b < d.lin.nbuckets; b++)
+			ref.lin.count[b] += d.lin.count[b];
+		ref.lin.underflow += d.lin.underflow;
+		ref.lin.overflow += d.lin.overflow;
+		accum_reset(&d);
+		for (b = 0; b < d.hist.nbuckets; b++)
+			assert_int_equal(d.hist.count[b], 0);
+		for (b = 0; b < d.lin.nbuckets; b++)
+			assert_int_equal(d.lin.count[b], 0);
+		assert_int_equal(d.hist.underflow + d.hist.overflow +
+				 d.lin.underflow + d.lin.overflow, 0);
+		assert_memory_equal(tot.hist.count, ref.hist.count,
+				    tot.hist.nbuckets * sizeof(uint64_t));
+		assert_memory_equal(tot.lin.count, ref.lin.count,
+				    tot.lin.nbuckets * sizeof(uint64_t));
+		assert_int_equal(tot.hist.underflow, ref.hist.underflow);
+		assert_int_equal(tot.hist.overflow, ref.hist.overflow);
+		assert_int_equal(tot.lin.underflow, ref.lin.underflow);
+		assert_int_equal(tot.lin.overflow, ref.lin.overflow);
+		assert_int_equal(hist_total(&tot.hist), tot.st.n);
+		assert_int_equal(hist_total(&tot.lin), tot.st.n);
+	}
+	assert_true(tot.hist.underflow > 0 && tot.hist.overflow > 0);
+	assert_true(tot.lin.underflow > 0 && tot.lin.overflow > 0);
+	accum_free(&d);
+	accum_free(&tot);
+	accum_free(&ref);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_unbounded),
 		cmocka_unit_test(test_max_cycles_exact),
 		cmocka_unit_test(test_max_wakeups_exact),
+		cmocka_unit_test(test_span_merge_is_full_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
