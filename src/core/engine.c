@@ -53,6 +53,7 @@ enum {
 	OPT_HIST_SIZE,
 	OPT_HEADLINE_FD,
 	OPT_MAX_MSW,
+	OPT_HOUSEKEEPING,
 };
 
 const struct optdesc engine_common_opts[] = {
@@ -97,6 +98,11 @@ const struct optdesc engine_common_opts[] = {
 	  "do not lock memory (page faults then show as latency)", OPT_NO_MLOCK },
 	{ "no-dma-latency", 0, no_argument, NULL,
 	  "leave /dev/cpu_dma_latency alone (default: hold it at 0)", OPT_NO_DMA },
+	{ "housekeeping", 0, required_argument, "WHERE",
+	  "where rtlat's own threads run (main and display threads,\n"
+	  "load command guards): auto (default), on the CPUs no sampler\n"
+	  "is on, else on the measured ones (as cyclictest -a);\n"
+	  "measured; any (not restricted); or a CPU list", OPT_HOUSEKEEPING },
 	{ "headline-fd", 0, required_argument, "FD",
 	  "at the end, write the headline figures to file descriptor FD\n"
 	  "(key value lines, for rtlat suite; docs/suite.md)", OPT_HEADLINE_FD },
@@ -240,6 +246,10 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		return 0;
 	case OPT_NO_DMA:
 		o->dma_latency = false;
+		return 0;
+	case OPT_HOUSEKEEPING:
+		if (hk_parse(&o->hk, arg, err, sizeof(err)) < 0)
+			return opt_bad_value(d, arg, err);
 		return 0;
 	case 'p':
 		return time_opt(d, arg, NSEC_PER_USEC, NSEC_PER_USEC,
@@ -597,6 +607,13 @@ static void *sampler_main(void *arg)
 				 s->cpu, strerror(-e));
 			goto out;
 		}
+	} else if ((e = hk_restore(&r->o->hk)) < 0) {
+		/* not pinned: where rtlat started, not the housekeeping CPUs */
+		s->err = e;
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "cannot give sampler %d the CPUs rtlat started with: %s",
+			 s->id, strerror(-e));
+		goto out;
 	}
 	stack_prefault(SAMPLER_STACK / 2);
 	if (pthread_getschedparam(pthread_self(), &s->policy_now, &sp) == 0)
@@ -1395,6 +1412,24 @@ static int run_fail(struct run *r, const char *msg)
 /* Prepare: the test's set-up, warnings, the privilege probe, memory,
  * companions that start before the memory lock, the lock itself,
  * cpu_dma_latency, and the result file of the configuration. */
+/* Where the threads that do not sample run (core/housekeeping.h), from
+ * the CPUs the samplers are pinned to. Returns 0 or -1 with @msg. */
+static int housekeeping_plan(struct run *r, char *msg, size_t len)
+{
+	struct cpuset measured;
+	bool unpinned = false;
+	int i;
+
+	cpuset_zero(&measured);
+	for (i = 0; i < r->nsamplers; i++) {
+		if (r->s[i].cpu < 0)
+			unpinned = true;
+		else
+			cpuset_set(&measured, r->s[i].cpu);
+	}
+	return hk_plan(&r->o->hk, &measured, unpinned, msg, len);
+}
+
 static int run_prepare(struct run *r)
 {
 	const struct test_desc *t = r->test;
@@ -1407,6 +1442,8 @@ static int run_prepare(struct run *r)
 	if (t->setup(r) < 0 || r->nsamplers == 0)
 		return -1;
 	r->reached = RUN_SET_UP;
+	if (housekeeping_plan(r, msg, sizeof(msg)) < 0)
+		return run_fail(r, msg);
 	rt_throttling_check(msg, sizeof(msg));
 	if (msg[0])
 		engine_warn(r, "%s", msg);
@@ -1446,6 +1483,17 @@ static int run_prepare(struct run *r)
 		if (c->ops->start_early &&
 		    c->ops->start_early(c, r, msg, sizeof(msg)) < 0)
 			return run_fail(r, msg);
+	/* the loads have their workers: from here this thread, and the
+	 * display it starts, run on the housekeeping CPUs */
+	i = hk_apply(&o->hk);
+	if (i < 0) {
+		char cpus[128];
+
+		snprintf(msg, sizeof(msg), "cannot move rtlat's own threads to CPU %s: %s",
+			 cpulist_format(&o->hk.cpus, cpus, sizeof(cpus)),
+			 strerror(-i));
+		return run_fail(r, msg);
+	}
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0)
 		return run_fail(r, msg);
 	if (o->dma_latency) {

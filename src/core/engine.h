@@ -38,6 +38,7 @@
 #include <sys/types.h>
 
 #include "core/cpulist.h"
+#include "core/housekeeping.h"
 #include "core/histogram.h"
 #include "core/opt.h"
 #include "core/ring.h"
@@ -92,6 +93,7 @@ struct engine_opts {
 	size_t overflow_cycles;		/* keep the cycle numbers of the first N
 					 * samples that overflowed the linear
 					 * histogram, per series (cyclic -h) */
+	struct housekeeping hk;		/* --housekeeping; planned at set-up */
 };
 
 /* One interval of one series. */

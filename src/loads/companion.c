@@ -45,6 +45,7 @@ static int lc_start_early(struct companion *c, struct run *r, char *err,
 	struct load_state *ls = c->state;
 	char names[256];
 
+	ls->o.hk = &r->o->hk;	/* planned by now: the guards go there */
 	if (load_start(&ls->o, &ls->lr, err, len) < 0)
 		return -1;
 	if (load_start_interrupted(ls->lr))

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/children.h"
+#include "core/housekeeping.h"
 #include "core/jsonw.h"
 #include "core/log.h"
 #include "core/parse.h"
@@ -398,7 +399,8 @@ static int cmd_orphans(pid_t keep, int sig)
  * The command has ended by itself when the shell and everything it left
  * have; its exit status is the shell's.
  */
-static void cmd_guard(const char *cmd, struct load_slot *slot)
+static void cmd_guard(const char *cmd, struct load_slot *slot,
+		      const struct housekeeping *hk)
 {
 	int64_t start = clock_now_ns(CLOCK_MONOTONIC), end, next_scan = 0;
 	int st = 0;
@@ -427,6 +429,10 @@ static void cmd_guard(const char *cmd, struct load_slot *slot)
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	/* the command keeps where it was started; the guard itself is one
+	 * of rtlat's own threads (core/housekeeping.h) */
+	if (hk)
+		hk_apply(hk);
 	slot->cmd_pgid = (int)pid;
 	snprintf(slot->note, sizeof(slot->note), "/bin/sh -c, process group %d",
 		 (int)pid);
@@ -503,7 +509,7 @@ static pid_t spawn(struct load_run *lr, int k, const char *name,
 			g->run(&w);
 			_exit(slot->state == LOAD_FAILED ? 1 : 0);
 		}
-		cmd_guard(cmd, slot);
+		cmd_guard(cmd, slot, lr->env.o->hk);
 	}
 	/* also from here: no window in which a kill(-pgid) misses it */
 	setpgid(pid, lr->pgid ? lr->pgid : pid);

@@ -49,6 +49,8 @@ struct jw;
 #define LOAD_MAX_WORKERS 256	/* per generator */
 
 /* Options shared by every test and by "rtlat load" (LOAD_OPTDESCS). */
+struct housekeeping;
+
 struct load_opts {
 	unsigned int gens;		/* bit i: load_gens[i] requested */
 	int workers;			/* per generator; 0: one per CPU */
@@ -57,6 +59,9 @@ struct load_opts {
 	int ncmds;
 	struct in_addr net_dest;	/* loopback only */
 	const char *io_dir;		/* NULL: $TMPDIR, /var/tmp, /tmp */
+	/* where a --load-cmd guard runs once it has started its command
+	 * (a test's --housekeeping; NULL: where it was started) */
+	const struct housekeeping *hk;
 };
 
 enum {

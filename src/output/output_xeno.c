@@ -70,7 +70,7 @@ static int64_t window_avg(const struct window *w)
 void xeno_banner(struct run *r, const char *extra)
 {
 	const struct engine_opts *o = r->o;
-	char buf[32], dur[32], iv[32], mode[192];
+	char buf[32], dur[32], iv[32], mode[192], hk[192];
 	int i;
 
 	if (o->quiet)
@@ -103,6 +103,7 @@ void xeno_banner(struct run *r, const char *extra)
 	       fmt_time(iv, o->interval_ns),
 	       o->mlock ? ", memory locked" : ", memory NOT locked",
 	       r->dma_held ? ", cpu_dma_latency 0" : "");
+	printf("== Housekeeping: %s\n", hk_describe(&o->hk, hk, sizeof(hk)));
 	if (trace_active(r))
 		printf("== Trace: %s\n", trace_describe(r));
 	printf("== All results in microseconds\n");

@@ -183,6 +183,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_int(w, "clock_resolution_ns", r->clock_res_ns);
 	jw_bool(w, "mlockall", o->mlock);
 	jw_bool(w, "cpu_dma_latency_held", r->dma_held);
+	hk_json(w, "housekeeping", &o->hk);
 	if (o->max_latency_ns >= 0)
 		jw_int(w, "max_latency_ns", o->max_latency_ns);
 	else

@@ -39,6 +39,8 @@ enum {
 	OPT_WARMUP,
 	OPT_NO_MLOCK,
 	OPT_MAX_MSW,
+	OPT_MAINAFFINITY,
+	OPT_HOUSEKEEPING,
 };
 
 const struct optdesc cyclic_opt_table[] = {
@@ -121,6 +123,13 @@ const struct optdesc cyclic_opt_table[] = {
 	  "rtlat, Xenomai Cobalt build: exit status 2 if\n"
 	  "the threads switched to secondary mode more\n"
 	  "than N times (0: any)", OPT_MAX_MSW },
+	{ "mainaffinity", 0, required_argument, "CPUSET",
+	  "run the main thread (and rtlat's display\n"
+	  "thread) on CPUSET; as --housekeeping CPUSET", OPT_MAINAFFINITY },
+	{ "housekeeping", 0, required_argument, "WHERE",
+	  "rtlat: where the main and display threads\n"
+	  "run: auto (default), measured, any or a CPU\n"
+	  "list (see the manual page)", OPT_HOUSEKEEPING },
 	OPT_END
 };
 
@@ -329,6 +338,15 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	case OPT_MAX_MSW:
 		return engine_max_msw_opt(&c->eo, d, arg);
+	case OPT_MAINAFFINITY:
+		if (cpulist_parse(arg, &c->eo.hk.list, err, sizeof(err)) < 0)
+			return opt_bad_value(d, arg, err);
+		c->eo.hk.policy = HK_LIST;
+		return 0;
+	case OPT_HOUSEKEEPING:
+		if (hk_parse(&c->eo.hk, arg, err, sizeof(err)) < 0)
+			return opt_bad_value(d, arg, err);
+		return 0;
 	}
 	return 1;	/* a companion's (--metrics) */
 }

@@ -616,6 +616,7 @@ static void json_body(struct run *r, struct jw *w, int return_code)
 	jw_bool(w, "mlockall", r->o->mlock);
 	jw_bool(w, "cpu_dma_latency_held", r->dma_held);
 	jw_str(w, "cpus", cpulist_format(&r->o->cpus, host, sizeof(host)));
+	hk_json(w, "housekeeping", &r->o->hk);
 	if (r->o->break_ns >= 0)
 		jw_int(w, "break_ns", r->o->break_ns);
 	else

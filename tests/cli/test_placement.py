@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Where rtlat's own threads run (--housekeeping, issue 15).
+
+Read from /proc/PID/task/*/status (Cpus_allowed_list) of a running rtlat:
+the samplers (SCHED_FIFO) on their CPU, every other thread on the
+housekeeping CPUs; the header and the result say the same.
+"""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from conftest import RTLAT, needs_root
+from test_footprint import wait_measuring
+
+SCHED_FIFO = 1
+
+needs_two_cpus = pytest.mark.skipif(
+    not {0, 1} <= os.sched_getaffinity(0),
+    reason="needs CPUs 0 and 1 (this machine has 2)")
+
+
+def tasks(pid):
+    """{tid: (policy, Cpus_allowed_list)} of process @pid."""
+    out = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        base = "/proc/%d/task/%s/" % (pid, tid)
+        try:
+            with open(base + "stat") as f:
+                policy = int(f.read().rsplit(")", 1)[1].split()[38])
+            with open(base + "status") as f:
+                allowed = [l.split()[1] for l in f
+                           if l.startswith("Cpus_allowed_list:")][0]
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        out[int(tid)] = (policy, allowed)
+    return out
+
+
+def placement(args, tmp_path, threads=3):
+    """Run rtlat @args; returns (its threads, stdout, the JSON result)."""
+    js = tmp_path / "r.json"
+    p = subprocess.Popen([RTLAT] + args + ["--json", str(js)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        wait_measuring(p, threads)
+        time.sleep(0.2)		# the display thread is started last
+        th = tasks(p.pid)
+    finally:
+        out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    return th, out, json.loads(js.read_text())
+
+
+def split(th):
+    samplers = [a for pol, a in th.values() if pol == SCHED_FIFO]
+    others = [a for pol, a in th.values() if pol != SCHED_FIFO]
+    return samplers, others
+
+
+LATENCY = ["latency", "-c", "1", "-p", "1000", "-T", "2", "--warmup", "0"]
+
+
+@needs_root
+@needs_two_cpus
+def test_default_puts_own_threads_on_cpus_not_measured(tmp_path):
+    th, out, d = placement(LATENCY, tmp_path)
+    samplers, others = split(th)
+    assert samplers == ["1"]
+    # main and display at least, none of them on the measured CPU
+    assert len(others) >= 2 and set(others) == {"0"}, th
+    assert "== Housekeeping: CPU 0 (auto: not measured)" in out
+    assert d["config"]["housekeeping"] == {
+        "policy": "auto", "cpus": "0", "why": "auto: not measured"}
+
+
+@needs_root
+@needs_two_cpus
+@pytest.mark.parametrize("where,want", [
+    ("measured", "1"), ("any", "0-1"), ("1", "1"), ("0", "0")])
+def test_housekeeping_option(tmp_path, where, want):
+    th, out, d = placement(LATENCY + ["--housekeeping", where], tmp_path)
+    samplers, others = split(th)
+    assert samplers == ["1"]
+    assert set(others) == {want}, th
+    assert d["config"]["housekeeping"]["cpus"] == want
+    assert "== Housekeeping: CPU %s (" % want in out
+
+
+@needs_root
+@needs_two_cpus
+def test_every_cpu_measured_is_as_cyclictest(tmp_path):
+    """No CPU left over: on the measured ones (all of them here)."""
+    th, out, d = placement(["latency", "-c", "0,1", "-p", "1000", "-T", "2",
+                            "--warmup", "0"], tmp_path, threads=4)
+    samplers, others = split(th)
+    assert sorted(samplers) == ["0", "1"]
+    assert set(others) == {"0-1"}, th
+    assert d["config"]["housekeeping"]["why"] == "auto: every CPU is measured"
+
+
+@needs_root
+@needs_two_cpus
+def test_load_guard_moves_its_command_does_not(tmp_path):
+    """A --load-cmd guard is one of rtlat's own: on the housekeeping CPU;
+    the command it runs is the load: where rtlat was started."""
+    js = tmp_path / "r.json"
+    p = subprocess.Popen([RTLAT] + LATENCY + ["-T", "3", "--load-cmd",
+                                              "sleep 30 & wait",
+                                              "--json", str(js)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    try:
+        wait_measuring(p, 3)
+        time.sleep(0.3)
+        guard = cmd = None
+        for c in open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split():
+            with open("/proc/%s/comm" % c) as f:
+                if f.read().strip() == "rtlat-load-cmd":
+                    guard = int(c)
+        assert guard, "no load guard"
+        kids = open("/proc/%d/task/%d/children" % (guard, guard)).read().split()
+        assert kids, "the guard has no command"
+        cmd = int(kids[0])
+        assert set(a for _, a in tasks(guard).values()) == {"0"}
+        assert set(a for _, a in tasks(cmd).values()) == {"0-1"}
+    finally:
+        p.communicate(timeout=60)
+    assert p.returncode == 0
+
+
+@needs_root
+@needs_two_cpus
+def test_cyclic_mainaffinity(tmp_path):
+    """cyclic: the default as latency's, --mainaffinity as cyclictest's."""
+    base = ["cyclic", "-m", "-p", "80", "-t", "1", "-a", "1", "-i", "1000",
+            "-q", "-D", "2"]
+    th, _, d = placement(base, tmp_path)
+    samplers, others = split(th)
+    assert samplers == ["1"] and set(others) == {"0"}, th
+    assert d["housekeeping"]["cpus"] == "0"
+    th, _, d = placement(base + ["--mainaffinity", "1"], tmp_path)
+    samplers, others = split(th)
+    assert samplers == ["1"] and set(others) == {"1"}, th
+    assert d["housekeeping"] == {"policy": "list", "cpus": "1",
+                                 "why": "as given"}
+
+
+def test_housekeeping_bad_values():
+    for bad, msg in (("foo", "expected auto, measured, any or a CPU list"),
+                     ("1000", "no CPU rtlat may use")):
+        p = subprocess.run([RTLAT, "latency", "-T", "1", "--housekeeping",
+                            bad], capture_output=True, text=True)
+        assert p.returncode == 1
+        assert "--housekeeping" in p.stderr and msg in p.stderr, p.stderr
