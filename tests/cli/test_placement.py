@@ -13,7 +13,31 @@ import time
 import pytest
 
 from conftest import RTLAT, needs_root
-from test_footprint import wait_measuring
+
+
+def status(pid, key):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return line.split()[1]
+    return None
+
+
+def wait_measuring(p, threads=2, timeout=30):
+    """Until @p runs its samplers (more than one thread) with its memory
+    locked: the state a measurement is taken in."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        assert p.poll() is None, p.communicate()
+        try:
+            n = len(os.listdir("/proc/%d/task" % p.pid))
+            locked = int(status(p.pid, "VmLck") or 0)
+        except FileNotFoundError:
+            n, locked = 0, 0
+        if n >= threads and locked > 0:
+            return
+        time.sleep(0.05)
+    pytest.fail("rtlat %d did not start measuring" % p.pid)
 
 SCHED_FIFO = 1
 
