@@ -146,8 +146,10 @@ COBALT_RT := src/core/wait src/tests/lib/ipc
 # Measuring and other code in one object: the Linux side's I/O, signal
 # waits and sleeps renamed, threads, clocks and synchronisation kept
 # (engine.c creates and joins its Linux threads with RTLAT_STD()).
+# irq's sources are Linux devices (no RTDM): its files are Linux-side
+# (docs/xenomai.md).
 COBALT_MIXED := src/core/engine src/core/rtsetup src/core/timeutil \
-	$(patsubst %.c,%,$(wildcard src/tests/*.c)) \
+	$(filter-out src/tests/irq%,$(patsubst %.c,%,$(wildcard src/tests/*.c))) \
 	src/tests/lib/timer_test src/tests/lib/crunch src/tests/lib/ipc_test
 COBALT_KEPT := pthread_% sem_% mq_% clock_% sched_% timer_% timerfd_%
 XENO_CONFIG ?=
@@ -180,7 +182,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 # Objects depend on the flags they were built with: a stamp rewritten only
 # when the flags change (e.g. SANITIZE=, CFLAGS=) forces a rebuild.
 FLAGS_STAMP := $(O)/.flags
-FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(RTLAT_LDLIBS)
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(RTLAT_LDLIBS) \
+	$(if $(XENO_CONFIG),$(COBALT_RT) $(COBALT_MIXED) $(COBALT_KEPT))
 ifneq ($(MAKECMDGOALS),clean)
 $(shell mkdir -p $(O))
 ifneq ($(strip $(file <$(FLAGS_STAMP))),$(strip $(FLAGS_NOW)))
