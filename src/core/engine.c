@@ -1195,8 +1195,13 @@ static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, policy);
 	pthread_attr_setschedparam(&attr, &sp);
+#ifdef RTLAT_COBALT
 	e = on_linux ? RTLAT_STD(pthread_create)(t, &attr, fn, arg) :
 		    pthread_create(t, &attr, fn, arg);
+#else
+	(void)on_linux;
+	e = pthread_create(t, &attr, fn, arg);
+#endif
 	pthread_attr_destroy(&attr);
 	return e;
 }

@@ -98,9 +98,11 @@ unsigned char *db_put_buckets(const struct rep_hist *h, size_t *n)
 		uint64_t v[3];
 		int k;
 
-		/* bounds are within +-2^53: no overflow in the differences */
-		v[0] = (uint64_t)(h->b[i].lo - prev) << 1 ^
-		       (uint64_t)((h->b[i].lo - prev) >> 63);
+		/* bounds are within +-2^53: no overflow in the differences;
+		 * zigzag: 0, -1, 1, -2 ... as 0, 1, 2, 3 ... */
+		int64_t d = h->b[i].lo - prev;
+
+		v[0] = (uint64_t)d << 1 ^ (d < 0 ? UINT64_MAX : 0);
 		v[1] = (uint64_t)(h->b[i].hi - h->b[i].lo);
 		v[2] = h->b[i].count;
 		for (k = 0; k < 3; k++) {

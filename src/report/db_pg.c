@@ -80,10 +80,13 @@ static const char *const pg_schema_v6[] = {
 
 /* The statements that take a version-6 history to the next versions, by
  * the version they make. */
-static const char *const pg_migrations[][2] = {
-	{ "7", "CREATE TABLE IF NOT EXISTS baselines ("
-	       " run_id BIGINT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
-	       " set_at TEXT NOT NULL)" },
+static const struct {
+	int to;
+	const char *sql;
+} pg_migrations[] = {
+	{ 7, "CREATE TABLE IF NOT EXISTS baselines ("
+	     " run_id BIGINT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+	     " set_at TEXT NOT NULL)" },
 };
 
 static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
@@ -129,6 +132,12 @@ static int x(struct pgdb *d, const char *what, const char *sql)
 static void rollback(struct pgdb *d, const char *sql)
 {
 	PQclear(PQexec(d->c, sql));
+}
+
+/* The rows a command changed (PQcmdTuples()). */
+static size_t changed(PGresult *res)
+{
+	return (size_t)strtoul(PQcmdTuples(res), NULL, 10);
 }
 
 /* ---- text parameters ---- */
@@ -234,7 +243,7 @@ static int has_any_table(struct pgdb *d)
 
 	if (!res)
 		return -1;
-	yes = PQntuples(res) && strcmp(PQgetvalue(res, 0, 0), "0");
+	yes = PQntuples(res) && strcmp(PQgetvalue(res, 0, 0), "0") != 0;
 	PQclear(res);
 	return yes;
 }
@@ -280,10 +289,10 @@ static int pg_migrate(struct pgdb *d, bool create)
 		goto fail;
 	}
 	for (i = 0; i < sizeof(pg_migrations) / sizeof(pg_migrations[0]); i++) {
-		int to = atoi(pg_migrations[i][0]);
+		int to = pg_migrations[i].to;
 
 		if (v < to && to <= RDB_SCHEMA_VERSION) {
-			if (x(d, "migrate the schema", pg_migrations[i][1]))
+			if (x(d, "migrate the schema", pg_migrations[i].sql))
 				goto fail;
 			v = to;
 		}
@@ -748,7 +757,7 @@ int pg_remove(struct pgdb *d, int64_t id)
 	res = q(d, "delete", "DELETE FROM runs WHERE id = $1", 1, v);
 	if (!res)
 		return -1;
-	n = atoi(PQcmdTuples(res));
+	n = (int)changed(res);
 	PQclear(res);
 	return n ? 0 : 1;
 }
@@ -768,7 +777,7 @@ static int unmark_table(struct pgdb *d, const struct rep_run *r, size_t *n)
 
 	if (!res)
 		return -1;
-	*n += (size_t)atoi(PQcmdTuples(res));
+	*n += changed(res);
 	PQclear(res);
 	return 0;
 }
@@ -824,7 +833,7 @@ int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n)
 			rollback(d, "ROLLBACK");
 			return -1;
 		}
-		*n += (size_t)atoi(PQcmdTuples(res));
+		*n += changed(res);
 		PQclear(res);
 	}
 	if (x(d, "commit", "COMMIT")) {

@@ -369,22 +369,17 @@ int plot_tail(struct plots *p, const struct group *g)
 static bool iso_seconds(const char *t, double *out)
 {
 	struct tm tm;
+	const char *rest;
 	double frac = 0;
-	int n = 0;
 
 	if (!t)
 		return false;
 	memset(&tm, 0, sizeof(tm));
-	if (sscanf(t, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
-		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
+	rest = strptime(t, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!rest)
 		return false;
-	if (t[n] == '.') {
-		char *end;
-
-		frac = strtod(t + n, &end);
-	}
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
+	if (*rest == '.')
+		frac = strtod(rest, NULL);
 	*out = (double)timegm(&tm) + frac;
 	return true;
 }
@@ -444,7 +439,7 @@ static size_t line_keys(const struct group *g, const size_t *idx, size_t n,
 		char key[160];
 
 		line_key(key, sizeof(key), g, g->v[idx[i]]);
-		for (k = 0; k < nk && strcmp(keys[k], key); k++)
+		for (k = 0; k < nk && strcmp(keys[k], key) != 0; k++)
 			;
 		if (k == nk)
 			snprintf(keys[nk++], sizeof(keys[0]), "%s", key);
