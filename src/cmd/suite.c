@@ -93,9 +93,10 @@ static const struct optdesc suite_opts[] = {
 	{ "baseline", 0, required_argument, "PATH",
 	  "with --gate: the baseline, a suite directory, result files'\n"
 	  "directory or a result file", OPT_BASELINE },
-	{ "db", 0, required_argument, "FILE",
-	  "with --gate: the baseline is this board's in the history FILE\n"
-	  "(the runs marked with rtlat db baseline set)", OPT_DB },
+	{ "db", 0, required_argument, "FILE|URL",
+	  "store the suite's runs in the history FILE (or postgresql://\n"
+	  "URL) when it ends; with --gate the baseline is this board's\n"
+	  "there (the runs marked with rtlat db baseline set)", OPT_DB },
 	{ "margin", 0, required_argument, "PCT",
 	  "with --gate: the smallest worsening that fails, and the limit\n"
 	  "for a baseline of one run (default 10%)", OPT_MARGIN },
@@ -1258,6 +1259,9 @@ static int finish(struct suite *s)
 	}
 	if (s->gate && suite_gate_run(s) < 0)
 		s->exit_code = 1;
+	/* stored after the gate: the fresh runs are not their own baseline */
+	if (s->gate_db && suite_db_store(s) < 0)
+		s->exit_code = 1;
 	if (err_runs)
 		s->exit_code = 1;
 	else if ((s->threshold_exceeded ||
@@ -1391,11 +1395,13 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "with --test-args (--max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
-	if (!s->gate && (s->gate_baseline || s->gate_db || s->gate_margin ||
+	if (!s->gate && (s->gate_baseline || s->gate_margin ||
 			 s->gate_metrics)) {
-		log_error("--baseline, --db, --margin and --gate-metrics go with --gate");
+		log_error("--baseline, --margin and --gate-metrics go with --gate");
 		return 1;
 	}
+	if (s->gate_db && suite_db_check(s) < 0)
+		return 1;
 	if (s->gate && suite_gate_prepare(s) < 0)
 		return 1;
 	if (build_runs(s) < 0 || check_privilege(s) < 0)

@@ -114,6 +114,13 @@ int suite_gate_prepare(struct suite *s);
 int suite_gate_run(struct suite *s);
 void suite_gate_free(struct suite *s);
 
+/* --db FILE|URL (suite_gate.c): before the runs, can this rtlat store
+ * them (0, or -1 after an error message: a build without the history);
+ * after them, store the fresh runs in the history (created if needed, one
+ * transaction): 0, or -1 after an error message. */
+int suite_db_check(const struct suite *s);
+int suite_db_store(struct suite *s);
+
 /* Print the report (board header, one table per test and load state, the
  * loads achieved, notes) to @f. */
 void suite_report(const struct suite *s, FILE *f);

@@ -235,7 +235,68 @@ int suite_gate_run(struct suite *s)
 	return k ? -1 : 0;
 }
 
+int suite_db_check(const struct suite *s)
+{
+	return 0;
+}
+
+int suite_db_store(struct suite *s)
+{
+	struct rep_runs b;
+	struct rdb *db;
+	size_t i, added = 0, dups = 0;
+	int ret = 0;
+
+	runs_init(&b);
+	if (fresh_runs(s, &b))
+		ret = -1;
+	if (!b.n) {
+		runs_free(&b);
+		log_note("--db: no run to store in %s", rdb_shown(s->gate_db));
+		return ret;
+	}
+	db = rdb_open(s->gate_db, true);
+	if (!db || rdb_begin(db)) {
+		rdb_close(db);
+		runs_free(&b);
+		return -1;
+	}
+	for (i = 0; i < b.n; i++) {
+		bool dup;
+		int64_t id;
+
+		if (rdb_add(db, b.v[i], &dup, &id)) {
+			ret = -1;
+			break;
+		}
+		if (dup)
+			dups++;
+		else
+			added++;
+	}
+	if (rdb_commit(db)) {
+		ret = -1;
+		added = 0;
+	}
+	rdb_close(db);
+	runs_free(&b);
+	log_note("%s: %zu run%s of the suite stored, %zu already there",
+		 rdb_shown(s->gate_db), added, added == 1 ? "" : "s", dups);
+	return ret;
+}
+
 #else /* !HAVE_REPORT */
+
+int suite_db_check(const struct suite *s)
+{
+	log_error("--db is not built in: this rtlat was built without host features (HOST_FEATURES=0: static or cross build); copy the suite directory to a host and run rtlat db add DIR there");
+	return -1;
+}
+
+int suite_db_store(struct suite *s)
+{
+	return -1;
+}
 
 int suite_gate_prepare(struct suite *s)
 {

@@ -33,6 +33,9 @@ const struct optdesc rep_input_opts[] = {
 	{ "db", 0, required_argument, "FILE|URL",
 	  "history database: an SQLite FILE or a postgresql:// URL\n"
 	  "(default $RTLAT_DB_URL, else $XDG_DATA_HOME/rtlat/history.db)", K_DB },
+	{ "url", 0, required_argument, "URL",
+	  "the history on a PostgreSQL server, postgresql://[USER@]HOST/DB\n"
+	  "(the same as --db URL)", K_DB },
 	OPT_END,
 };
 

@@ -956,11 +956,13 @@ static int irq_params(struct run *r, struct test_param *p, int max)
 
 	if (!t || max < 3)
 		return 0;
-	test_param_set(&p[0], "events", "%llu",
+	/* also in test_data, beside its "events" object: names of their own */
+	test_param_set(&p[0], "events_sent", "%llu",
 		       (unsigned long long)(t->mode == MODE_RESPOND ?
 					    t->tr.served + t->tr.lost : t->sent));
-	test_param_set(&p[1], "lost", "%llu", (unsigned long long)t->tr.lost);
-	test_param_set(&p[2], "irq", "%d", t->intr.irq);
+	test_param_set(&p[1], "events_lost", "%llu",
+		       (unsigned long long)t->tr.lost);
+	test_param_set(&p[2], "irq_number", "%d", t->intr.irq);
 	return 3;
 }
 

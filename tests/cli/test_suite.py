@@ -910,3 +910,29 @@ def test_report_names_a_starved_event_thread(tmp_path):
     if share >= 1.0:
         assert "  note: the event thread missed %.1f %% of its periods" \
             % share in stdout, stdout
+
+
+@needs_root
+def test_suite_db_stores_its_runs(tmp_path):
+    """--db stores the suite's runs in the history when it ends (without
+    --gate too), labelled as the suite; a second suite adds its own; --url
+    reads the same history (a PostgreSQL URL) where that is one."""
+    db = tmp_path / "lab.db"
+    for k in (1, 2):
+        out = tmp_path / ("s%d" % k)
+        p = run(["suite", "--tests", "latency", "--loads", "none", "-T", "1",
+                 "--label", "board-%d" % k, "--out", out, "--db", db],
+                timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert "1 run of the suite stored, 0 already there" in p.stderr
+        rows = run(["db", "list", "--db", db], check=0).stdout.splitlines()[1:]
+        assert len(rows) == k
+        assert [r.split("|")[5].strip() for r in rows] == \
+            ["board-%d" % i for i in range(1, k + 1)]
+    # the runs are the result files' own
+    stored = run(["report", "--csv", "--db", db, "--label", "board-1"],
+                 check=0).stdout
+    direct = run(["report", "--csv", "--set-label", "board-1",
+                  tmp_path / "s1" / "01-latency-none.json"], check=0).stdout
+    strip = lambda t: [l.rsplit(",", 4)[0] for l in t.splitlines()]  # noqa: E731
+    assert strip(stored)[1:] == strip(direct)[1:]
