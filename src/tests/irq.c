@@ -59,9 +59,65 @@ enum { S_LATENCY, S_TASK, S_KERNEL };
 /* gpio: t0 and deadline of the last stimuli, by number */
 #define IRQ_T0_RING 4096
 
+/*
+ * No 64-bit atomics here (32-bit targets have none without libatomic's
+ * locks): a 64-bit value as two 32-bit halves. A stimulus slot is guarded
+ * by the low 32 bits of its sequence number (0 while written); the last
+ * sequence number sent by a generation count (odd while written), read
+ * without waiting (see shared64_load()).
+ */
+struct half64 {
+	_Atomic uint32_t lo, hi;
+};
+
+static void half64_store(struct half64 *h, uint64_t v)
+{
+	atomic_store_explicit(&h->lo, (uint32_t)v, memory_order_relaxed);
+	atomic_store_explicit(&h->hi, (uint32_t)(v >> 32), memory_order_relaxed);
+}
+
+static uint64_t half64_load(const struct half64 *h)
+{
+	uint64_t lo = atomic_load_explicit(&h->lo, memory_order_relaxed);
+
+	return (uint64_t)atomic_load_explicit(&h->hi, memory_order_relaxed) << 32 | lo;
+}
+
+struct shared64 {
+	_Atomic uint32_t gen;
+	struct half64 v;
+};
+
+/* One writer. */
+static void shared64_store(struct shared64 *s, uint64_t v)
+{
+	uint32_t g = atomic_load_explicit(&s->gen, memory_order_relaxed);
+
+	atomic_store_explicit(&s->gen, g + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	half64_store(&s->v, v);
+	atomic_store_explicit(&s->gen, g + 2, memory_order_release);
+}
+
+/* The value, or @stale (the caller's last one) when the writer is in the
+ * middle of a store: a reader of a higher priority on the writer's CPU
+ * must never wait for it. */
+static uint64_t shared64_load(const struct shared64 *s, uint64_t stale)
+{
+	uint32_t g1 = atomic_load_explicit(&s->gen, memory_order_acquire), g2;
+	uint64_t v;
+
+	if (g1 & 1)
+		return stale;
+	v = half64_load(&s->v);
+	atomic_thread_fence(memory_order_acquire);
+	g2 = atomic_load_explicit(&s->gen, memory_order_relaxed);
+	return g1 == g2 ? v : stale;
+}
+
 struct irq_stim {
-	_Atomic uint64_t seq;		/* 0 while written */
-	_Atomic int64_t t0, deadline;
+	_Atomic uint32_t seq;		/* low 32 bits; 0 while written */
+	struct half64 t0, deadline;
 };
 
 struct irq_test {
@@ -80,9 +136,10 @@ struct irq_test {
 	bool opened;
 	int cpu[2];			/* sender, receiver */
 	/* sender -> receiver */
-	_Atomic uint64_t first_seq;
+	uint64_t first_seq;		/* written before first_known */
 	_Atomic int first_known;
-	_Atomic uint64_t last_seq;	/* last one sent in the measurement */
+	struct shared64 last_seq;	/* last one sent in the measurement */
+	uint64_t last_seq_seen;		/* receiver: its last read of it */
 	_Atomic int sender_done;
 	uint64_t sent;			/* in the measurement */
 	uint64_t sender_missed;		/* periods the sender missed */
@@ -435,8 +492,7 @@ static int irq_sender(struct sampler *s)
 		if (wk.deadline >= r->t_measure &&
 		    !atomic_load_explicit(&t->first_known,
 					  memory_order_relaxed)) {
-			atomic_store_explicit(&t->first_seq, p.seq,
-					      memory_order_relaxed);
+			t->first_seq = p.seq;
 			atomic_store_explicit(&t->first_known, 1,
 					      memory_order_release);
 		}
@@ -445,10 +501,10 @@ static int irq_sender(struct sampler *s)
 			struct irq_stim *st = &t->stim[p.seq % IRQ_T0_RING];
 
 			atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
-			atomic_store_explicit(&st->t0, p.t0, memory_order_relaxed);
-			atomic_store_explicit(&st->deadline, p.deadline,
-					      memory_order_relaxed);
-			atomic_store_explicit(&st->seq, p.seq,
+			atomic_thread_fence(memory_order_release);
+			half64_store(&st->t0, (uint64_t)p.t0);
+			half64_store(&st->deadline, (uint64_t)p.deadline);
+			atomic_store_explicit(&st->seq, (uint32_t)p.seq,
 					      memory_order_release);
 			e = irq_gpio_stimulus(&t->gpio);
 		} else {
@@ -456,8 +512,7 @@ static int irq_sender(struct sampler *s)
 		}
 		if (wk.deadline >= r->t_measure) {
 			t->sent++;
-			atomic_store_explicit(&t->last_seq, p.seq,
-					      memory_order_release);
+			shared64_store(&t->last_seq, p.seq);
 		}
 		if (e == -ENOBUFS || e == -EAGAIN || e == -ECONNREFUSED ||
 		    e == -EHOSTUNREACH || e == -ENETUNREACH) {
@@ -497,7 +552,8 @@ static bool receiver_done(struct irq_test *t, int64_t now, int64_t *done_at)
 	if (!atomic_load(&t->first_known))
 		return true;
 	/* everything sent arrived, or the rest is lost */
-	return t->tr.next > atomic_load(&t->last_seq) ||
+	t->last_seq_seen = shared64_load(&t->last_seq, t->last_seq_seen);
+	return t->tr.next > t->last_seq_seen ||
 	       now - *done_at > IRQ_GRACE_NS;
 }
 
@@ -513,7 +569,10 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 	uint64_t lost;
 
 	if (!t->tracked) {
-		irq_track_init(&t->tr, atomic_load(&t->first_seq));
+		/* the first one's number once published, as before 0 */
+		irq_track_init(&t->tr, atomic_load_explicit(&t->first_known,
+							    memory_order_acquire) ?
+				       t->first_seq : 0);
 		t->tracked = true;
 	}
 	if (irq_track_event(&t->tr, seq, &lost) != IRQ_EV_SERVED)
@@ -556,12 +615,13 @@ static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
 	struct irq_stim *st = &t->stim[seq % IRQ_T0_RING];
 
 	*t0 = *deadline = INT64_MIN;
-	if (atomic_load_explicit(&st->seq, memory_order_acquire) != seq)
+	if ((uint32_t)seq == 0 ||
+	    atomic_load_explicit(&st->seq, memory_order_acquire) != (uint32_t)seq)
 		return;
-	*t0 = atomic_load_explicit(&st->t0, memory_order_relaxed);
-	*deadline = atomic_load_explicit(&st->deadline, memory_order_relaxed);
+	*t0 = (int64_t)half64_load(&st->t0);
+	*deadline = (int64_t)half64_load(&st->deadline);
 	atomic_thread_fence(memory_order_acquire);
-	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != seq)
+	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != (uint32_t)seq)
 		*t0 = *deadline = INT64_MIN;
 }
 
@@ -665,13 +725,14 @@ static int irq_receiver_gpio(struct sampler *s)
 
 static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
 {
-	if (atomic_load(&t->first_known)) {
+	if (atomic_load_explicit(&t->first_known, memory_order_acquire)) {
 		if (!t->tracked) {
-			irq_track_init(&t->tr, atomic_load(&t->first_seq));
+			irq_track_init(&t->tr, t->first_seq);
 			t->tracked = true;
 		}
-		miss_all(s, irq_track_end(&t->tr, atomic_load(&t->last_seq)),
-			 t_last);
+		/* the sender is done: its last store is whole */
+		t->last_seq_seen = shared64_load(&t->last_seq, t->last_seq_seen);
+		miss_all(s, irq_track_end(&t->tr, t->last_seq_seen), t_last);
 	}
 	return 0;
 }
