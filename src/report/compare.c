@@ -169,12 +169,6 @@ static void side_name(char *buf, size_t len, struct rep_run *const *v,
 	label_clean(buf);
 }
 
-static bool str_eq(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a == b;
-	return !strcmp(a, b);
-}
 
 /* The title of a comparison of @a and @b: the table's, or with loads (or
  * sections) that differ "LATENCY: without load (A) vs with load hell (B)".
@@ -188,8 +182,8 @@ static void cmp_title(char *buf, size_t len, const struct rep_run *a,
 			   .v = (struct rep_run **)&a };
 	char t[96], la[96], lb[96];
 
-	if ((!a->load || !b->load || str_eq(a->load, b->load)) &&
-	    str_eq(a->section, b->section)) {
+	if ((!a->load || !b->load || str_same(a->load, b->load)) &&
+	    str_same(a->section, b->section)) {
 		group_title(buf, len, &g);
 		return;
 	}
@@ -486,14 +480,14 @@ static void push_row(struct cmp_row **rows, size_t *n, struct rep_run *const *a,
 
 bool cmp_same_kind(const struct rep_run *x, const struct rep_run *y)
 {
-	return str_eq(x->test, y->test) && str_eq(x->series, y->series);
+	return str_same(x->test, y->test) && str_same(x->series, y->series);
 }
 
 bool cmp_same_table(const struct rep_run *x, const struct rep_run *y)
 {
 	return cmp_same_kind(x, y) &&
 	       (same_table(x, y) ||
-		((!x->load || !y->load) && str_eq(x->section, y->section)));
+		((!x->load || !y->load) && str_same(x->section, y->section)));
 }
 
 size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
@@ -537,7 +531,7 @@ size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 					continue;
 				if ((pass == 1 && same_table(x, y)) ||
 				    (pass == 2 && (!x->load || !y->load) &&
-				     str_eq(x->section, y->section)) ||
+				     str_same(x->section, y->section)) ||
 				    pass == 3) {
 					match[i] = k;
 					used[k] = true;

@@ -38,10 +38,6 @@ struct run_plots {
 	int hist, time;
 };
 
-static bool str_same(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
 
 /* Are @a and @b series of one run (a handshake's three, a cruncher's
  * two)? */

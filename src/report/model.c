@@ -812,3 +812,10 @@ void load_title(char *buf, size_t len, const char *load)
 	else
 		snprintf(buf, len, "with load %s", load);
 }
+
+bool str_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}

@@ -134,6 +134,9 @@ struct rep_run {
 	struct rep_series *thr;	/* per thread, may be empty */
 };
 
+/* Are @a and @b the same text, or both NULL? */
+bool str_same(const char *a, const char *b);
+
 /* Load of a run said to be "with load" without naming it. */
 #define REP_LOAD_UNNAMED "unnamed"
 

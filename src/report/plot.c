@@ -384,10 +384,6 @@ static bool iso_seconds(const char *t, double *out)
 	return true;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
 
 /* The runs of @g on @board with a start time, in start order: their
  * indexes into g->v in @idx (g->n entries); returns how many. */
@@ -399,7 +395,7 @@ static size_t board_runs(const struct group *g, const char *board,
 	for (i = 0; i < g->n; i++) {
 		double t;
 
-		if (!same_str(g->v[i]->board, board) ||
+		if (!str_same(g->v[i]->board, board) ||
 		    !iso_seconds(g->v[i]->start_time, &t))
 			continue;
 		for (j = n; j > 0 && start[j - 1] > t; j--) {
@@ -448,6 +444,35 @@ static size_t line_keys(const struct group *g, const size_t *idx, size_t n,
 	return nk;
 }
 
+/* The runs of @g on one board over time, in start order, and the line
+ * (kernel, load) each goes on. */
+struct lt_runs {
+	size_t n, nk;
+	size_t *idx;		/* into g->v */
+	size_t *of;		/* its line */
+	double *start;		/* s since the epoch */
+	char (*keys)[160];	/* the lines' names */
+};
+
+static void lt_runs_get(struct lt_runs *l, const struct group *g,
+			const char *board)
+{
+	l->idx = xcalloc(g->n + 1, sizeof(*l->idx));
+	l->of = xcalloc(g->n + 1, sizeof(*l->of));
+	l->start = xcalloc(g->n + 1, sizeof(*l->start));
+	l->keys = xcalloc(g->n + 1, sizeof(*l->keys));
+	l->n = board_runs(g, board, l->idx, l->start);
+	l->nk = line_keys(g, l->idx, l->n, l->keys, l->of);
+}
+
+static void lt_runs_free(struct lt_runs *l)
+{
+	free(l->idx);
+	free(l->of);
+	free(l->start);
+	free(l->keys);
+}
+
 /* Time axis of a long-term plot: UTC date and time. */
 static void time_axis(FILE *f)
 {
@@ -458,41 +483,37 @@ static void time_axis(FILE *f)
 
 int plot_longterm(struct plots *p, const struct group *g, const char *board)
 {
-	size_t *idx = xcalloc(g->n + 1, sizeof(*idx));
-	size_t *of = xcalloc(g->n + 1, sizeof(*of));
-	double *start = xcalloc(g->n + 1, sizeof(*start));
-	char (*keys)[160] = xcalloc(g->n + 1, sizeof(*keys));
+	struct lt_runs l;
 	char what[320], cap[320];
-	size_t n, nk, i, k, npoints = 0;
+	size_t i, k, npoints = 0;
 	int pn = -1;
 	FILE *f;
 
-	n = board_runs(g, board, idx, start);
-	for (i = 0; i < n; i++)
-		for (k = 0; k < g->v[idx[i]]->sum.nint; k++)
-			npoints += g->v[idx[i]]->sum.iv[k].has_stats;
-	if (n < 2 || !npoints)
+	lt_runs_get(&l, g, board);
+	for (i = 0; i < l.n; i++)
+		for (k = 0; k < g->v[l.idx[i]]->sum.nint; k++)
+			npoints += g->v[l.idx[i]]->sum.iv[k].has_stats;
+	if (l.n < 2 || !npoints)
 		goto out;
-	nk = line_keys(g, idx, n, keys, of);
 	snprintf(what, sizeof(what), "interval maxima over time on %s",
 		 board ? board : "an unnamed board");
 	snprintf(cap, sizeof(cap), "long-term: interval maxima of %zu runs, %zu interval%s, %zu line%s",
-		 n, npoints, npoints == 1 ? "" : "s", nk, nk == 1 ? "" : "s");
+		 l.n, npoints, npoints == 1 ? "" : "s", l.nk, l.nk == 1 ? "" : "s");
 	pn = group_plot_start(p, g, what, cap);
 	if (pn < 0)
 		goto out;
 	f = p->script;
-	for (k = 0; k < nk; k++) {
+	for (k = 0; k < l.nk; k++) {
 		fprintf(f, "$L%d_%zu << EOD\n", pn, k);
-		for (i = 0; i < n; i++) {
-			const struct rep_series *s = &g->v[idx[i]]->sum;
+		for (i = 0; i < l.n; i++) {
+			const struct rep_series *s = &g->v[l.idx[i]]->sum;
 			size_t j;
 
-			if (of[i] != k)
+			if (l.of[i] != k)
 				continue;
 			for (j = 0; j < s->nint; j++)
 				if (s->iv[j].has_stats)
-					fprintf(f, "%.3f %.4f\n", start[i] +
+					fprintf(f, "%.3f %.4f\n", l.start[i] +
 						(double)s->iv[j].start_ns / 1e9,
 						us((double)s->iv[j].max));
 			fprintf(f, "\n");	/* runs apart */
@@ -501,59 +522,52 @@ int plot_longterm(struct plots *p, const struct group *g, const char *board)
 	}
 	time_axis(f);
 	fprintf(f, "set ylabel 'interval max (µs)'\nplot ");
-	for (k = 0; k < nk; k++) {
+	for (k = 0; k < l.nk; k++) {
 		fprintf(f, "%s$L%d_%zu using 1:2 with linespoints pt 7 ps 0.4 lc rgb '%s' title ",
 			k ? ", " : "", pn, k, palette[k % NCOLORS]);
-		gp_str(f, keys[k]);
+		gp_str(f, l.keys[k]);
 	}
 	fprintf(f, "\n");
 	plot_close(p);
 out:
-	free(idx);
-	free(of);
-	free(start);
-	free(keys);
+	lt_runs_free(&l);
 	return pn;
 }
 
 int plot_over_runs(struct plots *p, const struct group *g, const char *board)
 {
-	size_t *idx = xcalloc(g->n + 1, sizeof(*idx));
-	size_t *of = xcalloc(g->n + 1, sizeof(*of));
-	double *start = xcalloc(g->n + 1, sizeof(*start));
-	char (*keys)[160] = xcalloc(g->n + 1, sizeof(*keys));
+	struct lt_runs l;
 	char what[320], cap[320];
-	size_t n, nk, i, k, nmax = 0, np = 0;
+	size_t i, k, nmax = 0, np = 0;
 	int pn = -1, q = -1, j;
 	FILE *f;
 
 	for (j = 0; j < RTLAT_NPCT; j++)
 		if (!strcmp(rtlat_percentiles[j].name, "p99.9"))
 			q = j;
-	n = board_runs(g, board, idx, start);
-	for (i = 0; i < n; i++) {
-		nmax += g->v[idx[i]]->sum.has_stats;
-		np += q >= 0 && pct_point(&g->v[idx[i]]->sum, q);
+	lt_runs_get(&l, g, board);
+	for (i = 0; i < l.n; i++) {
+		nmax += g->v[l.idx[i]]->sum.has_stats;
+		np += q >= 0 && pct_point(&g->v[l.idx[i]]->sum, q);
 	}
-	if (n < 2 || !nmax)
+	if (l.n < 2 || !nmax)
 		goto out;
-	nk = line_keys(g, idx, n, keys, of);
 	snprintf(what, sizeof(what), "max and p99.9 over runs on %s",
 		 board ? board : "an unnamed board");
 	snprintf(cap, sizeof(cap), "long-term: max of %zu runs, p99.9 of %zu, %zu line%s",
-		 nmax, np, nk, nk == 1 ? "" : "s");
+		 nmax, np, l.nk, l.nk == 1 ? "" : "s");
 	pn = group_plot_start(p, g, what, cap);
 	if (pn < 0)
 		goto out;
 	f = p->script;
-	for (k = 0; k < nk; k++) {
+	for (k = 0; k < l.nk; k++) {
 		fprintf(f, "$R%d_%zu << EOD\n", pn, k);
-		for (i = 0; i < n; i++) {
-			const struct rep_series *s = &g->v[idx[i]]->sum;
+		for (i = 0; i < l.n; i++) {
+			const struct rep_series *s = &g->v[l.idx[i]]->sum;
 
-			if (of[i] != k || !s->has_stats)
+			if (l.of[i] != k || !s->has_stats)
 				continue;
-			fprintf(f, "%.3f %.4f ", start[i], us((double)s->max));
+			fprintf(f, "%.3f %.4f ", l.start[i], us((double)s->max));
 			if (q >= 0 && pct_point(s, q))
 				fprintf(f, "%.4f\n", us((double)s->pct[q]));
 			else
@@ -563,25 +577,22 @@ int plot_over_runs(struct plots *p, const struct group *g, const char *board)
 	}
 	time_axis(f);
 	fprintf(f, "set ylabel 'latency (µs)'\nplot ");
-	for (k = 0; k < nk; k++) {
+	for (k = 0; k < l.nk; k++) {
 		char t[200];
 
 		fprintf(f, "%s$R%d_%zu using 1:2 with linespoints pt 7 lc rgb '%s' title ",
 			k ? ", " : "", pn, k, palette[k % NCOLORS]);
-		snprintf(t, sizeof(t), "%s max", keys[k]);
+		snprintf(t, sizeof(t), "%s max", l.keys[k]);
 		gp_str(f, t);
 		fprintf(f, ", $R%d_%zu using 1:3 with linespoints pt 6 dt 2 lc rgb '%s' title ",
 			pn, k, palette[k % NCOLORS]);
-		snprintf(t, sizeof(t), "%s p99.9", keys[k]);
+		snprintf(t, sizeof(t), "%s p99.9", l.keys[k]);
 		gp_str(f, t);
 	}
 	fprintf(f, "\n");
 	plot_close(p);
 out:
-	free(idx);
-	free(of);
-	free(start);
-	free(keys);
+	lt_runs_free(&l);
 	return pn;
 }
 

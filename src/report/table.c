@@ -13,24 +13,18 @@
 #include "core/timeutil.h"
 #include "report/report.h"
 
-static bool str_eq(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a == b;
-	return !strcmp(a, b);
-}
 
 bool same_table(const struct rep_run *a, const struct rep_run *b)
 {
-	return str_eq(a->test, b->test) && str_eq(a->series, b->series) &&
-	       str_eq(a->load, b->load) && str_eq(a->section, b->section);
+	return str_same(a->test, b->test) && str_same(a->series, b->series) &&
+	       str_same(a->load, b->load) && str_same(a->section, b->section);
 }
 
 /* Same test kind, series and section (any load)? */
 static bool same_kind(const struct rep_run *a, const struct rep_run *b)
 {
-	return str_eq(a->test, b->test) && str_eq(a->series, b->series) &&
-	       str_eq(a->section, b->section);
+	return str_same(a->test, b->test) && str_same(a->series, b->series) &&
+	       str_same(a->section, b->section);
 }
 
 /* The runs of @g ordered by load, loads in the order first seen (stable:
@@ -42,12 +36,12 @@ static void group_by_load(struct group *g)
 
 	for (i = 0; i < g->n; i++) {
 		for (k = 0; k < i; k++)
-			if (str_eq(g->v[k]->load, g->v[i]->load))
+			if (str_same(g->v[k]->load, g->v[i]->load))
 				break;
 		if (k < i)
 			continue;	/* its load came before */
 		for (k = i; k < g->n; k++)
-			if (str_eq(g->v[k]->load, g->v[i]->load))
+			if (str_same(g->v[k]->load, g->v[i]->load))
 				v[n++] = g->v[k];
 	}
 	memcpy(g->v, v, g->n * sizeof(struct rep_run *));
@@ -76,7 +70,7 @@ static size_t groups_by(const struct rep_runs *rs, bool kinds,
 			g[n].section = r->section;
 			n++;
 		}
-		g[k].loads |= !str_eq(g[k].load, r->load);
+		g[k].loads |= !str_same(g[k].load, r->load);
 		g[k].v = xrealloc(g[k].v,
 				  (g[k].n + 1) * sizeof(struct rep_run *));
 		g[k].v[g[k].n++] = r;
@@ -120,10 +114,10 @@ static void group_heading(char *buf, size_t len, const struct group *g)
 	for (i = 1; g->loads && i < g->n && n < len; i++) {
 		bool last = true;
 
-		if (str_eq(g->v[i]->load, g->v[i - 1]->load))
+		if (str_same(g->v[i]->load, g->v[i - 1]->load))
 			continue;
 		for (k = i + 1; k < g->n; k++)
-			if (!str_eq(g->v[k]->load, g->v[i]->load))
+			if (!str_same(g->v[k]->load, g->v[i]->load))
 				last = false;
 		load_title(l, sizeof(l), g->v[i]->load);
 		n += (size_t)snprintf(buf + n, len - n, "%s%s",
