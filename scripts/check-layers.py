@@ -33,7 +33,7 @@ ALLOWED = {
     'loads': {'core'},
     'trace': {'core'},
     'metrics': {'core'},
-    'output': {'core', 'trace'},
+    'output': {'core'},
     'report': {'core'},
     'cmd': {'core', 'tests', 'tests/lib', 'loads', 'trace', 'metrics', 'output',
             'report', 'cmd'},

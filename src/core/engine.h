@@ -317,6 +317,18 @@ struct companion_ops {
 	 * called: a companion with nothing to say writes its empty value) */
 	void (*json)(struct companion *c, const struct run *r, struct jw *w);
 	void (*headline)(struct companion *c, const struct run *r, FILE *f);
+	/* What the output layer shows of it (may be NULL). @banner: a line
+	 * of the banner ("== TEXT") while it runs, or NULL. @cols: how many
+	 * columns it adds now to the interval and summary lines of series 0
+	 * (0: none), their heads in @heads; @col_values: those columns for
+	 * the largest sample @max of interval @k (@sampler < -1), or of the
+	 * run of sampler @sampler (-1: all samplers), true with @v filled
+	 * when they are known ("n/a" else). */
+	const char *(*banner)(struct companion *c, const struct run *r);
+	int (*cols)(struct companion *c, const struct run *r,
+		    const char *const **heads);
+	bool (*col_values)(struct companion *c, struct run *r, int64_t k,
+			   int sampler, int64_t max, int64_t *v);
 	/* every exit path, idempotent */
 	void (*release)(struct companion *c, struct run *r);
 };

@@ -25,7 +25,8 @@
  * columns: the parts (irq latency, handler to wake-up, wake-up to running,
  * return to user) of the sample that is the line's maximum, "n/a" when
  * that sample could not be broken down; trace_summary() adds RTK and RTW
- * lines (trace.c).
+ * lines (trace.c). The output knows them only as a companion's columns
+ * (companion_ops.cols, col_values) and banner line (.banner).
  *
  * All values in microseconds with three decimals (exact: 1 ns = 0.001 us).
  * The overrun column is cumulative, as in Xenomai. With several samplers the
@@ -47,7 +48,6 @@
 #include "core/cobalt.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
-#include "trace/trace.h"
 
 static void us_field(char *out, size_t len, int64_t ns, bool valid)
 {
@@ -104,36 +104,17 @@ void xeno_banner(struct run *r, const char *extra)
 	       o->mlock ? ", memory locked" : ", memory NOT locked",
 	       r->dma_held ? ", cpu_dma_latency 0" : "");
 	printf("== Housekeeping: %s\n", hk_describe(&o->hk, hk, sizeof(hk)));
-	if (trace_active(r))
-		printf("== Trace: %s\n", trace_describe(r));
+	for (i = 0; i < r->ncomp; i++) {
+		const char *b = r->comp[i].ops->banner ?
+			r->comp[i].ops->banner(&r->comp[i], r) : NULL;
+
+		if (b)
+			printf("== %s\n", b);
+	}
 	printf("== All results in microseconds\n");
 	stdout_flush();
 }
 
-/* --trace: "|irq|handler|sched|return" of the maximum @max of interval @k
- * (@sampler < -1) or of the run of @sampler (-1: all), into @out. */
-static void trace_cols(struct run *r, int64_t k, int sampler, int64_t max,
-		       bool valid, char *out, size_t len)
-{
-	int64_t comp[TM_NCOMP];
-	bool ok = false;
-	size_t o = 0;
-	char f[16];
-	int i;
-
-	out[0] = '\0';
-	if (!trace_active(r))
-		return;
-	if (valid)
-		ok = sampler < -1 ? trace_interval_max(r, (uint64_t)k, max, comp) :
-		     trace_run_max(r, sampler, max, comp);
-	for (i = 0; i < TM_NCOMP; i++) {
-		us_field(f, sizeof(f), ok ? comp[i] : 0, ok);
-		o += (size_t)snprintf(out + o, o < len ? len - o : 0, "|%s", f);
-	}
-}
-
-#define TRACE_HEAD "|----max irq|max handler|--max sched|-max return"
 
 static void xeno_start(struct run *r)
 {
@@ -170,6 +151,55 @@ static void col_head(char *out, size_t len, const char *head, int width)
 	for (i = 0; i < pad && (size_t)i + 1 < len; i++)
 		out[i] = '-';
 	snprintf(out + i, len - (size_t)i, "%.*s", width - i, head);
+}
+
+/* The companions' columns of series 0 (--trace: the parts of the line's
+ * largest sample, "|irq|handler|sched|return"), 11 wide in us: their
+ * heads into @head (may be NULL) and, with @line, the values for the
+ * maximum @max of interval @k (@sampler < -1) or of the run of @sampler
+ * (-1: all). Returns whether a companion has columns now. */
+static bool comp_cols(struct run *r, int64_t k, int sampler, int64_t max,
+		      bool valid, char *head, char *line, size_t len)
+{
+	int64_t v[XENO_MAX_COLS];
+	const char *const *heads;
+	size_t hn = 0, ln = 0;
+	bool any = false, ok;
+	char f[32];
+	int i, j, n;
+
+	if (head)
+		head[0] = '\0';
+	if (line)
+		line[0] = '\0';
+	for (i = 0; i < r->ncomp; i++) {
+		struct companion *c = &r->comp[i];
+
+		if (!c->ops->cols)
+			continue;
+		heads = NULL;
+		n = c->ops->cols(c, r, &heads);
+		if (n <= 0)
+			continue;
+		if (n > XENO_MAX_COLS)
+			n = XENO_MAX_COLS;
+		any = true;
+		ok = line && valid && c->ops->col_values &&
+		     c->ops->col_values(c, r, k, sampler, max, v);
+		for (j = 0; j < n; j++) {
+			if (head) {
+				col_head(f, sizeof(f), heads[j], 11);
+				hn += (size_t)snprintf(head + hn, hn < len ? len - hn : 0,
+						       "|%s", f);
+			}
+			if (line) {
+				us_field(f, sizeof(f), ok ? v[j] : 0, ok);
+				ln += (size_t)snprintf(line + ln, ln < len ? len - ln : 0,
+						       "|%s", f);
+			}
+		}
+	}
+	return any;
 }
 
 void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
@@ -235,16 +265,11 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 						       "|%6s", "-");
 		}
 	}
-	if (trace_active(r)) {
-		/* --trace: the parts of the interval's largest sample */
-		char tc[64];
-
-		trace_cols(r, (int64_t)k, -2, agg[0].max, agg[0].n > 0, tc,
-			   sizeof(tc));
-		/* the last fields: no length to keep */
-		snprintf(head + hn, sizeof(head) - hn, "%s", TRACE_HEAD);
-		snprintf(line + ln, sizeof(line) - ln, "%s", tc);
-	}
+	/* the companions' (--trace: the parts of the interval's largest
+	 * sample), the last fields: no length to keep */
+	comp_cols(r, (int64_t)k, -2, agg[0].max, agg[0].n > 0, head + hn,
+		  line + ln, sizeof(head) - hn < sizeof(line) - ln ?
+		  sizeof(head) - hn : sizeof(line) - ln);
 	xeno_title(r, k, head);
 	printf("%s\n", line);
 	stdout_flush();
@@ -322,11 +347,13 @@ void xeno_rts_layout(const struct run *r, int name, struct xeno_rts_layout *l)
 		l->named = true;
 }
 
-/* The "---|" line heading the RTS lines of layout @l (+ --trace heads). */
-static void rts_head(const struct xeno_rts_layout *l, bool trace)
+/* The "---|" line heading the RTS lines of layout @l (+ with @cols the
+ * companions' heads: --trace). */
+static void rts_head(struct run *r, const struct xeno_rts_layout *l,
+		     bool cols)
 {
 	static const char *const stat[] = { "min", "avg", "max" };
-	char h[40], f[40];
+	char h[40], f[40], ch[16 * XENO_MAX_COLS] = "";
 	int i;
 
 	printf("---");
@@ -340,27 +367,29 @@ static void rts_head(const struct xeno_rts_layout *l, bool trace)
 		printf("|%s", f);
 	}
 	col_head(f, sizeof(f), l->named ? "measured/requested" : "", RTS_TIME_W);
-	printf("|%s%s\n", f, trace ? TRACE_HEAD : "");
+	if (cols)
+		comp_cols(r, 0, -1, 0, false, ch, NULL, sizeof(ch));
+	printf("|%s%s\n", f, ch);
 }
 
 /* One RTS line for @a in layout @l; @label NULL or " cpu N", " NAME". */
 void xeno_rts(struct run *r, const struct xeno_rts_layout *l,
 	      const struct accum *a, const char *label)
 {
-	char mn[16], av[16], mx[16], act[32], req[32], tm[80], tc[64];
+	char mn[16], av[16], mx[16], act[32], req[32], tm[80];
+	char tc[16 * XENO_MAX_COLS];
 	double mean = 0;
 	int i, sampler = -1;
 
-	/* --trace: columns for the series 0 of a sampler or of all */
+	/* the companions' (--trace): columns for the series 0 of a sampler
+	 * or of all */
 	tc[0] = '\0';
-	if (trace_active(r)) {
-		for (i = 0; i < r->nsamplers; i++)
-			if (a == &r->total[i][0])
-				sampler = i;
-		if (sampler >= 0 || a == &r->names[0].agg)
-			trace_cols(r, 0, sampler, a->st.max, a->st.n > 0, tc,
-				   sizeof(tc));
-	}
+	for (i = 0; i < r->nsamplers; i++)
+		if (a == &r->total[i][0])
+			sampler = i;
+	if (sampler >= 0 || a == &r->names[0].agg)
+		comp_cols(r, 0, sampler, a->st.max, a->st.n > 0, NULL, tc,
+			  sizeof(tc));
 
 	stats_mean(&a->st, &mean);
 	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);
@@ -490,7 +519,7 @@ void xeno_summary_series(struct run *r, int name)
 		xeno_stats(nm, sname ? suffix : NULL);
 	xeno_rts_layout(r, name, &l);
 	/* the --trace columns are those of series 0 */
-	rts_head(&l, trace_active(r) && name == 0);
+	rts_head(r, &l, name == 0);
 	for (i = 0; i < r->nsamplers; i++)
 		for (j = 0; j < r->s[i].nseries; j++)
 			measuring += r->s[i].name_idx[j] == name;

@@ -106,7 +106,7 @@ struct trace {
 	uint64_t armed_late;		/* timer armed after its deadline */
 	int64_t clock_cost, tol;
 	bool timerlat_present;
-	char desc[320];
+	char desc[336];			/* the banner line */
 	char events_file[PATH_MAX];
 };
 
@@ -129,7 +129,8 @@ static int trace_mode(const struct run *r)
 	return ts ? ts->mode : TRACE_OFF;
 }
 
-bool trace_active(const struct run *r)
+/* Is the trace running in @r (it has a state and was started)? */
+static bool trace_active(const struct run *r)
 {
 	return trace_of(r) != NULL;
 }
@@ -270,7 +271,7 @@ int trace_start(struct run *r, char *err, size_t len)
 	if (tsrc_open(&t->src, &cfg, err, len) < 0)
 		goto fail;
 	snprintf(t->desc, sizeof(t->desc),
-		 "kernel trace events (timer, sched, irq) in tracefs instance %s, trace clock mono%s",
+		 "Trace: kernel trace events (timer, sched, irq) in tracefs instance %s, trace clock mono%s",
 		 tsrc_instance(t->src),
 		 cfg.timerlat ? "; timerlat tracer running beside as a reference" :
 		 t->timerlat_present ? "; timerlat tracer present, not used (--trace=timerlat adds it)" : "");
@@ -298,7 +299,8 @@ void trace_stop(struct run *r)
 	ts->t = NULL;
 }
 
-const char *trace_describe(const struct run *r)
+/* Banner line ("Trace: kernel trace events ... in tracefs instance ..."). */
+static const char *trace_describe(const struct run *r)
 {
 	return trace_of(r) ? trace_of(r)->desc : "";
 }
@@ -521,8 +523,13 @@ static void on_result(void *ctx, const struct tm_result *res)
 		capture(t, &t->brk, res);
 }
 
-bool trace_interval_max(struct run *r, uint64_t k, int64_t max,
-			int64_t comp[TM_NCOMP])
+/*
+ * The parts of the largest sample of interval @k (all samplers), or of the
+ * run of sampler @i (-1: all): true and @comp filled when that sample,
+ * which must be the one of latency @max, was broken down.
+ */
+static bool trace_interval_max(struct run *r, uint64_t k, int64_t max,
+			       int64_t comp[TM_NCOMP])
 {
 	const struct slot *sl;
 
@@ -535,7 +542,8 @@ bool trace_interval_max(struct run *r, uint64_t k, int64_t max,
 	return true;
 }
 
-bool trace_run_max(struct run *r, int i, int64_t max, int64_t comp[TM_NCOMP])
+static bool trace_run_max(struct run *r, int i, int64_t max,
+			  int64_t comp[TM_NCOMP])
 {
 	const struct trace *t = trace_of(r);
 	const struct sworst *w;
@@ -1316,6 +1324,32 @@ static void tc_json(struct companion *c, const struct run *r, struct jw *w)
 		trace_json(r, w);
 }
 
+static const char *tc_banner(struct companion *c, const struct run *r)
+{
+	return trace_active(r) ? trace_describe(r) : NULL;
+}
+
+/* the parts of a line's largest sample, after the line's own columns */
+static const char *const tc_heads[TM_NCOMP] = {
+	"max irq", "max handler", "max sched", "max return",
+};
+
+static int tc_cols(struct companion *c, const struct run *r,
+		   const char *const **heads)
+{
+	if (!trace_active(r))
+		return 0;
+	*heads = tc_heads;
+	return TM_NCOMP;
+}
+
+static bool tc_col_values(struct companion *c, struct run *r, int64_t k,
+			  int sampler, int64_t max, int64_t *v)
+{
+	return sampler < -1 ? trace_interval_max(r, (uint64_t)k, max, v) :
+	       trace_run_max(r, sampler, max, v);
+}
+
 static void tc_release(struct companion *c, struct run *r)
 {
 	struct trace_state *ts = c->state;
@@ -1339,5 +1373,8 @@ const struct companion_ops trace_companion = {
 	.finish = tc_finish,
 	.summary = tc_summary,
 	.json = tc_json,
+	.banner = tc_banner,
+	.cols = tc_cols,
+	.col_values = tc_col_values,
 	.release = tc_release,
 };

@@ -67,19 +67,6 @@ void trace_poll(struct run *r, bool final);
 /* Display thread: are all samples of interval @k decided? */
 bool trace_interval_ready(struct run *r, uint64_t k);
 
-/* Banner text ("kernel trace events ... in tracefs instance ..."). */
-const char *trace_describe(const struct run *r);
-
-/*
- * The parts of the largest sample of interval @k (all samplers), or of the
- * run of sampler @i (-1: all): true and @comp filled when that sample,
- * which must be the one of latency @max, was broken down.
- */
-bool trace_interval_max(struct run *r, uint64_t k, int64_t max,
-			int64_t comp[TM_NCOMP]);
-bool trace_run_max(struct run *r, int i, int64_t max,
-		   int64_t comp[TM_NCOMP]);
-
 /* End of run, stdout: RTK lines (each part's statistics) and RTW lines
  * (the worst-case analysis). */
 void trace_summary(struct run *r);
@@ -100,10 +87,10 @@ void trace_events_path(const char *json, char *buf, size_t len);
 
 /* The trace as a companion of a run (--trace; engine.h): the command layer
  * passes it to the runs of tests with test_desc.timer_wake (the timer
- * breakdown) or test_desc.gap_series (what ran in each gap, trace_gap.h). */
+ * breakdown) or test_desc.gap_series (what ran in each gap, trace_gap.h).
+ * The output shows its banner line and, for the timer breakdown, the parts
+ * of each line's largest sample as the companion's columns (.banner, .cols,
+ * .col_values). */
 extern const struct companion_ops trace_companion;
-
-/* Is the trace running in @r (it has a state and was started)? */
-bool trace_active(const struct run *r);
 
 #endif

@@ -71,6 +71,60 @@ def test_layering_violation_fails(tmp_path):
     assert "zz_layer_probe.h" in p.stdout and "core may not include" in p.stdout
 
 
+@pytest.mark.parametrize("probe,include,says", [
+    ("output/zz_layer_probe.h", "trace/trace.h", "output may not include"),
+    ("tests/zz_layer_probe.h", "tests/irq.h", "tests may not include"),
+    ("loads/zz_layer_probe.h", "tests/lib/ipc.h", "loads may not include"),
+    ("trace/zz_layer_probe.h", "output/output.h", "trace may not include"),
+])
+def test_layering_include_refused(tmp_path, probe, include, says):
+    """The output knows the trace only as a companion; a test never
+    reaches another test; loads and the trace never reach tests or
+    output."""
+    build = os.path.dirname(os.environ["RTLAT"])
+    if not os.path.isdir(os.path.join(build, "src", "core")):
+        pytest.skip("no objects next to the binary")
+    shutil.copytree(ROOT / "src", tmp_path / "src")
+    (tmp_path / "src" / probe).write_text(
+        '/* SPDX-License-Identifier: GPL-2.0-or-later */\n'
+        '#include "%s"\n' % include)
+    p = subprocess.run([sys.executable,
+                        str(ROOT / "scripts" / "check-layers.py"), build,
+                        str(tmp_path)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "zz_layer_probe.h" in p.stdout and says in p.stdout, p.stdout
+
+
+def test_layering_symbol_refused(tmp_path):
+    """nm: an output object that calls the trace by name (without
+    including its header) is refused."""
+    build = os.path.dirname(os.environ["RTLAT"])
+    if not os.path.isdir(os.path.join(build, "src", "core")):
+        pytest.skip("no objects next to the binary")
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip("no C compiler")
+    shutil.copytree(ROOT / "src", tmp_path / "src")
+    shutil.copytree(os.path.join(build, "src"), tmp_path / "build" / "src")
+    probe = tmp_path / "src" / "output" / "zz_layer_probe.c"
+    probe.write_text('/* SPDX-License-Identifier: GPL-2.0-or-later */\n'
+                     'struct run;\n'
+                     'void trace_json(const struct run *r, void *w);\n'
+                     'void zz_probe(const struct run *r);\n'
+                     'void zz_probe(const struct run *r)\n'
+                     '{ trace_json(r, 0); }\n')
+    subprocess.run([cc, "-c", "-o",
+                    str(tmp_path / "build" / "src" / "output" /
+                        "zz_layer_probe.o"), str(probe)], check=True)
+    p = subprocess.run([sys.executable,
+                        str(ROOT / "scripts" / "check-layers.py"),
+                        str(tmp_path / "build"), str(tmp_path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert ("src/output/zz_layer_probe.c: output uses trace_json of "
+            "src/trace/trace.c" in p.stdout), p.stdout
+
+
 @pytest.mark.parametrize("cmd", commands())
 def test_readme_mentions_command(cmd):
     assert "rtlat %s" % cmd in (ROOT / "README.md").read_text()
