@@ -305,10 +305,95 @@ void test_param_set(struct test_param *p, const char *name,
 {
 	va_list ap;
 
+	memset(p, 0, sizeof(*p));
+	p->row = -1;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	va_start(ap, fmt);
 	vsnprintf(p->value, sizeof(p->value), fmt, ap);
 	va_end(ap);
+}
+
+/* A new figure @name of kind @kind in the current row, or NULL. */
+static struct test_param *fig_add(struct test_figs *f, const char *name,
+				  enum fig_kind kind)
+{
+	struct test_param *p;
+
+	if (f->n == f->cap) {
+		int cap = f->cap ? 2 * f->cap : 16;
+
+		p = realloc(f->p, (size_t)cap * sizeof(*p));
+		if (!p) {
+			f->oom = true;
+			return NULL;
+		}
+		f->p = p;
+		f->cap = cap;
+	}
+	p = &f->p[f->n++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->kind = kind;
+	p->row = f->row;
+	return p;
+}
+
+void fig_num(struct test_figs *f, const char *name, const char *fmt, ...)
+{
+	struct test_param *p = fig_add(f, name, FIG_AUTO);
+	va_list ap;
+
+	if (!p)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->value, sizeof(p->value), fmt, ap);
+	va_end(ap);
+}
+
+void fig_str(struct test_figs *f, const char *name, const char *v)
+{
+	struct test_param *p = fig_add(f, name, FIG_STRING);
+
+	if (p)
+		snprintf(p->value, sizeof(p->value), "%s", v ? v : "");
+}
+
+void fig_bool(struct test_figs *f, const char *name, bool v)
+{
+	struct test_param *p = fig_add(f, name, FIG_BOOL);
+
+	if (p)
+		snprintf(p->value, sizeof(p->value), "%s", v ? "true" : "false");
+}
+
+void fig_null(struct test_figs *f, const char *name)
+{
+	fig_add(f, name, FIG_NULL);
+}
+
+void fig_text(struct test_figs *f, const char *fmt, ...)
+{
+	struct test_param *p;
+	va_list ap;
+
+	if (!f->n || f->p[f->n - 1].row != f->row)
+		return;
+	p = &f->p[f->n - 1];
+	va_start(ap, fmt);
+	vsnprintf(p->text, sizeof(p->text), fmt, ap);
+	va_end(ap);
+}
+
+void fig_row(struct test_figs *f)
+{
+	f->row = f->nrows++;
+}
+
+void figs_free(struct test_figs *f)
+{
+	free(f->p);
+	memset(f, 0, sizeof(*f));
+	f->row = -1;
 }
 
 void headline_put(FILE *f, const char *key, const char *v)

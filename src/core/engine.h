@@ -390,20 +390,81 @@ void engine_warn(struct run *r, const char *fmt, ...)
 void engine_error(struct run *r, const char *msg);
 
 /*
- * A figure of a run that is not a series (cruncher's calibrated
- * computation time): written to the headline as "param.NAME VALUE" for
- * rtlat suite's SUITE_PARAM columns (docs/suite.md).
+ * A figure of a run that is not a series, declared by its test
+ * (test_desc.figures, test_desc.params) and written from that one place
+ * by every writer: the result's test_data (numbers as numbers), the
+ * headline's "param.NAME VALUE" lines (rtlat suite's SUITE_PARAM columns,
+ * docs/suite.md) and the "==" lines of the text output (test_desc.lines).
+ * A figure of a row (test_desc.rows: one per CPU) is written into that
+ * row's object of test_data.ROWS[] and may be said by a line of each row;
+ * the headline carries the run's figures only.
  */
+enum fig_kind {
+	FIG_AUTO,		/* a number when @value is one, else a string */
+	FIG_STRING,
+	FIG_BOOL,		/* @value "true" or "false" */
+	FIG_NULL,		/* not known: null, no headline line, "n/a" */
+};
+
 struct test_param {
 	char name[32];		/* unit in the name: "calibrated_ns" (a time in
-				 * ns, shown in us), "dev_max_pct"; no blank */
+				 * ns, said in us), "dev_max_pct"; no blank */
 	char value[64];		/* "10150431", "2.77" (one line) */
+	char text[48];		/* how a sentence says it ("+0.01 %"); "":
+				 * from the value (a NAME_ns in us) */
+	enum fig_kind kind;
+	int row;		/* -1: of the run, else its row */
 };
 
 /* Set @p: @name and the value formatted by @fmt (test_desc.params). */
 void test_param_set(struct test_param *p, const char *name,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The figures of a run, as test_desc.figures() declares them: each fig_*
+ * call adds one to the current row (-1 until fig_row()); fig_text() sets
+ * the sentence form of the last one. Out of memory, figures are left out
+ * (@oom). */
+struct test_figs {
+	struct test_param *p;
+	int n, cap;
+	int row, nrows;
+	bool oom;
+};
+
+void fig_num(struct test_figs *f, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void fig_str(struct test_figs *f, const char *name, const char *v);
+void fig_bool(struct test_figs *f, const char *name, bool v);
+void fig_null(struct test_figs *f, const char *name);
+void fig_text(struct test_figs *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Start the next row: the figures after it are of that row. */
+void fig_row(struct test_figs *f);
+void figs_free(struct test_figs *f);
+#define TEST_FIGS_INIT { .row = -1 }
+
+/*
+ * A "==" line of the text output, declared by its test (test_desc.lines):
+ * @text with {NAME} for a figure (of the line's row first, then of the
+ * run): its sentence form, a NAME_ns in us, "n/a" when null or missing;
+ * {series.S.samples}, {series.S.misses} of series S; {series.S.rel:NAME}
+ * "min X us (+P %), avg ..., max ..." of series S against the figure NAME
+ * (ns); {sum.NAME} the sum of a row figure over the rows;
+ * [?NAME:TEXT] TEXT when the figure is known and not false, [!NAME:TEXT]
+ * when it is not.
+ */
+enum test_line_at {
+	LINE_BANNER,		/* in the banner, after "== Test mode" */
+	LINE_START,		/* after the banner */
+	LINE_SUMMARY,		/* after the series' summary lines */
+};
+
+struct test_line {
+	enum test_line_at at;
+	bool each_row;		/* once per row (test_desc.rows), in order */
+	const char *text;
+};
 
 /* What a column of a suite table shows, from a run's headline. */
 enum suite_stat {
@@ -510,6 +571,15 @@ struct test_desc {
 	 * headline, also after errors (figures not reached are left out),
 	 * before teardown(). */
 	int (*params)(struct run *r, struct test_param *p, int max);
+	/* Its declared figures (may be NULL), as params() but any number
+	 * and of any kind, in rows named @rows ("cpus"): every writer takes
+	 * them from here (struct test_figs). Called whenever a writer needs
+	 * them (the banner, the summary, the files), also after errors:
+	 * figures not reached are null or left out. */
+	void (*figures)(struct run *r, struct test_figs *f);
+	const char *rows;
+	/* its "==" lines, up to one with .text NULL (may be NULL) */
+	const struct test_line *lines;
 	const struct output_ops *out;
 	/* series 0 is a timer grid accounted with sampler_timer_wake(): a
 	 * companion may break its samples down (--trace) */

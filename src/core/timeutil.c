@@ -63,3 +63,30 @@ char *fmt_time(char *buf, int64_t ns)
 	}
 	return buf;
 }
+
+int64_t ppm_of(int64_t dev_ns, int64_t ideal_ns)
+{
+	const int64_t lim = INT64_MAX / 1000000;
+	int64_t half = ideal_ns / 2;
+
+	if (ideal_ns <= 0)
+		return 0;	/* no reference (--sleep 0): no ratio */
+	if (dev_ns > lim)
+		dev_ns = lim;
+	if (dev_ns < -lim)
+		dev_ns = -lim;
+	if (dev_ns >= 0)
+		return (dev_ns * 1000000 + half) / ideal_ns;
+	return -((-dev_ns * 1000000 + half) / ideal_ns);
+}
+
+char *fmt_pct_ppm(char *buf, int64_t ppm)
+{
+	/* hundredths of a percent, rounded to nearest: 100 ppm each */
+	int64_t h = ppm >= 0 ? (ppm + 50) / 100 : -((-ppm + 50) / 100);
+	uint64_t m = h < 0 ? (uint64_t)0 - (uint64_t)h : (uint64_t)h;
+
+	snprintf(buf, 32, "%s%llu.%02llu %%", h > 0 ? "+" : h < 0 ? "-" : "",
+		 (unsigned long long)(m / 100), (unsigned long long)(m % 100));
+	return buf;
+}

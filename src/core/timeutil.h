@@ -78,6 +78,13 @@ char *fmt_hms(char *buf, int64_t ns);
 /* Format a time in the largest unit that divides it exactly: "100 us",
  * "1 s", "10 min", "2.500 us"; "0 ns" for 0. 32 bytes. */
 char *fmt_time(char *buf, int64_t ns);
+/* @dev_ns in parts per million of @ref_ns, rounded to nearest, signed;
+ * saturates for |dev| above ~9000 s. @ref_ns <= 0 (no reference) gives
+ * 0: callers print such a ratio as n/a. */
+int64_t ppm_of(int64_t dev_ns, int64_t ref_ns);
+/* @ppm as a signed percentage with two decimals: "+1.23 %", "-0.05 %",
+ * "0.00 %". @buf needs 32 bytes. Returns @buf. */
+char *fmt_pct_ppm(char *buf, int64_t ppm);
 
 /* Format a wall-clock time (CLOCK_REALTIME ns) as ISO 8601 UTC with ms:
  * "2026-11-29T20:04:08.123Z". 32 bytes. */

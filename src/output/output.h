@@ -60,5 +60,8 @@ void xeno_histogram(const struct accum *a, const char *kind);
 void xeno_stats(const struct series_name *nm, const char *label);
 /* -h, -s, per-sampler RTS lines, overall RTS and RTP of series @name. */
 void xeno_summary_series(struct run *r, int name);
+/* The summary of every series, the test's declared summary lines
+ * (test_desc.lines), the outcome: an output_ops.summary. */
+void xeno_summary_all(struct run *r);
 
 #endif

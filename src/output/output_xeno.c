@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "core/outfile.h"
+#include "output/figures.h"
 #include "output/output.h"
 #include "core/cobalt.h"
 #include "core/rtsetup.h"
@@ -84,6 +85,7 @@ void xeno_banner(struct run *r, const char *extra)
 	printf("\n");
 	if (extra)
 		printf("== %s\n", extra);
+	figures_lines(r, LINE_BANNER);
 	if (cobalt_build())
 		printf("== Co-kernel: %s: the samplers are Cobalt threads; msw = their switches to secondary mode (Linux) so far%s\n",
 		       cobalt_system(), r->msw_known ? "" : " (not known: the Cobalt core's thread statistics (/proc/xenomai/sched/stat) do not list the samplers)");
@@ -113,6 +115,7 @@ void xeno_banner(struct run *r, const char *extra)
 	}
 	printf("== All results in microseconds\n");
 	stdout_flush();
+	figures_lines(r, LINE_START);
 }
 
 
@@ -535,9 +538,20 @@ void xeno_summary_series(struct run *r, int name)
 	xeno_rtp(&nm->agg, sname ? suffix : NULL);
 }
 
+void xeno_summary_all(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nnames; i++)
+		xeno_summary_series(r, i);
+	figures_lines(r, LINE_SUMMARY);
+	run_report_outcome(r);
+}
+
 static void xeno_summary(struct run *r)
 {
 	xeno_summary_series(r, 0);
+	figures_lines(r, LINE_SUMMARY);
 	run_report_outcome(r);
 }
 

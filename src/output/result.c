@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "output/figures.h"
 #include "output/output.h"
 #include "output/result.h"
 #include "core/cobalt.h"
@@ -54,21 +55,16 @@ static const char *clock_name(clockid_t c)
 	return c == CLOCK_REALTIME ? "realtime" : "monotonic";
 }
 
-/* The test's declared figures (test_desc.params: also the headline's
- * param.NAME lines), in test_data after its own extras; a value that is
- * a JSON number is written as one, else as a string. */
+/* The test's declared figures (test_desc.figures, .params: also the
+ * headline's param.NAME lines and the "==" lines), in test_data after its
+ * own extras. */
 static void params_json(struct run *r, struct jw *w)
 {
-	struct test_param par[RTLAT_MAX_PARAMS];
-	int i, n;
+	struct test_figs f = TEST_FIGS_INIT;
 
-	if (!r->test->params)
-		return;
-	memset(par, 0, sizeof(par));
-	n = r->test->params(r, par, RTLAT_MAX_PARAMS);
-	for (i = 0; i < n && i < RTLAT_MAX_PARAMS; i++)
-		if (par[i].name[0])
-			jw_number_text(w, par[i].name, par[i].value);
+	figures_collect(r, &f);
+	figures_json(r, &f, w);
+	figs_free(&f);
 }
 
 void result_cobalt_json(struct jw *w, const struct run *r)
@@ -243,7 +239,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	for (i = 0; i < r->ncomp; i++)
 		if (r->comp[i].ops->json)
 			r->comp[i].ops->json(&r->comp[i], r, w);
-	if (r->test->json || r->test->params) {
+	if (r->test->json || r->test->params || r->test->figures) {
 		jw_obj_begin(w, "test_data");
 		if (r->test->json)
 			r->test->json(r, w);
@@ -374,9 +370,9 @@ static void headline_sampler(FILE *f, const struct run *r, int i)
 
 void result_headline(struct run *r, int fd, const char *status)
 {
-	struct test_param par[RTLAT_MAX_PARAMS];
+	struct test_figs figs = TEST_FIGS_INIT;
 	const struct sampler *low = NULL;
-	int i, n, nfd = dup(fd);
+	int i, nfd = dup(fd);
 	char key[96];
 	double mean;
 	int64_t v;
@@ -453,14 +449,9 @@ void result_headline(struct run *r, int fd, const char *status)
 			fprintf(f, "series.%s.p99.9_ns %lld\n", nm->desc->name,
 				(long long)v);
 	}
-	memset(par, 0, sizeof(par));
-	n = r->test->params ? r->test->params(r, par, RTLAT_MAX_PARAMS) : 0;
-	for (i = 0; i < n && i < RTLAT_MAX_PARAMS; i++) {
-		if (!par[i].name[0] || strpbrk(par[i].name, " \t\r\n"))
-			continue;	/* not a key */
-		snprintf(key, sizeof(key), "param.%s", par[i].name);
-		headline_put(f, key, par[i].value);
-	}
+	figures_collect(r, &figs);
+	figures_headline(&figs, f);
+	figs_free(&figs);
 	for (i = 0; i < r->ncomp; i++)
 		if (r->comp[i].ops->headline)
 			r->comp[i].ops->headline(&r->comp[i], r, f);

@@ -221,7 +221,7 @@ static void cruncher_teardown(struct run *r)
 static void cruncher_start(struct run *r)
 {
 	const struct cruncher *c = r->priv;
-	char buf[160], a[32], b[32], p[32];
+	char a[32], b[32], p[32];
 	int i;
 
 	for (i = 0; i < c->n; i++) {
@@ -236,27 +236,7 @@ static void cruncher_start(struct run *r)
 							      c->ideal_ns)),
 				 (unsigned long long)cc->cal.iterations);
 	}
-	snprintf(buf, sizeof(buf), "Ideal computation time %s us (calibrated within 5 %%), sleep %s us before each",
-		 fmt_us3(a, c->ideal_ns), fmt_us3(b, c->sleep_ns));
-	xeno_banner(r, buf);
-	if (r->o->quiet)
-		return;
-	for (i = 0; i < c->n; i++) {
-		const struct crunch_cpu *cc = &c->cpu[i];
-
-		if (!cc->cal.done) {
-			printf("== Calibration CPU %d: interrupted, not calibrated\n",
-			       cc->cpu);
-			continue;
-		}
-		printf("== Calibration CPU %d: %llu iterations take %s us (%s)%s\n",
-		       cc->cpu, (unsigned long long)cc->cal.iterations,
-		       fmt_us3(a, cc->cal.reached_ns),
-		       crunch_fmt_pct(p, crunch_ppm(cc->cal.reached_ns - c->ideal_ns,
-						    c->ideal_ns)),
-		       cc->cal.within ? "" : ": ideal NOT reached");
-	}
-	stdout_flush();
+	xeno_banner(r, NULL);	/* and cruncher_lines */
 }
 
 static const struct xeno_col cruncher_cols[] = {
@@ -268,103 +248,23 @@ static const struct xeno_col cruncher_cols[] = {
 	{ "dev max", DEVIATION, XENO_MAX },
 };
 
-/* "min -1.234 us (-0.01 %), avg ..., max ..." of @a relative to @ref_ns;
- * "(n/a)" for the percentages when @ref_ns is 0 (--sleep 0). */
-static void print_min_avg_max(const struct accum *a, int64_t ref_ns)
-{
-	static const char *const what[] = { "min", "avg", "max" };
-	char u[32], p[32];
-	int64_t v[3];
-	double mean;
-	int i;
-
-	if (!a->st.n) {
-		printf("n/a\n");
-		return;
-	}
-	stats_mean(&a->st, &mean);
-	v[0] = a->st.min;
-	v[1] = (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5);
-	v[2] = a->st.max;
-	for (i = 0; i < 3; i++)
-		printf("%s%s %s us (%s)", i ? ", " : "", what[i],
-		       fmt_us3(u, v[i]), ref_ns > 0 ?
-		       crunch_fmt_pct(p, crunch_ppm(v[i], ref_ns)) : "n/a");
-	printf("\n");
-}
-
-static void cruncher_summary(struct run *r)
-{
-	const struct cruncher *c = r->priv;
-	char a[32];
-	uint64_t n = 0, bad = 0;
-	int i;
-
-	for (i = 0; i < r->nnames; i++)
-		xeno_summary_series(r, i);
-	printf("== Execution deviation from the ideal %s us: ", fmt_us3(a, c->ideal_ns));
-	print_min_avg_max(&r->names[DEVIATION].agg, c->ideal_ns);
-	printf("== Nanosleep jitter of %s us sleeps: ", fmt_us3(a, c->sleep_ns));
-	print_min_avg_max(&r->names[SLEEP].agg, c->sleep_ns);
-	for (i = 0; i < c->n; i++) {
-		n += c->cpu[i].computations;
-		bad += c->cpu[i].failures;
-	}
-	printf("== FPU verification: %llu computations, %llu wrong results\n",
-	       (unsigned long long)n, (unsigned long long)bad);
-	run_report_outcome(r);
-}
-
-static void cruncher_json(struct run *r, struct jw *w)
-{
-	const struct cruncher *c = r->priv;
-	int i;
-
-	/* ideal_ns, calibrated_ns, dev_max_pct: cruncher_params() */
-	jw_int(w, "sleep_ns", c->sleep_ns);
-	jw_int(w, "tolerance_ppm", TOLERANCE_PPM);
-	jw_arr_begin(w, "cpus");
-	for (i = 0; i < c->n; i++) {
-		const struct crunch_cpu *cc = &c->cpu[i];
-
-		jw_obj_begin(w, NULL);
-		jw_int(w, "cpu", cc->cpu);
-		jw_bool(w, "calibrated", cc->cal.done);
-		jw_uint(w, "iterations", cc->cal.done ? cc->cal.iterations : 0);
-		if (cc->cal.done) {
-			jw_int(w, "calibrated_ns", cc->cal.reached_ns);
-			jw_int(w, "calibrated_deviation_ppm",
-			       crunch_ppm(cc->cal.reached_ns - c->ideal_ns,
-					  c->ideal_ns));
-		} else {	/* interrupted during calibration */
-			jw_null(w, "calibrated_ns");
-			jw_null(w, "calibrated_deviation_ppm");
-		}
-		jw_bool(w, "within_tolerance", cc->cal.done && cc->cal.within);
-		jw_int(w, "calibration_steps", cc->cal.steps);
-		jw_int(w, "calibration_full_runs", cc->cal.full_runs);
-		jw_uint(w, "computations", cc->computations);
-		jw_uint(w, "verify_failures", cc->failures);
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
-}
-
 /*
- * Headline params for rtlat suite: the ideal time asked for, the time
- * calibration reached (with several CPUs the one farthest from the ideal)
- * and the largest deviation in % of the ideal, as the summary prints it.
+ * The figures of the run: the ideal time asked for, the time calibration
+ * reached (with several CPUs the one farthest from the ideal, for rtlat
+ * suite), the largest deviation in % of the ideal as the summary says it,
+ * the sleep and the tolerance; a row per CPU: its calibration and
+ * computations.
  */
-static int cruncher_params(struct run *r, struct test_param *p, int max)
+static void cruncher_figures(struct run *r, struct test_figs *f)
 {
 	const struct cruncher *c = r->priv;
 	const struct crunch_cpu *far = NULL;
 	char pct[32];
-	int i, n = 0;
+	int i;
 
-	if (!c || max < 3)
-		return 0;
-	test_param_set(&p[n++], "ideal_ns", "%lld", (long long)c->ideal_ns);
+	if (!c)
+		return;
+	fig_num(f, "ideal_ns", "%lld", (long long)c->ideal_ns);
 	for (i = 0; c->cpu && i < c->n; i++) {
 		const struct crunch_cpu *cc = &c->cpu[i];
 
@@ -374,25 +274,66 @@ static int cruncher_params(struct run *r, struct test_param *p, int max)
 			    llabs(far->cal.reached_ns - c->ideal_ns))
 			far = cc;
 	}
-	if (far) {
-		test_param_set(&p[n++], "calibrated_ns", "%lld",
-			       (long long)far->cal.reached_ns);
-	}
+	if (far)
+		fig_num(f, "calibrated_ns", "%lld",
+			(long long)far->cal.reached_ns);
 	if (r->nnames > DEVIATION && r->names[DEVIATION].agg.st.n) {
 		/* "+2.77 %" -> "2.77": a number in the index */
 		crunch_fmt_pct(pct, crunch_ppm(r->names[DEVIATION].agg.st.max,
 					       c->ideal_ns));
 		pct[strcspn(pct, " ")] = '\0';
-		test_param_set(&p[n++], "dev_max_pct", "%s",
-			       pct + (pct[0] == '+'));
+		fig_num(f, "dev_max_pct", "%s", pct + (pct[0] == '+'));
 	}
-	return n;
+	fig_num(f, "sleep_ns", "%lld", (long long)c->sleep_ns);
+	fig_num(f, "tolerance_ppm", "%d", TOLERANCE_PPM);
+	for (i = 0; c->cpu && i < c->n; i++) {
+		const struct crunch_cpu *cc = &c->cpu[i];
+		int64_t ppm = crunch_ppm(cc->cal.reached_ns - c->ideal_ns,
+					 c->ideal_ns);
+
+		fig_row(f);
+		fig_num(f, "cpu", "%d", cc->cpu);
+		fig_bool(f, "calibrated", cc->cal.done);
+		fig_num(f, "iterations", "%llu", cc->cal.done ?
+			(unsigned long long)cc->cal.iterations : 0ULL);
+		if (cc->cal.done) {
+			fig_num(f, "calibrated_ns", "%lld",
+				(long long)cc->cal.reached_ns);
+			fig_num(f, "calibrated_deviation_ppm", "%lld",
+				(long long)ppm);
+			fig_text(f, "%s", crunch_fmt_pct(pct, ppm));
+		} else {	/* interrupted during calibration */
+			fig_null(f, "calibrated_ns");
+			fig_null(f, "calibrated_deviation_ppm");
+		}
+		fig_bool(f, "within_tolerance", cc->cal.done && cc->cal.within);
+		fig_num(f, "calibration_steps", "%d", cc->cal.steps);
+		fig_num(f, "calibration_full_runs", "%d", cc->cal.full_runs);
+		fig_num(f, "computations", "%llu",
+			(unsigned long long)cc->computations);
+		fig_num(f, "verify_failures", "%llu",
+			(unsigned long long)cc->failures);
+	}
 }
+
+static const struct test_line cruncher_lines[] = {
+	{ LINE_BANNER, false,
+	  "Ideal computation time {ideal_ns} us (calibrated within 5 %), sleep {sleep_ns} us before each" },
+	{ LINE_START, true,
+	  "Calibration CPU {cpu}: [?calibrated:{iterations} iterations take {calibrated_ns} us ({calibrated_deviation_ppm})[!within_tolerance:: ideal NOT reached]][!calibrated:interrupted, not calibrated]" },
+	{ LINE_SUMMARY, false,
+	  "Execution deviation from the ideal {ideal_ns} us: {series.deviation.rel:ideal_ns}" },
+	{ LINE_SUMMARY, false,
+	  "Nanosleep jitter of {sleep_ns} us sleeps: {series.sleep.rel:sleep_ns}" },
+	{ LINE_SUMMARY, false,
+	  "FPU verification: {sum.computations} computations, {sum.verify_failures} wrong results" },
+	{ 0, false, NULL },
+};
 
 static const struct output_ops cruncher_output = {
 	.start = cruncher_start,
 	.interval = xeno_interval,
-	.summary = cruncher_summary,
+	.summary = xeno_summary_all,
 	.cols = cruncher_cols,
 	.ncols = (int)(sizeof(cruncher_cols) / sizeof(cruncher_cols[0])),
 };
@@ -479,8 +420,9 @@ const struct test_desc cruncher_test = {
 	.prepare = cruncher_prepare,
 	.body = cruncher_body,
 	.teardown = cruncher_teardown,
-	.json = cruncher_json,
-	.params = cruncher_params,
+	.figures = cruncher_figures,
+	.rows = "cpus",
+	.lines = cruncher_lines,
 	.out = &cruncher_output,
 	.suite = &(const struct suite_spec){
 		.title = "CRUNCHER",

@@ -261,42 +261,39 @@ static const struct xeno_col handshake_cols[] = {
 	{ "lost", ROUND_TRIP, XENO_MISSED },
 };
 
-static void handshake_summary(struct run *r)
-{
-	const struct ipc_test *t = r->priv;
-	const struct handshake_counts *n = t->priv;
-	const struct accum *a = &r->names[ROUND_TRIP].agg;
-	int i;
-
-	for (i = 0; i < r->nnames; i++)
-		xeno_summary_series(r, i);
-	printf("== Round trips: %llu in the measurement = %llu samples + %llu lost",
-	       (unsigned long long)n->round_trips, (unsigned long long)a->st.n,
-	       (unsigned long long)a->overruns);
-	if (r->o->period_ns)
-		printf("; %llu periods missed",
-		       (unsigned long long)n->missed_periods);
-	printf("\n");
-	run_report_outcome(r);
-}
-
 static void handshake_json(struct run *r, struct jw *w)
 {
-	const struct ipc_test *t = r->priv;
-	const struct handshake_counts *n = t->priv;
-
-	ipc_test_json(t, w);
-	jw_uint(w, "round_trips", n->round_trips);
-	if (r->o->period_ns)
-		jw_uint(w, "missed_periods", n->missed_periods);
-	else
-		jw_null(w, "missed_periods");
+	ipc_test_json(r->priv, w);	/* round_trips, missed_periods:
+					 * handshake_figures() */
 }
+
+/* The round trips of the measurement and the periods missed (null when
+ * back to back): the summary line, test_data and the headline. */
+static void handshake_figures(struct run *r, struct test_figs *f)
+{
+	const struct ipc_test *t = r->priv;
+	const struct handshake_counts *n = t ? t->priv : NULL;
+
+	if (!n)
+		return;
+	fig_num(f, "round_trips", "%llu", (unsigned long long)n->round_trips);
+	if (r->o->period_ns)
+		fig_num(f, "missed_periods", "%llu",
+			(unsigned long long)n->missed_periods);
+	else
+		fig_null(f, "missed_periods");
+}
+
+static const struct test_line handshake_lines[] = {
+	{ LINE_SUMMARY, false,
+	  "Round trips: {round_trips} in the measurement = {series.round_trip.samples} samples + {series.round_trip.misses} lost[?missed_periods:; {missed_periods} periods missed]" },
+	{ 0, false, NULL },
+};
 
 static const struct output_ops handshake_output = {
 	.start = ipc_test_start,
 	.interval = xeno_interval,
-	.summary = handshake_summary,
+	.summary = xeno_summary_all,
 	.cols = handshake_cols,
 	.ncols = (int)(sizeof(handshake_cols) / sizeof(handshake_cols[0])),
 };
@@ -417,6 +414,8 @@ const struct test_desc handshake_test = {
 	.teardown = ipc_test_teardown,
 	.msw_tids = ipc_test_msw_tids,
 	.json = handshake_json,
+	.figures = handshake_figures,
+	.lines = handshake_lines,
 	.out = &handshake_output,
 	.suite = &(const struct suite_spec){
 		.title = "HANDSHAKE",

@@ -159,19 +159,6 @@ static const struct xeno_col switch_cols[] = {
 	{ "lat worst", 0, XENO_WORST },
 };
 
-static void switch_summary(struct run *r)
-{
-	const struct ipc_test *t = r->priv;
-	const struct accum *a = &r->names[0].agg;
-
-	xeno_summary_series(r, 0);
-	printf("== Events: %llu in the measurement = %llu samples + %llu lost; event thread missed %llu periods\n",
-	       (unsigned long long)t->ctl->events,
-	       (unsigned long long)a->st.n, (unsigned long long)a->overruns,
-	       (unsigned long long)t->ctl->overruns);
-	run_report_outcome(r);
-}
-
 static void switch_json(struct run *r, struct jw *w)
 {
 	const struct ipc_test *t = r->priv;
@@ -179,8 +166,9 @@ static void switch_json(struct run *r, struct jw *w)
 	ipc_test_json(t, w);	/* events, event_missed_periods: switch_params() */
 }
 
-/* The periods the event thread missed (no event posted), for the suite's
- * report: they are not in the lost count (events the worker missed). */
+/* The events posted and the periods the event thread missed (no event
+ * posted), for the summary line and the suite's report: the missed periods
+ * are not in the lost count (events the worker missed). */
 static int switch_params(struct run *r, struct test_param *p, int max)
 {
 	const struct ipc_test *t = r->priv;
@@ -194,10 +182,16 @@ static int switch_params(struct run *r, struct test_param *p, int max)
 	return 2;
 }
 
+static const struct test_line switch_lines[] = {
+	{ LINE_SUMMARY, false,
+	  "Events: {events} in the measurement = {series.latency.samples} samples + {series.latency.misses} lost; event thread missed {event_missed_periods} periods" },
+	{ 0, false, NULL },
+};
+
 static const struct output_ops switch_output = {
 	.start = ipc_test_start,
 	.interval = xeno_interval,
-	.summary = switch_summary,
+	.summary = xeno_summary_all,
 	.cols = switch_cols,
 	.ncols = (int)(sizeof(switch_cols) / sizeof(switch_cols[0])),
 };
@@ -282,6 +276,7 @@ const struct test_desc switch_test = {
 	.msw_tids = ipc_test_msw_tids,
 	.json = switch_json,
 	.params = switch_params,
+	.lines = switch_lines,
 	.out = &switch_output,
 	/* lat min | lat avg | lat max | lost | p99.9 | test-time */
 	.suite = &(const struct suite_spec){

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A test's declared figures and "==" lines; see figures.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/outfile.h"
+#include "core/timeutil.h"
+#include "output/figures.h"
+
+void figures_collect(struct run *r, struct test_figs *f)
+{
+	struct test_param par[RTLAT_MAX_PARAMS];
+	int i, n, row;
+
+	if (r->test->figures)
+		r->test->figures(r, f);
+	if (!r->test->params)
+		return;
+	memset(par, 0, sizeof(par));
+	n = r->test->params(r, par, RTLAT_MAX_PARAMS);
+	row = f->row;
+	f->row = -1;
+	for (i = 0; i < n && i < RTLAT_MAX_PARAMS; i++)
+		if (par[i].name[0]) {
+			fig_num(f, par[i].name, "%s", par[i].value);
+			if (par[i].text[0])
+				fig_text(f, "%s", par[i].text);
+		}
+	f->row = row;
+}
+
+static void fig_json(const struct test_param *p, struct jw *w)
+{
+	switch (p->kind) {
+	case FIG_STRING:
+		jw_str(w, p->name, p->value);
+		break;
+	case FIG_BOOL:
+		jw_bool(w, p->name, !strcmp(p->value, "true"));
+		break;
+	case FIG_NULL:
+		jw_null(w, p->name);
+		break;
+	case FIG_AUTO:
+	default:
+		jw_number_text(w, p->name, p->value);
+		break;
+	}
+}
+
+void figures_json(const struct run *r, const struct test_figs *f,
+		  struct jw *w)
+{
+	int i, k;
+
+	for (i = 0; i < f->n; i++)
+		if (f->p[i].row < 0 && f->p[i].name[0])
+			fig_json(&f->p[i], w);
+	if (!r->test->rows)
+		return;
+	jw_arr_begin(w, r->test->rows);
+	for (k = 0; k < f->nrows; k++) {
+		jw_obj_begin(w, NULL);
+		for (i = 0; i < f->n; i++)
+			if (f->p[i].row == k && f->p[i].name[0])
+				fig_json(&f->p[i], w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+void figures_headline(const struct test_figs *f, FILE *out)
+{
+	char key[64];
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct test_param *p = &f->p[i];
+
+		if (p->row >= 0 || p->kind == FIG_NULL || !p->name[0] ||
+		    strpbrk(p->name, " \t\r\n"))
+			continue;	/* not the run's, not known, not a key */
+		snprintf(key, sizeof(key), "param.%s", p->name);
+		headline_put(out, key, p->value);
+	}
+}
+
+/* The figure @name (@n bytes) of row @row, else of the run, or NULL. */
+static const struct test_param *fig_find(const struct test_figs *f, int row,
+					 const char *name, size_t n)
+{
+	const struct test_param *run = NULL;
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct test_param *p = &f->p[i];
+
+		if (strlen(p->name) != n || strncmp(p->name, name, n))
+			continue;
+		if (row >= 0 && p->row == row)
+			return p;
+		if (p->row < 0 && !run)
+			run = p;
+	}
+	return run;
+}
+
+static bool fig_known(const struct test_param *p)
+{
+	return p && p->kind != FIG_NULL && strcmp(p->value, "false");
+}
+
+static bool ends_with(const char *s, size_t n, const char *tail)
+{
+	size_t t = strlen(tail);
+
+	return n >= t && !strncmp(s + n - t, tail, t);
+}
+
+struct out {
+	char *buf;
+	size_t len, n;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	size_t room = o->n + 1 < o->len ? o->len - o->n - 1 : 0;
+
+	if (n > room)
+		n = room;
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+	o->buf[o->n] = '\0';
+}
+
+static void puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+/* How a sentence says figure @p. */
+static void fig_say(struct out *o, const struct test_param *p)
+{
+	char b[32], *end;
+	long long v;
+
+	if (!p || p->kind == FIG_NULL) {
+		puts_(o, "n/a");
+		return;
+	}
+	if (p->text[0]) {
+		puts_(o, p->text);
+		return;
+	}
+	if (ends_with(p->name, strlen(p->name), "_ns")) {
+		v = strtoll(p->value, &end, 10);
+		if (end != p->value && !*end) {
+			puts_(o, fmt_us3(b, v));
+			return;
+		}
+	}
+	puts_(o, p->value);
+}
+
+/* Series @name (@n bytes) of @r, or NULL. */
+static const struct series_name *series_find(const struct run *r,
+					     const char *name, size_t n)
+{
+	int i;
+
+	for (i = 0; i < r->nnames; i++)
+		if (strlen(r->names[i].desc->name) == n &&
+		    !strncmp(r->names[i].desc->name, name, n))
+			return &r->names[i];
+	return NULL;
+}
+
+/* "min X us (+P %), avg ..., max ..." of @a against @ref_ns (> 0), else
+ * "(n/a)" for the percentages; "n/a" without samples. */
+static void say_rel(struct out *o, const struct accum *a, int64_t ref_ns)
+{
+	static const char *const what[] = { "min", "avg", "max" };
+	char u[32], p[32], b[128];
+	int64_t v[3];
+	double mean;
+	int i;
+
+	if (!a || !a->st.n) {
+		puts_(o, "n/a");
+		return;
+	}
+	stats_mean(&a->st, &mean);
+	v[0] = a->st.min;
+	v[1] = (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5);
+	v[2] = a->st.max;
+	for (i = 0; i < 3; i++) {
+		snprintf(b, sizeof(b), "%s%s %s us (%s)", i ? ", " : "", what[i],
+			 fmt_us3(u, v[i]), ref_ns > 0 ?
+			 fmt_pct_ppm(p, ppm_of(v[i], ref_ns)) : "n/a");
+		puts_(o, b);
+	}
+}
+
+/* {TOKEN} of @tok (@n bytes). */
+static void say_token(struct out *o, const struct run *r,
+		      const struct test_figs *f, int row, const char *tok,
+		      size_t n)
+{
+	const struct series_name *nm;
+	const struct test_param *p;
+	const char *dot;
+	char b[32];
+	long long sum = 0;
+	int i;
+
+	if (n > 7 && !strncmp(tok, "series.", 7)) {
+		tok += 7;
+		n -= 7;
+		dot = memchr(tok, '.', n);
+		nm = dot ? series_find(r, tok, (size_t)(dot - tok)) : NULL;
+		if (!nm) {
+			puts_(o, "n/a");
+			return;
+		}
+		n -= (size_t)(dot + 1 - tok);
+		tok = dot + 1;
+		if (n == 7 && !strncmp(tok, "samples", 7)) {
+			snprintf(b, sizeof(b), "%llu",
+				 (unsigned long long)nm->agg.st.n);
+		} else if (n == 6 && !strncmp(tok, "misses", 6)) {
+			snprintf(b, sizeof(b), "%llu",
+				 (unsigned long long)nm->agg.overruns);
+		} else if (n > 4 && !strncmp(tok, "rel:", 4)) {
+			p = fig_find(f, row, tok + 4, n - 4);
+			say_rel(o, &nm->agg, fig_known(p) ?
+				strtoll(p->value, NULL, 10) : 0);
+			return;
+		} else {
+			snprintf(b, sizeof(b), "n/a");
+		}
+		puts_(o, b);
+		return;
+	}
+	if (n > 4 && !strncmp(tok, "sum.", 4)) {
+		for (i = 0; i < f->n; i++)
+			if (f->p[i].row >= 0 && strlen(f->p[i].name) == n - 4 &&
+			    !strncmp(f->p[i].name, tok + 4, n - 4) &&
+			    f->p[i].kind != FIG_NULL)
+				sum += strtoll(f->p[i].value, NULL, 10);
+		snprintf(b, sizeof(b), "%lld", sum);	/* of none: 0 */
+		puts_(o, b);
+		return;
+	}
+	fig_say(o, fig_find(f, row, tok, n));
+}
+
+static void render(struct out *o, const struct run *r,
+		   const struct test_figs *f, int row, const char *s,
+		   const char *end)
+{
+	const char *q, *name;
+	int depth;
+	bool want;
+
+	while (s < end) {
+		if (*s == '{') {
+			q = memchr(s, '}', (size_t)(end - s));
+			if (!q)
+				break;
+			say_token(o, r, f, row, s + 1, (size_t)(q - s - 1));
+			s = q + 1;
+		} else if (*s == '[' && s + 1 < end &&
+			   (s[1] == '?' || s[1] == '!')) {
+			want = s[1] == '?';
+			name = s + 2;
+			q = memchr(name, ':', (size_t)(end - name));
+			if (!q)
+				break;
+			/* the matching ']' */
+			depth = 1;
+			s = q + 1;
+			for (q = s; q < end; q++) {
+				if (*q == '[')
+					depth++;
+				else if (*q == ']' && !--depth)
+					break;
+			}
+			if (fig_known(fig_find(f, row, name,
+					       (size_t)(s - 1 - name))) == want)
+				render(o, r, f, row, s, q);
+			s = q < end ? q + 1 : end;
+		} else {
+			put(o, s, 1);
+			s++;
+		}
+	}
+}
+
+void figures_render(const struct run *r, const struct test_figs *f, int row,
+		    const char *text, char *out, size_t len)
+{
+	struct out o = { out, len, 0 };
+
+	if (len)
+		out[0] = '\0';
+	render(&o, r, f, row, text, text + strlen(text));
+}
+
+void figures_lines(struct run *r, enum test_line_at at)
+{
+	struct test_figs f = TEST_FIGS_INIT;
+	const struct test_line *l;
+	char line[1024];
+	bool any = false;
+	int k;
+
+	if (!r->test->lines || (at != LINE_SUMMARY && r->o->quiet))
+		return;
+	for (l = r->test->lines; l->text; l++)
+		any |= l->at == at;
+	if (!any)
+		return;
+	figures_collect(r, &f);
+	for (l = r->test->lines; l->text; l++) {
+		if (l->at != at)
+			continue;
+		for (k = l->each_row ? 0 : -1;
+		     l->each_row ? k < f.nrows : k < 0; k++) {
+			figures_render(r, &f, k, l->text, line, sizeof(line));
+			printf("== %s\n", line);
+		}
+	}
+	figs_free(&f);
+	if (at != LINE_SUMMARY)
+		stdout_flush();
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A test's declared figures and "==" lines (test_desc.figures, .params,
+ * .lines; core/engine.h), rendered from that one declaration by every
+ * writer: the text output, the result's test_data and the headline.
+ */
+#ifndef RTLAT_OUTPUT_FIGURES_H
+#define RTLAT_OUTPUT_FIGURES_H
+
+#include <stdio.h>
+
+#include "core/engine.h"
+#include "core/jsonw.h"
+
+/* The figures of @r now: test_desc.figures(), then test_desc.params()
+ * (figures of the run). figs_free() after. */
+void figures_collect(struct run *r, struct test_figs *f);
+
+/* test_data's members: the run's figures, then the rows (test_desc.rows). */
+void figures_json(const struct run *r, const struct test_figs *f,
+		  struct jw *w);
+
+/* "param.NAME VALUE" lines of the run's figures that are known. */
+void figures_headline(const struct test_figs *f, FILE *out);
+
+/* The declared lines of @r at @at, "== TEXT" on stdout (LINE_BANNER and
+ * LINE_START not with -q). */
+void figures_lines(struct run *r, enum test_line_at at);
+
+/* Render @text (a test_line's) for row @row (-1: none) of @f into @out. */
+void figures_render(const struct run *r, const struct test_figs *f, int row,
+		    const char *text, char *out, size_t len);
+
+#endif
