@@ -384,6 +384,12 @@ void fig_text(struct test_figs *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+void fig_headline(struct test_figs *f)
+{
+	if (f->n && f->p[f->n - 1].row < 0)
+		f->p[f->n - 1].headline = true;
+}
+
 void fig_row(struct test_figs *f)
 {
 	f->row = f->nrows++;

@@ -397,7 +397,8 @@ void engine_error(struct run *r, const char *msg);
  * docs/suite.md) and the "==" lines of the text output (test_desc.lines).
  * A figure of a row (test_desc.rows: one per CPU) is written into that
  * row's object of test_data.ROWS[] and may be said by a line of each row;
- * the headline carries the run's figures only.
+ * the headline carries the run's figures the test names for it (every
+ * params() entry, fig_headline()).
  */
 enum fig_kind {
 	FIG_AUTO,		/* a number when @value is one, else a string */
@@ -414,6 +415,9 @@ struct test_param {
 				 * from the value (a NAME_ns in us) */
 	enum fig_kind kind;
 	int row;		/* -1: of the run, else its row */
+	bool headline;		/* a param.NAME line of the headline (the
+				 * suite's): every params() entry, a figure
+				 * after fig_headline() */
 };
 
 /* Set @p: @name and the value formatted by @fmt (test_desc.params). */
@@ -439,6 +443,8 @@ void fig_bool(struct test_figs *f, const char *name, bool v);
 void fig_null(struct test_figs *f, const char *name);
 void fig_text(struct test_figs *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The last figure (of the run) is a param.NAME line of the headline. */
+void fig_headline(struct test_figs *f);
 /* Start the next row: the figures after it are of that row. */
 void fig_row(struct test_figs *f);
 void figs_free(struct test_figs *f);

@@ -26,6 +26,7 @@ void figures_collect(struct run *r, struct test_figs *f)
 			fig_num(f, par[i].name, "%s", par[i].value);
 			if (par[i].text[0])
 				fig_text(f, "%s", par[i].text);
+			fig_headline(f);
 		}
 	f->row = row;
 }
@@ -78,7 +79,7 @@ void figures_headline(const struct test_figs *f, FILE *out)
 	for (i = 0; i < f->n; i++) {
 		const struct test_param *p = &f->p[i];
 
-		if (p->row >= 0 || p->kind == FIG_NULL || !p->name[0] ||
+		if (!p->headline || p->kind == FIG_NULL || !p->name[0] ||
 		    strpbrk(p->name, " \t\r\n"))
 			continue;	/* not the run's, not known, not a key */
 		snprintf(key, sizeof(key), "param.%s", p->name);

@@ -20,7 +20,8 @@ void figures_collect(struct run *r, struct test_figs *f);
 void figures_json(const struct run *r, const struct test_figs *f,
 		  struct jw *w);
 
-/* "param.NAME VALUE" lines of the run's figures that are known. */
+/* "param.NAME VALUE" lines of the run's figures for the headline
+ * (fig_headline(), params()) that are known. */
 void figures_headline(const struct test_figs *f, FILE *out);
 
 /* The declared lines of @r at @at, "== TEXT" on stdout (LINE_BANNER and

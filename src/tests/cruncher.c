@@ -249,10 +249,10 @@ static const struct xeno_col cruncher_cols[] = {
 };
 
 /*
- * The figures of the run: the ideal time asked for, the time calibration
- * reached (with several CPUs the one farthest from the ideal, for rtlat
- * suite), the largest deviation in % of the ideal as the summary says it,
- * the sleep and the tolerance; a row per CPU: its calibration and
+ * The figures of the run: for rtlat suite too, the ideal time asked for,
+ * the time calibration reached (with several CPUs the one farthest from
+ * the ideal) and the largest deviation in % of the ideal as the summary
+ * says it; the sleep and the tolerance; a row per CPU: its calibration and
  * computations.
  */
 static void cruncher_figures(struct run *r, struct test_figs *f)
@@ -265,6 +265,7 @@ static void cruncher_figures(struct run *r, struct test_figs *f)
 	if (!c)
 		return;
 	fig_num(f, "ideal_ns", "%lld", (long long)c->ideal_ns);
+	fig_headline(f);
 	for (i = 0; c->cpu && i < c->n; i++) {
 		const struct crunch_cpu *cc = &c->cpu[i];
 
@@ -274,15 +275,18 @@ static void cruncher_figures(struct run *r, struct test_figs *f)
 			    llabs(far->cal.reached_ns - c->ideal_ns))
 			far = cc;
 	}
-	if (far)
+	if (far) {
 		fig_num(f, "calibrated_ns", "%lld",
 			(long long)far->cal.reached_ns);
+		fig_headline(f);
+	}
 	if (r->nnames > DEVIATION && r->names[DEVIATION].agg.st.n) {
 		/* "+2.77 %" -> "2.77": a number in the index */
 		crunch_fmt_pct(pct, crunch_ppm(r->names[DEVIATION].agg.st.max,
 					       c->ideal_ns));
 		pct[strcspn(pct, " ")] = '\0';
 		fig_num(f, "dev_max_pct", "%s", pct + (pct[0] == '+'));
+		fig_headline(f);
 	}
 	fig_num(f, "sleep_ns", "%lld", (long long)c->sleep_ns);
 	fig_num(f, "tolerance_ppm", "%d", TOLERANCE_PPM);
