@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Every command is documented: a man page that covers each of its options,
 and a line in README.md."""
+import json
 import os
 import re
 import shutil
@@ -123,6 +124,59 @@ def test_layering_symbol_refused(tmp_path):
     assert p.returncode == 1
     assert ("src/output/zz_layer_probe.c: output uses trace_json of "
             "src/trace/trace.c" in p.stdout), p.stdout
+
+
+def test_worked_example_is_one_file_and_one_line(tmp_path):
+    """docs/ARCHITECTURE.md's worked example: its test file and one
+    registry line make a test with options, help, a declared "==" line,
+    figure in test_data and headline param."""
+    build = os.path.dirname(os.environ["RTLAT"])
+    if not os.path.isdir(os.path.join(build, "src", "core")) or \
+            not shutil.which("make"):
+        pytest.skip("no objects next to the binary, or no make")
+    doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    nap = [b for b in re.findall(r"```c\n(.*?)```", doc, re.S)
+           if "nap_test" in b]
+    assert len(nap) == 1
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for d in ("src", "scripts", "man"):
+        shutil.copytree(ROOT / d, tree / d)
+    shutil.copy2(ROOT / "Makefile", tree / "Makefile")
+    shutil.copytree(build, tree / "build", symlinks=True)
+    (tree / "src" / "tests" / "nap.c").write_text(nap[0])
+    reg = tree / "src" / "cmd" / "registry.c"
+    text = reg.read_text()
+    assert "\tX(irq)\n" in text
+    reg.write_text(text.replace("\tX(irq)\n", "\tX(irq) \\\n\tX(nap)\n", 1))
+    p = subprocess.run(["make", "-j2", "O=build", "build/rtlat"], cwd=tree,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rtlat = str(tree / "build" / "rtlat")
+    out = subprocess.run([rtlat, "--help"], capture_output=True,
+                         text=True).stdout
+    assert re.search(r"^\s+nap\s+wake-up latency of a 1 ms periodic task",
+                     out, re.M), out
+    out = subprocess.run([rtlat, "nap", "--help"], capture_output=True,
+                         text=True).stdout
+    assert "Measure how late a 1 ms periodic task" in out
+    assert "--load" in out and "--json" in out
+    res, head = tmp_path / "r.json", tmp_path / "headline"
+    with open(head, "w") as f:
+        p = subprocess.run([rtlat, "nap", "-T", "1", "-q", "--json",
+                            str(res), "--headline-fd", str(f.fileno())],
+                           pass_fds=[f.fileno()], capture_output=True,
+                           text=True, timeout=60)
+    assert p.returncode in (0, 2), p.stderr
+    d = json.loads(res.read_text())
+    n = d["test_data"]["samplers"]
+    assert n == len(d["threads"]) >= 1
+    samples = sum(t["series"]["latency"]["samples"] for t in d["threads"])
+    m = re.search(r"^== Wake-ups: (\d+) by (\d+) samplers, (\d+) overruns$",
+                  p.stdout, re.M)
+    assert m, p.stdout
+    assert (int(m.group(1)), int(m.group(2))) == (samples, n)
+    assert "param.samplers %d\n" % n in head.read_text()
 
 
 @pytest.mark.parametrize("cmd", commands())
