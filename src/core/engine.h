@@ -458,7 +458,9 @@ void figs_free(struct test_figs *f);
  * "min X us (+P %), avg ..., max ..." of series S against the figure NAME
  * (ns); {sum.NAME} the sum of a row figure over the rows;
  * [?NAME:TEXT] TEXT when the figure is known and not false, [!NAME:TEXT]
- * when it is not.
+ * when it is not; [?NAME=VALUE:TEXT] when its value is VALUE. Figures
+ * "OBJ.KEY" one after the other are the members KEY of an object OBJ in
+ * test_data.
  */
 enum test_line_at {
 	LINE_BANNER,		/* in the banner, after "== Test mode" */

@@ -31,41 +31,69 @@ void figures_collect(struct run *r, struct test_figs *f)
 	f->row = row;
 }
 
-static void fig_json(const struct test_param *p, struct jw *w)
+static void fig_json(const struct test_param *p, const char *key,
+		     struct jw *w)
 {
 	switch (p->kind) {
 	case FIG_STRING:
-		jw_str(w, p->name, p->value);
+		jw_str(w, key, p->value);
 		break;
 	case FIG_BOOL:
-		jw_bool(w, p->name, !strcmp(p->value, "true"));
+		jw_bool(w, key, !strcmp(p->value, "true"));
 		break;
 	case FIG_NULL:
-		jw_null(w, p->name);
+		jw_null(w, key);
 		break;
 	case FIG_AUTO:
 	default:
-		jw_number_text(w, p->name, p->value);
+		jw_number_text(w, key, p->value);
 		break;
 	}
+}
+
+/* The figures of row @row (-1: the run's): "OBJ.KEY" figures one after
+ * the other are members KEY of one object OBJ. */
+static void figs_json(const struct test_figs *f, int row, struct jw *w)
+{
+	char obj[32] = "";
+	const char *dot;
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct test_param *p = &f->p[i];
+		size_t n;
+
+		if (p->row != row || !p->name[0])
+			continue;
+		dot = strchr(p->name, '.');
+		n = dot ? (size_t)(dot - p->name) : 0;
+		if (obj[0] && (!dot || strlen(obj) != n ||
+			       strncmp(obj, p->name, n))) {
+			jw_obj_end(w);
+			obj[0] = '\0';
+		}
+		if (dot && !obj[0]) {
+			snprintf(obj, sizeof(obj), "%.*s", (int)n, p->name);
+			jw_obj_begin(w, obj);
+		}
+		fig_json(p, dot ? dot + 1 : p->name, w);
+	}
+	if (obj[0])
+		jw_obj_end(w);
 }
 
 void figures_json(const struct run *r, const struct test_figs *f,
 		  struct jw *w)
 {
-	int i, k;
+	int k;
 
-	for (i = 0; i < f->n; i++)
-		if (f->p[i].row < 0 && f->p[i].name[0])
-			fig_json(&f->p[i], w);
+	figs_json(f, -1, w);
 	if (!r->test->rows)
 		return;
 	jw_arr_begin(w, r->test->rows);
 	for (k = 0; k < f->nrows; k++) {
 		jw_obj_begin(w, NULL);
-		for (i = 0; i < f->n; i++)
-			if (f->p[i].row == k && f->p[i].name[0])
-				fig_json(&f->p[i], w);
+		figs_json(f, k, w);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -110,6 +138,22 @@ static const struct test_param *fig_find(const struct test_figs *f, int row,
 static bool fig_known(const struct test_param *p)
 {
 	return p && p->kind != FIG_NULL && strcmp(p->value, "false");
+}
+
+/* [?COND:...]: COND is NAME (known and not false) or NAME=VALUE. */
+static bool fig_cond(const struct test_figs *f, int row, const char *c,
+		     size_t n)
+{
+	const char *eq = memchr(c, '=', n);
+	const struct test_param *p;
+	size_t vn;
+
+	if (!eq)
+		return fig_known(fig_find(f, row, c, n));
+	p = fig_find(f, row, c, (size_t)(eq - c));
+	vn = n - (size_t)(eq + 1 - c);
+	return fig_known(p) && strlen(p->value) == vn &&
+	       !strncmp(p->value, eq + 1, vn);
 }
 
 static bool ends_with(const char *s, size_t n, const char *tail)
@@ -287,8 +331,8 @@ static void render(struct out *o, const struct run *r,
 				else if (*q == ']' && !--depth)
 					break;
 			}
-			if (fig_known(fig_find(f, row, name,
-					       (size_t)(s - 1 - name))) == want)
+			if (fig_cond(f, row, name, (size_t)(s - 1 - name)) ==
+			    want)
 				render(o, r, f, row, s, q);
 			s = q < end ? q + 1 : end;
 		} else {

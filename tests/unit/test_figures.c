@@ -26,6 +26,9 @@ static void two_cpus(struct run *r, struct test_figs *f)
 	fig_num(f, "ideal_ns", "%d", 2000000);
 	fig_null(f, "missed");
 	fig_str(f, "ipc", "sem");
+	fig_num(f, "ev.sent", "%d", 3);
+	fig_num(f, "ev.lost", "%d", 1);
+	fig_num(f, "after", "%d", 9);
 	fig_row(f);
 	fig_num(f, "cpu", "%d", 0);
 	fig_bool(f, "calibrated", true);
@@ -78,6 +81,9 @@ static void test_render(void **state)
 	say(&r, 1, "[?calibrated:yes {n}][!calibrated:no]", "no");
 	say(&r, -1, "a[?missed:; {missed} missed]b", "ab");
 	say(&r, -1, "[?events:x[?missed:y][!missed:z]w]", "xzw");
+	/* a value compared; an object's member */
+	say(&r, -1, "[?ipc=sem:S][?ipc=se:X][!ipc=pipe:P]{ev.sent}-{ev.lost}",
+	    "SP3-1");
 	/* sums over the rows, series figures */
 	say(&r, -1, "{sum.n} {sum.nothing}", "12 0");
 	r.names[0].agg.overruns = 4;
@@ -130,6 +136,12 @@ static void test_json_and_headline(void **state)
 	assert_non_null(strstr(buf, "\"calibrated\": false"));
 	assert_non_null(strstr(buf, "\"dev_ppm\": -500"));
 	assert_non_null(strstr(buf, "\"n\": 7"));
+	/* OBJ.KEY figures in a row are one object; the next one after it */
+	assert_non_null(strstr(buf, "\"ev\": {"));
+	assert_non_null(strstr(buf, "\"sent\": 3"));
+	assert_non_null(strstr(buf, "\"lost\": 1"));
+	assert_true(strstr(buf, "\"after\": 9") > strstr(buf, "\"lost\": 1"));
+	assert_null(strstr(buf, "ev.sent"));
 	free(buf);
 	buf = NULL;
 	/* the headline: only what the test names for it */
