@@ -257,14 +257,23 @@ static const struct accum *cpu_accum(const struct run *r, int i)
 
 static void noise_start(struct run *r)
 {
-	const struct noise *n = r->priv;
-	char buf[160], a[32];
-
-	snprintf(buf, sizeof(buf),
-		 "Busy loop reading the clock; a gap above %s us is a noise event",
-		 fmt_us3(a, n->threshold_ns));
-	xeno_banner(r, buf);
+	xeno_banner(r, NULL);	/* and noise_lines */
 }
+
+/* The threshold: test_data and the banner line. */
+static void noise_figures(struct run *r, struct test_figs *f)
+{
+	const struct noise *n = r->priv;
+
+	if (n)
+		fig_num(f, "threshold_ns", "%lld", (long long)n->threshold_ns);
+}
+
+static const struct test_line noise_lines[] = {
+	{ LINE_BANNER, false,
+	  "Busy loop reading the clock; a gap above {threshold_ns} us is a noise event" },
+	{ 0, false, NULL },
+};
 
 static void print_ranges(const struct noise *n, const struct noise_cpu *nc)
 {
@@ -329,7 +338,7 @@ static void noise_json(struct run *r, struct jw *w)
 	size_t k;
 	int i, j;
 
-	jw_int(w, "threshold_ns", n->threshold_ns);
+	/* threshold_ns: noise_figures() */
 	/* the events' start times are relative to it (test clock, ns) */
 	jw_int(w, "measure_start_ns", r->t_measure);
 	jw_arr_begin_inline(w, "range_bounds_ns");
@@ -516,6 +525,8 @@ const struct test_desc noise_test = {
 	.teardown = noise_teardown,
 	.json = noise_json,
 	.params = noise_params,
+	.figures = noise_figures,
+	.lines = noise_lines,
 	.out = &noise_output,
 	.spins = true,
 	.gap_series = true,		/* --trace: what ran in each gap */
