@@ -408,7 +408,7 @@ enum fig_kind {
 };
 
 struct test_param {
-	char name[32];		/* unit in the name: "calibrated_ns" (a time in
+	char name[48];		/* unit in the name: "calibrated_ns" (a time in
 				 * ns, said in us), "dev_max_pct"; no blank */
 	char value[64];		/* "10150431", "2.77" (one line) */
 	char text[48];		/* how a sentence says it ("+0.01 %"); "":

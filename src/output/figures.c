@@ -101,7 +101,7 @@ void figures_json(const struct run *r, const struct test_figs *f,
 
 void figures_headline(const struct test_figs *f, FILE *out)
 {
-	char key[64];
+	char key[64];	/* "param." and a name */
 	int i;
 
 	for (i = 0; i < f->n; i++) {
