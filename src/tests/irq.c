@@ -31,6 +31,7 @@
 #include "core/parse.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
+#include "output/figures.h"
 #include "output/output.h"
 #include "tests/irq.h"
 #include "tests/lib/ipc_test.h"
@@ -906,36 +907,52 @@ static void irq_start(struct run *r)
 	xeno_banner(r, buf);
 }
 
+/* The events of the measurement: test_data's "events" object and the
+ * summary line; the role, to choose the line. */
+static void irq_figures(struct run *r, struct test_figs *f)
+{
+	const struct irq_test *t = r->priv;
+
+	if (!t)
+		return;
+	fig_str(f, "role", t->mode == MODE_RESPOND ? "responder" :
+		t->mode == MODE_HOST ? "stimulus" : "local");
+	fig_num(f, "events.sent", "%llu", (unsigned long long)
+		(t->mode == MODE_RESPOND ? t->tr.served + t->tr.lost : t->sent));
+	fig_num(f, "events.served", "%llu", (unsigned long long)t->tr.served);
+	fig_num(f, "events.lost", "%llu", (unsigned long long)t->tr.lost);
+	fig_num(f, "events.duplicate", "%llu",
+		(unsigned long long)t->tr.duplicate);
+	fig_num(f, "events.late", "%llu", (unsigned long long)t->tr.late);
+	fig_num(f, "events.without_kernel_stamp", "%llu",
+		(unsigned long long)t->no_stamp);
+	fig_num(f, "events.kernel_stamp_refused", "%llu",
+		(unsigned long long)t->stamp_refused);
+	fig_num(f, "events.kernel_stamp_refused_max_ns", "%lld",
+		(long long)t->refused_max);
+	fig_num(f, "events.foreign_packets", "%llu",
+		(unsigned long long)t->foreign);
+	fig_num(f, "events.send_errors", "%llu",
+		(unsigned long long)t->send_errors);
+	fig_num(f, "events.sender_missed_periods", "%llu",
+		(unsigned long long)t->sender_missed);
+}
+
+static const struct test_line irq_lines[] = {
+	{ LINE_SUMMARY, false,
+	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} foreign packets, {events.send_errors} answers not sent]"
+	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.send_errors} send errors; the sender missed {events.sender_missed_periods} periods]" },
+	{ 0, false, NULL },
+};
+
 static void irq_summary(struct run *r)
 {
 	const struct irq_test *t = r->priv;
-	uint64_t answered = t->tr.served + t->tr.lost;
 	int i;
 
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
-	if (t->mode == MODE_RESPOND)
-		printf("== Events: %llu answered in the measurement = %llu served + %llu lost (sequence gaps); %llu duplicated, %llu late, %llu without a kernel stamp, %llu with a stamp after the wake-up (refused), %llu foreign packets, %llu answers not sent\n",
-		       (unsigned long long)answered,
-		       (unsigned long long)t->tr.served,
-		       (unsigned long long)t->tr.lost,
-		       (unsigned long long)t->tr.duplicate,
-		       (unsigned long long)t->tr.late,
-		       (unsigned long long)t->no_stamp,
-		       (unsigned long long)t->stamp_refused,
-		       (unsigned long long)t->foreign,
-		       (unsigned long long)t->send_errors);
-	else
-		printf("== Events: %llu sent in the measurement = %llu served + %llu lost; %llu duplicated, %llu late (after being counted lost), %llu without a kernel stamp, %llu with one not between t0 and t2 (refused), %llu send errors; the sender missed %llu periods\n",
-		       (unsigned long long)t->sent,
-		       (unsigned long long)t->tr.served,
-		       (unsigned long long)t->tr.lost,
-		       (unsigned long long)t->tr.duplicate,
-		       (unsigned long long)t->tr.late,
-		       (unsigned long long)t->no_stamp,
-		       (unsigned long long)t->stamp_refused,
-		       (unsigned long long)t->send_errors,
-		       (unsigned long long)t->sender_missed);
+	figures_lines(r, LINE_SUMMARY);		/* irq_lines */
 	if (t->mode == MODE_HOST && t->sent && !t->tr.served)
 		printf("== No answer from %s port %d: is rtlat irq --respond running there?\n",
 		       t->net.host, t->net.port);
@@ -948,8 +965,7 @@ static void irq_json(struct run *r, struct jw *w)
 	const struct irq_intr *in = &t->intr;
 
 	jw_str(w, "source", t->source);
-	jw_str(w, "role", t->mode == MODE_RESPOND ? "responder" :
-		   t->mode == MODE_HOST ? "stimulus" : "local");
+	/* role, events: irq_figures() */
 	jw_int(w, "port", t->net.port);
 	jw_str(w, "receive_stamps", stamps_text(t));
 	jw_bool(w, "hardware_stamps", false);
@@ -991,22 +1007,6 @@ static void irq_json(struct run *r, struct jw *w)
 		jw_str(w, "affinity_set", t->irq_cpu);
 	else
 		jw_null(w, "affinity_set");
-	jw_obj_end(w);
-	jw_obj_begin(w, "events");
-	if (t->mode == MODE_RESPOND)
-		jw_uint(w, "sent", t->tr.served + t->tr.lost);
-	else
-		jw_uint(w, "sent", t->sent);
-	jw_uint(w, "served", t->tr.served);
-	jw_uint(w, "lost", t->tr.lost);
-	jw_uint(w, "duplicate", t->tr.duplicate);
-	jw_uint(w, "late", t->tr.late);
-	jw_uint(w, "without_kernel_stamp", t->no_stamp);
-	jw_uint(w, "kernel_stamp_refused", t->stamp_refused);
-	jw_int(w, "kernel_stamp_refused_max_ns", t->refused_max);
-	jw_uint(w, "foreign_packets", t->foreign);
-	jw_uint(w, "send_errors", t->send_errors);
-	jw_uint(w, "sender_missed_periods", t->sender_missed);
 	jw_obj_end(w);
 }
 
@@ -1092,6 +1092,8 @@ const struct test_desc irq_test = {
 	.teardown = irq_teardown,
 	.json = irq_json,
 	.params = irq_params,
+	.figures = irq_figures,
+	.lines = irq_lines,
 	.out = &irq_output,
 	/* only with --irq-source (or irq-source = in a suite file) */
 	.suite = &(const struct suite_spec){
