@@ -19,7 +19,6 @@
 
 #include "tests/lib/crunch.h"
 #include "core/engine.h"
-#include "core/jsonw.h"
 #include "core/log.h"
 #include "core/outfile.h"
 #include "output/output.h"

@@ -21,7 +21,6 @@
 
 #include "core/engine.h"
 #include "tests/lib/ipc_test.h"
-#include "core/jsonw.h"
 #include "core/log.h"
 #include "output/output.h"
 #include "core/parse.h"
@@ -261,21 +260,17 @@ static const struct xeno_col handshake_cols[] = {
 	{ "lost", ROUND_TRIP, XENO_MISSED },
 };
 
-static void handshake_json(struct run *r, struct jw *w)
-{
-	ipc_test_json(r->priv, w);	/* round_trips, missed_periods:
-					 * handshake_figures() */
-}
-
-/* The round trips of the measurement and the periods missed (null when
- * back to back): the summary line, test_data and the headline. */
+/* The IPC, the partner, the round trips of the measurement and the
+ * periods missed (null when back to back): test_data and the summary
+ * line. */
 static void handshake_figures(struct run *r, struct test_figs *f)
 {
 	const struct ipc_test *t = r->priv;
 	const struct handshake_counts *n = t ? t->priv : NULL;
 
-	if (!n)
+	if (!n || !t->ctl)
 		return;
+	ipc_test_figures(t, f);
 	fig_num(f, "round_trips", "%llu", (unsigned long long)n->round_trips);
 	if (r->o->period_ns)
 		fig_num(f, "missed_periods", "%llu",
@@ -413,7 +408,6 @@ const struct test_desc handshake_test = {
 	.body = ipc_test_body,
 	.teardown = ipc_test_teardown,
 	.msw_tids = ipc_test_msw_tids,
-	.json = handshake_json,
 	.figures = handshake_figures,
 	.lines = handshake_lines,
 	.out = &handshake_output,

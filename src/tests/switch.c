@@ -20,7 +20,6 @@
 
 #include "core/engine.h"
 #include "tests/lib/ipc_test.h"
-#include "core/jsonw.h"
 #include "core/log.h"
 #include "output/output.h"
 #include "core/timeutil.h"
@@ -159,27 +158,22 @@ static const struct xeno_col switch_cols[] = {
 	{ "lat worst", 0, XENO_WORST },
 };
 
-static void switch_json(struct run *r, struct jw *w)
+/* The IPC, the partner, the events posted and the periods the event
+ * thread missed (no event posted): test_data, the summary line and, for
+ * the suite's report, the headline; the missed periods are not in the lost
+ * count (events the worker missed). */
+static void switch_figures(struct run *r, struct test_figs *f)
 {
 	const struct ipc_test *t = r->priv;
 
-	ipc_test_json(t, w);	/* events, event_missed_periods: switch_params() */
-}
-
-/* The events posted and the periods the event thread missed (no event
- * posted), for the summary line and the suite's report: the missed periods
- * are not in the lost count (events the worker missed). */
-static int switch_params(struct run *r, struct test_param *p, int max)
-{
-	const struct ipc_test *t = r->priv;
-
-	if (!t || !t->ctl || max < 2)
-		return 0;
-	test_param_set(&p[0], "events", "%llu",
-		       (unsigned long long)t->ctl->events);
-	test_param_set(&p[1], "event_missed_periods", "%llu",
-		       (unsigned long long)t->ctl->overruns);
-	return 2;
+	if (!t || !t->ctl)
+		return;
+	ipc_test_figures(t, f);
+	fig_num(f, "events", "%llu", (unsigned long long)t->ctl->events);
+	fig_headline(f);
+	fig_num(f, "event_missed_periods", "%llu",
+		(unsigned long long)t->ctl->overruns);
+	fig_headline(f);
 }
 
 static const struct test_line switch_lines[] = {
@@ -274,8 +268,7 @@ const struct test_desc switch_test = {
 	.body = ipc_test_body,
 	.teardown = ipc_test_teardown,
 	.msw_tids = ipc_test_msw_tids,
-	.json = switch_json,
-	.params = switch_params,
+	.figures = switch_figures,
 	.lines = switch_lines,
 	.out = &switch_output,
 	/* lat min | lat avg | lat max | lost | p99.9 | test-time */

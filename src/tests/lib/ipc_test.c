@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "tests/lib/ipc_test.h"
-#include "core/jsonw.h"
 #include "core/log.h"
 #include "output/output.h"
 #include "core/rtsetup.h"
@@ -588,24 +587,22 @@ void ipc_test_start(struct run *r)
 	xeno_banner(r, buf);
 }
 
-void ipc_test_json(const struct ipc_test *t, struct jw *w)
+void ipc_test_figures(const struct ipc_test *t, struct test_figs *f)
 {
 	const struct ipc_ctl *c = t->ctl;
 
-	jw_str(w, "ipc", t->ipc.ops->name);
-	jw_str(w, "ipc_description", t->ipc.ops->desc);
-	jw_bool(w, "process", t->cfg.process);
-	jw_obj_begin(w, "partner");
-	jw_str(w, "role", t->role[1]);
-	jw_int(w, "cpu", t->cpu[1]);
-	if (atomic_load(&c->ready)) {
-		jw_int(w, "pid", c->pid);
-		jw_int(w, "tid", c->tid);
-		jw_str(w, "policy", policy_name(c->policy_now));
-		jw_int(w, "priority", c->prio_now);
-		jw_int(w, "cpu_at_start", c->cpu_now);
+	fig_str(f, "ipc", t->ipc.ops->name);
+	fig_str(f, "ipc_description", t->ipc.ops->desc);
+	fig_bool(f, "process", t->cfg.process);
+	fig_str(f, "partner.role", t->role[1]);
+	fig_num(f, "partner.cpu", "%d", t->cpu[1]);
+	if (c && atomic_load(&c->ready)) {
+		fig_num(f, "partner.pid", "%d", (int)c->pid);
+		fig_num(f, "partner.tid", "%d", (int)c->tid);
+		fig_str(f, "partner.policy", policy_name(c->policy_now));
+		fig_num(f, "partner.priority", "%d", c->prio_now);
+		fig_num(f, "partner.cpu_at_start", "%d", c->cpu_now);
 	}
-	jw_obj_end(w);
 }
 
 int ipc_test_msw_tids(struct run *r, pid_t *tids, int max)

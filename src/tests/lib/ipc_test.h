@@ -301,8 +301,8 @@ int ipc_test_await_partner(struct sampler *s, struct ipc_test *t);
  * mechanism, threads or processes, which side is which). */
 void ipc_test_start(struct run *r);
 
-/* Common members of test_data: ipc, process, partner. */
-struct jw;
-void ipc_test_json(const struct ipc_test *t, struct jw *w);
+/* Common figures (test_desc.figures) of test_data: ipc,
+ * ipc_description, process, the partner object. */
+void ipc_test_figures(const struct ipc_test *t, struct test_figs *f);
 
 #endif
