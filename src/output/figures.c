@@ -68,7 +68,7 @@ static void figs_json(const struct test_figs *f, int row, struct jw *w)
 		dot = strchr(p->name, '.');
 		n = dot ? (size_t)(dot - p->name) : 0;
 		if (obj[0] && (!dot || strlen(obj) != n ||
-			       strncmp(obj, p->name, n))) {
+			       strncmp(obj, p->name, n) != 0)) {
 			jw_obj_end(w);
 			obj[0] = '\0';
 		}
@@ -125,7 +125,7 @@ static const struct test_param *fig_find(const struct test_figs *f, int row,
 	for (i = 0; i < f->n; i++) {
 		const struct test_param *p = &f->p[i];
 
-		if (strlen(p->name) != n || strncmp(p->name, name, n))
+		if (strlen(p->name) != n || strncmp(p->name, name, n) != 0)
 			continue;
 		if (row >= 0 && p->row == row)
 			return p;
@@ -137,7 +137,7 @@ static const struct test_param *fig_find(const struct test_figs *f, int row,
 
 static bool fig_known(const struct test_param *p)
 {
-	return p && p->kind != FIG_NULL && strcmp(p->value, "false");
+	return p && p->kind != FIG_NULL && strcmp(p->value, "false") != 0;
 }
 
 /* [?COND:...]: COND is NAME (known and not false) or NAME=VALUE. */
