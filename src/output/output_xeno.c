@@ -118,7 +118,6 @@ void xeno_banner(struct run *r, const char *extra)
 	figures_lines(r, LINE_START);
 }
 
-
 static void xeno_start(struct run *r)
 {
 	xeno_banner(r, NULL);
@@ -156,19 +155,29 @@ static void col_head(char *out, size_t len, const char *head, int width)
 	snprintf(out + i, len - (size_t)i, "%.*s", width - i, head);
 }
 
+/* Append "|@f" to @buf (@len bytes) at *@n. */
+static void add_field(char *buf, size_t len, size_t *n, const char *f)
+{
+	if (*n + 1 >= len)
+		return;
+	*n += (size_t)snprintf(buf + *n, len - *n, "|%s", f);
+	if (*n >= len)
+		*n = len - 1;
+}
+
 /* The companions' columns of series 0 (--trace: the parts of the line's
  * largest sample, "|irq|handler|sched|return"), 11 wide in us: their
- * heads into @head (may be NULL) and, with @line, the values for the
- * maximum @max of interval @k (@sampler < -1) or of the run of @sampler
- * (-1: all). Returns whether a companion has columns now. */
-static bool comp_cols(struct run *r, int64_t k, int sampler, int64_t max,
+ * heads into @head (may be NULL) and, with @line (may be NULL), the
+ * values for the maximum @max of interval @k (@sampler < -1) or of the
+ * run of @sampler (-1: all); each buffer @len bytes. */
+static void comp_cols(struct run *r, int64_t k, int sampler, int64_t max,
 		      bool valid, char *head, char *line, size_t len)
 {
 	int64_t v[XENO_MAX_COLS];
 	const char *const *heads;
 	size_t hn = 0, ln = 0;
-	bool any = false, ok;
 	char f[32];
+	bool ok;
 	int i, j, n;
 
 	if (head)
@@ -182,27 +191,23 @@ static bool comp_cols(struct run *r, int64_t k, int sampler, int64_t max,
 			continue;
 		heads = NULL;
 		n = c->ops->cols(c, r, &heads);
-		if (n <= 0)
+		if (n <= 0 || !heads)
 			continue;
 		if (n > XENO_MAX_COLS)
 			n = XENO_MAX_COLS;
-		any = true;
 		ok = line && valid && c->ops->col_values &&
 		     c->ops->col_values(c, r, k, sampler, max, v);
 		for (j = 0; j < n; j++) {
 			if (head) {
 				col_head(f, sizeof(f), heads[j], 11);
-				hn += (size_t)snprintf(head + hn, hn < len ? len - hn : 0,
-						       "|%s", f);
+				add_field(head, len, &hn, f);
 			}
 			if (line) {
 				us_field(f, sizeof(f), ok ? v[j] : 0, ok);
-				ln += (size_t)snprintf(line + ln, ln < len ? len - ln : 0,
-						       "|%s", f);
+				add_field(line, len, &ln, f);
 			}
 		}
 	}
-	return any;
 }
 
 void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
