@@ -215,3 +215,17 @@ def test_report_without_host_helper_says_so(tmp_path):
     assert "rtlat-host is not installed" in p.stderr, p.stderr
     assert "libexec/rtlat" in p.stderr
     assert p.stdout == ""
+
+
+def test_suite_gate_without_host_helper_says_so_before_any_run(tmp_path):
+    needs_host_helper()
+    rtlat = helper_copy(tmp_path, "alone")
+    out = tmp_path / "o"
+    p = subprocess.run([str(rtlat), "suite", "--tests", "latency", "-T", "1",
+                        "-o", str(out), "--db", str(tmp_path / "h.db")],
+                       capture_output=True, text=True)
+    if p.returncode == 0:
+        pytest.skip("an rtlat-host is installed in the build prefix")
+    assert p.returncode == 1
+    assert "--db: rtlat-host is not installed" in p.stderr, p.stderr
+    assert not out.exists()
