@@ -18,7 +18,8 @@ placement of its non-measuring threads (--placement):
 Each run goes through bench/runstat.c, which reports the peak RSS twice:
 VmHWM polled from /proc/PID/status while it runs, and ru_maxrss from
 wait4() (which also counts the few hundred KB runstat itself had at fork:
-printed as the floor), and the CPU time (user + sys of all threads).
+printed as the floor), and the CPU time (user + sys of all threads; and
+per thread from schedstat: the sampler, the main thread, the others).
 Printed: per tool the median (min..max) over the rounds of min/avg/max
 latency, CPU time per sample and both peak RSS figures; then the medians
 (min..max) of the per-round ratios against cyclictest, with the A/A ratio
@@ -45,6 +46,8 @@ RTVM = os.path.join(TOP, "..", "shared", "tools", "rtvm")
 
 RUNSTAT_RE = re.compile(r"runstat: rc=(-?\d+) hwm_kb=(-?\d+) maxrss_kb=(\d+)"
                         r" floor_kb=(\d+) cpu_us=(\d+)")
+THREADS_RE = re.compile(r"runstat: threads=(\d+) main_us=(\d+) top_us=(\d+)"
+                        r" rest_us=(\d+)")
 T_RE = re.compile(r"^T:\s*\d+\s*\(\s*\d+\)\s*P:\s*\d+\s*I:\s*\d+\s*"
                   r"C:\s*(\d+)\s*Min:\s*(-?\d+)\s*Act:\s*-?\d+\s*"
                   r"Avg:\s*(-?\d+)\s*Max:\s*(-?\d+)", re.M)
@@ -128,9 +131,17 @@ def parse(name, out):
         if not t:
             raise RuntimeError("%s: no T: line in:\n%s" % (name, out))
         samples, mn, avg, mx = (int(x) for x in t[-1])
+    per = lambda us: us * 1000.0 / samples if samples else None
+    th = THREADS_RE.search(out)
+    main_us, top_us, rest_us = (int(x) for x in th.groups()[1:]) \
+        if th else (None, None, None)
     return {"samples": samples, "min": mn, "avg": avg, "max": mx,
             "hwm": hwm, "maxrss": maxrss, "floor": floor,
-            "cpu_per_sample": cpu * 1000.0 / samples if samples else None}
+            "cpu_per_sample": per(cpu),
+            # per thread (schedstat): the sampler, the main thread, others
+            "sampler_per_sample": per(top_us) if th else None,
+            "main_per_sample": per(main_us) if th else None,
+            "rest_per_sample": per(rest_us) if th else None}
 
 
 def order(names, rnd):
@@ -236,6 +247,7 @@ def machine(a):
 def report(a, res):
     us = lambda v: "%.2f" % (v / 1000.0)
     kb = lambda v: "%d" % v
+    us3 = lambda v: "%.3f" % (v / 1000.0)
     print("# rtlat cyclic vs cyclictest: -m -p %d -i %d -t 1 -a %d -D %d -q"
           " -N, placement %s, %d rounds, order rotated" %
           (a.prio, a.interval, a.cpu, a.duration, a.placement, a.rounds))
@@ -252,6 +264,16 @@ def report(a, res):
             spread([r["cpu_per_sample"] for r in rs], us),
             spread([r["hwm"] for r in rs], kb),
             spread([r["maxrss"] for r in rs], kb)))
+    print("\nCPU per sample by thread (us, /proc/PID/task/TID/schedstat):"
+          " the sampler (cyclictest's measuring thread), the main thread"
+          " (with the start-up), the others (rtlat's display thread):\n")
+    print("| tool | sampler | main | others |")
+    print("|---|---|---|---|")
+    for n, rs in res.items():
+        print("| %s | %s | %s | %s |" % (
+            n, spread([r["sampler_per_sample"] for r in rs], us3),
+            spread([r["main_per_sample"] for r in rs], us3),
+            spread([r["rest_per_sample"] for r in rs], us3)))
     floors = [r["floor"] for rs in res.values() for r in rs]
     if floors:
         print("\nru_maxrss includes runstat's own RSS at fork: %d KB" %
@@ -267,15 +289,16 @@ def report(a, res):
     f3 = lambda v: "%.3f" % v
     print("\nPer-round ratios against cyclictest, median (min..max); "
           "cyclictest-2 is the A/A noise:\n")
-    print("| tool / cyclictest | avg latency | CPU/sample | VmHWM |"
-          " ru_maxrss |")
-    print("|---|---|---|---|---|")
+    print("| tool / cyclictest | avg latency | CPU/sample | sampler CPU |"
+          " VmHWM | ru_maxrss |")
+    print("|---|---|---|---|---|---|")
     for n in res:
         if n == "cyclictest":
             continue
-        print("| %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s |" % (
             n, spread(ratios(n, "avg"), f3),
             spread(ratios(n, "cpu_per_sample"), f3),
+            spread(ratios(n, "sampler_per_sample"), f3),
             spread(ratios(n, "hwm"), f3), spread(ratios(n, "maxrss"), f3)))
 
 
