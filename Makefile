@@ -24,6 +24,12 @@
 # library out.
 # HOST_FEATURES=0 leaves out the host-side parts (report importers using cJSON,
 # SQLite history); it is the default for cross and static builds.
+#
+# A measuring rtlat maps no host-side library (issue 15): those parts are
+# separate programs of the same sources, O/rtlat-host (report, compare, db:
+# cJSON, SQLite) and O/rtlat-trace (--trace: libtracefs), which rtlat runs
+# in its own place (src/core/helper.h); make install puts them into
+# $(LIBEXECDIR)/rtlat.
 
 VERSION := 0.1.0
 
@@ -41,6 +47,7 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBEXECDIR ?= $(PREFIX)/libexec
 DESTDIR ?=
 
 O ?= build
@@ -99,41 +106,55 @@ WITH_LIBPQ ?= 1
 comma := ,
 space := $(subst ,, )
 have_pkg = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo y)
+# The host side's flags and libraries (HOST_*) go to rtlat-host, the
+# trace's (TRACE_*) to rtlat-trace, both to the library the unit tests and
+# fuzzers link; rtlat itself links neither.
 FEATURES :=
 FEATURES_MISSING :=
+HOST_CPPFLAGS :=
+HOST_LDLIBS :=
+TRACE_CPPFLAGS :=
+TRACE_LDLIBS :=
+HELPERS :=
 ifeq ($(HOST_FEATURES),1)
 ifeq ($(WITH_CJSON)$(call have_pkg,libcjson),1y)
-RTLAT_CPPFLAGS += -DHAVE_CJSON $(shell $(PKG_CONFIG) --cflags libcjson)
-RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libcjson)
+HOST_CPPFLAGS += -DHAVE_CJSON $(shell $(PKG_CONFIG) --cflags libcjson)
+HOST_LDLIBS += $(shell $(PKG_CONFIG) --libs libcjson)
 FEATURES += cJSON
 else
 FEATURES_MISSING += cJSON
 endif
 ifeq ($(WITH_SQLITE)$(call have_pkg,sqlite3),1y)
-RTLAT_CPPFLAGS += -DHAVE_SQLITE $(shell $(PKG_CONFIG) --cflags sqlite3)
-RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
+HOST_CPPFLAGS += -DHAVE_SQLITE $(shell $(PKG_CONFIG) --cflags sqlite3)
+HOST_LDLIBS += $(shell $(PKG_CONFIG) --libs sqlite3)
 FEATURES += SQLite
 else
 FEATURES_MISSING += SQLite
 endif
 ifeq ($(WITH_LIBPQ)$(call have_pkg,libpq),1y)
-RTLAT_CPPFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq)
-RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libpq)
+HOST_CPPFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq)
+HOST_LDLIBS += $(shell $(PKG_CONFIG) --libs libpq)
 FEATURES += PostgreSQL
 else
 FEATURES_MISSING += PostgreSQL
 endif
 # rtlat report/compare/db (src/report/); text formats need libc only.
-RTLAT_CPPFLAGS += -DHAVE_REPORT
+HOST_CPPFLAGS += -DHAVE_REPORT
 REPORT_SRCS := $(wildcard src/report/*.c)
+RTLAT_CPPFLAGS += -DRTLAT_HOST_HELPER -DRTLAT_LIBEXECDIR='"$(LIBEXECDIR)/rtlat"'
+HELPERS += $(O)/rtlat-host
 ifeq ($(WITH_TRACEFS)$(call have_pkg,libtracefs libtraceevent),1y)
-RTLAT_CPPFLAGS += -DHAVE_TRACEFS $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent)
-RTLAT_LDLIBS += $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent)
+TRACE_CPPFLAGS += -DHAVE_TRACEFS $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent)
+TRACE_LDLIBS += $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent)
+RTLAT_CPPFLAGS += -DRTLAT_TRACE_HELPER
+HELPERS += $(O)/rtlat-trace
 FEATURES += tracefs
 else
 FEATURES_MISSING += tracefs
 endif
 endif
+FULL_CPPFLAGS = $(RTLAT_CPPFLAGS) $(HOST_CPPFLAGS) $(TRACE_CPPFLAGS)
+FULL_LDLIBS = $(RTLAT_LDLIBS) $(HOST_LDLIBS) $(TRACE_LDLIBS)
 
 # Xenomai 3 Cobalt (docs/xenomai.md): XENO_CONFIG=/usr/xenomai/bin/xeno-config
 # builds against libcobalt with the POSIX skin's flags. The samplers, the
@@ -176,13 +197,16 @@ cobalt_renames = $(if $(filter $(1),$(COBALT_RT)),,\
 	--redefine-sym $(n)=__real_$(n)))
 endif
 
-ALL_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_CFLAGS = $(FULL_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
+# the files that differ in rtlat itself: built without the HAVE_* of the
+# host side and the trace (cmd/host.c runs rtlat-host, trace.c rtlat-trace)
+LEAN_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 
 # Objects depend on the flags they were built with: a stamp rewritten only
 # when the flags change (e.g. SANITIZE=, CFLAGS=) forces a rebuild.
 FLAGS_STAMP := $(O)/.flags
-FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(RTLAT_LDLIBS) \
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(FULL_LDLIBS) \
 	$(if $(XENO_CONFIG),$(COBALT_RT) $(COBALT_MIXED) $(COBALT_KEPT))
 ifneq ($(MAKECMDGOALS),clean)
 $(shell mkdir -p $(O))
@@ -209,6 +233,17 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
 BIN := $(O)/rtlat
+# rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host and rtlat-trace take the
+# full object of their files instead of the lean one.
+HOST_LEAN := src/cmd/report.c src/cmd/db.c src/cmd/suite_gate.c
+TRACE_LEAN := src/trace/trace_tracefs.c
+LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN)
+LEAN_OBJS := $(LEAN_SRCS:%.c=$(O)/lean/%.o)
+CORE_LIB := $(O)/librtlat-core.a
+CORE_OBJS := $(filter-out $(REPORT_SRCS:%.c=$(O)/%.o) $(LEAN_SRCS:%.c=$(O)/%.o),$(LIB_OBJS))
+REPORT_LIB := $(O)/librtlat-report.a
+HOST_OBJS := $(HOST_LEAN:%.c=$(O)/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o)
+TRACE_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
@@ -220,19 +255,45 @@ MANPAGES := $(wildcard man/*.1)
 	check-build-matrix check-fresh cobalt-standin check-cobalt check-pg \
 	print-cobalt-objs
 
-all: $(BIN)
+all: $(BIN) $(HELPERS)
 
-$(BIN): $(MAIN_OBJ) $(LIB) $(FLAGS_STAMP)
+$(BIN): $(MAIN_OBJ) $(LEAN_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
 	$(quiet) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(RTLAT_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LEAN_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(LDLIBS)
 ifneq ($(strip $(FEATURES_MISSING)),)
 	@echo "  note    $@ is built without $(subst $(space),$(comma) ,$(strip $(FEATURES_MISSING))) (make deps, or apt-get install pkg-config libcjson-dev libsqlite3-dev libpq-dev libtracefs-dev libtraceevent-dev, then make clean all)"
 endif
+
+$(O)/rtlat-host: $(MAIN_OBJ) $(HOST_OBJS) $(REPORT_LIB) $(CORE_LIB) $(FLAGS_STAMP)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(HOST_OBJS) $(REPORT_LIB) $(CORE_LIB) $(RTLAT_LDLIBS) $(HOST_LDLIBS) $(LDLIBS)
+
+$(O)/rtlat-trace: $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(TRACE_LDLIBS) $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(quiet) AR $@
 	$(Q)$(AR) rcs $@ $^
+
+$(CORE_LIB): $(CORE_OBJS)
+	@rm -f $@
+	$(quiet) AR $@
+	$(Q)$(AR) rcs $@ $^
+
+$(REPORT_LIB): $(REPORT_SRCS:%.c=$(O)/%.o)
+	@rm -f $@
+	$(quiet) AR $@
+	$(Q)$(AR) rcs $@ $^
+
+$(O)/lean/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(quiet) CC $@
+	$(Q)$(CC) $(LEAN_CFLAGS) -MMD -MP -c -o $@ $<
+ifneq ($(XENO_CONFIG),)
+	$(Q)$(if $(strip $(call cobalt_renames,$*)),$(OBJCOPY) $(call cobalt_renames,$*) $@)
+endif
 
 $(O)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -283,7 +344,7 @@ $(O)/tests/unit/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(quiet) CCLD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -MMD -MP -o $@ $< $(LIB) \
-		-lcmocka $(RTLAT_LDLIBS) $(LDLIBS)
+		-lcmocka $(FULL_LDLIBS) $(LDLIBS)
 
 unit-tests: $(UNIT_BINS)
 
@@ -335,9 +396,9 @@ $(FUZZ_DIR)/librtlat.a: FORCE
 		CFLAGS="-O1 -g -Wno-unknown-warning-option -Wno-format-nonliteral" $(FUZZ_DIR)/librtlat.a
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_import.c $(FUZZ_DIR)/librtlat.a
-	$(FUZZ_CC) $(RTLAT_CPPFLAGS) -DFUZZ_FORMAT='"$*"' -O1 -g \
+	$(FUZZ_CC) $(FULL_CPPFLAGS) -DFUZZ_FORMAT='"$*"' -O1 -g \
 		-fsanitize=fuzzer,address,undefined -o $@ $< \
-		$(FUZZ_DIR)/librtlat.a $(RTLAT_LDLIBS)
+		$(FUZZ_DIR)/librtlat.a $(FULL_LDLIBS)
 
 fuzz: $(FUZZ_BINS)
 
@@ -371,7 +432,7 @@ lint: $(BIN)
 	cppcheck -q --enable=warning,performance,portability --std=c11 \
 		--error-exitcode=1 --inline-suppr -Isrc -D_GNU_SOURCE \
 		-DRTLAT_VERSION='"lint"' src tests/unit
-	clang-tidy -quiet $(LIB_SRCS) src/main.c -- $(RTLAT_CPPFLAGS)
+	clang-tidy -quiet $(LIB_SRCS) src/main.c -- $(FULL_CPPFLAGS)
 
 # 32-bit big-endian PowerPC and 32-bit ARM: static cross builds whose
 # selftest runs under qemu-user, and whose synthetic result file must be
@@ -417,9 +478,13 @@ check-rtvm: $(BIN)
 check-quality: lint check-build-matrix check-cross check-musl check-tsan check-valgrind \
 	check-sanitize check-rtvm check-cobalt check-pg fuzz-run
 
-install: $(BIN)
+install: $(BIN) $(HELPERS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/rtlat
+ifneq ($(HELPERS),)
+	install -d $(DESTDIR)$(LIBEXECDIR)/rtlat
+	install -m 0755 $(HELPERS) $(DESTDIR)$(LIBEXECDIR)/rtlat/
+endif
 	install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 
 # Xenomai-style short name: 'latency' behaves as 'rtlat latency'.
@@ -428,6 +493,8 @@ install-links: install
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(BINDIR)/latency
+	rm -f $(DESTDIR)$(LIBEXECDIR)/rtlat/rtlat-host $(DESTDIR)$(LIBEXECDIR)/rtlat/rtlat-trace
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/rtlat 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 
 deps:

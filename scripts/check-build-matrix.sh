@@ -3,7 +3,8 @@
 # Build rtlat with every combination of the optional host libraries (cJSON,
 # SQLite, libtracefs/libtraceevent: none, each alone, each pair, all; and
 # HOST_FEATURES=0) and check that each binary runs, and that each feature
-# left out says at run time which package brings it.
+# left out says at run time which package brings it, and that rtlat
+# itself links none of them (they are in rtlat-host and rtlat-trace).
 # Usage: check-build-matrix.sh BUILD_DIR
 set -e
 out=${1:-build}/matrix
@@ -61,6 +62,11 @@ for combo in none cjson sqlite libpq tracefs cjson+sqlite cjson+tracefs \
 	fi
 	bin=$dir/rtlat
 	expect selftest 0 "" "$dir.selftest" "$bin" selftest
+	# the measuring binary links no host-side library in any build:
+	# report, db and --trace run rtlat-host and rtlat-trace (issue 15)
+	if ldd "$bin" 2>/dev/null | grep -E 'lib(cjson|sqlite3|pq|tracefs|traceevent)'; then
+		die "$bin links a host-side library"
+	fi
 	case $combo in
 	nohost)
 		expect report 1 "host build" "$dir.report" \

@@ -96,7 +96,11 @@ def main(argv):
     mixed = argv[argv.index("--mixed") + 1:]
     wrapped = wraps(xeno)
     objs = {}
-    for root, _, files in os.walk(os.path.join(build, "src")):
+    # the objects of rtlat, and those compiled apart for it (lean/: the
+    # files rtlat-host and rtlat-trace have with their libraries)
+    walk = [w for d in ("src", os.path.join("lean", "src"))
+            for w in os.walk(os.path.join(build, d))]
+    for root, _, files in walk:
         for f in files:
             if f.endswith(".o"):
                 p = os.path.join(root, f)

@@ -29,6 +29,9 @@ if [ ! -x "$rtvm" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
+# --trace runs rtlat-trace (beside rtlat in the guest's /bin)
+trace_in=
+[ -x "$(dirname "$bin")/rtlat-trace" ] && trace_in="-i $(dirname "$bin")/rtlat-trace"
 rtla_in=
 if command -v rtla >/dev/null 2>&1; then
 	rtla_in="-i $(command -v rtla)"
@@ -54,7 +57,7 @@ true'
 # shellcheck disable=SC2086
 # files come back over the emulated serial console: only small text ones
 # (the --trace result files are checked on the host by tests/cli)
-"$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $rtla_in -o /data/latency.json \
+"$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $trace_in $rtla_in -o /data/latency.json \
 	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
 	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt -d "$out" -- sh -c "$guest" \
 	| tee "$out/latency.log"

@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "core/cobalt.h"
+#include "core/helper.h"
 #include "core/log.h"
 #include "core/outfile.h"
 #include "core/rtsetup.h"
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
 	/* the run signals are blocked already (block_run_signals()) */
 	if (std_fds_open() < 0)
 		return 1;
+	helper_init(argv);	/* rtlat-host, rtlat-trace get argv as it is */
 	outfile_init();
 	cmd_registry_init();
 	base = base ? base + 1 : argv[0];

@@ -76,6 +76,20 @@ int cmd_root_check(const struct optdesc *d, const char *dir);
  * nothing to @what ("describe"). */
 void cmd_root_note(const char *root, const char *what);
 
+/*
+ * main() of report, compare and db in an rtlat without the host side
+ * linked in: runs rtlat-host in its place (core/helper.h), or says that
+ * the host side is not built in (HOST_FEATURES=0). Returns 1 (error).
+ */
+int cmd_host_main(int argc, char **argv);
+
+/*
+ * The same for an option of a command that needs the host side (suite
+ * --gate, --db: @what): runs rtlat-host with this process's command line
+ * in its place before anything is set up. Returns -1 (said) if it cannot.
+ */
+int cmd_host_exec(const char *what);
+
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;
 extern char **rtlat_argv;

@@ -416,11 +416,7 @@ out:
 
 #else /* !HAVE_REPORT */
 
-static int db_main(int argc, char **argv)
-{
-	log_error("not built in: this rtlat was built without host features (HOST_FEATURES=0: static or cross build); run report, compare and db with a host build");
-	return 1;
-}
+#define db_main cmd_host_main	/* rtlat-host, or not built in */
 
 #endif
 

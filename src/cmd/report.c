@@ -393,14 +393,9 @@ out:
 
 #else /* !HAVE_REPORT */
 
-static int not_built(int argc, char **argv)
-{
-	log_error("not built in: this rtlat was built without host features (HOST_FEATURES=0: static or cross build); run report, compare and db with a host build");
-	return 1;
-}
-
-#define report_main not_built
-#define compare_main not_built
+/* rtlat-host, or not built in */
+#define report_main cmd_host_main
+#define compare_main cmd_host_main
 
 #endif
 

@@ -25,6 +25,7 @@
 #include "cmd/suite.h"
 #include "core/children.h"
 #include "core/engine.h"
+#include "core/helper.h"
 #include "core/ini.h"
 #include "core/cobalt.h"
 #include "core/label.h"
@@ -1416,8 +1417,13 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			 s->label, cobalt_system());
 		s->label = s->label_buf;
 	}
-	n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
-	if (n > 0)
+	/* in rtlat-host (--gate, --db): the runs are the rtlat that ran it,
+	 * which maps no host-side library (core/helper.h) */
+	n = helper_caller() ? -1 :
+	    readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
+	if (helper_caller())
+		snprintf(s->exe, sizeof(s->exe), "%s", helper_caller());
+	else if (n > 0)
 		s->exe[n] = '\0';
 	else
 		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);

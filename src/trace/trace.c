@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/accum_json.h"
+#include "core/helper.h"
 #include "core/jsonw.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -1200,7 +1201,7 @@ static const struct optdesc trace_opts[] = {
 	  "running and return to user and analyse the worst sample; noise:\n"
 	  "what ran in each gap. MODE: events (default) or timerlat (timer\n"
 	  "tests: also run the kernel's timerlat tracer as a reference)"
-#ifndef HAVE_TRACEFS
+#if !defined(HAVE_TRACEFS) && !defined(RTLAT_TRACE_HELPER)
 	  " [not built in]"
 #endif
 	  , OPT_TRACE },
@@ -1220,6 +1221,17 @@ static int tc_opt(struct companion *c, const struct optdesc *d,
 		ts->mode = TRACE_TIMERLAT;
 	else
 		return opt_bad_value(d, arg, "expected events or timerlat");
+#ifdef RTLAT_TRACE_HELPER
+	/* libtracefs is in rtlat-trace only (core/helper.h): it runs in
+	 * place of this process, before anything is set up */
+	if (!tsrc_built_in()) {
+		char err[3 * PATH_MAX + 256];
+
+		helper_exec("rtlat-trace", err, sizeof(err));
+		log_error("--trace: %s", err);
+		return -1;
+	}
+#endif
 	return 0;
 }
 

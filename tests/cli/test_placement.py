@@ -13,6 +13,7 @@ import time
 import pytest
 
 from conftest import RTLAT, SANITIZED, needs_root
+from test_trace import needs_built_in, needs_trace, tracefs_mounted  # noqa: F401
 
 
 def status(pid, key):
@@ -101,6 +102,20 @@ def test_default_puts_own_threads_on_cpus_not_measured(tmp_path):
     assert "== Housekeeping: CPU 0 (auto: not measured)" in out
     assert d["config"]["housekeeping"] == {
         "policy": "auto", "cpus": "0", "why": "auto: not measured"}
+
+
+@needs_trace
+@needs_built_in
+@needs_two_cpus
+def test_trace_reader_is_on_the_housekeeping_cpu(tmp_path):
+    """--trace: rtlat-trace in rtlat's place, its trace reader (the display
+    thread) with main on the CPU not measured."""
+    th, out, d = placement(LATENCY + ["--trace"], tmp_path)
+    samplers, others = split(th)
+    assert samplers == ["1"]
+    assert len(others) >= 2 and set(others) == {"0"}, th
+    assert "== Housekeeping: CPU 0 (auto: not measured)" in out
+    assert d["config"]["housekeeping"]["cpus"] == "0"
 
 
 @needs_root
