@@ -19,6 +19,7 @@
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
+#include "core/syscheck.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
 
@@ -1177,6 +1178,7 @@ void engine_free(struct run *r)
 	free(r->thr);
 	free(r->s);
 	free(r->sys);
+	free(r->check);
 }
 
 /* A thread at @policy/@prio; @on_linux: a Linux thread also in a Cobalt
@@ -1472,6 +1474,10 @@ static int run_prepare(struct run *r)
 	r->sys = malloc(sizeof(*r->sys));
 	if (r->sys)
 		sysdesc_read(r->sys, "/");
+	/* the conditions of the measurement: rtlat check's findings */
+	r->check = malloc(sizeof(*r->check));
+	if (r->check)
+		syscheck_run(r->check, "/", 0);
 	if (engine_alloc(r) < 0) {
 		log_error("out of memory");
 		return -1;

@@ -618,6 +618,9 @@ struct run {
 	bool no_host;			/* leave the host identity out (selftest) */
 
 	struct sysdesc *sys;		/* the system, for the result (or NULL) */
+	struct check_report *check;	/* rtlat check's findings (one reading
+					 * of the interrupts), for the result
+					 * (or NULL) */
 };
 
 /* Accumulators (accum.c). accum_init() allocates the histograms the options
