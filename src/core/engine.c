@@ -1209,25 +1209,26 @@ static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
 }
 
 /*
- * test_desc.spins: the display and the main thread off the CPUs of the
- * pinned samplers, so that neither runs in (nor wakes up on) the time the
- * samplers measure; said when no other CPU is allowed.
+ * test_desc.spins: the display and the main thread must not run in (nor
+ * wake up on) the time the samplers measure. The --housekeeping policy
+ * places them (auto: off the measured CPUs when there are others); when
+ * it lets them onto a measured CPU (every CPU measured, or a policy
+ * given that allows it), that is said, not overridden.
  */
-static void keep_helpers_off(struct run *r)
+static void warn_helpers_on_measured(struct run *r)
 {
-	struct cpuset busy;
-	int i, e;
+	const struct housekeeping *h = &r->o->hk;
+	struct cpuset both;
+	char cpus[128];
+	int i;
 
-	cpuset_zero(&busy);
+	cpuset_zero(&both);
 	for (i = 0; i < r->nsamplers; i++)
-		if (r->s[i].cpu >= 0)
-			cpuset_set(&busy, r->s[i].cpu);
-	e = thread_avoid(r->display, &busy);
-	if (!e)
-		e = thread_avoid(pthread_self(), &busy);
-	if (e)
-		engine_warn(r, "the display and main threads share the measured CPUs (%s): their work shows in the measurement",
-			    e == -ENOSPC ? "no other CPU allowed" : strerror(-e));
+		if (r->s[i].cpu >= 0 && cpuset_isset(&h->cpus, r->s[i].cpu))
+			cpuset_set(&both, r->s[i].cpu);
+	if (cpuset_count(&both))
+		engine_warn(r, "the display and main threads may run on the measured CPU %s (--housekeeping %s): their work shows in the measurement",
+			    cpulist_format(&both, cpus, sizeof(cpus)), h->why);
 }
 
 /* Set @flag (start or stop) and wake the samplers waiting at the gate. */
@@ -1609,7 +1610,7 @@ static int run_start(struct run *r, const sigset_t *sigs)
 	}
 	r->display_started = true;
 	if (t->spins)
-		keep_helpers_off(r);
+		warn_helpers_on_measured(r);
 	if (o->warmup_ns > 0 && !o->quiet && !r->stop_reason)
 		fprintf(stderr, "warming up...\n");
 	gate_set(r, &r->start);

@@ -438,7 +438,7 @@ static void hwlat_lines(const struct run *r, const struct noise *n)
 
 	if (n->mode != MODE_HWLAT)
 		return;
-	printf("== hwlat method: spin %s every %s, %llu spins, CPU %s; without --trace a gap's cause is not known (with it: none = hardware/firmware)\n",
+	printf("== hwlat method: spin %s every %s, %llu spins, CPU %s; a gap no kernel event explains (--trace: nothing traced) is the hardware's or firmware's\n",
 	       fmt_time(a, n->width_ns), fmt_time(b, n->window_ns),
 	       (unsigned long long)(n->n ? n->cpu[0].spins : 0),
 	       n->isolated ? "isolated" : "NOT isolated (interrupts and tasks show)");
