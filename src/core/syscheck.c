@@ -1088,11 +1088,11 @@ static void check_tracers(struct ctx *c, struct check_report *r)
 		appendf(in ? have : miss, 64, "%s%s", (in ? have : miss)[0] ? " " : "", want[i]);
 	}
 	if (!miss[0]) {
-		found(it, CHECK_OK, "%s (rtlat --trace=timerlat, rtla)", have);
+		found(it, CHECK_OK, "%s (rtlat --trace=timerlat, the reference of rtlat noise --mode hwlat, rtla)", have);
 		return;
 	}
 	found(it, CHECK_WARN, "missing: %s (available: %s)", miss, buf[0] ? buf : "none");
-	fix(it, "to see where latency comes from (rtlat --trace=timerlat, rtla timerlat, osnoise, hwlat): "
+	fix(it, "to see where latency comes from (rtlat --trace=timerlat, rtlat noise --mode hwlat's reference, rtla timerlat, osnoise, hwlat): "
 	    "a kernel with CONFIG_TIMERLAT_TRACER, CONFIG_OSNOISE_TRACER, CONFIG_HWLAT_TRACER "
 	    "(Debian: the -rt flavour has them)");
 }
