@@ -35,6 +35,20 @@ struct ctx {
 	char iso_list[64], hk_list[64];	/* isolated, housekeeping cpulists */
 };
 
+/* The CPUs of @set as a regular expression's alternatives ("2|3"). */
+static char *cpu_alternatives(const struct cpuset *set, char *buf, size_t len)
+{
+	size_t off = 0;
+	int cpu;
+
+	buf[0] = '\0';
+	for (cpu = cpuset_next(set, 0); cpu >= 0 && off < len;
+	     cpu = cpuset_next(set, cpu + 1))
+		off += (size_t)snprintf(buf + off, len - off, "%s%d",
+					off ? "|" : "", cpu);
+	return buf;
+}
+
 static struct check_item *add(struct check_report *r, const char *id,
 			      const char *title)
 {
@@ -638,6 +652,7 @@ static const char *irq_device(const struct irq_row *row)
 
 static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 {
+	char alt[160];
 	struct check_item *it = add(r, "isolated_irqs", "interrupts on isolated CPUs");
 	struct irq_table a, b;
 	int cpus[ISO_MAX], n = 0, cpu, k, i;
@@ -742,7 +757,8 @@ static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 	else if (worst == CHECK_WARN)
 		fix(it, "something still runs or is woken there (RES, CAL: tasks and IPIs; "
 		    "LOC: the tick, see nohz_full): ps -eLo psr,comm | awk '$1 ~ /^(%s)$/', "
-		    "workqueues: /sys/devices/virtual/workqueue/cpumask", c->iso_list);
+		    "workqueues: /sys/devices/virtual/workqueue/cpumask",
+		    cpu_alternatives(&c->isolated, alt, sizeof(alt)));
 	free(a.rows);
 	free(b.rows);
 }
