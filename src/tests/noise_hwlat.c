@@ -129,16 +129,28 @@ static void cpumask_hex(const struct cpuset *cpus, char *buf, size_t len)
 /* One line of the hwlat trace: "<...>-123 [001] d.... 12.3: #1 inner/outer(us): 12/11 ts:..." */
 static void parse_line(struct hwlat_ref *h, const char *l)
 {
-	const char *p = strstr(l, "inner/outer(us):"), *b;
+	const char *io = strstr(l, "inner/outer(us):"), *p = io, *b;
+	char *e;
 	long long in, out;
 	int64_t ns;
 	int cpu = -1, i;
 
-	if (!p || sscanf(p + 16, " %lld/%lld", &in, &out) != 2)
+	if (!io)
+		return;
+	in = strtoll(p + 16, &e, 10);
+	if (e == p + 16 || *e != '/')
+		return;
+	p = e + 1;
+	out = strtoll(p, &e, 10);
+	if (e == p)
 		return;
 	b = strchr(l, '[');
-	if (b && b < p)
-		cpu = atoi(b + 1);
+	if (b && b < io) {
+		long v = strtol(b + 1, &e, 10);
+
+		if (e != b + 1 && *e == ']')
+			cpu = (int)v;
+	}
 	ns = (in > out ? in : out) * NSEC_PER_USEC;
 	h->samples++;
 	if (ns > h->max_ns)
