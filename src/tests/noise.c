@@ -72,7 +72,6 @@ struct noise_ev {
 struct noise_cpu {
 	int cpu;
 	bool measured;		/* reached the measurement */
-	int64_t end;		/* last clock read, cut at the end */
 	int64_t spun_ns;	/* the measured time: the spins' (tiled by
 				 * the gaps) */
 	uint64_t spins;		/* --mode hwlat: spins begun */
@@ -97,7 +96,6 @@ struct noise {
 					 * --no-reference given */
 	bool isolated;			/* the measured CPUs are isolated */
 	struct hwlat_ref ref;		/* the kernel's hwlat tracer */
-	bool ref_tried;
 	int n;
 	struct noise_cpu *cpu;
 };
@@ -191,7 +189,6 @@ static bool spin(struct sampler *s, struct noise_cpu *nc, struct loop *l,
 		}
 		t = clock_now_ns(clk);
 	}
-	nc->end = prev;
 	nc->spun_ns += prev - a;
 	l->close_at = close_at;
 	l->loop_ns += loop_ns;
@@ -312,7 +309,6 @@ static void hwlat_prepare(struct run *r, struct noise *n,
 	      REF_UNBOUNDED_WINDOWS * n->window_ns;
 	if (!hwlat_ref_available(n->ref.why, sizeof(n->ref.why)))
 		return;
-	n->ref_tried = true;
 	log_note("--mode hwlat: the kernel's hwlat tracer first, on CPU %s for %s (the reference)...",
 		 cpulist_format(&o->cpus, cpus, sizeof(cpus)),
 		 fmt_time(t, dur));
@@ -373,17 +369,15 @@ static void noise_teardown(struct run *r)
 }
 
 /* Measured time of @nc (ns); 0 when it never reached the measurement. */
-static int64_t cpu_measured(const struct run *r, const struct noise_cpu *nc)
+static int64_t cpu_measured(const struct noise_cpu *nc)
 {
-	(void)r;
 	return nc->measured ? nc->spun_ns : 0;
 }
 
 /* Noise time in % of the measured time; false when nothing was measured. */
-static bool cpu_noise_pct(const struct run *r, const struct noise_cpu *nc,
-			  double *pct)
+static bool cpu_noise_pct(const struct noise_cpu *nc, double *pct)
 {
-	int64_t m = cpu_measured(r, nc);
+	int64_t m = cpu_measured(nc);
 
 	if (m <= 0)
 		return false;
@@ -430,7 +424,7 @@ static void noise_start(struct run *r)
  * --mode hwlat, after the per-CPU lines: the method and the kernel's
  * reference ("==" lines of the summary, all of them here).
  */
-static void hwlat_lines(const struct run *r, const struct noise *n)
+static void hwlat_lines(const struct noise *n)
 {
 	const struct hwlat_ref *h = &n->ref;
 	char a[32], b[32], c[32];
@@ -454,7 +448,6 @@ static void hwlat_lines(const struct run *r, const struct noise *n)
 		printf("== hwlat reference CPU %d: %llu samples, max %s us\n",
 		       h->cpu[i].cpu, (unsigned long long)h->cpu[i].samples,
 		       fmt_us3(c, h->cpu[i].max_ns));
-	(void)r;
 }
 
 /* --mode hwlat: the members of test_data it adds. */
@@ -467,6 +460,7 @@ static void hwlat_json(struct jw *w, const struct noise *n)
 	if (n->mode != MODE_HWLAT) {
 		jw_null(w, "window_ns");
 		jw_null(w, "width_ns");
+		jw_null(w, "isolated");
 		jw_null(w, "hwlat_reference");
 		return;
 	}
@@ -532,14 +526,14 @@ static void noise_summary(struct run *r)
 		int64_t min, max;
 		double pct;
 
-		if (!cpu_noise_pct(r, nc, &pct)) {
+		if (!cpu_noise_pct(nc, &pct)) {
 			printf("== Noise CPU %d: not measured\n", nc->cpu);
 			continue;
 		}
 		printf("== Noise CPU %d: max gap %s us, noise %s us in %.3f s (%.4f %%), %llu events above %s us\n",
 		       nc->cpu, acc->st.n ? fmt_us3(a, acc->st.max) : "n/a",
 		       fmt_us3(b, nc->noise_ns),
-		       (double)cpu_measured(r, nc) / NSEC_PER_SEC, pct, (unsigned long long)nc->events,
+		       (double)cpu_measured(nc) / NSEC_PER_SEC, pct, (unsigned long long)nc->events,
 		       fmt_us3(c, n->threshold_ns));
 		print_ranges(n, nc);
 		cpu_gap_range(nc, acc, &min, &max);
@@ -550,7 +544,7 @@ static void noise_summary(struct run *r)
 					   (int64_t)nc->iterations)),
 		       fmt_us3(c, max));
 	}
-	hwlat_lines(r, n);
+	hwlat_lines(n);
 	run_report_outcome(r);
 }
 
@@ -578,14 +572,14 @@ static void noise_json(struct run *r, struct jw *w)
 
 		jw_obj_begin(w, NULL);
 		jw_int(w, "cpu", nc->cpu);
-		jw_int(w, "measured_ns", cpu_measured(r, nc));
+		jw_int(w, "measured_ns", cpu_measured(nc));
 		if (n->mode == MODE_HWLAT)
 			jw_uint(w, "spins", nc->spins);
 		jw_uint(w, "iterations", nc->iterations);
 		jw_uint(w, "events", nc->events);
 		jw_int(w, "noise_ns", nc->noise_ns);
 		jw_int(w, "loop_ns", nc->loop_ns);
-		if (cpu_noise_pct(r, nc, &pct) && nc->iterations) {
+		if (cpu_noise_pct(nc, &pct) && nc->iterations) {
 			jw_double(w, "noise_pct", pct, 6);
 			cpu_gap_range(nc, acc, &min, &max);
 			jw_int(w, "gap_min_ns", min);
@@ -637,7 +631,7 @@ static int noise_params(struct run *r, struct test_param *p, int max)
 	for (i = 0; i < n->n; i++) {
 		events += n->cpu[i].events;
 		noise += n->cpu[i].noise_ns;
-		if (cpu_noise_pct(r, &n->cpu[i], &pct) && pct > worst) {
+		if (cpu_noise_pct(&n->cpu[i], &pct) && pct > worst) {
 			worst = pct;
 			wcpu = n->cpu[i].cpu;
 		}
