@@ -471,7 +471,8 @@ check-valgrind: $(BIN)
 		-p 1000 -q -h -s --json $(O)/valgrind.json >/dev/null
 
 # rtlat on Debian's PREEMPT_RT kernel under qemu (../shared/tools/rtvm), with
-# --trace, --trace=timerlat and the comparison with rtla timerlat (RTVM_TIMEOUT).
+# --trace, --trace=timerlat, noise --mode hwlat beside the kernel's hwlat tracer
+# and the comparison with rtla timerlat (RTVM_TIMEOUT).
 check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 

@@ -11,6 +11,10 @@
 #    samples;
 #  - rtlat check: it must say PREEMPT_RT, with the timerlat, osnoise and
 #    hwlat tracers, and exit 2 exactly when an item is bad;
+#  - rtlat noise --mode hwlat on CPU 1: the kernel's hwlat tracer runs
+#    first as the reference (tracing_thresh and hwlat_detector/ put back);
+#    rtlat's largest gap and the tracer's largest sample must be of the
+#    same order of magnitude (a factor of 10 either way);
 #  - rtla timerlat (Debian package rtla, copied in when installed) on the
 #    same CPU and period: its IRQ latency and rtlat's irq latency must be of
 #    the same order of magnitude (a factor of 10 either way), as must the
@@ -52,6 +56,11 @@ step trace sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace 
 step timerlat sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace=timerlat --json /data/timerlat.json > /data/timerlat.out"
 ls /sys/kernel/tracing/instances > /data/instances.txt
 cat /sys/kernel/tracing/osnoise/timerlat_period_us >> /data/osnoise.txt
+knobs() { cat /sys/kernel/tracing/tracing_thresh /sys/kernel/tracing/hwlat_detector/width /sys/kernel/tracing/hwlat_detector/window | tr "\n" " "; echo; }
+knobs > /data/hwlat_knobs.txt
+step hwlat sh -c "exec rtlat noise --mode hwlat -c 1 -T 3 --warmup 0.5s -q > /data/noise.out"
+knobs >> /data/hwlat_knobs.txt
+ls /sys/kernel/tracing/instances >> /data/instances.txt
 if command -v rtla >/dev/null; then step rtla sh -c "exec rtla timerlat top -c 1 -p 1000 -d 3 -q -n --dma-latency 0 > /data/rtla.txt 2>&1"; fi
 true'
 # shellcheck disable=SC2086
@@ -59,7 +68,8 @@ true'
 # (the --trace result files are checked on the host by tests/cli)
 "$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $trace_in $rtla_in -o /data/latency.json \
 	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
-	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt -d "$out" -- sh -c "$guest" \
+	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt \
+	-o /data/noise.out -o /data/hwlat_knobs.txt -d "$out" -- sh -c "$guest" \
 	| tee "$out/latency.log"
 python3 - "$out" <<'PY'
 import json, os, re, sys
@@ -74,7 +84,7 @@ rc = 2 if "bad" in rows.values() else 0
 assert "check rc=%d" % rc in log, (rc, chk)
 print("check-rtvm: rtlat check on PREEMPT_RT: preempt ok, tracers ok; %s"
       % chk.splitlines()[-1].lstrip("# "))
-for step in ("latency", "trace", "timerlat", "rtla"):
+for step in ("latency", "trace", "timerlat", "hwlat", "rtla"):
     assert step + " hung" not in log, "guest step '%s' hung (stacks in %s/latency.log)" % (step, out)
 assert "latency rc=0" in log, "rtlat latency failed in the guest"
 assert "PREEMPT_RT" in log or "PREEMPT RT" in log, "guest kernel is not PREEMPT_RT"
@@ -139,6 +149,28 @@ per = open(out + "/osnoise.txt").read().split()
 assert len(per) == 2 and per[0] == per[1], ("timerlat_period_us not restored", per)
 print("check-rtvm: --trace=timerlat: timerlat reference irq avg %.1f us, "
       "thread avg %.1f us" % (tl_irq / 1000, us(m.group(5)) / 1000))
+
+# noise --mode hwlat beside the kernel's hwlat tracer: same order of
+# magnitude (the emulated CPU makes the values themselves meaningless)
+assert "hwlat rc=0" in log, "rtlat noise --mode hwlat failed in the guest"
+text = open(out + "/noise.out").read()
+nmax = re.search(r"^== Noise CPU 1: max gap ([\d.]+) us", text, re.M)
+ref = re.search(r"^== hwlat reference \(the kernel's hwlat tracer in tracefs "
+                r"instance rtlat-hwlat-\d+, .*\): (\d+) samples above "
+                r"10.000 us, max ([\d.]+|n/a) us", text, re.M)
+assert nmax and ref, "no hwlat lines:\n" + text
+assert re.search(r"^== hwlat method: spin 500 ms every 1 s, 3 spins", text,
+                 re.M), text
+kn = open(out + "/hwlat_knobs.txt").read().splitlines()
+assert len(kn) == 2 and kn[0] == kn[1], ("hwlat knobs not put back", kn)
+inst = open(out + "/instances.txt").read().split()
+assert not [i for i in inst if i.startswith("rtlat-")], inst
+assert int(ref.group(1)) > 0, "the hwlat tracer recorded no sample:\n" + text
+gap, hw = float(nmax.group(1)), float(ref.group(2))
+print("check-rtvm: noise --mode hwlat: max gap %.1f us vs the kernel's hwlat "
+      "tracer max %.1f us (%s samples) (x%.2f)"
+      % (gap, hw, ref.group(1), gap / hw))
+assert 0.1 <= gap / hw <= 10, "not the same order of magnitude"
 
 # rtla timerlat in the same guest: same order of magnitude
 path = out + "/rtla.txt"

@@ -34,6 +34,7 @@
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
+#include "core/syscheck.h"
 #include "output/result.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
@@ -154,6 +155,7 @@ static void suite_free(struct suite *s)
 		free(s->owned[i]);
 	free(s->owned);
 	free(s->runs);
+	free(s->check);
 	free(s);
 }
 
@@ -808,6 +810,46 @@ static void snapshot_before(struct suite *s)
 	}
 }
 
+/* rtlat check first (interrupts over SUITE_CHECK_NS): the conditions of
+ * every run, as text and JSON under system/ and in the report. */
+#define SUITE_CHECK_NS NSEC_PER_SEC
+static void suite_check(struct suite *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct jw w;
+	bool ok;
+	FILE *f;
+
+	s->check = malloc(sizeof(*s->check));
+	if (!s->check)
+		return;
+	if (!s->quiet)
+		log_note("rtlat check: is this system set up for real time? (%d s of interrupts)",
+			 (int)(SUITE_CHECK_NS / NSEC_PER_SEC));
+	syscheck_run(s->check, "/", SUITE_CHECK_NS);
+	f = open_memstream(&text, &len);
+	if (f) {
+		syscheck_print(s->check, f);
+		if (fclose(f) == 0)
+			snap_text(s, "check.txt", text);
+		free(text);
+	}
+	text = NULL;
+	f = open_memstream(&text, &len);
+	if (f) {
+		jw_init(&w, f);
+		jw_obj_begin(&w, NULL);
+		jw_str(&w, "root", "/");
+		syscheck_json(s->check, &w);
+		jw_obj_end(&w);
+		ok = jw_finish(&w);
+		if (fclose(f) == 0 && ok)
+			snap_text(s, "check.json", text);
+		free(text);
+	}
+}
+
 /* --- running one test ----------------------------------------------------- */
 
 static int64_t run_estimate(const struct suite *s, int64_t overhead)
@@ -1455,6 +1497,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 
 	s->wall_start = clock_now_ns(CLOCK_REALTIME);
 	snapshot_before(s);
+	suite_check(s);
 	write_index(s, "running");
 	if (!s->quiet) {
 		fmt_hms(est, (int64_t)s->nruns * run_estimate(s, overhead));

@@ -84,6 +84,9 @@ struct suite {
 	char exe[PATH_MAX];
 	char outdir[PATH_MAX];
 	struct sysdesc sys;
+	struct check_report *check;	/* rtlat check before the runs
+					 * (system/check.txt, check.json), or
+					 * NULL */
 	struct suite_run *runs;
 	int nruns;
 	int nloads;			/* load states per test */

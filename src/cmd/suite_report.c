@@ -17,6 +17,7 @@
 
 #include "cmd/suite.h"
 #include "core/jsonw.h"
+#include "core/syscheck.h"
 #include "output/result.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
@@ -463,7 +464,15 @@ void suite_report(const struct suite *s, FILE *f)
 		RTLAT_VERSION);
 	fprintf(f, "Time       : %s to %s\n", fmt_utc(start, s->wall_start),
 		fmt_utc(end, s->wall_end));
-	fprintf(f, "Results    : %s/\n\n", s->outdir);
+	fprintf(f, "Results    : %s/\n", s->outdir);
+	if (s->check) {
+		char counts[96];
+
+		fprintf(f, "Check      : %s (rtlat check before the runs, system/check.txt)\n",
+			syscheck_counts(s->check, counts, sizeof(counts)));
+		syscheck_print_compact(s->check, f, "  ");
+	}
+	fprintf(f, "\n");
 	for (i = 0; i < s->nruns; i++)
 		print_table(f, s, &s->runs[i], lw);
 	print_loads(f, s);
@@ -608,6 +617,13 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 	jw_obj_begin(&w, "system");
 	sysdesc_json(&s->sys, &w);
 	jw_obj_end(&w);
+	if (s->check) {
+		jw_obj_begin(&w, "check");
+		syscheck_json_compact(s->check, &w);
+		jw_obj_end(&w);
+	} else {
+		jw_null(&w, "check");
+	}
 	jw_arr_begin_inline(&w, "snapshot");
 	for (i = 0; i < s->nsnapshot; i++) {
 		char name[64];

@@ -19,6 +19,7 @@
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "core/rtsetup.h"
+#include "core/syscheck.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
 
@@ -1268,6 +1269,7 @@ void engine_free(struct run *r)
 	free(r->thr);
 	free(r->s);
 	free(r->sys);
+	free(r->check);
 }
 
 /* A thread at @policy/@prio; @on_linux: a Linux thread also in a Cobalt
@@ -1298,25 +1300,26 @@ static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg,
 }
 
 /*
- * test_desc.spins: the display and the main thread off the CPUs of the
- * pinned samplers, so that neither runs in (nor wakes up on) the time the
- * samplers measure; said when no other CPU is allowed.
+ * test_desc.spins: the display and the main thread must not run in (nor
+ * wake up on) the time the samplers measure. The --housekeeping policy
+ * places them (auto: off the measured CPUs when there are others); when
+ * it lets them onto a measured CPU (every CPU measured, or a policy
+ * given that allows it), that is said, not overridden.
  */
-static void keep_helpers_off(struct run *r)
+static void warn_helpers_on_measured(struct run *r)
 {
-	struct cpuset busy;
-	int i, e;
+	const struct housekeeping *h = &r->o->hk;
+	struct cpuset both;
+	char cpus[128];
+	int i;
 
-	cpuset_zero(&busy);
+	cpuset_zero(&both);
 	for (i = 0; i < r->nsamplers; i++)
-		if (r->s[i].cpu >= 0)
-			cpuset_set(&busy, r->s[i].cpu);
-	e = thread_avoid(r->display, &busy);
-	if (!e)
-		e = thread_avoid(pthread_self(), &busy);
-	if (e)
-		engine_warn(r, "the display and main threads share the measured CPUs (%s): their work shows in the measurement",
-			    e == -ENOSPC ? "no other CPU allowed" : strerror(-e));
+		if (r->s[i].cpu >= 0 && cpuset_isset(&h->cpus, r->s[i].cpu))
+			cpuset_set(&both, r->s[i].cpu);
+	if (cpuset_count(&both))
+		engine_warn(r, "the display and main threads may run on the measured CPU %s (--housekeeping %s): their work shows in the measurement",
+			    cpulist_format(&both, cpus, sizeof(cpus)), h->why);
 }
 
 /* Set @flag (start or stop) and wake the samplers waiting at the gate. */
@@ -1563,6 +1566,10 @@ static int run_prepare(struct run *r)
 	r->sys = malloc(sizeof(*r->sys));
 	if (r->sys)
 		sysdesc_read(r->sys, "/");
+	/* the conditions of the measurement: rtlat check's findings */
+	r->check = malloc(sizeof(*r->check));
+	if (r->check)
+		syscheck_run(r->check, "/", 0);
 	if (engine_alloc(r) < 0) {
 		log_error("out of memory");
 		return -1;
@@ -1694,7 +1701,7 @@ static int run_start(struct run *r, const sigset_t *sigs)
 	}
 	r->display_started = true;
 	if (t->spins)
-		keep_helpers_off(r);
+		warn_helpers_on_measured(r);
 	if (o->warmup_ns > 0 && !o->quiet && !r->stop_reason)
 		fprintf(stderr, "warming up...\n");
 	gate_set(r, &r->start);

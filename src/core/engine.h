@@ -597,9 +597,10 @@ struct test_desc {
 	 * name each in r->msw_extra[i].name; called when the samplers wait
 	 * at the gate and at every read. Returns how many. */
 	int (*msw_tids)(struct run *r, pid_t *tids, int max);
-	/* the samplers never leave their CPUs (they spin: noise): the
-	 * display thread and the main thread are kept off the pinned
-	 * samplers' CPUs while measuring, where other CPUs are allowed */
+	/* the samplers never leave their CPUs (they spin: noise): a
+	 * --housekeeping policy that lets the display and main threads
+	 * onto a measured CPU is warned about (auto keeps them off where
+	 * there are other CPUs) */
 	bool spins;
 	/* series 0 are gaps of a busy loop, accounted at their start with
 	 * their length: a companion may say what ran in each (--trace) */
@@ -708,6 +709,9 @@ struct run {
 	bool no_host;			/* leave the host identity out (selftest) */
 
 	struct sysdesc *sys;		/* the system, for the result (or NULL) */
+	struct check_report *check;	/* rtlat check's findings (one reading
+					 * of the interrupts), for the result
+					 * (or NULL) */
 };
 
 /* Accumulators (accum.c). accum_init() allocates the histograms the options

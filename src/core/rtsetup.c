@@ -485,27 +485,6 @@ int thread_pin(int cpu)
 	return 0;
 }
 
-int thread_avoid(pthread_t t, const struct cpuset *avoid)
-{
-	struct cpuset al;
-	cpu_set_t cs;
-	int c, n = 0, e;
-
-	e = cpus_allowed(&al);
-	if (e)
-		return e;
-	CPU_ZERO(&cs);
-	for (c = cpuset_next(&al, 0); c >= 0 && c < CPU_SETSIZE;
-	     c = cpuset_next(&al, c + 1))
-		if (!cpuset_isset(avoid, c)) {
-			CPU_SET(c, &cs);
-			n++;
-		}
-	if (!n)
-		return -ENOSPC;
-	return -pthread_setaffinity_np(t, sizeof(cs), &cs);
-}
-
 void stack_prefault(size_t size)
 {
 	unsigned char buf[size];

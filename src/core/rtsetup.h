@@ -93,12 +93,6 @@ void run_sigset(sigset_t *set);
 /* Pin the calling thread to @cpu (>= 0). Returns 0 or -errno. */
 int thread_pin(int cpu);
 
-/*
- * Keep thread @t off the CPUs in @avoid: its affinity becomes the CPUs the
- * process may use minus @avoid. Returns 0, -ENOSPC when no CPU would be
- * left (the affinity is unchanged), or -errno.
- */
-int thread_avoid(pthread_t t, const struct cpuset *avoid);
 
 /* Touch @size bytes of stack so that it is faulted in before sampling. */
 void stack_prefault(size_t size);

@@ -35,6 +35,20 @@ struct ctx {
 	char iso_list[64], hk_list[64];	/* isolated, housekeeping cpulists */
 };
 
+/* The CPUs of @set as a regular expression's alternatives ("2|3"). */
+static char *cpu_alternatives(const struct cpuset *set, char *buf, size_t len)
+{
+	size_t off = 0;
+	int cpu;
+
+	buf[0] = '\0';
+	for (cpu = cpuset_next(set, 0); cpu >= 0 && off < len;
+	     cpu = cpuset_next(set, cpu + 1))
+		off += (size_t)snprintf(buf + off, len - off, "%s%d",
+					off ? "|" : "", cpu);
+	return buf;
+}
+
 static struct check_item *add(struct check_report *r, const char *id,
 			      const char *title)
 {
@@ -638,6 +652,7 @@ static const char *irq_device(const struct irq_row *row)
 
 static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 {
+	char alt[160];
 	struct check_item *it = add(r, "isolated_irqs", "interrupts on isolated CPUs");
 	struct irq_table a, b;
 	int cpus[ISO_MAX], n = 0, cpu, k, i;
@@ -742,7 +757,8 @@ static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 	else if (worst == CHECK_WARN)
 		fix(it, "something still runs or is woken there (RES, CAL: tasks and IPIs; "
 		    "LOC: the tick, see nohz_full): ps -eLo psr,comm | awk '$1 ~ /^(%s)$/', "
-		    "workqueues: /sys/devices/virtual/workqueue/cpumask", c->iso_list);
+		    "workqueues: /sys/devices/virtual/workqueue/cpumask",
+		    cpu_alternatives(&c->isolated, alt, sizeof(alt)));
 	free(a.rows);
 	free(b.rows);
 }
@@ -1088,11 +1104,11 @@ static void check_tracers(struct ctx *c, struct check_report *r)
 		appendf(in ? have : miss, 64, "%s%s", (in ? have : miss)[0] ? " " : "", want[i]);
 	}
 	if (!miss[0]) {
-		found(it, CHECK_OK, "%s (rtlat --trace=timerlat, rtla)", have);
+		found(it, CHECK_OK, "%s (rtlat --trace=timerlat, the reference of rtlat noise --mode hwlat, rtla)", have);
 		return;
 	}
 	found(it, CHECK_WARN, "missing: %s (available: %s)", miss, buf[0] ? buf : "none");
-	fix(it, "to see where latency comes from (rtlat --trace=timerlat, rtla timerlat, osnoise, hwlat): "
+	fix(it, "to see where latency comes from (rtlat --trace=timerlat, rtlat noise --mode hwlat's reference, rtla timerlat, osnoise, hwlat): "
 	    "a kernel with CONFIG_TIMERLAT_TRACER, CONFIG_OSNOISE_TRACER, CONFIG_HWLAT_TRACER "
 	    "(Debian: the -rt flavour has them)");
 }
@@ -1195,14 +1211,34 @@ static void print_wrapped(FILE *f, const char *s, int col, int first)
 	fputc('\n', f);
 }
 
+static void count_verdicts(const struct check_report *r, int cnt[4])
+{
+	int i;
+
+	memset(cnt, 0, 4 * sizeof(*cnt));
+	for (i = 0; i < r->n; i++)
+		cnt[r->item[i].verdict]++;
+}
+
+char *syscheck_counts(const struct check_report *r, char *buf, size_t len)
+{
+	int cnt[4];
+
+	count_verdicts(r, cnt);
+	snprintf(buf, len, "%d bad, %d warning%s, %d ok, %d n/a",
+		 cnt[CHECK_BAD], cnt[CHECK_WARN], cnt[CHECK_WARN] == 1 ? "" : "s",
+		 cnt[CHECK_OK], cnt[CHECK_NA]);
+	return buf;
+}
+
 void syscheck_print(const struct check_report *r, FILE *f)
 {
-	int cnt[4] = { 0 }, i;
+	char counts[96];
+	int i;
 
 	for (i = 0; i < r->n; i++) {
 		const struct check_item *it = &r->item[i];
 
-		cnt[it->verdict]++;
 		fprintf(f, "%-16s %-8s ", it->id, check_verdict_name(it->verdict));
 		print_wrapped(f, it->found, 26, 26);
 		if (it->fix[0]) {
@@ -1210,39 +1246,71 @@ void syscheck_print(const struct check_report *r, FILE *f)
 			print_wrapped(f, it->fix, 31, 31);
 		}
 	}
-	fprintf(f, "# %d bad, %d warning%s, %d ok, %d n/a\n", cnt[CHECK_BAD],
-		cnt[CHECK_WARN], cnt[CHECK_WARN] == 1 ? "" : "s", cnt[CHECK_OK],
-		cnt[CHECK_NA]);
+	fprintf(f, "# %s\n", syscheck_counts(r, counts, sizeof(counts)));
 }
 
-void syscheck_json(const struct check_report *r, struct jw *w)
+/* "counts": items per verdict. */
+static void json_counts(const struct check_report *r, struct jw *w)
 {
-	int cnt[4] = { 0 }, i;
+	int cnt[4];
 
-	jw_str(w, "worst", check_verdict_name(syscheck_worst(r)));
-	jw_int(w, "interval_ns", r->interval_ns);
-	if (r->clock_read_ns >= 0)
-		jw_int(w, "clock_read_ns", r->clock_read_ns);
-	else
-		jw_null(w, "clock_read_ns");
-	jw_arr_begin(w, "items");
-	for (i = 0; i < r->n; i++) {
-		const struct check_item *it = &r->item[i];
-
-		cnt[it->verdict]++;
-		jw_obj_begin(w, NULL);
-		jw_str(w, "id", it->id);
-		jw_str(w, "title", it->title);
-		jw_str(w, "verdict", check_verdict_name(it->verdict));
-		jw_str(w, "found", it->found);
-		jw_str(w, "fix", it->fix[0] ? it->fix : NULL);
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
+	count_verdicts(r, cnt);
 	jw_obj_begin(w, "counts");
 	jw_int(w, "bad", cnt[CHECK_BAD]);
 	jw_int(w, "warning", cnt[CHECK_WARN]);
 	jw_int(w, "ok", cnt[CHECK_OK]);
 	jw_int(w, "n/a", cnt[CHECK_NA]);
 	jw_obj_end(w);
+}
+
+/* "items": @full adds the title and the fix to id, verdict, found. */
+static void json_items(const struct check_report *r, struct jw *w, bool full)
+{
+	int i;
+
+	jw_arr_begin(w, "items");
+	for (i = 0; i < r->n; i++) {
+		const struct check_item *it = &r->item[i];
+
+		jw_obj_begin(w, NULL);
+		jw_str(w, "id", it->id);
+		if (full)
+			jw_str(w, "title", it->title);
+		jw_str(w, "verdict", check_verdict_name(it->verdict));
+		jw_str(w, "found", it->found);
+		if (full)
+			jw_str(w, "fix", it->fix[0] ? it->fix : NULL);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+void syscheck_json(const struct check_report *r, struct jw *w)
+{
+	jw_str(w, "worst", check_verdict_name(syscheck_worst(r)));
+	jw_int(w, "interval_ns", r->interval_ns);
+	if (r->clock_read_ns >= 0)
+		jw_int(w, "clock_read_ns", r->clock_read_ns);
+	else
+		jw_null(w, "clock_read_ns");
+	json_items(r, w, true);
+	json_counts(r, w);
+}
+
+void syscheck_json_compact(const struct check_report *r, struct jw *w)
+{
+	jw_str(w, "worst", check_verdict_name(syscheck_worst(r)));
+	json_counts(r, w);
+	json_items(r, w, false);
+}
+
+void syscheck_print_compact(const struct check_report *r, FILE *f,
+			    const char *indent)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		fprintf(f, "%s%-16s %-8s %s\n", indent, r->item[i].id,
+			check_verdict_name(r->item[i].verdict),
+			r->item[i].found);
 }

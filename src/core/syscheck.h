@@ -63,6 +63,9 @@ enum check_verdict syscheck_worst(const struct check_report *r);
 /* "ok", "warning", "bad", "n/a". */
 const char *check_verdict_name(enum check_verdict v);
 
+/* "1 bad, 9 warnings, 5 ok, 2 n/a" into @buf. */
+char *syscheck_counts(const struct check_report *r, char *buf, size_t len);
+
 /* Print @r as a table, one item a line and its fix below it. */
 void syscheck_print(const struct check_report *r, FILE *f);
 
@@ -72,5 +75,17 @@ void syscheck_print(const struct check_report *r, FILE *f);
  * "interval_ns", "clock_read_ns" (see docs/result-schema.md, "check").
  */
 void syscheck_json(const struct check_report *r, struct jw *w);
+
+/*
+ * The compact form carried by every result file and the suite (the
+ * conditions a figure was measured under): "worst", "counts" and "items"
+ * with id, verdict and found only.
+ */
+void syscheck_json_compact(const struct check_report *r, struct jw *w);
+
+/* The compact form as text: "@indent<id> <verdict> <found>", one item a
+ * line. */
+void syscheck_print_compact(const struct check_report *r, FILE *f,
+			    const char *indent);
 
 #endif

@@ -19,6 +19,7 @@
 #include "output/result.h"
 #include "core/cobalt.h"
 #include "core/rtsetup.h"
+#include "core/syscheck.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
 
@@ -162,6 +163,13 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 		jw_obj_end(w);
 	} else {
 		jw_null(w, "system");
+	}
+	if (r->check) {
+		jw_obj_begin(w, "check");
+		syscheck_json_compact(r->check, w);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "check");
 	}
 
 	jw_obj_begin(w, "config");

@@ -71,6 +71,21 @@ def test_check_nothing_bad_exits_0():
         "mainline PREEMPT_DYNAMIC, mode full in force")
 
 
+def test_check_tuned_tree_all_ok_exits_0():
+    """A system set up as the badly set-up one should have been: nothing
+    bad or warned, no fix to give, exit status 0."""
+    tuned = SYSROOTS / "x86-rt-tuned"
+    p = run(["check", "--root", tuned], check=0)
+    assert p.stdout.splitlines()[-1] == "# 0 bad, 0 warnings, 14 ok, 3 n/a"
+    assert "fix:" not in p.stdout
+    d = json.loads(run(["check", "--json", "--root", tuned], check=0).stdout)
+    assert d["worst"] == "ok"
+    assert {i["id"] for i in d["items"] if i["verdict"] == "n/a"} == \
+        {"clock_read", "rt_group", "cokernel"}
+    assert items(d)["isolated_irqs"]["found"] == \
+        "CPU 2: 1.0/s (LOC 1.0/s); CPU 3: 1.0/s (LOC 1.0/s) over 2.0 s"
+
+
 @pytest.mark.parametrize("bad", ["-1", "abc", "2h"])
 def test_check_bad_interval(bad):
     p = run(["check", "-T", bad, "--root", BAD], check=1)

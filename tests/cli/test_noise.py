@@ -2,6 +2,7 @@
 """rtlat noise: the accounting identity (noise time + loop time = measured
 time), injected stalls seen as exactly one event each, the helper threads
 kept off the measured CPU, SCHED_OTHER, thresholds, options."""
+import json
 import os
 import subprocess
 import sys
@@ -47,7 +48,9 @@ def check_cpu(d, c):
     for start, length in ev:
         assert start >= end
         end = start + length
-    assert end <= c["measured_ns"]
+    # (--mode hwlat: the measurement is the spins, spread over -T)
+    assert end <= (d["duration_requested_ns"] if td["mode"] == "hwlat"
+                   else c["measured_ns"])
     assert abs(c["noise_pct"] - 100.0 * c["noise_ns"] / c["measured_ns"]) \
         < 1e-4
 
@@ -303,3 +306,164 @@ def test_help_lists_threshold():
     p = run(["noise", "--help"], check=0)
     assert "--threshold=US" in p.stdout and "(default 10)" in p.stdout
     assert "noise" in run(["--help"], check=0).stdout
+
+
+def hwlat_available():
+    for d in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
+        try:
+            return "hwlat" in open(d + "/available_tracers").read().split()
+        except OSError:
+            pass
+    return False
+
+
+def isolated_cpus():
+    text = open("/sys/devices/system/cpu/isolated").read().strip()
+    cpus = set()
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        cpus.update(range(int(a), int(b or a) + 1))
+    return cpus
+
+
+def check_spins(d, c, window, width):
+    """--mode hwlat: the measured time is the spun time, and every event
+    lies inside one spin (width out of every window from the start)."""
+    for start, length in c["event_list"]:
+        k = start // window
+        assert start + length <= k * window + width, (start, length)
+    dur = d["duration_requested_ns"]
+    full, rest = divmod(dur, window)
+    assert c["measured_ns"] == full * width + min(rest, width)
+    assert c["spins"] == full + (1 if rest else 0)
+
+
+@needs_root
+def test_hwlat_mode(tmp_path):
+    """--mode hwlat: spins of --width every --window; the accounting
+    identity over the spun time; the default CPU (the last isolated one,
+    else the last one) and whether it is isolated; the kernel's hwlat
+    tracer as the reference, or why there is none; the result carries
+    rtlat check's findings."""
+    js = tmp_path / "r.json"
+    p = run(["noise", "--mode", "hwlat", "-T", "2", "--warmup", "100ms",
+             "--window", "200ms", "--width", "100ms", "--json", js],
+            check=0, timeout=60)
+    d = load(js)
+    td = d["test_data"]
+    assert td["mode"] == "hwlat"
+    assert (td["window_ns"], td["width_ns"]) == (200000000, 100000000)
+    allowed = os.sched_getaffinity(0)
+    iso = isolated_cpus() & allowed
+    cpu = max(iso) if iso else max(allowed)
+    [c] = td["cpus"]
+    assert c["cpu"] == cpu and d["threads"][0]["cpu"] == cpu
+    assert td["isolated"] == (cpu in iso)
+    assert any("not isolated" in w for w in d["warnings"]) == (cpu not in iso)
+    check_cpu(d, c)
+    check_spins(d, c, 200000000, 100000000)
+    assert c["spins"] == 10 and c["measured_ns"] == 1000000000
+    s = d["summary"]["gap"]
+    assert s["samples"] == c["events"] and hist_total(s["histogram"]) == \
+        c["events"]
+    ref = td["hwlat_reference"]
+    assert "== hwlat method: spin 100 ms every 200 ms, 10 spins, CPU " in \
+        p.stdout
+    if hwlat_available():
+        assert ref["ran"] is True, ref
+        assert ref["samples"] == sum(x["samples"] for x in ref["cpus"])
+        assert "== hwlat reference (the kernel's hwlat tracer" in p.stdout
+    else:
+        assert ref == {"ran": False, "why": "this kernel has no hwlat tracer "
+                       "(CONFIG_HWLAT_TRACER)"}
+        assert "== hwlat reference: none: this kernel has no hwlat tracer" \
+            in p.stdout
+    # the conditions: rtlat check's items, compact, in the result
+    chk = json.loads(run(["check", "--json", "-T", "0"], check=None).stdout)
+    assert [i["id"] for i in d["check"]["items"]] == \
+        [i["id"] for i in chk["items"]]
+    same = {i["id"]: i for i in chk["items"]}
+    for i in d["check"]["items"]:
+        assert set(i) == {"id", "verdict", "found"}
+        if i["id"] in ("preempt", "debug_config", "swap", "cokernel"):
+            assert (i["verdict"], i["found"]) == \
+                (same[i["id"]]["verdict"], same[i["id"]]["found"])
+
+
+@needs_root
+def test_hwlat_stalls_inside_spins_only(tmp_path):
+    """--mode hwlat measures the spins only: an injected stall inside a
+    spin is one event holding it, one inside the sleep between two spins
+    is not seen."""
+    need_cpus(2)
+    cpu, d_ms = last_cpu(), 30
+    js = tmp_path / "r.json"
+    p, rc, out, err = run_with(
+        ["noise", "--mode", "hwlat", "--no-reference", "-T", "5",
+         "--warmup", "200ms", "-c", cpu, "-P", "80", "--threshold", "100us",
+         "--window", "250ms", "--width", "150ms", "--json", js],
+        stalls_during(cpu, 90, d_ms, 170, 12))
+    assert rc == 0, (out, err)
+    d = load(js)
+    td = d["test_data"]
+    [c] = td["cpus"]
+    check_cpu(d, c)
+    check_spins(d, c, 250000000, 150000000)
+    assert td["hwlat_reference"] == {"ran": False,
+                                     "why": "not run (--no-reference)"}
+    t0 = td["measure_start_ns"]
+    ev = [(t0 + s, t0 + s + l) for s, l in c["event_list"]]
+    inside = outside = 0
+    for s0, s1 in p.stalls:
+        k = (s0 - t0) // 250000000
+        a = t0 + k * 250000000
+        if s0 >= a and s1 <= a + 150000000 and s0 >= t0:
+            held = [e for e in ev if e[0] <= s0 and e[1] >= s1]
+            assert len(held) == 1, (s0, s1, ev)
+            assert held[0][1] - held[0][0] >= d_ms * 1000000
+            inside += 1
+        elif s0 >= a + 150000000 and s1 <= a + 250000000:
+            assert not [e for e in ev if e[0] < s1 and e[1] > s0], (s0, s1)
+            outside += 1
+    # 12 stalls every 200 ms against spins of 150 ms every 250 ms: both
+    # kinds happen
+    assert inside >= 2 and outside >= 1, (inside, outside, p.stalls)
+
+
+@pytest.mark.parametrize("args,why", [
+    (["--window", "500ms"], "go with --mode hwlat"),
+    (["--no-reference"], "go with --mode hwlat"),
+    (["--mode", "hwlat", "--width", "1s"], "must be shorter than --window"),
+    (["--mode", "fast"], "expected busy or hwlat"),
+    (["--mode", "hwlat", "--window", "0"], "from 1ms to 1h"),
+])
+def test_hwlat_option_errors(args, why):
+    p = run(["noise", "-T", "1"] + args, check=1)
+    assert why in p.stderr and p.stdout == ""
+
+
+@needs_root
+def test_housekeeping_measured_is_honoured_and_said(tmp_path):
+    """--housekeeping measured puts the display and main threads on the
+    measured CPU as asked (not overridden by noise), with a warning that
+    their work shows in the measurement."""
+    need_cpus(2)
+    cpu = last_cpu()
+    seen = {}
+
+    def during(proc):
+        wait_warming_up(proc)
+        time.sleep(0.3)
+        for tid in os.listdir("/proc/%d/task" % proc.pid):
+            seen[int(tid)] = os.sched_getaffinity(int(tid))
+
+    js = tmp_path / "r.json"
+    p, rc, out, err = run_with(["noise", "-T", "1", "--warmup", "200ms",
+                                "-c", cpu, "--housekeeping", "measured",
+                                "--json", js], during)
+    assert rc == 0, err
+    assert all(aff == {cpu} for aff in seen.values()), seen
+    w = "the display and main threads may run on the measured CPU %d " \
+        "(--housekeeping measured)" % cpu
+    assert w in err
+    assert any(x.startswith(w) for x in load(js)["warnings"])

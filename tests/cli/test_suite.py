@@ -19,7 +19,39 @@ from procs import children, session_procs, start, stop, wait_session_empty
 HEADER = ["Board      :", "Processor  :", "CPU-Clk    :", "Caches     :",
           "Memory     :", "Linux      :", "RT         :"]
 SNAPSHOT = ["cmdline", "cpuinfo", "meminfo", "uname", "interrupts.before",
-            "interrupts.after"]
+            "interrupts.after", "check.txt", "check.json"]
+
+
+def check_findings(out, idx, report, results):
+    """rtlat check ran first: system/check.txt and check.json, its counts
+    and items in the report, its compact form in suite.json and in every
+    result file (the same items, each with a verdict and what was found)."""
+    full = load_json_strict(out / "system" / "check.json")
+    assert full["root"] == "/" and full["interval_ns"] == 1000000000
+    c = full["counts"]
+    counts = "%d bad, %d warning%s, %d ok, %d n/a" % (
+        c["bad"], c["warning"], "" if c["warning"] == 1 else "s",
+        c["ok"], c["n/a"])
+    assert "Check      : %s (rtlat check before the runs, " \
+        "system/check.txt)" % counts in report
+    text = (out / "system" / "check.txt").read_text()
+    assert text.splitlines()[-1] == "# " + counts
+    ids = [i["id"] for i in full["items"]]
+    for i in full["items"]:
+        assert ("  %-16s %-8s %s" % (i["id"], i["verdict"], i["found"])) \
+            in report
+    assert idx["check"]["worst"] == full["worst"]
+    assert idx["check"]["counts"] == c
+    assert [(i["id"], i["verdict"], i["found"]) for i in idx["check"]["items"]] \
+        == [(i["id"], i["verdict"], i["found"]) for i in full["items"]]
+    for res in results:
+        ck = res["check"]
+        assert [i["id"] for i in ck["items"]] == ids
+        for i in ck["items"]:
+            assert set(i) == {"id", "verdict", "found"}
+            assert i["verdict"] in ("ok", "warning", "bad", "n/a")
+        assert sum(ck["counts"].values()) == len(ids)
+        assert ck["worst"] in ("ok", "warning", "bad", "n/a")
 
 
 TESTS = ["latency", "switch", "handshake", "cruncher", "noise"]
@@ -152,6 +184,8 @@ def test_suite_end_to_end(tmp_path):
         [(t, l) for t in TESTS for l, _ in LOADS]
     tables = report_tables(report, "Test Board 1.0")
     assert len(tables) == 10, list(tables)
+    check_findings(out, idx, report,
+                   [load_json_strict(out / r["file"]) for r in idx["runs"]])
     for r in idx["runs"]:
         test = r["test"]
         assert r["status"] == "complete" and r["exit_status"] == 0, r

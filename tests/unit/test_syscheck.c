@@ -126,6 +126,46 @@ static void test_x86_vm(void **state)
 	free(r);
 }
 
+/* The set-up the badly set-up tree lacks: every item ok or n/a. */
+static void test_rt_tuned(void **state)
+{
+	struct check_report *r = malloc(sizeof(*r));
+	char root[512], counts[96];
+	int i;
+
+	(void)state;
+	root_of(root, sizeof(root), "x86-rt-tuned");
+	assert_int_equal(syscheck_run(r, root, 2000000000), CHECK_OK);
+	has(r, "preempt", CHECK_OK, "PREEMPT_RT, kernel 6.12.0-rt");
+	has(r, "rt_throttling", CHECK_OK, "off (kernel.sched_rt_runtime_us = -1)");
+	has(r, "cpufreq", CHECK_OK, "performance on CPU 0-3 (driver acpi-cpufreq)");
+	has(r, "cpuidle", CHECK_OK, "C1E 10 us (disabled), C6 133 us (disabled)");
+	has(r, "isolation", CHECK_OK, "isolated CPU 2-3 (isolcpus managed_irq,domain,2-3), "
+	    "nohz_full 2-3, rcu_nocbs 2-3");
+	/* the tick once a second on the nohz_full CPUs: 2 in 2 s */
+	has(r, "isolated_irqs", CHECK_OK, "CPU 2: 1.0/s (LOC 1.0/s); CPU 3: 1.0/s (LOC 1.0/s) over 2.0 s");
+	has(r, "smt", CHECK_OK, "no isolated CPU shares its core");
+	has(r, "irq_affinity", CHECK_OK, "none of the 5 IRQs may go to isolated CPU 2-3");
+	has(r, "clocksource", CHECK_OK, "tsc (available: tsc hpet acpi_pm)");
+	has(r, "thp", CHECK_OK, "never");
+	has(r, "swap", CHECK_OK, "no swap");
+	has(r, "timer_migration", CHECK_OK, "off");
+	has(r, "rt_group", CHECK_NA, "no cgroup v1 cpu controller");
+	has(r, "debug_config", CHECK_OK, "none of the 19 debug options checked is set (/boot/config-6.12.0-rt)");
+	has(r, "tracers", CHECK_OK, "timerlat osnoise hwlat");
+	for (i = 0; i < r->n; i++)
+		assert_true(r->item[i].verdict == CHECK_NA || !r->item[i].fix[0]);
+	assert_string_equal(syscheck_counts(r, counts, sizeof(counts)),
+			    "0 bad, 0 warnings, 14 ok, 3 n/a");
+	/* the same 2 ticks taken to be 100 ms apart: 20/s, a warning whose
+	 * fix lists the tasks of the isolated CPUs (awk alternatives) */
+	assert_int_equal(syscheck_run(r, root, 100000000), CHECK_WARN);
+	has(r, "isolated_irqs", CHECK_WARN, "CPU 2: 20.0/s (LOC 20.0/s)");
+	assert_non_null(strstr(item(r, "isolated_irqs")->fix,
+			       "ps -eLo psr,comm | awk '$1 ~ /^(2|3)$/'"));
+	free(r);
+}
+
 static void test_preempt_rt(void **state)
 {
 	struct check_report *r = malloc(sizeof(*r));
@@ -261,6 +301,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_badly_set_up),
 		cmocka_unit_test(test_x86_vm),
+		cmocka_unit_test(test_rt_tuned),
 		cmocka_unit_test(test_preempt_rt),
 		cmocka_unit_test(test_preempt_mode_fallbacks),
 		cmocka_unit_test(test_kmsg_split_records),

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* noise --mode hwlat: the kernel's hwlat tracer as the reference (noise.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/timeutil.h"
+#include "tests/noise.h"
+
+static const char *const tracefs_dirs[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+};
+
+/* The mounted tracefs (its available_tracers readable), or NULL. */
+static const char *tracefs(void)
+{
+	char p[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/available_tracers", tracefs_dirs[i]);
+		if (access(p, R_OK) == 0)
+			return tracefs_dirs[i];
+	}
+	return NULL;
+}
+
+/* Read @dir/@name into @buf, trailing white space removed; -1 on error. */
+static int read_knob(const char *dir, const char *name, char *buf, size_t len)
+{
+	char p[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Write @val to @dir/@name; 0 or -errno. */
+static int write_knob(const char *dir, const char *name, const char *val)
+{
+	char p[256];
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, e = 0;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		e = -errno;
+	else if ((size_t)n != len)
+		e = -EIO;
+	close(fd);
+	return e;
+}
+
+static int write_us(const char *dir, const char *name, int64_t us)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%" PRId64, us);
+	return write_knob(dir, name, v);
+}
+
+bool hwlat_ref_available(char *why, size_t len)
+{
+	const char *dir = tracefs();
+	char buf[1024], *tok, *save = NULL;
+
+	if (!dir) {
+		snprintf(why, len, "no tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
+		return false;
+	}
+	if (read_knob(dir, "available_tracers", buf, sizeof(buf)) < 0) {
+		snprintf(why, len, "cannot read %s/available_tracers: %s", dir,
+			 strerror(errno));
+		return false;
+	}
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save))
+		if (!strcmp(tok, "hwlat"))
+			return true;
+	snprintf(why, len, "this kernel has no hwlat tracer (CONFIG_HWLAT_TRACER)");
+	return false;
+}
+
+/* @cpus as tracing_cpumask wants it: 32-bit hex groups, commas between,
+ * the highest first. */
+static void cpumask_hex(const struct cpuset *cpus, char *buf, size_t len)
+{
+	int g, c, top = 0;
+	size_t off = 0;
+
+	for (c = 0; c < RTLAT_MAX_CPUS; c++)
+		if (cpuset_isset(cpus, c))
+			top = c / 32;
+	buf[0] = '\0';
+	for (g = top; g >= 0 && off < len; g--) {
+		uint32_t m = 0;
+
+		for (c = 0; c < 32; c++)
+			if (cpuset_isset(cpus, g * 32 + c))
+				m |= 1u << c;
+		off += (size_t)snprintf(buf + off, len - off, "%s%08x",
+					g == top ? "" : ",", m);
+	}
+}
+
+/* One line of the hwlat trace: "<...>-123 [001] d.... 12.3: #1 inner/outer(us): 12/11 ts:..." */
+static void parse_line(struct hwlat_ref *h, const char *l)
+{
+	const char *io = strstr(l, "inner/outer(us):"), *p = io, *b;
+	char *e;
+	long long in, out;
+	int64_t ns;
+	int cpu = -1, i;
+
+	if (!io)
+		return;
+	in = strtoll(p + 16, &e, 10);
+	if (e == p + 16 || *e != '/')
+		return;
+	p = e + 1;
+	out = strtoll(p, &e, 10);
+	if (e == p)
+		return;
+	b = strchr(l, '[');
+	if (b && b < io) {
+		long v = strtol(b + 1, &e, 10);
+
+		if (e != b + 1 && *e == ']')
+			cpu = (int)v;
+	}
+	ns = (in > out ? in : out) * NSEC_PER_USEC;
+	h->samples++;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	for (i = 0; i < h->ncpu; i++)
+		if (h->cpu[i].cpu == cpu)
+			break;
+	if (i == h->ncpu) {
+		if (h->ncpu == HWREF_CPUS || cpu < 0)
+			return;
+		h->cpu[h->ncpu++].cpu = cpu;
+	}
+	h->cpu[i].samples++;
+	if (ns > h->cpu[i].max_ns)
+		h->cpu[i].max_ns = ns;
+}
+
+static void read_trace(struct hwlat_ref *h, const char *inst)
+{
+	char p[256], line[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/trace", inst);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#')
+			parse_line(h, line);
+	fclose(f);
+}
+
+/* Wait @ns; a stop signal (blocked in the run: SIGINT, SIGTERM, SIGHUP)
+ * ends the wait and is queued again for the engine. */
+static void wait_or_signal(int64_t ns, int64_t *waited)
+{
+	int64_t t0 = clock_now_ns(CLOCK_MONOTONIC), left;
+	struct timespec ts;
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	for (;;) {
+		left = t0 + ns - clock_now_ns(CLOCK_MONOTONIC);
+		if (left <= 0)
+			break;
+		ts.tv_sec = (time_t)(left / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(left % NSEC_PER_SEC);
+		sig = sigtimedwait(&set, NULL, &ts);
+		if (sig > 0) {
+			kill(getpid(), sig);	/* the run ends on it */
+			break;
+		}
+	}
+	*waited = clock_now_ns(CLOCK_MONOTONIC) - t0;
+}
+
+/* Width and window, in an order the kernel accepts (width < window at
+ * every step). */
+static int set_width_window(const char *dir, int64_t width_us,
+			    int64_t window_us, int64_t old_window_us)
+{
+	int e;
+
+	if (width_us < old_window_us) {
+		e = write_us(dir, "hwlat_detector/width", width_us);
+		if (!e)
+			e = write_us(dir, "hwlat_detector/window", window_us);
+	} else {
+		e = write_us(dir, "hwlat_detector/window", window_us);
+		if (!e)
+			e = write_us(dir, "hwlat_detector/width", width_us);
+	}
+	return e;
+}
+
+void hwlat_ref_run(struct hwlat_ref *h, const struct cpuset *cpus,
+		   int64_t thr_ns, int64_t width_ns, int64_t window_ns,
+		   int64_t duration_ns)
+{
+	char inst[160], mask[160], thresh[32], width[32], window[32];
+	const char *dir;
+	int64_t thr_us, old_width, old_window, cur_window;
+	int e;
+
+	memset(h, 0, sizeof(*h));
+	if (!hwlat_ref_available(h->why, sizeof(h->why)))
+		return;
+	dir = tracefs();
+	if (read_knob(dir, "tracing_thresh", thresh, sizeof(thresh)) < 0 ||
+	    read_knob(dir, "hwlat_detector/width", width, sizeof(width)) < 0 ||
+	    read_knob(dir, "hwlat_detector/window", window, sizeof(window)) < 0) {
+		snprintf(h->why, sizeof(h->why), "cannot read %s/tracing_thresh and hwlat_detector/: %s",
+			 dir, strerror(errno));
+		return;
+	}
+	old_width = strtoll(width, NULL, 10);
+	old_window = strtoll(window, NULL, 10);
+	snprintf(inst, sizeof(inst), "%s/instances/rtlat-hwlat-%d", dir,
+		 (int)getpid());
+	if (mkdir(inst, 0700) < 0) {
+		snprintf(h->why, sizeof(h->why), "cannot create the tracefs instance %s: %s",
+			 inst, strerror(errno));
+		return;
+	}
+	thr_us = (thr_ns + NSEC_PER_USEC - 1) / NSEC_PER_USEC;
+	cpumask_hex(cpus, mask, sizeof(mask));
+	e = write_knob(inst, "tracing_cpumask", mask);
+	if (!e)
+		e = write_us(dir, "tracing_thresh", thr_us < 1 ? 1 : thr_us);
+	if (!e)
+		e = set_width_window(dir, width_ns / NSEC_PER_USEC,
+				     window_ns / NSEC_PER_USEC, old_window);
+	if (e) {
+		snprintf(h->why, sizeof(h->why), "cannot set the hwlat tracer up (tracing_cpumask, tracing_thresh, hwlat_detector/): %s",
+			 strerror(-e));
+		goto restore;
+	}
+	e = write_knob(inst, "current_tracer", "hwlat");
+	if (e) {
+		snprintf(h->why, sizeof(h->why), "cannot start the hwlat tracer%s: %s",
+			 e == -EBUSY ? " (it runs already elsewhere)" : "",
+			 strerror(-e));
+		goto restore;
+	}
+	write_knob(inst, "tracing_on", "1");
+	wait_or_signal(duration_ns, &h->duration_ns);
+	write_knob(inst, "tracing_on", "0");
+	read_trace(h, inst);
+	write_knob(inst, "current_tracer", "nop");
+	h->ran = true;
+	snprintf(h->why, sizeof(h->why), "the kernel's hwlat tracer in tracefs instance %s",
+		 strrchr(inst, '/') + 1);
+restore:
+	/* the global knobs as they were; the instance removed */
+	write_knob(dir, "tracing_thresh", thresh);
+	cur_window = window_ns / NSEC_PER_USEC;
+	if (read_knob(dir, "hwlat_detector/window", window, sizeof(window)) == 0)
+		cur_window = strtoll(window, NULL, 10);
+	set_width_window(dir, old_width, old_window, cur_window);
+	if (rmdir(inst) < 0)
+		snprintf(h->why + strlen(h->why), sizeof(h->why) - strlen(h->why),
+			 "; the instance %s is left (%s)", inst, strerror(errno));
+}
