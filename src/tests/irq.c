@@ -1005,6 +1005,7 @@ static const struct xeno_col serial_cols[] = {
 	{ "lat avg", S_LATENCY, XENO_AVG },
 	{ "lat max", S_LATENCY, XENO_MAX },
 	{ "lost", S_LATENCY, XENO_MISSED },
+	{ "lat best", S_LATENCY, XENO_BEST },
 	{ "lat worst", S_LATENCY, XENO_WORST },
 };
 static const struct xeno_col respond_cols[] = {

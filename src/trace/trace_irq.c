@@ -323,9 +323,9 @@ void trace_irq_summary(const struct trace_irq *g, const struct run *r)
 	if (g->any_worst) {
 		const struct ti_item *w = &g->worst;
 
-		printf("RTW|worst irq to task: %s us, the event at %s us into the measurement",
+		printf("RTW|worst irq to task: %s us, the event at %s us into the measurement (t1 %" PRId64 " ns, t2 %" PRId64 " ns CLOCK_MONOTONIC)",
 		       fmt_us3(a, w->t2 - w->sp.t1),
-		       fmt_us3(v[0], w->t0 - r->t_measure));
+		       fmt_us3(v[0], w->t0 - r->t_measure), w->sp.t1, w->t2);
 		printf(": stimulus to irq %s us", fmt_us3(a, w->sp.t1 - w->t0));
 		if (w->sp.tw != INT64_MIN)
 			printf(", irq to wake-up %s us, wake-up to running %s us, return to user %s us",
