@@ -1280,6 +1280,9 @@ static const char irq_about[] =
 	"thread (PREEMPT_RT) and its affinity are shown and may be set for\n"
 	"the run (--irq-prio, --irq-cpu; restored at the end, also when\n"
 	"rtlat is killed). --source net needs root (network namespaces).\n"
+	"--source serial has no stamp of its own: latency alone, whose t1\n"
+	"(the RX interrupt) --trace finds; --trace splits the events of\n"
+	"every source at the interrupt and the receiver's wake-up.\n"
 	"Output: RTD lines, RTS summaries per series, in microseconds.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 

@@ -359,8 +359,8 @@ int irq_serial_irq(const char *root, const char *path, char *why,
 	const char *name = tty_name(path);
 	char f[256], line[256];
 	FILE *fp;
-	long irq = -1;
-	int line_no;
+	long irq = -1, line_no;
+	char *end;
 
 	snprintf(f, sizeof(f), "%s/sys/class/tty/%s/irq", root, name);
 	fp = fopen(f, "re");
@@ -375,8 +375,8 @@ int irq_serial_irq(const char *root, const char *path, char *why,
 		}
 	}
 	/* the 8250 driver's table: "5: uart:16550A port:... irq:10 ..." */
-	if (strncmp(name, "ttyS", 4) != 0 ||
-	    sscanf(name + 4, "%d", &line_no) != 1) {
+	line_no = strncmp(name, "ttyS", 4) ? -1 : strtol(name + 4, &end, 10);
+	if (line_no < 0 || end == name + 4 || *end) {
 		snprintf(why, len, "%s has no interrupt in /sys/class/tty (not a UART: a pty has none; give --irq N)",
 			 name);
 		return -1;
@@ -385,9 +385,9 @@ int irq_serial_irq(const char *root, const char *path, char *why,
 	fp = fopen(f, "re");
 	while (fp && fgets(line, sizeof(line), fp)) {
 		const char *q = strstr(line, " irq:");
-		int l;
+		long l = strtol(line, &end, 10);
 
-		if (sscanf(line, "%d:", &l) != 1 || l != line_no || !q)
+		if (end == line || *end != ':' || l != line_no || !q)
 			continue;
 		irq = strtol(q + 5, NULL, 10);
 		break;
