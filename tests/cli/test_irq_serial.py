@@ -190,6 +190,26 @@ def _signalled(args, sig, after_s):
     return p, out, err
 
 
+def holders(path):
+    """pids other than ours with @path open."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            fds = os.listdir("/proc/%s/fd" % pid)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink("/proc/%s/fd/%s" % (pid, fd)) == path:
+                    out.append(int(pid))
+                    break
+            except OSError:
+                continue
+    return out
+
+
 def _wait_restored(fd, before, timeout=5):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -214,6 +234,11 @@ def test_settings_restored_after_signal(loop, sig):
         # the guard puts it back once rtlat is gone
         assert _wait_restored(loop.slave, before), \
             (termios.tcgetattr(loop.slave), before)
+    # the guard is gone too: nobody else holds the port
+    end = time.monotonic() + 5
+    while holders(loop.path) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert holders(loop.path) == []
 
 
 @needs_root
@@ -368,3 +393,9 @@ def test_trace_with_respond_is_an_error(tmp_path):
     p = run(["irq", "--respond", "--trace", "-T", "1"])
     assert p.returncode == 1
     assert "--trace: irq --respond has no stimulus here" in p.stderr
+
+
+def test_trace_timerlat_is_for_timer_tests():
+    p = run(["irq", "--trace=timerlat", "-T", "1"])
+    assert p.returncode == 1
+    assert "--trace=timerlat needs a timer test" in p.stderr
