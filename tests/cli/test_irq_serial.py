@@ -115,7 +115,7 @@ def test_pty_loop_accounts_every_byte(tmp_path, loop):
 
 
 @needs_root
-def test_dropped_and_duplicated_bytes():
+def test_dropped_and_duplicated_bytes(tmp_path):
     """Every 16th stimulus never comes back, every 16th + 5 comes twice:
     the first are lost (the gap), the second served once, duplicated."""
     def mangle(bs):
@@ -130,7 +130,7 @@ def test_dropped_and_duplicated_bytes():
 
     lp = PtyLoop(mangle)
     try:
-        p, d = run_ipc(_tmp(), ["irq", "--source", lp.spec(), "-T", "1",
+        p, d = run_ipc(tmp_path, ["irq", "--source", lp.spec(), "-T", "1",
                                 "--warmup", "200ms", "-p", "500us"])
     finally:
         lp.close()
@@ -140,12 +140,6 @@ def test_dropped_and_duplicated_bytes():
     assert abs(ev["duplicate"] + ev["late"] - ev["sent"] / 16) <= 1, ev
     assert ev["duplicate"] >= ev["sent"] // 16 - 1, ev
     assert ev["served"] == ev["sent"] - ev["lost"]
-
-
-def _tmp():
-    import tempfile
-    from pathlib import Path
-    return Path(tempfile.mkdtemp(prefix="rtlat-serial-"))
 
 
 @needs_root
