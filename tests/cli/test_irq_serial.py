@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from conftest import RTLAT, hist_total, is_root, needs_root, run
+from conftest import RTLAT, hist_total, needs_root, run
 from rt_helpers import check_stdout, load, run_ipc, wait_warming_up
 
 
