@@ -15,6 +15,15 @@
 #    first as the reference (tracing_thresh and hwlat_detector/ put back);
 #    rtlat's largest gap and the tracer's largest sample must be of the
 #    same order of magnitude (a factor of 10 either way);
+#  - rtlat irq --source serial:ttyS4,ttyS5 over the two UARTs rtvm -w wires
+#    to each other, with --trace, --irq-prio and --irq-cpu, while ttyS5 is
+#    held open by another process (its interrupt thread lives before and
+#    after rtlat): the events accounted, the interrupt thread found, its
+#    priority set and restored, the affinity and the port's settings
+#    restored, t1 from the irq_handler_entry event between t0 and t2, and
+#    a stall of the interrupt thread's CPU by a task above it (a static
+#    helper, tests/rtvm/stall.c) seen in t2 - t1 (TX's interrupt, whose
+#    thread sends the byte, is held on the other CPU);
 #  - rtla timerlat (Debian package rtla, copied in when installed) on the
 #    same CPU and period: its IRQ latency and rtlat's irq latency must be of
 #    the same order of magnitude (a factor of 10 either way), as must the
@@ -36,6 +45,8 @@ mkdir -p "$out"
 # --trace runs rtlat-trace (beside rtlat in the guest's /bin)
 trace_in=
 [ -x "$(dirname "$bin")/rtlat-trace" ] && trace_in="-i $(dirname "$bin")/rtlat-trace"
+# the stall of the serial step: static (the guest has no chrt, no python)
+${CC:-cc} -static -O2 -o "$out/stall" "$here/../tests/rtvm/stall.c"
 rtla_in=
 if command -v rtla >/dev/null 2>&1; then
 	rtla_in="-i $(command -v rtla)"
@@ -54,6 +65,21 @@ cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
 step latency rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
 step trace sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out"
 step timerlat sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace=timerlat --json /data/timerlat.json > /data/timerlat.out"
+sleep 1000 < /dev/ttyS5 & h5=$!
+sleep 1000 < /dev/ttyS4 & h4=$!
+sleep 0.3
+rx=$(cat /sys/class/tty/ttyS5/irq); tx=$(cat /sys/class/tty/ttyS4/irq)
+thr() { for p in /proc/[0-9]*; do case "$(cat $p/comm 2>/dev/null)" in irq/$1-*) echo ${p#/proc/};; esac; done; }
+tp=$(thr $rx); tq=$(thr $tx)
+txaff=$(cat /proc/irq/$tx/smp_affinity_list); echo 0 > /proc/irq/$tx/smp_affinity_list
+stty -F /dev/ttyS5 9600 -raw echo
+{ echo "irq $rx thread $tp"; echo "before $(cut -d" " -f39-41 /proc/$tp/stat) $(cat /proc/irq/$rx/smp_affinity_list)"; stty -F /dev/ttyS5 -g; } > /data/serial-state.txt
+( sleep 1.8; echo "during $(cut -d" " -f39-41 /proc/$tp/stat) tx $(cut -d" " -f39 /proc/$tq/stat)" >> /data/serial-state.txt
+  exec stall 1 80 50 0 2 600 > /data/stall.txt ) & st=$!
+step serial sh -c "exec rtlat irq --source serial:ttyS4,ttyS5 -c 0 -p 2000 -T 3 --warmup 0.5s --trace --irq-prio 60 --irq-cpu 1 > /data/serial.out"
+wait $st
+{ echo "after $(cut -d" " -f39-41 /proc/$tp/stat) $(cat /proc/irq/$rx/smp_affinity_list)"; stty -F /dev/ttyS5 -g; } >> /data/serial-state.txt
+echo $txaff > /proc/irq/$tx/smp_affinity_list; kill $h4 $h5
 ls /sys/kernel/tracing/instances > /data/instances.txt
 cat /sys/kernel/tracing/osnoise/timerlat_period_us >> /data/osnoise.txt
 knobs() { cat /sys/kernel/tracing/tracing_thresh /sys/kernel/tracing/hwlat_detector/width /sys/kernel/tracing/hwlat_detector/window | tr "\n" " "; echo; }
@@ -66,7 +92,9 @@ true'
 # shellcheck disable=SC2086
 # files come back over the emulated serial console: only small text ones
 # (the --trace result files are checked on the host by tests/cli)
-"$rtvm" -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $trace_in $rtla_in -o /data/latency.json \
+"$rtvm" -w -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $trace_in -i "$out/stall" $rtla_in \
+	-o /data/latency.json -o /data/serial.out -o /data/serial-state.txt \
+	-o /data/stall.txt \
 	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
 	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt \
 	-o /data/noise.out -o /data/hwlat_knobs.txt -d "$out" -- sh -c "$guest" \
@@ -84,7 +112,7 @@ rc = 2 if "bad" in rows.values() else 0
 assert "check rc=%d" % rc in log, (rc, chk)
 print("check-rtvm: rtlat check on PREEMPT_RT: preempt ok, tracers ok; %s"
       % chk.splitlines()[-1].lstrip("# "))
-for step in ("latency", "trace", "timerlat", "hwlat", "rtla"):
+for step in ("latency", "trace", "timerlat", "serial", "hwlat", "rtla"):
     assert step + " hung" not in log, "guest step '%s' hung (stacks in %s/latency.log)" % (step, out)
 assert "latency rc=0" in log, "rtlat latency failed in the guest"
 assert "PREEMPT_RT" in log or "PREEMPT RT" in log, "guest kernel is not PREEMPT_RT"
@@ -171,6 +199,57 @@ print("check-rtvm: noise --mode hwlat: max gap %.1f us vs the kernel's hwlat "
       "tracer max %.1f us (%s samples) (x%.2f)"
       % (gap, hw, ref.group(1), gap / hw))
 assert 0.1 <= gap / hw <= 10, "not the same order of magnitude"
+
+# irq over the wired UARTs: accounting, the interrupt thread, restored
+# settings, t1 between t0 and t2, the stall of the thread's CPU in t2 - t1
+assert "serial rc=0" in log, "rtlat irq --source serial failed in the guest"
+text = open(out + "/serial.out").read()
+state = open(out + "/serial-state.txt").read().split("\n")
+irq, tid = (int(x) for x in re.match(r"irq (\d+) thread (\d+)", state[0]).groups())
+before, during, after = (l.split() for l in (state[1], state[3], state[4]))
+assert before[2:4] == ["50", "1"], ("the thread is not fifo 50 before", before)
+assert during[2:5] == ["60", "1", "tx"], ("--irq-prio 60 not in force", during)
+assert during[1] == "1", ("the thread is not on CPU 1 (--irq-cpu 1)", during)
+assert during[5] == "0", ("TX's interrupt thread is not on CPU 0", during)
+assert after[2:] == before[2:], ("priority or affinity not restored", before, after)
+assert state[2] == state[5], ("the port's settings not restored", state)
+m = re.search(r"== Interrupt: IRQ %d \(ttyS5\), thread (irq/%d-\S+) \(pid %d\) "
+              r"fifo priority 60" % (irq, irq, tid), text)
+assert m, "interrupt thread not in the header:\n" + text
+tname = m.group(1)
+m = re.search(r"== Events: (\d+) sent in the measurement = (\d+) served \+ "
+              r"(\d+) lost;.*the sender missed (\d+) periods", text)
+sent, served, lost, missed = (int(x) for x in m.groups())
+assert sent == served + lost and sent + missed == 1500, m.group(0)
+assert served >= sent * 9 // 10, m.group(0)
+m = re.search(r"# trace: (\d+) of (\d+) events split at the interrupt", text)
+split, spans = int(m.group(1)), int(m.group(2))
+assert spans == served and split >= served // 2, m.group(0)
+rk = {}
+for l in text.splitlines():
+    f = [x.strip() for x in l.split("|")]
+    if f[0] == "RTK" and f[1] != "part":
+        rk[f[1]] = [int(f[2])] + [us(x) if x != "n/a" else None for x in f[3:6]]
+# t1 between t0 and t2: each side at least 0, at most the whole
+assert rk["stimulus to irq"][1] >= 0 and rk["irq to task"][1] >= 0, rk
+assert rk["irq to task"][3] <= rk["traced latency"][3], rk
+assert rk["irq to task"][0] == split, rk
+stalls = [tuple(int(x) for x in l.split()[1:]) for l in open(out + "/stall.txt")
+          if l.startswith("stall ")]
+assert len(stalls) == 2, stalls
+w = re.search(r"RTW\|worst irq to task: ([\d.]+) us.*\(t1 (\d+) ns, t2 (\d+) ns", text)
+worst, t1, t2 = us(w.group(1)), int(w.group(2)), int(w.group(3))
+stall_ns = 50 * 1000 * 1000
+# the interrupt came in a stall (or just before it: the thread had not
+# run yet) and its task ran after the stall's end
+inside = [s for s in stalls if s[0] - 2 * 2000000 <= t1 <= s[1] and t2 >= s[1]]
+assert inside, ("worst t2-t1 not in a stall", w.group(0), stalls)
+assert worst >= stall_ns - 10 * 1000 * 1000, ("stall not seen in t2-t1", worst)
+print("check-rtvm: irq serial on PREEMPT_RT: %d sent = %d served + %d lost, "
+      "IRQ %d thread %s fifo 50 -> 60 -> 50, %d events split at t1, "
+      "a %d ms stall of its CPU seen as t2-t1 %.1f ms"
+      % (sent, served, lost, irq, tname, split, stall_ns // 1000000,
+         worst / 1e6))
 
 # rtla timerlat in the same guest: same order of magnitude
 path = out + "/rtla.txt"

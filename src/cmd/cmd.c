@@ -78,7 +78,8 @@ void cmd_companions_free(struct companion *comp, int n)
 }
 
 /* Does @t take the options of companion @ops? The trace needs a timer
- * series (test_desc.timer_wake) or gaps (test_desc.gap_series); the loads
+ * series (test_desc.timer_wake), gaps (test_desc.gap_series) or events
+ * (test_desc.event_trace); the loads
  * go with every test but one whose tables are the whole command line
  * (cyclic: cyclictest's); the metrics with every test, that one too (no
  * cyclictest option starts with --metrics). */
@@ -88,7 +89,8 @@ static bool takes_opts(const struct test_desc *t,
 	if (ops == &metrics_companion)
 		return true;
 	return !t->own_options &&
-	       (ops != &trace_companion || t->timer_wake || t->gap_series);
+	       (ops != &trace_companion || t->timer_wake || t->gap_series ||
+		t->event_trace);
 }
 
 static int run_with(const struct test_desc *t, struct engine_opts *o,

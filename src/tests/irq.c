@@ -15,7 +15,9 @@
  * over a veth pair between two namespaces of rtlat's own, or to a
  * responder (--respond) on another machine (net:HOST, where latency is the
  * round trip and kernel_to_task the responder's); gpio, an output line
- * wired to an input line of a GPIO chip.
+ * wired to an input line of a GPIO chip; serial, one byte from a UART port
+ * to another (or to itself), where t1 comes from --trace (the interrupt's
+ * irq_handler_entry event) and the series is latency alone.
  */
 #include <errno.h>
 #include <limits.h>
@@ -43,6 +45,7 @@ enum {
 	OPT_IRQ,
 	OPT_IRQ_PRIO,
 	OPT_IRQ_CPU,
+	OPT_BAUD,
 };
 
 enum irq_mode {
@@ -57,8 +60,10 @@ enum { S_LATENCY, S_TASK, S_KERNEL };
 #define IRQ_GRACE_NS (200 * NSEC_PER_MSEC)
 /* Receive timeout: how often a waiting task looks at the clock. */
 #define IRQ_POLL_NS (50 * NSEC_PER_MSEC)
-/* gpio: t0 and deadline of the last stimuli, by number */
+/* gpio, serial: t0 and deadline of the last stimuli, by number */
 #define IRQ_T0_RING 4096
+/* serial: a byte not arrived this long after it was sent is lost */
+#define IRQ_LOST_NS (250 * NSEC_PER_MSEC)
 
 /*
  * No 64-bit atomics here (32-bit targets have none without libatomic's
@@ -133,7 +138,10 @@ struct irq_test {
 	struct irq_net net;
 	bool is_gpio;			/* --source gpio:... */
 	struct irq_gpio gpio;
-	struct irq_stim *stim;		/* gpio: IRQ_T0_RING entries */
+	bool is_serial;			/* --source serial:... */
+	bool baud_given;
+	struct irq_serial ser;
+	struct irq_stim *stim;		/* gpio, serial: IRQ_T0_RING entries */
 	struct irq_intr intr;
 	bool opened;
 	int cpu[2];			/* sender, receiver */
@@ -177,14 +185,19 @@ static const struct series_desc *const host_descs[] = {
 	&rtt_series, &task_series,
 };
 static const struct series_desc *const respond_descs[] = { &task_series };
+static const struct series_desc *const serial_descs[] = { &latency_series };
 
 static const struct optdesc irq_opts_table[] = {
 	{ "source", 0, required_argument, "SRC",
 	  "the stimulus and its interrupt: net (UDP over a veth pair\n"
 	  "between two network namespaces rtlat creates; default) or\n"
-	  "net:HOST (to rtlat irq --respond on HOST), or gpio:CHIP:OUT,IN\n"
-	  "(GPIO line OUT wired to line IN of CHIP, e.g. gpio:gpiochip0:17,27)",
+	  "net:HOST (to rtlat irq --respond on HOST), gpio:CHIP:OUT,IN\n"
+	  "(GPIO line OUT wired to line IN of CHIP, e.g. gpio:gpiochip0:17,27)\n"
+	  "or serial:TX,RX (a byte from UART port TX to port RX, wired to\n"
+	  "each other, e.g. serial:ttyS4,ttyS5; TX = RX: one port's TX-RX loop)",
 	  OPT_SOURCE },
+	{ "baud", 0, required_argument, "N",
+	  "serial: the ports' baud rate (default 115200; 8N1, raw)", OPT_BAUD },
 	{ "respond", 0, optional_argument, "ADDR",
 	  "answer net:HOST stimuli on this machine (bound to ADDR, default\n"
 	  "any address) and measure kernel_to_task here", OPT_RESPOND },
@@ -217,6 +230,7 @@ static void irq_init(void *priv, struct engine_opts *o, int argc,
 	t->intr.guard_fd = -1;
 	irq_net_init(&t->net);
 	irq_gpio_init(&t->gpio, &irq_gpio_kernel);
+	irq_serial_init(&t->ser);
 }
 
 static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
@@ -237,12 +251,26 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 				return -1;
 			}
 			t->is_gpio = true;
+			t->is_serial = false;
 			snprintf(t->source, sizeof(t->source), "%s", arg);
 			return 0;
 		}
 		t->is_gpio = false;
+		t->is_serial = false;
+		if (!strncmp(arg, "serial:", 7)) {
+			char err[200];
+
+			if (irq_serial_parse(&t->ser, arg + 7, err, sizeof(err))) {
+				log_error("invalid value '%s' for --source: %s",
+					  arg, err);
+				return -1;
+			}
+			t->is_serial = true;
+			snprintf(t->source, sizeof(t->source), "%s", arg);
+			return 0;
+		}
 		if (strcmp(arg, "net") != 0 && strncmp(arg, "net:", 4) != 0) {
-			log_error("invalid value '%s' for --source: net, net:HOST or gpio:CHIP:OUT,IN",
+			log_error("invalid value '%s' for --source: net, net:HOST, gpio:CHIP:OUT,IN or serial:TX,RX",
 				  arg);
 			return -1;
 		}
@@ -280,6 +308,19 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 		}
 		t->irq_prio = (int)v;
 		return 0;
+	case OPT_BAUD: {
+		char rates[200];
+
+		if (parse_int(arg, 1, INT_MAX, &v) || !irq_serial_baud_ok((int)v)) {
+			irq_serial_rates(rates, sizeof(rates));
+			log_error("invalid value '%s' for --baud: one of %s",
+				  arg, rates);
+			return -1;
+		}
+		t->ser.baud = (int)v;
+		t->baud_given = true;
+		return 0;
+	}
 	case OPT_IRQ_CPU: {
 		struct cpuset cs;
 		char err[128];
@@ -306,6 +347,20 @@ static int irq_configure(void *priv, struct engine_opts *o)
 	if (t->net.respond && strcmp(t->source, "net") != 0) {
 		log_error("--respond and --source %s: the responder answers a net:HOST source elsewhere",
 			  t->source);
+		return -1;
+	}
+	if (t->baud_given && !t->is_serial) {
+		log_error("--baud %d: the baud rate is the serial source's (--source serial:TX,RX)",
+			  t->ser.baud);
+		return -1;
+	}
+	if (t->is_serial &&
+	    o->period_ns < 2 * irq_serial_char_ns(t->ser.baud)) {
+		char a[32], b[32];
+
+		log_error("invalid value '%s' for -p/--period: at %d baud one character takes %s us (10 bits / baud); the period must be at least twice that",
+			  fmt_us3(a, o->period_ns), t->ser.baud,
+			  fmt_us3(b, irq_serial_char_ns(t->ser.baud)));
 		return -1;
 	}
 	t->mode = t->net.respond ? MODE_RESPOND :
@@ -340,6 +395,23 @@ static int irq_find(struct run *r, struct irq_test *t)
 			snprintf(t->intr.why, sizeof(t->intr.why),
 				 "the edge interrupt of line %u (consumer rtlat-irq-in)",
 				 t->gpio.in);
+		}
+	} else if (t->is_serial) {
+		t->intr.irq = irq_serial_irq("", t->ser.rx, t->intr.why,
+					     sizeof(t->intr.why));
+		if (t->intr.irq >= 0) {
+			char why[sizeof(t->intr.why)];
+
+			snprintf(why, sizeof(why), "%s", t->intr.why);
+			if (irq_intr_describe("", t->intr.irq, &t->intr, err,
+					      sizeof(err))) {
+				t->intr.irq = -1;
+				snprintf(t->intr.why, sizeof(t->intr.why),
+					 "%s: %s", why, err);
+			} else {
+				snprintf(t->intr.why, sizeof(t->intr.why),
+					 "%s", why);
+			}
 		}
 	} else if (t->mode == MODE_HOST) {
 		t->intr.irq = -1;
@@ -403,12 +475,19 @@ static int irq_setup(struct run *r)
 	} else if (test_place_two(r, "sender", "receiver", t->cpu) < 0) {
 		return -1;
 	}
-	if (t->is_gpio) {
+	if (t->is_gpio || t->is_serial) {
 		t->stim = calloc(IRQ_T0_RING, sizeof(*t->stim));
 		if (!t->stim) {
 			log_error("out of memory");
 			return -1;
 		}
+	}
+	if (t->is_serial) {
+		if (irq_serial_open(&t->ser, err, sizeof(err))) {
+			log_error("%s", err);
+			return -1;
+		}
+	} else if (t->is_gpio) {
 		if (irq_gpio_open(&t->gpio, err, sizeof(err))) {
 			log_error("%s", err);
 			return -1;
@@ -422,8 +501,9 @@ static int irq_setup(struct run *r)
 		return -1;
 	switch (t->mode) {
 	case MODE_LOCAL:
-		if (!engine_add_sampler(r, t->cpu[1], o->policy, prio, 3,
-					local_descs))
+		if (!engine_add_sampler(r, t->cpu[1], o->policy, prio,
+					t->is_serial ? 1 : 3,
+					t->is_serial ? serial_descs : local_descs))
 			return -1;
 		break;
 	case MODE_HOST:
@@ -444,7 +524,9 @@ static void irq_teardown(struct run *r)
 	struct irq_test *t = r->priv;
 
 	irq_intr_restore(&t->intr);
-	if (t->opened && t->is_gpio)
+	if (t->opened && t->is_serial)
+		irq_serial_close(&t->ser);
+	else if (t->opened && t->is_gpio)
 		irq_gpio_close(&t->gpio);
 	else if (t->opened)
 		irq_net_close(&t->net);
@@ -499,7 +581,7 @@ static int irq_sender(struct sampler *s)
 					      memory_order_release);
 		}
 		p.t0 = clock_now_ns(CLOCK_MONOTONIC);
-		if (t->is_gpio) {
+		if (t->stim) {
 			struct irq_stim *st = &t->stim[p.seq % IRQ_T0_RING];
 
 			atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
@@ -507,7 +589,8 @@ static int irq_sender(struct sampler *s)
 			half64_store(&st->deadline, (uint64_t)p.deadline);
 			atomic_store_explicit(&st->seq, (uint32_t)p.seq,
 					      memory_order_release);
-			e = irq_gpio_stimulus(&t->gpio);
+			e = t->is_serial ? irq_serial_stimulus(&t->ser, p.seq) :
+			    irq_gpio_stimulus(&t->gpio);
 		} else {
 			e = irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
 		}
@@ -558,10 +641,18 @@ static bool receiver_done(struct irq_test *t, int64_t now, int64_t *done_at)
 	       now - *done_at > IRQ_GRACE_NS;
 }
 
+/* The time an event is accounted at: its t0 (--trace finds its kernel
+ * events in [t0, t2] of the raw sample), inside the measurement. */
+static int64_t event_at(const struct run *r, int64_t t0, int64_t deadline)
+{
+	return t0 >= r->t_measure && t0 < r->t_end ? t0 : deadline;
+}
+
 /*
  * Event @seq (stimulus at @t0 of the period @deadline, kernel stamp @t1 or
  * INT64_MIN, the task has it at @t2) arrived: account it once, the events
  * missing before it as lost. net:HOST: @task_ns is the responder's t2 - t1.
+ * serial: latency is the only series (t1 is --trace's).
  */
 static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 		  int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
@@ -579,8 +670,11 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 	if (irq_track_event(&t->tr, seq, &lost) != IRQ_EV_SERVED)
 		return;
 	miss_all(s, lost, *t_last);
+	deadline = event_at(s->run, t0, deadline);
 	*t_last = deadline;
 	sampler_add(s, S_LATENCY, t2 - t0, deadline);
+	if (s->nseries == 1)
+		return;
 	if (t->mode == MODE_HOST) {
 		if (task_ns != INT64_MIN) {
 			sampler_add_same_cycle(s, 1, task_ns, deadline);
@@ -627,6 +721,13 @@ static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
 
 static int receiver_end(struct sampler *s, struct irq_test *t,
 			int64_t t_last);
+
+/* serial: was stimulus @seq sent (irq_serial_match())? */
+static bool stim_sent(void *ctx, uint64_t seq, int64_t *t0, int64_t *deadline)
+{
+	stim_lookup(ctx, seq, t0, deadline);
+	return *t0 != INT64_MIN;
+}
 
 static int irq_receiver(struct sampler *s)
 {
@@ -723,6 +824,73 @@ static int irq_receiver_gpio(struct sampler *s)
 	return receiver_end(s, t, t_last);
 }
 
+/* serial: the events sent IRQ_LOST_NS or longer before @now and not
+ * arrived are lost now (a byte that comes after that is late) */
+static void expire(struct sampler *s, struct irq_test *t, int64_t now,
+		   int64_t *t_last)
+{
+	int64_t t0, deadline;
+
+	if (!t->tracked && atomic_load_explicit(&t->first_known,
+						memory_order_acquire)) {
+		irq_track_init(&t->tr, t->first_seq);
+		t->tracked = true;
+	}
+	while (t->tracked) {
+		stim_lookup(t, t->tr.next, &t0, &deadline);
+		if (t0 == INT64_MIN || now - t0 < IRQ_LOST_NS)
+			return;
+		deadline = event_at(s->run, t0, deadline);
+		if (deadline < *t_last)
+			deadline = *t_last;
+		miss_all(s, irq_track_end(&t->tr, t->tr.next), deadline);
+		*t_last = deadline;
+	}
+}
+
+/*
+ * serial: the bytes on RX. Byte b is the first stimulus from the next one
+ * expected on whose low 8 bits are b; if that one has not been sent, it is
+ * the one 256 before (a duplicate, or late), and a byte of no stimulus sent
+ * is stray.
+ */
+static int irq_receiver_serial(struct sampler *s)
+{
+	struct run *r = s->run;
+	struct irq_test *t = r->priv;
+	unsigned char buf[64];
+	int64_t t0, t2, deadline, t_last = r->t_measure, done_at = 0;
+	uint64_t next = 1, seq;
+	ssize_t n, i;
+
+	for (;;) {
+		n = irq_serial_wait(&t->ser, buf, sizeof(buf),
+				    (int)(IRQ_POLL_NS / 1000000));
+		t2 = clock_now_ns(CLOCK_MONOTONIC);
+		if (n < 0 && n != -EAGAIN && n != -EINTR) {
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "receiver: reading %s failed: %s", t->ser.rx,
+				 strerror((int)-n));
+			return (int)n;
+		}
+		for (i = 0; i < n; i++) {
+			if (!irq_serial_match(buf[i], &next, t2, stim_sent, t,
+					      &seq, &t0, &deadline)) {
+				t->ser.stray++;
+				continue;
+			}
+			if (atomic_load_explicit(&t->first_known,
+						 memory_order_acquire))
+				serve(s, t, seq, t0, INT64_MIN, t2, deadline,
+				      INT64_MIN, &t_last);
+		}
+		expire(s, t, t2, &t_last);
+		if (receiver_done(t, t2, &done_at))
+			break;
+	}
+	return receiver_end(s, t, t_last);
+}
+
 static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
 {
 	if (atomic_load_explicit(&t->first_known, memory_order_acquire)) {
@@ -807,6 +975,8 @@ static int irq_body(struct sampler *s)
 		return irq_responder(s);
 	if (s->id != 0)
 		return irq_sender(s);
+	if (t->is_serial)
+		return irq_receiver_serial(s);
 	return t->is_gpio ? irq_receiver_gpio(s) : irq_receiver(s);
 }
 
@@ -831,6 +1001,14 @@ static const struct xeno_col host_cols[] = {
 	{ "lost", 0, XENO_MISSED },
 	{ "rtt worst", 0, XENO_WORST },
 };
+static const struct xeno_col serial_cols[] = {
+	{ "lat min", S_LATENCY, XENO_MIN },
+	{ "lat avg", S_LATENCY, XENO_AVG },
+	{ "lat max", S_LATENCY, XENO_MAX },
+	{ "lost", S_LATENCY, XENO_MISSED },
+	{ "lat best", S_LATENCY, XENO_BEST },
+	{ "lat worst", S_LATENCY, XENO_WORST },
+};
 static const struct xeno_col respond_cols[] = {
 	{ "k>t min", 0, XENO_MIN },
 	{ "k>t avg", 0, XENO_AVG },
@@ -853,6 +1031,10 @@ static const struct xeno_col *irq_columns(const struct run *r, int *n)
 		*n = NCOLS(respond_cols);
 		return respond_cols;
 	}
+	if (t->is_serial) {
+		*n = NCOLS(serial_cols);
+		return serial_cols;
+	}
 	*n = NCOLS(local_cols);
 	return local_cols;
 }
@@ -861,6 +1043,10 @@ static const char *mode_text(const struct irq_test *t)
 {
 	if (t->is_gpio)
 		return "gpio: the output line toggled by the sender, its edge on the input line read by the receiver (GPIO character device, uAPI v2)";
+	if (t->is_serial)
+		return t->ser.loop ?
+		       "serial: one byte per period written by the sender on the port, read back through its TX-RX loop by the receiver" :
+		       "serial: one byte per period written by the sender on TX, read on RX by the receiver";
 	switch (t->mode) {
 	case MODE_LOCAL:
 		return "net: UDP over the veth pair rtlat-a (169.254.47.1) -> rtlat-b (169.254.47.2) between two network namespaces of this run";
@@ -874,18 +1060,25 @@ static const char *mode_text(const struct irq_test *t)
 
 static const char *stamps_text(const struct irq_test *t)
 {
+	if (t->is_serial)
+		return "none from the port: t1 is the RX interrupt's irq:irq_handler_entry trace event, with --trace";
 	return t->is_gpio ?
 	       "edge event timestamps (timestamp_ns, CLOCK_MONOTONIC, taken in the hard interrupt)" :
 	       t->net.stamps;
 }
 
+/* The == header lines of irq (all of them, here). */
 static void irq_start(struct run *r)
 {
 	const struct irq_test *t = r->priv;
-	char buf[1200], il[400], port[160];
+	char buf[1600], il[400], port[400], a[32];
 
 	irq_intr_line(&t->intr, il, sizeof(il));
-	if (t->is_gpio)
+	if (t->is_serial)
+		snprintf(port, sizeof(port), "%s -> %s at %d baud, 8N1 raw\n== Serial: t2-t0 includes one character's transmission time, 10 bits / %d baud = %s us",
+			 t->ser.tx, t->ser.rx, t->ser.baud, t->ser.baud,
+			 fmt_us3(a, irq_serial_char_ns(t->ser.baud)));
+	else if (t->is_gpio)
 		snprintf(port, sizeof(port), "%s line %u -> line %u",
 			 t->gpio.path, t->gpio.out, t->gpio.in);
 	else
@@ -894,6 +1087,8 @@ static void irq_start(struct run *r)
 		 "Source: %s%s, %s\n== %s\n== Receive stamps: %s\n== Series: %s",
 		 t->source, t->mode == MODE_RESPOND ? " (--respond)" : "",
 		 port, mode_text(t), stamps_text(t),
+		 t->is_serial ?
+		 "latency = t2-t0 (the byte written to the reader's wake-up); --trace splits it at t1, the RX interrupt" :
 		 t->mode == MODE_LOCAL ?
 		 "latency = t2-t0 (send to the task's wake-up), kernel_to_task = t2-t1 (kernel receive stamp to the task), stimulus_to_kernel = t1-t0" :
 		 t->mode == MODE_HOST ?
@@ -953,6 +1148,10 @@ static void irq_summary(struct run *r)
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
 	figures_lines(r, LINE_SUMMARY);		/* irq_lines */
+	/* the serial object of test_data is irq_json()'s */
+	if (t->is_serial)
+		printf("== Serial: %llu stray bytes (of no stimulus sent)\n",
+		       (unsigned long long)t->ser.stray);
 	if (t->mode == MODE_HOST && t->sent && !t->tr.served)
 		printf("== No answer from %s port %d: is rtlat irq --respond running there?\n",
 		       t->net.host, t->net.port);
@@ -976,6 +1175,16 @@ static void irq_json(struct run *r, struct jw *w)
 		jw_uint(w, "out", t->gpio.out);
 		jw_uint(w, "in", t->gpio.in);
 		jw_uint(w, "other_line_events", t->gpio.other_line);
+		jw_obj_end(w);
+	}
+	if (t->is_serial) {
+		jw_obj_begin(w, "serial");
+		jw_str(w, "tx", t->ser.tx);
+		jw_str(w, "rx", t->ser.rx);
+		jw_bool(w, "loop", t->ser.loop);
+		jw_int(w, "baud", t->ser.baud);
+		jw_int(w, "character_ns", irq_serial_char_ns(t->ser.baud));
+		jw_uint(w, "stray_bytes", t->ser.stray);
 		jw_obj_end(w);
 	}
 	jw_obj_begin(w, "interrupt");
@@ -1026,6 +1235,21 @@ static int irq_params(struct run *r, struct test_param *p, int max)
 	return 3;
 }
 
+/* --trace: the receiver's events, at the source's interrupt */
+static int irq_event_trace(const struct run *r, int *irq, int *sampler,
+			   char *err, size_t len)
+{
+	const struct irq_test *t = r->priv;
+
+	if (t->mode == MODE_RESPOND) {
+		snprintf(err, len, "--trace: irq --respond has no stimulus here (its sender is the other machine): trace the measuring side, rtlat irq --source net:HOST --trace");
+		return -1;
+	}
+	*irq = t->intr.irq;
+	*sampler = 0;		/* the receiver */
+	return 0;
+}
+
 /* rtlat suite: t2 - t0 and t2 - t1, lost, test-time */
 static const struct suite_col irq_suite_cols[] = {
 	{ "lat min", "latency", SUITE_MIN },
@@ -1057,6 +1281,9 @@ static const char irq_about[] =
 	"thread (PREEMPT_RT) and its affinity are shown and may be set for\n"
 	"the run (--irq-prio, --irq-cpu; restored at the end, also when\n"
 	"rtlat is killed). --source net needs root (network namespaces).\n"
+	"--source serial has no stamp of its own: latency alone, whose t1\n"
+	"(the RX interrupt) --trace finds; --trace splits the events of\n"
+	"every source at the interrupt and the receiver's wake-up.\n"
 	"Output: RTD lines, RTS summaries per series, in microseconds.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
@@ -1095,6 +1322,7 @@ const struct test_desc irq_test = {
 	.figures = irq_figures,
 	.lines = irq_lines,
 	.out = &irq_output,
+	.event_trace = irq_event_trace,	/* --trace splits each event */
 	/* only with --irq-source (or irq-source = in a suite file) */
 	.suite = &(const struct suite_spec){
 		.title = "IRQ",

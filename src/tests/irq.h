@@ -15,6 +15,10 @@
  *    network namespaces rtlat creates (anonymous: they vanish with rtlat,
  *    even killed), or to a responder the user names (net:HOST);
  *    SO_TIMESTAMPING receive stamps.
+ *  - irq_serial (irq_serial.c): the serial source: one byte written on a
+ *    UART port, read on another (or the same: a TX-RX loop), both raw at
+ *    a stated baud rate, their settings restored (a guard process
+ *    restores them if rtlat is killed).
  */
 #ifndef RTLAT_TESTS_IRQ_H
 #define RTLAT_TESTS_IRQ_H
@@ -23,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <termios.h>
 
 /* ---- event matching and accounting ----------------------------------- */
 
@@ -216,5 +221,65 @@ int irq_gpio_wait(struct irq_gpio *g, struct gpio_v2_line_event *ev,
 enum irq_gpio_verdict irq_gpio_match(struct irq_gpio *g,
 				     const struct gpio_v2_line_event *ev,
 				     int64_t t0, int64_t t2, uint64_t *seq);
+
+/* ---- the serial source ------------------------------------------------ */
+
+#define IRQ_SERIAL_BAUD 115200
+
+struct irq_serial {
+	char tx[64], rx[64];		/* /dev/ttyS4 */
+	bool loop;			/* TX == RX: one port's TX-RX loop */
+	int baud;
+	int tx_fd, rx_fd;		/* the same fd for a loop */
+	struct termios tx_old, rx_old;	/* the ports' settings before */
+	bool tx_saved, rx_saved;
+	pid_t guard;			/* restores if rtlat is killed */
+	int guard_fd;
+	uint64_t stray;			/* bytes no stimulus sent */
+};
+
+void irq_serial_init(struct irq_serial *p);
+/* "TX,RX" (names like ttyS4, or paths). 0, or -1 with @err. */
+int irq_serial_parse(struct irq_serial *p, const char *spec, char *err,
+		     size_t len);
+/* Is @baud a rate the ports can be set to?; the rates, for a message. */
+int irq_serial_baud_ok(int baud);
+void irq_serial_rates(char *buf, size_t len);
+/* One character's time on the line at @baud: 10 bits (start, 8 data,
+ * stop) / baud, in ns. */
+int64_t irq_serial_char_ns(int baud);
+/* Open both ports raw (8N1, no flow control) at the baud rate, exclusive
+ * (TIOCEXCL), their settings saved and the guard started. 0, or -1 with
+ * @err naming the port and why (no such port, no UART, busy, permission,
+ * not a terminal). */
+int irq_serial_open(struct irq_serial *p, char *err, size_t len);
+/* Put the settings back, stop the guard, close (idempotent). */
+void irq_serial_close(struct irq_serial *p);
+/* Write stimulus @seq: its low 8 bits, one byte. 0 or -errno. */
+int irq_serial_stimulus(struct irq_serial *p, uint64_t seq);
+/* Wait up to @timeout_ms for bytes on RX: how many were read into @buf,
+ * -EAGAIN after the timeout, -EINTR, or -errno. */
+ssize_t irq_serial_wait(struct irq_serial *p, unsigned char *buf, size_t n,
+			int timeout_ms);
+/* The stimulus number of byte @b: the first number >= @next (the next one
+ * expected) whose low 8 bits are @b. A byte of an event already served or
+ * lost is that number - 256 (the caller checks whether it was sent). */
+uint64_t irq_serial_seq(unsigned char b, uint64_t next);
+/*
+ * Byte @b read at @t2, *@next the next stimulus expected (1 at first):
+ * true with the stimulus *@seq it is (irq_serial_seq(), checked with
+ * @sent: was that stimulus sent, at *@t0 <= @t2, in the period *@deadline?),
+ * *@next moved past it; false for a stray byte (of no stimulus sent). A
+ * duplicate or late byte is a stimulus already served or lost: the
+ * caller's irq_track tells.
+ */
+bool irq_serial_match(unsigned char b, uint64_t *next, int64_t t2,
+		      bool (*sent)(void *ctx, uint64_t seq, int64_t *t0,
+				   int64_t *deadline),
+		      void *ctx, uint64_t *seq, int64_t *t0, int64_t *deadline);
+/* The interrupt of port @path (ROOT/sys/class/tty/NAME/irq, else
+ * ROOT/proc/tty/driver/serial), or -1; how it was found into @why. */
+int irq_serial_irq(const char *root, const char *path, char *why,
+		   size_t len);
 
 #endif

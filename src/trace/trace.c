@@ -15,6 +15,7 @@
 #include "core/timeutil.h"
 #include "trace/trace.h"
 #include "trace/trace_gap.h"
+#include "trace/trace_irq.h"
 #include "trace/trace_source.h"
 
 #define NSER		(TM_NCOMP + 1)	/* the parts + the traced latency */
@@ -1199,7 +1200,8 @@ static const struct optdesc trace_opts[] = {
 	  "from the kernel's trace events (root, tracefs): split every\n"
 	  "latency into irq latency, handler to wake-up, wake-up to\n"
 	  "running and return to user and analyse the worst sample; noise:\n"
-	  "what ran in each gap. MODE: events (default) or timerlat (timer\n"
+	  "what ran in each gap; irq: split each event at the interrupt\n"
+	  "(t1) and the task's wake-up. MODE: events (default) or timerlat (timer\n"
 	  "tests: also run the kernel's timerlat tracer as a reference)"
 #if !defined(HAVE_TRACEFS) && !defined(RTLAT_TRACE_HELPER)
 	  " [not built in]"
@@ -1243,7 +1245,7 @@ static int tc_check(struct companion *c, const struct run *r, char *err,
 
 	if (!ts->mode)
 		return 0;
-	if (r->test->gap_series) {
+	if (r->test->gap_series || r->test->event_trace) {
 		if (ts->mode == TRACE_TIMERLAT) {
 			snprintf(err, len, "--trace=timerlat needs a timer test (latency, cyclic): %s has no timer; use --trace",
 				 r->test->name);
@@ -1281,6 +1283,8 @@ static int tc_start(struct companion *c, struct run *r, char *err, size_t len)
 
 	if (ts->mode && r->test->gap_series)
 		return trace_gap_start(r, &ts->g, err, len);
+	if (ts->mode && r->test->event_trace)
+		return trace_irq_start(r, &ts->ti, err, len);
 	return ts->mode ? trace_start(r, err, len) : 0;
 }
 
@@ -1291,6 +1295,8 @@ static void tc_raw(struct companion *c, struct run *r, int i,
 
 	if (ts->g)
 		trace_gap_sample(ts->g, i, rec);
+	else if (ts->ti)
+		trace_irq_sample(ts->ti, i, rec);
 	else
 		trace_sample(r, i, rec);
 }
@@ -1301,6 +1307,8 @@ static void tc_poll(struct companion *c, struct run *r, bool final)
 
 	if (ts->g)
 		trace_gap_poll(ts->g, r, final);
+	else if (ts->ti)
+		trace_irq_poll(ts->ti, r, final);
 	else
 		trace_poll(r, final);
 }
@@ -1322,6 +1330,8 @@ static void tc_summary(struct companion *c, struct run *r)
 
 	if (ts->g)
 		trace_gap_summary(ts->g, r);
+	else if (ts->ti)
+		trace_irq_summary(ts->ti, r);
 	else
 		trace_summary(r);
 }
@@ -1332,6 +1342,8 @@ static void tc_json(struct companion *c, const struct run *r, struct jw *w)
 
 	if (ts->g)
 		trace_gap_json(ts->g, r, w);
+	else if (ts->ti)
+		trace_irq_json(ts->ti, r, w);
 	else
 		trace_json(r, w);
 }
@@ -1368,6 +1380,8 @@ static void tc_release(struct companion *c, struct run *r)
 
 	trace_gap_stop(ts->g);
 	ts->g = NULL;
+	trace_irq_stop(ts->ti);
+	ts->ti = NULL;
 	trace_stop(r);
 }
 

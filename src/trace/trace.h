@@ -44,6 +44,9 @@ struct trace_state {
 	struct trace_gap *g;		/* the same for a test of gaps
 					 * (test_desc.gap_series,
 					 * trace_gap.h) */
+	struct trace_irq *ti;		/* the same for a test of events
+					 * (test_desc.event_trace,
+					 * trace_irq.h) */
 };
 
 /*

@@ -30,6 +30,8 @@ struct tsrc_cfg {
 	bool timerlat;		/* also run the timerlat tracer (reference):
 				 * its samples come as TEV_TIMERLAT */
 	int64_t period_ns;	/* timerlat period */
+	int irq_all_cpus;	/* > 0: also every irq_handler_entry of
+				 * interrupt irq_all_cpus - 1, on any CPU */
 	bool switches_by_cpu;	/* every sched_switch of the samplers' CPUs,
 				 * not only the samplers' own (what ran in a
 				 * gap of a busy loop) */

@@ -353,6 +353,9 @@ static int set_filter(struct tsrc *s, const struct tsrc_cfg *c,
 			if (c->cpus[i] < 0)
 				return 0;	/* not pinned: every CPU */
 		or_list(f, sizeof(f), "CPU", c->cpus, c->n);
+		if (d->type == TEV_IRQ && c->irq_all_cpus > 0)
+			snprintf(f + strlen(f), sizeof(f) - strlen(f),
+				 " || irq == %d", c->irq_all_cpus - 1);
 		break;
 	default:
 		return 0;
