@@ -74,7 +74,9 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 {
 	struct rep_runs rs;
 	struct rdb *db;
-	size_t i, added = 0, dups = 0;
+	size_t i, added = 0, ndup = 0;
+	int64_t *ids;
+	bool *dups;
 	int ret = 0;
 
 	if (!n) {
@@ -94,35 +96,32 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 		runs_free(&rs);
 		return 1;
 	}
-	if (rdb_begin(db)) {
-		runs_free(&rs);
-		rdb_close(db);
-		return 1;
-	}
-	for (i = 0; i < rs.n; i++) {
-		bool dup;
-		int64_t id;
-
-		if (rdb_add(db, rs.v[i], &dup, &id)) {
-			ret = 1;
-			break;
-		}
-		if (dup) {
-			dups++;
-			log_note("%s: %s %s is already stored as run %" PRId64,
-				 rs.v[i]->file, rs.v[i]->label, rs.v[i]->test, id);
-		} else {
-			added++;
-			printf("%" PRId64 "\t%s\t%s\t%s\n", id, rs.v[i]->test,
-			       rs.v[i]->label, rs.v[i]->file);
-		}
-	}
-	if (rdb_commit(db)) {
+	ids = xcalloc(rs.n, sizeof(*ids));
+	dups = xcalloc(rs.n, sizeof(*dups));
+	/* one transaction: the lines only for runs really stored */
+	if (rdb_add_all(db, &rs, ids, dups)) {
+		log_note("%s: nothing added (of %zu run%s read)", db_name(c),
+			 rs.n, rs.n == 1 ? "" : "s");
 		ret = 1;
-		added = 0;
+	} else {
+		for (i = 0; i < rs.n; i++) {
+			if (dups[i]) {
+				ndup++;
+				log_note("%s: %s %s is already stored as run %" PRId64,
+					 rs.v[i]->file, rs.v[i]->label,
+					 rs.v[i]->test, ids[i]);
+			} else {
+				added++;
+				printf("%" PRId64 "\t%s\t%s\t%s\n", ids[i],
+				       rs.v[i]->test, rs.v[i]->label,
+				       rs.v[i]->file);
+			}
+		}
+		log_note("%s: %zu run%s added, %zu already there", db_name(c),
+			 added, added == 1 ? "" : "s", ndup);
 	}
-	log_note("%s: %zu run%s added, %zu already there", db_name(c), added,
-		 added == 1 ? "" : "s", dups);
+	free(ids);
+	free(dups);
 	runs_free(&rs);
 	rdb_close(db);
 	return ret;

@@ -66,7 +66,7 @@ int suite_gate_prepare(struct suite *s)
 		return -1;
 	if (!g->base.n) {
 		log_error("--gate: no baseline run in %s%s", s->gate_baseline ?
-			  s->gate_baseline : s->gate_db, s->gate_baseline ? "" :
+			  s->gate_baseline : rdb_shown(s->gate_db), s->gate_baseline ? "" :
 			  " (mark runs with rtlat db baseline set SELECTOR)");
 		return -1;
 	}
@@ -195,7 +195,7 @@ int suite_gate_run(struct suite *s)
 		board_only(&g->base, &b);
 	if (!g->base.n) {
 		log_error("--gate: %s has no baseline for board %s (rtlat db baseline set board=%s,...)",
-			  s->gate_db, b.v[0]->board ? b.v[0]->board : "(unknown)",
+			  rdb_shown(s->gate_db), b.v[0]->board ? b.v[0]->board : "(unknown)",
 			  b.v[0]->board ? b.v[0]->board : "NAME");
 		runs_free(&b);
 		return -1;
@@ -237,6 +237,12 @@ int suite_gate_run(struct suite *s)
 
 int suite_db_check(const struct suite *s)
 {
+	const char *why = rdb_name_check(s->gate_db, false);
+
+	if (why) {
+		log_error("--db %s: %s", rdb_shown(s->gate_db), why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -244,7 +250,9 @@ int suite_db_store(struct suite *s)
 {
 	struct rep_runs b;
 	struct rdb *db;
-	size_t i, added = 0, dups = 0;
+	size_t i, added = 0, ndup = 0;
+	int64_t *ids;
+	bool *dups, stored;
 	int ret = 0;
 
 	runs_init(&b);
@@ -256,32 +264,22 @@ int suite_db_store(struct suite *s)
 		return ret;
 	}
 	db = rdb_open(s->gate_db, true);
-	if (!db || rdb_begin(db)) {
-		rdb_close(db);
-		runs_free(&b);
-		return -1;
-	}
-	for (i = 0; i < b.n; i++) {
-		bool dup;
-		int64_t id;
-
-		if (rdb_add(db, b.v[i], &dup, &id)) {
-			ret = -1;
-			break;
-		}
-		if (dup)
-			dups++;
+	ids = xcalloc(b.n, sizeof(*ids));
+	dups = xcalloc(b.n, sizeof(*dups));
+	stored = db && !rdb_add_all(db, &b, ids, dups);
+	if (!stored)
+		ret = -1;
+	for (i = 0; stored && i < b.n; i++)
+		if (dups[i])
+			ndup++;
 		else
 			added++;
-	}
-	if (rdb_commit(db)) {
-		ret = -1;
-		added = 0;
-	}
+	free(ids);
+	free(dups);
 	rdb_close(db);
 	runs_free(&b);
 	log_note("%s: %zu run%s of the suite stored, %zu already there",
-		 rdb_shown(s->gate_db), added, added == 1 ? "" : "s", dups);
+		 rdb_shown(s->gate_db), added, added == 1 ? "" : "s", ndup);
 	return ret;
 }
 

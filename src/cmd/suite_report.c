@@ -18,6 +18,7 @@
 #include "cmd/suite.h"
 #include "core/jsonw.h"
 #include "core/syscheck.h"
+#include "core/url.h"
 #include "output/result.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
@@ -570,7 +571,7 @@ static void run_json(struct jw *w, const struct suite_run *r)
 int suite_json_write(const struct suite *s, const char *status, char *err,
 		     size_t errlen)
 {
-	char path[PATH_MAX + 32], buf[32];
+	char path[PATH_MAX + 32], buf[32], hidden[4096];
 	struct atomic_file af;
 	struct jw w;
 	FILE *f;
@@ -590,10 +591,7 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 	jw_obj_end(&w);
 	jw_str(&w, "label", s->label);
 	jw_str(&w, "status", status);
-	jw_arr_begin_inline(&w, "command_line");
-	for (i = 0; i < rtlat_argc; i++)
-		jw_str(&w, NULL, rtlat_argv[i]);
-	jw_arr_end(&w);
+	url_json_argv(&w, "command_line", rtlat_argc, rtlat_argv);
 	jw_str(&w, "start_time", fmt_utc(buf, s->wall_start));
 	if (s->wall_end)
 		jw_str(&w, "end_time", fmt_utc(buf, s->wall_end));
@@ -640,7 +638,7 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 	if (s->gate) {
 		jw_obj_begin(&w, "gate");
 		jw_str(&w, "baseline", s->gate_baseline ? s->gate_baseline :
-		       s->gate_db);
+		       url_hide_password(s->gate_db, hidden, sizeof(hidden)));
 		jw_str(&w, "baseline_from", s->gate_baseline ? "path" : "db");
 		if (s->gate_verdict)
 			jw_str(&w, "verdict", s->gate_verdict);

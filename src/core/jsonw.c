@@ -202,8 +202,7 @@ bool jw_finish(struct jw *w)
 	return !w->err;
 }
 
-/* Length of the valid UTF-8 sequence at @s, or 0 if it is not valid. */
-static size_t utf8_len(const unsigned char *s)
+size_t utf8_seq_len(const unsigned char *s)
 {
 	unsigned char c = s[0];
 
@@ -257,7 +256,7 @@ void json_put_string(FILE *f, const char *str)
 		} else if (c < 0x80) {
 			fputc(c, f);
 			s++;
-		} else if ((n = utf8_len(s)) != 0) {
+		} else if ((n = utf8_seq_len(s)) != 0) {
 			fwrite(s, 1, n, f);
 			s += n;
 		} else {

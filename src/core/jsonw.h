@@ -25,6 +25,11 @@ struct jw {
 
 void jw_init(struct jw *w, FILE *f);
 
+/* Length of the valid multi-byte UTF-8 sequence at @s (2 to 4; no
+ * overlong form, surrogate or code point above U+10FFFF: RFC 3629), or 0
+ * when @s starts with none (ASCII included). */
+size_t utf8_seq_len(const unsigned char *s);
+
 /* @key is the member name inside an object, NULL inside an array or at top. */
 void jw_obj_begin(struct jw *w, const char *key);
 void jw_obj_begin_inline(struct jw *w, const char *key);

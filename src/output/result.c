@@ -22,6 +22,7 @@
 #include "core/syscheck.h"
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
+#include "core/url.h"
 
 void result_outcome_json(struct jw *w, const struct run *r)
 {
@@ -117,10 +118,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_str(w, "mode", cobalt_mode(r->test->mode, mode, sizeof(mode)));
 	result_cobalt_json(w, r);
 	jw_str(w, "status", status);
-	jw_arr_begin_inline(w, "command_line");
-	for (i = 0; i < r->argc; i++)
-		jw_str(w, NULL, r->argv[i]);
-	jw_arr_end(w);
+	url_json_argv(w, "command_line", r->argc, r->argv);
 	if (r->wall_start_ns)
 		jw_str(w, "start_time", fmt_utc(buf, r->wall_start_ns));
 	else

@@ -9,7 +9,7 @@
 #include "report/cli.h"
 
 enum {
-	K_FORMAT = 256, K_INUNIT, K_SETLABEL, K_SETLOAD, K_SETTEST, K_DB,
+	K_FORMAT = 256, K_INUNIT, K_SETLABEL, K_SETLOAD, K_SETTEST, K_DB, K_URL,
 	K_LABEL, K_BOARD, K_KERNEL, K_TEST, K_LOAD, K_SINCE, K_UNTIL,
 	K_MD, K_CSV, K_UNIT, K_THREADS, K_QUIET,
 };
@@ -35,7 +35,7 @@ const struct optdesc rep_input_opts[] = {
 	  "(default $RTLAT_DB_URL, else $XDG_DATA_HOME/rtlat/history.db)", K_DB },
 	{ "url", 0, required_argument, "URL",
 	  "the history on a PostgreSQL server, postgresql://[USER@]HOST/DB\n"
-	  "(the same as --db URL)", K_DB },
+	  "(the same as --db URL)", K_URL },
 	OPT_END,
 };
 
@@ -231,8 +231,14 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->imp.test = arg;
 		return 0;
 	case K_DB:
+	case K_URL: {
+		const char *why = rdb_name_check(arg, d->key == K_URL);
+
+		if (why)
+			return opt_bad_value(d, rdb_shown(arg), why);
 		c->db = arg;
 		return 0;
+	}
 	case K_LABEL:
 		c->flt.label = arg;
 		return 0;

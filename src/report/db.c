@@ -5,6 +5,7 @@
  * docs/db-schema.md; its version is PRAGMA user_version and every older
  * version is migrated on open, in one transaction.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pwd.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/url.h"
 #include "core/timeutil.h"
 #include "report/db_impl.h"
 #include "report/import.h"
@@ -24,17 +26,28 @@
 const char *rdb_shown(const char *path)
 {
 	static char buf[4096];
-	const char *p, *at, *colon;
 
-	if (!path || !rdb_is_url(path))
-		return path;
-	p = strstr(path, "://") + 3;
-	at = strchr(p, '@');
-	colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (!colon)
-		return path;
-	snprintf(buf, sizeof(buf), "%.*s%s", (int)(colon - path), path, at);
-	return buf;
+	return url_hide_password(path, buf, sizeof(buf));
+}
+
+const char *rdb_name_check(const char *path, bool url_only)
+{
+	const char *p;
+
+	if (!path || !*path)
+		return "an empty name (an SQLite FILE or a postgresql:// URL)";
+	if (rdb_is_url(path))
+		return NULL;
+	/* scheme "://": letters, digits, '+', '-', '.' (RFC 3986) */
+	for (p = path; *p && (isalnum((unsigned char)*p) || strchr("+-.", *p)); p++)
+		;
+	if (p > path && !strncmp(p, "://", 3))
+		return "not a database URL (postgresql://... or postgres://; an SQLite history is a file name)";
+	if (url_only)
+		return "not a postgresql:// URL (an SQLite history is given with --db FILE)";
+	if (!strcmp(path, ":memory:") || !strncmp(path, "file:", 5))
+		return "an in-memory or URI name keeps nothing (give a file name)";
+	return NULL;
 }
 
 const char *rdb_default_path(void)
@@ -404,6 +417,13 @@ int sq_commit(struct sqdb *d)
 		return -1;
 	}
 	return 0;
+}
+
+void sq_rollback(struct sqdb *d)
+{
+	/* SQLite may have rolled back already (a full disk): no message */
+	if (!sqlite3_get_autocommit(d->db))
+		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* ---- load ---- */
@@ -912,7 +932,8 @@ static int make_parent(const char *path)
 	for (s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
 		if (mkdir(p, 0755) && errno != EEXIST) {
-			log_error("cannot create %s: %s", p, strerror(errno));
+			log_error("%s: cannot create its directory %s: %s", path, p,
+				  strerror(errno));
 			free(p);
 			return -1;
 		}
@@ -1015,6 +1036,10 @@ int sq_commit(struct sqdb *d)
 	return -1;
 }
 
+void sq_rollback(struct sqdb *d)
+{
+}
+
 int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out)
 {
 	return -1;
@@ -1051,10 +1076,16 @@ struct rdb {
 
 struct rdb *rdb_open(const char *path, bool create)
 {
+	const char *why;
 	struct rdb *d;
 
 	if (!path) {
 		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE or URL)");
+		return NULL;
+	}
+	why = rdb_name_check(path, false);
+	if (why) {
+		log_error("%s: %s", rdb_shown(path), why);
 		return NULL;
 	}
 	d = xcalloc(1, sizeof(*d));
@@ -1093,6 +1124,45 @@ int rdb_begin(struct rdb *d)
 int rdb_commit(struct rdb *d)
 {
 	return d->pg ? pg_commit(d->pg) : sq_commit(d->sq);
+}
+
+int rdb_add_all(struct rdb *d, const struct rep_runs *rs, int64_t *ids,
+		bool *dups)
+{
+	const char *again = NULL;
+	int tries, ret = -1;
+	size_t k;
+
+	for (tries = 1; tries <= 5; tries++) {
+		if (again) {
+			struct timespec ts = { 0, (long)tries * 50000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		again = NULL;
+		if (rdb_begin(d))
+			break;
+		for (k = 0; k < rs->n; k++)
+			if (rdb_add(d, rs->v[k], &dups[k], &ids[k]))
+				break;
+		if (k == rs->n && !rdb_commit(d)) {
+			ret = 0;
+			break;
+		}
+		if (d->pg)
+			again = pg_retryable(d->pg);
+		if (k < rs->n) {
+			if (d->pg)
+				pg_rollback(d->pg);
+			else
+				sq_rollback(d->sq);
+		}
+		if (!again)
+			break;
+	}
+	if (again)
+		log_error("%s (tried %d times)", again, tries - 1);
+	return ret;
 }
 
 int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)

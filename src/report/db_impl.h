@@ -23,6 +23,7 @@ void sq_close(struct sqdb *d);
 int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id);
 int sq_begin(struct sqdb *d);
 int sq_commit(struct sqdb *d);
+void sq_rollback(struct sqdb *d);
 int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out);
 int sq_remove(struct sqdb *d, int64_t id);
 int sq_version(struct sqdb *d);
@@ -34,6 +35,12 @@ void pg_close(struct pgdb *d);
 int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id);
 int pg_begin(struct pgdb *d);
 int pg_commit(struct pgdb *d);
+/* Roll back rdb_begin()'s transaction (quietly: the connection may be gone). */
+void pg_rollback(struct pgdb *d);
+/* After a failed call in that transaction: its message when the failure
+ * was a deadlock or a serialization failure (the whole transaction may be
+ * tried again, nothing said yet), else NULL (said). */
+const char *pg_retryable(const struct pgdb *d);
 int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out);
 int pg_remove(struct pgdb *d, int64_t id);
 int pg_version(struct pgdb *d);

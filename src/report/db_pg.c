@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonw.h"
 #include "core/log.h"
 #include "report/db_impl.h"
 #include "report/import.h"
@@ -38,10 +39,15 @@ struct pgdb {
 	PGconn *c;
 	char *name;		/* the URL without its password, for messages */
 	bool batch;		/* in rdb_begin()'s transaction */
+	bool retry;		/* the last failure was a deadlock or a
+				 * serialization failure: try again */
+	char retry_msg[256];	/* its message, said if the tries run out */
 };
 
 /* Any advisory-lock key of rtlat's: schema creation and migration. */
 #define PG_SCHEMA_LOCK 0x72746c6174LL	/* "rtlat" */
+/* ... and rdb_begin()'s adds */
+#define PG_ADD_LOCK_SQL "491579531637"	/* 0x72746c6174 + 1 */
 
 static const char *const pg_schema_v6[] = {
 	"CREATE TABLE rtlat_schema (version INTEGER NOT NULL)",
@@ -94,11 +100,21 @@ static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
 	const char *m = res ? PQresultErrorMessage(res) : NULL;
 	char *t;
 
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
 	if (!m || !*m)
 		m = PQerrorMessage(d->c);
 	t = xstrdup(m);
 	t[strcspn(t, "\n")] = '\0';
-	log_error("%s: %s: %s", d->name, what, *t ? t : "failed");
+	/* 40P01 deadlock_detected, 40001 serialization_failure (PostgreSQL
+	 * "Error codes" appendix): the transaction may succeed if tried again */
+	d->retry = d->batch && state &&
+		   (!strcmp(state, "40P01") || !strcmp(state, "40001"));
+	if (d->retry)
+		snprintf(d->retry_msg, sizeof(d->retry_msg), "%s: %s: %s",
+			 d->name, what, *t ? t : "failed");
+	else
+		log_error("%s: %s: %s", d->name, what, *t ? t : "failed");
 	free(t);
 	return -1;
 }
@@ -143,19 +159,62 @@ static size_t changed(PGresult *res)
 /* ---- text parameters ---- */
 
 struct params {
-	int n;
+	int n, nown;
 	char *v[32];
 	char buf[32][32];
+	char *own[32];		/* cleaned copies of texts, freed by p_free() */
 };
 
 static void p_init(struct params *p)
 {
 	p->n = 0;
+	p->nown = 0;
 }
 
+static void p_free(struct params *p)
+{
+	while (p->nown)
+		free(p->own[--p->nown]);
+}
+
+/*
+ * A text parameter. PostgreSQL refuses a text that is not valid UTF-8
+ * (the client encoding rtlat sets), where SQLite stores any bytes: a
+ * hostname or label read from a Latin-1 file has each byte that is not
+ * part of a valid sequence stored as U+FFFD, so that the run is kept (its
+ * identity comes from the file as read, not from this text).
+ */
 static void p_text(struct params *p, const char *s)
 {
-	p->v[p->n++] = (char *)s;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, n, o = 0;
+	char *c;
+
+	for (i = 0; u && u[i]; i += n ? n : 1) {
+		n = utf8_seq_len(u + i);
+		if (!n && u[i] >= 0x80)
+			break;
+	}
+	if (!u || !u[i]) {
+		p->v[p->n++] = (char *)s;
+		return;
+	}
+	c = xmalloc(strlen(s) * 3 + 1);
+	for (i = 0; u[i]; i += n ? n : 1) {
+		n = utf8_seq_len(u + i);
+		if (n) {
+			memcpy(c + o, u + i, n);
+			o += n;
+		} else if (u[i] < 0x80) {
+			c[o++] = (char)u[i];
+		} else {
+			memcpy(c + o, "\xef\xbf\xbd", 3);
+			o += 3;
+		}
+	}
+	c[o] = '\0';
+	p->own[p->nown++] = c;
+	p->v[p->n++] = c;
 }
 
 static void p_i64(struct params *p, bool known, int64_t v)
@@ -214,6 +273,8 @@ int pg_version(struct pgdb *d)
 
 	if (PQresultStatus(res) == PGRES_TUPLES_OK)
 		v = PQntuples(res) ? (int)c_i64(res, 0, 0) : 0;
+	else
+		pg_fail(d, "read the schema version", res);
 	PQclear(res);
 	return v;
 }
@@ -280,7 +341,9 @@ static int pg_migrate(struct pgdb *d, bool create)
 	}
 	v = from = pg_version(d);
 	if (v < 6) {
-		log_error("%s: cannot read the schema version", d->name);
+		if (v >= 0)	/* else said */
+			log_error("%s: schema version %d in rtlat_schema: not one of rtlat's (6 or later)",
+				  d->name, v);
 		goto fail;
 	}
 	if (v > RDB_SCHEMA_VERSION) {
@@ -315,7 +378,21 @@ struct pgdb *pg_open(const char *url, bool create)
 	struct pgdb *d = xcalloc(1, sizeof(*d));
 
 	d->name = xstrdup(rdb_shown(url));
-	d->c = PQconnectdb(url);
+	/*
+	 * libpq waits for a server that accepts and never answers as long as
+	 * TCP does: a connection is given 10 s unless the URL or
+	 * PGCONNECT_TIMEOUT says otherwise (a keyword before "dbname" is
+	 * overridden by the URL's own). Texts travel as UTF-8 (p_text()).
+	 */
+	{
+		const char *const keys[] = { "connect_timeout", "client_encoding",
+					     "dbname", NULL };
+		const char *const vals[] = { getenv("PGCONNECT_TIMEOUT") ?
+					     getenv("PGCONNECT_TIMEOUT") : "10",
+					     "UTF8", url, NULL };
+
+		d->c = PQconnectdbParams(keys, vals, 1);
+	}
 	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
 		char *m = xstrdup(d->c ? PQerrorMessage(d->c) : "out of memory");
 
@@ -390,7 +467,7 @@ static int put_series(struct pgdb *d, const char *id, const struct rep_series *s
 	p_text(&p, db_pct_bounds(s, bounds, sizeof(bounds)));
 	if (h->n)
 		blob = db_put_buckets(h, &nblob);
-	p_text(&p, (char *)blob);	/* binary: length and format below */
+	p.v[p.n++] = (char *)blob;	/* binary: length and format below */
 	lens[25] = (int)nblob;
 	fmts[25] = 1;
 	res = PQexecParams(d->c, sql, p.n, NULL, (const char *const *)p.v,
@@ -511,6 +588,7 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	/* of writers adding this run at once, the others wait here for the
 	 * first one's commit, then insert nothing */
 	res = q(d, "insert run", sql, p.n, (const char *const *)p.v);
+	p_free(&p);
 	if (!res)
 		goto fail;
 	if (!PQntuples(res)) {
@@ -549,20 +627,43 @@ fail:
 
 int pg_begin(struct pgdb *d)
 {
+	d->retry = false;
 	if (x(d, "begin", "BEGIN"))
 		return -1;
 	d->batch = true;
+	/* one add at a time: adds of overlapping runs by several boards at
+	 * once would otherwise wait for each other's unique keys in a cycle
+	 * (a deadlock the server resolves by failing one); the lock goes with
+	 * the transaction */
+	if (x(d, "wait for the other adds",
+	      "SELECT pg_advisory_xact_lock(" PG_ADD_LOCK_SQL ")")) {
+		pg_rollback(d);
+		return -1;
+	}
 	return 0;
 }
 
 int pg_commit(struct pgdb *d)
 {
+	int r = x(d, "commit", "COMMIT");
+
 	d->batch = false;
-	if (x(d, "commit", "COMMIT")) {
+	if (r) {
 		rollback(d, "ROLLBACK");
 		return -1;
 	}
 	return 0;
+}
+
+void pg_rollback(struct pgdb *d)
+{
+	d->batch = false;
+	rollback(d, "ROLLBACK");
+}
+
+const char *pg_retryable(const struct pgdb *d)
+{
+	return d->retry ? d->retry_msg : NULL;
 }
 
 /* ---- load ---- */
@@ -868,6 +969,15 @@ int pg_begin(struct pgdb *d)
 int pg_commit(struct pgdb *d)
 {
 	return -1;
+}
+
+void pg_rollback(struct pgdb *d)
+{
+}
+
+const char *pg_retryable(const struct pgdb *d)
+{
+	return NULL;
 }
 
 int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)

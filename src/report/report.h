@@ -303,6 +303,12 @@ const char *rdb_default_path(void);
  * @path itself. */
 const char *rdb_shown(const char *path);
 
+/* Why @path cannot name a history (a static text), or NULL when it can:
+ * empty, ":memory:" or an SQLite URI (keeps nothing), a URL of another
+ * scheme ("postgresq://...", "mysql://..."), or with @url_only (--url) not
+ * a postgresql:// URL. rdb_open() refuses these too. */
+const char *rdb_name_check(const char *path, bool url_only);
+
 /* Is @s a PostgreSQL URL ("postgresql://..." or "postgres://...") rather
  * than a file name? */
 bool rdb_is_url(const char *s);
@@ -325,9 +331,20 @@ void rdb_close(struct rdb *db);
 int rdb_add(struct rdb *db, const struct rep_run *r, bool *dup, int64_t *id);
 /* One transaction around many rdb_add() (one commit, not one per run):
  * rdb_begin(), the adds, rdb_commit() (which keeps the runs added before
- * an add that failed). Return 0 or -1 after an error message. */
+ * an add that failed; rdb_add_all() keeps none). Return 0 or -1 after an error message. */
 int rdb_begin(struct rdb *db);
 int rdb_commit(struct rdb *db);
+
+/*
+ * Store every run of @rs in one transaction, all or none: *@ids and
+ * *@dups (@rs->n each) as rdb_add()'s for each run, in @rs's order. Adds
+ * at once (several boards, one server) take turns: SQLite's write lock,
+ * PostgreSQL's advisory lock of rdb_begin(); a deadlock or serialization
+ * failure of the server is tried again, five times in all. Returns 0, or
+ * -1 after an error message: nothing of @rs stored.
+ */
+int rdb_add_all(struct rdb *db, const struct rep_runs *rs, int64_t *ids,
+		bool *dups);
 
 /* Append the stored runs that pass @f, in the order they were added. */
 int rdb_load(struct rdb *db, const struct filter *f, struct rep_runs *out);

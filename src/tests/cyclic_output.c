@@ -32,6 +32,7 @@
 
 #include "tests/cyclic.h"
 #include "core/jsonw.h"
+#include "core/url.h"
 #include "core/log.h"
 #include "output/output.h"
 #include "output/result.h"
@@ -594,10 +595,7 @@ static void json_body(struct run *r, struct jw *w, int return_code)
 	jw_str(w, "version", RTLAT_VERSION);
 	jw_str(w, "test", r->test->name);
 	jw_obj_end(w);
-	jw_arr_begin_inline(w, "command_line");
-	for (i = 0; i < r->argc; i++)
-		jw_str(w, NULL, r->argv[i]);
-	jw_arr_end(w);
+	url_json_argv(w, "command_line", r->argc, r->argv);
 	jw_str(w, "status", status_of(r));
 	jw_str(w, "unit", c->nsecs ? "ns" : "us");
 	if (c->hist_buckets)

@@ -179,3 +179,135 @@ def test_env_url_is_the_default(server, tmp_path):
     run(["db", "add", "-q"] + results(tmp_path, 2, "e"), check=0, env=env)
     assert count(server, url, "SELECT count(*) FROM runs") == 2
     assert "runs: 2" in run(["db", "info"], check=0, env=env).stdout
+
+
+def test_overlapping_writers_never_deadlock(server, tmp_path):
+    """Four adds of overlapping runs, each in another order (sets w and
+    w+1, every other writer backwards), at once: all succeed (the runs'
+    keys are taken in one order; a deadlock would be tried again) and the
+    history holds each of the 200 runs once. It used to deadlock, and the
+    loser kept the runs before the error and dropped the rest."""
+    url = server.new_db()
+    for trial in range(2):
+        sets = []
+        for s in range(4):
+            d = tmp_path / ("t%d-set%d" % (trial, s))
+            d.mkdir()
+            sets.append(results(d, 25, "t%d-s%d" % (trial, s),
+                                200 * trial + 25 * s, nint=200))
+        procs = []
+        for w in range(4):
+            files = [str(f) for f in sets[w] + sets[(w + 1) % 4]]
+            if w % 2:
+                files.reverse()
+            procs.append(subprocess.Popen(
+                [RTLAT, "db", "add", "--db", url] + files,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        out = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
+        assert [o[2] for o in out] == [0] * 4, [o[1] for o in out]
+        assert "deadlock" not in "".join(o[1] for o in out)
+        assert count(server, url, "SELECT count(*) FROM runs") == 100 * (trial + 1)
+        # the writers' lines: the runs they stored, each run once
+        ids = [int(line.split("\t")[0]) for o in out
+               for line in o[0].splitlines()]
+        assert len(ids) == len(set(ids)) == 100
+
+
+def test_text_that_is_not_utf8_is_stored(server, tmp_path):
+    """A label (or host name) in Latin-1: PostgreSQL refuses bytes that
+    are not UTF-8, so each such byte is stored as U+FFFD and the run kept
+    (it was refused, and the other files of the add with it)."""
+    url = server.new_db()
+    f = results(tmp_path, 2, "u")
+    d = json.loads(f[1].read_text())
+    d["host"] = dict(d.get("host") or {}, hostname="b\u00f6rd")
+    f[1].write_bytes(json.dumps(d, ensure_ascii=False).encode("latin-1"))
+    p = subprocess.run([RTLAT, "db", "add", "--db", url, "--set-label",
+                        b"lat\xff\xfeend", str(f[0]), str(f[1])],
+                       capture_output=True)
+    assert p.returncode == 0, p.stderr
+    assert count(server, url, "SELECT count(*) FROM runs") == 2
+    labels = server.psql("SELECT DISTINCT label FROM runs",
+                         db=url.rsplit("/", 1)[1])
+    assert labels == "lat\ufffd\ufffdend"
+
+
+def test_rolled_back_add_lists_no_run(server, tmp_path):
+    """The server's backend terminated in the middle of an add: nothing is
+    stored, and nothing is listed on stdout as stored (the lines come
+    after the commit); the note says nothing was added."""
+    url = server.new_db()
+    name = url.rsplit("/", 1)[1]
+    files = results(tmp_path, 200, "t", nint=1000)
+    p = subprocess.Popen([RTLAT, "db", "add", "--db", url] +
+                         [str(f) for f in files], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    busy = ("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s'"
+            " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL" % name)
+    for _ in range(600):
+        if p.poll() is None and int(server.psql(busy)) > 0:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "db add ended before it could be stopped"
+    time.sleep(0.3)
+    server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = '%s' AND pid <> pg_backend_pid()" % name)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 1, err
+    assert out == ""
+    assert "nothing added (of 200 runs read)" in err
+    assert count(server, url, "SELECT count(*) FROM runs") == 0
+
+
+def test_permission_error_says_why(server, tmp_path):
+    url = server.new_db()
+    name = url.rsplit("/", 1)[1]
+    run(["db", "add", "-q", "--db", url] + results(tmp_path, 1, "p"), check=0)
+    server.psql("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE"
+                " rolname = 'rtlat_ro') THEN CREATE ROLE rtlat_ro LOGIN; END IF;"
+                " END$$")
+    ro = url.replace("postgresql://%s@" % pgserver.USER, "postgresql://rtlat_ro@")
+    p = run(["db", "list", "--db", ro], check=1)
+    assert "read the schema version" in p.stderr
+    assert "permission denied" in p.stderr, p.stderr
+
+
+def test_passwords_are_never_shown_nor_stored(server, tmp_path):
+    """Neither in messages (a password in the user part or as a URL
+    parameter) nor in the suite's files (suite.json's command line)."""
+    bad = "postgresql://nobody@127.0.0.1:1/x?password=s3cr3t&sslmode=disable"
+    p = run(["db", "info", "--db", bad], check=1)
+    assert "s3cr3t" not in p.stderr
+    assert "postgresql://nobody@127.0.0.1:1/x?sslmode=disable" in p.stderr
+    url = server.new_db().replace("@", ":s3cr3t@", 1)    # trust: unchecked
+    out = tmp_path / "s"
+    p = run(["suite", "-T", "1s", "--tests", "latency", "--loads", "none",
+             "-q", "-o", out, "--db", url], check=0, timeout=300)
+    assert "s3cr3t" not in p.stderr + p.stdout
+    for f in out.rglob("*"):
+        if f.is_file():
+            assert b"s3cr3t" not in f.read_bytes(), f
+    cmd = json.loads((out / "suite.json").read_text())["command_line"]
+    assert url.replace(":s3cr3t@", "@") in cmd
+
+
+def test_server_that_never_answers_times_out(tmp_path):
+    """A server that accepts and never answers: the connection gives up
+    after its timeout (PGCONNECT_TIMEOUT here; 10 s by default) instead
+    of waiting for ever, exit 1."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(8)
+    try:
+        url = "postgresql://x@127.0.0.1:%d/x" % s.getsockname()[1]
+        env = dict(os.environ, PGCONNECT_TIMEOUT="2")
+        t = time.monotonic()
+        p = run(["db", "list", "--db", url], check=1, env=env, timeout=60)
+        assert "cannot connect" in p.stderr and "timeout" in p.stderr, p.stderr
+        env.pop("PGCONNECT_TIMEOUT")
+        p = run(["db", "list", "--db", url], check=1, env=env, timeout=90)
+        assert "timeout" in p.stderr, p.stderr
+        assert time.monotonic() - t < 80
+    finally:
+        s.close()

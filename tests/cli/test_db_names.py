@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What names a history: an SQLite file or a postgresql:// URL, nothing
+else. A name that keeps nothing (empty, ":memory:") or a URL of another
+scheme (a typo such as "postgresq://") used to be taken as an SQLite file
+name: an add "succeeded" into nothing, or into a file named like the URL.
+And an add that fails leaves nothing and lists nothing as stored."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import (ROOT, RTLAT, fill_fs, mount_tmpfs, needs_root, run,
+                      sqlite_only, umount)
+
+RUN = ROOT / "tests" / "fixtures" / "report" / "suite-vm-01-latency-none.json"
+
+
+@pytest.mark.parametrize("name,why", [
+    ("", "an empty name"),
+    (":memory:", "an in-memory or URI name keeps nothing"),
+    ("file:x.db", "an in-memory or URI name keeps nothing"),
+    ("postgresq://postgres@127.0.0.1:1/rt1", "not a database URL"),
+    ("mysql://x/y", "not a database URL"),
+])
+def test_db_names_that_keep_nothing_are_refused(tmp_path, name, why):
+    p = subprocess.run([RTLAT, "db", "add", "--db", name, str(RUN)],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 1, p.stderr
+    assert why in p.stderr
+    assert p.stdout == ""
+    assert list(tmp_path.iterdir()) == []       # no file made of the name
+
+
+def test_url_option_takes_only_a_url(tmp_path):
+    p = run(["db", "list", "--url", tmp_path / "h.db"], check=1)
+    assert "not a postgresql:// URL" in p.stderr
+    # and the variable: the same check
+    env = dict(os.environ, RTLAT_DB_URL="pgsql://h/db")
+    p = subprocess.run([RTLAT, "db", "add", str(RUN)], capture_output=True,
+                       text=True, env=env, cwd=tmp_path)
+    assert p.returncode == 1 and "pgsql://h/db: not a database URL" in p.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_suite_db_name_refused_before_any_run(tmp_path):
+    p = subprocess.run([RTLAT, "suite", "-T", "30s", "--tests", "latency",
+                        "--loads", "none", "-q", "-o", str(tmp_path / "s"),
+                        "--db", "mysql://x/y"], capture_output=True,
+                       text=True, cwd=tmp_path, timeout=60)
+    assert p.returncode == 1 and "not a database URL" in p.stderr, p.stderr
+    assert not (tmp_path / "mysql:").exists()
+    assert not (tmp_path / "s" / "01-latency-none.json").exists()
+
+
+def test_missing_directory_names_the_database(tmp_path):
+    env = dict(os.environ, HOME="/proc/nonexistent", XDG_DATA_HOME="")
+    p = subprocess.run([RTLAT, "db", "add", str(RUN)], capture_output=True,
+                       text=True, env=env)
+    assert p.returncode == 1
+    assert ("/proc/nonexistent/.local/share/rtlat/history.db: cannot create"
+            " its directory /proc/nonexistent") in p.stderr
+
+
+@needs_root
+@sqlite_only
+def test_full_disk_add_stores_and_lists_nothing(tmp_path):
+    """SQLite on a full file system: the add fails whole, says nothing was
+    added, lists no run as stored, and makes no second error."""
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    mount_tmpfs(mnt, "size=512k")
+    try:
+        src = json.loads(RUN.read_text())
+        files = []
+        for i in range(40):
+            src["start_time"] = "2026-11-01T10:%02d:00.000Z" % i
+            f = tmp_path / ("r%02d.json" % i)
+            f.write_text(json.dumps(src))
+            files.append(str(f))
+        db = mnt / "h.db"
+        run(["db", "add", "-q", "--db", db, files[0]], check=0)
+        fill_fs(mnt / "fill")
+        p = run(["db", "add", "--db", db] + files[1:], check=1)
+        assert p.stdout == "", p.stdout
+        assert "nothing added (of 39 runs read)" in p.stderr, p.stderr
+        assert "no transaction is active" not in p.stderr
+        os.unlink(mnt / "fill")
+        assert "runs: 1" in run(["db", "info", "--db", db], check=0).stdout
+    finally:
+        umount(mnt)

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests: passwords in URLs left out of messages and files (core/url). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/url.h"
+
+static const char *hide(const char *s)
+{
+	static char buf[256];
+
+	return url_hide_password(s, buf, sizeof(buf));
+}
+
+static void test_user_part(void **state)
+{
+	(void)state;
+	assert_string_equal(hide("postgresql://lab:s3cr3t@db.lab:5432/rt"),
+			    "postgresql://lab@db.lab:5432/rt");
+	/* '@' in the password: the last '@' before the host ends the user */
+	assert_string_equal(hide("postgres://u:p@ss@h/d"), "postgres://u@h/d");
+	/* inside an argument, as --db=URL */
+	assert_string_equal(hide("--db=postgresql://u:x@h/d"),
+			    "--db=postgresql://u@h/d");
+}
+
+static void test_parameter(void **state)
+{
+	(void)state;
+	assert_string_equal(hide("postgresql://u@h/d?password=s&sslmode=require"),
+			    "postgresql://u@h/d?sslmode=require");
+	assert_string_equal(hide("postgresql://h/d?sslmode=require&PASSWORD=s"),
+			    "postgresql://h/d?sslmode=require");
+	assert_string_equal(hide("postgresql://h/d?password=s"), "postgresql://h/d");
+	assert_string_equal(hide("postgresql://u:a@h/d?password=b&x=1#f"),
+			    "postgresql://u@h/d?x=1#f");
+}
+
+static void test_unchanged(void **state)
+{
+	const char *s[] = { "postgresql://u@h:5432/d?sslmode=require",
+			    "postgresql://h:5432/d", "/var/lib/rtlat/history.db",
+			    "latency", "", "a:b@c", NULL };
+	char buf[64];
+	int i;
+
+	(void)state;
+	for (i = 0; s[i]; i++)
+		assert_ptr_equal(url_hide_password(s[i], buf, sizeof(buf)), s[i]);
+	assert_null(url_hide_password(NULL, buf, sizeof(buf)));
+}
+
+static void test_cut(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	/* a short buffer cuts the result, never shows the password */
+	assert_string_equal(url_hide_password("postgresql://user:pw@host/db",
+					      buf, sizeof(buf)), "postgresql://us");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_user_part),
+		cmocka_unit_test(test_parameter),
+		cmocka_unit_test(test_unchanged),
+		cmocka_unit_test(test_cut),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
