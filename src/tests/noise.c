@@ -239,10 +239,15 @@ static int noise_body(struct sampler *s)
 			do
 				t = clock_now_ns(clk);
 			while (t < a);
+			/* the spin starts at its first clock read: the wake-up
+			 * from the sleep is the timer's latency, not noise (as
+			 * the hwlat tracer's sampling starts when it runs) */
+			b = end - a > n->width_ns ? a + n->width_ns : end;
+			if (t >= b)
+				continue;	/* woken after the spin's end */
 			nc->measured = true;
 			nc->spins++;
-			b = end - a > n->width_ns ? a + n->width_ns : end;
-			if (!spin(s, nc, &l, a, b, t))
+			if (!spin(s, nc, &l, t, b, t))
 				break;
 		}
 	}
