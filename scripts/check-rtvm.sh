@@ -61,6 +61,7 @@ guest='step() { name=$1; shift; "$@" & p=$!; n=0
 		kill -9 $p; fi; wait $p; echo "$name rc=$?"; }
 cat /sys/kernel/realtime && uname -v
 rtlat check -T 1 > /data/check.txt; echo "check rc=$?"
+rtlat check -T 0 --json > /data/check.json
 cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
 step latency rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
 step trace sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out"
@@ -96,7 +97,7 @@ true'
 	-o /data/latency.json -o /data/serial.out -o /data/serial-state.txt \
 	-o /data/stall.txt \
 	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
-	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt \
+	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt -o /data/check.json \
 	-o /data/noise.out -o /data/hwlat_knobs.txt -d "$out" -- sh -c "$guest" \
 	| tee "$out/latency.log"
 python3 - "$out" <<'PY'
@@ -110,6 +111,14 @@ assert re.search(r"^preempt +ok +PREEMPT_RT, kernel ", chk, re.M), chk
 assert re.search(r"^tracers +ok +timerlat osnoise hwlat", chk, re.M), chk
 rc = 2 if "bad" in rows.values() else 0
 assert "check rc=%d" % rc in log, (rc, chk)
+# and its JSON: the same verdicts, the measured cost of a clock read
+cj = json.load(open(out + "/check.json"))
+it = {i["id"]: i for i in cj["items"]}
+assert it["preempt"]["verdict"] == "ok", it["preempt"]
+assert it["preempt"]["found"].startswith("PREEMPT_RT, kernel "), it["preempt"]
+assert it["tracers"]["verdict"] == "ok", it["tracers"]
+assert it["tracers"]["found"].startswith("timerlat osnoise hwlat"), it["tracers"]
+assert cj["clock_read_ns"] > 0, cj.get("clock_read_ns")
 print("check-rtvm: rtlat check on PREEMPT_RT: preempt ok, tracers ok; %s"
       % chk.splitlines()[-1].lstrip("# "))
 for step in ("latency", "trace", "timerlat", "serial", "hwlat", "rtla"):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""rtlat check on the fake trees, on this system and on PREEMPT_RT (rtvm)."""
+"""rtlat check on the fake trees, on this system and on PREEMPT_RT (make check-rtvm)."""
 import json
 import os
 import pathlib
@@ -8,7 +8,6 @@ import subprocess
 import pytest
 
 from conftest import RTLAT, ROOT, run
-from test_sysinfo import RTVM, _rtvm_usable
 
 SYSROOTS = ROOT / "tests" / "data" / "sysroots"
 BAD = SYSROOTS / "x86-badly-set-up"
@@ -162,25 +161,3 @@ def test_check_this_system():
         assert it["isolated_irqs"]["verdict"] == "n/a"
     if os.path.exists("/proc/config.gz"):
         assert it["debug_config"]["found"].endswith("(/proc/config.gz)")
-
-
-@pytest.mark.skipif(_rtvm_usable() is not None, reason=str(_rtvm_usable()))
-def test_check_under_rtvm(tmp_path):
-    """Debian's PREEMPT_RT kernel: check says so, with its tracers."""
-    p = subprocess.run(
-        [str(RTVM), "-t", "240", "-i", RTLAT, "-o", "/data/c.json",
-         "-d", str(tmp_path), "--", "sh", "-c",
-         "rtlat check -T 1; echo rc=$?; rtlat check -T 0 --json > /data/c.json"],
-        capture_output=True, text=True, timeout=300)
-    if p.returncode == 125:
-        pytest.fail("the RT guest did not finish: " + p.stderr[-500:])
-    d = json.loads((tmp_path / "c.json").read_text())
-    it = items(d)
-    assert it["preempt"]["verdict"] == "ok"
-    assert it["preempt"]["found"].startswith("PREEMPT_RT, kernel ")
-    assert it["tracers"]["verdict"] == "ok"
-    assert it["tracers"]["found"].startswith("timerlat osnoise hwlat")
-    assert d["clock_read_ns"] > 0
-    assert "preempt          ok       PREEMPT_RT" in p.stdout
-    rc = 2 if d["counts"]["bad"] else 0
-    assert "rc=%d" % rc in p.stdout
