@@ -110,8 +110,9 @@ static const struct optdesc suite_opts[] = {
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
 	{ "irq-source", 0, required_argument, "SRC",
-	  "run rtlat irq with --source SRC (net, net:HOST); without it irq\n"
-	  "is not run", OPT_IRQ_SOURCE },
+	  "run rtlat irq with --source SRC (net, net:HOST,\n"
+	  "serial:TX,RX, gpio:CHIP:OUT,IN); without it irq is not run",
+	  OPT_IRQ_SOURCE },
 	{ "test-args", 0, required_argument, "TEST:ARGS",
 	  "extra arguments for every run of TEST, e.g. \"latency:-p 200\"", OPT_TEST_ARGS },
 	{ "file", 'f', required_argument, "FILE",

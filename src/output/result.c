@@ -24,6 +24,17 @@
 #include "core/timeutil.h"
 #include "core/url.h"
 
+void result_check_json(struct jw *w, const struct run *r)
+{
+	if (r->check) {
+		jw_obj_begin(w, "check");
+		syscheck_json_compact(r->check, w);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "check");
+	}
+}
+
 void result_outcome_json(struct jw *w, const struct run *r)
 {
 	int i;
@@ -162,13 +173,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	} else {
 		jw_null(w, "system");
 	}
-	if (r->check) {
-		jw_obj_begin(w, "check");
-		syscheck_json_compact(r->check, w);
-		jw_obj_end(w);
-	} else {
-		jw_null(w, "check");
-	}
+	result_check_json(w, r);
 
 	jw_obj_begin(w, "config");
 	if (o->period_ns)

@@ -48,6 +48,9 @@ void result_headline(struct run *r, int fd, const char *status);
 /* Members "warnings", "error" and "break" (the sample that exceeded
  * --break, or null) of a run. Shared by every result writer. */
 void result_outcome_json(struct jw *w, const struct run *r);
+/* "check": rtlat check's findings at the start of the run, compact
+ * (core/syscheck.h), or null when they could not be read. */
+void result_check_json(struct jw *w, const struct run *r);
 
 
 /* The result files of a run for engine_env.result: result_write(),

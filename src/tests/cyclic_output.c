@@ -621,6 +621,7 @@ static void json_body(struct run *r, struct jw *w, int return_code)
 		jw_null(w, "break_ns");
 	result_cobalt_json(w, r);
 	result_outcome_json(w, r);
+	result_check_json(w, r);
 	jw_obj_end(w);
 }
 

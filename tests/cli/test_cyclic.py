@@ -6,6 +6,7 @@ duration: only options honoured, accounting identities, formats and exit
 status. The stall test makes a latency of a known least size with a busy
 loop at a higher SCHED_FIFO priority on the measured CPU.
 """
+import json
 import os
 import re
 import signal
@@ -263,6 +264,11 @@ def test_json_one_thread(tmp_path):
     assert t["latency"]["samples"] == t["cycles"]
     assert t["histogram"] == {}
     assert set(t["latency"]["percentiles_ns"]) >= {"p50", "p99"}
+    # the conditions, as every result file of rtlat's: rtlat check's items
+    chk = json.loads(run(["check", "--json", "-T", "0"]).stdout)
+    assert [i["id"] for i in d["check"]["items"]] == \
+        [i["id"] for i in chk["items"]]
+    assert sum(d["check"]["counts"].values()) == len(chk["items"])
 
 
 @needs_root
