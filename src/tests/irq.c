@@ -1145,6 +1145,23 @@ static void irq_summary(struct run *r)
 	const struct irq_test *t = r->priv;
 	int i;
 
+	/* a run that served nothing measured nothing: said, not passed over
+	 * (a wiring mistake is not a quiet run); and a sender that missed
+	 * many periods sent fewer stimuli than asked */
+	if (t->mode != MODE_RESPOND && t->sent && !t->tr.served)
+		engine_warn(r, "none of the %llu events sent was served: %s",
+			    (unsigned long long)t->sent,
+			    t->is_serial ? "are TX and RX wired to each other (null-modem cable, or a TX-RX loop)?" :
+			    t->is_gpio ? "is the output line wired to the input line?" :
+			    t->mode == MODE_HOST ? "is rtlat irq --respond running there, on this port?" :
+			    "no answer came back");
+	if (t->mode != MODE_RESPOND && t->sender_missed &&
+	    t->sender_missed * 100 >= t->sent + t->sender_missed)
+		engine_warn(r, "the sender missed %llu of %llu periods (%.1f %%): fewer stimuli than asked; a longer period or a higher priority helps",
+			    (unsigned long long)t->sender_missed,
+			    (unsigned long long)(t->sent + t->sender_missed),
+			    100.0 * (double)t->sender_missed /
+			    (double)(t->sent + t->sender_missed));
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
 	figures_lines(r, LINE_SUMMARY);		/* irq_lines */

@@ -248,6 +248,10 @@ void irq_serial_rates(char *buf, size_t len);
 /* One character's time on the line at @baud: 10 bits (start, 8 data,
  * stop) / baud, in ns. */
 int64_t irq_serial_char_ns(int baud);
+/* Is the port @path one of the kernel's consoles, as listed in @consoles
+ * (/proc/consoles)? irq_serial_open() refuses those. */
+bool irq_serial_is_console(const char *path, const char *consoles);
+
 /* Open both ports raw (8N1, no flow control) at the baud rate, exclusive
  * (TIOCEXCL), their settings saved and the guard started. 0, or -1 with
  * @err naming the port and why (no such port, no UART, busy, permission,

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -234,11 +235,46 @@ static int guard_start(struct irq_serial *p, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * Is @path a console of the kernel's (/proc/consoles: "ttyS0 -W- (EC p a)
+ * 4:64")? Its stimulus bytes would be written into the console, and its
+ * raw settings take the console's input. @consoles: that file's path.
+ */
+bool irq_serial_is_console(const char *path, const char *consoles)
+{
+	char real[PATH_MAX], line[256], name[64];
+	const char *base;
+	bool yes = false;
+	FILE *f;
+
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	f = fopen(consoles, "re");
+	if (!f)
+		return false;
+	while (!yes && fgets(line, sizeof(line), f))
+		yes = sscanf(line, "%63s", name) == 1 && !strcmp(name, base);
+	fclose(f);
+	return yes;
+}
+
 int irq_serial_open(struct irq_serial *p, char *err, size_t len)
 {
 	speed_t speed = B115200;
 	size_t i;
 	int fd;
+
+	for (i = 0; i < 2; i++) {
+		const char *port = i ? p->tx : p->rx;
+
+		if (irq_serial_is_console(port, "/proc/consoles")) {
+			snprintf(err, len, "--source serial: %s port %s is a console of the kernel's (/proc/consoles): its stimulus bytes would go to the console; wire two other ports",
+				 i ? "TX" : "RX", port);
+			return -1;
+		}
+	}
 
 	for (i = 0; i < NRATES; i++)
 		if (rates[i].baud == p->baud)

@@ -352,6 +352,12 @@ def test_host_without_responder_counts_lost(tmp_path, veth_pair):
     ev = check_accounting(load(hj), ("round_trip", "kernel_to_task"))
     assert ev["served"] == 0 and ev["lost"] == ev["sent"]
     assert "No answer from %s port 4770" % veth_pair in out
+    # nothing served is warned about (it passed as a quiet run), in the
+    # result too
+    why = "none of the %d events sent was served: is rtlat irq --respond" \
+        " running there, on this port?" % ev["sent"]
+    assert "warning: " + why in err
+    assert why in load(hj)["warnings"]
 
 
 # ---- errors ----------------------------------------------------------

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
 #include <string.h>
@@ -350,6 +351,25 @@ static void test_split_ring_wraps(void **state)
 	assert_int_equal(sp.ts, T0 + 30);
 }
 
+static void test_console_port(void **state)
+{
+	char root[] = "/tmp/rtlat-serial-XXXXXX", f[300];
+	static const char cons[] =
+		"tty0                 -WU (E  p  )    4:1\n"
+		"ttyS0                -W- (EC p a)    4:64\n";
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	scratch_put(root, "/proc/consoles", cons, sizeof(cons) - 1);
+	snprintf(f, sizeof(f), "%s/proc/consoles", root);
+	assert_true(irq_serial_is_console("/dev/ttyS0", f));
+	assert_true(irq_serial_is_console("ttyS0", f));
+	assert_false(irq_serial_is_console("/dev/ttyS4", f));
+	assert_false(irq_serial_is_console("/dev/ttyS00", f));
+	/* no such file: nothing known to be a console */
+	assert_false(irq_serial_is_console("/dev/ttyS0", "/nonexistent/consoles"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_character_time),
 		cmocka_unit_test(test_interrupt_of_the_port),
+		cmocka_unit_test(test_console_port),
 		cmocka_unit_test(test_split_parts),
 		cmocka_unit_test(test_split_loop_tx_interrupt_first),
 		cmocka_unit_test(test_split_without_the_interrupt),
