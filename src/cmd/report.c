@@ -137,6 +137,9 @@ struct compare_cli {
 	struct rep_cli c;	/* first: report_opt() takes it */
 	struct gate_opts g;
 	bool gate, json;
+	const char *gate_only;	/* an option of --gate given (--margin...) */
+	struct gate_refusal *ref;	/* tables the gate refused */
+	size_t nref;
 };
 
 static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
@@ -152,9 +155,11 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 		cc->json = true;
 		return 0;
 	case K_MARGIN:
+		cc->gate_only = "--margin";
 		why = gate_margin_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
 	case K_GATE_METRICS:
+		cc->gate_only = "--gate-metrics";
 		why = gate_metrics_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
 	default:
@@ -175,28 +180,22 @@ static void select_runs(const struct rep_runs *pool, const struct filter *f,
 
 /* Compare (or gate) @a against @b: rows in *@rows (and *@gates with
  * --gate), their number in *@n. Returns 0, or 1 when the gate refused a
- * table (said). */
-static int sides(const struct compare_cli *cc, const struct rep_runs *a,
+ * table (said; the others are gated, the refused in cc->ref). */
+static int sides(struct compare_cli *cc, const struct rep_runs *a,
 		 const struct rep_runs *b, struct cmp_row **rows,
 		 struct gate_row **gates, size_t *n)
 {
-	long g;
 	size_t k;
 
 	if (!cc->gate) {
 		*n = cmp_sides(a, b, rows);
 		return 0;
 	}
-	g = gate_sides(a, b, &cc->g, gates);
-	if (g < 0) {
-		*n = 0;
-		return 1;
-	}
-	*n = (size_t)g;
+	*n = gate_sides(a, b, &cc->g, gates, &cc->ref, &cc->nref);
 	*rows = xcalloc(*n + 1, sizeof(**rows));
 	for (k = 0; k < *n; k++)
 		(*rows)[k] = (*gates)[k].c;
-	return 0;
+	return cc->nref ? 1 : 0;
 }
 
 static int compare_main(int argc, char **argv)
@@ -211,6 +210,7 @@ static int compare_main(int argc, char **argv)
 	struct compare_cli cc;
 	char **paths, *sel[2], *selbuf[2] = { NULL, NULL };
 	int first, nopt, nargs, r, ret = 0, np = 0, ns = 0, i;
+	bool sel_first = false;	/* the one selector came before the files */
 	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 	struct rep_cli *c = &cc.c;
 	size_t n = 0, k;
@@ -218,6 +218,9 @@ static int compare_main(int argc, char **argv)
 	rep_cli_init(c);
 	gate_opts_init(&cc.g);
 	cc.gate = cc.json = false;
+	cc.gate_only = NULL;
+	cc.ref = NULL;
+	cc.nref = 0;
 	import_set_load_names(cmd_load_names());
 	paths = xcalloc((size_t)nargs + 1, sizeof(*paths));
 	runs_init(&pool);
@@ -262,6 +265,12 @@ static int compare_main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	if (cc.gate_only && !cc.gate) {
+		log_error("%s goes with --gate (without it nothing is gated and compare exits 0 whatever it finds)",
+			  cc.gate_only);
+		ret = 1;
+		goto out;
+	}
 	for (i = nopt; i < nargs; i++) {
 		if (access(av[i], F_OK) && strchr(av[i], '=')) {
 			if (ns == 2) {
@@ -270,6 +279,8 @@ static int compare_main(int argc, char **argv)
 				ret = 1;
 				goto out;
 			}
+			if (!ns && !np)
+				sel_first = true;
 			sel[ns++] = av[i];
 		} else {
 			paths[np++] = av[i];
@@ -281,8 +292,9 @@ static int compare_main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	if (ns == 1) {
-		log_error("one selector ('%s'): give two, one per side", sel[0]);
+	if (ns == 1 && !np) {
+		log_error("one selector ('%s') and no file: give two selectors (one per side), or one side as a selector over the history and the other as files or directories (e.g. board=NAME,baseline=yes results/)",
+			  sel[0]);
 		ret = 1;
 		goto out;
 	}
@@ -302,12 +314,9 @@ static int compare_main(int argc, char **argv)
 			goto out;
 		}
 		/* the pool: the files among the operands, and the database
-		 * (--db, or the default one when no file is given) */
-		if (np && import_paths(paths, np, &c->imp, &pool))
-			ret = 1;
-		if (!np || c->db)
-			ret |= rep_cli_load(c, NULL, 0, &pool);
-		runs_filter(&pool, &c->flt);
+		 * (--db, or the default one when no file is given); a run in
+		 * both counts once */
+		ret = rep_cli_load(c, np ? paths : NULL, np, &pool);
 		select_runs(&pool, &fa, &a);
 		select_runs(&pool, &fb, &b);
 		if (!a.n || !b.n) {
@@ -315,6 +324,32 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
+		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
+	} else if (ns == 1) {
+		/* one side a selector over the history (--db or the default
+		 * one), the other the files: "board=vm,baseline=yes new/" */
+		struct rep_runs *hs = sel_first ? &a : &b, *fs = sel_first ? &b : &a;
+		struct filter f;
+
+		selbuf[0] = xstrdup(sel[0]);
+		if (rep_selector_parse(selbuf[0], &f)) {
+			ret = 1;
+			goto out;
+		}
+		ret = rep_cli_load(c, NULL, 0, &pool);
+		select_runs(&pool, &f, hs);
+		if (import_paths(paths, np, &c->imp, fs))
+			ret = 1;
+		runs_filter(fs, &c->flt);
+		if (!hs->n) {
+			log_error("selector '%s' picks no run of the history %s",
+				  sel[0], rdb_shown(c->db ? c->db :
+						    rdb_default_path()));
+			ret = 1;
+			goto out;
+		}
+		if (!fs->n)
+			goto out;
 		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
 	} else if (np == 2) {
 		ret = rep_cli_load(c, &paths[0], 1, &a);
@@ -332,6 +367,10 @@ static int compare_main(int argc, char **argv)
 		if (!n && pool.n)
 			log_error("%s: no table with two runs to compare", paths[0]);
 	}
+	if (!n && cc.json && cc.nref) {
+		gate_print_json(stdout, gates, n, cc.ref, cc.nref, &cc.g);
+		goto flush;
+	}
 	if (!n) {
 		if (ret)
 			goto out;	/* refused: said */
@@ -341,7 +380,7 @@ static int compare_main(int argc, char **argv)
 		goto out;
 	}
 	if (cc.json) {
-		gate_print_json(stdout, gates, n, &cc.g);
+		gate_print_json(stdout, gates, n, cc.ref, cc.nref, &cc.g);
 		goto flush;
 	}
 	if (c->fmt == OUT_CSV)
@@ -369,7 +408,7 @@ static int compare_main(int argc, char **argv)
 	}
 	if (cc.gate && c->fmt != OUT_CSV) {
 		putchar('\n');
-		gate_print_summary(stdout, gates, n);
+		gate_print_summary(stdout, gates, n, cc.nref);
 	}
 flush:
 	if (cc.gate && !ret && gate_failed(gates, n))
@@ -381,6 +420,7 @@ flush:
 out:
 	free(rows);
 	free(gates);
+	free(cc.ref);
 	free(selbuf[0]);
 	free(selbuf[1]);
 	free(paths);

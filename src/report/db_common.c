@@ -44,6 +44,14 @@ void db_run_hash(const struct rep_run *r, char out[REP_IDENT_LEN])
 		     out);
 }
 
+void rdb_identity(const struct rep_run *r, char out[REP_IDENT_LEN])
+{
+	if (r->ident[0])
+		memcpy(out, r->ident, REP_IDENT_LEN);
+	else
+		db_run_hash(r, out);
+}
+
 /* The names of the percentiles of @s that are lower bounds, blank
  * separated ("p99.9 p99.99"), or NULL for none. */
 const char *db_pct_bounds(const struct rep_series *s, char *buf,

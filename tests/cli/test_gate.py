@@ -10,6 +10,7 @@ as a latency >= D - period, and a verdict is asserted only where the
 baseline's measured limit leaves room for it (else the test says why it
 cannot tell)."""
 import csv
+import datetime
 import io
 import json
 import math
@@ -27,9 +28,10 @@ HERE = ROOT / "tests" / "cli"
 
 
 def result(path, lat_ns, *, test="latency", load=None, overruns=0,
-           period_ns=1000000, host="board1", minute=0, hist=True):
+           period_ns=1000000, host="board1", minute=0, hist=True, cpus=None):
     """Write a result file of rtlat's shape whose samples are @lat_ns (a
-    linear histogram of 1 us buckets up to 1 ms, overflow above)."""
+    linear histogram of 1 us buckets up to 1 ms, overflow above); with
+    @cpus, a thread per CPU of the list (each with the whole figures)."""
     lat = sorted(int(v) for v in lat_ns)
     n = len(lat)
     buckets, over = {}, 0
@@ -58,6 +60,9 @@ def result(path, lat_ns, *, test="latency", load=None, overruns=0,
            "config": {"period_ns": period_ns},
            "loads": [{"name": load}] if load else [],
            "unit": "ns", "summary": {"latency": s}}
+    if cpus:
+        doc["threads"] = [{"id": i, "cpu": c, "series": {"latency": s}}
+                          for i, c in enumerate(cpus)]
     path.write_text(json.dumps(doc))
     return path
 
@@ -76,7 +81,7 @@ def baseline(tmp_path, runs=3, **kw):
 
 
 def verdicts(out):
-    """{"lat max": ("FAIL", reason), ...} from the text output."""
+    """{"lat max": ("fail", reason), ...} from the text output."""
     v = {}
     for line in out.splitlines():
         if line.startswith("gate ") and ": " in line:
@@ -101,14 +106,14 @@ def test_worse_tail_beyond_the_noise_fails_naming_the_metric(tmp_path):
                  gauss(10, 19950) + [500000] * 50, minute=10)
     p = gate(base, new, check=2)
     v = verdicts(p.stdout)
-    assert v["lat max"][0] == "FAIL"
-    assert v["p99.9"][0] == "FAIL"
+    assert v["lat max"][0] == "fail"
+    assert v["p99.9"][0] == "fail"
     assert v["lat avg"][0] == "pass"
     assert v["overrun"][0] == "pass"
     assert "the spread of 3 baseline runs" in v["lat max"][1]
     assert "worse by 47" in v["lat max"][1]       # 500 - ~28 us
     last = p.stdout.strip().splitlines()[-1]
-    assert last.startswith("gate: FAIL") and "lat max" in last
+    assert last.startswith("gate: fail") and "lat max" in last
     # the same verdicts in the JSON document and the CSV columns
     doc = json.loads(gate("--json", base, new, check=2).stdout)
     assert doc["schema"] == "rtlat-gate" and doc["verdict"] == "fail"
@@ -123,8 +128,8 @@ def test_worse_tail_beyond_the_noise_fails_naming_the_metric(tmp_path):
     rows = list(csv.DictReader(io.StringIO(
         gate("--csv", base, new, check=2).stdout)))
     g = {r["metric"]: r["gate"] for r in rows}
-    assert g == {"lat min": "", "lat avg": "pass", "lat max": "FAIL",
-                 "p99.9": "FAIL", "overrun": "pass"}
+    assert g == {"lat min": "", "lat avg": "pass", "lat max": "fail",
+                 "p99.9": "fail", "overrun": "pass"}
 
 
 def test_change_within_the_noise_passes(tmp_path):
@@ -142,7 +147,7 @@ def test_change_within_the_noise_passes(tmp_path):
     slower = result(tmp_path / "slower.json", gauss(12, mean=24000),
                     minute=12)
     v = verdicts(gate(base, slower, check=2).stdout)
-    assert v["lat avg"][0] == "FAIL"
+    assert v["lat avg"][0] == "fail"
     # --gate-metrics: only what is asked is gated
     p = gate("--gate-metrics", "p99.9,overruns", base, slower)
     assert set(verdicts(p.stdout)) == {"p99.9", "overrun"}
@@ -159,7 +164,7 @@ def test_a_one_run_baseline_falls_back_to_the_margin(tmp_path):
     assert "noise unknown: the baseline has 1 run" in avg[1]
     assert "margin 10 %" in avg[1]
     v = verdicts(gate("--margin", "2%", base, new, check=2).stdout)
-    assert v["lat avg"][0] == "FAIL" and "margin 2 %" in v["lat avg"][1]
+    assert v["lat avg"][0] == "fail" and "margin 2 %" in v["lat avg"][1]
     for bad in ("-1%", "ten", "10%%", "2000"):
         p = gate("--margin", bad, base, new, check=1)
         assert "--margin" in p.stderr
@@ -170,7 +175,7 @@ def test_mismatched_test_kinds_loads_and_periods_are_refused(tmp_path):
     cases = {
         "same load": dict(load="hell"),
         "same test kind": dict(test="switch"),
-        "sampled every 100000 ns": dict(period_ns=100000),
+        "sampled every 100 us, its baseline every 1000 us": dict(period_ns=100000),
     }
     for why, kw in cases.items():
         new = result(tmp_path / "new.json", gauss(30), minute=30, **kw)
@@ -234,7 +239,7 @@ def test_db_baseline_set_show_clear_and_gate(tmp_path):
     # the baseline of a board: a selector over the history
     p = run(["compare", "--gate", "--db", db, "board=board1,baseline=yes",
              "label=worse"], check=2)
-    assert verdicts(p.stdout)["lat max"][0] == "FAIL"
+    assert verdicts(p.stdout)["lat max"][0] == "fail"
     assert "A = base0 and 2 more runs" in p.stdout
     # marking one run replaces the board's baseline of that table; another
     # board's is its own
@@ -305,13 +310,14 @@ def suite_base(tmp_path, **kw):
 @needs_root
 def test_suite_gate_fails_with_verdicts_in_json_lava_and_junit(tmp_path):
     out, junit = tmp_path / "out", tmp_path / "j.xml"
+    kcidb = tmp_path / "k.json"
     base = suite_base(tmp_path)
     p = run(["suite", "-T", "1", "--warmup", "0.2s", "--tests", "latency",
              "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
              base, "--gate-metrics", "avg,max", "--lava",
-             "--junit", junit], check=2, timeout=120)
+             "--junit", junit, "--kcidb", kcidb], check=2, timeout=120)
     v = verdicts(p.stdout)
-    assert v["lat avg"][0] == "FAIL" and v["lat max"][0] == "FAIL"
+    assert v["lat avg"][0] == "fail" and v["lat max"][0] == "fail"
     assert "release gate failed" in p.stderr
     assert "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=latency-none-latency-gate-avg RESULT=fail" in p.stdout
     assert json.loads((out / "suite.json").read_text())["gate"] == {
@@ -321,19 +327,69 @@ def test_suite_gate_fails_with_verdicts_in_json_lava_and_junit(tmp_path):
     assert doc["verdict"] == "fail" and doc["metrics"] == ["avg", "max"]
     x = junit.read_text()
     assert 'name="latency-none-latency-gate-avg"' in x
-    assert '<failure message="FAIL: worse by' in x
-    assert "gate lat avg: FAIL" in (out / "report.txt").read_text()
+    assert '<failure message="fail: worse by' in x
+    report = (out / "report.txt").read_text()
+    assert "gate lat avg: fail" in report
+    # the exit status line says why, after the verdicts
+    lines = [l for l in report.splitlines() if l]
+    assert lines[-1] == "Exit status: 2 (the release gate failed: a gated " \
+        "metric is worse than the baseline beyond its limit)"
+    assert lines[-2].startswith("gate: fail: worse than the baseline")
+    assert not lines[-2].endswith(";")
+    # KCIDB: the gate cases under their table's path, every test with its
+    # start time
+    tests = json.loads(kcidb.read_text())["tests"]
+    paths = {t["path"] for t in tests}
+    assert {"rtlat.latency.none.latency.gate.avg",
+            "rtlat.latency.none.latency.gate.max",
+            "rtlat.latency.none.latency.max"} <= paths, paths
+    assert all(t.get("start_time", "").startswith("20") for t in tests)
+    start = json.loads((out / "01-latency-none.json").read_text())[
+        "start_time"]
+    iso = lambda t: datetime.datetime.fromisoformat(t.replace("Z", "+00:00"))
+    for t in tests:     # the run's start: before its measurement began
+        d = (iso(start) - iso(t["start_time"])).total_seconds()
+        assert 0 <= d < 30, (t["start_time"], start)
 
 
 @needs_root
 def test_suite_gate_refuses_another_load_and_needs_a_baseline(tmp_path):
+    """What the baseline lacks (a load state, a test) is found before the
+    first run: exit 1, nothing run. A table refused only once its runs
+    are there (another period) is said in the report, gate.json and the
+    exit status line, with the other tables gated all the same."""
     out = tmp_path / "out"
     p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
              "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
              suite_base(tmp_path, load="hell")], check=1, timeout=120)
-    assert "gate refused" in p.stderr and "same load" in p.stderr
+    assert "has no matching run for: latency none (only under other loads)" \
+        in p.stderr and "nothing was run" in p.stderr
+    assert not out.exists()
+    (tmp_path / "b2").mkdir()
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency,switch",
+             "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
+             suite_base(tmp_path / "b2")], check=1, timeout=120)
+    assert "has no matching run for: switch none;" in p.stderr
+    assert not out.exists()
+    # refused after the runs: sampled at another period than the baseline
+    base = tmp_path / "b3"
+    base.mkdir()
+    for i in range(3):
+        result(base / ("b%d.json" % i), [100] * 20000, minute=i)
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+             "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
+             base], check=1, timeout=120)
+    assert "gate refused" in p.stderr and \
+        "sampled every 100 us, its baseline every 1000 us" in p.stderr
     assert json.loads((out / "suite.json").read_text())["gate"]["verdict"] \
         == "refused"
+    doc = json.loads((out / "gate.json").read_text())
+    assert doc["verdict"] == "refused" and doc["tables"] == []
+    (r,) = doc["refused"]
+    assert r["title"] == "LATENCY without load" and "1000 us" in r["reason"]
+    last = (out / "report.txt").read_text().rstrip().splitlines()[-1]
+    assert last == "Exit status: 1 (the release gate refused 1 table: no " \
+        "baseline of the same test kind, load and period)"
     # before any run: the baseline is missing or not said
     p = run(["suite", "--tests", "latency", "--gate"], check=1)
     assert "--gate needs the baseline" in p.stderr
