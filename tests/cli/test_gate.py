@@ -19,6 +19,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -216,6 +217,119 @@ def test_a_longer_run_is_compared_at_equal_samples(tmp_path):
             assert "compared at equal samples" in reason
         else:
             assert verdict == "weak" and "not like for like" in reason
+
+
+def test_overruns_are_compared_as_rates_over_the_run_lengths(tmp_path):
+    """A baseline of three runs of 5000 samples with 10, 12 and 11
+    overruns; a run ten times as long at the same rate (110) passes, as
+    the 33 overruns in 15033 periods give 110.0 expected in its 50110;
+    twice that rate (220) fails. The reason gives the counts and the
+    lengths."""
+    d = tmp_path / "base"
+    d.mkdir()
+    for i, o in enumerate((10, 12, 11)):
+        result(d / ("b%d.json" % i), gauss(i, n=5000), overruns=o, minute=i)
+    same = result(tmp_path / "same.json", gauss(7, n=50000), overruns=110,
+                  minute=7)
+    p = gate("--gate-metrics", "overruns", d, same, check=0)
+    verdict, reason = verdicts(p.stdout)["overrun"]
+    assert verdict == "pass", reason
+    assert reason.startswith("110 in 50110 periods against 33 in 15033 "
+                             "periods of the baseline (3 runs): at the "
+                             "baseline's rate 110.0 expected, +0.0: within")
+    doc = json.loads(gate("--json", "--gate-metrics", "overruns", d, same,
+                          check=0).stdout)
+    m = doc["tables"][0]["metrics"][0]
+    assert m["compared"] == 110 and m["expected"] == 110.0
+    worse = result(tmp_path / "worse.json", gauss(8, n=50000), overruns=220,
+                   minute=8)
+    verdict, reason = verdicts(gate("--gate-metrics", "overruns", d, worse,
+                                    check=2).stdout)["overrun"]
+    assert verdict == "fail" and "more than the limit" in reason, reason
+    assert "220 in 50220 periods" in reason
+
+
+def test_a_refused_table_keeps_the_other_verdicts(tmp_path):
+    """New runs of latency (with a baseline) and switch (without): switch
+    is refused, latency gated all the same; exit 1 (the gate is not
+    whole), the refusal in the text summary and the JSON."""
+    base = baseline(tmp_path)
+    new = tmp_path / "new"
+    new.mkdir()
+    result(new / "lat.json", gauss(30), minute=30)
+    result(new / "sw.json", gauss(31), minute=31, test="switch")
+    p = gate(base, new, check=1)
+    assert "gate refused: SWITCH" in p.stderr
+    assert verdicts(p.stdout)["lat max"][0] == "pass"
+    last = p.stdout.strip().splitlines()[-1]
+    assert last.startswith("gate: refused:") and \
+        "1 table refused, not compared" in last
+    doc = json.loads(gate("--json", base, new, check=1).stdout)
+    assert doc["verdict"] == "refused"
+    assert [t["title"] for t in doc["tables"]] == ["LATENCY without load"]
+    (r,) = doc["refused"]
+    assert r["title"].startswith("SWITCH") and "same test kind" in r["reason"]
+    # a failing table stays a failure in the JSON, the exit status is 1
+    bad = new / "lat.json"
+    result(bad, gauss(32, 19950) + [500000] * 50, minute=32)
+    doc = json.loads(gate("--json", base, new, check=1).stdout)
+    assert doc["verdict"] == "fail" and doc["refused"]
+
+
+def test_gate_options_need_gate_and_the_notes(tmp_path):
+    """--margin and --gate-metrics without --gate are refused (a CI job
+    that forgot --gate would always pass); a new run on other CPUs than
+    the baseline's, and one that is itself in the baseline, are noted."""
+    base = baseline(tmp_path)
+    new = result(tmp_path / "new.json", gauss(30), minute=30)
+    for opt in (["--margin", "5"], ["--gate-metrics", "max"]):
+        p = run(["compare"] + opt + [base, new], check=1)
+        assert "%s goes with --gate" % opt[0] in p.stderr
+    p = gate(base, base / "base1.json", check=0)
+    assert "note: the new run base1 is itself in the baseline" in p.stdout
+    cb = tmp_path / "cb"
+    cb.mkdir()
+    for i in range(2):
+        result(cb / ("c%d.json" % i), gauss(i), minute=i, cpus=[1])
+    two = result(tmp_path / "two.json", gauss(5), minute=5, cpus=[0, 1])
+    p = gate(cb, two, check=0)
+    assert "note: the new runs sampled with 2 threads on CPU 0-1, the " \
+        "baseline with 1 on CPU 1: not the same placement" in p.stdout
+    doc = json.loads(gate("--json", cb, two, check=0).stdout)
+    assert "not the same placement" in doc["tables"][0]["note"]
+    assert "A = c0 and 1 more run," in p.stdout
+
+
+def test_one_selector_over_the_history_and_files(tmp_path):
+    """compare --gate --db H board=...,baseline=yes NEW/ (the CI recipe):
+    the baseline from the history, the new runs from the files. A run in
+    the files and in the history counts once (by identity, as db add)."""
+    db = tmp_path / "h.db"
+    base = baseline(tmp_path)
+    new = tmp_path / "new"
+    new.mkdir()
+    worse = result(new / "worse.json", gauss(40, 19950) + [500000] * 50,
+                   minute=40)
+    run(["db", "add", "--db", db, base, worse], check=0)
+    run(["db", "baseline", "set", "--db", db, "label=base*"], check=0)
+    for b in (new, worse):
+        p = run(["compare", "--gate", "--db", db,
+                 "board=board1,baseline=yes", b], check=2)
+        assert verdicts(p.stdout)["lat max"][0] == "fail"
+        assert "A = base0 and 2 more runs, B = worse" in p.stdout, p.stdout
+    # the selector after the files: they are the baseline
+    p = run(["compare", "--gate", "--db", db, new, "label=worse"], check=0)
+    assert "A = worse, B = worse" in p.stdout
+    # worse.json is in the history and given: one run, not two
+    p = run(["compare", "--gate", "--db", db, new,
+             "board=board1,baseline=yes", "label=worse"], check=2)
+    assert "B = worse\n" in p.stdout or "B = worse " in p.stdout, p.stdout
+    assert "(2 runs)" not in p.stdout
+    p = run(["compare", "--gate", "--db", db, "label=nothing*", new],
+            check=1)
+    assert "selector 'label=nothing*' picks no run of the history" in p.stderr
+    p = run(["compare", "--gate", "--db", db, "label=worse"], check=1)
+    assert "one selector ('label=worse') and no file" in p.stderr
 
 
 # ---- the history: baseline set, show, clear; migration ----
@@ -422,6 +536,63 @@ def test_suite_gate_against_the_history(tmp_path):
     avg = [m for m in t["metrics"] if m["key"] == "avg"][0]
     assert not avg["noise_known"]
     assert "noise unknown: the baseline has 1 run" in avg["reason"]
+
+
+@needs_root
+def test_suite_gate_db_fails_before_the_first_run(tmp_path):
+    """suite --gate --db: a history without a baseline for this board, or
+    a --db that cannot be reached or written, is found before the first
+    run: exit 1 at once, nothing run, the message says what to do."""
+    db, out = tmp_path / "h.db", tmp_path / "out"
+    run(["db", "add", "--db", db, suite_base(tmp_path, host="board0")],
+        check=0)
+    run(["db", "baseline", "set", "--db", db, "board=board0"], check=0)
+    args = ["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+            "--loads", "none", "-q", "-o", out]
+    p = run(args + ["--gate", "--db", db], check=1, timeout=30)
+    assert "has no baseline for board %s" % os.uname().nodename in p.stderr
+    assert "boards with a baseline: board0" in p.stderr
+    assert "nothing was run" in p.stderr and not out.exists()
+    # a server that is not there, a file that is no database
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"no database here" * 100)
+    for bad in ("postgresql://x@127.0.0.1:1/x", junk):
+        for gate_args in ([], ["--gate"]):
+            p = subprocess.run([RTLAT] + [str(a) for a in args] + gate_args
+                               + ["--db", str(bad)], capture_output=True,
+                               text=True, timeout=30)
+            assert p.returncode == 1, p.stderr
+            assert "nothing was run" in p.stderr or \
+                "cannot connect" in p.stderr, p.stderr
+            assert not out.exists()
+
+
+@needs_root
+@sqlite_only
+def test_suite_db_store_failing_at_the_end_says_where_the_runs_are(tmp_path):
+    """The history reachable before the runs and gone when they end: exit
+    1, the results are in the suite directory and the message gives the
+    db add command; the exit status line says so."""
+    db, out = tmp_path / "h.db", tmp_path / "out"
+    p = subprocess.Popen([RTLAT, "suite", "-T", "2", "--warmup", "0",
+                          "--tests", "latency", "--loads", "none", "-q",
+                          "-o", str(out), "--db", str(db)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    for _ in range(300):            # the checks are done: the suite runs
+        if (out / "suite.json").exists():
+            break
+        time.sleep(0.05)
+    assert db.exists() and (out / "suite.json").exists()
+    db.unlink()
+    db.mkdir()                       # no database can be opened there now
+    so, se = p.communicate(timeout=60)
+    assert p.returncode == 1, se
+    assert "the results are kept in %s/; store them later with: rtlat db " \
+        "add --db %s %s" % (out, db, out) in se
+    assert (out / "01-latency-none.json").exists()
+    assert "Exit status: 1 (the runs could not be stored in %s)" % db in \
+        (out / "report.txt").read_text()
 
 
 # ---- end to end: a stall is gated, a clean run is not ----
