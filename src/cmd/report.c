@@ -16,7 +16,7 @@
 #ifdef HAVE_REPORT
 #include "report/cli.h"
 
-enum { K_HTML = 400 };
+enum { K_HTML = 400, K_HTML_RUNS, K_LONGTERM };
 
 static const struct optdesc report_opts[] = {
 	{ "html", 0, required_argument, "FILE",
@@ -24,6 +24,14 @@ static const struct optdesc report_opts[] = {
 	  "plots (histogram, latency over time, tail, max/p99.9 bars; per\n"
 	  "board with runs over time, interval maxima and max/p99.9 over\n"
 	  "time per kernel)", K_HTML },
+	{ "html-runs", 0, required_argument, "N",
+	  "with --html: a run's own plots (histogram, latency over time)\n"
+	  "only for the N latest runs of each table (default: every run;\n"
+	  "0: none), for a page over a long history", K_HTML_RUNS },
+	{ "longterm", 0, no_argument, NULL,
+	  "with --html: only the long-term view (per board and kernel,\n"
+	  "interval maxima over time and max/p99.9 over runs) with the\n"
+	  "tables: no plot of a single run, no bars or tails", K_LONGTERM },
 	OPT_END,
 };
 
@@ -34,6 +42,19 @@ static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
 
 	if (d->key == K_HTML) {
 		c->html = arg;
+		return 0;
+	}
+	if (d->key == K_HTML_RUNS) {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (end == arg || *end || v < 0 || v > 1000000)
+			return opt_bad_value(d, arg, "a number of runs from 0");
+		c->out.html_runs = v;
+		return 0;
+	}
+	if (d->key == K_LONGTERM) {
+		c->out.html_longterm = true;
 		return 0;
 	}
 	r = rep_cli_opt(ctx, d, arg);
@@ -75,6 +96,12 @@ static int report_main(int argc, char **argv)
 	if (r) {
 		free(av);
 		return r > 0 ? 0 : 1;
+	}
+	if (!c.html && (c.out.html_runs >= 0 || c.out.html_longterm)) {
+		log_error("%s goes with --html", c.out.html_longterm ?
+			  "--longterm" : "--html-runs");
+		free(av);
+		return 1;
 	}
 	runs_init(&rs);
 	ret = rep_cli_load(&c, av + nopt, nargs - nopt, &rs);

@@ -78,6 +78,7 @@ void rep_cli_init(struct rep_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->out.unit_ns = 1000;	/* us, as rtlat suite, Xenomai and cyclictest */
+	c->out.html_runs = -1;
 	c->fmt = OUT_TEXT;
 }
 

@@ -46,6 +46,11 @@ void group_title(char *buf, size_t len, const struct group *g);
 struct out_opts {
 	int64_t unit_ns;	/* 1000 (us, 3 decimals, default) or 1 (ns) */
 	bool threads;		/* a row per thread under each run */
+	/* --html: plots of a run (histogram, latency over time) only for
+	 * the latest @html_runs runs of each table, -1 for every run */
+	long html_runs;
+	bool html_longterm;	/* --html: only the long-term view (its
+				 * plots, no table's bars and tails) */
 };
 
 #define TB_COLS 9
