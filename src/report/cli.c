@@ -9,7 +9,7 @@
 #include "report/cli.h"
 
 enum {
-	K_FORMAT = 256, K_INUNIT, K_SETLABEL, K_SETLOAD, K_SETTEST, K_DB,
+	K_FORMAT = 256, K_INUNIT, K_SETLABEL, K_SETLOAD, K_SETTEST, K_DB, K_URL,
 	K_LABEL, K_BOARD, K_KERNEL, K_TEST, K_LOAD, K_SINCE, K_UNTIL,
 	K_MD, K_CSV, K_UNIT, K_THREADS, K_QUIET,
 };
@@ -35,7 +35,7 @@ const struct optdesc rep_input_opts[] = {
 	  "(default $RTLAT_DB_URL, else $XDG_DATA_HOME/rtlat/history.db)", K_DB },
 	{ "url", 0, required_argument, "URL",
 	  "the history on a PostgreSQL server, postgresql://[USER@]HOST/DB\n"
-	  "(the same as --db URL)", K_DB },
+	  "(the same as --db URL)", K_URL },
 	OPT_END,
 };
 
@@ -230,6 +230,11 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")])
 			return opt_bad_value(d, arg, "a test kind: one word of letters, digits, '-' and '_' (latency, klatency, switch, ...)");
 		c->imp.test = arg;
+		return 0;
+	case K_URL:
+		if (!rdb_is_url(arg))
+			return opt_bad_value(d, arg, "a postgresql:// URL (an SQLite file goes with --db FILE)");
+		c->db = arg;
 		return 0;
 	case K_DB:
 		c->db = arg;
