@@ -691,3 +691,53 @@ def test_a_stall_is_gated_a_clean_run_is_not(tmp_path):
         pytest.skip("the clean run was stalled from elsewhere: %s" %
                     full["max"]["reason"])
     assert rc == 0 and m["avg"]["verdict"] == "pass", m["avg"]["reason"]
+
+
+def readme_hog():
+    """The hog of README's CI recipe (step 3), as the user runs it."""
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith("( for i in $(seq") and "chrt -f 99" in line:
+            return line.split(" & hog=$!")[0]
+    raise AssertionError("README has no hog line in its CI recipe")
+
+
+@needs_root
+def test_the_readme_recipe_proves_the_gate_bites(tmp_path):
+    """README's CI recipe on this machine: three short suites into the
+    history as the board's baseline, then a suite while the README's hog
+    holds CPU 1 for 100 ms every second: its latency max is >= 90 ms, and
+    where the baseline's limit leaves room below that, compare --gate
+    against the baseline from the history fails on it (exit 2)."""
+    if os.cpu_count() < 2:
+        pytest.skip("the recipe's hog holds CPU 1")
+    db = tmp_path / "lab.db"
+    args = ["suite", "-T", "3", "--warmup", "0.5s", "--tests", "latency",
+            "--loads", "none", "-q"]
+    for i in range(3):
+        p = run(args + ["-o", tmp_path / ("base-%d" % i), "--db", db],
+                timeout=120)
+        assert p.returncode in (0, 2), p.stderr
+    board = os.uname().nodename
+    run(["db", "baseline", "set", "--db", db, "board=" + board], check=0)
+    hog = subprocess.Popen(["bash", "-c", readme_hog()], cwd=tmp_path,
+                           start_new_session=True)
+    try:
+        p = run(args + ["-o", tmp_path / "bites"], timeout=120)
+    finally:
+        os.killpg(hog.pid, 9)
+        hog.wait()
+    assert p.returncode in (0, 2), p.stderr
+    res = json.loads((tmp_path / "bites" / "01-latency-none.json")
+                     .read_text())
+    assert res["summary"]["latency"]["max_ns"] >= 90e6   # the hog is seen
+    p = run(["compare", "--gate", "--json", "--db", db,
+             "board=%s,baseline=yes" % board, tmp_path / "bites"])
+    assert p.returncode in (0, 2), p.stderr
+    (t,) = json.loads(p.stdout)["tables"]
+    assert t["baseline_runs"] == 3 and t["new_runs"] == 1
+    m = {x["key"]: x for x in t["metrics"]}["max"]
+    if m["baseline"] + m["limit"] >= 90e6:
+        pytest.skip("this machine's noise now exceeds the hog's 100 ms: "
+                    "baseline max %s ns, limit %s ns" % (m["baseline"],
+                                                         m["limit"]))
+    assert m["verdict"] == "fail" and p.returncode == 2, m["reason"]
