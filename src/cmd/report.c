@@ -146,7 +146,8 @@ static const struct optdesc compare_opts[] = {
 	  "gated metric a verdict with its reason; exit 2 when one is worse\n"
 	  "than the baseline beyond its limit (the noise of the baseline's\n"
 	  "runs, at least --margin), 1 when a table of B has no baseline of\n"
-	  "the same test kind, load and period (refused, not compared)", K_GATE },
+	  "the same test kind, load and period (refused, not compared; the\n"
+	  "other tables are gated all the same)", K_GATE },
 	{ "margin", 0, required_argument, "PCT",
 	  "with --gate: the smallest worsening that fails, and the limit\n"
 	  "when the baseline has one run (noise unknown), in % of the\n"
@@ -254,7 +255,8 @@ static int compare_main(int argc, char **argv)
 	runs_init(&a);
 	runs_init(&b);
 	r = opt_parse(nopt, av, tables, compare_opt, &cc,
-		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR",
+		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR |\n"
+		      "       SELECTOR FILE|DIR...",
 		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
 		      "p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
 		      "cruncher and handshake) the values, the delta and % change, and\n"
@@ -266,7 +268,9 @@ static int compare_main(int argc, char **argv)
 		      "A and B are files or directories (groups of runs); one FILE compares\n"
 		      "within each of its tables the first run with the others; a SELECTOR\n"
 		      "KEY=GLOB[,KEY=GLOB] (label, board, kernel, test, load, since, until)\n"
-		      "picks a side from the given files or the history database.\n"
+		      "picks a side from the given files or the history database; one\n"
+		      "SELECTOR with files: the selector's side from the history, the\n"
+		      "files the other (\"board=NAME,baseline=yes new/\").\n"
 		      "Tables of A and B are matched by test kind (and series) and load: the\n"
 		      "same load where both sides have it (a load not recorded matches any);\n"
 		      "a test kind whose tables share no load on the two sides is compared\n"

@@ -1389,9 +1389,13 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "baseline (--baseline PATH, or --db FILE: rtlat db baseline set)\n"
 			      "per metric, as rtlat compare --gate; the verdicts follow the\n"
 			      "report and go to gate.json, --lava and --junit.\n"
-			      "Exit status: 0 ok, 1 a run failed (or --gate could not compare),\n"
-			      "2 --max-latency exceeded, --gate failed, or a threshold given\n"
-			      "with --test-args (--max-msw, --break).");
+			      "Before the first run, --gate checks that the baseline has this\n"
+			      "board (--db) and every test and load state, and --db that the\n"
+			      "history takes the runs (else exit 1, nothing run).\n"
+			      "Exit status: 0 ok, 1 a run failed (or --gate refused a table or\n"
+			      "could not compare, --db could not store), 2 --max-latency\n"
+			      "exceeded, --gate failed, or a threshold given with --test-args\n"
+			      "(--max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
 	if (!s->gate && (s->gate_baseline || s->gate_margin ||
