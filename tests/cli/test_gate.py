@@ -16,6 +16,7 @@ import json
 import math
 import os
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -442,6 +443,15 @@ def test_suite_gate_fails_with_verdicts_in_json_lava_and_junit(tmp_path):
     x = junit.read_text()
     assert 'name="latency-none-latency-gate-avg"' in x
     assert '<failure message="fail: worse by' in x
+    # each case's message is the verdict's whole reason, not cut short
+    import xml.etree.ElementTree as ET
+    msgs = {c.get("name"): (c.find("failure") if c.find("failure") is not
+                            None else c.find("skipped"))
+            for c in ET.parse(junit).iter("testcase")}
+    for m in doc["tables"][0]["metrics"]:
+        el = msgs["latency-none-latency-gate-%s" % m["key"]]
+        assert el is not None and el.get("message") == \
+            "%s: %s" % (m["verdict"], m["reason"]), el.get("message")
     report = (out / "report.txt").read_text()
     assert "gate lat avg: fail" in report
     # the exit status line says why, after the verdicts
@@ -575,7 +585,7 @@ def test_suite_db_store_failing_at_the_end_says_where_the_runs_are(tmp_path):
     db add command; the exit status line says so."""
     db, out = tmp_path / "h.db", tmp_path / "out"
     p = subprocess.Popen([RTLAT, "suite", "-T", "2", "--warmup", "0",
-                          "--tests", "latency", "--loads", "none", "-q",
+                          "--tests", "latency", "--loads", "none",
                           "-o", str(out), "--db", str(db)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
@@ -588,6 +598,7 @@ def test_suite_db_store_failing_at_the_end_says_where_the_runs_are(tmp_path):
     db.mkdir()                       # no database can be opened there now
     so, se = p.communicate(timeout=60)
     assert p.returncode == 1, se
+    assert re.search(r"note: 1 run of [^,]+ each, about", se), se
     assert "the results are kept in %s/; store them later with: rtlat db " \
         "add --db %s %s" % (out, db, out) in se
     assert (out / "01-latency-none.json").exists()
