@@ -373,7 +373,7 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 		runs_filter(fs, &c->flt);
 		if (!hs->n) {
-			log_error("selector '%s' picks no run of the history %s",
+			log_error("selector '%s' picks no run of the history %s (one selector takes its side from the history; two selectors pick both sides from the files given)",
 				  sel[0], rdb_shown(c->db ? c->db :
 						    rdb_default_path()));
 			ret = 1;

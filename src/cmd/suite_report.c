@@ -458,9 +458,10 @@ static const char *exit_reason(const struct suite *s, char *buf, size_t len)
 		return "ok";
 	for (i = 0; i < s->nruns; i++)
 		nerr += s->runs[i].ran && s->runs[i].error[0];
-	if (nerr)
-		n += (size_t)snprintf(buf, len, "%d run%s failed", nerr,
-				      nerr == 1 ? "" : "s");
+	if (nerr == 1)
+		n += (size_t)snprintf(buf, len, "a run failed");
+	else if (nerr)
+		n += (size_t)snprintf(buf, len, "%d runs failed", nerr);
 	if (s->exit_why[0] && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "",
 				      s->exit_why);
