@@ -443,7 +443,7 @@ static void gate_notes(struct gate_row *r, const struct group *a,
 	size_t n = 0;
 
 	r->note[0] = '\0';
-	if (ta && tb && (ta != tb || strcmp(ca, cb)))
+	if (ta && tb && (ta != tb || strcmp(ca, cb) != 0))
 		n += (size_t)snprintf(r->note, sizeof(r->note),
 				      "the new runs sampled with %zu thread%s on CPU %s, the baseline with %zu on CPU %s: not the same placement",
 				      tb, tb == 1 ? "" : "s", cb[0] ? cb : "?",
