@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rtlat db: the history of runs in an SQLite database.
+ * rtlat db: the history of runs in an SQLite file or a PostgreSQL
+ * database.
  *   rtlat db add PATH...      import and store (a run stored before is kept once)
  *   rtlat db list [FILTERS]   one line per stored run
  *   rtlat db remove ID...     forget runs
@@ -29,7 +30,8 @@ static const char db_usage[] =
 	"       rtlat db baseline set|show|clear [OPTIONS] [SELECTOR]";
 
 static const char db_about[] =
-	"Keep runs in a history database (SQLite): add imports result files,\n"
+	"Keep runs in a history database (an SQLite file, or a PostgreSQL\n"
+	"server's database given as postgresql://...): add imports result files,\n"
 	"suite directories and other tools' logs like rtlat report does and\n"
 	"stores every run with its threads, percentiles, histogram and interval\n"
 	"series (a run added twice is stored once); list shows the stored runs\n"
@@ -46,7 +48,7 @@ static const char db_about[] =
 	"--gate and rtlat suite --gate compare new runs with the baseline\n"
 	"(selector baseline=yes). rtlat report (without\n"
 	"FILE or with --db) and rtlat compare read the database. Default\n"
-	"database: "
+	"database: $RTLAT_DB_URL, else "
 	"$XDG_DATA_HOME/rtlat/history.db, else ~/.local/share/rtlat/history.db.\n"
 	"Options may come before or after the subcommand and its arguments;\n"
 	"\"--\" ends them.\n"

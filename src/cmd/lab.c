@@ -473,7 +473,15 @@ static void kcidb_case(void *ctx, const struct lab_case *c)
 	char path[256], node[64], id[512], what[48], *dash;
 	double v;
 
-	snprintf(path, sizeof(path), "%s", x->run_path);
+	if (c->gtest[0]) {
+		char t[64], l[64];
+
+		path_node(t, sizeof(t), c->gtest);
+		path_node(l, sizeof(l), c->gload[0] ? c->gload : "none");
+		snprintf(path, sizeof(path), "rtlat.%s.%s", t, l);
+	} else {
+		snprintf(path, sizeof(path), "%s", x->run_path);
+	}
 	if (c->what[0]) {
 		size_t n = strlen(path);
 

@@ -22,7 +22,7 @@ struct lab_case {
 	bool has_value;
 	char value[32];		/* "24.474" (us) or "3" (count) */
 	char units[24];		/* "us", "count", a load's "ops/s" */
-	char why[256];		/* failure or skip reason, "" */
+	char why[512];		/* failure or skip reason, "" */
 	/* its KCIDB status: PASS, FAIL, SKIP, ERROR (the run did not
 	 * complete, a load failed) or DONE (a measurement not judged) */
 	const char *status;
@@ -31,6 +31,9 @@ struct lab_case {
 	char what[48];		/* "max", "cpu1-max", "load-cpu" */
 	char gseries[96];	/* storage of series for a case made
 				 * elsewhere (the suite's --gate) */
+	/* the test and load of its table when not those of the run it
+	 * follows (the suite's --gate: KCIDB path rtlat.TEST.LOAD...), "" */
+	char gtest[32], gload[64];
 };
 
 /* @src as a case id (only [A-Za-z0-9_.-]) into @dst. */

@@ -16,7 +16,7 @@
 #ifdef HAVE_REPORT
 #include "report/cli.h"
 
-enum { K_HTML = 400 };
+enum { K_HTML = 400, K_HTML_RUNS, K_LONGTERM };
 
 static const struct optdesc report_opts[] = {
 	{ "html", 0, required_argument, "FILE",
@@ -24,6 +24,14 @@ static const struct optdesc report_opts[] = {
 	  "plots (histogram, latency over time, tail, max/p99.9 bars; per\n"
 	  "board with runs over time, interval maxima and max/p99.9 over\n"
 	  "time per kernel)", K_HTML },
+	{ "html-runs", 0, required_argument, "N",
+	  "with --html: a run's own plots (histogram, latency over time)\n"
+	  "only for the N latest runs of each table (default: every run;\n"
+	  "0: none), for a page over a long history", K_HTML_RUNS },
+	{ "longterm", 0, no_argument, NULL,
+	  "with --html: only the long-term view (per board and kernel,\n"
+	  "interval maxima over time and max/p99.9 over runs) with the\n"
+	  "tables: no plot of a single run, no bars or tails", K_LONGTERM },
 	OPT_END,
 };
 
@@ -34,6 +42,19 @@ static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
 
 	if (d->key == K_HTML) {
 		c->html = arg;
+		return 0;
+	}
+	if (d->key == K_HTML_RUNS) {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (end == arg || *end || v < 0 || v > 1000000)
+			return opt_bad_value(d, arg, "a number of runs from 0");
+		c->out.html_runs = v;
+		return 0;
+	}
+	if (d->key == K_LONGTERM) {
+		c->out.html_longterm = true;
 		return 0;
 	}
 	r = rep_cli_opt(ctx, d, arg);
@@ -75,6 +96,12 @@ static int report_main(int argc, char **argv)
 	if (r) {
 		free(av);
 		return r > 0 ? 0 : 1;
+	}
+	if (!c.html && (c.out.html_runs >= 0 || c.out.html_longterm)) {
+		log_error("%s goes with --html", c.out.html_longterm ?
+			  "--longterm" : "--html-runs");
+		free(av);
+		return 1;
 	}
 	runs_init(&rs);
 	ret = rep_cli_load(&c, av + nopt, nargs - nopt, &rs);
@@ -119,7 +146,8 @@ static const struct optdesc compare_opts[] = {
 	  "gated metric a verdict with its reason; exit 2 when one is worse\n"
 	  "than the baseline beyond its limit (the noise of the baseline's\n"
 	  "runs, at least --margin), 1 when a table of B has no baseline of\n"
-	  "the same test kind, load and period (refused, not compared)", K_GATE },
+	  "the same test kind, load and period (refused, not compared; the\n"
+	  "other tables are gated all the same)", K_GATE },
 	{ "margin", 0, required_argument, "PCT",
 	  "with --gate: the smallest worsening that fails, and the limit\n"
 	  "when the baseline has one run (noise unknown), in % of the\n"
@@ -137,6 +165,9 @@ struct compare_cli {
 	struct rep_cli c;	/* first: report_opt() takes it */
 	struct gate_opts g;
 	bool gate, json;
+	const char *gate_only;	/* an option of --gate given (--margin...) */
+	struct gate_refusal *ref;	/* tables the gate refused */
+	size_t nref;
 };
 
 static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
@@ -152,9 +183,11 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 		cc->json = true;
 		return 0;
 	case K_MARGIN:
+		cc->gate_only = "--margin";
 		why = gate_margin_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
 	case K_GATE_METRICS:
+		cc->gate_only = "--gate-metrics";
 		why = gate_metrics_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
 	default:
@@ -175,28 +208,22 @@ static void select_runs(const struct rep_runs *pool, const struct filter *f,
 
 /* Compare (or gate) @a against @b: rows in *@rows (and *@gates with
  * --gate), their number in *@n. Returns 0, or 1 when the gate refused a
- * table (said). */
-static int sides(const struct compare_cli *cc, const struct rep_runs *a,
+ * table (said; the others are gated, the refused in cc->ref). */
+static int sides(struct compare_cli *cc, const struct rep_runs *a,
 		 const struct rep_runs *b, struct cmp_row **rows,
 		 struct gate_row **gates, size_t *n)
 {
-	long g;
 	size_t k;
 
 	if (!cc->gate) {
 		*n = cmp_sides(a, b, rows);
 		return 0;
 	}
-	g = gate_sides(a, b, &cc->g, gates);
-	if (g < 0) {
-		*n = 0;
-		return 1;
-	}
-	*n = (size_t)g;
+	*n = gate_sides(a, b, &cc->g, gates, &cc->ref, &cc->nref);
 	*rows = xcalloc(*n + 1, sizeof(**rows));
 	for (k = 0; k < *n; k++)
 		(*rows)[k] = (*gates)[k].c;
-	return 0;
+	return cc->nref ? 1 : 0;
 }
 
 static int compare_main(int argc, char **argv)
@@ -211,6 +238,7 @@ static int compare_main(int argc, char **argv)
 	struct compare_cli cc;
 	char **paths, *sel[2], *selbuf[2] = { NULL, NULL };
 	int first, nopt, nargs, r, ret = 0, np = 0, ns = 0, i;
+	bool sel_first = false;	/* the one selector came before the files */
 	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 	struct rep_cli *c = &cc.c;
 	size_t n = 0, k;
@@ -218,13 +246,17 @@ static int compare_main(int argc, char **argv)
 	rep_cli_init(c);
 	gate_opts_init(&cc.g);
 	cc.gate = cc.json = false;
+	cc.gate_only = NULL;
+	cc.ref = NULL;
+	cc.nref = 0;
 	import_set_load_names(cmd_load_names());
 	paths = xcalloc((size_t)nargs + 1, sizeof(*paths));
 	runs_init(&pool);
 	runs_init(&a);
 	runs_init(&b);
 	r = opt_parse(nopt, av, tables, compare_opt, &cc,
-		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR",
+		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR |\n"
+		      "       SELECTOR FILE|DIR...",
 		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
 		      "p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
 		      "cruncher and handshake) the values, the delta and % change, and\n"
@@ -236,7 +268,9 @@ static int compare_main(int argc, char **argv)
 		      "A and B are files or directories (groups of runs); one FILE compares\n"
 		      "within each of its tables the first run with the others; a SELECTOR\n"
 		      "KEY=GLOB[,KEY=GLOB] (label, board, kernel, test, load, since, until)\n"
-		      "picks a side from the given files or the history database.\n"
+		      "picks a side from the given files or the history database; one\n"
+		      "SELECTOR with files: the selector's side from the history, the\n"
+		      "files the other (\"board=NAME,baseline=yes new/\").\n"
 		      "Tables of A and B are matched by test kind (and series) and load: the\n"
 		      "same load where both sides have it (a load not recorded matches any);\n"
 		      "a test kind whose tables share no load on the two sides is compared\n"
@@ -262,6 +296,12 @@ static int compare_main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	if (cc.gate_only && !cc.gate) {
+		log_error("%s goes with --gate (without it nothing is gated and compare exits 0 whatever it finds)",
+			  cc.gate_only);
+		ret = 1;
+		goto out;
+	}
 	for (i = nopt; i < nargs; i++) {
 		if (access(av[i], F_OK) && strchr(av[i], '=')) {
 			if (ns == 2) {
@@ -270,6 +310,8 @@ static int compare_main(int argc, char **argv)
 				ret = 1;
 				goto out;
 			}
+			if (!ns && !np)
+				sel_first = true;
 			sel[ns++] = av[i];
 		} else {
 			paths[np++] = av[i];
@@ -281,8 +323,9 @@ static int compare_main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	if (ns == 1) {
-		log_error("one selector ('%s'): give two, one per side", sel[0]);
+	if (ns == 1 && !np) {
+		log_error("one selector ('%s') and no file: give two selectors (one per side), or one side as a selector over the history and the other as files or directories (e.g. board=NAME,baseline=yes results/)",
+			  sel[0]);
 		ret = 1;
 		goto out;
 	}
@@ -302,12 +345,9 @@ static int compare_main(int argc, char **argv)
 			goto out;
 		}
 		/* the pool: the files among the operands, and the database
-		 * (--db, or the default one when no file is given) */
-		if (np && import_paths(paths, np, &c->imp, &pool))
-			ret = 1;
-		if (!np || c->db)
-			ret |= rep_cli_load(c, NULL, 0, &pool);
-		runs_filter(&pool, &c->flt);
+		 * (--db, or the default one when no file is given); a run in
+		 * both counts once */
+		ret = rep_cli_load(c, np ? paths : NULL, np, &pool);
 		select_runs(&pool, &fa, &a);
 		select_runs(&pool, &fb, &b);
 		if (!a.n || !b.n) {
@@ -315,6 +355,32 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
+		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
+	} else if (ns == 1) {
+		/* one side a selector over the history (--db or the default
+		 * one), the other the files: "board=vm,baseline=yes new/" */
+		struct rep_runs *hs = sel_first ? &a : &b, *fs = sel_first ? &b : &a;
+		struct filter f;
+
+		selbuf[0] = xstrdup(sel[0]);
+		if (rep_selector_parse(selbuf[0], &f)) {
+			ret = 1;
+			goto out;
+		}
+		ret = rep_cli_load(c, NULL, 0, &pool);
+		select_runs(&pool, &f, hs);
+		if (import_paths(paths, np, &c->imp, fs))
+			ret = 1;
+		runs_filter(fs, &c->flt);
+		if (!hs->n) {
+			log_error("selector '%s' picks no run of the history %s (one selector takes its side from the history; two selectors pick both sides from the files given)",
+				  sel[0], rdb_shown(c->db ? c->db :
+						    rdb_default_path()));
+			ret = 1;
+			goto out;
+		}
+		if (!fs->n)
+			goto out;
 		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
 	} else if (np == 2) {
 		ret = rep_cli_load(c, &paths[0], 1, &a);
@@ -332,6 +398,10 @@ static int compare_main(int argc, char **argv)
 		if (!n && pool.n)
 			log_error("%s: no table with two runs to compare", paths[0]);
 	}
+	if (!n && cc.json && cc.nref) {
+		gate_print_json(stdout, gates, n, cc.ref, cc.nref, &cc.g);
+		goto flush;
+	}
 	if (!n) {
 		if (ret)
 			goto out;	/* refused: said */
@@ -341,7 +411,7 @@ static int compare_main(int argc, char **argv)
 		goto out;
 	}
 	if (cc.json) {
-		gate_print_json(stdout, gates, n, &cc.g);
+		gate_print_json(stdout, gates, n, cc.ref, cc.nref, &cc.g);
 		goto flush;
 	}
 	if (c->fmt == OUT_CSV)
@@ -369,7 +439,7 @@ static int compare_main(int argc, char **argv)
 	}
 	if (cc.gate && c->fmt != OUT_CSV) {
 		putchar('\n');
-		gate_print_summary(stdout, gates, n);
+		gate_print_summary(stdout, gates, n, cc.nref);
 	}
 flush:
 	if (cc.gate && !ret && gate_failed(gates, n))
@@ -381,6 +451,7 @@ flush:
 out:
 	free(rows);
 	free(gates);
+	free(cc.ref);
 	free(selbuf[0]);
 	free(selbuf[1]);
 	free(paths);

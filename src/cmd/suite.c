@@ -1195,6 +1195,7 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 	}
 	fflush(NULL);
 	t0 = clock_now_ns(CLOCK_MONOTONIC);
+	r->wall_start_ns = clock_now_ns(CLOCK_REALTIME);
 	pid = fork();
 	if (pid == 0)
 		child_exec(s, av, pfd[1], log_fd, parent);
@@ -1318,9 +1319,7 @@ static int finish(struct suite *s)
 		log_error("out of memory");
 		return 1;
 	}
-	suite_report(s, f);
-	if (s->gate_text)
-		fprintf(f, "\n%s", s->gate_text);
+	suite_report(s, f);	/* with the gate's verdicts */
 	fclose(f);
 	fputs(text, stdout);
 	stdout_flush();
@@ -1434,9 +1433,13 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "baseline (--baseline PATH, or --db FILE: rtlat db baseline set)\n"
 			      "per metric, as rtlat compare --gate; the verdicts follow the\n"
 			      "report and go to gate.json, --lava and --junit.\n"
-			      "Exit status: 0 ok, 1 a run failed (or --gate could not compare),\n"
-			      "2 --max-latency exceeded, --gate failed, or a threshold given\n"
-			      "with --test-args (--max-msw, --break).");
+			      "Before the first run, --gate checks that the baseline has this\n"
+			      "board (--db) and every test and load state, and --db that the\n"
+			      "history takes the runs (else exit 1, nothing run).\n"
+			      "Exit status: 0 ok, 1 a run failed (or --gate refused a table or\n"
+			      "could not compare, --db could not store), 2 --max-latency\n"
+			      "exceeded, --gate failed, or a threshold given with --test-args\n"
+			      "(--max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
 	if (!s->gate && (s->gate_baseline || s->gate_margin ||
@@ -1451,6 +1454,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	if (build_runs(s) < 0 || check_privilege(s) < 0)
 		return 1;
 	sysdesc_read(&s->sys, "/");
+	if (suite_gate_check(s) < 0)
+		return 1;
 	if (!s->label)
 		s->label = s->sys.hostname[0] ? s->sys.hostname : "this system";
 	if (cobalt_build() && s->label != s->label_given) {
@@ -1502,8 +1507,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	write_index(s, "running");
 	if (!s->quiet) {
 		fmt_hms(est, (int64_t)s->nruns * run_estimate(s, overhead));
-		log_note("%d runs of %s each, about %s in all; results in %s/",
-			 s->nruns, fmt_time(each, s->duration_ns), est,
+		log_note("%d run%s of %s each, about %s in all; results in %s/",
+			 s->nruns, s->nruns == 1 ? "" : "s", fmt_time(each, s->duration_ns), est,
 			 s->outdir);
 	}
 	suite_t0 = clock_now_ns(CLOCK_MONOTONIC);

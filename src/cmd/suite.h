@@ -36,6 +36,7 @@ struct suite_run {
 	int64_t limit_ns;		/* the time it was given (see run_limit()) */
 	int leftovers;			/* processes it left behind, killed */
 	int64_t elapsed_ns;		/* wall time of the process */
+	int64_t wall_start_ns;		/* CLOCK_REALTIME it started, 0: not */
 	struct headline hl;		/* hl.valid when it wrote one */
 	char error[512];		/* "" or why the run failed */
 };
@@ -43,8 +44,9 @@ struct suite_run {
 /* One verdict of --gate, as a lab case (--lava, --junit). */
 struct suite_gate_case {
 	char id[200];		/* TEST-LOAD-SERIES-gate-METRIC */
+	char test[32], load[64], series[32];	/* of its table (KCIDB path) */
 	const char *result;	/* pass, fail, skip (weak or n/a) */
-	char why[448];		/* "FAIL: worse by ..." */
+	char why[448];		/* "fail: worse by ..." */
 	const char *units;	/* of the value compared: "us", "count";
 				 * NULL: none (n/a) */
 	char value[32];
@@ -104,6 +106,8 @@ struct suite {
 					 * report.txt */
 	struct suite_gate_case *gate_cases;
 	int ngate_cases;
+	char exit_why[512];		/* why the exit status is 1 besides
+					 * failed runs (the gate, --db), "" */
 	char **owned;			/* strings the options point into */
 	int nowned;
 };
@@ -114,11 +118,16 @@ struct suite {
  * 0, or -1 when the gate could not be made (refused tables, no baseline
  * of the board: said). */
 int suite_gate_prepare(struct suite *s);
+/* Once the runs are known, before the first: does the baseline have this
+ * board (with --db) and every test and load state the suite will gate?
+ * 0, or -1 after an error message naming what is missing. */
+int suite_gate_check(const struct suite *s);
 int suite_gate_run(struct suite *s);
 void suite_gate_free(struct suite *s);
 
 /* --db FILE|URL (suite_gate.c): before the runs, can this rtlat store
- * them (0, or -1 after an error message: a build without the history);
+ * them: built in, the history reachable and writable (0, or -1 after an
+ * error message);
  * after them, store the fresh runs in the history (created if needed, one
  * transaction): 0, or -1 after an error message. */
 int suite_db_check(const struct suite *s);

@@ -90,6 +90,103 @@ static bool str_is(const char *a, const char *b)
 	return a && b && !strcmp(a, b);
 }
 
+/* This board's name as its result files give it (system.board, else the
+ * host name). */
+static const char *this_board(const struct suite *s)
+{
+	return s->sys.board[0] ? s->sys.board : s->sys.hostname;
+}
+
+/* Is @b ("cpu+io") the same load state as @a ("io+cpu")? */
+static bool same_loads(const char *a, const char *b)
+{
+	char x[256], *tok, *save = NULL;
+	size_t na = 0, nb = 0;
+
+	if (!strcmp(a, b))
+		return true;
+	snprintf(x, sizeof(x), "%s", a);
+	for (tok = strtok_r(x, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+		size_t n = strlen(tok);
+		const char *p = b;
+		bool in = false;
+
+		na++;
+		while (!in && (p = strstr(p, tok))) {
+			in = (p == b || p[-1] == '+') && (!p[n] || p[n] == '+');
+			p += n;
+		}
+		if (!in)
+			return false;
+	}
+	for (tok = (char *)b; tok; tok = strchr(tok + 1, '+'))
+		nb++;
+	return na == nb;
+}
+
+int suite_gate_check(const struct suite *s)
+{
+	struct suite_gate *g = s->gate_state;
+	const char *board = this_board(s);
+	char missing[1024] = "";
+	size_t i, n = 0, mine = 0;
+	int k;
+
+	if (!g)
+		return 0;
+	if (s->gate_db) {
+		char others[512] = "";
+		size_t no = 0;
+
+		for (i = 0; i < g->base.n; i++) {
+			const char *b = g->base.v[i]->board;
+
+			if (str_is(b, board)) {
+				mine++;
+				continue;
+			}
+			if (b && !strstr(others, b) && no < sizeof(others))
+				no += (size_t)snprintf(others + no, sizeof(others) - no,
+						       "%s%s", no ? ", " : "", b);
+		}
+		if (!mine) {
+			log_error("--gate: %s has no baseline for board %s (set one with rtlat db baseline set board=%s,...; boards with a baseline: %s); nothing was run",
+				  rdb_shown(s->gate_db), board, board,
+				  others[0] ? others : "none");
+			return -1;
+		}
+	}
+	for (k = 0; k < s->nruns; k++) {
+		const struct suite_run *r = &s->runs[k];
+		bool kind = false, have = false;
+
+		for (i = 0; i < g->base.n && !have; i++) {
+			const struct rep_run *b = g->base.v[i];
+
+			if (s->gate_db && !str_is(b->board, board))
+				continue;
+			if (!str_is(b->test, r->cmd->name))
+				continue;
+			kind = true;
+			have = !b->load || same_loads(b->load, r->load);
+		}
+		if (have)
+			continue;
+		if (n < sizeof(missing))
+			n += (size_t)snprintf(missing + n, sizeof(missing) - n,
+					      "%s%s %s%s", n ? ", " : "",
+					      r->cmd->name, r->load,
+					      kind ? " (only under other loads)" : "");
+	}
+	if (n) {
+		log_error("--gate: the baseline %s has no %s run for: %s; nothing was run (give a baseline of each, or leave them out with --tests and --loads)",
+			  s->gate_baseline ? s->gate_baseline : rdb_shown(s->gate_db),
+			  s->gate_db ? board : "matching", missing);
+		return -1;
+	}
+	return 0;
+}
+
 /* Keep only the baseline runs of the boards of @b (from the history). */
 static void board_only(struct rep_runs *base, const struct rep_runs *b)
 {
@@ -121,6 +218,10 @@ static void add_case(struct suite *s, const struct gate_row *r, int m)
 		 r->c.b->load ? r->c.b->load : "unknown", r->c.b->series,
 		 gm->key);
 	snprintf(c->id, sizeof(c->id), "%s", id);
+	snprintf(c->test, sizeof(c->test), "%s", r->c.b->test);
+	snprintf(c->load, sizeof(c->load), "%s",
+		 r->c.b->load ? r->c.b->load : "unknown");
+	snprintf(c->series, sizeof(c->series), "%s", r->c.b->series);
 	c->units = NULL;
 	if (r->c.m[m].known) {
 		c->units = m == CMP_MISS ? "count" : "us";
@@ -156,7 +257,8 @@ static int fresh_runs(const struct suite *s, struct rep_runs *b)
 }
 
 static int write_json(const struct suite *s, const struct gate_row *rows,
-		      size_t n, const struct gate_opts *o)
+		      size_t n, const struct gate_refusal *ref, size_t nref,
+		      const struct gate_opts *o)
 {
 	char path[PATH_MAX + 16], err[PATH_MAX + 128];
 	struct atomic_file af;
@@ -165,7 +267,7 @@ static int write_json(const struct suite *s, const struct gate_row *rows,
 	snprintf(path, sizeof(path), "%s/gate.json", s->outdir);
 	f = atomic_open(&af, path, err, sizeof(err));
 	if (f)
-		gate_print_json(f, rows, n, o);
+		gate_print_json(f, rows, n, ref, nref, o);
 	if (!f || atomic_commit(&af, err, sizeof(err)) < 0) {
 		log_error("gate.json: %s", err);
 		return -1;
@@ -176,14 +278,15 @@ static int write_json(const struct suite *s, const struct gate_row *rows,
 int suite_gate_run(struct suite *s)
 {
 	struct suite_gate *g = s->gate_state;
+	struct gate_refusal *ref = NULL;
 	struct gate_row *rows = NULL;
 	struct rep_runs b;
-	size_t len = 0, k;
-	long n = 0;
+	size_t len = 0, k, n, nref = 0;
 	FILE *f;
-	int m;
+	int m, ret = 0;
 
 	s->gate_verdict = "error";
+	snprintf(s->exit_why, sizeof(s->exit_why), "the release gate could not be made (see the errors above)");
 	runs_init(&b);
 	if (fresh_runs(s, &b) || !b.n) {
 		if (!b.n)
@@ -195,16 +298,15 @@ int suite_gate_run(struct suite *s)
 		board_only(&g->base, &b);
 	if (!g->base.n) {
 		log_error("--gate: %s has no baseline for board %s (rtlat db baseline set board=%s,...)",
-			  rdb_shown(s->gate_db), b.v[0]->board ? b.v[0]->board : "(unknown)",
+			  rdb_shown(s->gate_db),
+			  b.v[0]->board ? b.v[0]->board : "(unknown)",
 			  b.v[0]->board ? b.v[0]->board : "NAME");
 		runs_free(&b);
 		return -1;
 	}
-	n = gate_sides(&g->base, &b, &g->o, &rows);
-	if (n <= 0) {
-		if (!n)
-			log_error("--gate: nothing to compare with the baseline");
-		s->gate_verdict = n < 0 ? "refused" : "error";
+	n = gate_sides(&g->base, &b, &g->o, &rows, &ref, &nref);
+	if (!n && !nref) {
+		log_error("--gate: nothing to compare with the baseline");
 		runs_free(&b);
 		free(rows);
 		return -1;
@@ -214,11 +316,14 @@ int suite_gate_run(struct suite *s)
 		log_error("out of memory");
 		runs_free(&b);
 		free(rows);
+		free(ref);
 		return -1;
 	}
 	fprintf(f, "Release gate against the baseline %s:\n\n",
-		s->gate_baseline ? s->gate_baseline : s->gate_db);
-	for (k = 0; k < (size_t)n; k++) {
+		s->gate_baseline ? s->gate_baseline : rdb_shown(s->gate_db));
+	for (k = 0; k < nref; k++)
+		fprintf(f, "refused: %s %s\n\n", ref[k].title, ref[k].reason);
+	for (k = 0; k < n; k++) {
 		cmp_print_text(f, &rows[k].c, 1000);
 		gate_print_text(f, &rows[k], false);
 		fputc('\n', f);
@@ -226,13 +331,24 @@ int suite_gate_run(struct suite *s)
 			if (rows[k].g[m].gated)
 				add_case(s, &rows[k], m);
 	}
-	gate_print_summary(f, rows, (size_t)n);
+	gate_print_summary(f, rows, n, nref);
 	fclose(f);
-	s->gate_verdict = gate_failed(rows, (size_t)n) ? "fail" : "pass";
-	k = write_json(s, rows, (size_t)n, &g->o) ? 1 : 0;
+	s->gate_verdict = gate_overall(rows, n, nref);
+	s->exit_why[0] = '\0';
+	if (nref) {
+		snprintf(s->exit_why, sizeof(s->exit_why),
+			 "the release gate refused %zu table%s: no baseline of the same test kind, load and period",
+			 nref, nref == 1 ? "" : "s");
+		ret = -1;
+	}
+	if (write_json(s, rows, n, ref, nref, &g->o)) {
+		snprintf(s->exit_why, sizeof(s->exit_why), "gate.json could not be written");
+		ret = -1;
+	}
 	free(rows);
+	free(ref);
 	runs_free(&b);
-	return k ? -1 : 0;
+	return ret;
 }
 
 int suite_db_check(const struct suite *s)
@@ -243,7 +359,28 @@ int suite_db_check(const struct suite *s)
 		log_error("--db %s: %s", rdb_shown(s->gate_db), why);
 		return -1;
 	}
+	/* with --gate the baseline is read from it: it must exist */
+	{
+		struct rdb *db = rdb_open(s->gate_db, !s->gate);
+
+		if (!db || rdb_begin(db)) {
+			rdb_close(db);
+			log_error("--db: %s cannot take the suite's runs (see above); nothing was run",
+				  rdb_shown(s->gate_db));
+			return -1;
+		}
+		rdb_close(db);	/* the transaction is rolled back */
+	}
 	return 0;
+}
+
+/* Storing failed: where the runs are and how to store them later. */
+static void store_later(struct suite *s)
+{
+	snprintf(s->exit_why, sizeof(s->exit_why),
+		 "the runs could not be stored in %s", rdb_shown(s->gate_db));
+	log_error("--db: the results are kept in %s/; store them later with: rtlat db add --db %s %s",
+		  s->outdir, rdb_shown(s->gate_db), s->outdir);
 }
 
 int suite_db_store(struct suite *s)
@@ -278,6 +415,10 @@ int suite_db_store(struct suite *s)
 	free(dups);
 	rdb_close(db);
 	runs_free(&b);
+	if (!stored) {
+		store_later(s);
+		return -1;
+	}
 	log_note("%s: %zu run%s of the suite stored, %zu already there",
 		 rdb_shown(s->gate_db), added, added == 1 ? "" : "s", ndup);
 	return ret;
@@ -317,6 +458,11 @@ int suite_gate_prepare(struct suite *s)
 
 void suite_gate_free(struct suite *s)
 {
+}
+
+int suite_gate_check(const struct suite *s)
+{
+	return 0;
 }
 
 int suite_gate_run(struct suite *s)

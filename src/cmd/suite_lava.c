@@ -45,14 +45,15 @@ static void gate_cases(const struct suite *s, struct suite_lab *l)
 		snprintf(c->units, sizeof(c->units), "%s",
 			 g->units ? g->units : "");
 		snprintf(c->why, sizeof(c->why), "%s", g->why);
-		/* KCIDB path: ...TEST-LOAD-SERIES.gate.METRIC */
+		/* KCIDB path: rtlat.TEST.LOAD.SERIES.gate.METRIC, that of
+		 * the table it gates (not of the run it follows) */
 		{
 			const char *m = strstr(g->id, "-gate-");
-			size_t pre = m ? (size_t)(m - g->id) : strlen(g->id);
 
-			snprintf(c->gseries, sizeof(c->gseries), "%.*s", (int)pre,
-				 g->id);
+			snprintf(c->gseries, sizeof(c->gseries), "%s", g->series);
 			c->series = c->gseries;
+			snprintf(c->gtest, sizeof(c->gtest), "%s", g->test);
+			snprintf(c->gload, sizeof(c->gload), "%s", g->load);
 			snprintf(c->what, sizeof(c->what), "gate-%s",
 				 m ? m + 6 : "verdict");
 		}
@@ -87,6 +88,7 @@ static int lab_runs(const struct suite *s, struct suite_lab *l)
 				  "not run: the suite was interrupted";
 		l->run[i].max_latency_ns = s->max_latency_ns;
 		l->run[i].load = r->load;
+		l->run[i].wall_start = r->ran ? r->wall_start_ns : 0;
 	}
 	l->gate = NULL;
 	gate_cases(s, l);

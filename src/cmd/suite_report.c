@@ -448,9 +448,38 @@ static void print_notes(FILE *f, const struct suite *s)
 #undef NOTE
 }
 
+/* Why the suite exits with s->exit_code: every reason there is. */
+static const char *exit_reason(const struct suite *s, char *buf, size_t len)
+{
+	bool fail = s->gate_verdict && !strcmp(s->gate_verdict, "fail");
+	size_t n = 0;
+	int i, nerr = 0;
+
+	buf[0] = '\0';
+	if (!s->exit_code)
+		return "ok";
+	for (i = 0; i < s->nruns; i++)
+		nerr += s->runs[i].ran && s->runs[i].error[0];
+	if (nerr == 1)
+		n += (size_t)snprintf(buf, len, "a run failed");
+	else if (nerr)
+		n += (size_t)snprintf(buf, len, "%d runs failed", nerr);
+	if (s->exit_why[0] && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "",
+				      s->exit_why);
+	if (s->threshold_exceeded && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "",
+				      suite_exit2_reason(s));
+	if (fail && n < len)
+		snprintf(buf + n, len - n, "%sthe release gate failed: a gated metric is worse than the baseline beyond its limit",
+			 n ? "; " : "");
+	return buf[0] ? buf : s->exit_code == 2 ? "a threshold was exceeded" :
+	       "an error (see the notes)";
+}
+
 void suite_report(const struct suite *s, FILE *f)
 {
-	char start[32], end[32], dur[32];
+	char start[32], end[32], dur[32], why[1024];
 	int i, lw = (int)strlen(s->label) + 1;	/* "Ocotea |" */
 
 	if (lw < 9)
@@ -478,9 +507,10 @@ void suite_report(const struct suite *s, FILE *f)
 		print_table(f, s, &s->runs[i], lw);
 	print_loads(f, s);
 	print_notes(f, s);
+	if (s->gate_text)
+		fprintf(f, "%s\n", s->gate_text);
 	fprintf(f, "Exit status: %d (%s)\n", s->exit_code,
-		s->exit_code == 0 ? "ok" : s->exit_code == 2 ?
-		suite_exit2_reason(s) : "a run failed");
+		exit_reason(s, why, sizeof(why)));
 }
 
 const char *suite_exit2_reason(const struct suite *s)

@@ -53,6 +53,15 @@ void log_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_note_always(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("note: ", fmt, ap);
+	va_end(ap);
+}
+
 void log_note(const char *fmt, ...)
 {
 	va_list ap;

@@ -17,5 +17,8 @@ void log_set_quiet(bool quiet);
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A note that -q does not silence: what cannot be learnt otherwise (the
+ * port the kernel chose for --metrics-port 0). */
+void log_note_always(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -448,7 +448,10 @@ static int mc_start(struct companion *c, struct run *r, char *err, size_t len)
 			snprintf(err, len, "--metrics-port: %s", e);
 			return -1;
 		}
-		log_note("metrics at %s", ms->http.url);
+		if (ms->port == 0)	/* the only way to learn the port */
+			log_note_always("metrics at %s", ms->http.url);
+		else
+			log_note("metrics at %s", ms->http.url);
 	}
 	if (ms->file && write_file(ms, r, true, err, len) < 0)
 		return -1;

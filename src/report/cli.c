@@ -78,6 +78,7 @@ void rep_cli_init(struct rep_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->out.unit_ns = 1000;	/* us, as rtlat suite, Xenomai and cyclictest */
+	c->out.html_runs = -1;
 	c->fmt = OUT_TEXT;
 }
 
@@ -230,6 +231,11 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "a test kind: one word of letters, digits, '-' and '_' (latency, klatency, switch, ...)");
 		c->imp.test = arg;
 		return 0;
+	case K_URL:
+		if (!rdb_is_url(arg))
+			return opt_bad_value(d, arg, "a postgresql:// URL (an SQLite file goes with --db FILE)");
+		c->db = arg;
+		return 0;
 	case K_DB:
 	case K_URL: {
 		const char *why = rdb_name_check(arg, d->key == K_URL);
@@ -363,31 +369,69 @@ char **rep_cli_argv(int argc, char **argv, const struct optdesc *const *tables,
 	return v;
 }
 
+/* Drop from @files the runs that are also in @stored (the same identity,
+ * as db add matches them): the history's copy, with its baseline mark,
+ * stays. */
+static void drop_stored(struct rep_runs *files, const struct rep_runs *stored)
+{
+	char (*id)[REP_IDENT_LEN];
+	size_t i, j, k = 0;
+
+	if (!files->n || !stored->n)
+		return;
+	id = xcalloc(stored->n, sizeof(*id));
+	for (j = 0; j < stored->n; j++)
+		rdb_identity(stored->v[j], id[j]);
+	for (i = 0; i < files->n; i++) {
+		char x[REP_IDENT_LEN];
+		bool dup = false;
+
+		rdb_identity(files->v[i], x);
+		for (j = 0; j < stored->n && !dup; j++)
+			dup = !strcmp(x, id[j]);
+		if (dup)
+			run_free(files->v[i]);
+		else
+			files->v[k++] = files->v[i];
+	}
+	files->n = k;
+	free(id);
+}
+
 int rep_cli_load(struct rep_cli *c, char **paths, int n,
 		 struct rep_runs *out)
 {
 	const char *db = c->db;
+	struct rep_runs files;
 	int ret = 0;
 
-	if (n && import_paths(paths, n, &c->imp, out))
+	runs_init(&files);
+	if (n && import_paths(paths, n, &c->imp, &files))
 		ret = 1;
 	if (!n && !db) {
 		db = rdb_default_path();
-		if (!db || access(db, F_OK)) {
+		/* a URL (RTLAT_DB_URL) is tried: the server says what is wrong */
+		if (!db || (!rdb_is_url(db) && access(db, F_OK))) {
 			log_error("no input: give result or log files (or directories), or a history database with --db (the default %s does not exist; fill it with: rtlat db add FILE...)",
 				  db ? db : "$XDG_DATA_HOME/rtlat/history.db");
+			runs_free(&files);
 			return 1;
 		}
 	}
 	if (db) {
 		struct rdb *h = rdb_open(db, false);
+		struct rep_runs stored;
 
-		if (!h)
-			return 1;
-		if (rdb_load(h, &c->flt, out))
+		runs_init(&stored);
+		if (!h || rdb_load(h, &c->flt, &stored))
 			ret = 1;
 		rdb_close(h);
+		/* a file given that is in the history too counts once */
+		drop_stored(&files, &stored);
+		runs_move(out, &files);
+		runs_move(out, &stored);
 	}
+	runs_move(out, &files);
 	runs_filter(out, &c->flt);
 	return ret;
 }

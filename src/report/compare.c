@@ -165,7 +165,8 @@ static void side_name(char *buf, size_t len, struct rep_run *const *v,
 	else if (i == n)
 		snprintf(buf, len, "%s (%zu runs)", v[0]->label, n);
 	else
-		snprintf(buf, len, "%s and %zu more runs", v[0]->label, n - 1);
+		snprintf(buf, len, "%s and %zu more run%s", v[0]->label, n - 1,
+			 n == 2 ? "" : "s");
 	label_clean(buf);
 }
 

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -328,7 +329,7 @@ int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		" duration_ns, period_ns, resolution_ns, interval_ns, miss_kind,"
 		" ideal_ns, content_hash, section) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,"
 		" ?,?,?,?,?,?,?,?,?,?,?)";
-	char now[32], hash[REP_IDENT_LEN];
+	char now[32], hash[REP_IDENT_LEN], path[PATH_MAX];
 	sqlite3_stmt *st;
 	bool own;
 	size_t i;
@@ -357,7 +358,7 @@ int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	}
 	db_now_iso(now);
 	bind_text(st, 1, now);
-	bind_text(st, 2, r->file);
+	bind_text(st, 2, db_file_path(r->file, path, sizeof(path)));
 	bind_i64(st, 3, r->line > 0, r->line);
 	bind_text(st, 4, r->format);
 	bind_text(st, 5, r->tool);

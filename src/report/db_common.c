@@ -4,6 +4,7 @@
  * a stored run's identity, the percentile bounds and histogram buckets as
  * stored, the defaults of a run read back. See db_impl.h.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,26 @@ void db_run_hash(const struct rep_run *r, char out[REP_IDENT_LEN])
 {
 	run_identity(r, label_from_file(r->label, r->file) ? NULL : r->label,
 		     out);
+}
+
+const char *db_file_path(const char *file, char *buf, size_t len)
+{
+	char *abs;
+
+	if (!file || file[0] == '/' || !strcmp(file, "-") ||
+	    !(abs = realpath(file, NULL)))
+		return file;
+	snprintf(buf, len, "%s", abs);
+	free(abs);
+	return buf;
+}
+
+void rdb_identity(const struct rep_run *r, char out[REP_IDENT_LEN])
+{
+	if (r->ident[0])
+		memcpy(out, r->ident, REP_IDENT_LEN);
+	else
+		db_run_hash(r, out);
 }
 
 /* The names of the percentiles of @s that are lower bounds, blank

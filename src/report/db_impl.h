@@ -56,6 +56,10 @@ int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n);
 /* The identity of a run read back from a store (run_identity(); a label
  * that looks derived from the file name is taken as derived). */
 void db_run_hash(const struct rep_run *r, char out[REP_IDENT_LEN]);
+
+/* The path a run's file is stored under: absolute (the history is read
+ * from elsewhere), @file itself when it cannot be resolved. */
+const char *db_file_path(const char *file, char *buf, size_t len);
 /* The names of the percentiles of @s that are lower bounds, blank
  * separated ("p99.9 p99.99") in @buf, or NULL for none. */
 const char *db_pct_bounds(const struct rep_series *s, char *buf, size_t len);

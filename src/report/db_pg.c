@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -546,7 +547,7 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		" ON CONFLICT (content_hash) DO NOTHING RETURNING id";
 	const char *begin = d->batch ? "SAVEPOINT add_run" : "BEGIN";
 	const char *end = d->batch ? "RELEASE add_run" : "COMMIT";
-	char now[32], hash[REP_IDENT_LEN], idbuf[32];
+	char now[32], hash[REP_IDENT_LEN], idbuf[32], path[PATH_MAX];
 	struct params p;
 	PGresult *res;
 	size_t i;
@@ -562,7 +563,7 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	db_now_iso(now);
 	p_init(&p);
 	p_text(&p, now);
-	p_text(&p, r->file);
+	p_text(&p, db_file_path(r->file, path, sizeof(path)));
 	p_i64(&p, r->line > 0, r->line);
 	p_text(&p, r->format);
 	p_text(&p, r->tool);

@@ -22,6 +22,7 @@
  *    tell (never fails), n/a when the metric is not known on both sides.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,7 @@ const char *gate_verdict_name(enum gate_verdict v)
 	case GATE_WEAK:
 		return "weak";
 	case GATE_FAIL:
-		return "FAIL";
+		return "fail";
 	default:
 		return "n/a";
 	}
@@ -182,30 +183,96 @@ static const char *fig(char *buf, size_t len, double ns, int64_t unit)
 	return buf;
 }
 
-static void gate_count(struct gate_metric *g, const struct cmp_metric *x,
-		       double margin)
+/* Misses and periods (samples + misses: the run's length) summed over
+ * the runs of a side, and the range of the runs' rates; false when a run
+ * with a miss count has no sample count (its length is not known). */
+static bool side_periods(struct rep_run *const *v, size_t n, double *miss,
+			 double *periods, double *rate_range)
 {
-	double poisson = 2 * sqrt(x->a + x->b), d = x->b - x->a;
-	char spread[96] = "", marg[64] = "";
+	double lo = 0, hi = 0;
+	size_t i, k = 0;
+
+	*miss = *periods = *rate_range = 0;
+	for (i = 0; i < n; i++) {
+		const struct rep_series *x = &v[i]->sum;
+		double p, r;
+
+		if (!x->has_misses || run_no_samples(v[i]))
+			continue;
+		if (!x->has_samples)
+			return false;
+		p = (double)x->samples + (double)x->misses;
+		if (p <= 0)
+			continue;
+		r = (double)x->misses / p;
+		lo = k ? fmin(lo, r) : r;
+		hi = k ? fmax(hi, r) : r;
+		k++;
+		*miss += (double)x->misses;
+		*periods += p;
+	}
+	*rate_range = hi - lo;
+	return k > 0;
+}
+
+/*
+ * Overruns/lost: a count grows with the run's length, so the sides are
+ * compared as rates over periods (samples + misses): the baseline's rate
+ * (its misses over its periods, all its runs together) gives the count
+ * expected in the new runs' periods, E = A * Pb / Pa. B fails when it
+ * exceeds E by more than the limit: the Poisson noise of B - E,
+ * 2 * sqrt(B + A * (Pb / Pa)^2) (2 * sqrt(A + B) at equal lengths), at
+ * least the spread of the baseline runs' rates and the margin, both at
+ * the new runs' length. Without the run lengths, counts as they are.
+ */
+static void gate_count(struct gate_metric *g, const struct cmp_metric *x,
+		       double margin, struct rep_run *const *a, size_t na,
+		       struct rep_run *const *b, size_t nb)
+{
+	double ma, pa, ra, mb, pb, rb, f, e, poisson, d, sp;
+	char spread[112] = "", marg[64] = "";
+	bool rates;
 
 	g->noise_known = true;
-	g->value = x->b;
+	rates = side_periods(a, na, &ma, &pa, &ra) &&
+		side_periods(b, nb, &mb, &pb, &rb) && pa > 0 && pb > 0;
+	if (!rates) {
+		ma = x->a;
+		mb = x->b;
+		pa = pb = 1;
+	}
+	/* the spread of the baseline runs at the new runs' length */
+	sp = rates ? ra * pb : x->range_a;
+	f = pb / pa;
+	e = ma * f;
+	poisson = 2 * sqrt(mb + ma * f * f);
+	d = mb - e;
+	g->value = mb;
+	g->expected = e;
+	g->has_expected = true;
 	g->limit = poisson;
 	if (x->ka >= 2) {
-		snprintf(spread, sizeof(spread), ", the spread of the %zu baseline runs %.0f",
-			 x->ka, x->range_a);
-		g->limit = fmax(g->limit, x->range_a);
+		snprintf(spread, sizeof(spread), ", the spread of the %zu baseline runs %.1f",
+			 x->ka, sp);
+		g->limit = fmax(g->limit, sp);
 	}
-	if (margin > 0 && x->a > 0) {
+	if (margin > 0 && e > 0) {
 		snprintf(marg, sizeof(marg), ", the margin %.0f %% %.1f",
-			 margin * 100, margin * x->a);
-		g->limit = fmax(g->limit, margin * x->a);
+			 margin * 100, margin * e);
+		g->limit = fmax(g->limit, margin * e);
 	}
 	g->v = d > g->limit ? GATE_FAIL : GATE_PASS;
-	snprintf(g->reason, sizeof(g->reason),
-		 "%.0f against %.0f (%+.0f): %s the limit %.1f (the larger of the Poisson noise 2*sqrt(A+B) %.1f%s%s)",
-		 x->b, x->a, d, d > g->limit ? "more than" : "within", g->limit,
-		 poisson, spread, marg);
+	if (rates)
+		snprintf(g->reason, sizeof(g->reason),
+			 "%.0f in %.0f periods against %.0f in %.0f periods of the baseline (%zu run%s): at the baseline's rate %.1f expected, %+.1f: %s the limit %.1f (the larger of the Poisson noise 2*sqrt(B+A*(Pb/Pa)^2) %.1f%s%s)",
+			 mb, pb, ma, pa, x->ka, x->ka == 1 ? "" : "s", e, d,
+			 d > g->limit ? "more than" : "within", g->limit,
+			 poisson, spread, marg);
+	else
+		snprintf(g->reason, sizeof(g->reason),
+			 "%.0f against %.0f (%+.0f; run lengths unknown: counts compared as they are): %s the limit %.1f (the larger of the Poisson noise 2*sqrt(A+B) %.1f%s%s)",
+			 mb, ma, d, d > g->limit ? "more than" : "within",
+			 g->limit, poisson, spread, marg);
 }
 
 /* Verdict on metric @m of row @c (A = @a, B = @b). */
@@ -234,7 +301,7 @@ static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 		return;
 	}
 	if (m == CMP_MISS) {
-		gate_count(g, x, o->margin);
+		gate_count(g, x, o->margin, a, na, b, nb);
 		return;
 	}
 	res = (double)resolution(b, nb, resolution(a, na, 1));
@@ -319,16 +386,115 @@ static void gate_row(struct gate_row *r, struct rep_run *const *a, size_t na,
 	}
 }
 
-long gate_sides(const struct rep_runs *a, const struct rep_runs *b,
-		const struct gate_opts *o, struct gate_row **out)
+/* Is a run of @b (by identity) one of @a's? Its label, or NULL. */
+static const char *in_baseline(const struct group *a, const struct group *b)
+{
+	char x[REP_IDENT_LEN], y[REP_IDENT_LEN];
+	size_t i, j;
+
+	for (j = 0; j < b->n; j++) {
+		rdb_identity(b->v[j], y);
+		for (i = 0; i < a->n; i++) {
+			rdb_identity(a->v[i], x);
+			if (!strcmp(x, y))
+				return b->v[j]->label;
+		}
+	}
+	return NULL;
+}
+
+/* The CPUs a run's threads sampled on ("0-1", "1"; "" when not told) and
+ * their number. */
+static size_t run_cpus(const struct rep_run *r, char *buf, size_t len)
+{
+	uint64_t set = 0;
+	size_t i, k = 0;
+	int c, lo = -1;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->nthr; i++)
+		if (r->thr[i].cpu >= 0 && r->thr[i].cpu < 64)
+			set |= UINT64_C(1) << r->thr[i].cpu;
+	for (c = 0; c <= 64 && k < len; c++) {
+		bool on = c < 64 && (set >> c & 1);
+
+		if (on && lo < 0)
+			lo = c;
+		if (!on && lo >= 0) {
+			k += (size_t)snprintf(buf + k, len - k, "%s%d", k ? "," : "", lo);
+			if (c - 1 > lo && k < len)
+				k += (size_t)snprintf(buf + k, len - k, "-%d", c - 1);
+			lo = -1;
+		}
+	}
+	return r->nthr;
+}
+
+/* What the verdicts of @r should be read with: the new runs sampled on
+ * other CPUs or with another number of samplers than the baseline; a new
+ * run that is one of the baseline's. */
+static void gate_notes(struct gate_row *r, const struct group *a,
+		       const struct group *b)
+{
+	char ca[96], cb[96];
+	size_t ta = run_cpus(a->v[0], ca, sizeof(ca));
+	size_t tb = run_cpus(b->v[0], cb, sizeof(cb));
+	const char *self = in_baseline(a, b);
+	size_t n = 0;
+
+	r->note[0] = '\0';
+	if (ta && tb && (ta != tb || strcmp(ca, cb) != 0))
+		n += (size_t)snprintf(r->note, sizeof(r->note),
+				      "the new runs sampled with %zu thread%s on CPU %s, the baseline with %zu on CPU %s: not the same placement",
+				      tb, tb == 1 ? "" : "s", cb[0] ? cb : "?",
+				      ta, ca[0] ? ca : "?");
+	if (self && n < sizeof(r->note))
+		snprintf(r->note + n, sizeof(r->note) - n,
+			 "%sthe new run %s is itself in the baseline: it is compared with itself",
+			 n ? "; " : "", self);
+}
+
+/* "100 us", "12.5 us" */
+static const char *period(char *buf, size_t len, int64_t ns)
+{
+	if (ns % 1000 == 0)
+		snprintf(buf, len, "%lld us", (long long)(ns / 1000));
+	else
+		snprintf(buf, len, "%.3f us", (double)ns / 1000);
+	return buf;
+}
+
+static void refuse(struct gate_refusal **ref, size_t *nref, const char *t,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Refuse table @t (said on stderr, and kept for the JSON). */
+static void refuse(struct gate_refusal **ref, size_t *nref, const char *t,
+		   const char *fmt, ...)
+{
+	struct gate_refusal *x;
+	va_list ap;
+
+	*ref = xrealloc(*ref, (*nref + 1) * sizeof(**ref));
+	x = &(*ref)[(*nref)++];
+	snprintf(x->title, sizeof(x->title), "%s", t);
+	va_start(ap, fmt);
+	vsnprintf(x->reason, sizeof(x->reason), fmt, ap);
+	va_end(ap);
+	log_error("gate refused: %s %s", t, x->reason);
+}
+
+size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
+		  const struct gate_opts *o, struct gate_row **out,
+		  struct gate_refusal **ref, size_t *nref)
 {
 	struct group *ga, *gb;
 	size_t na = groups_make(a, &ga), nb = groups_make(b, &gb), i, k, n = 0;
 	bool *used = xcalloc(na + 1, sizeof(*used));
-	char t[448], t2[448];
-	int refused = 0;
+	char t[448], t2[448], p1[48], p2[48];
 
 	*out = xcalloc(nb + 1, sizeof(**out));
+	*ref = NULL;
+	*nref = 0;
 	for (k = 0; k < nb; k++) {
 		const struct rep_run *y = gb[k].v[0];
 		size_t hit = na, kind = na;
@@ -342,27 +508,25 @@ long gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 		group_title(t, sizeof(t), &gb[k]);
 		if (hit == na && kind < na) {
 			group_title(t2, sizeof(t2), &ga[kind]);
-			log_error("gate refused: %s has no baseline of the same load (the baseline has %s): runs under another load are not compared",
-				  t, t2);
-			refused++;
+			refuse(ref, nref, t, "has no baseline of the same load (the baseline has %s): runs under another load are not compared",
+			       t2);
 			continue;
 		}
 		if (hit == na) {
-			log_error("gate refused: %s has no baseline of the same test kind: runs of another test are not compared",
-				  t);
-			refused++;
+			refuse(ref, nref, t, "has no baseline of the same test kind: runs of another test are not compared");
 			continue;
 		}
 		if (ga[hit].v[0]->period_ns > 0 && y->period_ns > 0 &&
 		    ga[hit].v[0]->period_ns != y->period_ns) {
-			log_error("gate refused: %s was sampled every %lld ns, its baseline every %lld ns: not compared",
-				  t, (long long)y->period_ns,
-				  (long long)ga[hit].v[0]->period_ns);
-			refused++;
+			refuse(ref, nref, t, "was sampled every %s, its baseline every %s: not compared",
+			       period(p1, sizeof(p1), y->period_ns),
+			       period(p2, sizeof(p2), ga[hit].v[0]->period_ns));
 			continue;
 		}
 		used[hit] = true;
-		gate_row(&(*out)[n++], ga[hit].v, ga[hit].n, gb[k].v, gb[k].n, o);
+		gate_row(&(*out)[n], ga[hit].v, ga[hit].n, gb[k].v, gb[k].n, o);
+		gate_notes(&(*out)[n], &ga[hit], &gb[k]);
+		n++;
 	}
 	for (i = 0; i < na; i++) {
 		if (used[i])
@@ -373,12 +537,7 @@ long gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 	free(used);
 	groups_free(ga, na);
 	groups_free(gb, nb);
-	if (refused) {
-		free(*out);
-		*out = NULL;
-		return -1;
-	}
-	return (long)n;
+	return n;
 }
 
 bool gate_failed(const struct gate_row *rows, size_t n)
@@ -402,11 +561,15 @@ void gate_print_text(FILE *f, const struct gate_row *g, bool markdown)
 			fprintf(f, "%sgate %s: %s: %s\n", markdown ? "- " : "",
 				g->c.m[m].name, gate_verdict_name(g->g[m].v),
 				g->g[m].reason);
+	if (g->note[0])
+		fprintf(f, "%snote: %s\n", markdown ? "- " : "", g->note);
 }
 
-void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n)
+void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n,
+			size_t nref)
 {
-	size_t i, nfail = 0, nweak = 0;
+	size_t i, nfail = 0, nweak = 0, k = 0;
+	char refused[96] = "";
 	int m;
 
 	for (i = 0; i < n; i++)
@@ -414,18 +577,22 @@ void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n)
 			nfail += rows[i].g[m].v == GATE_FAIL;
 			nweak += rows[i].g[m].v == GATE_WEAK;
 		}
+	if (nref)
+		snprintf(refused, sizeof(refused), "; %zu table%s refused, not compared (see above)",
+			 nref, nref == 1 ? "" : "s");
 	if (!nfail) {
-		fprintf(f, "gate: pass: no gated metric is worse than the baseline beyond its limit (%zu table%s, %zu weak verdict%s)\n",
-			n, n == 1 ? "" : "s", nweak, nweak == 1 ? "" : "s");
+		fprintf(f, "gate: %s: no gated metric is worse than the baseline beyond its limit (%zu table%s, %zu weak verdict%s)%s\n",
+			nref ? "refused" : "pass", n, n == 1 ? "" : "s", nweak,
+			nweak == 1 ? "" : "s", refused);
 		return;
 	}
-	fprintf(f, "gate: FAIL: worse than the baseline beyond the limit:");
+	fprintf(f, "gate: fail: worse than the baseline beyond the limit:");
 	for (i = 0; i < n; i++)
 		for (m = 0; m < CMP_METRICS; m++)
 			if (rows[i].g[m].v == GATE_FAIL)
-				fprintf(f, " %s (%s);", rows[i].c.m[m].name,
-					rows[i].c.title);
-	fputc('\n', f);
+				fprintf(f, "%s %s (%s)", k++ ? ";" : "",
+					rows[i].c.m[m].name, rows[i].c.title);
+	fprintf(f, "%s\n", refused);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -453,14 +620,20 @@ static void json_num(FILE *f, const char *key, bool known, double v)
 		fputs("null", f);
 }
 
+const char *gate_overall(const struct gate_row *rows, size_t n, size_t nref)
+{
+	return gate_failed(rows, n) ? "fail" : nref ? "refused" : "pass";
+}
+
 void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
+		     const struct gate_refusal *ref, size_t nref,
 		     const struct gate_opts *o)
 {
 	size_t i;
 	int m, k = 0;
 
 	fprintf(f, "{\"schema\": \"rtlat-gate\", \"schema_version\": 1, \"verdict\": \"%s\", \"margin_pct\": %.1f, \"metrics\": [",
-		gate_failed(rows, n) ? "fail" : "pass", o->margin * 100);
+		gate_overall(rows, n, nref), o->margin * 100);
 	for (m = 0; m < CMP_METRICS; m++)
 		if (o->metric[m])
 			fprintf(f, "%s\"%s\"", k++ ? ", " : "", keys[m]);
@@ -474,8 +647,13 @@ void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
 		json_str(f, r->c.a_name);
 		fputs(", \"new\": ", f);
 		json_str(f, r->c.b_name);
-		fprintf(f, ", \"baseline_runs\": %zu, \"new_runs\": %zu, \"verdict\": \"%s\", \"metrics\": [",
+		fprintf(f, ", \"baseline_runs\": %zu, \"new_runs\": %zu, \"verdict\": \"%s\"",
 			r->c.na, r->c.nb, r->fail ? "fail" : "pass");
+		if (r->note[0]) {
+			fputs(", \"note\": ", f);
+			json_str(f, r->note);
+		}
+		fputs(", \"metrics\": [", f);
 		for (m = 0, k = 0; m < CMP_METRICS; m++) {
 			const struct gate_metric *g = &r->g[m];
 			const struct cmp_metric *x = &r->c.m[m];
@@ -487,11 +665,13 @@ void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
 			fprintf(f, ", \"key\": ");
 			json_str(f, g->key);
 			fprintf(f, ", \"verdict\": \"%s\", \"unit\": \"%s\"",
-				g->v == GATE_FAIL ? "fail" : gate_verdict_name(g->v),
+				gate_verdict_name(g->v),
 				m == CMP_MISS ? "count" : "ns");
 			json_num(f, "baseline", x->has_a && !x->bound_a, x->a);
 			json_num(f, "new", x->has_b && !x->bound_b, x->b);
 			json_num(f, "compared", x->known, g->value);
+			if (g->has_expected)
+				json_num(f, "expected", x->known, g->expected);
 			json_num(f, "limit", x->known, g->limit);
 			fprintf(f, ", \"noise_known\": %s, \"reason\": ",
 				g->noise_known ? "true" : "false");
@@ -499,6 +679,14 @@ void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
 			fputc('}', f);
 		}
 		fputs("]}", f);
+	}
+	fputs("],\n \"refused\": [", f);
+	for (i = 0; i < nref; i++) {
+		fprintf(f, "%s\n  {\"title\": ", i ? "," : "");
+		json_str(f, ref[i].title);
+		fputs(", \"reason\": ", f);
+		json_str(f, ref[i].reason);
+		fputc('}', f);
 	}
 	fputs("]}\n", f);
 }

@@ -201,6 +201,28 @@ static void longterm_plots(struct plots *p, const struct group *g, size_t gi,
 	}
 }
 
+/* Does run @k of @g get its own plots (--html-runs N: one of the N
+ * latest of its table; --longterm: none)? */
+static bool run_plotted(const struct out_opts *o, const struct group *g,
+			size_t k)
+{
+	const char *t = g->v[k]->start_time;
+	long later = 0;
+	size_t i;
+
+	if (o->html_longterm)
+		return false;
+	if (o->html_runs < 0)
+		return true;
+	for (i = 0; i < g->n && later < o->html_runs; i++) {
+		const char *u = g->v[i]->start_time;
+		int c = !u ? -1 : !t ? 1 : strcmp(u, t);
+
+		later += c > 0 || (c == 0 && i > k);
+	}
+	return later < o->html_runs;
+}
+
 int html_report(const char *path, const struct rep_runs *rs,
 		const struct out_opts *o, int *nplots)
 {
@@ -229,12 +251,18 @@ int html_report(const char *path, const struct rep_runs *rs,
 		snprintf(why, sizeof(why), "no temporary directory for gnuplot");
 	for (i = 0; i < ng && have_plots && !plots_stopped(&p); i++) {
 		longterm_plots(&p, &g[i], i, &lt, &nlt);
-		bars[i] = plot_bars(&p, &g[i]);
-		tail[i] = plot_tail(&p, &g[i]);
-		hists[i] = g[i].loads ? plot_histograms(&p, &g[i]) : -1;
+		bars[i] = tail[i] = hists[i] = -1;
+		if (!o->html_longterm) {
+			bars[i] = plot_bars(&p, &g[i]);
+			tail[i] = plot_tail(&p, &g[i]);
+			hists[i] = g[i].loads ? plot_histograms(&p, &g[i]) : -1;
+		}
 		for (k = 0; k < g[i].n; k++) {
 			for (j = 0; j < rs->n && rs->v[j] != g[i].v[k]; j++)
 				;
+			rp[j].hist = rp[j].time = -1;
+			if (!run_plotted(o, &g[i], k))
+				continue;
 			rp[j].hist = plot_histogram(&p, g[i].v[k]);
 			rp[j].time = plot_timeline(&p, g[i].v[k]);
 		}

@@ -1311,6 +1311,15 @@ static int walk_file(struct walk *w, const char *path, bool in_dir,
 
 static int walk_dir(struct walk *w, const char *path, bool top);
 
+/* "@dir/@name", without doubling a slash @dir ends with ("base2/"). */
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/",
+			 name);
+}
+
 #ifdef HAVE_CJSON
 /* Read a whole file. Returns a malloc'ed buffer or NULL after an error. */
 static char *read_file(const char *path, size_t *len)
@@ -1406,7 +1415,7 @@ static int walk_suite(struct walk *w, const char *dir, const char *index,
 			ret = -1;
 			continue;
 		}
-		p = xasprintf("%s/%s", dir, f->valuestring);
+		p = path_join(dir, f->valuestring);
 		if (access(p, F_OK)) {
 			/* a run that failed early may leave no result file */
 			if (strcmp(status, "complete") != 0) {
@@ -1503,7 +1512,7 @@ static int walk_dir(struct walk *w, const char *path, bool top)
 	if (n)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", path, names[i]);
+		char *p = path_join(path, names[i]);
 		int r;
 
 		if (stat(p, &st)) {

@@ -473,12 +473,40 @@ static void lt_runs_free(struct lt_runs *l)
 	free(l->keys);
 }
 
-/* Time axis of a long-term plot: UTC date and time. */
-static void time_axis(FILE *f)
+/*
+ * Time axis of a long-term plot (UTC), its labels as fine as the span of
+ * @l's runs needs, so that no two ticks read the same: a date and hours
+ * over days, hours and minutes within two days (the date in the axis
+ * title when it is one), with seconds within an hour.
+ */
+static void time_axis(FILE *f, const struct lt_runs *l, const struct group *g)
 {
-	fprintf(f, "set xdata time\nset timefmt '%%s'\n"
-		"set format x \"%%Y-%%m-%%d\\n%%H:%%M\" timedate\n"
-		"set xlabel 'time (UTC)'\nset key below horizontal\n");
+	double span = 0;
+	const char *fmt = "%Y-%m-%d\\n%H:%M";
+	char day[16] = "", title[48];
+	time_t t0;
+	struct tm tm;
+
+	if (l->n) {
+		const struct rep_run *last = g->v[l->idx[l->n - 1]];
+
+		span = l->start[l->n - 1] - l->start[0] +
+		       (last->duration_ns > 0 ? (double)last->duration_ns / 1e9 : 0);
+		t0 = (time_t)l->start[0];
+		if (gmtime_r(&t0, &tm))
+			strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+	}
+	if (span <= 3600)
+		fmt = "%H:%M:%S";
+	else if (span <= 2 * 86400)
+		fmt = "%H:%M";
+	snprintf(title, sizeof(title), "time (UTC%s%s)",
+		 span <= 2 * 86400 && day[0] ? ", from " : "",
+		 span <= 2 * 86400 ? day : "");
+	fprintf(f, "set xdata time\nset timefmt '%%s'\nset format x \"");
+	fputs(fmt, f);
+	fprintf(f, "\" timedate\nset xlabel '%s'\nset key below horizontal\n",
+		title);
 }
 
 int plot_longterm(struct plots *p, const struct group *g, const char *board)
@@ -520,7 +548,7 @@ int plot_longterm(struct plots *p, const struct group *g, const char *board)
 		}
 		fprintf(f, "EOD\n");
 	}
-	time_axis(f);
+	time_axis(f, &l, g);
 	fprintf(f, "set ylabel 'interval max (µs)'\nplot ");
 	for (k = 0; k < l.nk; k++) {
 		fprintf(f, "%s$L%d_%zu using 1:2 with linespoints pt 7 ps 0.4 lc rgb '%s' title ",
@@ -575,7 +603,7 @@ int plot_over_runs(struct plots *p, const struct group *g, const char *board)
 		}
 		fprintf(f, "EOD\n");
 	}
-	time_axis(f);
+	time_axis(f, &l, g);
 	fprintf(f, "set ylabel 'latency (µs)'\nplot ");
 	for (k = 0; k < l.nk; k++) {
 		char t[200];

@@ -46,6 +46,11 @@ void group_title(char *buf, size_t len, const struct group *g);
 struct out_opts {
 	int64_t unit_ns;	/* 1000 (us, 3 decimals, default) or 1 (ns) */
 	bool threads;		/* a row per thread under each run */
+	/* --html: plots of a run (histogram, latency over time) only for
+	 * the latest @html_runs runs of each table, -1 for every run */
+	long html_runs;
+	bool html_longterm;	/* --html: only the long-term view (its
+				 * plots, no table's bars and tails) */
 };
 
 #define TB_COLS 9
@@ -250,6 +255,10 @@ struct gate_metric {
 	double value;		/* B's value compared: its max at the
 				 * baseline's sample count for a longer B */
 	double limit;		/* how much worse B may be (ns or count) */
+	/* overruns/lost: the count the baseline's rate gives over the new
+	 * runs' periods (what value is compared with) */
+	bool has_expected;
+	double expected;
 	char reason[400];
 };
 
@@ -257,6 +266,15 @@ struct gate_row {
 	struct cmp_row c;	/* A = baseline, B = new */
 	struct gate_metric g[CMP_METRICS];
 	bool fail;		/* a gated metric failed */
+	/* what the verdicts are read with (another CPU placement, a new run
+	 * that is in the baseline), or "" */
+	char note[400];
+};
+
+/* A table of the new runs the gate did not compare, and why. */
+struct gate_refusal {
+	char title[448];
+	char reason[512];
 };
 
 /* Gate max, p99.9, avg and misses, margin 10 %, reasons in us. */
@@ -271,21 +289,29 @@ const char *gate_margin_parse(struct gate_opts *o, const char *arg);
  * Gate the tables of @b (new runs) against those of the baseline @a: each
  * table of @b is compared with the baseline table of the same test kind,
  * series and load (a load not recorded matches), sampled at the same
- * period. A table without one is refused, not compared (each said with
- * the reason): returns -1. Else the number of rows in *@out (free it);
- * baseline tables without new runs are noted.
+ * period. A table without one is refused, not compared: said with the
+ * reason, and kept in *@ref (*@nref of them; free it); the others are
+ * gated all the same. Returns the number of rows in *@out (free it);
+ * baseline tables without new runs are noted. A row's note says what
+ * its verdicts are read with (gate_notes()).
  */
-long gate_sides(const struct rep_runs *a, const struct rep_runs *b,
-		const struct gate_opts *o, struct gate_row **out);
+size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
+		  const struct gate_opts *o, struct gate_row **out,
+		  struct gate_refusal **ref, size_t *nref);
 /* Did any row fail? */
 bool gate_failed(const struct gate_row *rows, size_t n);
 const char *gate_verdict_name(enum gate_verdict v);
 /* "gate: lat max: FAIL: worse by ..." per gated metric of @g. */
 void gate_print_text(FILE *f, const struct gate_row *g, bool markdown);
 /* The last line: "gate: FAIL: ..." or "gate: pass: ...". */
-void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n);
+void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n,
+			size_t nref);
+/* "fail" (a gated metric failed), "refused" (else a table was refused),
+ * "pass". */
+const char *gate_overall(const struct gate_row *rows, size_t n, size_t nref);
 /* The whole gate as a JSON document (schema rtlat-gate, times in ns). */
 void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
+		     const struct gate_refusal *ref, size_t nref,
 		     const struct gate_opts *o);
 
 /* ---- history database (db.c) ---- */
@@ -312,6 +338,10 @@ const char *rdb_name_check(const char *path, bool url_only);
 /* Is @s a PostgreSQL URL ("postgresql://..." or "postgres://...") rather
  * than a file name? */
 bool rdb_is_url(const char *s);
+
+/* The identity of @r (run_identity()): as imported, or for a run read
+ * from the history as db add stored it. */
+void rdb_identity(const struct rep_run *r, char out[REP_IDENT_LEN]);
 
 /*
  * Open @path, an SQLite file or a PostgreSQL URL (rdb_is_url(): libpq's

@@ -136,3 +136,20 @@ def test_schema_forbids_a_duplicate_hash(tmp_path):
         con.execute("INSERT INTO runs (%s) SELECT %s FROM runs WHERE id = 1" %
                     (", ".join(cols), ", ".join(cols)))
     con.close()
+
+
+def test_stored_paths_are_absolute_without_doubled_slashes(tmp_path):
+    """A run added from a directory given as "base2/" (relative) is stored
+    under its absolute path, base2/b1.json not base2//b1.json; --url takes
+    only a URL."""
+    from conftest import db_query
+    d = tmp_path / "base2"
+    d.mkdir()
+    src = (ROOT / "tests" / "fixtures" / "report" / "suite-vm-01-latency-none.json").read_text()
+    (d / "b1.json").write_text(src)
+    db = tmp_path / "h.db"
+    run(["db", "add", "--db", db, "base2/"], check=0, cwd=tmp_path)
+    assert db_query(db, "SELECT file FROM runs") == [(str(d / "b1.json"),)]
+    p = run(["db", "list", "--url", db], check=1)
+    assert "a postgresql:// URL (an SQLite file goes with --db FILE)" in \
+        p.stderr

@@ -311,3 +311,22 @@ def test_server_that_never_answers_times_out(tmp_path):
         assert time.monotonic() - t < 80
     finally:
         s.close()
+
+
+def test_env_url_is_the_default_of_report_and_compare(server, tmp_path):
+    """RTLAT_DB_URL holding a URL is the history of report and compare
+    too (not taken for a missing file)."""
+    url = server.new_db()
+    env = dict(os.environ, RTLAT_DB_URL=url)
+    files = results(tmp_path, 3, "u")
+    run(["db", "add", "-q"] + files, check=0, env=env)
+    p = run(["report", "--csv"], check=0, env=env)
+    assert len(p.stdout.strip().splitlines()) == 1 + 3
+    run(["db", "baseline", "set", "label=u-0"], check=0, env=env)
+    p = run(["compare", "--gate", "baseline=yes", "label=u-1"], env=env)
+    assert p.returncode in (0, 2), p.stderr
+    assert "A = u-0, B = u-1" in p.stdout
+    # the same from one selector and a file
+    p = run(["compare", "--gate", "baseline=yes", files[2]], env=env)
+    assert p.returncode in (0, 2), p.stderr
+    assert "A = u-0, B = u-2" in p.stdout

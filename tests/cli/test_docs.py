@@ -209,3 +209,41 @@ def test_paths_named_in_docs_exist():
             if not (ROOT / m.group(1)).exists():
                 missing.append("%s: %s" % (doc.name, m.group(1)))
     assert not missing, missing
+
+
+def test_suite_md_table_has_every_suite_option():
+    """docs/suite.md's options table names every option of rtlat suite
+    --help (the lab outputs and --db among them)."""
+    text = (ROOT / "docs" / "suite.md").read_text()
+    rows = "\n".join(l for l in text.splitlines() if l.startswith("| `"))
+    helptext = run(["suite", "--help"], check=0).stdout
+    opts = set(re.findall(r"^\s+(?:-\w, )?--([a-z][a-z0-9-]*)", helptext,
+                          re.M)) - {"help"}
+    assert {"lava", "junit", "kcidb", "kcidb-origin", "kcidb-build",
+            "db"} <= opts
+    missing = sorted(o for o in opts if not re.search(
+        r"(`|, )--%s[ `]" % re.escape(o), rows))
+    assert not missing, "docs/suite.md lacks %s" % missing
+    db_row = [l for l in rows.splitlines() if l.startswith("| `--db")][0]
+    assert "store the suite's runs" in db_row and "rtlat db add" in db_row
+
+
+def test_the_history_is_not_said_to_be_sqlite_only():
+    """README, rtlat(1), rtlat-db(1) and rtlat db --help name both stores;
+    the schema version on PostgreSQL is rtlat_schema's row; suite --gate
+    says that a static build gates on the host."""
+    readme = (ROOT / "README.md").read_text()
+    row = [l for l in readme.splitlines() if l.startswith("| `rtlat db`")][0]
+    assert "PostgreSQL" in row and "baseline" in row
+    page = lambda n: (ROOT / "man" / n).read_text().replace("\\-", "-")
+    db_line = page("rtlat.1").split(".B db\n", 1)[1].split(".TP", 1)[0]
+    assert "PostgreSQL" in db_line
+    db1 = page("rtlat-db.1")
+    desc = db1.split(".SH DESCRIPTION", 1)[1].split(".TP", 1)[0]
+    assert "PostgreSQL" in desc and "SQLite" in desc
+    schema = db1.split(".SH SCHEMA", 1)[1].split(".SH", 1)[0]
+    assert "rtlat_schema" in schema and "user_version" in schema
+    assert "PostgreSQL" in run(["db", "--help"], check=0).stdout
+    gate = page("rtlat-suite.1").split(".B --gate\n", 1)[1].split(".TP", 1)[0]
+    assert "static build" in gate and "rtlat compare --gate" in \
+        gate.replace("\\fB", "").replace("\\fR", "")

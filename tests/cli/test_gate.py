@@ -10,14 +10,17 @@ as a latency >= D - period, and a verdict is asserted only where the
 baseline's measured limit leaves room for it (else the test says why it
 cannot tell)."""
 import csv
+import datetime
 import io
 import json
 import math
 import os
 import random
+import re
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -27,9 +30,10 @@ HERE = ROOT / "tests" / "cli"
 
 
 def result(path, lat_ns, *, test="latency", load=None, overruns=0,
-           period_ns=1000000, host="board1", minute=0, hist=True):
+           period_ns=1000000, host="board1", minute=0, hist=True, cpus=None):
     """Write a result file of rtlat's shape whose samples are @lat_ns (a
-    linear histogram of 1 us buckets up to 1 ms, overflow above)."""
+    linear histogram of 1 us buckets up to 1 ms, overflow above); with
+    @cpus, a thread per CPU of the list (each with the whole figures)."""
     lat = sorted(int(v) for v in lat_ns)
     n = len(lat)
     buckets, over = {}, 0
@@ -58,6 +62,9 @@ def result(path, lat_ns, *, test="latency", load=None, overruns=0,
            "config": {"period_ns": period_ns},
            "loads": [{"name": load}] if load else [],
            "unit": "ns", "summary": {"latency": s}}
+    if cpus:
+        doc["threads"] = [{"id": i, "cpu": c, "series": {"latency": s}}
+                          for i, c in enumerate(cpus)]
     path.write_text(json.dumps(doc))
     return path
 
@@ -76,7 +83,7 @@ def baseline(tmp_path, runs=3, **kw):
 
 
 def verdicts(out):
-    """{"lat max": ("FAIL", reason), ...} from the text output."""
+    """{"lat max": ("fail", reason), ...} from the text output."""
     v = {}
     for line in out.splitlines():
         if line.startswith("gate ") and ": " in line:
@@ -101,14 +108,14 @@ def test_worse_tail_beyond_the_noise_fails_naming_the_metric(tmp_path):
                  gauss(10, 19950) + [500000] * 50, minute=10)
     p = gate(base, new, check=2)
     v = verdicts(p.stdout)
-    assert v["lat max"][0] == "FAIL"
-    assert v["p99.9"][0] == "FAIL"
+    assert v["lat max"][0] == "fail"
+    assert v["p99.9"][0] == "fail"
     assert v["lat avg"][0] == "pass"
     assert v["overrun"][0] == "pass"
     assert "the spread of 3 baseline runs" in v["lat max"][1]
     assert "worse by 47" in v["lat max"][1]       # 500 - ~28 us
     last = p.stdout.strip().splitlines()[-1]
-    assert last.startswith("gate: FAIL") and "lat max" in last
+    assert last.startswith("gate: fail") and "lat max" in last
     # the same verdicts in the JSON document and the CSV columns
     doc = json.loads(gate("--json", base, new, check=2).stdout)
     assert doc["schema"] == "rtlat-gate" and doc["verdict"] == "fail"
@@ -123,8 +130,8 @@ def test_worse_tail_beyond_the_noise_fails_naming_the_metric(tmp_path):
     rows = list(csv.DictReader(io.StringIO(
         gate("--csv", base, new, check=2).stdout)))
     g = {r["metric"]: r["gate"] for r in rows}
-    assert g == {"lat min": "", "lat avg": "pass", "lat max": "FAIL",
-                 "p99.9": "FAIL", "overrun": "pass"}
+    assert g == {"lat min": "", "lat avg": "pass", "lat max": "fail",
+                 "p99.9": "fail", "overrun": "pass"}
 
 
 def test_change_within_the_noise_passes(tmp_path):
@@ -142,7 +149,7 @@ def test_change_within_the_noise_passes(tmp_path):
     slower = result(tmp_path / "slower.json", gauss(12, mean=24000),
                     minute=12)
     v = verdicts(gate(base, slower, check=2).stdout)
-    assert v["lat avg"][0] == "FAIL"
+    assert v["lat avg"][0] == "fail"
     # --gate-metrics: only what is asked is gated
     p = gate("--gate-metrics", "p99.9,overruns", base, slower)
     assert set(verdicts(p.stdout)) == {"p99.9", "overrun"}
@@ -159,7 +166,7 @@ def test_a_one_run_baseline_falls_back_to_the_margin(tmp_path):
     assert "noise unknown: the baseline has 1 run" in avg[1]
     assert "margin 10 %" in avg[1]
     v = verdicts(gate("--margin", "2%", base, new, check=2).stdout)
-    assert v["lat avg"][0] == "FAIL" and "margin 2 %" in v["lat avg"][1]
+    assert v["lat avg"][0] == "fail" and "margin 2 %" in v["lat avg"][1]
     for bad in ("-1%", "ten", "10%%", "2000"):
         p = gate("--margin", bad, base, new, check=1)
         assert "--margin" in p.stderr
@@ -170,7 +177,7 @@ def test_mismatched_test_kinds_loads_and_periods_are_refused(tmp_path):
     cases = {
         "same load": dict(load="hell"),
         "same test kind": dict(test="switch"),
-        "sampled every 100000 ns": dict(period_ns=100000),
+        "sampled every 100 us, its baseline every 1000 us": dict(period_ns=100000),
     }
     for why, kw in cases.items():
         new = result(tmp_path / "new.json", gauss(30), minute=30, **kw)
@@ -213,6 +220,119 @@ def test_a_longer_run_is_compared_at_equal_samples(tmp_path):
             assert verdict == "weak" and "not like for like" in reason
 
 
+def test_overruns_are_compared_as_rates_over_the_run_lengths(tmp_path):
+    """A baseline of three runs of 5000 samples with 10, 12 and 11
+    overruns; a run ten times as long at the same rate (110) passes, as
+    the 33 overruns in 15033 periods give 110.0 expected in its 50110;
+    twice that rate (220) fails. The reason gives the counts and the
+    lengths."""
+    d = tmp_path / "base"
+    d.mkdir()
+    for i, o in enumerate((10, 12, 11)):
+        result(d / ("b%d.json" % i), gauss(i, n=5000), overruns=o, minute=i)
+    same = result(tmp_path / "same.json", gauss(7, n=50000), overruns=110,
+                  minute=7)
+    p = gate("--gate-metrics", "overruns", d, same, check=0)
+    verdict, reason = verdicts(p.stdout)["overrun"]
+    assert verdict == "pass", reason
+    assert reason.startswith("110 in 50110 periods against 33 in 15033 "
+                             "periods of the baseline (3 runs): at the "
+                             "baseline's rate 110.0 expected, +0.0: within")
+    doc = json.loads(gate("--json", "--gate-metrics", "overruns", d, same,
+                          check=0).stdout)
+    m = doc["tables"][0]["metrics"][0]
+    assert m["compared"] == 110 and m["expected"] == 110.0
+    worse = result(tmp_path / "worse.json", gauss(8, n=50000), overruns=220,
+                   minute=8)
+    verdict, reason = verdicts(gate("--gate-metrics", "overruns", d, worse,
+                                    check=2).stdout)["overrun"]
+    assert verdict == "fail" and "more than the limit" in reason, reason
+    assert "220 in 50220 periods" in reason
+
+
+def test_a_refused_table_keeps_the_other_verdicts(tmp_path):
+    """New runs of latency (with a baseline) and switch (without): switch
+    is refused, latency gated all the same; exit 1 (the gate is not
+    whole), the refusal in the text summary and the JSON."""
+    base = baseline(tmp_path)
+    new = tmp_path / "new"
+    new.mkdir()
+    result(new / "lat.json", gauss(30), minute=30)
+    result(new / "sw.json", gauss(31), minute=31, test="switch")
+    p = gate(base, new, check=1)
+    assert "gate refused: SWITCH" in p.stderr
+    assert verdicts(p.stdout)["lat max"][0] == "pass"
+    last = p.stdout.strip().splitlines()[-1]
+    assert last.startswith("gate: refused:") and \
+        "1 table refused, not compared" in last
+    doc = json.loads(gate("--json", base, new, check=1).stdout)
+    assert doc["verdict"] == "refused"
+    assert [t["title"] for t in doc["tables"]] == ["LATENCY without load"]
+    (r,) = doc["refused"]
+    assert r["title"].startswith("SWITCH") and "same test kind" in r["reason"]
+    # a failing table stays a failure in the JSON, the exit status is 1
+    bad = new / "lat.json"
+    result(bad, gauss(32, 19950) + [500000] * 50, minute=32)
+    doc = json.loads(gate("--json", base, new, check=1).stdout)
+    assert doc["verdict"] == "fail" and doc["refused"]
+
+
+def test_gate_options_need_gate_and_the_notes(tmp_path):
+    """--margin and --gate-metrics without --gate are refused (a CI job
+    that forgot --gate would always pass); a new run on other CPUs than
+    the baseline's, and one that is itself in the baseline, are noted."""
+    base = baseline(tmp_path)
+    new = result(tmp_path / "new.json", gauss(30), minute=30)
+    for opt in (["--margin", "5"], ["--gate-metrics", "max"]):
+        p = run(["compare"] + opt + [base, new], check=1)
+        assert "%s goes with --gate" % opt[0] in p.stderr
+    p = gate(base, base / "base1.json", check=0)
+    assert "note: the new run base1 is itself in the baseline" in p.stdout
+    cb = tmp_path / "cb"
+    cb.mkdir()
+    for i in range(2):
+        result(cb / ("c%d.json" % i), gauss(i), minute=i, cpus=[1])
+    two = result(tmp_path / "two.json", gauss(5), minute=5, cpus=[0, 1])
+    p = gate(cb, two, check=0)
+    assert "note: the new runs sampled with 2 threads on CPU 0-1, the " \
+        "baseline with 1 on CPU 1: not the same placement" in p.stdout
+    doc = json.loads(gate("--json", cb, two, check=0).stdout)
+    assert "not the same placement" in doc["tables"][0]["note"]
+    assert "A = c0 and 1 more run," in p.stdout
+
+
+def test_one_selector_over_the_history_and_files(tmp_path):
+    """compare --gate --db H board=...,baseline=yes NEW/ (the CI recipe):
+    the baseline from the history, the new runs from the files. A run in
+    the files and in the history counts once (by identity, as db add)."""
+    db = tmp_path / "h.db"
+    base = baseline(tmp_path)
+    new = tmp_path / "new"
+    new.mkdir()
+    worse = result(new / "worse.json", gauss(40, 19950) + [500000] * 50,
+                   minute=40)
+    run(["db", "add", "--db", db, base, worse], check=0)
+    run(["db", "baseline", "set", "--db", db, "label=base*"], check=0)
+    for b in (new, worse):
+        p = run(["compare", "--gate", "--db", db,
+                 "board=board1,baseline=yes", b], check=2)
+        assert verdicts(p.stdout)["lat max"][0] == "fail"
+        assert "A = base0 and 2 more runs, B = worse" in p.stdout, p.stdout
+    # the selector after the files: they are the baseline
+    p = run(["compare", "--gate", "--db", db, new, "label=worse"], check=0)
+    assert "A = worse, B = worse" in p.stdout
+    # worse.json is in the history and given: one run, not two
+    p = run(["compare", "--gate", "--db", db, new,
+             "board=board1,baseline=yes", "label=worse"], check=2)
+    assert "B = worse\n" in p.stdout or "B = worse " in p.stdout, p.stdout
+    assert "(2 runs)" not in p.stdout
+    p = run(["compare", "--gate", "--db", db, "label=nothing*", new],
+            check=1)
+    assert "selector 'label=nothing*' picks no run of the history" in p.stderr
+    p = run(["compare", "--gate", "--db", db, "label=worse"], check=1)
+    assert "one selector ('label=worse') and no file" in p.stderr
+
+
 # ---- the history: baseline set, show, clear; migration ----
 
 def test_db_baseline_set_show_clear_and_gate(tmp_path):
@@ -234,7 +354,7 @@ def test_db_baseline_set_show_clear_and_gate(tmp_path):
     # the baseline of a board: a selector over the history
     p = run(["compare", "--gate", "--db", db, "board=board1,baseline=yes",
              "label=worse"], check=2)
-    assert verdicts(p.stdout)["lat max"][0] == "FAIL"
+    assert verdicts(p.stdout)["lat max"][0] == "fail"
     assert "A = base0 and 2 more runs" in p.stdout
     # marking one run replaces the board's baseline of that table; another
     # board's is its own
@@ -305,13 +425,14 @@ def suite_base(tmp_path, **kw):
 @needs_root
 def test_suite_gate_fails_with_verdicts_in_json_lava_and_junit(tmp_path):
     out, junit = tmp_path / "out", tmp_path / "j.xml"
+    kcidb = tmp_path / "k.json"
     base = suite_base(tmp_path)
     p = run(["suite", "-T", "1", "--warmup", "0.2s", "--tests", "latency",
              "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
              base, "--gate-metrics", "avg,max", "--lava",
-             "--junit", junit], check=2, timeout=120)
+             "--junit", junit, "--kcidb", kcidb], check=2, timeout=120)
     v = verdicts(p.stdout)
-    assert v["lat avg"][0] == "FAIL" and v["lat max"][0] == "FAIL"
+    assert v["lat avg"][0] == "fail" and v["lat max"][0] == "fail"
     assert "release gate failed" in p.stderr
     assert "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=latency-none-latency-gate-avg RESULT=fail" in p.stdout
     assert json.loads((out / "suite.json").read_text())["gate"] == {
@@ -321,19 +442,78 @@ def test_suite_gate_fails_with_verdicts_in_json_lava_and_junit(tmp_path):
     assert doc["verdict"] == "fail" and doc["metrics"] == ["avg", "max"]
     x = junit.read_text()
     assert 'name="latency-none-latency-gate-avg"' in x
-    assert '<failure message="FAIL: worse by' in x
-    assert "gate lat avg: FAIL" in (out / "report.txt").read_text()
+    assert '<failure message="fail: worse by' in x
+    # each case's message is the verdict's whole reason, not cut short
+    import xml.etree.ElementTree as ET
+    msgs = {c.get("name"): (c.find("failure") if c.find("failure") is not
+                            None else c.find("skipped"))
+            for c in ET.parse(junit).iter("testcase")}
+    for m in doc["tables"][0]["metrics"]:
+        el = msgs["latency-none-latency-gate-%s" % m["key"]]
+        assert el is not None and el.get("message") == \
+            "%s: %s" % (m["verdict"], m["reason"]), el.get("message")
+    report = (out / "report.txt").read_text()
+    assert "gate lat avg: fail" in report
+    # the exit status line says why, after the verdicts
+    lines = [l for l in report.splitlines() if l]
+    assert lines[-1] == "Exit status: 2 (the release gate failed: a gated " \
+        "metric is worse than the baseline beyond its limit)"
+    assert lines[-2].startswith("gate: fail: worse than the baseline")
+    assert not lines[-2].endswith(";")
+    # KCIDB: the gate cases under their table's path, every test with its
+    # start time
+    tests = json.loads(kcidb.read_text())["tests"]
+    paths = {t["path"] for t in tests}
+    assert {"rtlat.latency.none.latency.gate.avg",
+            "rtlat.latency.none.latency.gate.max",
+            "rtlat.latency.none.latency.max"} <= paths, paths
+    assert all(t.get("start_time", "").startswith("20") for t in tests)
+    start = json.loads((out / "01-latency-none.json").read_text())[
+        "start_time"]
+    iso = lambda t: datetime.datetime.fromisoformat(t.replace("Z", "+00:00"))
+    for t in tests:     # the run's start: before its measurement began
+        d = (iso(start) - iso(t["start_time"])).total_seconds()
+        assert 0 <= d < 30, (t["start_time"], start)
 
 
 @needs_root
 def test_suite_gate_refuses_another_load_and_needs_a_baseline(tmp_path):
+    """What the baseline lacks (a load state, a test) is found before the
+    first run: exit 1, nothing run. A table refused only once its runs
+    are there (another period) is said in the report, gate.json and the
+    exit status line, with the other tables gated all the same."""
     out = tmp_path / "out"
     p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
              "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
              suite_base(tmp_path, load="hell")], check=1, timeout=120)
-    assert "gate refused" in p.stderr and "same load" in p.stderr
+    assert "has no matching run for: latency none (only under other loads)" \
+        in p.stderr and "nothing was run" in p.stderr
+    assert not out.exists()
+    (tmp_path / "b2").mkdir()
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency,switch",
+             "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
+             suite_base(tmp_path / "b2")], check=1, timeout=120)
+    assert "has no matching run for: switch none;" in p.stderr
+    assert not out.exists()
+    # refused after the runs: sampled at another period than the baseline
+    base = tmp_path / "b3"
+    base.mkdir()
+    for i in range(3):
+        result(base / ("b%d.json" % i), [100] * 20000, minute=i)
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+             "--loads", "none", "-q", "-o", out, "--gate", "--baseline",
+             base], check=1, timeout=120)
+    assert "gate refused" in p.stderr and \
+        "sampled every 100 us, its baseline every 1000 us" in p.stderr
     assert json.loads((out / "suite.json").read_text())["gate"]["verdict"] \
         == "refused"
+    doc = json.loads((out / "gate.json").read_text())
+    assert doc["verdict"] == "refused" and doc["tables"] == []
+    (r,) = doc["refused"]
+    assert r["title"] == "LATENCY without load" and "1000 us" in r["reason"]
+    last = (out / "report.txt").read_text().rstrip().splitlines()[-1]
+    assert last == "Exit status: 1 (the release gate refused 1 table: no " \
+        "baseline of the same test kind, load and period)"
     # before any run: the baseline is missing or not said
     p = run(["suite", "--tests", "latency", "--gate"], check=1)
     assert "--gate needs the baseline" in p.stderr
@@ -366,6 +546,64 @@ def test_suite_gate_against_the_history(tmp_path):
     avg = [m for m in t["metrics"] if m["key"] == "avg"][0]
     assert not avg["noise_known"]
     assert "noise unknown: the baseline has 1 run" in avg["reason"]
+
+
+@needs_root
+def test_suite_gate_db_fails_before_the_first_run(tmp_path):
+    """suite --gate --db: a history without a baseline for this board, or
+    a --db that cannot be reached or written, is found before the first
+    run: exit 1 at once, nothing run, the message says what to do."""
+    db, out = tmp_path / "h.db", tmp_path / "out"
+    run(["db", "add", "--db", db, suite_base(tmp_path, host="board0")],
+        check=0)
+    run(["db", "baseline", "set", "--db", db, "board=board0"], check=0)
+    args = ["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+            "--loads", "none", "-q", "-o", out]
+    p = run(args + ["--gate", "--db", db], check=1, timeout=30)
+    assert "has no baseline for board %s" % os.uname().nodename in p.stderr
+    assert "boards with a baseline: board0" in p.stderr
+    assert "nothing was run" in p.stderr and not out.exists()
+    # a server that is not there, a file that is no database
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"no database here" * 100)
+    for bad in ("postgresql://x@127.0.0.1:1/x", junk):
+        for gate_args in ([], ["--gate"]):
+            p = subprocess.run([RTLAT] + [str(a) for a in args] + gate_args
+                               + ["--db", str(bad)], capture_output=True,
+                               text=True, timeout=30)
+            assert p.returncode == 1, p.stderr
+            assert "nothing was run" in p.stderr or \
+                "cannot connect" in p.stderr, p.stderr
+            assert not out.exists()
+
+
+@needs_root
+@sqlite_only
+def test_suite_db_store_failing_at_the_end_says_where_the_runs_are(tmp_path):
+    """The history reachable before the runs and gone when they end: exit
+    1, the results are in the suite directory and the message gives the
+    db add command; the exit status line says so."""
+    db, out = tmp_path / "h.db", tmp_path / "out"
+    p = subprocess.Popen([RTLAT, "suite", "-T", "2", "--warmup", "0",
+                          "--tests", "latency", "--loads", "none",
+                          "-o", str(out), "--db", str(db)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    for _ in range(300):            # the checks are done: the suite runs
+        if (out / "suite.json").exists():
+            break
+        time.sleep(0.05)
+    assert db.exists() and (out / "suite.json").exists()
+    db.unlink()
+    db.mkdir()                       # no database can be opened there now
+    so, se = p.communicate(timeout=60)
+    assert p.returncode == 1, se
+    assert re.search(r"note: 1 run of [^,]+ each, about", se), se
+    assert "the results are kept in %s/; store them later with: rtlat db " \
+        "add --db %s %s" % (out, db, out) in se
+    assert (out / "01-latency-none.json").exists()
+    assert "Exit status: 1 (the runs could not be stored in %s)" % db in \
+        (out / "report.txt").read_text()
 
 
 # ---- end to end: a stall is gated, a clean run is not ----
@@ -464,3 +702,53 @@ def test_a_stall_is_gated_a_clean_run_is_not(tmp_path):
         pytest.skip("the clean run was stalled from elsewhere: %s" %
                     full["max"]["reason"])
     assert rc == 0 and m["avg"]["verdict"] == "pass", m["avg"]["reason"]
+
+
+def readme_hog():
+    """The hog of README's CI recipe (step 3), as the user runs it."""
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith("( for i in $(seq") and "chrt -f 99" in line:
+            return line.split(" & hog=$!")[0]
+    raise AssertionError("README has no hog line in its CI recipe")
+
+
+@needs_root
+def test_the_readme_recipe_proves_the_gate_bites(tmp_path):
+    """README's CI recipe on this machine: three short suites into the
+    history as the board's baseline, then a suite while the README's hog
+    holds CPU 1 for 100 ms every second: its latency max is >= 90 ms, and
+    where the baseline's limit leaves room below that, compare --gate
+    against the baseline from the history fails on it (exit 2)."""
+    if os.cpu_count() < 2:
+        pytest.skip("the recipe's hog holds CPU 1")
+    db = tmp_path / "lab.db"
+    args = ["suite", "-T", "3", "--warmup", "0.5s", "--tests", "latency",
+            "--loads", "none", "-q"]
+    for i in range(3):
+        p = run(args + ["-o", tmp_path / ("base-%d" % i), "--db", db],
+                timeout=120)
+        assert p.returncode in (0, 2), p.stderr
+    board = os.uname().nodename
+    run(["db", "baseline", "set", "--db", db, "board=" + board], check=0)
+    hog = subprocess.Popen(["bash", "-c", readme_hog()], cwd=tmp_path,
+                           start_new_session=True)
+    try:
+        p = run(args + ["-o", tmp_path / "bites"], timeout=120)
+    finally:
+        os.killpg(hog.pid, 9)
+        hog.wait()
+    assert p.returncode in (0, 2), p.stderr
+    res = json.loads((tmp_path / "bites" / "01-latency-none.json")
+                     .read_text())
+    assert res["summary"]["latency"]["max_ns"] >= 90e6   # the hog is seen
+    p = run(["compare", "--gate", "--json", "--db", db,
+             "board=%s,baseline=yes" % board, tmp_path / "bites"])
+    assert p.returncode in (0, 2), p.stderr
+    (t,) = json.loads(p.stdout)["tables"]
+    assert t["baseline_runs"] == 3 and t["new_runs"] == 1
+    m = {x["key"]: x for x in t["metrics"]}["max"]
+    if m["baseline"] + m["limit"] >= 90e6:
+        pytest.skip("this machine's noise now exceeds the hog's 100 ms: "
+                    "baseline max %s ns, limit %s ns" % (m["baseline"],
+                                                         m["limit"]))
+    assert m["verdict"] == "fail" and p.returncode == 2, m["reason"]

@@ -375,3 +375,21 @@ def test_metrics_cyclic(tmp_path):
     assert m and o, p.stdout
     assert samples == int(m.group(1)) > 0
     assert misses == int(o.group(1))
+
+
+@needs_root
+def test_metrics_port_0_is_said_with_q(tmp_path):
+    """-q with --metrics-port 0: the URL with the port the kernel chose is
+    still said (there is no other way to learn it), and serves."""
+    p = start(["latency", "-q", "-T", "3", "--warmup", "0",
+               "--metrics-port", "0"])
+    try:
+        url = read_url(p)
+        assert int(url.rsplit(":", 1)[1].split("/")[0]) > 0
+        assert parse(scrape(url)[2])
+        p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 0

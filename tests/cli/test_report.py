@@ -899,3 +899,49 @@ def test_html_long_term_view_of_the_history(tmp_path):
         assert s["w"] > 300 and s["h"] > 150 and s["drawn"] > 5, s
         assert "6.1.0-rt" in s["text"] and "6.6.0-rt" in s["text"]
         assert "2026-11-0" in s["text"]          # a date on the time axis
+
+
+def test_html_over_a_long_history_can_leave_out_the_runs_plots(tmp_path):
+    """Six runs of board vm two minutes apart in all: --html-runs 2 draws
+    the plots of a run (histogram, latency over time) for the two latest
+    only, --longterm none (nor bars and tails) and keeps the long-term
+    view; on a span of minutes the time axis has seconds and no two
+    ticks alike."""
+    if not shutil.which("gnuplot"):
+        pytest.skip("gnuplot not installed")
+    src = json.loads((OWN / "suite-vm-01-latency-none.json").read_text())
+    files = []
+    for i in range(6):
+        d = json.loads(json.dumps(src))
+        d["start_time"] = "2026-11-01T10:%02d:%02d.000Z" % (i * 20 // 60,
+                                                            i * 20 % 60)
+        d["host"]["hostname"] = "vm"
+        d["system"] = None
+        d["label"] = "r%d" % i
+        files.append(tmp_path / ("r%d.json" % i))
+        files[-1].write_text(json.dumps(d))
+    db = tmp_path / "h.db"
+    run(["db", "add", "--db", db] + files, check=0)
+    full, few, lt = (tmp_path / n for n in ("full.html", "few.html",
+                                            "lt.html"))
+    run(["report", "--db", db, "--html", full], check=0)
+    run(["report", "--db", db, "--html", few, "--html-runs", "2"], check=0)
+    run(["report", "--db", db, "--html", lt, "--longterm"], check=0)
+    kf, kw, kl = (figures(f.read_text()) for f in (full, few, lt))
+    per_run = lambda ks: [k for k in ks if not k.startswith("long-term")
+                          and k not in ("max and p99.9", "tail")]
+    assert per_run(kf) == ["histogram"] * 6, kf
+    assert per_run(kw) == ["histogram"] * 2, kw
+    assert "max and p99.9" in kw and "tail" in kw
+    assert all(k.startswith("long-term") for k in kl) and len(kl) == 2, kl
+    assert [k for k in kf if k.startswith("long-term")] == kl
+    html = lt.read_text()
+    assert "time (UTC, from 2026-11-01)" in html
+    figs = [f for f in html.split("<figure")[1:]
+            if 'data-kind="long-term' in f]
+    assert len(figs) == 2
+    for f in figs:
+        ticks = re.findall(r">\s*(\d\d:\d\d:\d\d)\s*<", f)
+        assert len(ticks) >= 3 and len(ticks) == len(set(ticks)), ticks
+    assert "--longterm goes with --html" in run(
+        ["report", "--db", db, "--longterm"], check=1).stderr
