@@ -353,7 +353,7 @@ int suite_gate_run(struct suite *s)
 
 int suite_db_check(const struct suite *s)
 {
-	const char *why = rdb_name_check(s->gate_db, false);
+	const char *why = rdb_name_check(s->gate_db);
 
 	if (why) {
 		log_error("--db %s: %s", rdb_shown(s->gate_db), why);

@@ -236,9 +236,8 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "a postgresql:// URL (an SQLite file goes with --db FILE)");
 		c->db = arg;
 		return 0;
-	case K_DB:
-	case K_URL: {
-		const char *why = rdb_name_check(arg, d->key == K_URL);
+	case K_DB: {
+		const char *why = rdb_name_check(arg);
 
 		if (why)
 			return opt_bad_value(d, rdb_shown(arg), why);

@@ -31,7 +31,7 @@ const char *rdb_shown(const char *path)
 	return url_hide_password(path, buf, sizeof(buf));
 }
 
-const char *rdb_name_check(const char *path, bool url_only)
+const char *rdb_name_check(const char *path)
 {
 	const char *p;
 
@@ -44,8 +44,6 @@ const char *rdb_name_check(const char *path, bool url_only)
 		;
 	if (p > path && !strncmp(p, "://", 3))
 		return "not a database URL (postgresql://... or postgres://; an SQLite history is a file name)";
-	if (url_only)
-		return "not a postgresql:// URL (an SQLite history is given with --db FILE)";
 	if (!strcmp(path, ":memory:") || !strncmp(path, "file:", 5))
 		return "an in-memory or URI name keeps nothing (give a file name)";
 	return NULL;
@@ -1084,7 +1082,7 @@ struct rdb *rdb_open(const char *path, bool create)
 		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE or URL)");
 		return NULL;
 	}
-	why = rdb_name_check(path, false);
+	why = rdb_name_check(path);
 	if (why) {
 		log_error("%s: %s", rdb_shown(path), why);
 		return NULL;

@@ -331,9 +331,9 @@ const char *rdb_shown(const char *path);
 
 /* Why @path cannot name a history (a static text), or NULL when it can:
  * empty, ":memory:" or an SQLite URI (keeps nothing), a URL of another
- * scheme ("postgresq://...", "mysql://..."), or with @url_only (--url) not
- * a postgresql:// URL. rdb_open() refuses these too. */
-const char *rdb_name_check(const char *path, bool url_only);
+ * scheme ("postgresq://...", "mysql://..."). rdb_open() refuses these
+ * too. */
+const char *rdb_name_check(const char *path);
 
 /* Is @s a PostgreSQL URL ("postgresql://..." or "postgres://...") rather
  * than a file name? */

@@ -34,7 +34,7 @@ def test_db_names_that_keep_nothing_are_refused(tmp_path, name, why):
 
 def test_url_option_takes_only_a_url(tmp_path):
     p = run(["db", "list", "--url", tmp_path / "h.db"], check=1)
-    assert "not a postgresql:// URL" in p.stderr
+    assert "a postgresql:// URL (an SQLite file goes with --db FILE)" in p.stderr
     # and the variable: the same check
     env = dict(os.environ, RTLAT_DB_URL="pgsql://h/db")
     p = subprocess.run([RTLAT, "db", "add", str(RUN)], capture_output=True,
