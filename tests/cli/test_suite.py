@@ -346,6 +346,56 @@ def test_suite_out_must_name_a_directory(tmp_path):
     assert "s.conf line 2" in p.stderr
 
 
+def test_suite_lab_files_clashing_with_its_own_refused(tmp_path):
+    """--junit/--kcidb FILE that is one of the suite's own files in -o DIR
+    (suite.json, report.txt, a run's result file or log, the snapshot), DIR
+    itself, or the other option's file: refused before anything is made."""
+    d = tmp_path / "D"
+    d.mkdir()
+    base = ["suite", "-T", "1", "--tests", "latency", "--loads", "none",
+            "-q", "-o", d]
+    same = "are the same file: one would overwrite the other"
+    for args, msg in [
+            (["--junit", d / "suite.json"],
+             "the suite's suite.json '%s' and --junit" % (d / "suite.json")),
+            (["--kcidb", d / "report.txt"], same),
+            (["--junit", d / "." / "01-latency-none.json"], same),
+            (["--kcidb", d / "01-latency-none.log"], same),
+            (["--junit", d / "system" / "cpuinfo"],
+             "is in the suite's system snapshot directory"),
+            (["--junit", tmp_path / "j.xml", "--kcidb", tmp_path / "j.xml"],
+             "--junit '%s' and --kcidb '%s' %s" % (
+                 tmp_path / "j.xml", tmp_path / "j.xml", same))]:
+        p = run(base + args, check=1)
+        assert msg in p.stderr, (args, p.stderr)
+        assert os.listdir(d) == [], args
+        assert not (tmp_path / "j.xml").exists()
+    # in a new -o DIR: only DIR itself is made by the suite
+    new = tmp_path / "new"
+    p = run(base[:-1] + [new, "--junit", new / "sub" / "j.xml"], check=1)
+    assert "the suite makes -o/--out %s, not the directories below it" % \
+        new in p.stderr, p.stderr
+    assert not new.exists()
+
+
+@needs_root
+def test_suite_lab_files_in_the_out_dir_it_makes(tmp_path):
+    """-o NEWDIR --junit NEWDIR/j.xml: accepted (the suite makes NEWDIR
+    before it writes there), also through NEWDIR/../NEWDIR."""
+    import junitparser
+    out = tmp_path / "new"
+    p = run(["suite", "-T", "0.3", "--warmup", "0", "--tests", "latency",
+             "--loads", "none", "-q", "-o", out, "--junit", out / "j.xml",
+             "--kcidb", out / ".." / "new" / "k.json"], timeout=120)
+    assert p.returncode == 0, p.stderr
+    names = [c.name for s in junitparser.JUnitXml.fromfile(
+        str(out / "j.xml")) for c in s]
+    assert "latency-none" in names
+    k = load_json_strict(out / "k.json")
+    assert "latency-none" in [t["misc"]["rtlat_case"] for t in k["tests"]]
+    assert load_json_strict(out / "suite.json")["status"] == "complete"
+
+
 @needs_root
 def test_suite_miss_header_of_runs_without_figures(tmp_path):
     """A table whose run failed without figures, or did not run, still
