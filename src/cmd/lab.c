@@ -6,15 +6,16 @@
  * the runs' headlines (docs/suite.md, "Lab output"); rtlat suite and every
  * single test write them.
  *
- * A case is RUN (the run: pass, fail, skip), then per series of the run
+ * A case is RUN (the run: pass or fail), then per series of the run
  * RUN-SERIES-{max,avg,min,p99.9,MISSES}, per sampler of a run with several
  * RUN-SERIES-cpuN-{max,avg} (threadI when several samplers share a CPU or
  * one is not pinned) and per load RUN-load-NAME (its rate; fails when the
  * load failed); RUN is TEST-LOAD ("latency-none", "latency-cpu_io").
  * Times in us (three decimals), misses as counts. A max (and the run)
  * fails when it exceeded --max-latency; a run that did not end complete
- * (an error, a --break, interrupted) fails; every other figure passes: it
- * is a measurement.
+ * (an error, a --break, interrupted) or did not run (the suite was
+ * interrupted before it) fails; every other figure passes: it is a
+ * measurement.
  *
  * LAVA: inside a LAVA test shell "lava-test-case" is on PATH and is run for
  * each case (LAVA's own helper records it); elsewhere the line it would
@@ -210,8 +211,10 @@ void lab_run_cases(const struct lab_run *r, lab_case_fn fn, void *ctx)
 
 	clean_id(run.id, sizeof(run.id), r->name, false);
 	if (!r->ran) {
-		run.result = "skip";
-		run.status = "SKIP";
+		/* the suite was interrupted before it (or could not start
+		 * it): a qualification not done is no pass, nor a skip */
+		run.result = "fail";
+		run.status = "ERROR";
 		snprintf(run.why, sizeof(run.why), "%s",
 			 r->error[0] ? r->error : "not run");
 	} else if (r->error[0] || !h->valid) {

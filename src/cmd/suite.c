@@ -1303,6 +1303,8 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 			/* the test stops cleanly (summary, result file, loads
 			 * stopped); a second signal kills it */
 			s->interrupted = true;
+			if (!s->interrupt_signal)
+				s->interrupt_signal = sig;
 			kill(pid, ++nsig == 1 ? sig : SIGKILL);
 			deadline = clock_now_ns(CLOCK_MONOTONIC) + STOP_TIMEOUT_NS;
 			if (!s->quiet)
@@ -1364,12 +1366,15 @@ static int finish(struct suite *s)
 						 s->max_latency_ns))
 				s->threshold_exceeded = s->max_latency_hit = true;
 	}
-	if (s->gate && suite_gate_run(s) < 0)
+	/* an interrupted suite is no pass: not gated, exit status 1 */
+	if (s->gate && s->interrupted)
+		s->gate_verdict = "interrupted";
+	else if (s->gate && suite_gate_run(s) < 0)
 		s->exit_code = 1;
 	/* stored after the gate: the fresh runs are not their own baseline */
 	if (s->gate_db && suite_db_store(s) < 0)
 		s->exit_code = 1;
-	if (err_runs)
+	if (err_runs || s->interrupted)
 		s->exit_code = 1;
 	else if ((s->threshold_exceeded ||
 		  (s->gate_verdict && !strcmp(s->gate_verdict, "fail"))) &&
@@ -1416,6 +1421,13 @@ static int finish(struct suite *s)
 	if (err_runs)
 		log_error("%d run(s) failed; see the notes and the .log files in %s",
 			  err_runs, s->outdir);
+	if (s->interrupted) {
+		char why[160];
+
+		log_error("%s%s (exit status 1)",
+			  suite_interrupted_reason(s, why, sizeof(why)),
+			  s->gate ? "; the release gate was not made" : "");
+	}
 	return s->exit_code;
 }
 
@@ -1497,9 +1509,10 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "baseline (--baseline PATH, or --db FILE: rtlat db baseline set)\n"
 			      "per metric, as rtlat compare --gate; the verdicts follow the\n"
 			      "report and go to gate.json, --lava and --junit.\n"
-			      "Exit status: 0 ok, 1 a run failed (or --gate could not compare),\n"
-			      "2 --max-latency exceeded, --gate failed, or a threshold given\n"
-			      "with --test-args (--max-msw, --break).");
+			      "Exit status: 0 ok, 1 a run failed, the suite was interrupted\n"
+			      "or --gate could not compare, 2 --max-latency exceeded, --gate\n"
+			      "failed, or a threshold given with --test-args (--max-msw,\n"
+			      "--break).");
 	if (r)
 		return r > 0 ? 0 : 1;
 	if (!s->gate && (s->gate_baseline || s->gate_margin ||
@@ -1552,8 +1565,11 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	for (i = 0; i < s->nruns && !s->interrupted; i++) {
 		struct timespec zero = { 0, 0 };
 
-		if (sigtimedwait(&sigs, NULL, &zero) > 0) {
+		int sig = sigtimedwait(&sigs, NULL, &zero);
+
+		if (sig > 0) {
 			s->interrupted = true;
+			s->interrupt_signal = sig;
 			break;
 		}
 		run_one(s, &s->runs[i], suite_t0, overhead);

@@ -418,7 +418,7 @@ def test_suite_miss_header_of_runs_without_figures(tmp_path):
                "none", "-T", "30", "--warmup", "0", "-o", out])
     _first_run_child(p, out)
     stdout, err = stop(p, signal.SIGINT)
-    assert p.returncode == 0, err
+    assert p.returncode == 1, err      # interrupted: not every run done
     for title in ("SWITCH", "HANDSHAKE"):
         [t] = [k for k, ln in enumerate(stdout.splitlines())
                if ln.startswith(title + " ")]
@@ -438,15 +438,74 @@ def test_suite_interrupted_cleanly(tmp_path):
         time.sleep(0.05)
     time.sleep(1.0)
     stdout, err = stop(p, signal.SIGINT)
-    assert p.returncode == 0, err
+    # not every run done: exit status 1, said the same way everywhere
+    assert p.returncode == 1, err
     assert wait_session_empty(p.pid) == []
     assert not [f for f in os.listdir(tmp_path) if f != "res"]
     idx = load_json_strict(out / "suite.json")
-    assert idx["status"] == "interrupted"
+    assert idx["status"] == "interrupted" and idx["exit_status"] == 1
     assert [r["status"] for r in idx["runs"]] == ["interrupted", "not run"]
     assert load_json_strict(out / "01-latency-hell.json")["status"] == \
         "interrupted"
     assert "not run" in stdout and (out / "report.txt").read_text() == stdout
+    assert "Exit status: 1 (the suite was interrupted by signal 2 " \
+        "(Interrupt): 1 of 2 runs not run)" in stdout
+    assert "the suite was interrupted by signal 2 (Interrupt)" in err
+
+
+@needs_root
+def test_suite_interrupted_fails_everywhere(tmp_path):
+    """SIGTERM in the first run: the rest not run, and nothing says
+    pass: exit status 1, the report's and suite.json's exit status, the
+    LAVA, JUnit and KCIDB cases of the runs not run fail (KCIDB ERROR)."""
+    import junitparser
+    out, xml, kc = tmp_path / "res", tmp_path / "j.xml", tmp_path / "k.json"
+    env = dict(os.environ, PATH="/usr/bin:/bin")     # no lava-test-case
+    p = start(["suite", "--tests", "latency,switch,handshake", "--loads",
+               "none", "-T", "30", "--warmup", "0", "-q", "-o", out,
+               "--lava", "--junit", xml, "--kcidb", kc], env=env)
+    _first_run_child(p, out)
+    stdout, err = stop(p, signal.SIGTERM)
+    assert p.returncode == 1, err
+    assert "Exit status: 1 (the suite was interrupted by signal 15 " \
+        "(Terminated): 2 of 3 runs not run)" in stdout
+    idx = load_json_strict(out / "suite.json")
+    assert idx["status"] == "interrupted" and idx["exit_status"] == 1
+    cases = _lava_cases(stdout)
+    for t in ("switch-none", "handshake-none"):
+        assert cases[t]["result"] == "fail", cases[t].string
+    got = {c.name: c for s in junitparser.JUnitXml.fromfile(str(xml))
+           for c in s}
+    for t in ("switch-none", "handshake-none"):
+        [f] = got[t].result
+        assert isinstance(f, junitparser.Failure)
+        assert f.message == "not run: the suite was interrupted"
+    st = {t["misc"]["rtlat_case"]: t["status"]
+          for t in load_json_strict(kc)["tests"]}
+    assert st["switch-none"] == st["handshake-none"] == "ERROR"
+
+
+@needs_root
+def test_suite_gate_never_passes_an_interrupted_suite(tmp_path):
+    """--gate over an interrupted suite: not made (verdict interrupted, no
+    gate.json), exit status 1, whatever the runs done would have given."""
+    base = tmp_path / "base"
+    run(["suite", "--tests", "latency,switch", "--loads", "none", "-T",
+         "0.5", "--warmup", "0", "-q", "-o", base], check=0, timeout=120)
+    out = tmp_path / "res"
+    p = start(["suite", "--tests", "latency,switch", "--loads", "none",
+               "-T", "30", "--warmup", "0", "-q", "-o", out, "--gate",
+               "--baseline", base])
+    _first_run_child(p, out)
+    stdout, err = stop(p, signal.SIGINT)
+    assert p.returncode == 1, err
+    idx = load_json_strict(out / "suite.json")
+    assert idx["exit_status"] == 1
+    assert idx["gate"]["verdict"] == "interrupted"
+    assert idx["gate"]["file"] is None
+    assert not (out / "gate.json").exists()
+    assert "the release gate was not made" in stdout
+    assert "gate: pass" not in stdout and "Exit status: 1 (" in stdout
 
 
 # --- --test-args: what the suite sets itself is refused ------------------
