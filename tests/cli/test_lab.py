@@ -253,19 +253,6 @@ def test_headline_fd_still_written(tmp_path):
     assert lava_cases(p.stdout)["latency-none"]["result"] == "pass"
 
 
-def slow_lava_test_case(tmp_path, seconds):
-    """A lava-test-case on PATH that logs its call, then sleeps (a helper
-    waiting for a dispatcher that never answers): (env, log)."""
-    bindir = tmp_path / "slowbin"
-    bindir.mkdir()
-    log = tmp_path / "calls"
-    helper = bindir / "lava-test-case"
-    helper.write_text("#!/bin/sh\necho \"$*\" >> %s\nsleep %d\n" %
-                      (log, seconds))
-    helper.chmod(0o755)
-    return dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir), log
-
-
 @needs_root
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_signal_stops_the_lava_reporting(tmp_path, sig):
@@ -274,7 +261,7 @@ def test_signal_stops_the_lava_reporting(tmp_path, sig):
     the exit status says the reporting was interrupted (1, not 0). The
     JUnit file is still written whole. Timing: the helper sleeps 30 s per
     call; the run must end far sooner than one call after the signal."""
-    env, log = slow_lava_test_case(tmp_path, 30)
+    env, log = fake_lava_test_case(tmp_path, sleep=30)
     xml = tmp_path / "j.xml"
     p = start(["latency", "-T", "0.3", "--warmup", "0", "-q", "--lava",
                "--junit", xml], env=env,
@@ -308,7 +295,7 @@ def test_hung_lava_test_case_is_killed_after_its_bound(tmp_path):
     and the remaining cases go to stdout as the <LAVA_SIGNAL_TESTCASE>
     lines the helper would print; exit status 1. Timing: ten calls of a
     30 s helper would take 300 s."""
-    env, log = slow_lava_test_case(tmp_path, 30)
+    env, log = fake_lava_test_case(tmp_path, sleep=30)
     t0 = time.monotonic()
     p = start(["latency", "-T", "0.3", "--warmup", "0", "-q", "--lava"],
               env=env)
