@@ -1504,15 +1504,15 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "and log per run and a system snapshot into the output directory.\n"
 			      "A run stopped (SIGSTOP), or still going after its warm-up and\n"
 			      "duration plus half of that (at least 30 s), is killed and fails;\n"
-			      "the next one goes on.\n"
+			      "the next one goes on. SIGINT or SIGTERM stops the current run\n"
+			      "cleanly and skips the rest: an interrupted suite exits with 1.\n"
 			      "With --gate, the fresh runs are compared with the board's\n"
 			      "baseline (--baseline PATH, or --db FILE: rtlat db baseline set)\n"
 			      "per metric, as rtlat compare --gate; the verdicts follow the\n"
 			      "report and go to gate.json, --lava and --junit.\n"
-			      "Exit status: 0 ok, 1 a run failed, the suite was interrupted\n"
-			      "or --gate could not compare, 2 --max-latency exceeded, --gate\n"
-			      "failed, or a threshold given with --test-args (--max-msw,\n"
-			      "--break).");
+			      "Exit status: 0 ok, 1 a run failed (or --gate could not compare),\n"
+			      "2 --max-latency exceeded, --gate failed, or a threshold given\n"
+			      "with --test-args (--max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
 	if (!s->gate && (s->gate_baseline || s->gate_margin ||

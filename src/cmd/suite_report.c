@@ -450,7 +450,8 @@ static void print_notes(FILE *f, const struct suite *s)
 
 void suite_report(const struct suite *s, FILE *f)
 {
-	char start[32], end[32], dur[32], why[160];
+	char start[32], end[32], dur[32];
+	char intr[160];		/* why an interrupted suite exits 1 */
 	int i, lw = (int)strlen(s->label) + 1;	/* "Ocotea |" */
 
 	if (lw < 9)
@@ -473,23 +474,7 @@ void suite_report(const struct suite *s, FILE *f)
 	fprintf(f, "Exit status: %d (%s)\n", s->exit_code,
 		s->exit_code == 0 ? "ok" : s->exit_code == 2 ?
 		suite_exit2_reason(s) : s->interrupted ?
-		suite_interrupted_reason(s, why, sizeof(why)) : "a run failed");
-}
-
-const char *suite_interrupted_reason(const struct suite *s, char *buf,
-				     size_t len)
-{
-	char sig[64] = "a signal";
-	int i, notrun = 0;
-
-	for (i = 0; i < s->nruns; i++)
-		notrun += !s->runs[i].ran;
-	if (s->interrupt_signal > 0)
-		snprintf(sig, sizeof(sig), "signal %d (%s)",
-			 s->interrupt_signal, strsignal(s->interrupt_signal));
-	snprintf(buf, len, "the suite was interrupted by %s: %d of %d run%s not run",
-		 sig, notrun, s->nruns, s->nruns == 1 ? "" : "s");
-	return buf;
+		suite_interrupted_reason(s, intr, sizeof(intr)) : "a run failed");
 }
 
 const char *suite_exit2_reason(const struct suite *s)
@@ -667,4 +652,20 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 		return -1;
 	}
 	return atomic_commit(&af, err, errlen);
+}
+
+const char *suite_interrupted_reason(const struct suite *s, char *buf,
+				     size_t len)
+{
+	char sig[64] = "a signal";
+	int i, notrun = 0;
+
+	for (i = 0; i < s->nruns; i++)
+		notrun += !s->runs[i].ran;
+	if (s->interrupt_signal > 0)
+		snprintf(sig, sizeof(sig), "signal %d (%s)",
+			 s->interrupt_signal, strsignal(s->interrupt_signal));
+	snprintf(buf, len, "the suite was interrupted by %s: %d of %d run%s not run",
+		 sig, notrun, s->nruns, s->nruns == 1 ? "" : "s");
+	return buf;
 }
