@@ -1421,13 +1421,9 @@ static int finish(struct suite *s)
 	if (err_runs)
 		log_error("%d run(s) failed; see the notes and the .log files in %s",
 			  err_runs, s->outdir);
-	if (s->interrupted) {
-		char why[160];
-
-		log_error("%s%s (exit status 1)",
-			  suite_interrupted_reason(s, why, sizeof(why)),
+	if (s->interrupted)
+		log_error("%s%s (exit status 1)", suite_interrupted_reason(s),
 			  s->gate ? "; the release gate was not made" : "");
-	}
 	return s->exit_code;
 }
 

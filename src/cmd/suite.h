@@ -161,8 +161,8 @@ const char *suite_load_title(const char *load, char *buf, size_t len);
  * of --test-args. */
 const char *suite_exit2_reason(const struct suite *s);
 /* Why an interrupted suite exits with status 1: "the suite was
- * interrupted by SIGTERM: 1 of 2 runs not run" into @buf. */
-const char *suite_interrupted_reason(const struct suite *s, char *buf,
-				     size_t len);
+ * interrupted by signal 15 (Terminated): 1 of 2 runs not run" (a static
+ * buffer). */
+const char *suite_interrupted_reason(const struct suite *s);
 
 #endif

@@ -451,7 +451,6 @@ static void print_notes(FILE *f, const struct suite *s)
 void suite_report(const struct suite *s, FILE *f)
 {
 	char start[32], end[32], dur[32];
-	char intr[160];		/* why an interrupted suite exits 1 */
 	int i, lw = (int)strlen(s->label) + 1;	/* "Ocotea |" */
 
 	if (lw < 9)
@@ -474,7 +473,7 @@ void suite_report(const struct suite *s, FILE *f)
 	fprintf(f, "Exit status: %d (%s)\n", s->exit_code,
 		s->exit_code == 0 ? "ok" : s->exit_code == 2 ?
 		suite_exit2_reason(s) : s->interrupted ?
-		suite_interrupted_reason(s, intr, sizeof(intr)) : "a run failed");
+		suite_interrupted_reason(s) : "a run failed");
 }
 
 const char *suite_exit2_reason(const struct suite *s)
@@ -654,9 +653,9 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 	return atomic_commit(&af, err, errlen);
 }
 
-const char *suite_interrupted_reason(const struct suite *s, char *buf,
-				     size_t len)
+const char *suite_interrupted_reason(const struct suite *s)
 {
+	static char buf[160];	/* the suite is one thread */
 	char sig[64] = "a signal";
 	int i, notrun = 0;
 
@@ -665,7 +664,7 @@ const char *suite_interrupted_reason(const struct suite *s, char *buf,
 	if (s->interrupt_signal > 0)
 		snprintf(sig, sizeof(sig), "signal %d (%s)",
 			 s->interrupt_signal, strsignal(s->interrupt_signal));
-	snprintf(buf, len, "the suite was interrupted by %s: %d of %d run%s not run",
+	snprintf(buf, sizeof(buf), "the suite was interrupted by %s: %d of %d run%s not run",
 		 sig, notrun, s->nruns, s->nruns == 1 ? "" : "s");
 	return buf;
 }
