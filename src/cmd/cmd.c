@@ -204,8 +204,12 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 		log_error("--kcidb: %s", err);
 		return 1;
 	}
-	if (lab->junit && lab->kcidb && output_same(lab->junit, lab->kcidb)) {
-		log_error("--junit and --kcidb '%s' are the same file", lab->kcidb);
+	/* the run's own outputs (--json, --metrics, ...) claim theirs after */
+	if ((lab->junit &&
+	     output_claim("--junit", lab->junit, err, sizeof(err)) < 0) ||
+	    (lab->kcidb &&
+	     output_claim("--kcidb", lab->kcidb, err, sizeof(err)) < 0)) {
+		log_error("%s", err);
 		return 1;
 	}
 	fd = headline_tmp();
@@ -216,6 +220,11 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 	status = run_with(t, o, comp, ncomp, priv);
 	end = clock_now_ns(CLOCK_REALTIME);
 	o->headline_fd = user_fd;
+	if (output_claim_refused()) {
+		/* refused: one of its files is also a lab output's */
+		close(fd);
+		return status;
+	}
 	/* the whole of it, from its start, through a descriptor of its own */
 	snprintf(err, sizeof(err), "/proc/self/fd/%d", fd);
 	text = file_read_whole(err, &len);
@@ -275,6 +284,7 @@ static int parse_and_run(int argc, char **argv,
 	struct cmd_opt_ctx c = { h, ctx, o, comp, 0, { 0 } };
 	int i, n = 0, r;
 
+	output_claims_reset();	/* this command's outputs, none yet */
 	c.ncomp = cmd_companions_init(comp, NCOMP);
 	if (c.ncomp < 0)
 		return 1;

@@ -6,15 +6,16 @@
  * the runs' headlines (docs/suite.md, "Lab output"); rtlat suite and every
  * single test write them.
  *
- * A case is RUN (the run: pass, fail, skip), then per series of the run
+ * A case is RUN (the run: pass or fail), then per series of the run
  * RUN-SERIES-{max,avg,min,p99.9,MISSES}, per sampler of a run with several
  * RUN-SERIES-cpuN-{max,avg} (threadI when several samplers share a CPU or
  * one is not pinned) and per load RUN-load-NAME (its rate; fails when the
  * load failed); RUN is TEST-LOAD ("latency-none", "latency-cpu_io").
  * Times in us (three decimals), misses as counts. A max (and the run)
  * fails when it exceeded --max-latency; a run that did not end complete
- * (an error, a --break, interrupted) fails; every other figure passes: it
- * is a measurement.
+ * (an error, a --break, interrupted) or did not run (the suite was
+ * interrupted before it) fails; every other figure passes: it is a
+ * measurement.
  *
  * LAVA: inside a LAVA test shell "lava-test-case" is on PATH and is run for
  * each case (LAVA's own helper records it); elsewhere the line it would
@@ -23,6 +24,7 @@
  * Test case ids and units keep [A-Za-z0-9_.-/] only (others become '_').
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,7 @@
 #include "core/jsonw.h"
 #include "core/log.h"
 #include "core/outfile.h"
+#include "core/rtsetup.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
 
@@ -210,8 +213,10 @@ void lab_run_cases(const struct lab_run *r, lab_case_fn fn, void *ctx)
 
 	clean_id(run.id, sizeof(run.id), r->name, false);
 	if (!r->ran) {
-		run.result = "skip";
-		run.status = "SKIP";
+		/* the suite was interrupted before it (or could not start
+		 * it): a qualification not done is no pass, nor a skip */
+		run.result = "fail";
+		run.status = "ERROR";
 		snprintf(run.why, sizeof(run.why), "%s",
 			 r->error[0] ? r->error : "not run");
 	} else if (r->error[0] || !h->valid) {
@@ -264,19 +269,115 @@ static bool have_lava_helper(void)
 	return false;
 }
 
+/* A lava-test-case call gets this long (it prints a line and records a
+ * file: milliseconds), then it is killed; after SIGTERM, this long before
+ * SIGKILL. */
+#define LAVA_CALL_NS	(10 * NSEC_PER_SEC)
+#define LAVA_KILL_NS	(1 * NSEC_PER_SEC)
+
 struct lava_ctx {
 	FILE *f;
 	bool helper;
 	int failed;		/* lava-test-case calls that failed */
+	int cases, unreported;	/* cases seen; not reported after a signal */
+	int sig;		/* the stop signal that ended the reporting */
+	sigset_t stop;		/* SIGINT, SIGTERM, SIGHUP (stop_sigset()) */
 };
+
+/* A stop signal pending: taken into l->sig. */
+static bool lava_stopped(struct lava_ctx *l)
+{
+	struct timespec zero = { 0, 0 };
+	int sig;
+
+	if (!l->sig) {
+		sig = sigtimedwait(&l->stop, NULL, &zero);
+		if (sig > 0)
+			l->sig = sig;
+	}
+	return l->sig != 0;
+}
+
+/*
+ * Run lava-test-case @av in its own process group, at most LAVA_CALL_NS,
+ * and reap it. A stop signal meanwhile (kept in l->sig) or the bound
+ * kills its group: SIGTERM, SIGKILL LAVA_KILL_NS later. Returns 0 when it
+ * exited 0, 1 when it ran out of time (killed), -1 otherwise.
+ */
+static int lava_call(struct lava_ctx *l, const char *const *av)
+{
+	int64_t now, deadline, kill_at = 0;
+	sigset_t wait_set = l->stop, old;
+	bool late = false;
+	pid_t pid;
+	int st = -1;		/* not reaped: a failure */
+
+	sigaddset(&wait_set, SIGCHLD);	/* its end wakes the wait below */
+	sigprocmask(SIG_BLOCK, &wait_set, &old);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		int sig;
+
+		setpgid(0, 0);
+		for (sig = 1; sig < NSIG; sig++)
+			if (sigismember(&wait_set, sig) || sig == SIGPIPE)
+				signal(sig, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &wait_set, NULL);
+		execvp(av[0], (char *const *)av);
+		_exit(127);
+	}
+	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	setpgid(pid, pid);
+	deadline = clock_now_ns(CLOCK_MONOTONIC) + LAVA_CALL_NS;
+	for (;;) {
+		struct timespec ts;
+		int64_t next;
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		int sig;
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			st = -1;
+			break;
+		}
+		now = clock_now_ns(CLOCK_MONOTONIC);
+		if (!kill_at && (l->sig || now >= deadline)) {
+			late = !l->sig;
+			kill(-pid, SIGTERM);
+			kill_at = now + LAVA_KILL_NS;
+		} else if (kill_at > 0 && now >= kill_at) {
+			kill(-pid, SIGKILL);
+			kill_at = -1;		/* it cannot outlive SIGKILL */
+		}
+		next = kill_at > 0 ? kill_at : kill_at < 0 ? now + NSEC_PER_SEC :
+		       deadline;
+		ts = ns_to_ts(next > now ? next - now : 0);
+		sig = sigtimedwait(&wait_set, NULL, &ts);
+		if (sig > 0 && sig != SIGCHLD && !l->sig)
+			l->sig = sig;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (late)
+		return 1;
+	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
 
 static void lava_case(void *ctx, const struct lab_case *c)
 {
 	struct lava_ctx *l = ctx;
 	const char *av[10];
-	int n = 0, st;
-	pid_t pid;
+	int n = 0;
 
+	l->cases++;
+	if (lava_stopped(l)) {
+		l->unreported++;
+		return;
+	}
 	if (!l->helper) {
 		fprintf(l->f, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s",
 			c->id, c->result);
@@ -297,25 +398,42 @@ static void lava_case(void *ctx, const struct lab_case *c)
 		av[n++] = c->units;
 	}
 	av[n] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		execvp(av[0], (char *const *)av);
-		_exit(127);
+	switch (lava_call(l, av)) {
+	case 0:
+		return;
+	case 1:
+		/* a helper that hangs once hangs again: the rest as the
+		 * lines it would print, which LAVA reads from the console */
+		log_error("--lava: lava-test-case %s did not end within %d s: killed; the remaining cases go to stdout as <LAVA_SIGNAL_TESTCASE> lines",
+			  c->id, (int)(LAVA_CALL_NS / NSEC_PER_SEC));
+		l->helper = false;
+		break;
 	}
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0)
+	if (l->sig)
+		l->unreported++;	/* killed by the stop */
+	else
 		l->failed++;
 }
 
 int lab_lava(const struct lab_run *runs, int n, FILE *f)
 {
-	struct lava_ctx l = { f, have_lava_helper(), 0 };
+	struct lava_ctx l = { .f = f, .helper = have_lava_helper() };
+	sigset_t old;
 	int i;
 
+	/* the stop signals are ours while reporting (a measuring command
+	 * blocks them already): they end it, they do not kill rtlat */
+	stop_sigset(&l.stop);
+	sigprocmask(SIG_BLOCK, &l.stop, &old);
 	for (i = 0; i < n; i++)
 		lab_run_cases(&runs[i], lava_case, &l);
 	fflush(f);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (l.sig) {
+		log_error("--lava: interrupted by signal %d (%s): %d of %d case(s) not reported",
+			  l.sig, strsignal(l.sig), l.unreported, l.cases);
+		return -1;
+	}
 	if (l.failed) {
 		log_error("--lava: lava-test-case failed %d time(s)", l.failed);
 		return -1;

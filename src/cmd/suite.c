@@ -689,23 +689,130 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-static int make_outdir(struct suite *s)
+/* s->outdir: -o DIR, else rtlat-results/HOST-UTCTIME. */
+static void name_outdir(struct suite *s)
 {
-	char host[128] = "host", when[32], p[PATH_MAX + 16];
+	char host[128] = "host", when[32];
 	struct timespec ts;
 	struct tm tm;
 
 	if (s->out) {
 		snprintf(s->outdir, sizeof(s->outdir), "%s", s->out);
-	} else {
-		gethostname(host, sizeof(host));
-		host[sizeof(host) - 1] = '\0';
-		clock_gettime(CLOCK_REALTIME, &ts);
-		gmtime_r(&ts.tv_sec, &tm);
-		strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
-		snprintf(s->outdir, sizeof(s->outdir), "rtlat-results/%s-%s",
-			 host, when);
+		return;
 	}
+	gethostname(host, sizeof(host));
+	host[sizeof(host) - 1] = '\0';
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(s->outdir, sizeof(s->outdir), "rtlat-results/%s-%s", host,
+		 when);
+}
+
+/* Claim OUT/@name (output_claim()) for what the suite writes there. */
+static int claim_own(const struct suite *s, const char *name)
+{
+	char p[PATH_MAX + 64], what[96], err[2 * PATH_MAX + 160];
+
+	snprintf(p, sizeof(p), "%s/%s", s->outdir, name);
+	snprintf(what, sizeof(what), "the suite's %s", name);
+	if (output_claim(what, p, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Before anything is made: the suite's own files in OUT, then --junit and
+ * --kcidb FILE, claimed (output_claim()): FILE neither one of the suite's
+ * files, nor in its snapshot directory, nor OUT itself, nor the other
+ * option's; writable, or in OUT still to be made (the suite makes it).
+ */
+static int check_outputs(const struct suite *s)
+{
+	static const char *const own[] = { "suite.json", "report.txt" };
+	const char *lab[2][2] = { { "--junit", s->junit },
+				  { "--kcidb", s->kcidb.kcidb } };
+	char out[PATH_MAX], real[PATH_MAX], msg[PATH_MAX + 128];
+	char p[PATH_MAX + 16];
+	bool out_made, in_out;
+	size_t i, n;
+	int k;
+
+	output_claims_reset();
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (claim_own(s, own[i]) < 0)
+			return -1;
+	if (s->gate && claim_own(s, "gate.json") < 0)
+		return -1;
+	for (k = 0; k < s->nruns; k++) {
+		char name[sizeof(s->runs[k].base) + 8];
+
+		snprintf(name, sizeof(name), "%s.json", s->runs[k].base);
+		if (claim_own(s, name) < 0)
+			return -1;
+		snprintf(name, sizeof(name), "%s.log", s->runs[k].base);
+		if (claim_own(s, name) < 0)
+			return -1;
+	}
+	/* OUT's real path, as it will be: that of a file in it, less it */
+	snprintf(p, sizeof(p), "%s/suite.json", s->outdir);
+	if (output_planned_path(p, out, sizeof(out), msg, sizeof(msg)) != 0) {
+		log_error("-o/--out: %s", msg);
+		return -1;
+	}
+	*strrchr(out, '/') = '\0';
+	n = strlen(out);
+	out_made = access(out, F_OK) == 0;
+	for (i = 0; i < 2; i++) {
+		const char *opt = lab[i][0], *path = lab[i][1];
+		int r;
+
+		if (!path)
+			continue;
+		r = output_planned_path(path, real, sizeof(real), msg,
+					sizeof(msg));
+		if (r < 0) {
+			log_error("%s: %s", opt, msg);
+			return -1;
+		}
+		if (!r && !strcmp(real, out)) {
+			log_error("%s '%s' is the output directory -o/--out '%s'",
+				  opt, path, s->outdir);
+			return -1;
+		}
+		if (!r && !strncmp(real, out, n) &&
+		    !strncmp(real + n, "/system/", 8)) {
+			log_error("%s '%s' is in the suite's system snapshot directory %s/system",
+				  opt, path, s->outdir);
+			return -1;
+		}
+		in_out = !r && !strncmp(real, out, n) && real[n] == '/';
+		if (in_out && !out_made && strchr(real + n + 1, '/')) {
+			log_error("%s: %s: the suite makes -o/--out %s, not the directories below it",
+				  opt, path, s->outdir);
+			return -1;
+		}
+		/* a file of OUT still to be made is writable once it is made
+		 * (make_outdir() says why it cannot be) */
+		if ((!in_out || out_made) &&
+		    result_check_writable(path, msg, sizeof(msg)) < 0) {
+			log_error("%s: %s", opt, msg);
+			return -1;
+		}
+		if (output_claim(opt, path, msg, sizeof(msg)) < 0) {
+			log_error("%s", msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int make_outdir(struct suite *s)
+{
+	char p[PATH_MAX + 16];
+
 	snprintf(p, sizeof(p), "%s/suite.json", s->outdir);
 	if (access(p, F_OK) == 0) {
 		log_error("%s already holds a suite result; choose another --out",
@@ -1241,6 +1348,8 @@ static void run_one(struct suite *s, struct suite_run *r, int64_t suite_t0,
 			/* the test stops cleanly (summary, result file, loads
 			 * stopped); a second signal kills it */
 			s->interrupted = true;
+			if (!s->interrupt_signal)
+				s->interrupt_signal = sig;
 			kill(pid, ++nsig == 1 ? sig : SIGKILL);
 			deadline = clock_now_ns(CLOCK_MONOTONIC) + STOP_TIMEOUT_NS;
 			if (!s->quiet)
@@ -1302,12 +1411,15 @@ static int finish(struct suite *s)
 						 s->max_latency_ns))
 				s->threshold_exceeded = s->max_latency_hit = true;
 	}
-	if (s->gate && suite_gate_run(s) < 0)
+	/* an interrupted suite is no pass: not gated, exit status 1 */
+	if (s->gate && s->interrupted)
+		s->gate_verdict = "interrupted";
+	else if (s->gate && suite_gate_run(s) < 0)
 		s->exit_code = 1;
 	/* stored after the gate: the fresh runs are not their own baseline */
 	if (s->gate_db && suite_db_store(s) < 0)
 		s->exit_code = 1;
-	if (err_runs)
+	if (err_runs || s->interrupted)
 		s->exit_code = 1;
 	else if ((s->threshold_exceeded ||
 		  (s->gate_verdict && !strcmp(s->gate_verdict, "fail"))) &&
@@ -1352,6 +1464,9 @@ static int finish(struct suite *s)
 	if (err_runs)
 		log_error("%d run(s) failed; see the notes and the .log files in %s",
 			  err_runs, s->outdir);
+	if (s->interrupted)
+		log_error("%s%s (exit status 1)", suite_interrupted_reason(s),
+			  s->gate ? "; the release gate was not made" : "");
 	return s->exit_code;
 }
 
@@ -1428,7 +1543,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "and log per run and a system snapshot into the output directory.\n"
 			      "A run stopped (SIGSTOP), or still going after its warm-up and\n"
 			      "duration plus half of that (at least 30 s), is killed and fails;\n"
-			      "the next one goes on.\n"
+			      "the next one goes on. SIGINT or SIGTERM stops the current run\n"
+			      "cleanly and skips the rest: an interrupted suite exits with 1.\n"
 			      "With --gate, the fresh runs are compared with the board's\n"
 			      "baseline (--baseline PATH, or --db FILE: rtlat db baseline set)\n"
 			      "per metric, as rtlat compare --gate; the verdicts follow the\n"
@@ -1475,23 +1591,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 		s->exe[n] = '\0';
 	else
 		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
-	if (s->junit) {
-		char msg[PATH_MAX + 128];
-
-		if (result_check_writable(s->junit, msg, sizeof(msg)) < 0) {
-			log_error("--junit: %s", msg);
-			return 1;
-		}
-	}
-	if (s->kcidb.kcidb) {
-		char msg[PATH_MAX + 128];
-
-		if (result_check_writable(s->kcidb.kcidb, msg, sizeof(msg)) < 0) {
-			log_error("--kcidb: %s", msg);
-			return 1;
-		}
-	}
-	if (make_outdir(s) < 0)
+	name_outdir(s);
+	if (check_outputs(s) < 0 || make_outdir(s) < 0)
 		return 1;
 
 	/* signals: taken by the run loop, forwarded to the running test */
@@ -1515,8 +1616,11 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	for (i = 0; i < s->nruns && !s->interrupted; i++) {
 		struct timespec zero = { 0, 0 };
 
-		if (sigtimedwait(&sigs, NULL, &zero) > 0) {
+		int sig = sigtimedwait(&sigs, NULL, &zero);
+
+		if (sig > 0) {
 			s->interrupted = true;
+			s->interrupt_signal = sig;
 			break;
 		}
 		run_one(s, &s->runs[i], suite_t0, overhead);

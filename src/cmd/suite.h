@@ -94,14 +94,16 @@ struct suite {
 	int nloads;			/* load states per test */
 	int64_t wall_start, wall_end;	/* CLOCK_REALTIME ns */
 	bool interrupted;
+	int interrupt_signal;		/* the signal that interrupted it */
 	bool threshold_exceeded;
 	bool max_latency_hit;		/* ... by --max-latency (else --test-args') */
 	int exit_code;
 	char snapshot[16][32];		/* files written under system/ */
 	int nsnapshot;
 	void *gate_state;		/* suite_gate.c's */
-	const char *gate_verdict;	/* pass, fail, refused, error; NULL:
-					 * no gate */
+	const char *gate_verdict;	/* pass, fail, refused, error,
+					 * interrupted (not made); NULL: no
+					 * gate */
 	char *gate_text;		/* the verdicts, for stdout and
 					 * report.txt */
 	struct suite_gate_case *gate_cases;
@@ -170,5 +172,9 @@ const char *suite_load_title(const char *load, char *buf, size_t len);
 /* Why the suite exits 2: "a run exceeded --max-latency", or a threshold
  * of --test-args. */
 const char *suite_exit2_reason(const struct suite *s);
+/* Why an interrupted suite exits with status 1: "the suite was
+ * interrupted by signal 15 (Terminated): 1 of 2 runs not run" (a static
+ * buffer). */
+const char *suite_interrupted_reason(const struct suite *s);
 
 #endif

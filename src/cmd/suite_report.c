@@ -443,6 +443,8 @@ static void print_notes(FILE *f, const struct suite *s)
 	}
 	if (s->interrupted)
 		NOTE("  the suite was interrupted: runs marked 'not run' did not take place\n");
+	if (s->interrupted && s->gate)
+		NOTE("  the release gate was not made: an interrupted suite never passes it\n");
 	if (any)
 		fprintf(f, "\n");
 #undef NOTE
@@ -458,12 +460,16 @@ static const char *exit_reason(const struct suite *s, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!s->exit_code)
 		return "ok";
+	if (s->interrupted)
+		n += (size_t)snprintf(buf, len, "%s", suite_interrupted_reason(s));
 	for (i = 0; i < s->nruns; i++)
 		nerr += s->runs[i].ran && s->runs[i].error[0];
-	if (nerr == 1)
-		n += (size_t)snprintf(buf, len, "a run failed");
-	else if (nerr)
-		n += (size_t)snprintf(buf, len, "%d runs failed", nerr);
+	if (nerr && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s", n ? "; " : "");
+	if (nerr == 1 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "a run failed");
+	else if (nerr && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%d runs failed", nerr);
 	if (s->exit_why[0] && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "",
 				      s->exit_why);
@@ -692,4 +698,20 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 		return -1;
 	}
 	return atomic_commit(&af, err, errlen);
+}
+
+const char *suite_interrupted_reason(const struct suite *s)
+{
+	static char buf[160];	/* the suite is one thread */
+	char sig[64] = "a signal";
+	int i, notrun = 0;
+
+	for (i = 0; i < s->nruns; i++)
+		notrun += !s->runs[i].ran;
+	if (s->interrupt_signal > 0)
+		snprintf(sig, sizeof(sig), "signal %d (%s)",
+			 s->interrupt_signal, strsignal(s->interrupt_signal));
+	snprintf(buf, sizeof(buf), "the suite was interrupted by %s: %d of %d run%s not run",
+		 sig, notrun, s->nruns, s->nruns == 1 ? "" : "s");
+	return buf;
 }

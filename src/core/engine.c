@@ -1477,10 +1477,13 @@ static int run_validate(struct run *r)
 		log_error("-g/--gnuplot: %s", msg);
 		return -1;
 	}
-	if (o->json_file && o->gnuplot_file &&
-	    output_same(o->json_file, o->gnuplot_file)) {
-		log_error("-g/--gnuplot '%s' and --json '%s' are the same file: one would overwrite the other",
-			  o->gnuplot_file, o->json_file);
+	/* one file for two outputs: one would overwrite the other */
+	if ((o->json_file &&
+	     output_claim("--json", o->json_file, msg, sizeof(msg)) < 0) ||
+	    (o->gnuplot_file &&
+	     output_claim("-g/--gnuplot", o->gnuplot_file, msg,
+			  sizeof(msg)) < 0)) {
+		log_error("%s", msg);
 		return -1;
 	}
 	/* a FIFO or a device gets the result once, at the end */

@@ -69,6 +69,9 @@ struct out_target {
 				 * OPEN: what to open */
 	struct stat st;		/* the file (not NEW) */
 	int fd;			/* OUT_FD */
+	/* in: a missing directory is one still to be made (its path taken
+	 * as written, "." and ".." lexically), not an error */
+	bool future;
 };
 
 static const char *kernel_fs(const char *dir)
@@ -154,8 +157,52 @@ struct walk {
 static int walk(const char *path, struct out_target *t, struct walk *wk,
 		char *err, size_t errlen);
 
-static int out_resolve(const char *path, struct out_target *t, char *err,
+/* @path from its first missing directory on: @base (that directory, the
+ * real path up to it) and the components @p still to walk, which no
+ * symbolic link can be in yet: "." dropped, ".." taken lexically. A new
+ * file, or -1 when it names a directory. */
+static int future_rest(const char *path, struct out_target *t,
+		       const char *base, const char *p, char *err,
 		       size_t errlen)
+{
+	size_t n = (size_t)snprintf(t->real, sizeof(t->real), "%s", base);
+	bool file = true;
+
+	while (*(p += strspn(p, "/"))) {
+		size_t len = strcspn(p, "/");
+		char *slash;
+
+		file = !(len == 1 && p[0] == '.') &&
+		       !(len == 2 && p[0] == '.' && p[1] == '.');
+		if (len == 2 && !file) {
+			slash = strrchr(t->real, '/');
+			if (slash)
+				*slash = '\0';
+			n = strlen(t->real);
+		} else if (file) {
+			if (n + 1 + len >= sizeof(t->real)) {
+				snprintf(err, errlen, "%s: %s", path,
+					 strerror(ENAMETOOLONG));
+				return -1;
+			}
+			t->real[n++] = '/';
+			memcpy(t->real + n, p, len);
+			t->real[n += len] = '\0';
+		}
+		p += len;
+		if (*p == '/' && !p[strspn(p, "/")])
+			file = false;		/* "dir/": a directory */
+	}
+	if (!file) {
+		snprintf(err, errlen, "%s is a directory", path);
+		return -1;
+	}
+	t->kind = OUT_NEW;
+	return 0;
+}
+
+static int out_resolve(const char *path, struct out_target *t, bool future,
+		       char *err, size_t errlen)
 {
 	/* not on the stack: the display thread writes checkpoints */
 	struct walk *wk = malloc(sizeof(*wk));
@@ -163,6 +210,7 @@ static int out_resolve(const char *path, struct out_target *t, char *err,
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	t->future = future;
 	if (!wk) {
 		snprintf(err, errlen, "%s: out of memory", path ? path : "");
 		return -1;
@@ -250,6 +298,9 @@ static int walk(const char *path, struct out_target *t, struct walk *wk,
 				snprintf(t->real, sizeof(t->real), "%s", cand);
 				return 0;
 			}
+			if (errno == ENOENT && t->future && !last)
+				return future_rest(path, t, cand, p, err,
+						   errlen);
 			if (errno == ENOENT)
 				snprintf(err, errlen, "%s: directory %s does not exist",
 					 path, cand);
@@ -325,13 +376,14 @@ static int walk(const char *path, struct out_target *t, struct walk *wk,
 	}
 }
 
-/* Resolve @path and find out how it is written. */
-static int out_target(const char *path, struct out_target *t, char *err,
-		      size_t errlen)
+/* Resolve @path and find out how it is written (@future: in directories
+ * that may be still to be made). */
+static int out_target_as(const char *path, struct out_target *t, bool future,
+			 char *err, size_t errlen)
 {
 	int fd;
 
-	if (out_resolve(path, t, err, errlen) < 0)
+	if (out_resolve(path, t, future, err, errlen) < 0)
 		return -1;
 	if (t->kind == OUT_NEW || t->kind == OUT_FD)
 		return 0;
@@ -348,6 +400,12 @@ static int out_target(const char *path, struct out_target *t, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+static int out_target(const char *path, struct out_target *t, char *err,
+		      size_t errlen)
+{
+	return out_target_as(path, t, false, err, errlen);
 }
 
 static void dir_of(const char *path, char *dir, size_t len)
@@ -392,8 +450,8 @@ bool output_same(const char *a, const char *b)
 	struct out_target ta, tb;
 	char err[PATH_MAX + 64];
 
-	if (out_target(a, &ta, err, sizeof(err)) < 0 ||
-	    out_target(b, &tb, err, sizeof(err)) < 0)
+	if (out_target_as(a, &ta, true, err, sizeof(err)) < 0 ||
+	    out_target_as(b, &tb, true, err, sizeof(err)) < 0)
 		return false;
 	if (ta.kind == OUT_FD || tb.kind == OUT_FD)
 		return false;	/* stdout/stderr: written one after the other */
@@ -402,6 +460,69 @@ bool output_same(const char *a, const char *b)
 		return !strcmp(ta.real, tb.real);
 	return ta.kind != OUT_NEW && tb.kind != OUT_NEW &&
 	       ta.st.st_dev == tb.st.st_dev && ta.st.st_ino == tb.st.st_ino;
+}
+
+int output_planned_path(const char *path, char *real, size_t len,
+			char *err, size_t errlen)
+{
+	struct out_target t;
+
+	if (out_target_as(path, &t, true, err, errlen) < 0)
+		return -1;
+	if (t.kind != OUT_NEW && t.kind != OUT_REPLACE)
+		return 1;
+	snprintf(real, len, "%s", t.real);
+	return 0;
+}
+
+/* The outputs claimed so far (output_claim()), copies. */
+#define OUT_MAX_CLAIMS 64
+static struct {
+	char *what, *path;
+} claims[OUT_MAX_CLAIMS];
+static int nclaims;
+static bool claim_refused;
+
+bool output_claim_refused(void)
+{
+	return claim_refused;
+}
+
+void output_claims_reset(void)
+{
+	claim_refused = false;
+	while (nclaims > 0) {
+		nclaims--;
+		free(claims[nclaims].what);
+		free(claims[nclaims].path);
+	}
+}
+
+int output_claim(const char *what, const char *path, char *err,
+		 size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < nclaims; i++) {
+		if (!output_same(claims[i].path, path))
+			continue;
+		snprintf(err, errlen, "%s '%s' and %s '%s' are the same file: one would overwrite the other",
+			 claims[i].what, claims[i].path, what, path);
+		claim_refused = true;
+		return -1;
+	}
+	if (nclaims == OUT_MAX_CLAIMS)
+		return 0;	/* more outputs than any command has */
+	claims[nclaims].what = strdup(what);
+	claims[nclaims].path = strdup(path);
+	if (!claims[nclaims].what || !claims[nclaims].path) {
+		free(claims[nclaims].what);
+		free(claims[nclaims].path);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	nclaims++;
+	return 0;
 }
 
 /* The PID in the name of an rtlat temporary file (".rtlat-PID-N.tmp",

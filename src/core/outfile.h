@@ -59,9 +59,31 @@ void atomic_abort(struct atomic_file *af);
 int result_check_writable(const char *path, char *err, size_t errlen);
 
 /* True if output paths @a and @b name the same file (after symbolic links;
- * also one not yet created): one would overwrite the other. The standard
+ * also one not yet created, also in a directory not yet made): one would
+ * overwrite the other. The standard
  * output and error are never "the same": they are written in turn. */
 bool output_same(const char *a, const char *b);
+
+/*
+ * The output files of this command, each claimed before the run by what
+ * names it (@what: "--json", "--junit", "the suite's report.txt"): a claim
+ * of a file claimed before (output_same(), by real path, also for files in
+ * a directory still to be made) is refused with a message naming both.
+ * Returns 0, or -1 with the message in @err. output_claims_reset()
+ * forgets them all (a command starts with none).
+ */
+int output_claim(const char *what, const char *path, char *err,
+		 size_t errlen);
+void output_claims_reset(void);
+/* A claim was refused since the reset: the command writes nothing. */
+bool output_claim_refused(void);
+
+/* The real path @path will be written at (symbolic links resolved; in a
+ * directory still to be made, the rest as written, "." and ".." taken
+ * lexically) into @real: 0; 1 when it is written in place (a FIFO, a
+ * device, a descriptor: no such path); -1 with a message in @err. */
+int output_planned_path(const char *path, char *real, size_t len,
+			char *err, size_t errlen);
 
 /* True if @path is written in place (FIFO, device, descriptor): once, at
  * the end, never at checkpoints. */

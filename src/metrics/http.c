@@ -194,9 +194,51 @@ static int io_done(struct http_conn *c, ssize_t n)
 	return -1;
 }
 
+/* A byte no request line or header has (RFC 9110 5.5, 9112 3): a
+ * control character other than tab, CR and LF. */
+static bool http_ctl(unsigned char ch)
+{
+	return (ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\n') ||
+	       ch == 0x7f;
+}
+
+/* A byte of a token (the method): RFC 9110 5.6.2 tchar. */
+static bool http_tchar(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+/* Bytes @from.. of c->req, just received: is the request already not
+ * HTTP (a control byte anywhere, the method not a token)? */
+static bool req_garbage(const struct http_conn *c, size_t from)
+{
+	const unsigned char *p = (const unsigned char *)c->req;
+	const void *sp = memchr(p, ' ', c->nreq);
+	size_t i, mlen = sp ? (size_t)((const unsigned char *)sp - p) : c->nreq;
+
+	for (i = from; i < c->nreq; i++)
+		if (http_ctl(p[i]) ||
+		    (i < mlen && !http_tchar(p[i]) &&
+		     !(p[i] == '\r' || p[i] == '\n')))
+			return true;
+	return false;
+}
+
+/* Does c->req hold the end of the request head (an empty line), looking
+ * from byte @from on (and the 3 before it, where the end may start)? */
+static bool req_complete(const struct http_conn *c, size_t from)
+{
+	size_t at = from > 3 ? from - 3 : 0;
+
+	return memmem(c->req + at, c->nreq - at, "\r\n\r\n", 4) ||
+	       memmem(c->req + at, c->nreq - at, "\n\n", 2);
+}
+
 static void conn_read(struct http_server *s, struct http_conn *c)
 {
 	for (;;) {
+		size_t from = c->nreq;
 		ssize_t n;
 
 		if (c->nreq >= sizeof(c->req) - 1) {
@@ -208,8 +250,13 @@ static void conn_read(struct http_server *s, struct http_conn *c)
 		if (io_done(c, n) <= 0)
 			return;
 		c->nreq += (size_t)n;
-		c->req[c->nreq] = '\0';
-		if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n")) {
+		/* lengths, never C strings: a NUL byte is data (and garbage,
+		 * answered at once rather than at the idle close) */
+		if (req_garbage(c, from)) {
+			conn_answer(s, c, 400, NULL, NULL, 0, false, NULL);
+			return;
+		}
+		if (req_complete(c, from)) {
 			conn_request(s, c);
 			return;
 		}

@@ -9,6 +9,9 @@
  * so that idle connections never lock a scraper out), a request (line and headers) of at most
  * HTTP_MAX_REQUEST bytes (a longer one gets 431), HTTP_IDLE_NS for a
  * connection to send its request and take its answer (then it is closed).
+ * A request is bytes, never a C string: one with a byte no HTTP request
+ * has (a NUL or another control byte, a method that is not a token) gets
+ * 400 as soon as that byte is read.
  * Every answer closes its connection ("Connection: close").
  */
 #ifndef RTLAT_HTTP_H

@@ -403,9 +403,9 @@ static int mc_check(struct companion *c, const struct run *r, char *err,
 		    size_t len)
 {
 	const struct metrics_state *ms = c->state;
-	const struct engine_opts *o = r->o;
 	char e[PATH_MAX + 128];
 
+	(void)r;
 	if (ms->addr_given && ms->port < 0) {
 		snprintf(err, len, "--metrics-addr needs --metrics-port");
 		return -1;
@@ -425,13 +425,8 @@ static int mc_check(struct companion *c, const struct run *r, char *err,
 		snprintf(err, len, "--metrics: %s", e);
 		return -1;
 	}
-	if ((o->json_file && output_same(ms->file, o->json_file)) ||
-	    (o->gnuplot_file && output_same(ms->file, o->gnuplot_file))) {
-		snprintf(err, len, "--metrics '%s' is also the --json or -g file: one would overwrite the other",
-			 ms->file);
-		return -1;
-	}
-	return 0;
+	/* not the file of another output (--json, -g, --junit, ...) */
+	return output_claim("--metrics", ms->file, err, len);
 }
 
 /* The samplers are set up (the loads forked before: they never hold the

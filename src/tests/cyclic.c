@@ -483,10 +483,12 @@ static int cyclic_setup(struct run *r)
 		log_error("--histfile: %s", err);
 		return -1;
 	}
-	if (c->json_file && c->histfile && c->hist_buckets &&
-	    output_same(c->json_file, c->histfile)) {
-		log_error("--histfile '%s' and --json '%s' are the same file: one would overwrite the other",
-			  c->histfile, c->json_file);
+	/* one file for two outputs (also --metrics, --junit, ...) */
+	if ((c->histfile && c->hist_buckets &&
+	     output_claim("--histfile", c->histfile, err, sizeof(err)) < 0) ||
+	    (c->json_file &&
+	     output_claim("--json", c->json_file, err, sizeof(err)) < 0)) {
+		log_error("%s", err);
 		return -1;
 	}
 	t = calloc(CYCLIC_MAX_THREADS, sizeof(*t));

@@ -115,15 +115,18 @@ def run(args, timeout=120, check=None, **kw):
     return p
 
 
-def fake_lava_test_case(tmp_path, exit_status=0):
+def fake_lava_test_case(tmp_path, exit_status=0, sleep=0):
     """A lava-test-case of LAVA's test shell on PATH that logs each call's
-    arguments, one line each, and exits with @exit_status: (env, log)."""
+    arguments, one line each, sleeps @sleep s (a helper waiting for a
+    dispatcher that does not answer) and exits with @exit_status: (env,
+    log)."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
     log = tmp_path / "calls"
     helper = bindir / "lava-test-case"
-    helper.write_text("#!/bin/sh\necho \"$*\" >> %s\nexit %d\n" %
-                      (log, exit_status))
+    helper.write_text("#!/bin/sh\necho \"$*\" >> %s\n%sexit %d\n" %
+                      (log, "sleep %d\n" % sleep if sleep else "",
+                       exit_status))
     helper.chmod(0o755)
     return dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir), log
 

@@ -14,12 +14,15 @@ test_suite.py): one case per figure that matters, pass/fail from
 """
 import os
 import re
+import signal
 import subprocess
+import time
 
 import pytest
 
 from conftest import RTLAT, fake_lava_test_case, load_json_strict, \
     needs_root, run
+from procs import start, stop, wait_session_empty
 
 junitparser = pytest.importorskip("junitparser")
 
@@ -248,3 +251,67 @@ def test_headline_fd_still_written(tmp_path):
     assert lines[0] == "rtlat-headline 1" and lines[-1] == "end"
     assert "status complete" in lines
     assert lava_cases(p.stdout)["latency-none"]["result"] == "pass"
+
+
+@needs_root
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_the_lava_reporting(tmp_path, sig):
+    """A signal while lava-test-case runs: the call is killed (its process
+    group too, nothing left), the rest of the cases are not called, and
+    the exit status says the reporting was interrupted (1, not 0). The
+    JUnit file is still written whole. Timing: the helper sleeps 30 s per
+    call; the run must end far sooner than one call after the signal."""
+    env, log = fake_lava_test_case(tmp_path, sleep=30)
+    xml = tmp_path / "j.xml"
+    p = start(["latency", "-T", "0.3", "--warmup", "0", "-q", "--lava",
+               "--junit", xml], env=env,
+              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        end = time.monotonic() + 60
+        while not log.exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert log.exists(), "lava-test-case was never called"
+        t0 = time.monotonic()
+        out, err = stop(p, sig)
+        took = time.monotonic() - t0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 1, err
+    assert took < 20, took         # one call alone would take 30 s
+    assert "--lava: interrupted by signal %d" % sig in err, err
+    calls = log.read_text().splitlines()
+    assert len(calls) == 1, calls   # the rest were never called
+    assert wait_session_empty(p.pid) == []      # no helper, no zombie
+    cases = [c.name for s in junitparser.JUnitXml.fromfile(str(xml))
+             for c in s]
+    assert "latency-none" in cases and "latency-none-latency-max" in cases
+
+
+@needs_root
+def test_hung_lava_test_case_is_killed_after_its_bound(tmp_path):
+    """A lava-test-case call that does not end is killed after 10 s (said),
+    and the remaining cases go to stdout as the <LAVA_SIGNAL_TESTCASE>
+    lines the helper would print; exit status 1. Timing: ten calls of a
+    30 s helper would take 300 s."""
+    env, log = fake_lava_test_case(tmp_path, sleep=30)
+    t0 = time.monotonic()
+    p = start(["latency", "-T", "0.3", "--warmup", "0", "-q", "--lava"],
+              env=env)
+    try:
+        out, err = p.communicate(timeout=200)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    took = time.monotonic() - t0
+    assert p.returncode == 1, err
+    assert took < 60, took
+    calls = log.read_text().splitlines()
+    assert len(calls) == 1, calls
+    first = calls[0].split()[0]
+    assert "lava-test-case %s did not end within 10 s: killed" % first in err
+    cases = lava_cases(out)
+    assert first not in cases and "latency-none-latency-max" in cases
+    assert wait_session_empty(p.pid) == []

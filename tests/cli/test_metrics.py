@@ -205,7 +205,7 @@ def raw_request(port, data, host="127.0.0.1"):
 @needs_root
 def test_metrics_http_live(tmp_path):
     js = tmp_path / "r.json"
-    p = start(["latency", "-T", "4", "--warmup", "0", "--interval", "0.2s",
+    p = start(["latency", "-T", "6", "--warmup", "0", "--interval", "0.2s",
                "--metrics-port", "0", "--json", js])
     try:
         url = read_url(p)
@@ -235,6 +235,12 @@ def test_metrics_http_live(tmp_path):
         assert e.value.code == 405
         assert raw_request(port, b"nonsense\r\n\r\n").startswith(
             "HTTP/1.1 400 ")
+        # binary garbage (a NUL byte) is refused at once, not held until
+        # the 10 s idle close (generous slack: the poll is every 0.1 s)
+        for junk in (b"\x00\xff\r\n\r\n", b"\x16\x03\x01\x00\x05"):
+            t0 = time.monotonic()
+            assert raw_request(port, junk).startswith("HTTP/1.1 400 ")
+            assert time.monotonic() - t0 < 5
         # a request longer than 4 KiB is refused, not buffered
         big = b"GET /metrics HTTP/1.1\r\nX: " + b"a" * 8000 + b"\r\n\r\n"
         assert raw_request(port, big).startswith("HTTP/1.1 431 ")

@@ -378,3 +378,41 @@ def test_live_writer_temporary_file_kept_across_pid_namespaces(tmp_path):
     finally:
         held.kill()
         held.wait()
+
+
+# --- one file for two outputs: refused before the run, every combination --
+
+CLASH_OPTS = ["--json", "-g", "--metrics", "--junit", "--kcidb"]
+
+
+@pytest.mark.parametrize("a,b", [(a, b) for i, a in enumerate(CLASH_OPTS)
+                                 for b in CLASH_OPTS[i + 1:]])
+def test_outputs_on_one_file_refused(tmp_path, a, b):
+    """Two outputs naming the same file (one would overwrite the other)
+    are refused before measuring, naming both, whatever the pair; the
+    second through ./ and a symbolic link: by real path."""
+    f = tmp_path / "out.x"
+    for other in (str(f), str(tmp_path / "." / "out.x"),
+                  str(tmp_path / "link")):
+        if other.endswith("link") and not os.path.islink(other):
+            os.symlink("out.x", other)
+        p = run(["latency"] + SHORT + [a, f, b, other], check=1)
+        assert "are the same file: one would overwrite the other" in \
+            p.stderr, p.stderr
+        names = {"-g": "-g/--gnuplot"}
+        assert "%s '" % names.get(a, a) in p.stderr and \
+            "%s '" % names.get(b, b) in p.stderr, p.stderr
+        assert p.stdout == "" and not f.exists()
+
+
+@pytest.mark.parametrize("opt", ["--metrics", "--junit", "--kcidb"])
+def test_cyclic_outputs_on_one_file_refused(tmp_path, opt):
+    """cyclic's own --json and --histfile take part in the same check."""
+    f = tmp_path / "c.x"
+    for other in ("--json", "--histfile"):
+        p = run(["cyclic"] + CYC_SHORT + ["-h", "10", other, f, opt, f],
+                check=1)
+        assert "are the same file: one would overwrite the other" in \
+            p.stderr, p.stderr
+        assert "%s '%s'" % (opt, f) in p.stderr, p.stderr
+        assert not f.exists()

@@ -380,6 +380,56 @@ def test_suite_out_must_name_a_directory(tmp_path):
     assert "s.conf line 2" in p.stderr
 
 
+def test_suite_lab_files_clashing_with_its_own_refused(tmp_path):
+    """--junit/--kcidb FILE that is one of the suite's own files in -o DIR
+    (suite.json, report.txt, a run's result file or log, the snapshot), DIR
+    itself, or the other option's file: refused before anything is made."""
+    d = tmp_path / "D"
+    d.mkdir()
+    base = ["suite", "-T", "1", "--tests", "latency", "--loads", "none",
+            "-q", "-o", d]
+    same = "are the same file: one would overwrite the other"
+    for args, msg in [
+            (["--junit", d / "suite.json"],
+             "the suite's suite.json '%s' and --junit" % (d / "suite.json")),
+            (["--kcidb", d / "report.txt"], same),
+            (["--junit", d / "." / "01-latency-none.json"], same),
+            (["--kcidb", d / "01-latency-none.log"], same),
+            (["--junit", d / "system" / "cpuinfo"],
+             "is in the suite's system snapshot directory"),
+            (["--junit", tmp_path / "j.xml", "--kcidb", tmp_path / "j.xml"],
+             "--junit '%s' and --kcidb '%s' %s" % (
+                 tmp_path / "j.xml", tmp_path / "j.xml", same))]:
+        p = run(base + args, check=1)
+        assert msg in p.stderr, (args, p.stderr)
+        assert os.listdir(d) == [], args
+        assert not (tmp_path / "j.xml").exists()
+    # in a new -o DIR: only DIR itself is made by the suite
+    new = tmp_path / "new"
+    p = run(base[:-1] + [new, "--junit", new / "sub" / "j.xml"], check=1)
+    assert "the suite makes -o/--out %s, not the directories below it" % \
+        new in p.stderr, p.stderr
+    assert not new.exists()
+
+
+@needs_root
+def test_suite_lab_files_in_the_out_dir_it_makes(tmp_path):
+    """-o NEWDIR --junit NEWDIR/j.xml: accepted (the suite makes NEWDIR
+    before it writes there), also through NEWDIR/../NEWDIR."""
+    import junitparser
+    out = tmp_path / "new"
+    p = run(["suite", "-T", "0.3", "--warmup", "0", "--tests", "latency",
+             "--loads", "none", "-q", "-o", out, "--junit", out / "j.xml",
+             "--kcidb", out / ".." / "new" / "k.json"], timeout=120)
+    assert p.returncode == 0, p.stderr
+    names = [c.name for s in junitparser.JUnitXml.fromfile(
+        str(out / "j.xml")) for c in s]
+    assert "latency-none" in names
+    k = load_json_strict(out / "k.json")
+    assert "latency-none" in [t["misc"]["rtlat_case"] for t in k["tests"]]
+    assert load_json_strict(out / "suite.json")["status"] == "complete"
+
+
 @needs_root
 def test_suite_miss_header_of_runs_without_figures(tmp_path):
     """A table whose run failed without figures, or did not run, still
@@ -402,7 +452,7 @@ def test_suite_miss_header_of_runs_without_figures(tmp_path):
                "none", "-T", "30", "--warmup", "0", "-o", out])
     _first_run_child(p, out)
     stdout, err = stop(p, signal.SIGINT)
-    assert p.returncode == 0, err
+    assert p.returncode == 1, err      # interrupted: not every run done
     for title in ("SWITCH", "HANDSHAKE"):
         [t] = [k for k, ln in enumerate(stdout.splitlines())
                if ln.startswith(title + " ")]
@@ -422,15 +472,74 @@ def test_suite_interrupted_cleanly(tmp_path):
         time.sleep(0.05)
     time.sleep(1.0)
     stdout, err = stop(p, signal.SIGINT)
-    assert p.returncode == 0, err
+    # not every run done: exit status 1, said the same way everywhere
+    assert p.returncode == 1, err
     assert wait_session_empty(p.pid) == []
     assert not [f for f in os.listdir(tmp_path) if f != "res"]
     idx = load_json_strict(out / "suite.json")
-    assert idx["status"] == "interrupted"
+    assert idx["status"] == "interrupted" and idx["exit_status"] == 1
     assert [r["status"] for r in idx["runs"]] == ["interrupted", "not run"]
     assert load_json_strict(out / "01-latency-hell.json")["status"] == \
         "interrupted"
     assert "not run" in stdout and (out / "report.txt").read_text() == stdout
+    assert "Exit status: 1 (the suite was interrupted by signal 2 " \
+        "(Interrupt): 1 of 2 runs not run)" in stdout
+    assert "the suite was interrupted by signal 2 (Interrupt)" in err
+
+
+@needs_root
+def test_suite_interrupted_fails_everywhere(tmp_path):
+    """SIGTERM in the first run: the rest not run, and nothing says
+    pass: exit status 1, the report's and suite.json's exit status, the
+    LAVA, JUnit and KCIDB cases of the runs not run fail (KCIDB ERROR)."""
+    import junitparser
+    out, xml, kc = tmp_path / "res", tmp_path / "j.xml", tmp_path / "k.json"
+    env = dict(os.environ, PATH="/usr/bin:/bin")     # no lava-test-case
+    p = start(["suite", "--tests", "latency,switch,handshake", "--loads",
+               "none", "-T", "30", "--warmup", "0", "-q", "-o", out,
+               "--lava", "--junit", xml, "--kcidb", kc], env=env)
+    _first_run_child(p, out)
+    stdout, err = stop(p, signal.SIGTERM)
+    assert p.returncode == 1, err
+    assert "Exit status: 1 (the suite was interrupted by signal 15 " \
+        "(Terminated): 2 of 3 runs not run)" in stdout
+    idx = load_json_strict(out / "suite.json")
+    assert idx["status"] == "interrupted" and idx["exit_status"] == 1
+    cases = _lava_cases(stdout)
+    for t in ("switch-none", "handshake-none"):
+        assert cases[t]["result"] == "fail", cases[t].string
+    got = {c.name: c for s in junitparser.JUnitXml.fromfile(str(xml))
+           for c in s}
+    for t in ("switch-none", "handshake-none"):
+        [f] = got[t].result
+        assert isinstance(f, junitparser.Failure)
+        assert f.message == "not run: the suite was interrupted"
+    st = {t["misc"]["rtlat_case"]: t["status"]
+          for t in load_json_strict(kc)["tests"]}
+    assert st["switch-none"] == st["handshake-none"] == "ERROR"
+
+
+@needs_root
+def test_suite_gate_never_passes_an_interrupted_suite(tmp_path):
+    """--gate over an interrupted suite: not made (verdict interrupted, no
+    gate.json), exit status 1, whatever the runs done would have given."""
+    base = tmp_path / "base"
+    run(["suite", "--tests", "latency,switch", "--loads", "none", "-T",
+         "0.5", "--warmup", "0", "-q", "-o", base], check=0, timeout=120)
+    out = tmp_path / "res"
+    p = start(["suite", "--tests", "latency,switch", "--loads", "none",
+               "-T", "30", "--warmup", "0", "-q", "-o", out, "--gate",
+               "--baseline", base])
+    _first_run_child(p, out)
+    stdout, err = stop(p, signal.SIGINT)
+    assert p.returncode == 1, err
+    idx = load_json_strict(out / "suite.json")
+    assert idx["exit_status"] == 1
+    assert idx["gate"]["verdict"] == "interrupted"
+    assert idx["gate"]["file"] is None
+    assert not (out / "gate.json").exists()
+    assert "the release gate was not made" in stdout
+    assert "gate: pass" not in stdout and "Exit status: 1 (" in stdout
 
 
 # --- --test-args: what the suite sets itself is refused ------------------

@@ -63,10 +63,56 @@ static void test_write_error_midway(void **state)
 	assert_int_equal(rmdir(dir), 0);	/* empty: no .tmp left */
 }
 
+/* Real paths as they will be, also in directories still to be made; one
+ * file claimed twice is refused, naming both. */
+static void test_planned_paths_and_claims(void **state)
+{
+	char dir[] = "/tmp/rtlat-unit-XXXXXX", a[PATH_MAX], b[PATH_MAX];
+	char real[PATH_MAX], want[PATH_MAX + 32], err[2 * PATH_MAX + 128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/new/x.xml", dir);
+	snprintf(b, sizeof(b), "%s/./new/sub/../x.xml", dir);
+	assert_int_equal(output_planned_path(b, real, sizeof(real), err,
+					     sizeof(err)), 0);
+	assert_int_equal(output_planned_path(a, want, sizeof(want), err,
+					     sizeof(err)), 0);
+	assert_string_equal(real, want);
+	assert_true(output_same(a, b));
+	snprintf(b, sizeof(b), "%s/new/y.xml", dir);
+	assert_false(output_same(a, b));
+	/* a directory, still to be made or not, is no output file */
+	snprintf(b, sizeof(b), "%s/new/sub/..", dir);
+	assert_int_equal(output_planned_path(b, real, sizeof(real), err,
+					     sizeof(err)), -1);
+	assert_non_null(strstr(err, "is a directory"));
+	/* descriptors are written in place: no path */
+	assert_int_equal(output_planned_path("/dev/stdout", real,
+					     sizeof(real), err, sizeof(err)), 1);
+
+	output_claims_reset();
+	assert_false(output_claim_refused());
+	snprintf(b, sizeof(b), "%s/new/../new/x.xml", dir);
+	assert_int_equal(output_claim("--json", a, err, sizeof(err)), 0);
+	assert_int_equal(output_claim("/dev/stdout", "/dev/stdout", err,
+				      sizeof(err)), 0);
+	assert_int_equal(output_claim("--junit", "/dev/stdout", err,
+				      sizeof(err)), 0);	/* in turn */
+	assert_int_equal(output_claim("--junit", b, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "--json '%s' and --junit '%s' are the same file", a, b);
+	assert_non_null(strstr(err, want));
+	assert_true(output_claim_refused());
+	output_claims_reset();
+	assert_false(output_claim_refused());
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_error_midway),
+		cmocka_unit_test(test_planned_paths_and_claims),
 	};
 
 	outfile_init();
