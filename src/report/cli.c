@@ -135,9 +135,17 @@ const char *rep_date_check(char *s)
 
 int rep_selector_parse(char *spec, struct filter *f)
 {
+	static const char *const keys[] = { "label", "board", "kernel", "test",
+					    "load", "baseline", "since", "until" };
 	char *tok, *save = NULL;
+	size_t len = strlen(spec), k;
+	unsigned seen = 0;
 
 	memset(f, 0, sizeof(*f));
+	if (!len || spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,")) {
+		log_error("bad selector '%s': an empty KEY=GLOB between commas", spec);
+		return -1;
+	}
 	for (tok = strtok_r(spec, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
@@ -145,6 +153,18 @@ int rep_selector_parse(char *spec, struct filter *f)
 		if (!eq)
 			goto bad;
 		*eq++ = '\0';
+		/* a key twice would keep only the last: say so */
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strcmp(tok, keys[k]))
+				break;
+		if (k < sizeof(keys) / sizeof(keys[0])) {
+			if (seen & 1u << k) {
+				log_error("bad selector: %s= given twice (one GLOB per key; a glob such as 'b[12]' or 'b*' matches several)",
+					  tok);
+				return -1;
+			}
+			seen |= 1u << k;
+		}
 		if (!strcmp(tok, "label"))
 			f->label = eq;
 		else if (!strcmp(tok, "board"))

@@ -53,8 +53,14 @@ const char *gate_metrics_parse(struct gate_opts *o, const char *list)
 		"a comma-separated list of min, avg, max, p99.9, misses (or overruns, lost)";
 	char *copy = xstrdup(list), *tok, *save = NULL;
 	bool m[CMP_METRICS] = { false };
+	size_t len = strlen(list);
 	int k, n = 0;
 
+	/* an empty word ("max,", ",max", "max,,avg") is a mistake, not nothing */
+	if (!len || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
+		free(copy);
+		return allowed;
+	}
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "overruns") || !strcmp(tok, "lost"))
@@ -78,9 +84,15 @@ const char *gate_metrics_parse(struct gate_opts *o, const char *list)
 
 const char *gate_margin_parse(struct gate_opts *o, const char *arg)
 {
+	size_t digits = strspn(arg, "0123456789.");
 	char *end;
-	double v = strtod(arg, &end);
+	double v;
 
+	/* decimal only: strtod() also takes "0x10" and "1e3" */
+	if (!digits || (arg[digits] && strcmp(arg + digits, "%") != 0) ||
+	    strchr(arg, '.') != strrchr(arg, '.'))
+		return "a relative margin in percent from 0 to 1000, e.g. 10%";
+	v = strtod(arg, &end);
 	if (end == arg || (*end && strcmp(end, "%") != 0) || !isfinite(v) ||
 	    v < 0 || v > 1000)
 		return "a relative margin in percent from 0 to 1000, e.g. 10%";
@@ -363,11 +375,15 @@ static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 		g->v = GATE_FAIL;	/* a shorter run worse: worse anyway */
 	else
 		g->v = shorter ? GATE_WEAK : GATE_PASS;
-	snprintf(g->reason, sizeof(g->reason), "%s by %s (%s%+.1f %%): %s the limit %s (%s)%s",
-		 d > 0 ? "worse" : "better", fig(t2, sizeof(t2), fabs(d), u),
-		 x->a != 0 ? "" : "n/a ", x->a != 0 ? 100 * d / fabs(x->a) : 0.0,
-		 d > g->limit ? "beyond" : "within",
-		 fig(t3, sizeof(t3), g->limit, u), noise, tail);
+	if (d == 0)	/* not "better by 0.000 us (+0.0 %)" */
+		snprintf(g->reason, sizeof(g->reason), "the same: within the limit %s (%s)%s",
+			 fig(t3, sizeof(t3), g->limit, u), noise, tail);
+	else
+		snprintf(g->reason, sizeof(g->reason), "%s by %s (%s%+.1f %%): %s the limit %s (%s)%s",
+			 d > 0 ? "worse" : "better", fig(t2, sizeof(t2), fabs(d), u),
+			 x->a != 0 ? "" : "n/a ", x->a != 0 ? 100 * d / fabs(x->a) : 0.0,
+			 d > g->limit ? "beyond" : "within",
+			 fig(t3, sizeof(t3), g->limit, u), noise, tail);
 }
 
 static void gate_row(struct gate_row *r, struct rep_run *const *a, size_t na,
@@ -430,6 +446,48 @@ static size_t run_cpus(const struct rep_run *r, char *buf, size_t len)
 	return r->nthr;
 }
 
+/* The boards of @g's runs: how many, the first two (NULL: not told). */
+static size_t boards_of(const struct group *g, const char **first,
+			const char **second)
+{
+	size_t i, n = 0;
+
+	*first = *second = NULL;
+	for (i = 0; i < g->n; i++) {
+		const char *b = g->v[i]->board;
+
+		if (!b || (n >= 1 && str_same(b, *first)) ||
+		    (n >= 2 && str_same(b, *second)))
+			continue;
+		if (n == 0)
+			*first = b;
+		else if (n == 1)
+			*second = b;
+		n++;
+	}
+	return n;
+}
+
+/* A baseline of several boards (its noise is the spread between them), or
+ * new runs of another board than the baseline's: said after @n bytes of
+ * @r's note. */
+static void board_notes(struct gate_row *r, const struct group *a,
+			const struct group *b, size_t n)
+{
+	const char *a1, *a2, *b1, *b2;
+	size_t na = boards_of(a, &a1, &a2), nb = boards_of(b, &b1, &b2);
+
+	if (na > 1 && n < sizeof(r->note))
+		n += (size_t)snprintf(r->note + n, sizeof(r->note) - n,
+				      "%sthe baseline pools %zu boards (%s, %s%s): its noise is the spread between boards; select one (board=NAME,baseline=yes)",
+				      n ? "; " : "", na, a1, a2, na > 2 ? ", ..." : "");
+	if (na == 1 && nb >= 1 && (nb > 1 || !str_same(a1, b1)) &&
+	    n < sizeof(r->note))
+		snprintf(r->note + n, sizeof(r->note) - n,
+			 "%sthe new runs are of board %s%s, the baseline of board %s: not like for like",
+			 n ? "; " : "", b1, nb > 1 ? " and others" : "", a1);
+}
+
 /* What the verdicts of @r should be read with: the new runs sampled on
  * other CPUs or with another number of samplers than the baseline; a new
  * run that is one of the baseline's. */
@@ -449,9 +507,10 @@ static void gate_notes(struct gate_row *r, const struct group *a,
 				      tb, tb == 1 ? "" : "s", cb[0] ? cb : "?",
 				      ta, ca[0] ? ca : "?");
 	if (self && n < sizeof(r->note))
-		snprintf(r->note + n, sizeof(r->note) - n,
-			 "%sthe new run %s is itself in the baseline: it is compared with itself",
-			 n ? "; " : "", self);
+		n += (size_t)snprintf(r->note + n, sizeof(r->note) - n,
+				      "%sthe new run %s is itself in the baseline: it is compared with itself",
+				      n ? "; " : "", self);
+	board_notes(r, a, b, n);
 }
 
 /* "100 us", "12.5 us" */

@@ -752,3 +752,44 @@ def test_the_readme_recipe_proves_the_gate_bites(tmp_path):
                     "baseline max %s ns, limit %s ns" % (m["baseline"],
                                                          m["limit"]))
     assert m["verdict"] == "fail" and p.returncode == 2, m["reason"]
+
+
+def test_boards_apart_and_strict_gate_arguments(tmp_path):
+    """A baseline that pools several boards, or new runs of another board
+    than the baseline's, is noted (its noise would be the spread between
+    boards); a margin, metric list or selector that is not what it looks
+    like is refused, not read as something else ("0x10" was 16 %, "max,"
+    max, "label=a,label=b" only b); an unchanged figure reads "the same"."""
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    for i, host in enumerate(("board1", "board2", "board1")):
+        result(mixed / ("m%d.json" % i), gauss(i), minute=i, host=host)
+    new = result(tmp_path / "new.json", gauss(30), minute=30, host="board1")
+    p = gate(mixed, new, check=0)
+    assert "note: the baseline pools 2 boards (board1, board2): its noise " \
+        "is the spread between boards" in p.stdout
+    base = baseline(tmp_path)            # board1's
+    other = result(tmp_path / "other.json", gauss(31), minute=31, host="board7")
+    p = gate(base, other, check=None)
+    assert "the new runs are of board board7, the baseline of board board1:" \
+        " not like for like" in p.stdout
+    same = gate(base, new, check=None).stdout
+    assert not [l for l in same.splitlines() if "note:" in l and "board" in l]
+    for bad in ("0x10", "1e3", "1..2", "ten", "-5"):
+        p = run(["compare", "--gate", "--margin", bad, base, new], check=1)
+        assert "invalid value '%s' for --margin" % bad in p.stderr
+    for bad in ("max,", ",max", "max,,avg"):
+        p = run(["compare", "--gate", "--gate-metrics", bad, base, new], check=1)
+        assert "invalid value '%s' for --gate-metrics" % bad in p.stderr
+    db = tmp_path / "h.db"
+    run(["db", "add", "-q", "--db", db, base], check=0)
+    p = run(["db", "baseline", "set", "--db", db, "label=base0,label=base1"],
+            check=1)
+    assert "label= given twice" in p.stderr
+    p = run(["db", "baseline", "set", "--db", db, "label=base0,,board=board1"],
+            check=1)
+    assert "an empty KEY=GLOB between commas" in p.stderr
+    assert run(["db", "baseline", "show", "--db", db], check=0).stdout == ""
+    # the same figures on both sides: "the same", not "better by 0.000 us"
+    p = gate(base / "base0.json", base / "base0.json", check=0)
+    assert "better by 0.000" not in p.stdout and "the same: within" in p.stdout
