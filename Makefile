@@ -364,7 +364,7 @@ asan:
 	$(MAKE) O=$(O)/asan SANITIZE=address,undefined all
 endif
 
-check-cli: $(BIN) asan
+check-cli: $(BIN) $(HELPERS) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) \
 		RTLAT_SANITIZED=$(SANITIZE) $(PYTHON) -m pytest -q tests/cli
 

@@ -732,8 +732,13 @@ static int claim_own(const struct suite *s, const char *name)
 static int check_outputs(const struct suite *s)
 {
 	static const char *const own[] = { "suite.json", "report.txt" };
-	const char *lab[2][2] = { { "--junit", s->junit },
-				  { "--kcidb", s->kcidb.kcidb } };
+	/* and an SQLite history (--db FILE): none of these either, or the
+	 * suite's files would overwrite it (or it them) */
+	const char *db = s->gate_db && strncmp(s->gate_db, "postgres", 8) ?
+			 s->gate_db : NULL;
+	const char *lab[3][2] = { { "--junit", s->junit },
+				  { "--kcidb", s->kcidb.kcidb },
+				  { "--db", db } };
 	char out[PATH_MAX], real[PATH_MAX], msg[PATH_MAX + 128];
 	char p[PATH_MAX + 16];
 	bool out_made, in_out;
@@ -765,7 +770,7 @@ static int check_outputs(const struct suite *s)
 	*strrchr(out, '/') = '\0';
 	n = strlen(out);
 	out_made = access(out, F_OK) == 0;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		const char *opt = lab[i][0], *path = lab[i][1];
 		int r;
 
@@ -1563,7 +1568,11 @@ static int suite_run(struct suite *s, int argc, char **argv)
 		log_error("--baseline, --margin and --gate-metrics go with --gate");
 		return 1;
 	}
-	if (s->gate_db && suite_db_check(s) < 0)
+	if (s->gate_db && suite_db_name(s) < 0)
+		return 1;
+	/* with --gate the history must be there (it is not made): opened
+	 * before its baseline is read */
+	if (s->gate_db && s->gate && suite_db_check(s) < 0)
 		return 1;
 	if (s->gate && suite_gate_prepare(s) < 0)
 		return 1;
@@ -1592,7 +1601,10 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	else
 		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
 	name_outdir(s);
-	if (check_outputs(s) < 0 || make_outdir(s) < 0)
+	/* the history opened (or made) only once no output clashes with it */
+	if (check_outputs(s) < 0 ||
+	    (s->gate_db && !s->gate && suite_db_check(s) < 0) ||
+	    make_outdir(s) < 0)
 		return 1;
 
 	/* signals: taken by the run loop, forwarded to the running test */

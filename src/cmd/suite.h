@@ -127,11 +127,14 @@ int suite_gate_check(const struct suite *s);
 int suite_gate_run(struct suite *s);
 void suite_gate_free(struct suite *s);
 
-/* --db FILE|URL (suite_gate.c): before the runs, can this rtlat store
- * them: built in, the history reachable and writable (0, or -1 after an
- * error message);
+/* --db FILE|URL (suite_gate.c): first, is it a history's name and is the
+ * host side built in (without it linked: rtlat-host runs the suite in this
+ * process's place); once the outputs are checked against it, before the
+ * runs, the history reachable and writable (each 0, or -1 after an error
+ * message);
  * after them, store the fresh runs in the history (created if needed, one
  * transaction): 0, or -1 after an error message. */
+int suite_db_name(const struct suite *s);
 int suite_db_check(const struct suite *s);
 int suite_db_store(struct suite *s);
 

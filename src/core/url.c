@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +19,32 @@ static void put(char *buf, size_t len, size_t *at, const char *p, size_t n)
 	memcpy(buf + *at, p, n);
 	*at += n;
 	buf[*at] = '\0';
+}
+
+/* Is the parameter at @k (@n bytes, "name=value") the password? Its name
+ * percent-decoded first, as libpq decodes it ("pass%77ord" is one). */
+static bool is_password(const char *k, size_t n)
+{
+	static const char want[] = "password";
+	size_t i = 0, o = 0;
+
+	while (i < n && k[i] != '=') {
+		int c = (unsigned char)k[i];
+
+		if (c == '%' && i + 2 < n && isxdigit((unsigned char)k[i + 1]) &&
+		    isxdigit((unsigned char)k[i + 2])) {
+			char hex[3] = { k[i + 1], k[i + 2], 0 };
+
+			c = (int)strtol(hex, NULL, 16);
+			i += 3;
+		} else {
+			i++;
+		}
+		if (o >= sizeof(want) - 1 || tolower(c) != want[o])
+			return false;
+		o++;
+	}
+	return i < n && o == sizeof(want) - 1;
 }
 
 const char *url_hide_password(const char *s, char *buf, size_t len)
@@ -59,7 +87,7 @@ const char *url_hide_password(const char *s, char *buf, size_t len)
 		while (*k && *k != '#') {
 			size_t n = strcspn(k, "&#");
 
-			if (n >= 9 && !strncasecmp(k, "password=", 9)) {
+			if (is_password(k, n)) {
 				hid = true;
 			} else if (n) {
 				put(buf, len, &o, first ? "?" : "&", 1);

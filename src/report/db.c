@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +45,12 @@ const char *rdb_name_check(const char *path)
 		;
 	if (p > path && !strncmp(p, "://", 3))
 		return "not a database URL (postgresql://... or postgres://; an SQLite history is a file name)";
+	/* a URL mistyped ("postgresql:/x", "postgres//h/d"), not a file name */
+	if (!strncasecmp(path, "postgres", 8) && strpbrk(path, ":/"))
+		return "not a database URL (postgresql://... or postgres://; an SQLite history is a file name)";
+	if (isspace((unsigned char)path[0]) ||
+	    isspace((unsigned char)path[strlen(path) - 1]))
+		return "a name that begins or ends with a blank (a URL pasted with one?)";
 	if (!strcmp(path, ":memory:") || !strncmp(path, "file:", 5))
 		return "an in-memory or URI name keeps nothing (give a file name)";
 	return NULL;
@@ -970,8 +977,23 @@ struct sqdb *sq_open(const char *path, bool create)
 	d = xcalloc(1, sizeof(*d));
 	d->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &d->db, flags, NULL) != SQLITE_OK) {
-		log_error("%s: cannot open: %s", path,
-			  d->db ? sqlite3_errmsg(d->db) : "out of memory");
+		/* SQLite says "unable to open database file": the system's
+		 * reason is the file's or (for a new one) its directory's */
+		char dir[4096], *slash;
+		int e = 0;
+
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+		if (!access(path, F_OK) ? access(path, R_OK | W_OK) :
+		    access(dir, W_OK | X_OK))
+			e = errno;
+		log_error("%s: cannot open: %s%s%s", path,
+			  d->db ? sqlite3_errmsg(d->db) : "out of memory",
+			  e ? ": " : "", e ? strerror(e) : "");
 		sq_close(d);
 		return NULL;
 	}

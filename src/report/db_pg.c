@@ -23,6 +23,7 @@
 
 #include "core/jsonw.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "report/db_impl.h"
 #include "report/import.h"
 #include "report/report.h"
@@ -99,6 +100,7 @@ static const struct {
 static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
 {
 	const char *m = res ? PQresultErrorMessage(res) : NULL;
+	char hid[1024];
 	char *t;
 
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
@@ -111,11 +113,12 @@ static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
 	 * "Error codes" appendix): the transaction may succeed if tried again */
 	d->retry = d->batch && state &&
 		   (!strcmp(state, "40P01") || !strcmp(state, "40001"));
+	m = url_hide_password(t, hid, sizeof(hid));
 	if (d->retry)
 		snprintf(d->retry_msg, sizeof(d->retry_msg), "%s: %s: %s",
-			 d->name, what, *t ? t : "failed");
+			 d->name, what, *m ? m : "failed");
 	else
-		log_error("%s: %s: %s", d->name, what, *t ? t : "failed");
+		log_error("%s: %s: %s", d->name, what, *m ? m : "failed");
 	free(t);
 	return -1;
 }
@@ -361,8 +364,9 @@ static int pg_migrate(struct pgdb *d, bool create)
 			v = to;
 		}
 	}
+	/* written only when migrated: a reader needs SELECT only */
 	snprintf(set, sizeof(set), "UPDATE rtlat_schema SET version = %d", v);
-	if (x(d, "set the schema version", set) ||
+	if ((from < v && x(d, "set the schema version", set)) ||
 	    x(d, "commit", "COMMIT"))
 		goto fail;
 	if (t && from < v)
@@ -396,9 +400,12 @@ struct pgdb *pg_open(const char *url, bool create)
 	}
 	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
 		char *m = xstrdup(d->c ? PQerrorMessage(d->c) : "out of memory");
+		char hid[4096];
 
 		m[strcspn(m, "\n")] = '\0';
-		log_error("%s: cannot connect: %s", d->name, m);
+		/* libpq's parse errors quote the URL, password and all */
+		log_error("%s: cannot connect: %s", d->name,
+			  url_hide_password(m, hid, sizeof(hid)));
 		free(m);
 		pg_close(d);
 		return NULL;

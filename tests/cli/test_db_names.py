@@ -6,7 +6,9 @@ name: an add "succeeded" into nothing, or into a file named like the URL.
 And an add that fails leaves nothing and lists nothing as stored."""
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -22,6 +24,12 @@ RUN = ROOT / "tests" / "fixtures" / "report" / "suite-vm-01-latency-none.json"
     ("file:x.db", "an in-memory or URI name keeps nothing"),
     ("postgresq://postgres@127.0.0.1:1/rt1", "not a database URL"),
     ("mysql://x/y", "not a database URL"),
+    # mistyped URLs (they became SQLite files and directories)
+    ("postgresql:/x", "not a database URL"),
+    ("postgresql:x", "not a database URL"),
+    ("postgres:/127.0.0.1/c1", "not a database URL"),
+    ("postgresql//127.0.0.1/c1", "not a database URL"),
+    (" postgresql://127.0.0.1/c1", "begins or ends with a blank"),
 ])
 def test_db_names_that_keep_nothing_are_refused(tmp_path, name, why):
     p = subprocess.run([RTLAT, "db", "add", "--db", name, str(RUN)],
@@ -89,3 +97,46 @@ def test_full_disk_add_stores_and_lists_nothing(tmp_path):
         assert "runs: 1" in run(["db", "info", "--db", db], check=0).stdout
     finally:
         umount(mnt)
+
+
+def test_suite_db_clashing_with_its_outputs_refused_before_anything(tmp_path):
+    """An SQLite history given to the suite is one of its outputs: the
+    same file as --kcidb/--junit, one of the suite's own files, or the
+    output directory is refused before it is opened or made (the KCIDB
+    file replaced the history, the suite's report.txt became it)."""
+    db = tmp_path / "h.db"
+    run(["db", "add", "-q", "--db", db, RUN], check=0)
+    before = db.read_bytes()
+    base = ["suite", "-T", "1s", "--tests", "latency", "--loads", "none", "-q"]
+    p = run(base + ["-o", tmp_path / "a", "--db", db, "--kcidb", db], check=1)
+    assert "--kcidb '%s' and --db '%s' are the same file" % (db, db) in p.stderr
+    p = run(base + ["-o", tmp_path / "b", "--db", db, "--junit", db], check=1)
+    assert "are the same file" in p.stderr
+    assert db.read_bytes() == before
+    out = tmp_path / "c"
+    p = run(base + ["-o", out, "--db", out / "report.txt"], check=1)
+    assert "the suite's report.txt" in p.stderr and "--db" in p.stderr
+    p = run(base + ["-o", out, "--db", out], check=1)
+    assert "is the output directory" in p.stderr
+    assert not out.exists()
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+@needs_root
+@sqlite_only
+def test_sqlite_permission_says_why(tmp_path):
+    """A new history where the user may not write: the system's reason
+    after SQLite's "unable to open database file"."""
+    top = tempfile.mkdtemp(prefix="rtlat-perm-")  # nobody may enter it
+    try:
+        os.chmod(top, 0o755)
+        d = os.path.join(top, "ro")
+        os.mkdir(d, 0o555)
+        p = subprocess.run(["runuser", "-u", "nobody", "--", RTLAT, "db",
+                            "add", "--db", os.path.join(d, "new.db"),
+                            str(RUN)], capture_output=True, text=True)
+        assert p.returncode == 1
+        assert "cannot open: unable to open database file: Permission " \
+            "denied" in p.stderr, p.stderr
+    finally:
+        shutil.rmtree(top, ignore_errors=True)

@@ -330,3 +330,34 @@ def test_env_url_is_the_default_of_report_and_compare(server, tmp_path):
     p = run(["compare", "--gate", "baseline=yes", files[2]], env=env)
     assert p.returncode in (0, 2), p.stderr
     assert "A = u-0, B = u-2" in p.stdout
+
+
+def test_a_reader_needs_select_only(server, tmp_path):
+    """A role that may only SELECT reads the history (db list, report):
+    the schema version is written only when migrated."""
+    url = server.new_db()
+    name = url.rsplit("/", 1)[1]
+    run(["db", "add", "-q", "--db", url] + results(tmp_path, 2, "r"), check=0)
+    server.psql("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE"
+                " rolname = 'rtlat_reader') THEN CREATE ROLE rtlat_reader LOGIN;"
+                " END IF; END$$")
+    server.psql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO rtlat_reader",
+                db=name)
+    ro = url.replace("postgresql://%s@" % pgserver.USER,
+                     "postgresql://rtlat_reader@")
+    p = run(["db", "list", "--db", ro], check=0)
+    assert len(p.stdout.splitlines()) == 3          # header + 2 runs
+    assert "LATENCY" in run(["report", "--db", ro], check=0).stdout
+    # and it may not write: said with the server's reason
+    p = run(["db", "add", "--db", ro] + results(tmp_path, 1, "w", 10), check=1)
+    assert "permission denied" in p.stderr
+
+
+def test_password_in_libpq_own_messages_hidden(tmp_path):
+    """libpq's parse errors quote the URL it was given: not its password."""
+    p = run(["db", "info", "--db", "postgresql://sec:hunter2@[::1:1/x"], check=1)
+    assert "hunter2" not in p.stderr
+    assert "postgresql://sec@[::1:1/x" in p.stderr
+    p = run(["db", "info", "--db",
+             "postgresql://sec@127.0.0.1:1/x?pass%77ord=hunter2"], check=1)
+    assert "hunter2" not in p.stderr

@@ -39,6 +39,16 @@ static void test_parameter(void **state)
 	assert_string_equal(hide("postgresql://h/d?password=s"), "postgresql://h/d");
 	assert_string_equal(hide("postgresql://u:a@h/d?password=b&x=1#f"),
 			    "postgresql://u@h/d?x=1#f");
+	/* libpq decodes the names: "pass%77ord" is the password too */
+	assert_string_equal(hide("postgresql://u@h/d?pass%77ord=s&x=1"),
+			    "postgresql://u@h/d?x=1");
+	assert_string_equal(hide("postgresql://u@h/d?%70ASSWORD=s"),
+			    "postgresql://u@h/d");
+	assert_string_equal(hide("postgresql://h/d?passwordx=1"),
+			    "postgresql://h/d?passwordx=1");
+	/* a URL quoted in a message (libpq's parse errors repeat it) */
+	assert_string_equal(hide("bad host in URI: \"postgresql://u:pw@[::1:5/d\""),
+			    "bad host in URI: \"postgresql://u@[::1:5/d\"");
 }
 
 static void test_unchanged(void **state)
