@@ -734,7 +734,7 @@ static int check_outputs(const struct suite *s)
 	static const char *const own[] = { "suite.json", "report.txt" };
 	/* and an SQLite history (--db FILE): none of these either, or the
 	 * suite's files would overwrite it (or it them) */
-	const char *db = s->gate_db && strncmp(s->gate_db, "postgres", 8) ?
+	const char *db = s->gate_db && strncmp(s->gate_db, "postgres", 8) != 0 ?
 			 s->gate_db : NULL;
 	const char *lab[3][2] = { { "--junit", s->junit },
 				  { "--kcidb", s->kcidb.kcidb },

@@ -1156,12 +1156,14 @@ static void irq_summary(struct run *r)
 			    t->mode == MODE_HOST ? "is rtlat irq --respond running there, on this port?" :
 			    "no answer came back");
 	if (t->mode != MODE_RESPOND && t->sender_missed &&
-	    t->sender_missed * 100 >= t->sent + t->sender_missed)
+	    t->sender_missed * 100 >= t->sent + t->sender_missed) {
+		uint64_t periods = t->sent + t->sender_missed;
+
 		engine_warn(r, "the sender missed %llu of %llu periods (%.1f %%): fewer stimuli than asked; a longer period or a higher priority helps",
 			    (unsigned long long)t->sender_missed,
-			    (unsigned long long)(t->sent + t->sender_missed),
-			    100.0 * (double)t->sender_missed /
-			    (double)(t->sent + t->sender_missed));
+			    (unsigned long long)periods,
+			    100.0 * (double)t->sender_missed / (double)periods);
+	}
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
 	figures_lines(r, LINE_SUMMARY);		/* irq_lines */
