@@ -168,9 +168,10 @@ COBALT_RT := src/core/wait src/tests/lib/ipc
 # waits and sleeps renamed, threads, clocks and synchronisation kept
 # (engine.c creates and joins its Linux threads with RTLAT_STD()).
 # irq's sources are Linux devices (no RTDM): its files are Linux-side
-# (docs/xenomai.md).
+# (docs/xenomai.md); so is noise_hwlat.c, which runs the kernel's hwlat
+# tracer (tracefs) as the reference before the measurement.
 COBALT_MIXED := src/core/engine src/core/rtsetup src/core/timeutil \
-	$(filter-out src/tests/irq%,$(patsubst %.c,%,$(wildcard src/tests/*.c))) \
+	$(filter-out src/tests/irq% src/tests/noise_hwlat,$(patsubst %.c,%,$(wildcard src/tests/*.c))) \
 	src/tests/lib/timer_test src/tests/lib/crunch src/tests/lib/ipc_test
 COBALT_KEPT := pthread_% sem_% mq_% clock_% sched_% timer_% timerfd_%
 XENO_CONFIG ?=
