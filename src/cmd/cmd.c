@@ -306,6 +306,7 @@ static int parse_and_run(int argc, char **argv,
 	else
 		r = run_with(t, o, comp, c.ncomp, priv);
 	cmd_companions_free(comp, c.ncomp);
+	output_claims_reset();	/* nothing left allocated (valgrind) */
 	return r;
 }
 
