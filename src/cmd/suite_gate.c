@@ -248,6 +248,9 @@ static int fresh_runs(const struct suite *s, struct rep_runs *b)
 
 		if (!r->ran || r->error[0] || !r->hl.valid)
 			continue;
+		/* the load state's name, as rtlat db add of the suite
+		 * directory gives it (suite.json): "hell", not its mix */
+		io.load = r->load[0] ? r->load : NULL;
 		p = xasprintf("%s/%s.json", s->outdir, r->base);
 		if (import_paths(&p, 1, &io, b))
 			ret = -1;

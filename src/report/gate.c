@@ -375,7 +375,8 @@ static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 		g->v = GATE_FAIL;	/* a shorter run worse: worse anyway */
 	else
 		g->v = shorter ? GATE_WEAK : GATE_PASS;
-	if (d == 0)	/* not "better by 0.000 us (+0.0 %)" */
+	if (fabs(d) < 0.5)	/* below 1 ns, the figures' precision: not
+				 * "better by 0.000 us (+0.0 %)" */
 		snprintf(g->reason, sizeof(g->reason), "the same: within the limit %s (%s)%s",
 			 fig(t3, sizeof(t3), g->limit, u), noise, tail);
 	else

@@ -793,3 +793,19 @@ def test_boards_apart_and_strict_gate_arguments(tmp_path):
     # the same figures on both sides: "the same", not "better by 0.000 us"
     p = gate(base / "base0.json", base / "base0.json", check=0)
     assert "better by 0.000" not in p.stdout and "the same: within" in p.stdout
+
+
+@needs_root
+def test_suite_db_stores_the_load_states_by_name(tmp_path):
+    """suite --db stores its runs with the load state's name, as db add of
+    the suite directory does ("hell", not its mix cpu+cache+...): the
+    README's recipe (a baseline from suite --db, then suite --gate --db)
+    gated nothing, every hell table refused for "only under other loads"."""
+    db, dirdb, out = tmp_path / "h.db", tmp_path / "d.db", tmp_path / "s"
+    run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency", "-q",
+         "-o", out, "--db", db], check=0, timeout=120)
+    run(["db", "add", "-q", "--db", dirdb, out], check=0)
+    def loads(h):
+        rows = run(["db", "list", "--db", h], check=0).stdout.splitlines()[1:]
+        return [r.split("|")[4].strip() for r in rows]
+    assert loads(db) == loads(dirdb) == ["none", "hell"]
