@@ -90,12 +90,10 @@ int trace_gap_start(struct run *r, struct trace_gap **out, char *err,
 		    size_t len)
 {
 	struct trace_gap *g = calloc(1, sizeof(*g));
-	int *tids = calloc((size_t)r->nsamplers, sizeof(int));
-	int *cpus = calloc((size_t)r->nsamplers, sizeof(int));
 	struct tsrc_cfg cfg;
 	int i;
 
-	if (!g || !tids || !cpus)
+	if (!g)
 		goto nomem;
 	g->r = r;
 	g->n = r->nsamplers;
@@ -112,31 +110,20 @@ int trace_gap_start(struct run *r, struct trace_gap **out, char *err,
 		c->q = calloc(QUEUE_CAP, sizeof(*c->q));
 		if (!c->ring || !c->q)
 			goto nomem;
-		tids[i] = c->tid;
-		cpus[i] = c->cpu;
 	}
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.n = g->n;
-	cfg.tids = tids;
-	cfg.cpus = cpus;
 	cfg.buffer_kb = BUFFER_KB;
 	cfg.switches_by_cpu = true;
-	log_note("--trace: setting up the kernel trace (a tracefs instance, %d KiB of buffer per traced CPU, the event formats)...",
-		 BUFFER_KB);
-	if (tsrc_open(&g->src, &cfg, err, len) < 0)
+	if (tsrc_open_samplers(&g->src, r, &cfg, err, len) < 0)
 		goto fail;
 	snprintf(g->desc, sizeof(g->desc),
 		 "kernel trace events (sched, irq) in tracefs instance %s, trace clock mono: what ran in each gap",
 		 tsrc_instance(g->src));
-	free(tids);
-	free(cpus);
 	*out = g;
 	return 0;
 nomem:
 	snprintf(err, len, "out of memory");
 fail:
-	free(tids);
-	free(cpus);
 	trace_gap_stop(g);
 	return -1;
 }

@@ -110,12 +110,10 @@ int trace_irq_start(struct run *r, struct trace_irq **out, char *err,
 		    size_t len)
 {
 	struct trace_irq *g = calloc(1, sizeof(*g));
-	int *tids = calloc((size_t)r->nsamplers, sizeof(int));
-	int *cpus = calloc((size_t)r->nsamplers, sizeof(int));
 	struct tsrc_cfg cfg;
 	int i;
 
-	if (!g || !tids || !cpus)
+	if (!g)
 		goto nomem;
 	if (r->test->event_trace(r, &g->irq, &g->sampler, err, len) < 0)
 		goto fail;
@@ -127,19 +125,10 @@ int trace_irq_start(struct run *r, struct trace_irq **out, char *err,
 	g->tid = r->s[g->sampler].tid;
 	for (i = 0; i < P_N; i++)
 		stats_init(&g->st[i]);
-	for (i = 0; i < r->nsamplers; i++) {
-		tids[i] = r->s[i].tid;
-		cpus[i] = r->s[i].cpu;
-	}
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.n = r->nsamplers;
-	cfg.tids = tids;
-	cfg.cpus = cpus;
 	cfg.buffer_kb = BUFFER_KB;
 	cfg.irq_all_cpus = g->irq >= 0 ? g->irq + 1 : 0;
-	log_note("--trace: setting up the kernel trace (a tracefs instance, %d KiB of buffer per traced CPU, the event formats)...",
-		 BUFFER_KB);
-	if (tsrc_open(&g->src, &cfg, err, len) < 0)
+	if (tsrc_open_samplers(&g->src, r, &cfg, err, len) < 0)
 		goto fail;
 	if (g->irq >= 0)
 		snprintf(g->desc, sizeof(g->desc),
@@ -149,15 +138,11 @@ int trace_irq_start(struct run *r, struct trace_irq **out, char *err,
 		snprintf(g->desc, sizeof(g->desc),
 			 "kernel trace events (the receiver's wake-up and switches; no interrupt known) in tracefs instance %s, trace clock mono",
 			 tsrc_instance(g->src));
-	free(tids);
-	free(cpus);
 	*out = g;
 	return 0;
 nomem:
 	snprintf(err, len, "out of memory");
 fail:
-	free(tids);
-	free(cpus);
 	trace_irq_stop(g);
 	return -1;
 }

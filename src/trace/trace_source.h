@@ -55,6 +55,13 @@ bool tsrc_has_timerlat(void);
 int tsrc_open(struct tsrc **out, const struct tsrc_cfg *cfg, char *err,
 	      size_t len);
 
+struct run;
+/* tsrc_open() for the samplers of @r: @cfg's n, tids and cpus filled from
+ * them (its other fields the caller's), the set-up said on stderr
+ * (trace_run.c). Returns 0 or -1 with a message. */
+int tsrc_open_samplers(struct tsrc **out, const struct run *r,
+		       struct tsrc_cfg *cfg, char *err, size_t len);
+
 /*
  * Read what the kernel has recorded so far. Events before *@upto (set
  * here; INT64_MAX with @final) are ready for tsrc_deliver(), later ones are

@@ -66,6 +66,24 @@ def per_run(server, url):
             count(server, url, "SELECT count(*) FROM intervals WHERE run_id = " + first))
 
 
+def add_in_flight(server, url, files, *opts):
+    """A db add of @files started, returned once its transaction is open
+    on the server (and a little into its writes)."""
+    name = url.rsplit("/", 1)[1]
+    p = subprocess.Popen([RTLAT, "db", "add"] + list(opts) + ["--db", url] +
+                         [str(f) for f in files], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    busy = ("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s'"
+            " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL" % name)
+    for _ in range(600):
+        if p.poll() is None and int(server.psql(busy)) > 0:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "db add ended before it could be stopped"
+    time.sleep(0.3)                             # in the middle of its writes
+    return p
+
+
 def test_four_writers_store_exactly_200(server, tmp_path):
     url = server.new_db()
     procs = [subprocess.Popen([RTLAT, "db", "add", "-q", "--db", url] +
@@ -103,21 +121,10 @@ def test_server_killed_mid_add_leaves_no_partial_run(server, tmp_path):
     it writes leaves none of them (no partial run), and db add says the
     connection is gone (exit 1); the same add then stores them all."""
     url = server.new_db()
-    name = url.rsplit("/", 1)[1]
     run(["db", "add", "-q", "--db", url] + results(tmp_path, 1, "pre"),
         check=0)
     files = results(tmp_path, 300, "k", first=10, nint=2000)
-    p = subprocess.Popen([RTLAT, "db", "add", "-q", "--db", url] +
-                         [str(f) for f in files], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    busy = ("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s'"
-            " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL" % name)
-    for _ in range(600):
-        if p.poll() is None and int(server.psql(busy)) > 0:
-            break
-        time.sleep(0.05)
-    assert p.poll() is None, "db add ended before it could be stopped"
-    time.sleep(0.3)                             # in the middle of its writes
+    p = add_in_flight(server, url, files, "-q")
     server.kill()
     _, err = p.communicate(timeout=120)
     server.start()
@@ -239,17 +246,7 @@ def test_rolled_back_add_lists_no_run(server, tmp_path):
     url = server.new_db()
     name = url.rsplit("/", 1)[1]
     files = results(tmp_path, 200, "t", nint=1000)
-    p = subprocess.Popen([RTLAT, "db", "add", "--db", url] +
-                         [str(f) for f in files], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    busy = ("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s'"
-            " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL" % name)
-    for _ in range(600):
-        if p.poll() is None and int(server.psql(busy)) > 0:
-            break
-        time.sleep(0.05)
-    assert p.poll() is None, "db add ended before it could be stopped"
-    time.sleep(0.3)
+    p = add_in_flight(server, url, files)
     server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 " WHERE datname = '%s' AND pid <> pg_backend_pid()" % name)
     out, err = p.communicate(timeout=120)
@@ -261,7 +258,6 @@ def test_rolled_back_add_lists_no_run(server, tmp_path):
 
 def test_permission_error_says_why(server, tmp_path):
     url = server.new_db()
-    name = url.rsplit("/", 1)[1]
     run(["db", "add", "-q", "--db", url] + results(tmp_path, 1, "p"), check=0)
     server.psql("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE"
                 " rolname = 'rtlat_ro') THEN CREATE ROLE rtlat_ro LOGIN; END IF;"
