@@ -195,6 +195,19 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 	}
 }
 
+/* Side @side (@what: its file or directory) has no run: an error, never a
+ * silent pass. Returns 1. */
+static int no_runs(const char *side, const char *what,
+		   const struct rep_cli *c)
+{
+	if (!filter_empty(&c->flt))
+		log_error("%s (%s): no run passes the filter options (--test, --load, --board, --kernel, --label, --since, --until): nothing compared",
+			  side, what);
+	else
+		log_error("%s (%s): no run: nothing compared", side, what);
+	return 1;
+}
+
 /* The runs of @pool that pass @f (copies). */
 static void select_runs(const struct rep_runs *pool, const struct filter *f,
 			struct rep_runs *out)
@@ -284,7 +297,8 @@ static int compare_main(int argc, char **argv)
 		      "Options may also follow the operands; \"--\" ends them.\n"
 		      "Exit status: 0 ok (with --gate: no gated metric worse), 1 an\n"
 		      "error (an input, a usage error; with --gate a refused table),\n"
-		      "2 with --gate: a gated metric worse than the baseline.",
+		      "2 with --gate: a gated metric worse than the baseline (even when\n"
+		      "other tables were refused or inputs failed).",
 		      &first);
 	if (r) {
 		ret = r > 0 ? 0 : 1;
@@ -379,14 +393,22 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		if (!fs->n)
+		if (!fs->n) {
+			if (!ret)
+				ret = no_runs(sel_first ? "B" : "A", "the files",
+					      c);
 			goto out;
+		}
 		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
 	} else if (np == 2) {
 		ret = rep_cli_load(c, &paths[0], 1, &a);
 		ret |= rep_cli_load(c, &paths[1], 1, &b);
-		if (!a.n || !b.n)
+		if (!a.n || !b.n) {
+			if (!ret)
+				ret = no_runs(!a.n ? "A" : "B",
+					      !a.n ? paths[0] : paths[1], c);
 			goto out;
+		}
 		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
 	} else if (cc.gate) {
 		log_error("--gate needs two sides: the baseline A and the new runs B (files, directories or two selectors)");
@@ -394,6 +416,11 @@ static int compare_main(int argc, char **argv)
 		goto out;
 	} else {
 		ret = rep_cli_load(c, &paths[0], 1, &pool);
+		if (!pool.n) {
+			if (!ret)
+				ret = no_runs("the file", paths[0], c);
+			goto out;
+		}
 		n = cmp_within(&pool, &rows);
 		if (!n && pool.n)
 			log_error("%s: no table with two runs to compare", paths[0]);
@@ -442,7 +469,8 @@ static int compare_main(int argc, char **argv)
 		gate_print_summary(stdout, gates, n, cc.nref);
 	}
 flush:
-	if (cc.gate && !ret && gate_failed(gates, n))
+	/* a regression found is one, whatever else was refused */
+	if (cc.gate && gate_failed(gates, n))
 		ret = 2;
 	if (fflush(stdout) || ferror(stdout)) {
 		log_error("cannot write the comparison to stdout");

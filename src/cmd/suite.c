@@ -97,8 +97,9 @@ static const struct optdesc suite_opts[] = {
 	  "directory or a result file", OPT_BASELINE },
 	{ "db", 0, required_argument, "FILE|URL",
 	  "store the suite's runs in the history FILE (or postgresql://\n"
-	  "URL) when it ends; with --gate the baseline is this board's\n"
-	  "there (the runs marked with rtlat db baseline set)", OPT_DB },
+	  "URL) when it ends; with --gate and no --baseline the baseline is\n"
+	  "this board's there (the runs marked with rtlat db baseline set)",
+	  OPT_DB },
 	{ "margin", 0, required_argument, "PCT",
 	  "with --gate: the smallest worsening that fails, and the limit\n"
 	  "for a baseline of one run (default 10%)", OPT_MARGIN },
@@ -714,10 +715,19 @@ static int claim_own(const struct suite *s, const char *name)
 {
 	char p[PATH_MAX + 64], what[96], err[2 * PATH_MAX + 160];
 
+	struct stat st;
+
 	snprintf(p, sizeof(p), "%s/%s", s->outdir, name);
 	snprintf(what, sizeof(what), "the suite's %s", name);
 	if (output_claim(what, p, err, sizeof(err)) < 0) {
 		log_error("%s", err);
+		return -1;
+	}
+	/* replaced by rename(2) at the end: a directory (or a device, a
+	 * FIFO) there would fail it after all the runs */
+	if (!stat(p, &st) && !S_ISREG(st.st_mode)) {
+		log_error("%s is not a regular file: the suite cannot write its %s there; nothing was run",
+			  p, name);
 		return -1;
 	}
 	return 0;
@@ -1421,6 +1431,10 @@ static int finish(struct suite *s)
 		s->gate_verdict = "interrupted";
 	else if (s->gate && suite_gate_run(s) < 0)
 		s->exit_code = 1;
+	/* a regression found is one, whatever else the gate refused */
+	if (!err_runs && !s->interrupted && s->gate_verdict &&
+	    !strcmp(s->gate_verdict, "fail"))
+		s->exit_code = 2;
 	/* stored after the gate: the fresh runs are not their own baseline */
 	if (s->gate_db && suite_db_store(s) < 0)
 		s->exit_code = 1;
@@ -1559,8 +1573,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 			      "history takes the runs (else exit 1, nothing run).\n"
 			      "Exit status: 0 ok, 1 a run failed (or --gate refused a table or\n"
 			      "could not compare, --db could not store), 2 --max-latency\n"
-			      "exceeded, --gate failed, or a threshold given with --test-args\n"
-			      "(--max-msw, --break).");
+			      "exceeded, --gate failed (even when it refused other tables), or\n"
+			      "a threshold given with --test-args (--max-msw, --break).");
 	if (r)
 		return r > 0 ? 0 : 1;
 	if (!s->gate && (s->gate_baseline || s->gate_margin ||
@@ -1572,7 +1586,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 		return 1;
 	/* with --gate the history must be there (it is not made): opened
 	 * before its baseline is read */
-	if (s->gate_db && s->gate && suite_db_check(s) < 0)
+	if (suite_gate_from_db(s) && suite_db_check(s) < 0)
 		return 1;
 	if (s->gate && suite_gate_prepare(s) < 0)
 		return 1;
@@ -1603,7 +1617,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	name_outdir(s);
 	/* the history opened (or made) only once no output clashes with it */
 	if (check_outputs(s) < 0 ||
-	    (s->gate_db && !s->gate && suite_db_check(s) < 0) ||
+	    (s->gate_db && !suite_gate_from_db(s) && suite_db_check(s) < 0) ||
 	    make_outdir(s) < 0)
 		return 1;
 

@@ -180,4 +180,11 @@ const char *suite_exit2_reason(const struct suite *s);
  * buffer). */
 const char *suite_interrupted_reason(const struct suite *s);
 
+/* Is the gate's baseline read from the history (--gate --db without
+ * --baseline)? Else --db only stores the runs. */
+static inline bool suite_gate_from_db(const struct suite *s)
+{
+	return s->gate && s->gate_db && !s->gate_baseline;
+}
+
 #endif

@@ -30,8 +30,8 @@ int suite_gate_prepare(struct suite *s)
 	const char *why;
 	int r = 0;
 
-	if (!s->gate_baseline == !s->gate_db) {
-		log_error("--gate needs the baseline: --baseline DIR|FILE or --db FILE (the runs marked with rtlat db baseline set), one of them");
+	if (!s->gate_baseline && !s->gate_db) {
+		log_error("--gate needs the baseline: --baseline DIR|FILE or --db FILE (the runs marked with rtlat db baseline set)");
 		return -1;
 	}
 	g = xcalloc(1, sizeof(*g));
@@ -124,6 +124,33 @@ static bool same_loads(const char *a, const char *b)
 	return na == nb;
 }
 
+/* The load run @r's result will name (as fresh_runs() imports it), in
+ * @buf: its state, with --load-cmd "+cmd" added (hell then no longer is
+ * every generator: its mix is named). */
+static const char *run_load(const struct suite *s, const struct suite_run *r,
+			    char *buf, size_t len)
+{
+	const char *const *names = cmd_load_names();
+	bool cmd = false;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < s->nfwd; i++)
+		cmd |= !strcmp(s->fwd[i], "--load-cmd");
+	if (!cmd || !strcmp(r->load, "none") || !strcmp(r->load, "cmd"))
+		return r->load;
+	buf[0] = '\0';
+	if (strcmp(r->load, "hell") != 0)
+		n = (size_t)snprintf(buf, len, "%s", r->load);
+	else
+		for (i = 0; names[i] && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      i ? "+" : "", names[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, "+cmd");
+	return buf;
+}
+
 int suite_gate_check(const struct suite *s)
 {
 	struct suite_gate *g = s->gate_state;
@@ -134,7 +161,7 @@ int suite_gate_check(const struct suite *s)
 
 	if (!g)
 		return 0;
-	if (s->gate_db) {
+	if (suite_gate_from_db(s)) {
 		char others[512] = "";
 		size_t no = 0;
 
@@ -159,29 +186,33 @@ int suite_gate_check(const struct suite *s)
 	for (k = 0; k < s->nruns; k++) {
 		const struct suite_run *r = &s->runs[k];
 		bool kind = false, have = false;
+		char load[256];
 
 		for (i = 0; i < g->base.n && !have; i++) {
 			const struct rep_run *b = g->base.v[i];
 
-			if (s->gate_db && !str_is(b->board, board))
+			if (suite_gate_from_db(s) && !str_is(b->board, board))
 				continue;
 			if (!str_is(b->test, r->cmd->name))
 				continue;
 			kind = true;
-			have = !b->load || same_loads(b->load, r->load);
+			have = !b->load ||
+			       same_loads(b->load, run_load(s, r, load,
+							    sizeof(load)));
 		}
 		if (have)
 			continue;
 		if (n < sizeof(missing))
 			n += (size_t)snprintf(missing + n, sizeof(missing) - n,
 					      "%s%s %s%s", n ? ", " : "",
-					      r->cmd->name, r->load,
+					      r->cmd->name,
+					      run_load(s, r, load, sizeof(load)),
 					      kind ? " (only under other loads)" : "");
 	}
 	if (n) {
 		log_error("--gate: the baseline %s has no %s run for: %s; nothing was run (give a baseline of each, or leave them out with --tests and --loads)",
 			  s->gate_baseline ? s->gate_baseline : rdb_shown(s->gate_db),
-			  s->gate_db ? board : "matching", missing);
+			  suite_gate_from_db(s) ? board : "matching", missing);
 		return -1;
 	}
 	return 0;
@@ -242,15 +273,16 @@ static int fresh_runs(const struct suite *s, struct rep_runs *b)
 	struct imp_opts io = { .label = s->label };
 	int i, ret = 0;
 
+	/* the load named as rtlat db add of the suite directory names it:
+	 * "hell" for every generator, else the mix in the generators' order
+	 * ("cpu+io" for --loads io+cpu), "+cmd" with --load-cmd */
+	import_set_load_names(cmd_load_names());
 	for (i = 0; i < s->nruns; i++) {
 		const struct suite_run *r = &s->runs[i];
 		char *p;
 
 		if (!r->ran || r->error[0] || !r->hl.valid)
 			continue;
-		/* the load state's name, as rtlat db add of the suite
-		 * directory gives it (suite.json): "hell", not its mix */
-		io.load = r->load[0] ? r->load : NULL;
 		p = xasprintf("%s/%s.json", s->outdir, r->base);
 		if (import_paths(&p, 1, &io, b))
 			ret = -1;
@@ -297,7 +329,7 @@ int suite_gate_run(struct suite *s)
 		runs_free(&b);
 		return -1;
 	}
-	if (s->gate_db)
+	if (suite_gate_from_db(s))
 		board_only(&g->base, &b);
 	if (!g->base.n) {
 		log_error("--gate: %s has no baseline for board %s (rtlat db baseline set board=%s,...)",
@@ -367,9 +399,10 @@ int suite_db_name(const struct suite *s)
 
 int suite_db_check(const struct suite *s)
 {
-	/* with --gate the baseline is read from it: it must exist */
+	/* with --gate (and no --baseline) the baseline is read from it: it
+	 * must exist; else it is made when missing */
 	{
-		struct rdb *db = rdb_open(s->gate_db, !s->gate);
+		struct rdb *db = rdb_open(s->gate_db, !suite_gate_from_db(s));
 
 		if (!db || rdb_begin(db)) {
 			rdb_close(db);

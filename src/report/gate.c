@@ -4,14 +4,16 @@
  * a board's baseline, side B the new runs; documented in docs/report.md
  * ("Release gate"). Per table and gated metric:
  *
- *  - the limit: how much worse B may be. For a time, the noise of
- *    compare's rule 1 (the larger range of the metric over the runs of
- *    either side) when the baseline has two runs or more, and never less
- *    than the margin (a fraction of the baseline value, default 10 %);
- *    with a baseline of one run the noise is unknown and the margin alone
- *    is the limit (the reason says so). For overruns/lost, the Poisson
- *    noise 2 * sqrt(A + B), at least the spread of the baseline runs and
- *    the margin. Never below the figures' resolution.
+ *  - the limit: how much worse B may be. For a time, the noise the
+ *    baseline's repeated runs show (the range of the metric over its
+ *    runs) when it has two runs or more, and never less than the margin
+ *    (a fraction of the baseline value, default 10 %); the new runs' own
+ *    spread never widens it (a regression that makes runs erratic must
+ *    not pass). With a baseline of one run the noise is unknown and the
+ *    margin alone is the limit (the reason says so). For overruns/lost:
+ *    any where the baseline's runs had none fails; else the counts are
+ *    compared as rates with the noise of bursts (see gate_count()). Never
+ *    below the figures' resolution.
  *  - tails: a max depends on how many samples the run took. A B with more
  *    than twice the baseline's samples is compared by its quantile at the
  *    baseline's sample count, 1 - 1/N (from its histogram; without one
@@ -185,6 +187,23 @@ static int64_t resolution(struct rep_run *const *v, size_t n, int64_t r)
 }
 
 /* "12.345 us" or "12345 ns" */
+/* "100 us", "12.5 us" */
+static const char *period_text(char *buf, size_t len, int64_t ns)
+{
+	if (ns % 1000 == 0)
+		snprintf(buf, len, "%lld us", (long long)(ns / 1000));
+	else
+		snprintf(buf, len, "%.3f us", (double)ns / 1000);
+	return buf;
+}
+
+/* "10 %", "5.5 %": the margin as given */
+static const char *pct_text(char *buf, size_t len, double fraction)
+{
+	snprintf(buf, len, "%g %%", fraction * 100);
+	return buf;
+}
+
 static const char *fig(char *buf, size_t len, double ns, int64_t unit)
 {
 	char d[TB_CELL];
@@ -228,21 +247,30 @@ static bool side_periods(struct rep_run *const *v, size_t n, double *miss,
 }
 
 /*
- * Overruns/lost: a count grows with the run's length, so the sides are
- * compared as rates over periods (samples + misses): the baseline's rate
- * (its misses over its periods, all its runs together) gives the count
- * expected in the new runs' periods, E = A * Pb / Pa. B fails when it
- * exceeds E by more than the limit: the Poisson noise of B - E,
- * 2 * sqrt(B + A * (Pb / Pa)^2) (2 * sqrt(A + B) at equal lengths), at
- * least the spread of the baseline runs' rates and the margin, both at
- * the new runs' length. Without the run lengths, counts as they are.
+ * Overruns/lost: any in the new runs where the baseline's runs had none
+ * fails ("appearing where the baseline had none"). Else a count grows
+ * with the run's length, so the sides are compared as rates over periods
+ * (samples + misses): the baseline's rate (its misses over its periods,
+ * all its runs together) gives the count expected in the new runs'
+ * periods, E = A * Pb / Pa. B fails when it exceeds E by more than the
+ * limit. Misses come in bursts, not one by one: one stall of L costs
+ * about L / period misses at once, so the counts are compound Poisson
+ * (bursts of size s: the variance of a count N is s * N). The burst size
+ * is taken as s = the baseline's max latency / the period (its worst
+ * stall's misses; at least 1), and the noise of B - E is
+ * 2 * sqrt(s * (B + A * (Pb / Pa)^2)) (2 * sqrt(A + B) for s = 1 at equal
+ * lengths); the limit is at least the spread of the baseline runs' rates
+ * and the margin, both at the new runs' length. Without the run lengths,
+ * counts as they are.
  */
-static void gate_count(struct gate_metric *g, const struct cmp_metric *x,
+static void gate_count(struct gate_metric *g, const struct cmp_row *c,
 		       double margin, struct rep_run *const *a, size_t na,
 		       struct rep_run *const *b, size_t nb)
 {
-	double ma, pa, ra, mb, pb, rb, f, e, poisson, d, sp;
-	char spread[112] = "", marg[64] = "";
+	const struct cmp_metric *x = &c->m[CMP_MISS];
+	const struct cmp_metric *mx = &c->m[CMP_MAX];
+	double ma, pa, ra, mb, pb, rb, f, e, poisson, d, sp, burst = 1;
+	char spread[112] = "", marg[64] = "", bursts[128] = "", t[24];
 	bool rates;
 
 	g->noise_known = true;
@@ -257,11 +285,27 @@ static void gate_count(struct gate_metric *g, const struct cmp_metric *x,
 	sp = rates ? ra * pb : x->range_a;
 	f = pb / pa;
 	e = ma * f;
-	poisson = 2 * sqrt(mb + ma * f * f);
 	d = mb - e;
 	g->value = mb;
 	g->expected = e;
 	g->has_expected = true;
+	if (ma == 0) {
+		g->limit = 0;
+		g->v = mb > 0 ? GATE_FAIL : GATE_PASS;
+		snprintf(g->reason, sizeof(g->reason),
+			 mb > 0 ? "%.0f where the %zu baseline run%s had none: they appeared" :
+			 "%.0f, as in the %zu baseline run%s",
+			 mb, x->ka, x->ka == 1 ? "" : "s");
+		return;
+	}
+	if (mx->has_a && a[0]->period_ns > 0 &&
+	    mx->a > (double)a[0]->period_ns) {
+		burst = mx->a / (double)a[0]->period_ns;
+		snprintf(bursts, sizeof(bursts),
+			 " in bursts of up to %.0f (the baseline's max / its period of %s)",
+			 burst, period_text(t, sizeof(t), a[0]->period_ns));
+	}
+	poisson = 2 * sqrt(burst * (mb + ma * f * f));
 	g->limit = poisson;
 	if (x->ka >= 2) {
 		snprintf(spread, sizeof(spread), ", the spread of the %zu baseline runs %.1f",
@@ -269,22 +313,22 @@ static void gate_count(struct gate_metric *g, const struct cmp_metric *x,
 		g->limit = fmax(g->limit, sp);
 	}
 	if (margin > 0 && e > 0) {
-		snprintf(marg, sizeof(marg), ", the margin %.0f %% %.1f",
-			 margin * 100, margin * e);
+		snprintf(marg, sizeof(marg), ", the margin %s %.1f",
+			 pct_text(t, sizeof(t), margin), margin * e);
 		g->limit = fmax(g->limit, margin * e);
 	}
 	g->v = d > g->limit ? GATE_FAIL : GATE_PASS;
 	if (rates)
 		snprintf(g->reason, sizeof(g->reason),
-			 "%.0f in %.0f periods against %.0f in %.0f periods of the baseline (%zu run%s): at the baseline's rate %.1f expected, %+.1f: %s the limit %.1f (the larger of the Poisson noise 2*sqrt(B+A*(Pb/Pa)^2) %.1f%s%s)",
+			 "%.0f in %.0f periods against %.0f in %.0f periods of the baseline (%zu run%s): at the baseline's rate %.1f expected, %+.1f: %s the limit %.1f (the larger of the Poisson noise%s %.1f%s%s)",
 			 mb, pb, ma, pa, x->ka, x->ka == 1 ? "" : "s", e, d,
 			 d > g->limit ? "more than" : "within", g->limit,
-			 poisson, spread, marg);
+			 bursts, poisson, spread, marg);
 	else
 		snprintf(g->reason, sizeof(g->reason),
-			 "%.0f against %.0f (%+.0f; run lengths unknown: counts compared as they are): %s the limit %.1f (the larger of the Poisson noise 2*sqrt(A+B) %.1f%s%s)",
+			 "%.0f against %.0f (%+.0f; run lengths unknown: counts compared as they are): %s the limit %.1f (the larger of the Poisson noise%s %.1f%s%s)",
 			 mb, ma, d, d > g->limit ? "more than" : "within",
-			 g->limit, poisson, spread, marg);
+			 g->limit, bursts, poisson, spread, marg);
 }
 
 /* Verdict on metric @m of row @c (A = @a, B = @b). */
@@ -313,22 +357,25 @@ static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 		return;
 	}
 	if (m == CMP_MISS) {
-		gate_count(g, x, o->margin, a, na, b, nb);
+		gate_count(g, c, o->margin, a, na, b, nb);
 		return;
 	}
 	res = (double)resolution(b, nb, resolution(a, na, 1));
 	mabs = o->margin * fabs(x->a);
-	snprintf(marg, sizeof(marg), "margin %.0f %% = %s", o->margin * 100,
+	snprintf(marg, sizeof(marg), "margin %s = %s",
+		 pct_text(t2, sizeof(t2), o->margin),
 		 fig(t1, sizeof(t1), mabs, u));
 	g->noise_known = x->ka >= 2;
 	if (g->noise_known) {
-		snprintf(noise, sizeof(noise), "noise %s: the spread of %zu baseline runs%s; %s",
-			 fig(t1, sizeof(t1), x->noise, u), x->ka,
-			 x->kb >= 2 ? " and of the new ones" : "", marg);
-		g->limit = fmax(x->noise, mabs);
+		/* the baseline's spread only: the new runs' would let a
+		 * regression that makes them erratic widen its own limit */
+		snprintf(noise, sizeof(noise), "noise %s: the spread of %zu baseline runs; %s",
+			 fig(t1, sizeof(t1), x->range_a, u), x->ka, marg);
+		g->limit = fmax(x->range_a, mabs);
 	} else {
-		snprintf(noise, sizeof(noise), "noise unknown: the baseline has %zu run, too few to measure it; the %s",
-			 x->ka, marg);
+		snprintf(noise, sizeof(noise), "noise unknown: the baseline has %zu run, too few to measure it; the %s%s",
+			 x->ka, marg,
+			 o->margin == 0 ? " (no margin: any worsening fails)" : "");
 		g->limit = mabs;
 	}
 	if (g->limit < res)
@@ -375,8 +422,8 @@ static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 		g->v = GATE_FAIL;	/* a shorter run worse: worse anyway */
 	else
 		g->v = shorter ? GATE_WEAK : GATE_PASS;
-	if (fabs(d) < 0.5)	/* below 1 ns, the figures' precision: not
-				 * "better by 0.000 us (+0.0 %)" */
+	if (fabs(d) < 1.0)	/* below 1 ns, the figures' precision: not
+				 * "better by 0.001 us (+0.0 %)" */
 		snprintf(g->reason, sizeof(g->reason), "the same: within the limit %s (%s)%s",
 			 fig(t3, sizeof(t3), g->limit, u), noise, tail);
 	else
@@ -403,21 +450,26 @@ static void gate_row(struct gate_row *r, struct rep_run *const *a, size_t na,
 	}
 }
 
-/* Is a run of @b (by identity) one of @a's? Its label, or NULL. */
-static const char *in_baseline(const struct group *a, const struct group *b)
+/* How many runs of @b (by identity) are also @a's; @label: the first
+ * one's label (or NULL). */
+static size_t in_baseline(const struct group *a, const struct group *b,
+			  const char **label)
 {
 	char x[REP_IDENT_LEN], y[REP_IDENT_LEN];
-	size_t i, j;
+	size_t i, j, n = 0;
+	bool in;
 
+	*label = NULL;
 	for (j = 0; j < b->n; j++) {
 		rdb_identity(b->v[j], y);
-		for (i = 0; i < a->n; i++) {
+		for (i = 0, in = false; i < a->n && !in; i++) {
 			rdb_identity(a->v[i], x);
-			if (!strcmp(x, y))
-				return b->v[j]->label;
+			in = !strcmp(x, y);
 		}
+		if (in && !n++)
+			*label = b->v[j]->label;
 	}
-	return NULL;
+	return n;
 }
 
 /* The CPUs a run's threads sampled on ("0-1", "1"; "" when not told) and
@@ -498,8 +550,8 @@ static void gate_notes(struct gate_row *r, const struct group *a,
 	char ca[96], cb[96];
 	size_t ta = run_cpus(a->v[0], ca, sizeof(ca));
 	size_t tb = run_cpus(b->v[0], cb, sizeof(cb));
-	const char *self = in_baseline(a, b);
-	size_t n = 0;
+	const char *self;
+	size_t nself = in_baseline(a, b, &self), n = 0;
 
 	r->note[0] = '\0';
 	if (ta && tb && (ta != tb || strcmp(ca, cb) != 0))
@@ -507,21 +559,16 @@ static void gate_notes(struct gate_row *r, const struct group *a,
 				      "the new runs sampled with %zu thread%s on CPU %s, the baseline with %zu on CPU %s: not the same placement",
 				      tb, tb == 1 ? "" : "s", cb[0] ? cb : "?",
 				      ta, ca[0] ? ca : "?");
-	if (self && n < sizeof(r->note))
+	if (nself == 1 && b->n == 1 && n < sizeof(r->note))
 		n += (size_t)snprintf(r->note + n, sizeof(r->note) - n,
 				      "%sthe new run %s is itself in the baseline: it is compared with itself",
-				      n ? "; " : "", self);
+				      n ? "; " : "", self ? self : "");
+	else if (nself && n < sizeof(r->note))
+		n += (size_t)snprintf(r->note + n, sizeof(r->note) - n,
+				      "%s%zu of the %zu new runs (%s%s) are in the baseline themselves: they are compared with themselves",
+				      n ? "; " : "", nself, b->n, self ? self : "",
+				      nself > 1 ? ", ..." : "");
 	board_notes(r, a, b, n);
-}
-
-/* "100 us", "12.5 us" */
-static const char *period(char *buf, size_t len, int64_t ns)
-{
-	if (ns % 1000 == 0)
-		snprintf(buf, len, "%lld us", (long long)(ns / 1000));
-	else
-		snprintf(buf, len, "%.3f us", (double)ns / 1000);
-	return buf;
 }
 
 static void refuse(struct gate_refusal **ref, size_t *nref, const char *t,
@@ -567,7 +614,18 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 		}
 		group_title(t, sizeof(t), &gb[k]);
 		if (hit == na && kind < na) {
-			group_title(t2, sizeof(t2), &ga[kind]);
+			size_t m = 0;
+
+			/* every load the baseline has this test under */
+			for (i = kind; i < na && m < sizeof(t2); i++) {
+				if (!cmp_same_kind(ga[i].v[0], y))
+					continue;
+				if (m)
+					m += (size_t)snprintf(t2 + m, sizeof(t2) - m, "; ");
+				if (m < sizeof(t2))
+					group_title(t2 + m, sizeof(t2) - m, &ga[i]);
+				m = strlen(t2);
+			}
 			refuse(ref, nref, t, "has no baseline of the same load (the baseline has %s): runs under another load are not compared",
 			       t2);
 			continue;
@@ -576,11 +634,21 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 			refuse(ref, nref, t, "has no baseline of the same test kind: runs of another test are not compared");
 			continue;
 		}
+		for (i = 0; i < gb[k].n && !run_note(gb[k].v[i]); i++)
+			;
+		if (i < gb[k].n) {
+			used[hit] = true;
+			refuse(ref, nref, t, "has a new run that did not complete (%s: %s): a partial run is never gated",
+			       run_note(gb[k].v[i]),
+			       gb[k].v[i]->file ? gb[k].v[i]->file : "?");
+			continue;
+		}
 		if (ga[hit].v[0]->period_ns > 0 && y->period_ns > 0 &&
 		    ga[hit].v[0]->period_ns != y->period_ns) {
+			used[hit] = true;
 			refuse(ref, nref, t, "was sampled every %s, its baseline every %s: not compared",
-			       period(p1, sizeof(p1), y->period_ns),
-			       period(p2, sizeof(p2), ga[hit].v[0]->period_ns));
+			       period_text(p1, sizeof(p1), y->period_ns),
+			       period_text(p2, sizeof(p2), ga[hit].v[0]->period_ns));
 			continue;
 		}
 		used[hit] = true;

@@ -270,11 +270,16 @@ def test_a_refused_table_keeps_the_other_verdicts(tmp_path):
     assert [t["title"] for t in doc["tables"]] == ["LATENCY without load"]
     (r,) = doc["refused"]
     assert r["title"].startswith("SWITCH") and "same test kind" in r["reason"]
-    # a failing table stays a failure in the JSON, the exit status is 1
+    # a failing table stays a failure, and the exit status says so (2):
+    # a regression found is one whatever else was refused (a CI reading 1
+    # as an infrastructure error must not misfile it)
     bad = new / "lat.json"
     result(bad, gauss(32, 19950) + [500000] * 50, minute=32)
-    doc = json.loads(gate("--json", base, new, check=1).stdout)
+    doc = json.loads(gate("--json", base, new, check=2).stdout)
     assert doc["verdict"] == "fail" and doc["refused"]
+    p = gate(base, new, check=2)
+    assert "gate refused: SWITCH" in p.stderr
+    assert verdicts(p.stdout)["lat max"][0] == "fail"
 
 
 def test_gate_options_need_gate_and_the_notes(tmp_path):
@@ -517,6 +522,16 @@ def test_suite_gate_refuses_another_load_and_needs_a_baseline(tmp_path):
     # before any run: the baseline is missing or not said
     p = run(["suite", "--tests", "latency", "--gate"], check=1)
     assert "--gate needs the baseline" in p.stderr
+    # --baseline and --db: gated against the files, stored in the history
+    xdb = tmp_path / "x.db"
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency",
+             "--loads", "none", "-q", "-o", tmp_path / "both", "--gate",
+             "--baseline", tmp_path / "b2" / "sbase", "--db", xdb],
+            check=2, timeout=120)
+    assert "Release gate against the baseline %s" % (tmp_path / "b2" / "sbase") \
+        in p.stdout
+    assert "1 run of the suite stored" in p.stderr or \
+        "1 runs of the suite stored" in p.stderr, p.stderr
     p = run(["suite", "--tests", "latency", "--margin", "5%"], check=1)
     assert "go with --gate" in p.stderr
     p = run(["suite", "--tests", "latency", "--gate", "--db",
@@ -809,3 +824,215 @@ def test_suite_db_stores_the_load_states_by_name(tmp_path):
         rows = run(["db", "list", "--db", h], check=0).stdout.splitlines()[1:]
         return [r.split("|")[4].strip() for r in rows]
     assert loads(db) == loads(dirdb) == ["none", "hell"]
+    # a mix in another order is named in the generators' order, and
+    # --load-cmd is part of the name (hell with a command is no longer
+    # hell: a baseline without it must refuse it), as db add names them
+    db2, dirdb2, out2 = tmp_path / "m.db", tmp_path / "md.db", tmp_path / "m"
+    run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency", "-q",
+         "--loads", "io+cpu,hell", "--load-cmd", "sleep 100", "-o", out2,
+         "--db", db2], check=0, timeout=120)
+    run(["db", "add", "-q", "--db", dirdb2, out2], check=0)
+    assert loads(db2) == loads(dirdb2) == [
+        "cpu+io+cmd", "cpu+cache+fork+io+net+msg+cmd"]
+    # the gate sees it before the first run: hell with --load-cmd has no
+    # baseline in h.db (hell without it)
+    run(["db", "baseline", "set", "--db", db, "test=latency"], check=0)
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency", "-q",
+             "--loads", "hell", "--load-cmd", "sleep 100", "-o",
+             tmp_path / "g", "--gate", "--db", db], check=1, timeout=120)
+    assert "latency cpu+cache+fork+io+net+msg+cmd (only under other " \
+        "loads)" in p.stderr and "nothing was run" in p.stderr, p.stderr
+    assert not (tmp_path / "g").exists()
+
+
+@needs_root
+def test_suite_load_mix_order_and_an_unwritable_gate_json(tmp_path):
+    """--loads io+cpu against a baseline stored as cpu+io passes the check
+    before the runs and is gated (it was refused after all the runs, "no
+    baseline of the same load"); an OUT/gate.json that is a directory is
+    found before the first run (it was found after them all)."""
+    db, out = tmp_path / "h.db", tmp_path / "s"
+    run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency", "-q",
+         "--loads", "cpu+io", "-o", out, "--db", db], check=0, timeout=120)
+    run(["db", "baseline", "set", "--db", db, "test=latency"], check=0)
+    out2 = tmp_path / "s2"
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency", "-q",
+             "--loads", "io+cpu", "-o", out2, "--gate", "--db", db,
+             "--gate-metrics", "min"], timeout=120)
+    assert p.returncode in (0, 2), p.stderr
+    assert "refused" not in p.stderr, p.stderr
+    doc = json.loads((out2 / "gate.json").read_text())
+    assert [t["title"] for t in doc["tables"]] == ["LATENCY with load cpu+io"]
+    out3 = tmp_path / "s3"
+    (out3 / "gate.json").mkdir(parents=True)
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency", "-q",
+             "--loads", "cpu+io", "-o", out3, "--gate", "--db", db],
+            check=1, timeout=120)
+    assert "gate.json is not a regular file" in p.stderr and \
+        "nothing was run" in p.stderr
+    assert not (out3 / "suite.json").exists()
+
+
+# ---- the fourth trial's findings ----
+
+def test_filters_that_match_nothing_are_an_error(tmp_path):
+    """compare --gate (and plain compare) with a filter option that keeps
+    no run of a side exits 1 and says so: it passed silently (exit 0, no
+    output), so a typo in a CI job let every kernel through."""
+    base = baseline(tmp_path)
+    new = result(tmp_path / "new.json", gauss(30), minute=30)
+    for flt in (["--test", "nosuch"], ["--load", "nosuch"],
+                ["--board", "nosuch"], ["--label", "nosuch"],
+                ["--since", "2030-01-01"], ["--until", "2000-01-01"]):
+        for extra in (["--gate"], ["--gate", "--json"], []):
+            p = run(["compare"] + extra + flt + [base, new], check=1)
+            assert "no run passes the filter options" in p.stderr, p.stderr
+            assert p.stdout == ""
+    # one file: the same
+    p = run(["compare", "--test", "nosuch", base / "base0.json"], check=1)
+    assert "no run passes the filter options" in p.stderr
+
+
+def test_a_partial_new_run_is_never_gated(tmp_path):
+    """A new run that did not complete (interrupted, a checkpoint) is
+    refused, not gated: it passed the gate (exit 0) on its partial
+    figures. With another table failing, the failure wins (exit 2)."""
+    base = baseline(tmp_path)
+    new = tmp_path / "new"
+    new.mkdir()
+    part = result(new / "lat.json", gauss(30), minute=30)
+    doc = json.loads(part.read_text())
+    for status, note in (("interrupted", "interrupted"),
+                         ("running", "checkpoint")):
+        doc["status"] = status
+        part.write_text(json.dumps(doc))
+        p = gate(base, new, check=1)
+        assert "has a new run that did not complete (%s: " % note in p.stderr
+        assert "a partial run is never gated" in p.stderr
+        assert "baseline only" not in p.stderr
+        assert "gate: pass" not in p.stdout
+        assert json.loads(gate("--json", base, new,
+                               check=1).stdout)["verdict"] == "refused"
+    # a switch table that fails beside the partial latency run: exit 2
+    sw = tmp_path / "swbase"
+    sw.mkdir()
+    for i in range(3):
+        result(sw / ("s%d.json" % i), gauss(i), minute=i, test="switch")
+    result(new / "sw.json", gauss(40, 19950) + [500000] * 50, minute=40,
+           test="switch")
+    both = tmp_path / "both"
+    both.mkdir()
+    for f in list(base.iterdir()) + list(sw.iterdir()):
+        (both / f.name).write_text(f.read_text())
+    p = gate(both, new, check=2)
+    assert verdicts(p.stdout)["lat max"][0] == "fail", p.stdout
+    assert "did not complete" in p.stderr
+
+
+def test_the_new_runs_spread_never_widens_the_limit(tmp_path):
+    """Three new runs with max 10, 60 and 110 ms, each worse than every
+    baseline run (max about 28 us): they passed, the limit widened to the
+    new runs' own 100 ms spread. The limit is the baseline's spread."""
+    base = baseline(tmp_path)
+    new = tmp_path / "new"
+    new.mkdir()
+    for i, mx in enumerate((10_000_000, 60_000_000, 110_000_000)):
+        result(new / ("n%d.json" % i), gauss(50 + i, 19999) + [mx],
+               minute=50 + i)
+    p = gate("--gate-metrics", "max", base, new, check=2)
+    verdict, reason = verdicts(p.stdout)["lat max"]
+    assert verdict == "fail", reason
+    assert "the spread of 3 baseline runs;" in reason
+    assert "new ones" not in reason
+    doc = json.loads(gate("--json", "--gate-metrics", "max", base, new,
+                          check=2).stdout)
+    m = doc["tables"][0]["metrics"][0]
+    assert m["limit"] < 1_000_000        # the baseline's spread, not 100 ms
+
+
+def test_overruns_come_in_bursts(tmp_path):
+    """At a 100 us period a stall of 3.8 ms costs 38 overruns at once: a
+    baseline of three runs with max 3.8 ms and 38, 76 and 38 overruns
+    (one, two and one stall) against a new run of the same length with
+    114 (three stalls) is within the noise of bursts of 38, where counting
+    overruns one by one (Poisson, 2*sqrt(A+B)) failed it; 40 stalls (1520)
+    fail. Overruns where the baseline had none fail, however few."""
+    def runs(d, counts, mx=3_800_000):
+        d.mkdir()
+        for i, o in enumerate(counts):
+            result(d / ("r%d.json" % i), gauss(i, 19999) + [mx],
+                   overruns=o, period_ns=100000, minute=i)
+        return d
+    base = runs(tmp_path / "base", (38, 76, 38))
+    for count, want in ((114, "pass"), (1520, "fail")):
+        new = result(tmp_path / "new.json", gauss(9, 19999) + [3_800_000],
+                     overruns=count, period_ns=100000, minute=9)
+        p = gate("--gate-metrics", "overruns", base, new,
+                 check=0 if want == "pass" else 2)
+        verdict, reason = verdicts(p.stdout)["overrun"]
+        assert verdict == want, reason
+        assert "in bursts of up to 38 (the baseline's max / its period " \
+            "of 100 us)" in reason, reason
+    clean = runs(tmp_path / "clean", (0, 0, 0), mx=50_000)
+    one = result(tmp_path / "one.json", gauss(9, 20000), overruns=1,
+                 period_ns=100000, minute=9)
+    verdict, reason = verdicts(gate("--gate-metrics", "overruns", clean, one,
+                                    check=2).stdout)["overrun"]
+    assert verdict == "fail"
+    assert reason == "1 where the 3 baseline runs had none: they appeared"
+    none = result(tmp_path / "none.json", gauss(8, 20000), period_ns=100000,
+                  minute=8)
+    verdict, reason = verdicts(gate("--gate-metrics", "overruns", clean,
+                                    none, check=0).stdout)["overrun"]
+    assert (verdict, reason) == ("pass", "0, as in the 3 baseline runs")
+
+
+def test_margin_wording_and_sub_ns_changes(tmp_path):
+    """--margin 5.5% reads "5.5 %" (it read "6 %"); a margin of 0 over a
+    one-run baseline says that any worsening fails; an avg that moved by
+    0.9 ns reads "the same" (it read "worse by 0.001 us")."""
+    base = baseline(tmp_path, runs=1)
+    new = result(tmp_path / "new.json", gauss(20, mean=21000), minute=20)
+    v = verdicts(gate("--margin", "5.5%", base, new, check=0).stdout)
+    assert "margin 5.5 % = " in v["lat avg"][1], v["lat avg"][1]
+    v = verdicts(gate("--margin", "0", base, new, check=2).stdout)
+    assert "(no margin: any worsening fails)" in v["lat avg"][1]
+    a = result(tmp_path / "a.json", [20000] * 10, minute=1)
+    b = result(tmp_path / "b.json", [20000] * 9 + [20009], minute=2)
+    v = verdicts(gate("--gate-metrics", "avg", a, b, check=0).stdout)
+    assert v["lat avg"] [1].startswith("the same: within the limit"), v
+    c = result(tmp_path / "c.json", [20000] * 9 + [20011], minute=3)
+    v = verdicts(gate("--gate-metrics", "avg", a, c, check=0).stdout)
+    assert v["lat avg"][1].startswith("worse by 0.001 us"), v
+
+
+def test_refusal_and_note_wording(tmp_path):
+    """A table refused for its period is not also "baseline only"; a load
+    refusal lists every load the baseline has the test under; two of
+    three new runs that are in the baseline are counted, not "the new
+    run X is itself in the baseline"."""
+    base = tmp_path / "base"
+    base.mkdir()
+    for i in range(2):
+        result(base / ("n%d.json" % i), gauss(i), minute=i)
+        result(base / ("h%d.json" % i), gauss(i + 5), minute=i + 5,
+               load="hell")
+    new = result(tmp_path / "p.json", gauss(9), minute=9, period_ns=100000)
+    p = gate(base, new, check=1)
+    assert "sampled every 100 us" in p.stderr
+    assert "baseline only (no new run of it): LATENCY without load" \
+        not in p.stderr, p.stderr
+    io_ = result(tmp_path / "io.json", gauss(9), minute=9, load="io")
+    p = gate(base, io_, check=1)
+    assert "(the baseline has LATENCY with load hell; LATENCY without " \
+        "load)" in p.stderr or "(the baseline has LATENCY without load; " \
+        "LATENCY with load hell)" in p.stderr, p.stderr
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    for i in range(2):
+        (mixed / ("n%d.json" % i)).write_text(
+            (base / ("n%d.json" % i)).read_text())
+    result(mixed / "x.json", gauss(7), minute=7)
+    p = gate(base, mixed)
+    assert "2 of the 3 new runs (" in p.stdout and \
+        "are in the baseline themselves" in p.stdout, p.stdout
