@@ -850,5 +850,6 @@ const struct test_desc noise_test = {
 		.title = "NOISE",
 		.units = "gaps in us, noise % = noise time / measured time on the noisiest CPU",
 		.cols = noise_suite_cols,
+		.sample_name = "events above the threshold",
 	},
 };
