@@ -94,7 +94,7 @@ step hwlat sh -c "exec rtlat noise --mode hwlat -c 1 -T 3 --warmup 0.5s -q > /da
 knobs >> /data/hwlat_knobs.txt
 ls /sys/kernel/tracing/instances >> /data/instances.txt
 knobs > /data/hwlat_kill.txt
-rtlat noise --mode hwlat -c 1 -T 20 --warmup 0 -q > /dev/null 2>&1 & np=$!
+rtlat noise --mode hwlat -c 1 -T 20 --width 200ms --window 400ms --warmup 0 -q > /dev/null 2>&1 & np=$!
 n=0; while [ ! -d /sys/kernel/tracing/instances/rtlat-hwlat-$np ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done
 sleep 0.5; knobs >> /data/hwlat_kill.txt
 kill -9 $np; wait $np; echo "hwlat killed rc=$?"
@@ -232,7 +232,8 @@ assert 0.1 <= gap / hw <= 10, "not the same order of magnitude"
 # puts tracing_thresh and hwlat_detector/ back and removes the instance
 kk = open(out + "/hwlat_kill.txt").read().splitlines()
 assert len(kk) == 4, kk
-assert kk[1] != kk[0], ("the reference had not changed the knobs when killed", kk)
+assert kk[1].split() == ["10", "200000", "400000"], \
+    ("the reference had not changed the knobs when killed", kk)
 assert kk[2] == kk[0], ("hwlat knobs not put back after SIGKILL", kk)
 assert kk[3] == "0", ("the instance is left after SIGKILL", kk)
 assert "hwlat killed rc=137" in log, "rtlat was not killed in the reference"
