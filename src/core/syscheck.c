@@ -249,7 +249,7 @@ static void debugfs_why(const struct ctx *c, const char *path, char *why,
 	}
 	if (sys_read_file(c->root, "/sys/kernel/security/lockdown", buf,
 			  sizeof(buf)) > 0 && (a = strchr(buf, '[')) &&
-	    (b = strchr(a, ']')) && strncmp(a, "[none]", 6))
+	    (b = strchr(a, ']')) && strncmp(a, "[none]", 6) != 0)
 		snprintf(mode, sizeof(mode), "%.*s", (int)(b - a - 1), a + 1);
 	if (mode[0])
 		snprintf(why, len, "%s cannot be read: %s (the kernel is locked down, lockdown=%s: debugfs is closed to root too)",
@@ -273,7 +273,7 @@ static const char *mode_source(const struct ctx *c, const char *src,
 		return "in force (" SCHED_PREEMPT ")";
 	if (!strcmp(src, "cmdline"))
 		return "at boot (preempt= on the command line)";
-	if (strcmp(src, "boot log"))
+	if (strcmp(src, "boot log") != 0)
 		return "configured default (kernel config; preempt= may override it)";
 	debugfs_why(c, SCHED_PREEMPT, why, sizeof(why));
 	snprintf(buf, len, "at boot (kernel log \"Dynamic Preempt\"; the mode in force is in " SCHED_PREEMPT ", %s)",
@@ -338,10 +338,13 @@ static void check_preempt(struct ctx *c, struct check_report *r)
 /* Linux 6.12 and later (the fair server's release)? */
 static bool release_has_fair_server(const char *release)
 {
-	int major, minor;
+	char *end;
+	long major = strtol(release, &end, 10), minor;
 
-	return sscanf(release, "%d.%d", &major, &minor) == 2 &&
-	       (major > 6 || (major == 6 && minor >= 12));
+	if (end == release || *end != '.')
+		return false;
+	minor = strtol(end + 1, NULL, 10);
+	return major > 6 || (major == 6 && minor >= 12);
 }
 
 /*

@@ -400,8 +400,8 @@ static void read_check(const cJSON *root, struct rep_run *r)
 		const cJSON *fd = cJSON_GetObjectItemCaseSensitive(it, "found");
 
 		if (!cJSON_IsString(id) || !cJSON_IsString(vd) ||
-		    (strcmp(vd->valuestring, "bad") &&
-		     strcmp(vd->valuestring, "warning")))
+		    (strcmp(vd->valuestring, "bad") != 0 &&
+		     strcmp(vd->valuestring, "warning") != 0))
 			continue;
 		line = xasprintf("%s\t%s\t%s", id->valuestring, vd->valuestring,
 				 cJSON_IsString(fd) ? fd->valuestring : "");

@@ -196,7 +196,7 @@ char *runs_with_check(const struct rep_runs *rs, const char *chk)
 	for (i = 0; i < rs->n; i++) {
 		const char *l = rs->v[i]->label ? rs->v[i]->label : "?";
 
-		if (!rs->v[i]->check || strcmp(rs->v[i]->check, chk))
+		if (!rs->v[i]->check || strcmp(rs->v[i]->check, chk) != 0)
 			continue;
 		for (k = 0; k < i; k++)
 			if (rs->v[k]->check && !strcmp(rs->v[k]->check, chk) &&
