@@ -471,9 +471,11 @@ check-valgrind: $(BIN)
 		--errors-for-leak-kinds=all $(BIN) latency -T 1 --warmup 0.2s \
 		-p 1000 -q -h -s --json $(O)/valgrind.json >/dev/null
 
-# rtlat on Debian's PREEMPT_RT kernel under qemu (../shared/tools/rtvm), with
-# --trace, --trace=timerlat, noise --mode hwlat beside the kernel's hwlat tracer
-# and the comparison with rtla timerlat (RTVM_TIMEOUT).
+# rtlat on Debian's PREEMPT_RT kernel under qemu (../shared/tools/rtvm), in one
+# guest boot: check, sysinfo and a short suite, --trace, --trace=timerlat,
+# noise --mode hwlat beside the kernel's hwlat tracer (and killed in it: the
+# knobs put back), irq over serial and the comparison with rtla timerlat
+# (RTVM_TIMEOUT).
 check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 

@@ -14,7 +14,9 @@
 #  - rtlat noise --mode hwlat on CPU 1: the kernel's hwlat tracer runs
 #    first as the reference (tracing_thresh and hwlat_detector/ put back);
 #    rtlat's largest gap and the tracer's largest sample must be of the
-#    same order of magnitude (a factor of 10 either way);
+#    same order of magnitude (a factor of 10 either way); rtlat killed
+#    (SIGKILL) in the middle of that reference: its guard puts the knobs
+#    back and removes the instance;
 #  - rtlat irq --source serial:ttyS4,ttyS5 over the two UARTs rtvm -w wires
 #    to each other, with --trace, --irq-prio and --irq-cpu, while ttyS5 is
 #    held open by another process (its interrupt thread lives before and
@@ -28,7 +30,10 @@
 #    same CPU and period: its IRQ latency and rtlat's irq latency must be of
 #    the same order of magnitude (a factor of 10 either way), as must the
 #    timerlat reference rtlat records. Without rtla on the host that
-#    comparison is skipped with the reason.
+#    comparison is skipped with the reason;
+#  - rtlat sysinfo (text and --json: PREEMPT_RT, the -rt- release) and a
+#    short rtlat suite without load and with hell (its tables, the loads'
+#    packets/s and forks/s).
 # Usage: check-rtvm.sh RTLAT BUILD_DIR
 set -e
 bin=$(readlink -f "$1")
@@ -88,7 +93,18 @@ knobs > /data/hwlat_knobs.txt
 step hwlat sh -c "exec rtlat noise --mode hwlat -c 1 -T 3 --warmup 0.5s -q > /data/noise.out"
 knobs >> /data/hwlat_knobs.txt
 ls /sys/kernel/tracing/instances >> /data/instances.txt
+knobs > /data/hwlat_kill.txt
+rtlat noise --mode hwlat -c 1 -T 20 --width 200ms --window 400ms --warmup 0 -q > /dev/null 2>&1 & np=$!
+n=0; while [ ! -d /sys/kernel/tracing/instances/rtlat-hwlat-$np ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done
+sleep 0.5; knobs >> /data/hwlat_kill.txt
+kill -9 $np; wait $np; echo "hwlat killed rc=$?"
+n=0; while [ -d /sys/kernel/tracing/instances/rtlat-hwlat-$np ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done
+knobs >> /data/hwlat_kill.txt
+ls /sys/kernel/tracing/instances | grep -c "^rtlat-hwlat-$np\$" >> /data/hwlat_kill.txt
 if command -v rtla >/dev/null; then step rtla sh -c "exec rtla timerlat top -c 1 -p 1000 -d 3 -q -n --dma-latency 0 > /data/rtla.txt 2>&1"; fi
+rtlat sysinfo > /data/sysinfo.txt; rtlat sysinfo --json > /data/sysinfo.json
+ip link set lo up
+step suite sh -c "exec rtlat suite -T 1 --warmup 0 --loads none,hell -q --load-workers 1 --label rtvm --out /tmp/res > /data/suite.txt"
 true'
 # shellcheck disable=SC2086
 # files come back over the emulated serial console: only small text ones
@@ -98,7 +114,9 @@ true'
 	-o /data/stall.txt \
 	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
 	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt -o /data/check.json \
-	-o /data/noise.out -o /data/hwlat_knobs.txt -d "$out" -- sh -c "$guest" \
+	-o /data/noise.out -o /data/hwlat_knobs.txt -o /data/hwlat_kill.txt \
+	-o /data/sysinfo.txt -o /data/sysinfo.json -o /data/suite.txt \
+	-d "$out" -- sh -c "$guest" \
 	| tee "$out/latency.log"
 python3 - "$out" <<'PY'
 import json, os, re, sys
@@ -121,7 +139,8 @@ assert it["tracers"]["found"].startswith("timerlat osnoise hwlat"), it["tracers"
 assert cj["clock_read_ns"] > 0, cj.get("clock_read_ns")
 print("check-rtvm: rtlat check on PREEMPT_RT: preempt ok, tracers ok; %s"
       % chk.splitlines()[-1].lstrip("# "))
-for step in ("latency", "trace", "timerlat", "serial", "hwlat", "rtla"):
+for step in ("latency", "trace", "timerlat", "serial", "hwlat", "rtla",
+             "suite"):
     assert step + " hung" not in log, "guest step '%s' hung (stacks in %s/latency.log)" % (step, out)
 assert "latency rc=0" in log, "rtlat latency failed in the guest"
 assert "PREEMPT_RT" in log or "PREEMPT RT" in log, "guest kernel is not PREEMPT_RT"
@@ -208,6 +227,37 @@ print("check-rtvm: noise --mode hwlat: max gap %.1f us vs the kernel's hwlat "
       "tracer max %.1f us (%s samples) (x%.2f)"
       % (gap, hw, ref.group(1), gap / hw))
 assert 0.1 <= gap / hw <= 10, "not the same order of magnitude"
+
+# rtlat killed (SIGKILL) in the middle of the hwlat reference: its guard
+# puts tracing_thresh and hwlat_detector/ back and removes the instance
+kk = open(out + "/hwlat_kill.txt").read().splitlines()
+assert len(kk) == 4, kk
+assert kk[1].split() == ["10", "200000", "400000"], \
+    ("the reference had not changed the knobs when killed", kk)
+assert kk[2] == kk[0], ("hwlat knobs not put back after SIGKILL", kk)
+assert kk[3] == "0", ("the instance is left after SIGKILL", kk)
+assert "hwlat killed rc=137" in log, "rtlat was not killed in the reference"
+print("check-rtvm: rtlat killed in the hwlat reference: knobs %s -> %s -> %s "
+      "(put back by its guard), instance removed" % tuple(k.strip() for k in kk[:3]))
+
+# sysinfo and a short suite on PREEMPT_RT (the loads: hell's packets and
+# forks measured there too)
+d = json.load(open(out + "/sysinfo.json"))
+si = open(out + "/sysinfo.txt").read()
+assert d["preempt_rt"] is True and d["preempt"] == "PREEMPT_RT", d
+assert "-rt-" in d["kernel_release"], d["kernel_release"]
+assert "PREEMPT_RT" in d["kernel_version"], d["kernel_version"]
+assert d["rt_flavour"] == "PREEMPT_RT", d["rt_flavour"]
+assert "RT         : PREEMPT_RT" in si, si
+assert "Linux      : %s " % d["kernel_release"] in si, si
+m = re.search(r"^suite rc=(\d+)$", log, re.M)
+assert m and m.group(1) in ("0", "2"), "rtlat suite failed in the guest"
+st = open(out + "/suite.txt").read()
+assert "LATENCY with load (hell)" in st, st
+assert "packets/s" in st and "forks/s" in st, st
+assert "rtvm     |" in st, st
+print("check-rtvm: sysinfo on PREEMPT_RT: %s; suite none,hell: rc=%s, %d table rows"
+      % (d["kernel_release"], m.group(1), st.count("rtvm     |")))
 
 # irq over the wired UARTs: accounting, the interrupt thread, restored
 # settings, t1 between t0 and t2, the stall of the thread's CPU in t2 - t1

@@ -232,6 +232,7 @@ static void print_measured(FILE *f, const struct suite_run *r)
 	const struct headline *h = &r->hl;
 	const struct hl_series *se;
 	const char *name, *ev_missed, *events;
+	const char *word = r->cmd->suite->sample_name;
 	char a[32], b[32], c[32];
 	double ev_pct = 0;
 	int i, n = 0, imax = -1;
@@ -252,11 +253,15 @@ static void print_measured(FILE *f, const struct suite_run *r)
 		fprintf(f, " no series\n");
 		return;
 	}
-	fprintf(f, " %s: %llu samples + %llu %s (%.1f %% of the %s)",
-		se->name, (unsigned long long)se->samples,
-		(unsigned long long)se->misses,
-		se->miss_name[0] ? se->miss_name : "misses", miss_pct(se),
-		miss_of(h, se));
+	if (word)
+		fprintf(f, " %s: %llu %s", se->name,
+			(unsigned long long)se->samples, word);
+	else
+		fprintf(f, " %s: %llu samples + %llu %s (%.1f %% of the %s)",
+			se->name, (unsigned long long)se->samples,
+			(unsigned long long)se->misses,
+			se->miss_name[0] ? se->miss_name : "misses",
+			miss_pct(se), miss_of(h, se));
 	for (i = 0; i < h->nsamplers; i++) {
 		const struct hl_series *x = sampler_series(h, i, se->name);
 
@@ -276,6 +281,8 @@ static void print_measured(FILE *f, const struct suite_run *r)
 	}
 	if (n > 1 && imax >= 0 && h->samplers[imax].cpu >= 0)
 		fprintf(f, ", max on CPU %d", h->samplers[imax].cpu);
+	if (word)
+		phi = plo = 0;	/* no misses to differ in */
 	ev_missed = headline_param(h, "event_missed_periods");
 	events = headline_param(h, "events");
 	if (ev_missed && events) {
@@ -294,16 +301,22 @@ static void print_measured(FILE *f, const struct suite_run *r)
 
 			if (!x || !x->has_stats)
 				continue;
-			fprintf(f, "%s CPU %d min %s avg %s max %s us, %.1f %% %s",
+			fprintf(f, "%s CPU %d min %s avg %s max %s us",
 				i ? ";" : "", h->samplers[i].cpu,
 				fmt_us3(a, x->min_ns),
 				fmt_us3(b, (int64_t)x->avg_ns),
-				fmt_us3(c, x->max_ns), miss_pct(x),
-				x->miss_name[0] ? x->miss_name : se->miss_name);
+				fmt_us3(c, x->max_ns));
+			if (word)
+				fprintf(f, ", %llu %s",
+					(unsigned long long)x->samples, word);
+			else
+				fprintf(f, ", %.1f %% %s", miss_pct(x),
+					x->miss_name[0] ? x->miss_name :
+					se->miss_name);
 		}
 		fprintf(f, "\n");
 	}
-	if (miss_pct(se) >= 1.0)
+	if (!word && miss_pct(se) >= 1.0)
 		fprintf(f, "  note: %.1f %% of the %s were missed (%llu of %llu): the max is that of a starved task, not a latency\n",
 			miss_pct(se), miss_of(h, se),
 			(unsigned long long)se->misses,

@@ -515,6 +515,11 @@ struct suite_spec {
 	 * a SUITE_MISSES column when no run's headline gives it (not run,
 	 * failed); NULL: "overruns" */
 	const char *miss_name;
+	/* what a sample of its series is, in the line under each row
+	 * ("events above the threshold"), for a series that never misses:
+	 * "gap: N events above the threshold", no misses; NULL: "N samples +
+	 * M overruns (x % of the periods)" */
+	const char *sample_name;
 	/* the suite option that gives the test its source ("irq-source"):
 	 * the test runs, also in the default matrix, only when it is
 	 * given, with --source VALUE; NULL: always */

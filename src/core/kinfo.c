@@ -15,7 +15,9 @@
 
 #define FILE_MAX (16u << 20)
 
-char *file_read_whole(const char *path, size_t *n)
+/* The whole of @path, opened with sys_open_path() when @sys (a file of
+ * the system's: a FIFO in a fake tree cannot block). */
+static char *read_whole(const char *path, bool sys, size_t *n)
 {
 	size_t len = 0, cap = 65536;
 	char *buf = malloc(cap), *p;
@@ -24,7 +26,7 @@ char *file_read_whole(const char *path, size_t *n)
 
 	if (!buf)
 		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = sys ? sys_open_path(path, false) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		goto fail;
 	for (;;) {
@@ -61,6 +63,11 @@ fail:
 	return NULL;
 }
 
+char *file_read_whole(const char *path, size_t *n)
+{
+	return read_whole(path, false, n);
+}
+
 char *kconfig_read(const char *root, const char *release, char *from,
 		   size_t fromlen, char *why, size_t whylen)
 {
@@ -72,7 +79,7 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	from[0] = '\0';
 	why[0] = '\0';
 	sys_path(p, sizeof(p), root, "/proc/config.gz");
-	gz = file_read_whole(p, &n);
+	gz = read_whole(p, true, &n);
 	if (gz) {
 		text = gunzip((const unsigned char *)gz, n, &len, err, sizeof(err));
 		free(gz);
@@ -86,7 +93,7 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	w = snprintf(why, whylen, "/proc/config.gz: %s", err);
 	snprintf(boot, sizeof(boot), "/boot/config-%s", release);
 	sys_path(p, sizeof(p), root, boot);
-	text = release[0] ? file_read_whole(p, &n) : NULL;
+	text = release[0] ? read_whole(p, true, &n) : NULL;
 	if (text) {
 		snprintf(from, fromlen, "%s", boot);
 		why[0] = '\0';

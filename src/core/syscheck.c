@@ -216,15 +216,69 @@ static void ctx_init(struct ctx *c, const char *root)
 
 /* --- preemption model ------------------------------------------------ */
 
-static const char *mode_source(const char *src)
+/*
+ * Why the debugfs file @path cannot be read, into @why: debugfs not
+ * mounted, the file not there, or refused (not root; the kernel's
+ * lockdown closes debugfs to root too). "" when it can be read.
+ */
+static void debugfs_why(const struct ctx *c, const char *path, char *why,
+			size_t len)
 {
+	char buf[128], mode[32] = "", *a, *b;
+	int e;
+
+	why[0] = '\0';
+	if (sys_read_file(c->root, path, buf, sizeof(buf)) >= 0)
+		return;
+	e = errno;
+	if (e == ENOENT) {
+		char p[PATH_MAX];
+		DIR *d;
+		struct dirent *de;
+		bool empty = true;
+
+		sys_path(p, sizeof(p), c->root, "/sys/kernel/debug");
+		d = opendir(p);
+		while (d && empty && (de = readdir(d)))
+			empty = de->d_name[0] == '.';
+		if (d)
+			closedir(d);
+		snprintf(why, len, empty ? "debugfs not mounted" : "%s: not there",
+			 path);
+		return;
+	}
+	if (sys_read_file(c->root, "/sys/kernel/security/lockdown", buf,
+			  sizeof(buf)) > 0 && (a = strchr(buf, '[')) &&
+	    (b = strchr(a, ']')) && strncmp(a, "[none]", 6) != 0)
+		snprintf(mode, sizeof(mode), "%.*s", (int)(b - a - 1), a + 1);
+	if (mode[0])
+		snprintf(why, len, "%s cannot be read: %s (the kernel is locked down, lockdown=%s: debugfs is closed to root too)",
+			 path, strerror(e), mode);
+	else if (e == EACCES || e == EPERM)
+		snprintf(why, len, "%s cannot be read: %s (%s)", path, strerror(e),
+			 geteuid() ? "not root" :
+			 "refused to root: the kernel's lockdown, /sys/kernel/security/lockdown");
+	else
+		snprintf(why, len, "%s cannot be read: %s", path, strerror(e));
+}
+
+#define SCHED_PREEMPT "/sys/kernel/debug/sched/preempt"
+
+static const char *mode_source(const struct ctx *c, const char *src,
+			       char *buf, size_t len)
+{
+	char why[256];
+
 	if (!strcmp(src, "debugfs"))
-		return "in force (/sys/kernel/debug/sched/preempt)";
-	if (!strcmp(src, "boot log"))
-		return "at boot (kernel log \"Dynamic Preempt\"; the mode in force is in /sys/kernel/debug/sched/preempt, debugfs not mounted)";
+		return "in force (" SCHED_PREEMPT ")";
 	if (!strcmp(src, "cmdline"))
 		return "at boot (preempt= on the command line)";
-	return "configured default (kernel config; preempt= may override it)";
+	if (strcmp(src, "boot log") != 0)
+		return "configured default (kernel config; preempt= may override it)";
+	debugfs_why(c, SCHED_PREEMPT, why, sizeof(why));
+	snprintf(buf, len, "at boot (kernel log \"Dynamic Preempt\"; the mode in force is in " SCHED_PREEMPT ", %s)",
+		 why);
+	return buf;
 }
 
 #define RT_KERNEL_FIX "a PREEMPT_RT kernel (CONFIG_PREEMPT_RT=y; Debian: linux-image-rt-amd64 or -arm64)"
@@ -233,7 +287,7 @@ static void check_preempt(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "preempt", "preemption model");
 	const struct sysdesc *d = &c->d;
-	char fl[SYS_STR];
+	char fl[SYS_STR], src[384];
 
 	sysdesc_flavour(d, fl, sizeof(fl));
 	if (d->realtime) {
@@ -247,7 +301,7 @@ static void check_preempt(struct ctx *c, struct check_report *r)
 
 		found(it, low ? CHECK_BAD : CHECK_WARN,
 		      "mainline PREEMPT_DYNAMIC, mode %s %s", d->preempt_mode,
-		      mode_source(d->preempt_mode_source));
+		      mode_source(c, d->preempt_mode_source, src, sizeof(src)));
 		if (low)
 			fix(it, "a kernel task is preempted only where it allows it (mode %s): "
 			    "boot with preempt=full (or echo full > /sys/kernel/debug/sched/preempt); "
@@ -256,10 +310,13 @@ static void check_preempt(struct ctx *c, struct check_report *r)
 			fix(it, "mainline preemption leaves long non-preemptible sections "
 			    "(worst cases of hundreds of us under load): " RT_KERNEL_FIX);
 	} else if (!strcmp(d->preempt, "PREEMPT_DYNAMIC")) {
-		found(it, CHECK_WARN, "mainline PREEMPT_DYNAMIC, mode unknown");
-		fix(it, "see the mode with mount -t debugfs none /sys/kernel/debug; "
-		    "cat /sys/kernel/debug/sched/preempt; for bounded latencies, "
-		    RT_KERNEL_FIX);
+		debugfs_why(c, SCHED_PREEMPT, src, sizeof(src));
+		found(it, CHECK_WARN, "mainline PREEMPT_DYNAMIC, mode unknown (%s)",
+		      src);
+		fix(it, "see the mode with %scat " SCHED_PREEMPT "; for bounded latencies, "
+		    RT_KERNEL_FIX, strstr(src, "not mounted") ?
+		    "mount -t debugfs none /sys/kernel/debug; " :
+		    strstr(src, "not root") ? "sudo " : "");
 	} else if (d->preempt[0]) {
 		found(it, CHECK_WARN, "mainline %s", d->preempt);
 		fix(it, "mainline preemption leaves long non-preemptible sections: "
@@ -276,6 +333,79 @@ static void check_preempt(struct ctx *c, struct check_report *r)
 
 /* --- scheduler knobs ------------------------------------------------- */
 
+#define FAIR_SERVER "/sys/kernel/debug/sched/fair_server"
+
+/* Linux 6.12 and later (the fair server's release)? */
+static bool release_has_fair_server(const char *release)
+{
+	char *end;
+	long major = strtol(release, &end, 10), minor;
+
+	if (end == release || *end != '.')
+		return false;
+	minor = strtol(end + 1, NULL, 10);
+	return major > 6 || (major == 6 && minor >= 12);
+}
+
+/*
+ * The fair server of Linux 6.12+ (a deadline server per CPU that gives
+ * normal tasks runtime of every period, ns, before the real-time tasks
+ * when they wait): appended to the RT throttling item @it.
+ */
+static void fair_server(struct ctx *c, struct check_item *it)
+{
+	char p[96], why[256], on_list[64];
+	long long run, per = 0, run_on = 0, per_on = 0;
+	struct cpuset on;
+	int cpu, nread = 0;
+
+	cpuset_zero(&on);
+	for (cpu = 0; cpu < RTLAT_MAX_CPUS; cpu++) {
+		if (!cpuset_isset(&c->online, cpu))
+			continue;
+		snprintf(p, sizeof(p), FAIR_SERVER "/cpu%d/runtime", cpu);
+		if (!read_ll(c, p, &run))
+			continue;
+		nread++;
+		if (run <= 0)
+			continue;
+		snprintf(p, sizeof(p), FAIR_SERVER "/cpu%d/period", cpu);
+		read_ll(c, p, &per);
+		if (!cpuset_count(&on)) {
+			run_on = run;
+			per_on = per;
+		}
+		cpuset_set(&on, cpu);
+	}
+	if (!nread) {
+		if (!release_has_fair_server(c->d.release))
+			return;	/* before 6.12: RT throttling alone */
+		debugfs_why(c, FAIR_SERVER "/cpu0/runtime", why, sizeof(why));
+		appendf(it->found, sizeof(it->found),
+			"; fair server (Linux 6.12+, on by default: normal tasks get 50 ms of every 1 s before the real-time ones): unknown, %s",
+			why);
+		appendf(it->fix, sizeof(it->fix), "%sread the fair server's runtime as root with debugfs mounted (%s/cpu*/runtime)",
+			it->fix[0] ? "; " : "", FAIR_SERVER);
+		if (it->verdict < CHECK_WARN)
+			it->verdict = CHECK_WARN;
+		return;
+	}
+	if (!cpuset_count(&on)) {
+		appendf(it->found, sizeof(it->found),
+			"; fair server off (runtime 0 on every CPU)");
+		return;
+	}
+	cpulist_format(&on, on_list, sizeof(on_list));
+	appendf(it->found, sizeof(it->found),
+		"; fair server on (Linux 6.12+) on CPUs %s: normal tasks waiting there get %lld us of every %lld us before the real-time tasks (and the tick comes back on nohz_full CPUs)",
+		on_list, run_on / 1000, per_on / 1000);
+	appendf(it->fix, sizeof(it->fix),
+		"%sfor f in %s/cpu*/runtime; do echo 0 > $f; done (or on the real-time CPUs only; a runaway real-time task then owns its CPU)",
+		it->fix[0] ? "; " : "", FAIR_SERVER);
+	if (it->verdict < CHECK_WARN)
+		it->verdict = CHECK_WARN;
+}
+
 static void check_rt_throttling(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "rt_throttling", "RT throttling");
@@ -283,6 +413,7 @@ static void check_rt_throttling(struct ctx *c, struct check_report *r)
 
 	if (!read_ll(c, "/proc/sys/kernel/sched_rt_runtime_us", &rt)) {
 		found(it, CHECK_NA, "/proc/sys/kernel/sched_rt_runtime_us cannot be read");
+		fair_server(c, it);
 		return;
 	}
 	read_ll(c, "/proc/sys/kernel/sched_rt_period_us", &period);
@@ -298,6 +429,7 @@ static void check_rt_throttling(struct ctx *c, struct check_report *r)
 		      rt, period, rt);
 		fix(it, "sysctl -w kernel.sched_rt_runtime_us=-1 (a runaway real-time task then owns its CPU)");
 	}
+	fair_server(c, it);
 }
 
 static void check_timer_migration(struct ctx *c, struct check_report *r)
@@ -431,7 +563,7 @@ static long long dma_latency_us(const struct ctx *c)
 	int fd;
 
 	sys_path(p, sizeof(p), c->root, "/dev/cpu_dma_latency");
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = sys_open_path(p, true);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -565,15 +697,14 @@ struct irq_table {
 static int irq_read(const struct ctx *c, const char *path, const int *cpus,
 		    int ncpus, struct irq_table *t)
 {
-	char p[PATH_MAX], *line = NULL, *s, *end;
+	char *line = NULL, *s, *end;
 	int col_of[ISO_MAX], ncols = 0, cap = 0, k, col;
 	size_t sz = 0;
 	FILE *f;
 
 	t->nrows = 0;
 	t->rows = NULL;
-	sys_path(p, sizeof(p), c->root, path);
-	f = fopen(p, "re");
+	f = sys_fopen(c->root, path);
 	if (!f)
 		return -1;
 	if (getline(&line, &sz, f) < 0)
@@ -989,7 +1120,7 @@ static void check_swap(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "swap", "swap");
 	char buf[4096], *l, *save = NULL, name[256], size[32];
-	long long kb = 0;
+	long long kb = 0, v;
 	int n = 0;
 
 	if (sys_read_file(c->root, "/proc/swaps", buf, sizeof(buf)) < 0) {
@@ -1001,13 +1132,15 @@ static void check_swap(struct ctx *c, struct check_report *r)
 		    sscanf(l, "%255s %*s %31s", name, size) != 2)
 			continue;
 		n++;
-		kb += strtoll(size, NULL, 10);
+		v = strtoll(size, NULL, 10);
+		/* saturated: a sum past the limit stays at it */
+		kb = v > 0 && v > LLONG_MAX - kb ? LLONG_MAX : kb + (v > 0 ? v : 0);
 	}
 	if (!n) {
 		found(it, CHECK_OK, "no swap");
 		return;
 	}
-	fmt_bytes(size, kb * 1024);
+	fmt_bytes(size, sys_scale(kb, 10));
 	found(it, CHECK_WARN, "%d swap area%s, %s: memory that is not locked can be paged out",
 	      n, n == 1 ? "" : "s", size);
 	fix(it, "rtlat locks its memory (mlockall); a real-time application must too, "

@@ -28,6 +28,38 @@ void sys_path(char *out, size_t len, const char *root, const char *path)
 			 root, path);
 }
 
+int sys_open_path(const char *path, bool device)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 ||
+	    !(S_ISREG(st.st_mode) || (device && S_ISCHR(st.st_mode)))) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *sys_fopen(const char *root, const char *path)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	int fd;
+
+	sys_path(p, sizeof(p), root, path);
+	fd = sys_open_path(p, false);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* Remove trailing white space and NULs of a @n byte string. */
 static size_t rtrim(char *s, size_t n)
 {
@@ -46,7 +78,7 @@ int sys_read_file(const char *root, const char *path, char *buf, size_t len)
 
 	buf[0] = '\0';
 	sys_path(p, sizeof(p), root, path);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = sys_open_path(p, false);
 	if (fd < 0)
 		return -1;
 	while (n + 1 < len) {
@@ -94,6 +126,15 @@ static void copy_clean(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+int64_t sys_scale(long long v, int shift)
+{
+	if (v <= 0)
+		return 0;
+	if (v > INT64_MAX >> shift)
+		return INT64_MAX;
+	return (int64_t)v << shift;
+}
+
 /* "32K", "2048K", "16M", "512" -> bytes; 0 if not a size. */
 static int64_t parse_size(const char *s)
 {
@@ -103,9 +144,9 @@ static int64_t parse_size(const char *s)
 	if (end == s || v < 0)
 		return 0;
 	switch (toupper((unsigned char)*end)) {
-	case 'K': return (int64_t)v << 10;
-	case 'M': return (int64_t)v << 20;
-	case 'G': return (int64_t)v << 30;
+	case 'K': return sys_scale(v, 10);
+	case 'M': return sys_scale(v, 20);
+	case 'G': return sys_scale(v, 30);
 	default: return v;
 	}
 }
@@ -159,7 +200,7 @@ static bool all_digits(const char *s)
 /* The first occurrence of each key of interest in /proc/cpuinfo. */
 static void read_cpuinfo(struct sysdesc *d, const char *root)
 {
-	char p[PATH_MAX], line[1024], model_name[SYS_STR] = "", proc[SYS_STR] = "";
+	char line[1024], model_name[SYS_STR] = "", proc[SYS_STR] = "";
 	char cpu[SYS_STR] = "", machine[SYS_STR] = "", model[SYS_STR] = "";
 	char hw[SYS_STR] = "";
 	unsigned int impl = 0, part = 0;
@@ -168,8 +209,7 @@ static void read_cpuinfo(struct sysdesc *d, const char *root)
 	int nproc = 0;
 	FILE *f;
 
-	sys_path(p, sizeof(p), root, "/proc/cpuinfo");
-	f = fopen(p, "re");
+	f = sys_fopen(root, "/proc/cpuinfo");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -517,7 +557,7 @@ void sysdesc_read(struct sysdesc *d, const char *root)
 			kb = strtoll(p + strlen("MemTotal:"), &end, 10);
 			if (end != p + strlen("MemTotal:") &&
 			    !strncmp(end, " kB", 3))
-				d->mem_bytes = (int64_t)kb * 1024;
+				d->mem_bytes = sys_scale(kb, 10);
 		}
 	}
 	read_cokernels(d, root);

@@ -77,6 +77,10 @@ void sysdesc_json(const struct sysdesc *d, struct jw *w);
  * line prefixed with @prefix. */
 void sysdesc_print(const struct sysdesc *d, FILE *f, const char *prefix);
 
+/* @v << @shift (1024 ** n), saturated at INT64_MAX; 0 for v <= 0 (sizes
+ * of a fake or broken /proc cannot overflow). */
+int64_t sys_scale(long long v, int shift);
+
 /* "32 KiB", "2 MiB", "1.5 GiB"; "n/a" for 0. Returns @buf (32 bytes). */
 char *fmt_bytes(char *buf, int64_t bytes);
 
@@ -86,6 +90,18 @@ char *fmt_bytes(char *buf, int64_t bytes);
  * or -1 (errno set). Used for every /proc and /sys read of the description.
  */
 int sys_read_file(const char *root, const char *path, char *buf, size_t len);
+
+/*
+ * Open @path (already below the root) for reading without blocking: a
+ * FIFO or another file that is neither regular nor (with @device) a
+ * character device is refused (EINVAL), so that a fake tree cannot hang a
+ * reader. Returns the descriptor (O_NONBLOCK set) or -1 (errno set).
+ */
+int sys_open_path(const char *path, bool device);
+
+/* sys_open_path() of @path below @root as a stdio stream; NULL (errno
+ * set) on error. */
+FILE *sys_fopen(const char *root, const char *path);
 
 /* The path of @path ("/proc/cmdline") below @root, into @out. */
 void sys_path(char *out, size_t len, const char *root, const char *path);

@@ -478,4 +478,6 @@ void rep_cli_print(const struct rep_cli *c, const struct rep_runs *rs)
 		table_free(&t);
 	}
 	groups_free(g, ng);
+	if (c->fmt != OUT_MARKDOWN)
+		checks_print_text(stdout, rs);
 }

@@ -117,6 +117,51 @@ static void system_list(FILE *f, const char **sys, size_t n)
 	fprintf(f, "</ol>\n");
 }
 
+static void escape_n(FILE *f, const char *s, int n)
+{
+	char *t = xasprintf("%.*s", n, s);
+
+	html_escape(f, t);
+	free(t);
+}
+
+void checks_print_html(FILE *f, const struct rep_runs *rs)
+{
+	const char *chk[MAX_SYSTEMS], *pos;
+	size_t n = runs_checks(rs, chk, MAX_SYSTEMS), i;
+	struct check_line l;
+
+	if (!n)
+		return;
+	fprintf(f, "<h2>System check</h2>\n<p>rtlat check as the runs started: warnings and bads.</p>\n");
+	for (i = 0; i < n; i++) {
+		char *labels = runs_with_check(rs, chk[i]);
+
+		fprintf(f, "<table class=\"check\">\n");
+		for (pos = chk[i]; check_next(chk[i], &pos, &l);) {
+			if (!l.id) {
+				fprintf(f, "<caption>");
+				html_escape(f, labels);
+				fprintf(f, ": ");
+				escape_n(f, l.text, l.text_len);
+				fprintf(f, "</caption>\n");
+				continue;
+			}
+			fprintf(f, "<tr><td>");
+			escape_n(f, l.id, l.id_len);
+			fprintf(f, "</td><td class=\"%s\">",
+				l.verdict_len == 3 && !strncmp(l.verdict, "bad", 3) ?
+				"bad" : "warning");
+			escape_n(f, l.verdict, l.verdict_len);
+			fprintf(f, "</td><td>");
+			escape_n(f, l.text, l.text_len);
+			fprintf(f, "</td></tr>\n");
+		}
+		fprintf(f, "</table>\n");
+		free(labels);
+	}
+}
+
 static void sources(FILE *f, const struct rep_runs *rs, const char **sys,
 		    size_t nsys)
 {
@@ -295,6 +340,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 		ng, ng == 1 ? "" : "s", now, RTLAT_VERSION,
 		o->unit_ns == 1000 ? "&micro;s" : "ns");
 	system_list(f, sys, nsys);
+	checks_print_html(f, rs);
 	if (*why) {
 		fprintf(f, "<p class=\"warn\">Plots left out: ");
 		html_escape(f, why);

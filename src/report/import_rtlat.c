@@ -364,6 +364,60 @@ static char *read_load(const cJSON *root)
 	return s ? hell_name(s) : xstrdup("none");
 }
 
+/* The result file's "check" (rtlat check's compact findings) as
+ * rep_run.check: its counts, then its warnings and bads. */
+static void read_check(const cJSON *root, struct rep_run *r)
+{
+	static const char *const verdicts[] = { "bad", "warning", "ok", "n/a" };
+	const cJSON *chk = cJSON_GetObjectItemCaseSensitive(root, "check");
+	const cJSON *counts, *items, *it, *n;
+	char *text = NULL, *t, *line;
+	size_t i;
+	int k;
+
+	free(r->check);
+	r->check = NULL;
+	if (!cJSON_IsObject(chk))
+		return;
+	counts = cJSON_GetObjectItemCaseSensitive(chk, "counts");
+	items = cJSON_GetObjectItemCaseSensitive(chk, "items");
+	if (!cJSON_IsObject(counts) || !cJSON_IsArray(items))
+		return;
+	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
+		double v;
+
+		n = cJSON_GetObjectItemCaseSensitive(counts, verdicts[i]);
+		v = cJSON_IsNumber(n) ? n->valuedouble : 0;
+		t = xasprintf("%s%s%.0f %s%s", text ? text : "", text ? ", " : "",
+			      v >= 0 && v < 1e9 ? v : 0, verdicts[i],
+			      i == 1 && v != 1 ? "s" : "");
+		free(text);
+		text = t;
+	}
+	cJSON_ArrayForEach(it, items) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
+		const cJSON *vd = cJSON_GetObjectItemCaseSensitive(it, "verdict");
+		const cJSON *fd = cJSON_GetObjectItemCaseSensitive(it, "found");
+
+		if (!cJSON_IsString(id) || !cJSON_IsString(vd) ||
+		    (strcmp(vd->valuestring, "bad") != 0 &&
+		     strcmp(vd->valuestring, "warning") != 0))
+			continue;
+		line = xasprintf("%s\t%s\t%s", id->valuestring, vd->valuestring,
+				 cJSON_IsString(fd) ? fd->valuestring : "");
+		/* one line per finding, three fields: no line break or tab
+		 * of the file's own */
+		for (t = line, k = 0; *t; t++)
+			if ((unsigned char)*t < ' ' && !(*t == '\t' && k++ < 2))
+				*t = ' ';
+		t = xasprintf("%s\n%s", text, line);
+		free(line);
+		free(text);
+		text = t;
+	}
+	r->check = text;
+}
+
 static void read_system(struct imp_ctx *c, const cJSON *root,
 			struct rep_run *r)
 {
@@ -421,6 +475,7 @@ static void read_system(struct imp_ctx *c, const cJSON *root,
 	}
 	free(r->system);
 	r->system = desc;
+	read_check(root, r);
 }
 
 /* Forget the misses of @s and of its intervals. */

@@ -126,6 +126,7 @@ void run_free(struct rep_run *r)
 	free(r->label);
 	free(r->board);
 	free(r->system);
+	free(r->check);
 	free(r->kernel);
 	free(r->arch);
 	free(r->test);
@@ -140,6 +141,74 @@ void run_free(struct rep_run *r)
 		series_free(&r->thr[i]);
 	free(r->thr);
 	free(r);
+}
+
+size_t runs_checks(const struct rep_runs *rs, const char **chk, size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const char *s = rs->v[i]->check;
+
+		if (!s)
+			continue;
+		for (k = 0; k < n && strcmp(chk[k], s) != 0; k++)
+			;
+		if (k == n && n < max)
+			chk[n++] = s;
+	}
+	return n;
+}
+
+bool check_next(const char *chk, const char **pos, struct check_line *l)
+{
+	const char *a = *pos, *nl, *b, *c;
+
+	while (a && *a) {
+		nl = strchr(a, '\n');
+		*pos = nl ? nl + 1 : NULL;
+		memset(l, 0, sizeof(*l));
+		l->text = a;
+		l->text_len = (int)(nl ? nl - a : (ptrdiff_t)strlen(a));
+		if (a == chk)
+			return true;	/* the counts */
+		b = memchr(a, '\t', (size_t)l->text_len);
+		c = b ? memchr(b + 1, '\t', (size_t)(a + l->text_len - b - 1)) : NULL;
+		if (c) {
+			l->id = a;
+			l->id_len = (int)(b - a);
+			l->verdict = b + 1;
+			l->verdict_len = (int)(c - b - 1);
+			l->text = c + 1;
+			l->text_len = (int)(a + l->text_len - c - 1);
+			return true;
+		}
+		a = *pos;
+	}
+	return false;
+}
+
+char *runs_with_check(const struct rep_runs *rs, const char *chk)
+{
+	char *out = xstrdup(""), *t;
+	size_t i, k;
+
+	for (i = 0; i < rs->n; i++) {
+		const char *l = rs->v[i]->label ? rs->v[i]->label : "?";
+
+		if (!rs->v[i]->check || strcmp(rs->v[i]->check, chk) != 0)
+			continue;
+		for (k = 0; k < i; k++)
+			if (rs->v[k]->check && !strcmp(rs->v[k]->check, chk) &&
+			    str_same(rs->v[k]->label, rs->v[i]->label))
+				break;
+		if (k < i)
+			continue;
+		t = xasprintf("%s%s%s", out, *out ? ", " : "", l);
+		free(out);
+		out = t;
+	}
+	return out;
 }
 
 static char *dup_or_null(const char *s)
@@ -158,6 +227,7 @@ struct rep_run *run_dup(const struct rep_run *r)
 	d->label = dup_or_null(r->label);
 	d->board = dup_or_null(r->board);
 	d->system = dup_or_null(r->system);
+	d->check = dup_or_null(r->check);
 	d->kernel = dup_or_null(r->kernel);
 	d->arch = dup_or_null(r->arch);
 	d->test = dup_or_null(r->test);

@@ -104,6 +104,12 @@ struct rep_run {
 	char *label;		/* row name */
 	char *board;		/* board or host name */
 	char *system;		/* free-text system description */
+	char *check;		/* rtlat check's findings when the run
+				 * started (the result file's "check"): a
+				 * first line of counts ("1 bad, 4 warnings,
+				 * 7 ok, 5 n/a"), then one line per warning
+				 * or bad, "id\tverdict\tfound"; NULL when
+				 * the source has none */
 	char *kernel;		/* kernel release */
 	char *arch;		/* machine */
 	char *test;		/* test kind: latency, klatency, switch, ... */
@@ -144,6 +150,27 @@ struct rep_runs {
 	size_t n, cap;
 	struct rep_run **v;
 };
+
+/*
+ * The distinct check findings (rep_run.check) of @rs into @chk (at most
+ * @max), in the order of the runs; returns how many.
+ */
+size_t runs_checks(const struct rep_runs *rs, const char **chk, size_t max);
+
+/* One line of a rep_run.check text: its counts (@id NULL), or a
+ * finding; each field @..._len bytes long (not NUL-terminated). */
+struct check_line {
+	const char *id, *verdict, *text;
+	int id_len, verdict_len, text_len;
+};
+
+/* The line of @chk at *@pos (start at @chk itself: the counts), moving
+ * *@pos to the next; false at the end. */
+bool check_next(const char *chk, const char **pos, struct check_line *l);
+
+/* The labels of the runs of @rs whose findings are @chk, each once,
+ * ", " between them (malloc'd). */
+char *runs_with_check(const struct rep_runs *rs, const char *chk);
 
 /* Allocate a run with every figure unknown. Aborts on out of memory (host
  * side: there is nothing sensible to do without memory). */

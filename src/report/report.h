@@ -92,6 +92,12 @@ void table_free(struct rtable *t);
  * labels, '\' and '|' are written "\\" and "\|" (the table importer reads
  * them back) and control characters as blanks. */
 void table_print_text(FILE *f, const struct rtable *t);
+
+/* "System check": the findings of rtlat check the runs of @rs carry
+ * (rep_run.check), each distinct set once with the runs that carry it:
+ * its counts, then its warnings and bads. Nothing when no run has one. */
+void checks_print_text(FILE *f, const struct rep_runs *rs);
+void checks_print_html(FILE *f, const struct rep_runs *rs);
 void table_print_markdown(FILE *f, const struct rtable *t);
 void table_print_html(FILE *f, const struct rtable *t);
 

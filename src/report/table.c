@@ -439,6 +439,30 @@ static void legend_print(FILE *f, const struct rtable *t, const char *pre,
 	}
 }
 
+#define MAX_CHECKS 32
+
+void checks_print_text(FILE *f, const struct rep_runs *rs)
+{
+	const char *chk[MAX_CHECKS], *pos;
+	size_t n = runs_checks(rs, chk, MAX_CHECKS), i;
+	struct check_line l;
+
+	if (!n)
+		return;
+	fprintf(f, "\nSystem check (rtlat check as the runs started: warnings and bads):\n");
+	for (i = 0; i < n; i++) {
+		char *labels = runs_with_check(rs, chk[i]);
+
+		for (pos = chk[i]; check_next(chk[i], &pos, &l);)
+			if (!l.id)
+				fprintf(f, "%s: %.*s\n", labels, l.text_len, l.text);
+			else
+				fprintf(f, "  %-16.*s %-8.*s %.*s\n", l.id_len, l.id,
+					l.verdict_len, l.verdict, l.text_len, l.text);
+		free(labels);
+	}
+}
+
 void table_print_text(FILE *f, const struct rtable *t)
 {
 	size_t lw = 3, i;

@@ -122,6 +122,18 @@ static int range_of(int64_t ns)
 	return i;
 }
 
+/* The first range an event can fall in: the ranges below the threshold
+ * hold none (an event is longer than the threshold). */
+static int first_range(const struct noise *n)
+{
+	int i;
+
+	for (i = 0; i < NRANGES - 1; i++)
+		if (range_us[i] * NSEC_PER_USEC > n->threshold_ns)
+			break;
+	return i;
+}
+
 /* A gap of @len ns from @start above the threshold (out of the loop). */
 static __attribute__((noinline, cold)) void
 noise_event(struct sampler *s, struct noise_cpu *nc, int64_t start,
@@ -512,19 +524,21 @@ static void print_ranges(const struct noise *n, const struct noise_cpu *nc)
 	char lo[32];
 	int i;
 
+	const int first = first_range(n);
+
 	printf("== Events by length CPU %d:", nc->cpu);
-	for (i = 0; i < NRANGES; i++) {
-		if (i == 0)
+	for (i = first; i < NRANGES; i++) {
+		if (i == first)
 			fmt_us3(lo, n->threshold_ns);
 		else
 			snprintf(lo, sizeof(lo), "%lld",
 				 (long long)range_us[i - 1]);
 		if (i < NRANGES - 1)
-			printf("%s %s-%lld us %llu", i ? "," : "", lo,
+			printf("%s %s-%lld us %llu", i > first ? "," : "", lo,
 			       (long long)range_us[i],
 			       (unsigned long long)nc->range[i]);
 		else
-			printf(", >= %s us %llu", lo,
+			printf("%s >= %s us %llu", i > first ? "," : "", lo,
 			       (unsigned long long)nc->range[i]);
 	}
 	printf("\n");
@@ -576,7 +590,7 @@ static void noise_json(struct run *r, struct jw *w)
 	/* the events' start times are relative to it (test clock, ns) */
 	jw_int(w, "measure_start_ns", r->t_measure);
 	jw_arr_begin_inline(w, "range_bounds_ns");
-	for (j = 0; j < NRANGES - 1; j++)
+	for (j = first_range(n); j < NRANGES - 1; j++)
 		jw_int(w, NULL, range_us[j] * NSEC_PER_USEC);
 	jw_arr_end(w);
 	jw_int(w, "events_listed_max", LIST_CAP);
@@ -615,7 +629,7 @@ static void noise_json(struct run *r, struct jw *w)
 		else
 			jw_null(w, "loop_max_ns");
 		jw_arr_begin_inline(w, "events_by_range");
-		for (j = 0; j < NRANGES; j++)
+		for (j = first_range(n); j < NRANGES; j++)
 			jw_uint(w, NULL, nc->range[j]);
 		jw_arr_end(w);
 		/* [start since the measurement start, length], ns */
@@ -836,5 +850,6 @@ const struct test_desc noise_test = {
 		.title = "NOISE",
 		.units = "gaps in us, noise % = noise time / measured time on the noisiest CPU",
 		.cols = noise_suite_cols,
+		.sample_name = "events above the threshold",
 	},
 };

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/cpulist.h"
 
@@ -45,5 +46,32 @@ bool hwlat_ref_available(char *why, size_t len);
 void hwlat_ref_run(struct hwlat_ref *h, const struct cpuset *cpus,
 		   int64_t thr_ns, int64_t width_ns, int64_t window_ns,
 		   int64_t duration_ns);
+
+/*
+ * The tracefs knobs the reference changes, as they were, and the guard
+ * that puts them back should rtlat die (SIGKILL included) while they are
+ * changed: a child that restores them when the pipe from rtlat closes
+ * without rtlat's word that it restored them itself.
+ */
+struct hwlat_knobs {
+	char dir[96];		/* the tracefs */
+	char inst[160];		/* rtlat's instance: DIR/instances/rtlat-hwlat-PID */
+	char thresh[32];	/* tracing_thresh as it was */
+	int64_t width_us, window_us;	/* hwlat_detector/ as they were */
+	pid_t guard;		/* 0: no guard */
+	int guard_fd;
+};
+
+/* Save the knobs of the tracefs @dir into @k; -1 with @why set when they
+ * cannot be read. */
+int hwlat_knobs_save(struct hwlat_knobs *k, const char *dir, char *why,
+		     size_t len);
+
+/* Fork the guard of @k; -1 with @why set when it cannot be. */
+int hwlat_guard_start(struct hwlat_knobs *k, char *why, size_t len);
+
+/* Put the knobs of @k back, remove the instance, end the guard: 0 or
+ * the errno of the instance's removal. */
+int hwlat_knobs_restore(struct hwlat_knobs *k);
 
 #endif

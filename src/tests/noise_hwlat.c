@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -230,43 +231,147 @@ static int set_width_window(const char *dir, int64_t width_us,
 	return e;
 }
 
+int hwlat_knobs_save(struct hwlat_knobs *k, const char *dir, char *why,
+		     size_t len)
+{
+	char width[32], window[32];
+
+	memset(k, 0, sizeof(*k));
+	k->guard = 0;
+	k->guard_fd = -1;
+	snprintf(k->dir, sizeof(k->dir), "%s", dir);
+	if (read_knob(dir, "tracing_thresh", k->thresh, sizeof(k->thresh)) < 0 ||
+	    read_knob(dir, "hwlat_detector/width", width, sizeof(width)) < 0 ||
+	    read_knob(dir, "hwlat_detector/window", window, sizeof(window)) < 0) {
+		snprintf(why, len, "cannot read %s/tracing_thresh and hwlat_detector/: %s",
+			 dir, strerror(errno));
+		return -1;
+	}
+	k->width_us = strtoll(width, NULL, 10);
+	k->window_us = strtoll(window, NULL, 10);
+	snprintf(k->inst, sizeof(k->inst), "%s/instances/rtlat-hwlat-%d", dir,
+		 (int)getpid());
+	return 0;
+}
+
+/* Put @k's knobs back and remove the instance: 0 or the errno of its
+ * rmdir. Async-signal-safe enough for the guard (no stdio, no malloc). */
+static int knobs_put_back(const struct hwlat_knobs *k)
+{
+	char window[32];
+	int64_t cur = k->window_us;
+
+	write_knob(k->inst, "tracing_on", "0");
+	write_knob(k->inst, "current_tracer", "nop");
+	write_knob(k->dir, "tracing_thresh", k->thresh);
+	if (read_knob(k->dir, "hwlat_detector/window", window, sizeof(window)) == 0)
+		cur = strtoll(window, NULL, 10);
+	set_width_window(k->dir, k->width_us, k->window_us, cur);
+	return rmdir(k->inst) < 0 && errno != ENOENT ? errno : 0;
+}
+
+/*
+ * The guard: a child holding the read end of a pipe. rtlat writes one
+ * byte once it has put the knobs back itself; end of file without it
+ * (rtlat was killed, SIGKILL included) makes the guard put them back.
+ */
+int hwlat_guard_start(struct hwlat_knobs *k, char *why, size_t len)
+{
+	int pp[2], fd;
+	sigset_t all;
+	ssize_t n;
+	pid_t pid;
+	char c;
+
+	if (pipe2(pp, O_CLOEXEC) < 0) {
+		snprintf(why, len, "cannot create the pipe of the guard that restores the hwlat knobs: %s",
+			 strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, len, "cannot fork the guard that restores the hwlat knobs: %s",
+			 strerror(errno));
+		close(pp[0]);
+		close(pp[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		/* only the pipe: no output rtlat's reader waits for stays
+		 * open here */
+		for (fd = 0; fd < 1024; fd++)
+			if (fd != pp[0])
+				close(fd);
+		c = 0;
+		do
+			n = read(pp[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1 || c != 'r')
+			knobs_put_back(k);
+		_exit(0);
+	}
+	close(pp[0]);
+	k->guard = pid;
+	k->guard_fd = pp[1];
+	return 0;
+}
+
+/* End the guard of @k: it restores nothing more. */
+static void guard_end(struct hwlat_knobs *k)
+{
+	char c = 'r';
+
+	if (k->guard > 0) {
+		if (write(k->guard_fd, &c, 1) < 0)
+			c = 0;	/* the guard restores (again) at end of file */
+		close(k->guard_fd);
+		waitpid(k->guard, NULL, 0);
+		k->guard = 0;
+		k->guard_fd = -1;
+	}
+}
+
+int hwlat_knobs_restore(struct hwlat_knobs *k)
+{
+	int e = knobs_put_back(k);
+
+	guard_end(k);
+	return e;
+}
+
 void hwlat_ref_run(struct hwlat_ref *h, const struct cpuset *cpus,
 		   int64_t thr_ns, int64_t width_ns, int64_t window_ns,
 		   int64_t duration_ns)
 {
-	char inst[160], mask[160], thresh[32], width[32], window[32];
-	const char *dir;
-	int64_t thr_us, old_width, old_window, cur_window;
+	struct hwlat_knobs k;
+	char mask[160];
+	const char *inst;
+	int64_t thr_us;
 	int e;
 
 	memset(h, 0, sizeof(*h));
 	if (!hwlat_ref_available(h->why, sizeof(h->why)))
 		return;
-	dir = tracefs();
-	if (read_knob(dir, "tracing_thresh", thresh, sizeof(thresh)) < 0 ||
-	    read_knob(dir, "hwlat_detector/width", width, sizeof(width)) < 0 ||
-	    read_knob(dir, "hwlat_detector/window", window, sizeof(window)) < 0) {
-		snprintf(h->why, sizeof(h->why), "cannot read %s/tracing_thresh and hwlat_detector/: %s",
-			 dir, strerror(errno));
+	if (hwlat_knobs_save(&k, tracefs(), h->why, sizeof(h->why)) ||
+	    hwlat_guard_start(&k, h->why, sizeof(h->why)))
 		return;
-	}
-	old_width = strtoll(width, NULL, 10);
-	old_window = strtoll(window, NULL, 10);
-	snprintf(inst, sizeof(inst), "%s/instances/rtlat-hwlat-%d", dir,
-		 (int)getpid());
+	inst = k.inst;
 	if (mkdir(inst, 0700) < 0) {
 		snprintf(h->why, sizeof(h->why), "cannot create the tracefs instance %s: %s",
 			 inst, strerror(errno));
+		guard_end(&k);	/* nothing changed yet */
 		return;
 	}
 	thr_us = (thr_ns + NSEC_PER_USEC - 1) / NSEC_PER_USEC;
 	cpumask_hex(cpus, mask, sizeof(mask));
 	e = write_knob(inst, "tracing_cpumask", mask);
 	if (!e)
-		e = write_us(dir, "tracing_thresh", thr_us < 1 ? 1 : thr_us);
+		e = write_us(k.dir, "tracing_thresh", thr_us < 1 ? 1 : thr_us);
 	if (!e)
-		e = set_width_window(dir, width_ns / NSEC_PER_USEC,
-				     window_ns / NSEC_PER_USEC, old_window);
+		e = set_width_window(k.dir, width_ns / NSEC_PER_USEC,
+				     window_ns / NSEC_PER_USEC, k.window_us);
 	if (e) {
 		snprintf(h->why, sizeof(h->why), "cannot set the hwlat tracer up (tracing_cpumask, tracing_thresh, hwlat_detector/): %s",
 			 strerror(-e));
@@ -289,12 +394,8 @@ void hwlat_ref_run(struct hwlat_ref *h, const struct cpuset *cpus,
 		 strrchr(inst, '/') + 1);
 restore:
 	/* the global knobs as they were; the instance removed */
-	write_knob(dir, "tracing_thresh", thresh);
-	cur_window = window_ns / NSEC_PER_USEC;
-	if (read_knob(dir, "hwlat_detector/window", window, sizeof(window)) == 0)
-		cur_window = strtoll(window, NULL, 10);
-	set_width_window(dir, old_width, old_window, cur_window);
-	if (rmdir(inst) < 0)
+	e = hwlat_knobs_restore(&k);
+	if (e)
 		snprintf(h->why + strlen(h->why), sizeof(h->why) - strlen(h->why),
-			 "; the instance %s is left (%s)", inst, strerror(errno));
+			 "; the instance %s is left (%s)", inst, strerror(e));
 }

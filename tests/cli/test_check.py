@@ -3,11 +3,13 @@
 import json
 import os
 import pathlib
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
-from conftest import RTLAT, ROOT, run
+from conftest import RTLAT, ROOT, is_root, run
 
 SYSROOTS = ROOT / "tests" / "data" / "sysroots"
 BAD = SYSROOTS / "x86-badly-set-up"
@@ -161,3 +163,115 @@ def test_check_this_system():
         assert it["isolated_irqs"]["verdict"] == "n/a"
     if os.path.exists("/proc/config.gz"):
         assert it["debug_config"]["found"].endswith("(/proc/config.gz)")
+
+
+def test_check_fifo_in_the_tree_cannot_block(tmp_path):
+    """A FIFO where a /proc, /sys or /boot file should be (nobody writes
+    to it): check reads past it, saying the file cannot be read, instead of
+    blocking in open() or read() (bounded: the run times out if it
+    blocks)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    for f in ("proc/swaps", "proc/interrupts", "proc/cpuinfo", "proc/cmdline",
+              "boot/config-6.12.0-dbg", "sys/devices/system/cpu/isolated",
+              "proc/sys/kernel/sched_rt_runtime_us", "dev/kmsg",
+              "dev/cpu_dma_latency"):
+        (tree / f).unlink(missing_ok=True)
+        os.mkfifo(tree / f)
+    p = run(["check", "--json", "--root", tree], timeout=30)
+    assert p.returncode == 2, p.stderr
+    it = items(json.loads(p.stdout))
+    assert it["swap"] == {**it["swap"], "verdict": "n/a",
+                          "found": "/proc/swaps cannot be read"}
+    assert it["rt_throttling"]["found"].startswith(
+        "/proc/sys/kernel/sched_rt_runtime_us cannot be read")
+    assert "Invalid argument" in it["debug_config"]["found"], it["debug_config"]
+    run(["sysinfo", "--root", tree], timeout=30, check=0)
+
+
+def _as_nobody():
+    if not is_root():
+        return "not root: cannot run rtlat as another user"
+    if not shutil.which("setpriv"):
+        return "setpriv (util-linux) not installed"
+    return None
+
+
+@pytest.mark.skipif(_as_nobody() is not None, reason=str(_as_nobody()))
+def test_check_debugfs_refused_is_not_called_unmounted():
+    """/sys/kernel/debug/sched/preempt there but refused (not root, or the
+    kernel's lockdown): check says so, never "debugfs not mounted"."""
+    top = pathlib.Path(tempfile.mkdtemp(prefix="rtlat-check-"))
+    try:
+        os.chmod(top, 0o755)
+        tree = top / "tree"
+        shutil.copytree(BAD, tree, symlinks=True)
+        pre = tree / "sys/kernel/debug/sched/preempt"
+        pre.parent.mkdir(parents=True)
+        pre.write_text("none (voluntary) full lazy\n")
+        os.chmod(pre, 0)
+        fs = tree / "sys/kernel/debug/sched/fair_server/cpu0/runtime"
+        fs.parent.mkdir(parents=True)
+        fs.write_text("50000000\n")
+        os.chmod(fs, 0)
+        shutil.copy(RTLAT, top / "rtlat")
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534",
+                  "--clear-groups", str(top / "rtlat")]
+        p = subprocess.run(nobody + ["check", "--json", "--root", str(tree)],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        it = items(json.loads(p.stdout))
+        why = ("/sys/kernel/debug/sched/preempt cannot be read: "
+               "Permission denied (not root)")
+        assert why in it["preempt"]["found"], it["preempt"]
+        assert "not mounted" not in it["preempt"]["found"]
+        assert ("unknown, /sys/kernel/debug/sched/fair_server/cpu0/runtime "
+                "cannot be read: Permission denied (not root)") in \
+            it["rt_throttling"]["found"], it["rt_throttling"]
+        # locked down: refused to root too, and said so
+        lk = tree / "sys/kernel/security/lockdown"
+        lk.parent.mkdir(parents=True)
+        lk.write_text("none integrity [confidentiality]\n")
+        p = subprocess.run(nobody + ["check", "--json", "--root", str(tree)],
+                           capture_output=True, text=True, timeout=60)
+        assert ("Permission denied (the kernel is locked down, lockdown="
+                "confidentiality: debugfs is closed to root too)") in \
+            items(json.loads(p.stdout))["preempt"]["found"]
+        # as root the same tree reads: the mode in force
+        os.chmod(pre, 0o644)
+        it = items(json.loads(run(["check", "--json", "--root", tree],
+                                  check=2).stdout))
+        assert it["preempt"]["found"].startswith(
+            "mainline PREEMPT_DYNAMIC, mode voluntary in force")
+    finally:
+        shutil.rmtree(top)
+
+
+ASAN = os.environ.get("RTLAT_ASAN")
+
+
+@pytest.mark.skipif(not ASAN or not os.access(ASAN, os.X_OK),
+                    reason="RTLAT_ASAN not set (make check builds it)")
+def test_check_huge_swap_and_memory_under_ubsan(tmp_path):
+    """Sizes at the limit of a 64-bit count of kB: saturated, no signed
+    overflow (UBSan halts on one)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    (tree / "proc/swaps").write_text(
+        "Filename\tType\tSize\tUsed\tPriority\n"
+        "/dev/sda3 partition 9223372036854775807 0 -2\n"
+        "/dev/sdb3 partition 9223372036854775807 0 -3\n")
+    (tree / "proc/meminfo").write_text("MemTotal: 9223372036854775807 kB\n")
+    env = dict(os.environ, UBSAN_OPTIONS="halt_on_error=1:exitcode=98",
+               ASAN_OPTIONS="detect_leaks=1:exitcode=99")
+    for args in (["check", "--json"], ["sysinfo", "--json"]):
+        p = subprocess.run([ASAN] + args + ["--root", str(tree)], env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert "runtime error" not in p.stderr, p.stderr
+        assert p.returncode in (0, 2), p.stderr
+        d = json.loads(p.stdout)
+        if args[0] == "check":
+            assert items(d)["swap"]["found"].startswith(
+                "2 swap areas, 8388608.0 TiB")
+        else:
+            assert d["memory_bytes"] == 2 ** 63 - 1

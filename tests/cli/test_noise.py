@@ -38,6 +38,8 @@ def check_cpu(d, c):
         c["iterations"] * 0.001 + 1
     assert sum(c["events_by_range"]) == c["events"]
     assert len(c["events_by_range"]) == len(td["range_bounds_ns"]) + 1
+    # every range can hold an event: the first starts at the threshold
+    assert all(b > thr for b in td["range_bounds_ns"]), td["range_bounds_ns"]
     ev = c["event_list"]
     assert len(ev) + c["events_not_listed"] == c["events"]
     assert all(length > thr for _, length in ev)
@@ -281,7 +283,24 @@ def test_sched_other_and_threshold(tmp_path):
     d = load(js)
     assert d["threads"][0]["policy"] == "other"
     assert d["test_data"]["threshold_ns"] == 50000
+    assert d["test_data"]["range_bounds_ns"][0] == 100000
     check_result(d, 1)
+
+
+@pytest.mark.parametrize("thr,first", [
+    ("50us", "50.000-100 us "), ("20us", "20.000-50 us "),
+    ("15ms", ">= 15000.000 us ")])
+def test_ranges_start_at_the_threshold(thr, first):
+    """Events by length: no range below the threshold (none can hold an
+    event); the first starts at it."""
+    cpu = last_cpu()
+    p = run(["noise", "-T", "0.3", "--warmup", "0", "-c", cpu,
+             "--policy", "other", "--threshold", thr], check=0)
+    line = [l for l in p.stdout.splitlines()
+            if l.startswith("== Events by length CPU")]
+    assert len(line) == 1, p.stdout
+    assert line[0].startswith("== Events by length CPU %s: %s" % (cpu, first)), line
+    assert line[0].count(" us ") == {"50us": 6, "20us": 7, "15ms": 1}[thr], line
 
 
 @needs_root

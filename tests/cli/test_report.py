@@ -945,3 +945,54 @@ def test_html_over_a_long_history_can_leave_out_the_runs_plots(tmp_path):
         assert len(ticks) >= 3 and len(ticks) == len(set(ticks)), ticks
     assert "--longterm goes with --html" in run(
         ["report", "--db", db, "--longterm"], check=1).stderr
+
+
+def _with_check(tmp_path, name, label, check):
+    d = json.loads(RTLAT_JSON.read_text())
+    d["label"] = label
+    d["check"] = check
+    f = tmp_path / name
+    f.write_text(json.dumps(d))
+    return f
+
+
+def test_report_shows_the_system_check(tmp_path):
+    """The check findings every result file carries: each distinct set once
+    in a "System check" block with the runs that carry it, its counts, its
+    warnings and bads (the ok and n/a items left out), in the text and the
+    HTML page; none without findings (CSV and Markdown: the tables only)."""
+    bad = {"worst": "bad", "counts": {"bad": 1, "warning": 1, "ok": 1, "n/a": 1},
+           "items": [
+               {"id": "preempt", "verdict": "bad", "found": "mainline PREEMPT_DYNAMIC, mode none <x>"},
+               {"id": "swap", "verdict": "warning", "found": "1 swap area,\n8 GiB"},
+               {"id": "thp", "verdict": "ok", "found": "madvise"},
+               {"id": "cokernel", "verdict": "n/a", "found": "none"}]}
+    ok = {"worst": "ok", "counts": {"bad": 0, "warning": 0, "ok": 2, "n/a": 0},
+          "items": [{"id": "preempt", "verdict": "ok", "found": "PREEMPT_RT"},
+                    {"id": "thp", "verdict": "ok", "found": "never"}]}
+    files = [_with_check(tmp_path, "a.json", "board-a", bad),
+             _with_check(tmp_path, "b.json", "board-b", ok),
+             _with_check(tmp_path, "c.json", "board-c", bad)]
+    p = run(["report"] + files, check=0)
+    block = p.stdout[p.stdout.index("\nSystem check"):].splitlines()[2:]
+    assert p.stdout.count("System check") == 1
+    assert block == [
+        "board-a, board-c: 1 bad, 1 warning, 1 ok, 1 n/a",
+        "  preempt          bad      mainline PREEMPT_DYNAMIC, mode none <x>",
+        "  swap             warning  1 swap area, 8 GiB",
+        "board-b: 0 bad, 0 warnings, 2 ok, 0 n/a"], block
+    # without findings (older result files, other tools): no block
+    assert "System check" not in run(["report", RTLAT_JSON], check=0).stdout
+    for fmt in ("--csv", "--markdown"):
+        assert "System check" not in run(["report", fmt] + files, check=0).stdout
+    out = tmp_path / "r.html"
+    run(["report", "--html", out] + files, check=0)
+    html = out.read_text()
+    assert "<h2>System check</h2>" in html
+    root = ET.fromstring(re.search(r'<table class="check">.*?</table>',
+                                   html, re.S).group(0))
+    assert root.find("caption").text == "board-a, board-c: 1 bad, 1 warning, 1 ok, 1 n/a"
+    assert [[td.text for td in tr] for tr in root.findall("tr")] == [
+        ["preempt", "bad", "mainline PREEMPT_DYNAMIC, mode none <x>"],
+        ["swap", "warning", "1 swap area, 8 GiB"]]
+    assert html.count('<table class="check">') == 2

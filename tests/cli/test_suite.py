@@ -233,6 +233,16 @@ def test_suite_end_to_end(tmp_path):
             assert r["params"] == {
                 "noise_pct": float(t["noise %"]), "noise_cpu": c["cpu"],
                 "events": c["events"], "noise_ns": c["noise_ns"]}
+            # noise's words under the row: events (gaps above the
+            # threshold), not cyclictest's samples, overruns and cycles
+            lines = report.splitlines()
+            [i] = [k for k, ln in enumerate(lines) if ln.startswith(title)]
+            measured = lines[i + 3]
+            assert measured.startswith("  measured: fifo 99, CPU %d, gap: "
+                                       "%d events above the threshold"
+                                       % (c["cpu"], c["events"])), measured
+            for w in ("samples", "overrun", "cycles", "periods"):
+                assert w not in measured, measured
         else:
             assert r["params"] == {}
         if test == "handshake":

@@ -239,6 +239,82 @@ static void test_preempt_mode_fallbacks(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The fair server of 6.12+ beside RT throttling: on, off, unreadable;
+ * nothing said of it before 6.12. */
+static void test_fair_server(void **state)
+{
+	struct check_report *r = malloc(sizeof(*r));
+	char cmd[128];
+	const struct check_item *it;
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	puts_("/proc/sys/kernel/osrelease", "6.1.0\n");
+	puts_("/sys/devices/system/cpu/online", "0-1\n");
+	puts_("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	puts_("/proc/sys/kernel/sched_rt_period_us", "1000000\n");
+	/* 6.1: RT throttling alone, off */
+	syscheck_run(r, scratch, 0);
+	it = item(r, "rt_throttling");
+	assert_int_equal(it->verdict, CHECK_OK);
+	assert_string_equal(it->found, "off (kernel.sched_rt_runtime_us = -1)");
+	/* 6.12 without debugfs: the fair server is on by default */
+	puts_("/proc/sys/kernel/osrelease", "6.12.0\n");
+	syscheck_run(r, scratch, 0);
+	has(r, "rt_throttling", CHECK_WARN,
+	    "off (kernel.sched_rt_runtime_us = -1); fair server (Linux 6.12+, on by default");
+	has(r, "rt_throttling", CHECK_WARN, "unknown, debugfs not mounted");
+	/* its default on CPU 1, off on CPU 0 */
+	puts_("/sys/kernel/debug/sched/fair_server/cpu0/runtime", "0\n");
+	puts_("/sys/kernel/debug/sched/fair_server/cpu0/period", "1000000000\n");
+	puts_("/sys/kernel/debug/sched/fair_server/cpu1/runtime", "50000000\n");
+	puts_("/sys/kernel/debug/sched/fair_server/cpu1/period", "1000000000\n");
+	syscheck_run(r, scratch, 0);
+	has(r, "rt_throttling", CHECK_WARN,
+	    "; fair server on (Linux 6.12+) on CPUs 1: normal tasks waiting there get 50000 us of every 1000000 us");
+	it = item(r, "rt_throttling");
+	assert_non_null(strstr(it->fix, "echo 0 > $f"));
+	/* off everywhere: RT throttling off and no server, ok */
+	puts_("/sys/kernel/debug/sched/fair_server/cpu1/runtime", "0\n");
+	syscheck_run(r, scratch, 0);
+	has(r, "rt_throttling", CHECK_OK,
+	    "off (kernel.sched_rt_runtime_us = -1); fair server off (runtime 0 on every CPU)");
+	assert_string_equal(item(r, "rt_throttling")->fix, "");
+	free(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Sizes near the limits: saturated, never a signed overflow (the
+ * sanitized build, make check-sanitize, traps one). */
+static void test_huge_sizes(void **state)
+{
+	struct check_report *r = malloc(sizeof(*r));
+	struct sysdesc d;
+	char cmd[128];
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	puts_("/proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n"
+	      "/dev/a partition 9223372036854775807 0 -2\n"
+	      "/dev/b partition 9223372036854775807 0 -3\n");
+	puts_("/proc/meminfo", "MemTotal:       9223372036854775807 kB\n");
+	syscheck_run(r, scratch, 0);
+	has(r, "swap", CHECK_WARN, "2 swap areas, 8388608.0 TiB");
+	sysdesc_read(&d, scratch);
+	assert_true(d.mem_bytes == INT64_MAX);
+	assert_int_equal(sys_scale(9007199254740991LL, 10), 9007199254740991LL * 1024);
+	assert_int_equal(sys_scale(9007199254740992LL, 10), INT64_MAX);
+	assert_int_equal(sys_scale(-5, 10), 0);
+	free(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_kmsg_split_records(void **state)
 {
 	char big[20000], out[64];
@@ -304,6 +380,8 @@ int main(void)
 		cmocka_unit_test(test_rt_tuned),
 		cmocka_unit_test(test_preempt_rt),
 		cmocka_unit_test(test_preempt_mode_fallbacks),
+		cmocka_unit_test(test_fair_server),
+		cmocka_unit_test(test_huge_sizes),
 		cmocka_unit_test(test_kmsg_split_records),
 		cmocka_unit_test(test_gunzip),
 	};
