@@ -54,9 +54,29 @@ static const char db_about[] =
 	"\"--\" ends them.\n"
 	"Exit status: 0 ok, 1 an input or the database failed.";
 
+enum { K_LOCK_TIMEOUT = 0x4c54 };
+
+static const struct optdesc db_opts[] = {
+	{ "lock-timeout", 0, required_argument, "TIME",
+	  "how long to wait for another writer holding the history before\n"
+	  "giving up, nothing written (default $RTLAT_DB_LOCK_TIMEOUT, else\n"
+	  "60s; 0: not at all)", K_LOCK_TIMEOUT },
+	OPT_END,
+};
+
 static int db_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
-	int r = rep_cli_opt(ctx, d, arg);
+	int r;
+
+	if (d->key == K_LOCK_TIMEOUT) {
+		int64_t ns;
+
+		if (parse_time_ns(arg, 1000000000LL, &ns))
+			return opt_bad_value(d, arg, "seconds, or a time with a unit (90s, 5m; 0: not at all)");
+		rdb_set_lock_timeout(ns);
+		return 0;
+	}
+	r = rep_cli_opt(ctx, d, arg);
 
 	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
 }
@@ -370,7 +390,7 @@ out:
 static int db_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
-		rep_input_opts, rep_filter_opts, rep_output_opts,
+		rep_input_opts, rep_filter_opts, rep_output_opts, db_opts,
 		rep_common_opts, NULL,
 	};
 	int first, nopt, nargs, r, ret = 1;

@@ -351,7 +351,10 @@ static int compare_main(int argc, char **argv)
 		select_runs(&pool, &fa, &a);
 		select_runs(&pool, &fb, &b);
 		if (!a.n || !b.n) {
-			log_error("selector '%s' picks no run", !a.n ? sel[0] : sel[1]);
+			/* a history that failed to open said so: no second error */
+			if (!ret)
+				log_error("selector '%s' picks no run",
+					  !a.n ? sel[0] : sel[1]);
 			ret = 1;
 			goto out;
 		}
@@ -369,6 +372,10 @@ static int compare_main(int argc, char **argv)
 		}
 		ret = rep_cli_load(c, NULL, 0, &pool);
 		select_runs(&pool, &f, hs);
+		if (ret) {	/* the history failed (said) */
+			ret = 1;
+			goto out;
+		}
 		if (import_paths(paths, np, &c->imp, fs))
 			ret = 1;
 		runs_filter(fs, &c->flt);

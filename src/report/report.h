@@ -335,6 +335,15 @@ const char *rdb_shown(const char *path);
  * too. */
 const char *rdb_name_check(const char *path);
 
+/*
+ * How long a writer waits for another one that holds the history (SQLite's
+ * write lock, PostgreSQL's add or schema lock) before it gives up with an
+ * error, nothing written: @ns >= 0 (0: not at all). Unset, the default is
+ * $RTLAT_DB_LOCK_TIMEOUT (seconds, or a time with a unit: 90s, 5m), else
+ * 60 s. After 1 s of waiting a note says who holds it, when known.
+ */
+void rdb_set_lock_timeout(int64_t ns);
+
 /* Is @s a PostgreSQL URL ("postgresql://..." or "postgres://...") rather
  * than a file name? */
 bool rdb_is_url(const char *s);

@@ -682,9 +682,24 @@ void csv_print(FILE *f, const struct rep_runs *rs, bool threads)
 
 /* ---- filters ---- */
 
+/* Does @s match the glob @pat (none: anything)? Both as a PostgreSQL
+ * history stores texts (utf8_cleaned()): a selector with bytes that are
+ * not UTF-8 matches the same runs on either store. */
 static bool glob_ok(const char *pat, const char *s)
 {
-	return !pat || (s && fnmatch(pat, s, 0) == 0);
+	char *cp, *cs;
+	bool ok;
+
+	if (!pat)
+		return true;
+	if (!s)
+		return false;
+	cp = utf8_cleaned(pat);
+	cs = utf8_cleaned(s);
+	ok = fnmatch(cp ? cp : pat, cs ? cs : s, 0) == 0;
+	free(cp);
+	free(cs);
+	return ok;
 }
 
 bool filter_empty(const struct filter *f)
