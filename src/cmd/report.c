@@ -138,7 +138,7 @@ static int report_main(int argc, char **argv)
 	return ret;
 }
 
-enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON };
+enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON, K_WITH_INTR };
 
 static const struct optdesc compare_opts[] = {
 	{ "gate", 0, no_argument, NULL,
@@ -158,6 +158,9 @@ static const struct optdesc compare_opts[] = {
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
 	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
+	{ "with-interrupted", 0, no_argument, NULL,
+	  "with --gate: gate runs cut short by a signal (status interrupted)\n"
+	  "too; by default they are left out of both sides, and said", K_WITH_INTR },
 	OPT_END,
 };
 
@@ -181,6 +184,10 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	case K_JSON:
 		cc->json = true;
+		return 0;
+	case K_WITH_INTR:
+		cc->gate_only = "--with-interrupted";
+		cc->g.with_interrupted = true;
 		return 0;
 	case K_MARGIN:
 		cc->gate_only = "--margin";

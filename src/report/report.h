@@ -80,6 +80,10 @@ struct rtable {
  * "error", ...), or NULL for a complete run or an unknown status. */
 const char *run_note(const struct rep_run *r);
 
+/* Was @r cut short by a signal (status "interrupted")? The release gate
+ * leaves such runs out unless asked (gate_opts.with_interrupted). */
+bool run_interrupted(const struct rep_run *r);
+
 /* A run that says it has no sample (interrupted before its first): its
  * figures are no data, not zeros (its overrun count is not compared). */
 bool run_no_samples(const struct rep_run *r);
@@ -236,6 +240,10 @@ struct gate_opts {
 	bool metric[CMP_METRICS];	/* gated metrics */
 	double margin;			/* fraction of the baseline value */
 	int64_t unit_ns;		/* of the reasons: 1 or 1000 */
+	/* gate runs cut short by a signal (status "interrupted") too; by
+	 * default they are left out of either side (fewer samples, a
+	 * smaller max: they would lower the baseline and widen its noise) */
+	bool with_interrupted;
 };
 
 enum gate_verdict {

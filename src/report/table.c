@@ -213,6 +213,11 @@ const char *run_note(const struct rep_run *r)
 	return r->status;
 }
 
+bool run_interrupted(const struct rep_run *r)
+{
+	return r->status && !strcmp(r->status, "interrupted");
+}
+
 bool run_no_samples(const struct rep_run *r)
 {
 	return r->sum.has_samples && !r->sum.samples;
