@@ -60,7 +60,7 @@ static const struct optdesc db_opts[] = {
 	{ "lock-timeout", 0, required_argument, "TIME",
 	  "how long to wait for another writer holding the history before\n"
 	  "giving up, nothing written (default $RTLAT_DB_LOCK_TIMEOUT, else\n"
-	  "60s; 0: not at all)", K_LOCK_TIMEOUT },
+	  "60 s; 0: not at all)", K_LOCK_TIMEOUT },
 	OPT_END,
 };
 
