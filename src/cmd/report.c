@@ -377,6 +377,13 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
+		if (!c->db && !rdb_exists(rdb_default_path())) {
+			log_error("selector '%s' takes its side from the history, and there is none: the default %s does not exist (fill it with: rtlat db add FILE...; two selectors pick both sides from the files given)",
+				  sel[0], rdb_default_path() ? rdb_default_path() :
+				  "$XDG_DATA_HOME/rtlat/history.db");
+			ret = 1;
+			goto out;
+		}
 		ret = rep_cli_load(c, NULL, 0, &pool);
 		select_runs(&pool, &f, hs);
 		if (ret) {	/* the history failed (said) */

@@ -58,6 +58,12 @@ const char *rdb_name_check(const char *path)
 	return NULL;
 }
 
+bool rdb_exists(const char *path)
+{
+	return path && (rdb_is_url(path) || rdb_name_check(path) ||
+			!access(path, F_OK));
+}
+
 const char *rdb_default_path(void)
 {
 	static char path[4096];

@@ -197,6 +197,11 @@ void db_say_gave_up(const char *name, const char *who)
 {
 	char t[32];
 
+	if (!db_lock_timeout()) {
+		log_error("%s: another writer%s%s%s holds the history and --lock-timeout 0 says not to wait: nothing written",
+			  name, who ? " (" : "", who ? who : "", who ? ")" : "");
+		return;
+	}
 	log_error("%s: gave up after %s waiting for another writer%s%s%s that holds the history: nothing written (--lock-timeout or RTLAT_DB_LOCK_TIMEOUT waits longer)",
 		  name, fmt_time(t, db_lock_timeout()),
 		  who ? " (" : "", who ? who : "", who ? ")" : "");

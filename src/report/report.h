@@ -333,6 +333,11 @@ struct rdb;
  * Returns a static buffer, the environment's string, or NULL. */
 const char *rdb_default_path(void);
 
+/* Is there a history at @path to open (a file that exists, a URL: the
+ * server says), or a name rdb_open() refuses (said then)? False for
+ * NULL and a file that does not exist: no history yet. */
+bool rdb_exists(const char *path);
+
 /* @path for messages: a URL without its password (a static buffer), else
  * @path itself. */
 const char *rdb_shown(const char *path);
