@@ -22,7 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/jsonw.h"
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/url.h"
