@@ -108,12 +108,10 @@ struct sqdb {
  */
 static const char *lock_holder(const char *path, char *buf, size_t len)
 {
-	unsigned long long ino, start;
-	unsigned int maj, min;
-	char line[256], type[16], mode[16], end[32];
+	char line[256];
 	struct stat st;
 	bool writer = false;
-	int pid, found = 0;
+	long found = 0;
 	FILE *f;
 
 	if (stat(path, &st) || !(f = fopen("/proc/locks", "re")))
@@ -121,22 +119,34 @@ static const char *lock_holder(const char *path, char *buf, size_t len)
 	while (fgets(line, sizeof(line), f)) {
 		/* "1: POSIX  ADVISORY  WRITE 1234 08:01:5678 1073741825 1073741825"
 		 * (a waiter's line has "->" after the number) */
-		if (strstr(line, "->") ||
-		    sscanf(line, "%*d: %15s %*s %15s %d %x:%x:%llu %llu %31s", type,
-			   mode, &pid, &maj, &min, &ino, &start, end) != 8)
+		char *tok[8], *save = NULL, *p, *e;
+		unsigned long long start, maj, min, ino;
+		long pid;
+		int n = 0;
+
+		for (p = strtok_r(line, " \t\n", &save); p && n < 8;
+		     p = strtok_r(NULL, " \t\n", &save))
+			tok[n++] = p;
+		if (n < 8 || strcmp(tok[1], "POSIX") != 0)
 			continue;
-		if (strcmp(type, "POSIX") != 0 || ino != st.st_ino ||
-		    makedev(maj, min) != st.st_dev || pid == getpid() ||
+		pid = strtol(tok[4], &e, 10);
+		if (*e || pid <= 0 || pid == (long)getpid())
+			continue;
+		maj = strtoull(tok[5], &e, 16);
+		min = *e == ':' ? strtoull(e + 1, &e, 16) : 0;
+		ino = *e == ':' ? strtoull(e + 1, &e, 10) : 0;
+		start = strtoull(tok[6], NULL, 10);
+		if (*e || ino != st.st_ino || makedev(maj, min) != st.st_dev ||
 		    start < 0x40000000ULL || start > 0x40000000ULL + 512 ||
-		    (writer && strcmp(mode, "WRITE") != 0))
+		    (writer && strcmp(tok[3], "WRITE") != 0))
 			continue;
 		found = pid;
-		writer = !strcmp(mode, "WRITE");
+		writer = !strcmp(tok[3], "WRITE");
 	}
 	fclose(f);
 	if (!found)
 		return NULL;
-	snprintf(buf, len, "PID %d", found);
+	snprintf(buf, len, "PID %ld", found);
 	return buf;
 }
 

@@ -471,8 +471,8 @@ struct pgdb *pg_open(const char *url, bool create)
 	{
 		char set[64];
 
-		snprintf(set, sizeof(set), "SET lock_timeout = %lld",
-			 (long long)(db_lock_timeout() / 1000000 + 1));
+		snprintf(set, sizeof(set), "SET lock_timeout = %" PRId64,
+			 db_lock_timeout() / 1000000 + 1);
 		PQclear(PQexec(d->c, set));
 	}
 	if (pg_migrate(d, create)) {

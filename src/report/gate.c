@@ -551,7 +551,7 @@ static size_t uninterrupted(const struct group *g, const struct gate_opts *o,
 	size_t i;
 
 	*out = *g;
-	out->v = xcalloc(g->n + 1, sizeof(*out->v));
+	out->v = xcalloc(g->n + 1, sizeof(struct rep_run *));
 	out->n = 0;
 	for (i = 0; i < g->n; i++)
 		if (o->with_interrupted || !run_interrupted(g->v[i]))
