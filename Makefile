@@ -375,7 +375,7 @@ check: check-unit check-cli
 # by the tests (tests/cli/pgserver.py; root, Debian's postgresql package).
 PG_TESTS := test_db_list.py test_report.py test_compare_loads.py \
 	test_report_labels.py test_report_percentiles.py test_gate.py \
-	test_report_inputs.py
+	test_report_inputs.py test_db_store.py
 check-pg: $(BIN) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) RTLAT_TEST_DB=pg \
 		$(PYTHON) -m pytest -q $(addprefix tests/cli/,$(PG_TESTS))

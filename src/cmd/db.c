@@ -54,9 +54,29 @@ static const char db_about[] =
 	"\"--\" ends them.\n"
 	"Exit status: 0 ok, 1 an input or the database failed.";
 
+enum { K_LOCK_TIMEOUT = 0x4c54 };
+
+static const struct optdesc db_opts[] = {
+	{ "lock-timeout", 0, required_argument, "TIME",
+	  "how long to wait for another writer holding the history before\n"
+	  "giving up, nothing written (default $RTLAT_DB_LOCK_TIMEOUT, else\n"
+	  "60 s; 0: not at all)", K_LOCK_TIMEOUT },
+	OPT_END,
+};
+
 static int db_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
-	int r = rep_cli_opt(ctx, d, arg);
+	int r;
+
+	if (d->key == K_LOCK_TIMEOUT) {
+		int64_t ns;
+
+		if (parse_time_ns(arg, 1000000000LL, &ns))
+			return opt_bad_value(d, arg, "seconds, or a time with a unit (90s, 5m; 0: not at all)");
+		rdb_set_lock_timeout(ns);
+		return 0;
+	}
+	r = rep_cli_opt(ctx, d, arg);
 
 	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
 }
@@ -87,8 +107,15 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 	}
 	/* read first: inputs that all fail leave no new database behind */
 	runs_init(&rs);
-	if (import_paths(paths, n, &c->imp, &rs))
-		ret = 1;
+	if (import_paths(paths, n, &c->imp, &rs)) {
+		/* all or none, as the store's transaction: no run of the
+		 * inputs is lost without an error, none stored half */
+		if (rs.n)
+			log_note("nothing added (of %zu run%s read): an input could not be read (above); fix it or leave it out and add again (a run is stored once)",
+				  rs.n, rs.n == 1 ? "" : "s");
+		runs_free(&rs);
+		return 1;
+	}
 	if (!rs.n) {
 		runs_free(&rs);
 		return 1;
@@ -211,8 +238,18 @@ static int db_list(struct rep_cli *c, bool info)
 	if (rdb_load(db, &c->flt, &rs))
 		ret = 1;
 	if (info) {
-		printf("database: %s\nschema version: %d\nruns: %zu\n", db_name(c),
+		size_t i, nint = 0;
+
+		for (i = 0; i < rs.n; i++)
+			nint += run_interrupted(rs.v[i]);
+		printf("database: %s\nschema version: %d\nruns: %zu", db_name(c),
 		       rdb_version(db), rs.n);
+		/* kept apart: a run cut short is no measurement of its
+		 * whole duration */
+		if (nint)
+			printf(" (%zu interrupted: cut short by a signal, left out of the release gate unless compare --with-interrupted)",
+			       nint);
+		putchar('\n');
 	} else if (c->fmt == OUT_CSV) {
 		csv_print(stdout, &rs, c->out.threads);
 	} else {
@@ -355,6 +392,11 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 		goto out;
 	}
 	for (i = 0; i < rs.n; i++)
+		if (run_interrupted(rs.v[i]))
+			log_note("run %lld (%s, %s) was interrupted: marked, but the release gate leaves it out unless compare --with-interrupted",
+				 (long long)rs.v[i]->db_id, rs.v[i]->label,
+				 rs.v[i]->test);
+	for (i = 0; i < rs.n; i++)
 		printf("%lld\t%s\t%s\t%s\n", (long long)rs.v[i]->db_id,
 		       rs.v[i]->board, rs.v[i]->test, rs.v[i]->label);
 	log_note("%zu run%s marked as the baseline of %s board (%zu earlier mark%s of the same tables replaced)",
@@ -370,7 +412,7 @@ out:
 static int db_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
-		rep_input_opts, rep_filter_opts, rep_output_opts,
+		rep_input_opts, rep_filter_opts, rep_output_opts, db_opts,
 		rep_common_opts, NULL,
 	};
 	int first, nopt, nargs, r, ret = 1;

@@ -138,7 +138,7 @@ static int report_main(int argc, char **argv)
 	return ret;
 }
 
-enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON };
+enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON, K_WITH_INTR };
 
 static const struct optdesc compare_opts[] = {
 	{ "gate", 0, no_argument, NULL,
@@ -158,6 +158,9 @@ static const struct optdesc compare_opts[] = {
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
 	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
+	{ "with-interrupted", 0, no_argument, NULL,
+	  "with --gate: gate runs cut short by a signal (status interrupted)\n"
+	  "too; by default they are left out of both sides, and said", K_WITH_INTR },
 	OPT_END,
 };
 
@@ -181,6 +184,10 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	case K_JSON:
 		cc->json = true;
+		return 0;
+	case K_WITH_INTR:
+		cc->gate_only = "--with-interrupted";
+		cc->g.with_interrupted = true;
 		return 0;
 	case K_MARGIN:
 		cc->gate_only = "--margin";
@@ -365,7 +372,10 @@ static int compare_main(int argc, char **argv)
 		select_runs(&pool, &fa, &a);
 		select_runs(&pool, &fb, &b);
 		if (!a.n || !b.n) {
-			log_error("selector '%s' picks no run", !a.n ? sel[0] : sel[1]);
+			/* a history that failed to open said so: no second error */
+			if (!ret)
+				log_error("selector '%s' picks no run",
+					  !a.n ? sel[0] : sel[1]);
 			ret = 1;
 			goto out;
 		}
@@ -381,8 +391,19 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
+		if (!c->db && !rdb_exists(rdb_default_path())) {
+			log_error("selector '%s' takes its side from the history, and there is none: the default %s does not exist (fill it with: rtlat db add FILE...; two selectors pick both sides from the files given)",
+				  sel[0], rdb_default_path() ? rdb_default_path() :
+				  "$XDG_DATA_HOME/rtlat/history.db");
+			ret = 1;
+			goto out;
+		}
 		ret = rep_cli_load(c, NULL, 0, &pool);
 		select_runs(&pool, &f, hs);
+		if (ret) {	/* the history failed (said) */
+			ret = 1;
+			goto out;
+		}
 		if (import_paths(paths, np, &c->imp, fs))
 			ret = 1;
 		runs_filter(fs, &c->flt);

@@ -404,10 +404,11 @@ int suite_db_check(const struct suite *s)
 	{
 		struct rdb *db = rdb_open(s->gate_db, !suite_gate_from_db(s));
 
+		/* the reason is said (one error): what it means, a note */
 		if (!db || rdb_begin(db)) {
 			rdb_close(db);
-			log_error("--db: %s cannot take the suite's runs (see above); nothing was run",
-				  rdb_shown(s->gate_db));
+			log_note("--db: the suite's runs could not be stored in %s: nothing was run",
+				 rdb_shown(s->gate_db));
 			return -1;
 		}
 		rdb_close(db);	/* the transaction is rolled back */
@@ -415,13 +416,43 @@ int suite_db_check(const struct suite *s)
 	return 0;
 }
 
-/* Storing failed: where the runs are and how to store them later. */
+/* @s as one word of a POSIX shell, in @buf when it needs quotes. */
+static const char *sh_word(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (*s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_./:@%+=,-")])
+		return s;
+	buf[o++] = '\'';
+	for (; *s && o + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o++] = '\'';
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Storing failed: where the runs are and how to store them later, as a
+ * command that runs as printed: the URL without its password (never
+ * shown), which libpq then takes from PGPASSWORD or ~/.pgpass. */
 static void store_later(struct suite *s)
 {
+	const char *shown = rdb_shown(s->gate_db);
+	char db[4200], dir[4200];
+
 	snprintf(s->exit_why, sizeof(s->exit_why),
-		 "the runs could not be stored in %s", rdb_shown(s->gate_db));
-	log_error("--db: the results are kept in %s/; store them later with: rtlat db add --db %s %s",
-		  s->outdir, rdb_shown(s->gate_db), s->outdir);
+		 "the runs could not be stored in %s", shown);
+	log_error("--db: the results are kept in %s/; store them later with: rtlat db add --db %s %s%s",
+		  s->outdir, sh_word(shown, db, sizeof(db)),
+		  sh_word(s->outdir, dir, sizeof(dir)),
+		  strcmp(shown, s->gate_db) != 0 ?
+		  " (the password of --db is not shown: put it in PGPASSWORD or ~/.pgpass)" : "");
 }
 
 int suite_db_store(struct suite *s)

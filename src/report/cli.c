@@ -429,8 +429,10 @@ int rep_cli_load(struct rep_cli *c, char **paths, int n,
 		ret = 1;
 	if (!n && !db) {
 		db = rdb_default_path();
-		/* a URL (RTLAT_DB_URL) is tried: the server says what is wrong */
-		if (!db || (!rdb_is_url(db) && access(db, F_OK))) {
+		/* a URL (RTLAT_DB_URL) is tried: the server says what is
+		 * wrong; a name that is none (a mistyped URL) is refused by
+		 * rdb_open() as db refuses it, not taken for an empty history */
+		if (!rdb_exists(db)) {
 			log_error("no input: give result or log files (or directories), or a history database with --db (the default %s does not exist; fill it with: rtlat db add FILE...)",
 				  db ? db : "$XDG_DATA_HOME/rtlat/history.db");
 			runs_free(&files);

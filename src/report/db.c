@@ -15,10 +15,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/parse.h"
 #include "core/url.h"
 #include "core/timeutil.h"
 #include "report/db_impl.h"
@@ -56,6 +58,12 @@ const char *rdb_name_check(const char *path)
 	return NULL;
 }
 
+bool rdb_exists(const char *path)
+{
+	return path && (rdb_is_url(path) || rdb_name_check(path) ||
+			!access(path, F_OK));
+}
+
 const char *rdb_default_path(void)
 {
 	static char path[4096];
@@ -86,7 +94,102 @@ const char *rdb_default_path(void)
 struct sqdb {
 	sqlite3 *db;
 	char *path;
+	int64_t busy_since;	/* CLOCK_MONOTONIC ns, the wait's start */
+	bool said;		/* "waiting for another writer" said */
+	bool gave_up;		/* the wait ran out (db_lock_timeout()) */
 };
+
+/*
+ * Who holds a lock on the SQLite file @path, from /proc/locks (no file
+ * descriptor of ours: closing one would drop SQLite's POSIX locks): the
+ * process holding the lock bytes of SQLite's locking protocol (from
+ * 0x40000000, "pending", "reserved", then the shared range), a writer
+ * first. "PID N", or NULL.
+ */
+static const char *lock_holder(const char *path, char *buf, size_t len)
+{
+	char line[256];
+	struct stat st;
+	bool writer = false;
+	long found = 0;
+	FILE *f;
+
+	if (stat(path, &st) || !(f = fopen("/proc/locks", "re")))
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		/* "1: POSIX  ADVISORY  WRITE 1234 08:01:5678 1073741825 1073741825"
+		 * (a waiter's line has "->" after the number) */
+		char *tok[8], *save = NULL, *p, *e;
+		unsigned long long start, maj, min, ino;
+		long pid;
+		int n = 0;
+
+		for (p = strtok_r(line, " \t\n", &save); p && n < 8;
+		     p = strtok_r(NULL, " \t\n", &save))
+			tok[n++] = p;
+		if (n < 8 || strcmp(tok[1], "POSIX") != 0)
+			continue;
+		pid = strtol(tok[4], &e, 10);
+		if (*e || pid <= 0 || pid == (long)getpid())
+			continue;
+		maj = strtoull(tok[5], &e, 16);
+		min = *e == ':' ? strtoull(e + 1, &e, 16) : 0;
+		ino = *e == ':' ? strtoull(e + 1, &e, 10) : 0;
+		start = strtoull(tok[6], NULL, 10);
+		if (*e || ino != st.st_ino || makedev(maj, min) != st.st_dev ||
+		    start < 0x40000000ULL || start > 0x40000000ULL + 512 ||
+		    (writer && strcmp(tok[3], "WRITE") != 0))
+			continue;
+		found = pid;
+		writer = !strcmp(tok[3], "WRITE");
+	}
+	fclose(f);
+	if (!found)
+		return NULL;
+	snprintf(buf, len, "PID %ld", found);
+	return buf;
+}
+
+/* SQLite's busy handler: another connection holds the lock this one
+ * needs. Wait (in steps of 20 ms) up to db_lock_timeout(), saying so
+ * after 1 s; then give up (SQLITE_BUSY, said by sq_said()). */
+static int on_busy(void *ctx, int count)
+{
+	struct sqdb *d = ctx;
+	int64_t now = clock_now_ns(CLOCK_MONOTONIC), left;
+	char who[32];
+
+	if (!count) {
+		d->busy_since = now;
+		d->said = d->gave_up = false;
+	}
+	left = db_lock_timeout() - (now - d->busy_since);
+	if (left <= 0) {
+		d->gave_up = true;
+		return 0;
+	}
+	if (!d->said && now - d->busy_since >= 1000000000LL) {
+		db_say_waiting(d->path, lock_holder(d->path, who, sizeof(who)));
+		d->said = true;
+	}
+	sleep_ns(left < 20000000LL ? left : 20000000LL);
+	return 1;
+}
+
+/* A failure after the wait for another writer ran out: said as such
+ * (once), true; else false. */
+static bool sq_said(struct sqdb *d)
+{
+	char who[32];
+
+	if (!d->gave_up)
+		return false;
+	d->gave_up = false;
+	if (sqlite3_errcode(d->db) != SQLITE_BUSY)
+		return false;
+	db_say_gave_up(d->path, lock_holder(d->path, who, sizeof(who)));
+	return true;
+}
 
 /* Schema version 1: runs, series, buckets, intervals. */
 static const char schema_v1[] =
@@ -160,6 +263,8 @@ static const char schema_v7[] =
 
 static int db_fail(struct sqdb *d, const char *what)
 {
+	if (sq_said(d))
+		return -1;
 	log_error("%s: %s: %s", d->path, what, sqlite3_errmsg(d->db));
 	return -1;
 }
@@ -169,7 +274,9 @@ static int exec(struct sqdb *d, const char *sql)
 	char *err = NULL;
 
 	if (sqlite3_exec(d->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		log_error("%s: %s", d->path, err ? err : sqlite3_errmsg(d->db));
+		if (!sq_said(d))
+			log_error("%s: %s", d->path,
+				  err ? err : sqlite3_errmsg(d->db));
 		sqlite3_free(err);
 		return -1;
 	}
@@ -997,7 +1104,8 @@ struct sqdb *sq_open(const char *path, bool create)
 		sq_close(d);
 		return NULL;
 	}
-	sqlite3_busy_timeout(d->db, 5000);
+	/* another writer: wait for it, boundedly, saying so */
+	sqlite3_busy_handler(d->db, on_busy, d);
 	/* a database without rtlat's schema: only db add makes one of it,
 	 * and only of an empty one (not of another program's tables); read
 	 * in one transaction, as another db add may be creating the schema */
@@ -1095,11 +1203,46 @@ struct rdb {
 	struct pgdb *pg;	/* a postgresql:// URL */
 };
 
+static int64_t lock_timeout_ns = -1;
+
+void rdb_set_lock_timeout(int64_t ns)
+{
+	lock_timeout_ns = ns;
+}
+
+int64_t db_lock_timeout(void)
+{
+	return lock_timeout_ns;
+}
+
+/* The default of rdb_set_lock_timeout(): 0 or -1 after an error message. */
+static int lock_timeout_default(void)
+{
+	const char *e = getenv("RTLAT_DB_LOCK_TIMEOUT");
+	int64_t ns;
+
+	if (lock_timeout_ns >= 0)
+		return 0;
+	if (!e || !*e) {
+		lock_timeout_ns = 60 * 1000000000LL;
+		return 0;
+	}
+	if (parse_time_ns(e, 1000000000LL, &ns)) {
+		log_error("RTLAT_DB_LOCK_TIMEOUT=%s: how long a writer waits for another one: seconds, or a time with a unit (90s, 5m; 0: not at all)",
+			  e);
+		return -1;
+	}
+	lock_timeout_ns = ns;
+	return 0;
+}
+
 struct rdb *rdb_open(const char *path, bool create)
 {
 	const char *why;
 	struct rdb *d;
 
+	if (lock_timeout_default())
+		return NULL;
 	if (!path) {
 		log_error("no history database: HOME and XDG_DATA_HOME are not set (use --db FILE or URL)");
 		return NULL;

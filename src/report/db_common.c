@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/log.h"
 #include "core/timeutil.h"
 #include "report/db_impl.h"
 #include "report/import.h"
@@ -181,6 +182,29 @@ int db_get_buckets_blob(const void *blob, int n, struct rep_hist *h)
 		prev = hi + 1;
 	}
 	return 0;
+}
+
+void db_say_waiting(const char *name, const char *who)
+{
+	char t[32];
+
+	log_note("%s: waiting for another writer%s%s%s, up to %s (--lock-timeout, RTLAT_DB_LOCK_TIMEOUT)...",
+		 name, who ? " (" : "", who ? who : "", who ? ")" : "",
+		 fmt_time(t, db_lock_timeout()));
+}
+
+void db_say_gave_up(const char *name, const char *who)
+{
+	char t[32];
+
+	if (!db_lock_timeout()) {
+		log_error("%s: another writer%s%s%s holds the history and --lock-timeout 0 says not to wait: nothing written",
+			  name, who ? " (" : "", who ? who : "", who ? ")" : "");
+		return;
+	}
+	log_error("%s: gave up after %s waiting for another writer%s%s%s that holds the history: nothing written (--lock-timeout or RTLAT_DB_LOCK_TIMEOUT waits longer)",
+		  name, fmt_time(t, db_lock_timeout()),
+		  who ? " (" : "", who ? who : "", who ? ")" : "");
 }
 
 void db_now_iso(char *buf)

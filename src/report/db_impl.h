@@ -47,6 +47,15 @@ int pg_version(struct pgdb *d);
 int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked);
 int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n);
 
+/* The wait for another writer (rdb_set_lock_timeout(), settled by
+ * rdb_open()), ns. */
+int64_t db_lock_timeout(void);
+/* After 1 s of waiting: "NAME: waiting for another writer (WHO)..." on
+ * stderr, WHO (NULL: not known) as the store found it. */
+void db_say_waiting(const char *name, const char *who);
+/* The wait ran out: the error, and what to do. */
+void db_say_gave_up(const char *name, const char *who);
+
 /* The columns of runs read into a struct rep_run, in this order. */
 #define DB_RUN_COLS "id, added_at, file, line, format, tool, label, board, system," \
 	" kernel, arch, test, series, load, start_time, status, duration_ns," \

@@ -20,9 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "core/jsonw.h"
 #include "core/log.h"
+#include "core/timeutil.h"
 #include "core/url.h"
 #include "report/db_impl.h"
 #include "report/import.h"
@@ -49,7 +50,7 @@ struct pgdb {
 /* Any advisory-lock key of rtlat's: schema creation and migration. */
 #define PG_SCHEMA_LOCK 0x72746c6174LL	/* "rtlat" */
 /* ... and rdb_begin()'s adds */
-#define PG_ADD_LOCK_SQL "491579531637"	/* 0x72746c6174 + 1 */
+#define PG_ADD_LOCK (PG_SCHEMA_LOCK + 1)
 
 static const char *const pg_schema_v6[] = {
 	"CREATE TABLE rtlat_schema (version INTEGER NOT NULL)",
@@ -190,33 +191,12 @@ static void p_free(struct params *p)
  */
 static void p_text(struct params *p, const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i, n, o = 0;
-	char *c;
+	char *c = utf8_cleaned(s);
 
-	for (i = 0; u && u[i]; i += n ? n : 1) {
-		n = utf8_seq_len(u + i);
-		if (!n && u[i] >= 0x80)
-			break;
-	}
-	if (!u || !u[i]) {
+	if (!c) {
 		p->v[p->n++] = (char *)s;
 		return;
 	}
-	c = xmalloc(strlen(s) * 3 + 1);
-	for (i = 0; u[i]; i += n ? n : 1) {
-		n = utf8_seq_len(u + i);
-		if (n) {
-			memcpy(c + o, u + i, n);
-			o += n;
-		} else if (u[i] < 0x80) {
-			c[o++] = (char)u[i];
-		} else {
-			memcpy(c + o, "\xef\xbf\xbd", 3);
-			o += 3;
-		}
-	}
-	c[o] = '\0';
 	p->own[p->nown++] = c;
 	p->v[p->n++] = c;
 }
@@ -313,18 +293,86 @@ static int has_any_table(struct pgdb *d)
 	return yes;
 }
 
+/* Who holds advisory lock @key (of this database): the holder's
+ * application name (rtlat's says its PID and host) and server process,
+ * as far as the server shows them; NULL if none is seen. */
+static const char *lock_holder(struct pgdb *d, long long key, char *buf,
+			       size_t len)
+{
+	char k[32];
+	const char *v[1] = { k };
+	PGresult *res;
+
+	snprintf(k, sizeof(k), "%lld", key);
+	res = PQexecParams(d->c,
+			   "SELECT a.application_name, l.pid, host(a.client_addr)"
+			   " FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid"
+			   " WHERE l.locktype = 'advisory' AND l.granted"
+			   " AND l.database = (SELECT oid FROM pg_database"
+			   " WHERE datname = current_database())"
+			   " AND (l.classid::bigint << 32 | l.objid::bigint) = $1::bigint"
+			   " AND l.objsubid = 1 AND l.pid <> pg_backend_pid() LIMIT 1",
+			   1, NULL, v, NULL, NULL, 0);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || !PQntuples(res)) {
+		PQclear(res);
+		return NULL;
+	}
+	snprintf(buf, len, "%s%sserver process %s%s%s",
+		 PQgetvalue(res, 0, 0), *PQgetvalue(res, 0, 0) ? ", " : "",
+		 PQgetvalue(res, 0, 1), c_null(res, 0, 2) ? "" : " from ",
+		 c_null(res, 0, 2) ? "" : PQgetvalue(res, 0, 2));
+	PQclear(res);
+	return buf;
+}
+
+/*
+ * Take the transaction-level advisory lock @key, waiting for another
+ * writer that holds it up to db_lock_timeout() (saying so after 1 s,
+ * with who holds it): tried every 50 ms, never a wait without end (a
+ * writer stalled in its transaction would hold the others forever).
+ * 0, or -1 after an error message (the transaction is the caller's).
+ */
+static int lock_wait(struct pgdb *d, long long key, const char *what)
+{
+	int64_t start = clock_now_ns(CLOCK_MONOTONIC), waited = 0;
+	char sql[96], who[256];
+	bool said = false;
+
+	snprintf(sql, sizeof(sql), "SELECT pg_try_advisory_xact_lock(%lld)", key);
+	for (;;) {
+		PGresult *res = q(d, what, sql, 0, NULL);
+		bool got;
+
+		if (!res)
+			return -1;
+		got = PQntuples(res) && !strcmp(PQgetvalue(res, 0, 0), "t");
+		PQclear(res);
+		if (got)
+			return 0;
+		waited = clock_now_ns(CLOCK_MONOTONIC) - start;
+		if (waited >= db_lock_timeout()) {
+			db_say_gave_up(d->name, lock_holder(d, key, who, sizeof(who)));
+			return -1;
+		}
+		if (!said && waited >= 1000000000LL) {
+			db_say_waiting(d->name, lock_holder(d, key, who, sizeof(who)));
+			said = true;
+		}
+		sleep_ns(db_lock_timeout() - waited < 50000000LL ?
+			 db_lock_timeout() - waited : 50000000LL);
+	}
+}
+
 /* Create or migrate the schema, in one transaction under the lock. */
 static int pg_migrate(struct pgdb *d, bool create)
 {
-	char lock[96], set[64];
+	char set[64];
 	int v, t, any, from;
 	size_t i;
 
 	if (x(d, "begin", "BEGIN"))
 		return -1;
-	snprintf(lock, sizeof(lock), "SELECT pg_advisory_xact_lock(%lld)",
-		 PG_SCHEMA_LOCK);
-	if (x(d, "lock the schema", lock))
+	if (lock_wait(d, PG_SCHEMA_LOCK, "lock the schema"))
 		goto fail;
 	t = has_table(d, "rtlat_schema");
 	if (t < 0)
@@ -390,12 +438,18 @@ struct pgdb *pg_open(const char *url, bool create)
 	 * overridden by the URL's own). Texts travel as UTF-8 (p_text()).
 	 */
 	{
+		char app[64], host[40] = "";
 		const char *const keys[] = { "connect_timeout", "client_encoding",
+					     "fallback_application_name",
 					     "dbname", NULL };
 		const char *const vals[] = { getenv("PGCONNECT_TIMEOUT") ?
 					     getenv("PGCONNECT_TIMEOUT") : "10",
-					     "UTF8", url, NULL };
+					     "UTF8", app, url, NULL };
 
+		/* who holds a lock, for another writer waiting for it */
+		gethostname(host, sizeof(host) - 1);
+		snprintf(app, sizeof(app), "rtlat PID %d on %s", (int)getpid(),
+			 host);
 		d->c = PQconnectdbParams(keys, vals, 1);
 	}
 	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
@@ -410,8 +464,17 @@ struct pgdb *pg_open(const char *url, bool create)
 		pg_close(d);
 		return NULL;
 	}
-	/* a server's notices (CREATE ... IF NOT EXISTS) are not ours */
+	/* a server's notices (CREATE ... IF NOT EXISTS) are not ours; a
+	 * lock held by another writer (a row of a run being added, a table
+	 * being migrated) is waited for boundedly too */
 	PQclear(PQexec(d->c, "SET client_min_messages = warning"));
+	{
+		char set[64];
+
+		snprintf(set, sizeof(set), "SET lock_timeout = %" PRId64,
+			 db_lock_timeout() / 1000000 + 1);
+		PQclear(PQexec(d->c, set));
+	}
 	if (pg_migrate(d, create)) {
 		pg_close(d);
 		return NULL;
@@ -643,8 +706,7 @@ int pg_begin(struct pgdb *d)
 	 * once would otherwise wait for each other's unique keys in a cycle
 	 * (a deadlock the server resolves by failing one); the lock goes with
 	 * the transaction */
-	if (x(d, "wait for the other adds",
-	      "SELECT pg_advisory_xact_lock(" PG_ADD_LOCK_SQL ")")) {
+	if (lock_wait(d, PG_ADD_LOCK, "wait for the other adds")) {
 		pg_rollback(d);
 		return -1;
 	}

@@ -590,6 +590,33 @@ static void refuse(struct gate_refusal **ref, size_t *nref, const char *t,
 	log_error("gate refused: %s %s", t, x->reason);
 }
 
+/* @g without its interrupted runs (unless @o says to keep them), in
+ * @out (its runs array malloc'ed); how many were left out. */
+static size_t uninterrupted(const struct group *g, const struct gate_opts *o,
+			    struct group *out)
+{
+	size_t i;
+
+	*out = *g;
+	out->v = xcalloc(g->n + 1, sizeof(struct rep_run *));
+	out->n = 0;
+	for (i = 0; i < g->n; i++)
+		if (o->with_interrupted || !run_interrupted(g->v[i]))
+			out->v[out->n++] = g->v[i];
+	return g->n - out->n;
+}
+
+/* Say in @r's note how many interrupted runs of each side were left out. */
+static void interrupted_note(struct gate_row *r, size_t xa, size_t xb)
+{
+	size_t n = strlen(r->note);
+
+	if ((xa || xb) && n < sizeof(r->note))
+		snprintf(r->note + n, sizeof(r->note) - n,
+			 "%sleft out, cut short by a signal: %zu interrupted run%s of the baseline, %zu of the new runs (compare --with-interrupted gates them)",
+			 n ? "; " : "", xa, xa == 1 ? "" : "s", xb);
+}
+
 size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 		  const struct gate_opts *o, struct gate_row **out,
 		  struct gate_refusal **ref, size_t *nref)
@@ -652,9 +679,23 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 			continue;
 		}
 		used[hit] = true;
-		gate_row(&(*out)[n], ga[hit].v, ga[hit].n, gb[k].v, gb[k].n, o);
-		gate_notes(&(*out)[n], &ga[hit], &gb[k]);
-		n++;
+		{
+			struct group ua, ub;
+			size_t xa = uninterrupted(&ga[hit], o, &ua);
+			size_t xb = uninterrupted(&gb[k], o, &ub);
+
+			if (!ua.n || !ub.n) {
+				refuse(ref, nref, t, "has only interrupted runs %s (cut short by a signal: not gated; compare --with-interrupted gates them)",
+				       ua.n ? "among the new runs" : "in its baseline");
+			} else {
+				gate_row(&(*out)[n], ua.v, ua.n, ub.v, ub.n, o);
+				gate_notes(&(*out)[n], &ua, &ub);
+				interrupted_note(&(*out)[n], xa, xb);
+				n++;
+			}
+			free(ua.v);
+			free(ub.v);
+		}
 	}
 	for (i = 0; i < na; i++) {
 		if (used[i])

@@ -581,7 +581,8 @@ static unsigned line_of(const char *buf, size_t off)
 	return n;
 }
 
-static bool looks_json(const char *buf, size_t len)
+/* The first character of @buf after a byte order mark and blanks, or 0. */
+static char first_char(const char *buf, size_t len)
 {
 	size_t i = 0;
 
@@ -590,7 +591,22 @@ static bool looks_json(const char *buf, size_t len)
 		i = 3;
 	while (i < len && isspace((unsigned char)buf[i]))
 		i++;
-	return i < len && (buf[i] == '{' || buf[i] == '[');
+	return i < len ? buf[i] : '\0';
+}
+
+/* Does @s end with @suffix? */
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static bool looks_json(const char *buf, size_t len)
+{
+	char c = first_char(buf, len);
+
+	return c == '{' || c == '[';
 }
 
 #ifdef HAVE_CJSON
@@ -953,7 +969,11 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		}
 		if (!root) {
 			err = cJSON_GetErrorPtr();
-			if (quiet_unknown && !imp) {
+			/* in a directory, a text that is no JSON is skipped;
+			 * a JSON object or a .json file cut short or broken
+			 * is a result lost: said, an error */
+			if (quiet_unknown && !imp && first_char(buf, len) != '{' &&
+			    !has_suffix(c->path, ".json")) {
 				free(clean);
 				return 1;
 			}
@@ -1087,7 +1107,8 @@ static int import_file_buf(const char *name, const char *buf, size_t len,
 	c.o = o;
 	runs_init(&c.runs);
 	if (len == 0 || !buf) {
-		if (quiet_unknown)
+		/* in a directory: an empty result file is a result lost */
+		if (quiet_unknown && !has_suffix(name, ".json"))
 			return 1;
 		imp_error(&c, 0, "empty file");
 		return -1;

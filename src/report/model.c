@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonw.h"
 #include "report/model.h"
 
 static void oom(void)
@@ -49,6 +50,36 @@ char *xstrdup(const char *s)
 	if (!d)
 		oom();
 	return d;
+}
+
+char *utf8_cleaned(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, n, o = 0;
+	char *c;
+
+	for (i = 0; u && u[i]; i += n ? n : 1) {
+		n = utf8_seq_len(u + i);
+		if (!n && u[i] >= 0x80)
+			break;
+	}
+	if (!u || !u[i])
+		return NULL;
+	c = xmalloc(strlen(s) * 3 + 1);
+	for (i = 0; u[i]; i += n ? n : 1) {
+		n = utf8_seq_len(u + i);
+		if (n) {
+			memcpy(c + o, u + i, n);
+			o += n;
+		} else if (u[i] < 0x80) {
+			c[o++] = (char)u[i];
+		} else {
+			memcpy(c + o, "\xef\xbf\xbd", 3);
+			o += 3;
+		}
+	}
+	c[o] = '\0';
+	return c;
 }
 
 char *xasprintf(const char *fmt, ...)

@@ -311,6 +311,11 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* @s with each byte that is not part of a valid UTF-8 sequence as
+ * U+FFFD (malloc'ed), or NULL when @s is valid UTF-8 (or NULL): how a
+ * PostgreSQL history stores a text, and how selectors and stored texts
+ * are matched on either store. */
+char *utf8_cleaned(const char *s);
 /* asprintf that aborts on out of memory. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

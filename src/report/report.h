@@ -80,6 +80,10 @@ struct rtable {
  * "error", ...), or NULL for a complete run or an unknown status. */
 const char *run_note(const struct rep_run *r);
 
+/* Was @r cut short by a signal (status "interrupted")? The release gate
+ * leaves such runs out unless asked (gate_opts.with_interrupted). */
+bool run_interrupted(const struct rep_run *r);
+
 /* A run that says it has no sample (interrupted before its first): its
  * figures are no data, not zeros (its overrun count is not compared). */
 bool run_no_samples(const struct rep_run *r);
@@ -242,6 +246,10 @@ struct gate_opts {
 	bool metric[CMP_METRICS];	/* gated metrics */
 	double margin;			/* fraction of the baseline value */
 	int64_t unit_ns;		/* of the reasons: 1 or 1000 */
+	/* gate runs cut short by a signal (status "interrupted") too; by
+	 * default they are left out of either side (fewer samples, a
+	 * smaller max: they would lower the baseline and widen its noise) */
+	bool with_interrupted;
 };
 
 enum gate_verdict {
@@ -331,6 +339,11 @@ struct rdb;
  * Returns a static buffer, the environment's string, or NULL. */
 const char *rdb_default_path(void);
 
+/* Is there a history at @path to open (a file that exists, a URL: the
+ * server says), or a name rdb_open() refuses (said then)? False for
+ * NULL and a file that does not exist: no history yet. */
+bool rdb_exists(const char *path);
+
 /* @path for messages: a URL without its password (a static buffer), else
  * @path itself. */
 const char *rdb_shown(const char *path);
@@ -340,6 +353,15 @@ const char *rdb_shown(const char *path);
  * scheme ("postgresq://...", "mysql://..."). rdb_open() refuses these
  * too. */
 const char *rdb_name_check(const char *path);
+
+/*
+ * How long a writer waits for another one that holds the history (SQLite's
+ * write lock, PostgreSQL's add or schema lock) before it gives up with an
+ * error, nothing written: @ns >= 0 (0: not at all). Unset, the default is
+ * $RTLAT_DB_LOCK_TIMEOUT (seconds, or a time with a unit: 90s, 5m), else
+ * 60 s. After 1 s of waiting a note says who holds it, when known.
+ */
+void rdb_set_lock_timeout(int64_t ns);
 
 /* Is @s a PostgreSQL URL ("postgresql://..." or "postgres://...") rather
  * than a file name? */

@@ -213,6 +213,11 @@ const char *run_note(const struct rep_run *r)
 	return r->status;
 }
 
+bool run_interrupted(const struct rep_run *r)
+{
+	return r->status && !strcmp(r->status, "interrupted");
+}
+
 bool run_no_samples(const struct rep_run *r)
 {
 	return r->sum.has_samples && !r->sum.samples;
@@ -706,9 +711,24 @@ void csv_print(FILE *f, const struct rep_runs *rs, bool threads)
 
 /* ---- filters ---- */
 
+/* Does @s match the glob @pat (none: anything)? Both as a PostgreSQL
+ * history stores texts (utf8_cleaned()): a selector with bytes that are
+ * not UTF-8 matches the same runs on either store. */
 static bool glob_ok(const char *pat, const char *s)
 {
-	return !pat || (s && fnmatch(pat, s, 0) == 0);
+	char *cp, *cs;
+	bool ok;
+
+	if (!pat)
+		return true;
+	if (!s)
+		return false;
+	cp = utf8_cleaned(pat);
+	cs = utf8_cleaned(s);
+	ok = fnmatch(cp ? cp : pat, cs ? cs : s, 0) == 0;
+	free(cp);
+	free(cs);
+	return ok;
 }
 
 bool filter_empty(const struct filter *f)

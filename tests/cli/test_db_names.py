@@ -140,3 +140,46 @@ def test_sqlite_permission_says_why(tmp_path):
             "denied" in p.stderr, p.stderr
     finally:
         shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.mark.parametrize("url", ["postgress://postgres@127.0.0.1/x",
+                                 "postgresql:/x", "pgsql://h/db"])
+def test_report_and_compare_refuse_a_mistyped_env_url(tmp_path, url):
+    """A mistyped RTLAT_DB_URL: report and compare said "fill it with: rtlat
+    db add" as for an empty history; they refuse the name as db does."""
+    env = dict(os.environ, RTLAT_DB_URL=url)
+    for cmd in (["report"], ["compare", "board=a", "board=b"],
+                ["compare", "board=a", str(RUN)], ["db", "list"]):
+        p = subprocess.run([RTLAT] + cmd, capture_output=True, text=True,
+                           env=env, cwd=tmp_path)
+        assert p.returncode == 1, (cmd, p.stderr)
+        assert "%s: not a database URL" % url in p.stderr, (cmd, p.stderr)
+        assert "fill it" not in p.stderr and p.stderr.count("error:") == 1, \
+            (cmd, p.stderr)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _has_libpq():
+    p = subprocess.run([RTLAT, "db", "info", "--db", "postgresql://x@127.0.0.1:1/x"],
+                       capture_output=True, text=True)
+    return "needs libpq" not in p.stderr
+
+
+@pytest.mark.skipif(not _has_libpq(), reason="this rtlat is built without libpq")
+def test_connect_error_is_said_once(tmp_path):
+    """A history that cannot be reached: one error saying why, not a second
+    one after it ("selector picks no run", "cannot take the suite's
+    runs")."""
+    url = "postgresql://postgres@127.0.0.1:1/x"
+    for cmd in (["report", "--db", url], ["db", "list", "--db", url],
+                ["compare", "--db", url, "board=a", str(RUN)],
+                ["compare", "--gate", "--db", url, "board=a,baseline=yes", str(RUN)],
+                ["compare", "--db", url, "board=a", "board=b"],
+                ["suite", "-T", "1s", "--tests", "latency", "--loads", "none",
+                 "-q", "-o", str(tmp_path / "s"), "--db", url]):
+        p = subprocess.run([RTLAT] + cmd, capture_output=True, text=True,
+                           timeout=60)
+        assert p.returncode == 1, (cmd, p.stderr)
+        errors = [l for l in p.stderr.splitlines() if ": error: " in l]
+        assert len(errors) == 1 and "cannot connect" in errors[0], (cmd, p.stderr)
+    assert not (tmp_path / "s").exists()
