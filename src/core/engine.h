@@ -632,6 +632,9 @@ struct series_name {
 	uint64_t overruns;		/* running total */
 	bool any;
 	struct accum agg;		/* all samplers merged (for summaries) */
+	/* the one sampler series of this name, when it has one: agg is then
+	 * a copy of its total sharing the histograms (none allocated) */
+	const struct accum *agg_of;
 	struct ivstore iv;		/* aggregated interval series */
 };
 
