@@ -67,6 +67,11 @@ endif
 ifeq ($(STATIC),1)
 CFLAGS ?= -Os -g
 else
+# the default flags: the code off the samplers' path optimised for size too
+# (COLD_SRCS below)
+ifeq ($(origin CFLAGS),undefined)
+COLD_CFLAGS := -Os
+endif
 CFLAGS ?= -O2 -g
 endif
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
@@ -225,7 +230,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 # Objects depend on the flags they were built with: a stamp rewritten only
 # when the flags change (e.g. SANITIZE=, CFLAGS=) forces a rebuild.
 FLAGS_STAMP := $(O)/.flags
-FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(FULL_LDLIBS) \
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(FULL_LDLIBS) $(COLD_CFLAGS) \
 	$(if $(XENO_CONFIG),$(COBALT_RT) $(COBALT_MIXED) $(COBALT_KEPT))
 ifneq ($(MAKECMDGOALS),clean)
 $(shell mkdir -p $(O))
@@ -249,6 +254,18 @@ endif
 LAYERS := core tests tests/lib loads trace metrics output cmd
 LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+# What runs before or after a measurement, or beside it at a human's pace
+# (commands, output formats, metrics, set-up and checks): with the default
+# flags of the dynamic build optimised for size, since a measurement maps,
+# and mlockall() locks, all of it (issue 15). The samplers' path (engine,
+# accounting, waits, the tests), the loads (their work rates are figures)
+# and the host side (report speed) keep CFLAGS.
+COLD_SRCS := $(wildcard src/cmd/*.c src/output/*.c src/metrics/*.c) \
+	$(filter-out $(addprefix src/core/,engine.c accum.c histogram.c stats.c \
+	ring.c wait.c timeutil.c cobalt.c),$(wildcard src/core/*.c))
+ifneq ($(COLD_CFLAGS),)
+$(COLD_SRCS:%.c=$(O)/%.o) $(COLD_SRCS:%.c=$(O)/lean/%.o): EXTRA_CFLAGS += $(COLD_CFLAGS)
+endif
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
 BIN := $(O)/rtlat
