@@ -272,7 +272,7 @@ BIN := $(O)/rtlat
 # rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host and rtlat-trace take the
 # full object of their files instead of the lean one.
 HOST_LEAN := src/cmd/report.c src/cmd/db.c src/cmd/suite_gate.c
-TRACE_LEAN := src/trace/trace_tracefs.c
+TRACE_LEAN := src/trace/trace_tracefs.c src/trace/trace.c
 LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN)
 LEAN_OBJS := $(LEAN_SRCS:%.c=$(O)/lean/%.o)
 CORE_LIB := $(O)/librtlat-core.a

@@ -282,3 +282,28 @@ def test_locked_heap_within_its_budget(threads):
     assert heap <= budget, (heap, budget)
     # and the histograms are there: the budget is not loose by one
     assert heap >= nhist * HIST_KIB, heap
+
+
+def symbols(path):
+    p = subprocess.run(["nm", "--defined-only", str(path)],
+                       capture_output=True, text=True)
+    if p.returncode != 0 or "no symbols" in p.stderr:
+        pytest.skip("%s has no symbol table (stripped)" % path)
+    return {line.split()[-1] for line in p.stdout.splitlines()
+            if len(line.split()) >= 3}
+
+
+TRACE_ANALYSIS = ("tmatch_", "trace_gap_", "trace_irq_", "trace_start",
+                  "trace_summary", "trace_json", "tsrc_open_samplers")
+
+
+def test_measuring_binary_has_no_trace_analysis():
+    """--trace runs rtlat-trace in rtlat's place, so rtlat needs only the
+    option: the matching and analysis are not in the binary whose every
+    page a measurement locks (and are in rtlat-trace)."""
+    if not (BIN_DIR / "rtlat-trace").exists():
+        pytest.skip("built without libtracefs (no rtlat-trace): the trace "
+                    "says 'not built in' from rtlat itself")
+    assert sorted(s for s in symbols(RTLAT)
+                  if s.startswith(TRACE_ANALYSIS)) == []
+    assert "tmatch_init" in symbols(BIN_DIR / "rtlat-trace")
