@@ -1204,9 +1204,9 @@ void trace_json(const struct run *r, struct jw *w)
 	jw_obj_end(w);
 }
 
-/* --- the companion (engine.h) ----------------------------------------- */
-
 #endif /* !TRACE_IN_HELPER */
+
+/* --- the companion (engine.h) ----------------------------------------- */
 
 enum { OPT_TRACE = 0x400 };
 
