@@ -633,7 +633,8 @@ struct series_name {
 	bool any;
 	struct accum agg;		/* all samplers merged (for summaries) */
 	/* the one sampler series of this name, when it has one: agg is then
-	 * a copy of its total sharing the histograms (none allocated) */
+	 * a copy of its total sharing the histograms (none allocated), so
+	 * agg is made by engine_aggregate() only, never merged into */
 	const struct accum *agg_of;
 	struct ivstore iv;		/* aggregated interval series */
 };
