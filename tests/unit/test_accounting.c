@@ -433,9 +433,10 @@ static void test_aggregate_one_or_many(void **state)
 	(void)state;
 	for (ns = 1; ns <= 2; ns++) {
 		struct run r;
-		struct accum *a = &r.names[0].agg;
+		const struct accum *a;
 
 		memset(&r, 0, sizeof(r));
+		a = &r.names[0].agg;
 		engine_opts_init(&o, P, 99);
 		r.o = &o;
 		r.test = &fake_test;
