@@ -67,6 +67,11 @@ endif
 ifeq ($(STATIC),1)
 CFLAGS ?= -Os -g
 else
+# the default flags: the code off the samplers' path optimised for size too
+# (COLD_SRCS below)
+ifeq ($(origin CFLAGS),undefined)
+COLD_CFLAGS := -Os
+endif
 CFLAGS ?= -O2 -g
 endif
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
@@ -94,6 +99,24 @@ ifeq ($(STATIC),1)
 EXTRA_CFLAGS += -ffunction-sections -fdata-sections \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables
 EXTRA_LDFLAGS += -static -Wl,--gc-sections
+else
+# The dynamic build too (issue 15: mlockall() locks every page of the binary
+# a measurement maps, run or not): the unused dropped, no unwind tables
+# (nothing unwinds C frames; -g keeps debuggers' frames in .debug_frame;
+# sanitizer builds keep them for their reports), and the relative
+# relocations of the position-independent binary packed (DT_RELR) where
+# the linker and libc can.
+EXTRA_CFLAGS += -ffunction-sections -fdata-sections
+EXTRA_LDFLAGS += -Wl,--gc-sections
+ifeq ($(SANITIZE),)
+EXTRA_CFLAGS += -fno-asynchronous-unwind-tables -fno-unwind-tables
+endif
+ifneq ($(MAKECMDGOALS),clean)
+LD_RELR := $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c - -o /dev/null -Wl,-z,pack-relative-relocs -Wl,--fatal-warnings 2>/dev/null && echo y)
+endif
+ifeq ($(LD_RELR),y)
+EXTRA_LDFLAGS += -Wl,-z,pack-relative-relocs
+endif
 endif
 
 # Host-side libraries, compiled in when present (found with pkg-config).
@@ -207,7 +230,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 # Objects depend on the flags they were built with: a stamp rewritten only
 # when the flags change (e.g. SANITIZE=, CFLAGS=) forces a rebuild.
 FLAGS_STAMP := $(O)/.flags
-FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(FULL_LDLIBS) \
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(FULL_LDLIBS) $(COLD_CFLAGS) \
 	$(if $(XENO_CONFIG),$(COBALT_RT) $(COBALT_MIXED) $(COBALT_KEPT))
 ifneq ($(MAKECMDGOALS),clean)
 $(shell mkdir -p $(O))
@@ -231,13 +254,25 @@ endif
 LAYERS := core tests tests/lib loads trace metrics output cmd
 LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+# What runs before or after a measurement, or beside it at a human's pace
+# (commands, output formats, metrics, set-up and checks): with the default
+# flags of the dynamic build optimised for size, since a measurement maps,
+# and mlockall() locks, all of it (issue 15). The samplers' path (engine,
+# accounting, waits, the tests), the loads (their work rates are figures)
+# and the host side (report speed) keep CFLAGS.
+COLD_SRCS := $(wildcard src/cmd/*.c src/output/*.c src/metrics/*.c) \
+	$(filter-out $(addprefix src/core/,engine.c accum.c histogram.c stats.c \
+	ring.c wait.c timeutil.c cobalt.c),$(wildcard src/core/*.c))
+ifneq ($(COLD_CFLAGS),)
+$(COLD_SRCS:%.c=$(O)/%.o) $(COLD_SRCS:%.c=$(O)/lean/%.o): EXTRA_CFLAGS += $(COLD_CFLAGS)
+endif
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
 BIN := $(O)/rtlat
 # rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host and rtlat-trace take the
 # full object of their files instead of the lean one.
 HOST_LEAN := src/cmd/report.c src/cmd/db.c src/cmd/suite_gate.c
-TRACE_LEAN := src/trace/trace_tracefs.c
+TRACE_LEAN := src/trace/trace_tracefs.c src/trace/trace.c
 LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN)
 LEAN_OBJS := $(LEAN_SRCS:%.c=$(O)/lean/%.o)
 CORE_LIB := $(O)/librtlat-core.a

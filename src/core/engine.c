@@ -902,11 +902,32 @@ void engine_aggregate(struct run *r)
 	int i, j;
 
 	for (j = 0; j < r->nnames; j++)
-		accum_reset(&r->names[j].agg);
+		if (r->names[j].agg_of)
+			r->names[j].agg = *r->names[j].agg_of;
+		else
+			accum_reset(&r->names[j].agg);
 	for (i = 0; i < r->nsamplers; i++)
 		for (j = 0; j < r->s[i].nseries; j++)
-			accum_merge(&r->names[r->s[i].name_idx[j]].agg,
-				    &r->total[i][j]);
+			if (!r->names[r->s[i].name_idx[j]].agg_of)
+				accum_merge(&r->names[r->s[i].name_idx[j]].agg,
+					    &r->total[i][j]);
+}
+
+/* The series of name @j when only one sampler series has that name, else
+ * NULL. */
+static struct accum *name_only_series(struct run *r, int j)
+{
+	struct accum *one = NULL;
+	int i, k;
+
+	for (i = 0; i < r->nsamplers; i++)
+		for (k = 0; k < r->s[i].nseries; k++)
+			if (r->s[i].name_idx[k] == j) {
+				if (one)
+					return NULL;
+				one = &r->total[i][k];
+			}
+	return one;
 }
 
 /* The result status of a finished run (docs/result-schema.md). */
@@ -1190,9 +1211,14 @@ int engine_alloc(struct run *r)
 	if (!r->total || !r->iv || !r->thr)
 		return -ENOMEM;
 	for (j = 0; j < r->nnames; j++) {
-		e = accum_init(&r->names[j].agg, r->o);
-		if (e)
-			return e;
+		/* one sampler series of this name (one thread): its total is
+		 * the aggregate, 61 KiB of histogram less to lock */
+		r->names[j].agg_of = name_only_series(r, j);
+		if (!r->names[j].agg_of) {
+			e = accum_init(&r->names[j].agg, r->o);
+			if (e)
+				return e;
+		}
 		if (r->o->interval_rows) {
 			e = ivstore_init(&r->names[j].iv, r->o->interval_rows);
 			if (e)
@@ -1237,6 +1263,9 @@ int engine_alloc(struct run *r)
 				return e;
 		}
 	}
+	for (j = 0; j < r->nnames; j++)
+		if (r->names[j].agg_of)
+			r->names[j].agg = *r->names[j].agg_of;
 	return 0;
 }
 
@@ -1261,7 +1290,9 @@ void engine_free(struct run *r)
 		ring_free(&s->raw);
 	}
 	for (j = 0; j < r->nnames; j++) {
-		accum_free(&r->names[j].agg);
+		if (!r->names[j].agg_of)
+			accum_free(&r->names[j].agg);
+		r->names[j].agg_of = NULL;
 		ivstore_free(&r->names[j].iv);
 	}
 	free(r->total);

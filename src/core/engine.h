@@ -637,6 +637,10 @@ struct series_name {
 	uint64_t overruns;		/* running total */
 	bool any;
 	struct accum agg;		/* all samplers merged (for summaries) */
+	/* the one sampler series of this name, when it has one: agg is then
+	 * a copy of its total sharing the histograms (none allocated), so
+	 * agg is made by engine_aggregate() only, never merged into */
+	const struct accum *agg_of;
 	struct ivstore iv;		/* aggregated interval series */
 };
 

@@ -57,7 +57,9 @@ struct metrics_state {
 	uint64_t written_k;		/* r->next_k of the last file written */
 	bool written;
 	bool write_failed;		/* the last write failed (said once) */
-	struct http_server http;
+	/* --metrics-port only: its connections' buffers (64 KiB) are not
+	 * allocated, and locked, for a run that serves none */
+	struct http_server *http;
 	int64_t http_polled;		/* last http_poll(), CLOCK_MONOTONIC */
 };
 
@@ -360,7 +362,6 @@ static void mc_init(struct companion *c)
 
 	ms->port = -1;
 	ms->addr = "127.0.0.1";
-	http_init(&ms->http);
 }
 
 static int mc_opt(struct companion *c, const struct optdesc *d,
@@ -438,15 +439,20 @@ static int mc_start(struct companion *c, struct run *r, char *err, size_t len)
 
 	ms->r = r;
 	if (ms->port >= 0) {
-		if (http_listen(&ms->http, ms->addr, ms->port, "/metrics",
+		ms->http = malloc(sizeof(*ms->http));
+		if (!ms->http) {
+			snprintf(err, len, "--metrics-port: out of memory");
+			return -1;
+		}
+		if (http_listen(ms->http, ms->addr, ms->port, "/metrics",
 				OM_TYPE, http_body, ms, e, sizeof(e)) < 0) {
 			snprintf(err, len, "--metrics-port: %s", e);
 			return -1;
 		}
 		if (ms->port == 0)	/* the only way to learn the port */
-			log_note_always("metrics at %s", ms->http.url);
+			log_note_always("metrics at %s", ms->http->url);
 		else
-			log_note("metrics at %s", ms->http.url);
+			log_note("metrics at %s", ms->http->url);
 	}
 	if (ms->file && write_file(ms, r, true, err, len) < 0)
 		return -1;
@@ -477,10 +483,10 @@ static void mc_poll(struct companion *c, struct run *r, bool final)
 	/* idle, the listening socket is looked at every 100 ms (a system
 	 * call each time); while a connection is open, at every poll */
 	now = clock_now_ns(CLOCK_MONOTONIC);
-	if (ms->http.fd >= 0 &&
-	    (http_busy(&ms->http) || now - ms->http_polled >= HTTP_IDLE_POLL_NS)) {
+	if (ms->http && ms->http->fd >= 0 &&
+	    (http_busy(ms->http) || now - ms->http_polled >= HTTP_IDLE_POLL_NS)) {
 		ms->http_polled = now;
-		http_poll(&ms->http);
+		http_poll(ms->http);
 	}
 }
 
@@ -488,7 +494,8 @@ static void mc_stop(struct companion *c, struct run *r)
 {
 	struct metrics_state *ms = c->state;
 
-	http_close(&ms->http);
+	if (ms->http)
+		http_close(ms->http);
 }
 
 /* The final figures (rtlat_running 0). */
@@ -506,7 +513,11 @@ static void mc_release(struct companion *c, struct run *r)
 {
 	struct metrics_state *ms = c->state;
 
-	http_close(&ms->http);
+	if (ms->http) {
+		http_close(ms->http);
+		free(ms->http);
+		ms->http = NULL;
+	}
 }
 
 static const struct optdesc metrics_opts[] = {

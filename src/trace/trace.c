@@ -18,6 +18,19 @@
 #include "trace/trace_irq.h"
 #include "trace/trace_source.h"
 
+/*
+ * rtlat itself, when rtlat-trace is built (core/helper.h): --trace runs
+ * rtlat-trace in its place (tc_opt), so that the trace is never active
+ * here. Only the option and the result's "trace": null are compiled in:
+ * the matching and analysis (this file's, trace_gap's, trace_irq's,
+ * trace_match's) are not in the measuring binary, whose every page
+ * mlockall() locks (issue 15).
+ */
+#if defined(RTLAT_TRACE_HELPER) && !defined(HAVE_TRACEFS)
+#define TRACE_IN_HELPER 1
+#endif
+
+#ifndef TRACE_IN_HELPER
 #define NSER		(TM_NCOMP + 1)	/* the parts + the traced latency */
 #define SER_TOTAL	TM_NCOMP
 #define SLOTS		256		/* intervals awaiting display */
@@ -1191,6 +1204,8 @@ void trace_json(const struct run *r, struct jw *w)
 	jw_obj_end(w);
 }
 
+#endif /* !TRACE_IN_HELPER */
+
 /* --- the companion (engine.h) ----------------------------------------- */
 
 enum { OPT_TRACE = 0x400 };
@@ -1236,6 +1251,23 @@ static int tc_opt(struct companion *c, const struct optdesc *d,
 #endif
 	return 0;
 }
+
+#ifdef TRACE_IN_HELPER
+
+static void tc_json(struct companion *c, const struct run *r, struct jw *w)
+{
+	jw_null(w, "trace");
+}
+
+const struct companion_ops trace_companion = {
+	.name = "trace",
+	.state_size = sizeof(struct trace_state),
+	.opts = trace_opts,
+	.opt = tc_opt,
+	.json = tc_json,
+};
+
+#else /* !TRACE_IN_HELPER */
 
 static int tc_check(struct companion *c, const struct run *r, char *err,
 		    size_t len)
@@ -1404,3 +1436,5 @@ const struct companion_ops trace_companion = {
 	.col_values = tc_col_values,
 	.release = tc_release,
 };
+
+#endif /* !TRACE_IN_HELPER */

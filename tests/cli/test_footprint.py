@@ -229,3 +229,83 @@ def test_suite_gate_without_host_helper_says_so_before_any_run(tmp_path):
     assert p.returncode == 1
     assert "--db: rtlat-host is not installed" in p.stderr, p.stderr
     assert not out.exists()
+
+
+# A log-linear histogram's buckets (src/core/histogram.h: HIST_LL_BUCKETS
+# counters of 8 bytes), in KiB.
+HIST_KIB = (2 * 128 * (36 - 7 + 1) - 1) * 8 / 1024
+# The rest of a measuring rtlat's heap (the system description, rtlat
+# check's findings, option state, stdio) and of each further sampler (its
+# record ring, interval store): 64 and 40 KiB today, with room to grow
+# that a histogram (60 KiB) or the HTTP server of --metrics-port (64 KiB)
+# does not fit in.
+HEAP_REST_KIB = 100
+HEAP_PER_SAMPLER_KIB = 48
+
+
+def heap_kib(pid):
+    """Resident KiB of @pid's [heap] mapping (smaps)."""
+    rss, inside = 0, False
+    with open("/proc/%d/smaps" % pid) as f:
+        for line in f:
+            if re.match(r"[0-9a-f]+-[0-9a-f]+ ", line):
+                inside = line.rstrip().endswith("[heap]")
+            elif inside and line.startswith("Rss:"):
+                rss += int(line.split()[1])
+    return rss
+
+
+@needs_root
+@pytest.mark.skipif(SANITIZED, reason="a sanitized build keeps its own heap")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_locked_heap_within_its_budget(threads):
+    """What mlockall() locks of the heap is what the run has (issue 15):
+    per sampler two hand-over histograms and its total, one aggregate per
+    series name only when several samplers have that name (with one it is
+    that sampler's total), no HTTP server without --metrics-port. The
+    heap is locked and populated before the first sample, so its size is
+    the build's, not the machine's load."""
+    if threads > (os.cpu_count() or 1):
+        pytest.skip("needs %d CPUs" % threads)
+    p = subprocess.Popen([RTLAT, "cyclic", "-m", "-p", "80", "-i", "500",
+                          "-t", str(threads), "-a", "0,1" if threads > 1
+                          else "0", "-q", "-D", "2"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        wait_measuring(p, threads + 1)
+        heap = heap_kib(p.pid)
+    finally:
+        _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    nhist = 3 * threads + (1 if threads > 1 else 0)
+    budget = (nhist * HIST_KIB + HEAP_REST_KIB +
+              HEAP_PER_SAMPLER_KIB * (threads - 1))
+    assert heap <= budget, (heap, budget)
+    # and the histograms are there: the budget is not loose by one
+    assert heap >= nhist * HIST_KIB, heap
+
+
+def symbols(path):
+    p = subprocess.run(["nm", "--defined-only", str(path)],
+                       capture_output=True, text=True)
+    if p.returncode != 0 or "no symbols" in p.stderr:
+        pytest.skip("%s has no symbol table (stripped)" % path)
+    return {line.split()[-1] for line in p.stdout.splitlines()
+            if len(line.split()) >= 3}
+
+
+TRACE_ANALYSIS = ("tmatch_", "trace_gap_", "trace_irq_", "trace_start",
+                  "trace_summary", "trace_json", "tsrc_open_samplers")
+
+
+def test_measuring_binary_has_no_trace_analysis():
+    """--trace runs rtlat-trace in rtlat's place, so rtlat needs only the
+    option: the matching and analysis are not in the binary whose every
+    page a measurement locks (and are in rtlat-trace)."""
+    if not (BIN_DIR / "rtlat-trace").exists():
+        pytest.skip("built without libtracefs (no rtlat-trace): the trace "
+                    "says 'not built in' from rtlat itself")
+    assert sorted(s for s in symbols(RTLAT)
+                  if s.startswith(TRACE_ANALYSIS)) == []
+    assert "tmatch_init" in symbols(BIN_DIR / "rtlat-trace")

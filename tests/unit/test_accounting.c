@@ -419,6 +419,60 @@ static void test_span_merge_is_full_merge(void **state)
 	accum_free(&ref);
 }
 
+/*
+ * The per-name aggregate: with one sampler it is that sampler's total
+ * (its histograms shared, none allocated), at every aggregation; with
+ * two, the merge of both totals in histograms of its own.
+ */
+static void test_aggregate_one_or_many(void **state)
+{
+	struct engine_opts o;
+	int64_t p99;
+	int ns, i, k;
+
+	(void)state;
+	for (ns = 1; ns <= 2; ns++) {
+		struct run r;
+		const struct accum *a;
+
+		memset(&r, 0, sizeof(r));
+		a = &r.names[0].agg;
+		engine_opts_init(&o, P, 99);
+		r.o = &o;
+		r.test = &fake_test;
+		for (i = 0; i < ns; i++)
+			assert_non_null(engine_add_sampler(&r, i, 1, 99, 1,
+							   descs));
+		assert_int_equal(engine_alloc(&r), 0);
+		if (ns == 1) {
+			assert_ptr_equal(a->hist.count, r.total[0][0].hist.count);
+		} else {
+			assert_null(r.names[0].agg_of);
+			for (i = 0; i < ns; i++)
+				assert_ptr_not_equal(a->hist.count,
+						     r.total[i][0].hist.count);
+		}
+		/* twice: a second aggregation counts nothing twice */
+		for (k = 1; k <= 2; k++) {
+			for (i = 0; i < ns; i++) {
+				accum_add(&r.total[i][0], 1000 * (i + 1), 0, 0);
+				accum_add(&r.total[i][0], 3000 + i, 0, 1);
+				r.total[i][0].overruns++;
+			}
+			engine_aggregate(&r);
+			assert_int_equal(a->st.n, 2 * k * ns);
+			assert_int_equal(hist_total(&a->hist), 2 * k * ns);
+			assert_int_equal(a->overruns, k * ns);
+			assert_int_equal(a->st.min, 1000);
+			assert_int_equal(a->st.max, 3000 + ns - 1);
+			assert_true(hist_percentile(&a->hist, 100, a->st.min,
+						    a->st.max, &p99));
+			assert_int_equal(p99, 3000 + ns - 1);
+		}
+		engine_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_max_cycles_exact),
 		cmocka_unit_test(test_max_wakeups_exact),
 		cmocka_unit_test(test_span_merge_is_full_merge),
+		cmocka_unit_test(test_aggregate_one_or_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

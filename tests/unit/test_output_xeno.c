@@ -102,9 +102,9 @@ static void fake_init(struct fake *f, const struct output_ops *out,
 			a->overruns = 3;
 			for (k = 0; !no_samples && k < (int)(sizeof(v) / sizeof(v[0])); k++)
 				accum_add(a, v[k] * (j + 1), k, (uint64_t)k);
-			accum_merge(&f->r.names[j].agg, a);
 		}
 	}
+	engine_aggregate(&f->r);
 	for (j = 0; j < f->r.nnames; j++) {
 		struct series_name *nm = &f->r.names[j];
 
