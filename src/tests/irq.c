@@ -60,7 +60,8 @@ enum { S_LATENCY, S_TASK, S_KERNEL };
 #define IRQ_GRACE_NS (200 * NSEC_PER_MSEC)
 /* Receive timeout: how often a waiting task looks at the clock. */
 #define IRQ_POLL_NS (50 * NSEC_PER_MSEC)
-/* gpio, serial: t0 and deadline of the last stimuli, by number */
+/* t0 and deadline of the last stimuli, by number: the sender's own record
+ * (a net answer's copy of them is never trusted, only its number) */
 #define IRQ_T0_RING 4096
 /* serial: a byte not arrived this long after it was sent is lost */
 #define IRQ_LOST_NS (250 * NSEC_PER_MSEC)
@@ -124,8 +125,21 @@ static uint64_t shared64_load(const struct shared64 *s, uint64_t stale)
 
 struct irq_stim {
 	_Atomic uint32_t seq;		/* low 32 bits; 0 while written */
+	struct half64 full;		/* the whole number */
 	struct half64 t0, deadline;
 };
+
+/* --respond: a sender, and its events */
+struct irq_peer {
+	struct sockaddr_storage addr;
+	size_t len;
+	struct irq_track tr;
+	bool tracked;
+	int64_t last;			/* t2 of its last event served */
+};
+
+/* --respond: the senders accounted apart (more are stray) */
+#define IRQ_PEERS 16
 
 struct irq_test {
 	/* options */
@@ -141,7 +155,7 @@ struct irq_test {
 	bool is_serial;			/* --source serial:... */
 	bool baud_given;
 	struct irq_serial ser;
-	struct irq_stim *stim;		/* gpio, serial: IRQ_T0_RING entries */
+	struct irq_stim *stim;		/* IRQ_T0_RING entries (not --respond) */
 	struct irq_intr intr;
 	bool opened;
 	int cpu[2];			/* sender, receiver */
@@ -160,6 +174,10 @@ struct irq_test {
 	uint64_t stamp_refused;		/* served, t1 not in [t0, t2] */
 	int64_t refused_max;		/* the farthest outside, ns */
 	uint64_t foreign;		/* packets not of this run */
+	uint64_t stray;			/* net: answers of no stimulus sent;
+					 * --respond: of no sender's sequence */
+	struct irq_peer peers[IRQ_PEERS];	/* --respond */
+	int npeers;
 	bool tracked;
 };
 
@@ -365,8 +383,17 @@ static int irq_configure(void *priv, struct engine_opts *o)
 	}
 	t->mode = t->net.respond ? MODE_RESPOND :
 		  !strncmp(t->source, "net:", 4) ? MODE_HOST : MODE_LOCAL;
-	if (t->mode == MODE_HOST)
-		snprintf(t->net.host, sizeof(t->net.host), "%s", t->source + 4);
+	if (t->mode == MODE_HOST) {
+		const char *h = t->source + 4;
+		size_t n = strlen(h);
+
+		/* an IPv6 address as in a URL: net:[fe80::1%eth0] */
+		if (h[0] == '[' && n > 2 && h[n - 1] == ']')
+			snprintf(t->net.host, sizeof(t->net.host), "%.*s",
+				 (int)(n - 2), h + 1);
+		else
+			snprintf(t->net.host, sizeof(t->net.host), "%s", h);
+	}
 	return 0;
 }
 
@@ -475,7 +502,7 @@ static int irq_setup(struct run *r)
 	} else if (test_place_two(r, "sender", "receiver", t->cpu) < 0) {
 		return -1;
 	}
-	if (t->is_gpio || t->is_serial) {
+	if (t->mode != MODE_RESPOND) {
 		t->stim = calloc(IRQ_T0_RING, sizeof(*t->stim));
 		if (!t->stim) {
 			log_error("out of memory");
@@ -537,6 +564,20 @@ static void irq_teardown(struct run *r)
 
 /* ---- the sender ------------------------------------------------------- */
 
+/* Stimulus @seq sent at @t0 in the period @deadline, for the receiver's
+ * stim_lookup(). */
+static void stim_record(struct irq_test *t, uint64_t seq, int64_t t0,
+			int64_t deadline)
+{
+	struct irq_stim *st = &t->stim[seq % IRQ_T0_RING];
+
+	atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
+	half64_store(&st->full, seq);
+	half64_store(&st->t0, (uint64_t)t0);
+	half64_store(&st->deadline, (uint64_t)deadline);
+	atomic_store_explicit(&st->seq, (uint32_t)seq, memory_order_release);
+}
+
 static int irq_sender(struct sampler *s)
 {
 	struct run *r = s->run;
@@ -581,19 +622,10 @@ static int irq_sender(struct sampler *s)
 					      memory_order_release);
 		}
 		p.t0 = clock_now_ns(CLOCK_MONOTONIC);
-		if (t->stim) {
-			struct irq_stim *st = &t->stim[p.seq % IRQ_T0_RING];
-
-			atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
-			half64_store(&st->t0, (uint64_t)p.t0);
-			half64_store(&st->deadline, (uint64_t)p.deadline);
-			atomic_store_explicit(&st->seq, (uint32_t)p.seq,
-					      memory_order_release);
-			e = t->is_serial ? irq_serial_stimulus(&t->ser, p.seq) :
-			    irq_gpio_stimulus(&t->gpio);
-		} else {
-			e = irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
-		}
+		stim_record(t, p.seq, p.t0, p.deadline);
+		e = t->is_serial ? irq_serial_stimulus(&t->ser, p.seq) :
+		    t->is_gpio ? irq_gpio_stimulus(&t->gpio) :
+		    irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
 		if (wk.deadline >= r->t_measure) {
 			t->sent++;
 			shared64_store(&t->last_seq, p.seq);
@@ -676,10 +708,20 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 	if (s->nseries == 1)
 		return;
 	if (t->mode == MODE_HOST) {
-		if (task_ns != INT64_MIN) {
+		/* the responder's t2 - t1 is a part of the round trip, or
+		 * refused (forged, corrupted) */
+		if (task_ns != INT64_MIN && task_ns >= 0 && task_ns <= t2 - t0) {
 			sampler_add_same_cycle(s, 1, task_ns, deadline);
-		} else {
+		} else if (task_ns == INT64_MIN) {
 			t->no_stamp++;
+			sampler_overrun_same_cycle(s, 1, 1, deadline);
+		} else {
+			int64_t off = task_ns < 0 ? -task_ns :
+				      task_ns - (t2 - t0);
+
+			t->stamp_refused++;
+			if (off > t->refused_max)
+				t->refused_max = off;
 			sampler_overrun_same_cycle(s, 1, 1, deadline);
 		}
 	} else if (t1 != INT64_MIN && t1 >= t0 && t1 <= t2) {
@@ -702,20 +744,23 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 	}
 }
 
-/* gpio: t0 and the deadline of stimulus @seq, or INT64_MIN when it is no
- * longer (or not yet) in the ring */
+/* t0 and the deadline of stimulus @seq, or INT64_MIN when it is no longer
+ * (or not yet, or never) in the ring */
 static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
 			int64_t *deadline)
 {
 	struct irq_stim *st = &t->stim[seq % IRQ_T0_RING];
+	uint64_t full;
 
 	*t0 = *deadline = INT64_MIN;
 	if ((uint32_t)seq == 0 ||
 	    atomic_load_explicit(&st->seq, memory_order_acquire) != (uint32_t)seq)
 		return;
+	full = half64_load(&st->full);
 	*t0 = (int64_t)half64_load(&st->t0);
 	*deadline = (int64_t)half64_load(&st->deadline);
-	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != (uint32_t)seq)
+	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != (uint32_t)seq ||
+	    full != seq)
 		*t0 = *deadline = INT64_MIN;
 }
 
@@ -734,7 +779,7 @@ static int irq_receiver(struct sampler *s)
 	struct run *r = s->run;
 	struct irq_test *t = r->priv;
 	struct irq_pkt p;
-	int64_t t1, t2, t_last = r->t_measure, done_at = 0;
+	int64_t t0, t1, t2, deadline, t_last = r->t_measure, done_at = 0;
 	int e;
 
 	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
@@ -766,8 +811,17 @@ static int irq_receiver(struct sampler *s)
 		if (!atomic_load_explicit(&t->first_known,
 					  memory_order_acquire))
 			continue;	/* warm-up */
-		serve(s, t, p.seq, p.t0, t1, t2, p.deadline,
-		      t->mode == MODE_HOST ? p.task_ns : INT64_MIN, &t_last);
+		/* the packet is only a number: t0 and the deadline are the
+		 * sender's record of what it sent (an answer may be forged
+		 * or corrupted); a number of nothing outstanding is stray,
+		 * one already served or lost duplicate or late */
+		stim_lookup(t, p.seq, &t0, &deadline);
+		if (t0 != INT64_MIN && t0 <= t2)
+			serve(s, t, p.seq, t0, t1, t2, deadline,
+			      t->mode == MODE_HOST ? p.task_ns : INT64_MIN,
+			      &t_last);
+		else if (!t->tracked || !irq_track_old(&t->tr, p.seq))
+			t->stray++;
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
@@ -907,11 +961,62 @@ static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
 
 /* ---- the responder (--respond) ---------------------------------------- */
 
+/* The peer of address @from (of @fl bytes), a new one while there is room,
+ * or NULL. */
+static struct irq_peer *peer_of(struct irq_test *t,
+				const struct sockaddr_storage *from, size_t fl)
+{
+	int i;
+
+	for (i = 0; i < t->npeers; i++)
+		if (t->peers[i].len == fl && !memcmp(&t->peers[i].addr, from, fl))
+			return &t->peers[i];
+	if (t->npeers == IRQ_PEERS || fl > sizeof(t->peers[0].addr))
+		return NULL;
+	memcpy(&t->peers[t->npeers].addr, from, fl);
+	t->peers[t->npeers].len = fl;
+	return &t->peers[t->npeers++];
+}
+
+/*
+ * --respond: event @seq of peer @pe arrived at @t2. Each sender numbers its
+ * own events: each peer has its sequence, accounted apart (t->tr holds the
+ * sums). A number farther ahead than one event per microsecond since the
+ * peer's last one is no sender's (stray). Returns what it was, *@lost the
+ * events missing before it.
+ */
+static enum irq_ev peer_event(struct irq_test *t, struct irq_peer *pe,
+			      uint64_t seq, int64_t t2, uint64_t *lost)
+{
+	struct irq_track *tr = &pe->tr;
+	uint64_t served = tr->served, dup = tr->duplicate, late = tr->late;
+	enum irq_ev ev;
+
+	*lost = 0;
+	if (!pe->tracked) {
+		irq_track_init(tr, seq);
+		pe->tracked = true;
+	} else if (seq >= tr->next && seq - tr->next >
+		   (uint64_t)((t2 - pe->last) / NSEC_PER_USEC) + 64) {
+		t->stray++;
+		return IRQ_EV_BEFORE;
+	}
+	ev = irq_track_event(tr, seq, lost);
+	if (ev == IRQ_EV_SERVED)
+		pe->last = t2;
+	t->tr.served += tr->served - served;
+	t->tr.lost += *lost;
+	t->tr.duplicate += tr->duplicate - dup;
+	t->tr.late += tr->late - late;
+	return ev;
+}
+
 static int irq_responder(struct sampler *s)
 {
 	struct run *r = s->run;
 	struct irq_test *t = r->priv;
 	struct sockaddr_storage from;
+	struct irq_peer *pe;
 	struct irq_pkt p;
 	int64_t t1, t2, t_last = r->t_measure;
 	uint64_t lost;
@@ -942,21 +1047,22 @@ static int irq_responder(struct sampler *s)
 		}
 		p.flags |= IRQ_PKT_REPLY;
 		p.task_ns = t1 != INT64_MIN && t1 <= t2 ? t2 - t1 : INT64_MIN;
-		if (t1 != INT64_MIN && t1 > t2)
-			t->stamp_refused++;
-		else if (t1 == INT64_MIN)
-			t->no_stamp++;
 		e = irq_net_send(&t->net, t->net.tx, &p, &from, fl);
 		if (e)
 			t->send_errors++;	/* the sender counts it lost */
 		if (t2 < r->t_measure)
 			continue;
-		if (!t->tracked) {
-			irq_track_init(&t->tr, p.seq);
-			t->tracked = true;
-		}
-		if (irq_track_event(&t->tr, p.seq, &lost) != IRQ_EV_SERVED)
+		pe = peer_of(t, &from, fl);
+		if (!pe) {
+			t->stray++;	/* more senders than IRQ_PEERS */
 			continue;
+		}
+		if (peer_event(t, pe, p.seq, t2, &lost) != IRQ_EV_SERVED)
+			continue;
+		if (t1 != INT64_MIN && t1 > t2)
+			t->stamp_refused++;
+		else if (t1 == INT64_MIN)
+			t->no_stamp++;
 		sampler_overrun(s, 0, lost, t_last);
 		t_last = t2;
 		if (p.task_ns != INT64_MIN)
@@ -1127,6 +1233,9 @@ static void irq_figures(struct run *r, struct test_figs *f)
 		(long long)t->refused_max);
 	fig_num(f, "events.foreign_packets", "%llu",
 		(unsigned long long)t->foreign);
+	fig_num(f, "events.stray", "%llu", (unsigned long long)t->stray);
+	if (t->mode == MODE_RESPOND)
+		fig_num(f, "events.senders", "%d", t->npeers);
 	fig_num(f, "events.send_errors", "%llu",
 		(unsigned long long)t->send_errors);
 	fig_num(f, "events.sender_missed_periods", "%llu",
@@ -1135,8 +1244,8 @@ static void irq_figures(struct run *r, struct test_figs *f)
 
 static const struct test_line irq_lines[] = {
 	{ LINE_SUMMARY, false,
-	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} foreign packets, {events.send_errors} answers not sent]"
-	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.send_errors} send errors; the sender missed {events.sender_missed_periods} periods]" },
+	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} foreign packets, {events.stray} stray (of no sender's sequence), {events.send_errors} answers not sent; {events.senders} senders]"
+	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.stray} stray (of no stimulus sent), {events.send_errors} send errors; the sender missed {events.sender_missed_periods} periods]" },
 	{ 0, false, NULL },
 };
 

@@ -56,6 +56,10 @@ void irq_track_init(struct irq_track *t, uint64_t first);
  * the number of events missing before it (counted lost). */
 enum irq_ev irq_track_event(struct irq_track *t, uint64_t seq,
 			    uint64_t *lost);
+/* An event whose record is gone (or never was): if @seq is one of the
+ * measurement's already accounted (first <= seq < next), it is counted
+ * duplicate or late and true is returned; false: none of them (stray). */
+bool irq_track_old(struct irq_track *t, uint64_t seq);
 /* The measurement ended with @last the last event sent (@last < first: none
  * was sent): the events not seen are lost; returns how many. */
 uint64_t irq_track_end(struct irq_track *t, uint64_t last);

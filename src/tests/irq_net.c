@@ -210,6 +210,13 @@ static int udp_socket(int family, const char *bind_addr, int port,
 	}
 	memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
 	fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && ai->ai_family == AF_INET6 &&
+	    !(bind_addr && bind_addr[0])) {
+		int off = 0;
+
+		/* any address: IPv6 and IPv4 (as ::ffff:a.b.c.d) */
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+	}
 	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, ai->ai_addrlen) < 0) {
 		e = errno;
 		snprintf(err, len, "%s: cannot bind UDP %s port %d: %s%s", what,
@@ -391,9 +398,15 @@ int irq_net_open(struct irq_net *n, char *err, size_t len)
 		return open_local(n, err, len);
 	if (n->respond) {
 		snprintf(what, sizeof(what), "--respond");
-		n->rx = udp_socket(strchr(n->bind, ':') ? AF_INET6 : AF_INET,
+		/* any address: an IPv6 socket that takes IPv4 too, else
+		 * (a kernel without IPv6) an IPv4 one */
+		n->rx = udp_socket(!n->bind[0] || strchr(n->bind, ':') ?
+				   AF_INET6 : AF_INET,
 				   n->bind[0] ? n->bind : NULL, n->port, err,
 				   len, what);
+		if (n->rx < 0 && !n->bind[0])
+			n->rx = udp_socket(AF_INET, NULL, n->port, err, len,
+					   what);
 		if (n->rx < 0)
 			return -1;
 		n->tx = n->rx;

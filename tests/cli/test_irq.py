@@ -360,6 +360,135 @@ def test_host_without_responder_counts_lost(tmp_path, veth_pair):
     assert why in load(hj)["warnings"]
 
 
+ASAN = os.environ.get("RTLAT_ASAN")
+FORGER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "irq_forger.py")
+
+
+def test_host_distrusts_forged_answers(tmp_path, veth_pair):
+    """A forged responder (irq_forger.py: altered t0/deadline/task_ns,
+    numbers not sent, int64 extremes, garbage, duplicates, no answer):
+    t0 and the deadline are the sender's own, the answer only names the
+    event; sent = served + lost holds, the forgeries are counted stray,
+    duplicate, foreign or refused, and the sanitized build reports no
+    undefined behaviour (signed overflow)."""
+    binary = ASAN if ASAN and os.access(ASAN, os.X_OK) else RTLAT
+    hj = tmp_path / "host.json"
+    forger = subprocess.Popen(
+        ["ip", "netns", "exec", NS[0], "/usr/bin/python3", FORGER,
+         veth_pair, "4770"], stdout=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=default_signals)
+    try:
+        time.sleep(0.5)
+        env = dict(os.environ, UBSAN_OPTIONS="halt_on_error=1:exitcode=98",
+                   ASAN_OPTIONS="detect_leaks=1:exitcode=99")
+        host = subprocess.run(
+            ["ip", "netns", "exec", NS[1], binary, "irq", "--source",
+             "net:" + veth_pair, "-T", "2", "--warmup", "200ms",
+             "--json", str(hj)], capture_output=True, text=True,
+            timeout=120, env=env)
+    finally:
+        forger.terminate()
+        forger.communicate(timeout=10)
+    assert "runtime error:" not in host.stderr, host.stderr[-3000:]
+    assert "Sanitizer" not in host.stderr, host.stderr[-3000:]
+    assert host.returncode == 0, host.stderr[-3000:]
+    d = load(hj)
+    ev = check_accounting(d, ("round_trip", "kernel_to_task"))
+    # half the numbers (k % 8 in 0, 1, 5, 7) get an answer that names them
+    assert 0 < ev["served"] <= ev["sent"] // 2 + 4
+    assert ev["lost"] >= ev["sent"] // 2 - 4
+    # k = 2, 3 and the answers 1000 ahead: of nothing sent
+    assert ev["stray"] >= ev["sent"]
+    assert ev["duplicate"] >= ev["sent"] // 8 - 2           # k = 5
+    assert ev["foreign_packets"] >= ev["sent"] // 8 - 2     # k = 4
+    # k = 1 and 7: the responder's t2 - t1 out of the round trip, refused
+    assert ev["kernel_stamp_refused"] >= 2 * (ev["sent"] // 8) - 4
+    s = d["summary"]
+    # t0 is the sender's: every round trip is a real one, none of
+    # the forged t0 (0, INT64_MIN + 1) shows
+    assert 0 < s["round_trip"]["min_ns"] <= s["round_trip"]["max_ns"] \
+        < 10 ** 10
+    # the responder's part is never more than the whole
+    assert s["kernel_to_task"]["samples"] == 0 or \
+        0 <= s["kernel_to_task"]["max_ns"] <= s["round_trip"]["max_ns"]
+    assert "%d stray (of no stimulus sent)" % ev["stray"] in host.stdout
+
+
+def test_respond_accounts_each_sender(tmp_path, veth_pair):
+    """Two senders against one responder: each numbers its own events;
+    the responder accounts them apart (one sequence for both would make
+    half of them duplicates or late, and gaps lost)."""
+    rj = tmp_path / "resp.json"
+    resp = in_ns(NS[0], ["irq", "--respond=" + veth_pair, "--warmup",
+                         "100ms", "--json", rj])
+    try:
+        wait_warming_up(resp)
+        hosts = [in_ns(NS[1], ["irq", "--source", "net:" + veth_pair,
+                               "-T", "2", "--warmup", "200ms", "-p", p,
+                               "--json", tmp_path / ("h%d.json" % i)])
+                 for i, p in enumerate(("1000", "700"))]
+        for h in hosts:
+            out, err = h.communicate(timeout=60)
+            assert h.returncode == 0, err
+    finally:
+        os.kill(resp.pid, signal.SIGINT)
+        rout, rerr = resp.communicate(timeout=30)
+    assert resp.returncode == 0, rerr
+    served = 0
+    for i in range(2):
+        ev = check_accounting(load(tmp_path / ("h%d.json" % i)),
+                              ("round_trip", "kernel_to_task"))
+        assert ev["served"] > 0 and ev["stray"] == 0
+        served += ev["served"]
+    rev = load(rj)["test_data"]["events"]
+    assert rev["senders"] == 2
+    assert rev["served"] + rev["lost"] == rev["sent"]
+    assert rev["duplicate"] == 0 and rev["late"] == 0 and rev["stray"] == 0
+    # both senders' measurements lie in the responder's
+    assert rev["served"] >= served
+    assert "2 senders" in rout
+
+
+@needs_root
+@pytest.mark.parametrize("resp_addr", [None, "::1"])
+def test_respond_ipv6(tmp_path, resp_addr):
+    """--respond over IPv6 (a namespace of the test's with only its
+    loopback): to ::1 (net:[::1] and net:::1); --respond without an address
+    takes IPv4 senders on the same socket too."""
+    ns = "rtlat-test-v6"
+    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    ip("netns", "add", ns)
+    try:
+        ip("-n", ns, "link", "set", "lo", "up")
+        rj = tmp_path / "resp.json"
+        resp = in_ns(ns, ["irq", "--respond" + ("=" + resp_addr
+                                                 if resp_addr else ""),
+                          "--warmup", "100ms", "--json", rj])
+        hosts = ["net:[::1]", "net:::1"] + \
+            ([] if resp_addr else ["net:127.0.0.1"])
+        try:
+            wait_warming_up(resp)
+            for i, src in enumerate(hosts):
+                h = in_ns(ns, ["irq", "--source", src, "-T", "1",
+                               "--warmup", "100ms", "--json",
+                               tmp_path / ("h%d.json" % i)])
+                out, err = h.communicate(timeout=60)
+                assert h.returncode == 0, err
+                ev = check_accounting(load(tmp_path / ("h%d.json" % i)),
+                                      ("round_trip", "kernel_to_task"))
+                assert ev["served"] > 0, src
+        finally:
+            os.kill(resp.pid, signal.SIGINT)
+            rout, rerr = resp.communicate(timeout=30)
+        assert resp.returncode == 0, rerr
+        rev = load(rj)["test_data"]["events"]
+        assert rev["senders"] == len(hosts)
+        assert rev["served"] > 0
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
 # ---- errors ----------------------------------------------------------
 
 
