@@ -96,6 +96,12 @@ int irq_intr_describe(const char *root, int irq, struct irq_intr *in,
 /* The first interrupt whose actions in ROOT/proc/interrupts contain
  * @pattern, or -1. */
 int irq_intr_find(const char *root, const char *pattern);
+/* The receive queue's interrupt of network device @dev (an interface,
+ * "eth0", or its device, "virtio2") in ROOT/proc/interrupts: the first of
+ * its interrupts named for receiving ("virtio2-input.0", "eth0-rx-0",
+ * "eth0-TxRx-0"), else the first that is not its configuration interrupt
+ * ("virtio2-config"), else -1. */
+int irq_intr_find_queue(const char *root, const char *dev);
 /* The header line of @in ("IRQ 24 (ACPI:Ged), thread irq/24-ACPI:Ged fifo
  * 50 CPU 0, affinity 0-1"), or its reason for none. */
 void irq_intr_line(const struct irq_intr *in, char *buf, size_t len);

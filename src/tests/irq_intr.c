@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,68 @@ int irq_intr_find(const char *root, const char *pattern)
 	char unused[8];
 
 	return intr_scan(root, -1, pattern, unused, sizeof(unused));
+}
+
+/* Does @actions name device @dev ("virtio1" in "virtio1-input.0", not in
+ * "virtio10-input.0")? The rest after it into *@rest. */
+static bool names_dev(const char *actions, const char *dev, const char **rest)
+{
+	const char *p = actions;
+	size_t n = strlen(dev);
+
+	while (n && (p = strstr(p, dev))) {
+		if ((p == actions || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n])) {
+			*rest = p + n;
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+/* "rx" or "input" in @s, any case: a receive queue's name. */
+static bool names_rx(const char *s)
+{
+	char low[128];
+	size_t i;
+
+	for (i = 0; s[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	low[i] = '\0';
+	return strstr(low, "rx") || strstr(low, "input");
+}
+
+int irq_intr_find_queue(const char *root, const char *dev)
+{
+	char path[512], line[1024], act[256], *rest;
+	const char *tail;
+	int ncpu, n, rx = -1, other = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	ncpu = intr_ncpu(line);
+	while (rx < 0 && fgets(line, sizeof(line), f)) {
+		n = intr_line(line, ncpu, &rest);
+		if (n < 0)
+			continue;
+		intr_actions(rest, act, sizeof(act));
+		if (!names_dev(act, dev, &tail))
+			continue;
+		if (names_rx(tail))
+			rx = n;
+		else if (other < 0 && !strstr(tail, "config"))
+			other = n;
+	}
+	fclose(f);
+	return rx >= 0 ? rx : other;
 }
 
 /* ROOT/proc/PID/stat: processor (field 39), rt_priority (40), policy (41). */

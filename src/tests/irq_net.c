@@ -594,13 +594,13 @@ void irq_net_intr(const struct irq_net *n, struct irq_intr *in)
 	}
 	link[l] = '\0';
 	/* the NIC's queue interrupts are named after the interface or its
-	 * device ("eth0-rx-0", "virtio0-input.0") */
-	in->irq = irq_intr_find("", n->ifname);
+	 * device ("eth0-rx-0", "virtio0-input.0"; not "virtio0-config") */
+	in->irq = irq_intr_find_queue("", n->ifname);
 	if (in->irq < 0) {
 		const char *base = strrchr(link, '/');
 
 		base = base ? base + 1 : link;
-		in->irq = irq_intr_find("", base);
+		in->irq = irq_intr_find_queue("", base);
 	}
 	if (in->irq < 0)
 		snprintf(in->why, sizeof(in->why),
@@ -608,6 +608,6 @@ void irq_net_intr(const struct irq_net *n, struct irq_intr *in)
 			 n->ifname);
 	else
 		snprintf(in->why, sizeof(in->why),
-			 "the first interrupt of %s (a NIC may have one per queue: --irq N names another)",
+			 "the first receive queue interrupt of %s (a NIC may have one per queue: --irq N names another)",
 			 n->ifname);
 }

@@ -489,6 +489,54 @@ def test_respond_ipv6(tmp_path, resp_addr):
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
+def virtio_nic():
+    """(interface, IPv4 address, device, its receive queue IRQ, its config
+    IRQ) of a virtio NIC of this machine, or skip."""
+    for ifname in sorted(os.listdir("/sys/class/net")):
+        try:
+            dev = os.path.basename(os.readlink(
+                "/sys/class/net/%s/device" % ifname))
+        except OSError:
+            continue
+        if not dev.startswith("virtio"):
+            continue
+        addr = subprocess.run(["ip", "-4", "-o", "addr", "show", ifname],
+                              capture_output=True, text=True).stdout.split()
+        if "inet" not in addr:
+            continue
+        irqs = {}
+        with open("/proc/interrupts") as f:
+            for line in f:
+                name = line.split()[-1]
+                if name.startswith(dev + "-"):
+                    irqs.setdefault(name[len(dev) + 1:].split(".")[0],
+                                    int(line.split(":")[0]))
+        if "input" in irqs and "config" in irqs:
+            return (ifname, addr[addr.index("inet") + 1].split("/")[0], dev,
+                    irqs["input"], irqs["config"])
+    pytest.skip("no virtio NIC with an IPv4 address and its config and "
+                "input interrupts here")
+
+
+def test_respond_virtio_takes_the_receive_queue(tmp_path):
+    """--respond on a virtio NIC: its interrupt is the receive queue's
+    (virtioN-input.0), not the configuration interrupt listed before it."""
+    ifname, addr, dev, rx, config = virtio_nic()
+    js = tmp_path / "r.json"
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((addr, 0))
+    port = s.getsockname()[1]
+    s.close()
+    r = run(["irq", "--respond=" + addr, "--port", port, "-T", "1",
+             "--warmup", "0", "--json", js] +
+            ([] if is_root() else ["--policy", "other", "--no-mlock"]))
+    assert r.returncode == 0, r.stderr
+    it = load(js)["test_data"]["interrupt"]
+    assert it["irq"] == rx != config
+    assert it["name"].startswith(dev + "-input")
+    assert "== Interrupt: IRQ %d (%s-input" % (rx, dev) in r.stdout
+
+
 # ---- errors ----------------------------------------------------------
 
 
