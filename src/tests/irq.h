@@ -80,6 +80,8 @@ struct irq_intr {
 	bool prio_set, cpu_set;
 	int old_policy, old_prio;
 	char old_affinity[64];
+	bool recorded;			/* in the interrupt's record (irq_intr.c) */
+	pid_t owner;			/* the run that holds it there */
 	pid_t guard;			/* restores if rtlat is killed */
 	int guard_fd;			/* its pipe, -1 */
 };

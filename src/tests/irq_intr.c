@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -345,22 +347,186 @@ void irq_intr_line(const struct irq_intr *in, char *buf, size_t len)
 		snprintf(buf + o, len - o, "; %s", in->why);
 }
 
-static void restore_now(struct irq_intr *in)
+/*
+ * Overlapping runs that change one interrupt: a record per interrupt,
+ * IRQ_RECORD_DIR/irq-N, under an flock(), holds what was there before the
+ * first of them changed it and the pids of the runs that hold a change.
+ * A run adds itself when it changes something and, when it ends (or its
+ * guard, when it was killed), takes itself and the dead out: the last one
+ * out puts the first one's saved values back and removes the record;
+ * the others leave the interrupt as it is (another run still measures
+ * with it). A record whose holders are all dead (the guard could not
+ * restore) keeps its saved values: the next run restores them at its end.
+ * Without the directory (not root), each run restores its own.
+ */
+#define IRQ_RECORD_DIR "/run/rtlat"
+#define IRQ_RECORD_MAX 64
+
+struct irq_record {
+	pid_t holder[IRQ_RECORD_MAX];
+	int nholders;
+	bool prio_saved, cpu_saved;
+	pid_t thread;
+	int policy, prio;
+	char affinity[64];
+};
+
+/* The record of @irq opened and locked (created empty): fd, or -1. */
+static int record_lock(int irq)
+{
+	char path[128];
+	int fd;
+
+	if (mkdir(IRQ_RECORD_DIR, 0755) < 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), IRQ_RECORD_DIR "/irq-%d", irq);
+	for (;;) {
+		struct stat a, b;
+
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -1;
+		while (flock(fd, LOCK_EX) < 0)
+			if (errno != EINTR) {
+				close(fd);
+				return -1;
+			}
+		/* the last one out removed it meanwhile: the new one */
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+		    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
+	}
+}
+
+/* Read the record of @fd, the dead holders left out. */
+static void record_read(int fd, struct irq_record *rec)
+{
+	char buf[2048], *line, *save = NULL;
+	ssize_t n;
+
+	memset(rec, 0, sizeof(*rec));
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int a, b, c;
+		char aff[64];
+
+		if (sscanf(line, "holder %d", &a) == 1 && a > 0 &&
+		    rec->nholders < IRQ_RECORD_MAX &&
+		    (kill(a, 0) == 0 || errno != ESRCH))
+			rec->holder[rec->nholders++] = a;
+		else if (sscanf(line, "prio %d %d %d", &a, &b, &c) == 3) {
+			rec->prio_saved = true;
+			rec->thread = a;
+			rec->policy = b;
+			rec->prio = c;
+		} else if (sscanf(line, "affinity %63s", aff) == 1) {
+			rec->cpu_saved = true;
+			snprintf(rec->affinity, sizeof(rec->affinity), "%s", aff);
+		}
+	}
+}
+
+static void record_write(int fd, const struct irq_record *rec)
+{
+	char buf[2048];
+	size_t o = 0;
+	int i;
+
+	o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+			      "# rtlat irq: the interrupt before the runs that hold it changed it\n");
+	for (i = 0; i < rec->nholders && o < sizeof(buf); i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "holder %d\n",
+				      (int)rec->holder[i]);
+	if (rec->prio_saved && o < sizeof(buf))
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				      "prio %d %d %d\n", (int)rec->thread,
+				      rec->policy, rec->prio);
+	if (rec->cpu_saved && o < sizeof(buf))
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				      "affinity %s\n", rec->affinity);
+	if (o > sizeof(buf))
+		o = sizeof(buf);
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, o, 0) < 0)
+		o = 0;	/* the next run finds it empty */
+}
+
+static void record_unlock(int fd)
+{
+	close(fd);	/* drops the lock */
+}
+
+/* @pid holds a change of the record */
+static void record_hold(struct irq_record *rec, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < rec->nholders; i++)
+		if (rec->holder[i] == pid)
+			return;
+	if (rec->nholders < IRQ_RECORD_MAX)
+		rec->holder[rec->nholders++] = pid;
+}
+
+static void put_prio(pid_t thread, int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	sched_setscheduler(thread, policy, &sp);
+}
+
+static void put_affinity(int irq, const char *list)
 {
 	char path[128];
 
-	if (in->prio_set) {
-		struct sched_param sp = { .sched_priority = in->old_prio };
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
+	write_str(path, list);
+}
 
-		sched_setscheduler(in->thread, in->old_policy, &sp);
-		in->prio_set = false;
+static void restore_now(struct irq_intr *in)
+{
+	struct irq_record rec;
+	char path[128];
+	int fd, i;
+
+	if (!in->prio_set && !in->cpu_set)
+		return;
+	fd = in->recorded ? record_lock(in->irq) : -1;
+	if (fd < 0) {
+		/* no record: what this run changed */
+		if (in->prio_set)
+			put_prio(in->thread, in->old_policy, in->old_prio);
+		if (in->cpu_set)
+			put_affinity(in->irq, in->old_affinity);
+		in->prio_set = in->cpu_set = false;
+		return;
 	}
-	if (in->cpu_set) {
-		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list",
-			 in->irq);
-		write_str(path, in->old_affinity);
-		in->cpu_set = false;
+	record_read(fd, &rec);
+	for (i = 0; i < rec.nholders; i++)
+		if (rec.holder[i] == in->owner) {
+			rec.holder[i] = rec.holder[--rec.nholders];
+			break;
+		}
+	if (rec.nholders) {
+		record_write(fd, &rec);	/* another run still holds it */
+	} else {
+		if (rec.prio_saved)
+			put_prio(rec.thread, rec.policy, rec.prio);
+		if (rec.cpu_saved)
+			put_affinity(in->irq, rec.affinity);
+		if (!rec.prio_saved && in->prio_set)
+			put_prio(in->thread, in->old_policy, in->old_prio);
+		if (!rec.cpu_saved && in->cpu_set)
+			put_affinity(in->irq, in->old_affinity);
+		snprintf(path, sizeof(path), IRQ_RECORD_DIR "/irq-%d", in->irq);
+		/* a run waiting for the lock on it meanwhile sees it gone
+		 * and opens a new one (record_lock()) */
+		unlink(path);
 	}
+	record_unlock(fd);
+	in->prio_set = in->cpu_set = false;
 }
 
 /*
@@ -418,6 +584,8 @@ int irq_intr_guard(struct irq_intr *in, char *err, size_t len)
 int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 {
 	struct sched_param sp = { .sched_priority = prio };
+	struct irq_record rec;
+	int fd, e;
 
 	if (in->irq < 0) {
 		snprintf(err, len, "--irq-prio: no interrupt to set (%s)",
@@ -431,11 +599,31 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 	}
 	in->old_policy = in->policy;
 	in->old_prio = in->prio;
+	fd = record_lock(in->irq);
+	if (fd >= 0)
+		record_read(fd, &rec);
 	if (sched_setscheduler(in->thread, SCHED_FIFO, &sp) < 0) {
+		e = errno;
+		if (fd >= 0)
+			record_unlock(fd);
 		snprintf(err, len, "--irq-prio %d: cannot set the priority of %s (pid %d): %s%s",
-			 prio, in->tname, (int)in->thread, strerror(errno),
-			 errno == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
+			 prio, in->tname, (int)in->thread, strerror(e),
+			 e == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
 		return -1;
+	}
+	if (fd >= 0) {
+		/* the first run's values stay the ones to restore */
+		if (!rec.prio_saved || rec.thread != in->thread) {
+			rec.prio_saved = true;
+			rec.thread = in->thread;
+			rec.policy = in->old_policy;
+			rec.prio = in->old_prio;
+		}
+		in->owner = getpid();
+		record_hold(&rec, in->owner);
+		record_write(fd, &rec);
+		record_unlock(fd);
+		in->recorded = true;
 	}
 	in->prio_set = true;
 	in->policy = SCHED_FIFO;
@@ -446,8 +634,9 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 		     size_t len)
 {
+	struct irq_record rec;
 	char path[128];
-	int e;
+	int fd, e;
 
 	if (in->irq < 0) {
 		snprintf(err, len, "--irq-cpu: no interrupt to set (%s)",
@@ -458,7 +647,23 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 		 in->irq);
 	snprintf(in->old_affinity, sizeof(in->old_affinity), "%s",
 		 in->affinity);
+	fd = record_lock(in->irq);
+	if (fd >= 0)
+		record_read(fd, &rec);
 	e = write_str(path, cpus);
+	if (fd >= 0 && !e) {
+		if (!rec.cpu_saved && in->old_affinity[0]) {
+			rec.cpu_saved = true;
+			snprintf(rec.affinity, sizeof(rec.affinity), "%s",
+				 in->old_affinity);
+		}
+		in->owner = getpid();
+		record_hold(&rec, in->owner);
+		record_write(fd, &rec);
+		in->recorded = true;
+	}
+	if (fd >= 0)
+		record_unlock(fd);
 	if (e) {
 		snprintf(err, len, "--irq-cpu %s: cannot set the affinity of IRQ %d (%s): %s%s",
 			 cpus, in->irq, path, strerror(-e),

@@ -251,6 +251,48 @@ def test_irq_prio_and_cpu_restored(tmp_path, how):
 
 
 @needs_root
+@pytest.mark.parametrize("first_out", ["first", "second"])
+def test_overlapping_runs_restore_the_original(tmp_path, first_out):
+    """Two overlapping runs change one interrupt (--irq-prio, --irq-cpu):
+    while one of them still runs it keeps its setting, and when the last
+    one ends the interrupt is as before the first (each run restoring
+    what it found would leave the first one's change behind)."""
+    need_cpus(2)
+    irq, pid = irq_thread()
+    old, old_aff = sched_of(pid), affinity_of(irq)
+    prios = [p for p in (61, 62, 63) if p != old[1]][:2]
+    affs = ["1", "0"] if old_aff != "1" else ["0", "1"]
+    if affs[1] == old_aff:
+        affs[1] = "0-1"
+
+    def one(i, secs):
+        return start(["irq", "--irq", irq, "--irq-prio", prios[i],
+                      "--irq-cpu", affs[i], "--warmup", "100ms", "-T", secs],
+                     preexec_fn=default_signals)
+    a = one(0, 2 if first_out == "first" else 4)
+    wait_warming_up(a)
+    time.sleep(0.3)
+    b = one(1, 4 if first_out == "first" else 1)
+    wait_warming_up(b)
+    time.sleep(0.3)
+    assert sched_of(pid) == (os.SCHED_FIFO, prios[1])
+    first, last = (a, b) if first_out == "first" else (b, a)
+    first.communicate(timeout=30)
+    assert first.returncode == 0
+    assert wait_session_empty(first.pid) == []
+    # the other one still measures: the interrupt is left as it is
+    assert last.poll() is None
+    assert sched_of(pid) == (os.SCHED_FIFO, prios[1])
+    assert affinity_of(irq) == affs[1]
+    last.communicate(timeout=30)
+    assert last.returncode == 0
+    assert wait_session_empty(last.pid) == []
+    assert sched_of(pid) == old
+    assert affinity_of(irq) == old_aff
+    assert not os.path.exists("/run/rtlat/irq-%d" % irq)
+
+
+@needs_root
 def test_irq_thread_in_header_and_result(tmp_path):
     irq, pid = irq_thread()
     policy, prio = sched_of(pid)
