@@ -1321,6 +1321,8 @@ static void irq_json(struct run *r, struct jw *w)
 		jw_str(w, "name", in->name);
 		jw_str(w, "affinity", in->affinity);
 		jw_str(w, "effective_affinity", in->effective);
+		jw_bool(w, "effective_affinity_pending",
+			irq_intr_move_pending(in));
 	} else {
 		jw_null(w, "irq");
 	}

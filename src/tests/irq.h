@@ -108,6 +108,9 @@ int irq_intr_find_queue(const char *root, const char *dev);
  * 50 CPU 0, affinity 0-1"), or its reason for none. */
 void irq_intr_line(const struct irq_intr *in, char *buf, size_t len);
 
+/* After --irq-cpu: the effective affinity is not (yet) within the new one
+ * (the kernel moves some interrupts only when they next arrive). */
+bool irq_intr_move_pending(const struct irq_intr *in);
 /* --irq-prio: run the thread at SCHED_FIFO @prio; --irq-cpu: the
  * interrupt's affinity @cpus ("1", "0-1"). Each saves what it changes.
  * 0, or -1 with @err. */

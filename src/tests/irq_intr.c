@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cpulist.h"
 #include "core/rtsetup.h"
 #include "tests/irq.h"
 
@@ -341,8 +342,10 @@ void irq_intr_line(const struct irq_intr *in, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, ", affinity %s",
 				      in->affinity[0] ? in->affinity : "unknown");
 	if (o < len && in->effective[0])
-		o += (size_t)snprintf(buf + o, len - o, " (effective %s)",
-				      in->effective);
+		o += (size_t)snprintf(buf + o, len - o,
+				      irq_intr_move_pending(in) ?
+				      " (effective %s: the move is pending, done when the interrupt next arrives)" :
+				      " (effective %s)", in->effective);
 	if (o < len && in->why[0])
 		snprintf(buf + o, len - o, "; %s", in->why);
 }
@@ -674,7 +677,28 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 	}
 	in->cpu_set = true;
 	read_line(path, in->affinity, sizeof(in->affinity));
+	/* the effective affinity now: the kernel may move the interrupt
+	 * only when it next arrives (x86), irq_intr_line() says so */
+	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list",
+		 in->irq);
+	read_line(path, in->effective, sizeof(in->effective));
 	return 0;
+}
+
+bool irq_intr_move_pending(const struct irq_intr *in)
+{
+	struct cpuset want, eff;
+	char err[64];
+	int c;
+
+	if (!in->cpu_set || !in->effective[0] ||
+	    cpulist_parse(in->affinity, &want, err, sizeof(err)) ||
+	    cpulist_parse(in->effective, &eff, err, sizeof(err)))
+		return false;
+	for (c = cpuset_next(&eff, 0); c >= 0; c = cpuset_next(&eff, c + 1))
+		if (!cpuset_isset(&want, c))
+			return true;
+	return false;
 }
 
 void irq_intr_restore(struct irq_intr *in)

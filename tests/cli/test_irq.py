@@ -293,6 +293,35 @@ def test_overlapping_runs_restore_the_original(tmp_path, first_out):
 
 
 @needs_root
+def test_irq_cpu_shows_the_affinity_in_effect(tmp_path):
+    """--irq-cpu: the header and the result give the effective affinity
+    after the change, as /proc has it during the run, and say when the
+    kernel has not moved the interrupt yet (it does so when the interrupt
+    next arrives)."""
+    need_cpus(2)
+    irq, pid = irq_thread()
+    with open("/proc/irq/%d/effective_affinity_list" % irq) as f:
+        before = f.read().strip()
+    new = "1" if before != "1" else "0"
+    js = tmp_path / "r.json"
+    p = start(["irq", "--irq", irq, "--irq-cpu", new, "--warmup", "100ms",
+               "-T", "1", "--json", js], preexec_fn=default_signals)
+    wait_warming_up(p)
+    with open("/proc/irq/%d/effective_affinity_list" % irq) as f:
+        during = f.read().strip()
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 0, err
+    it = load(js)["test_data"]["interrupt"]
+    assert it["affinity"] == new == it["affinity_set"]
+    assert it["effective_affinity"] == during
+    pending = during != new
+    assert it["effective_affinity_pending"] is pending
+    line = [l for l in out.splitlines() if l.startswith("== Interrupt:")][0]
+    assert ("affinity %s (effective %s" % (new, during)) in line
+    assert ("the move is pending" in line) is pending
+
+
+@needs_root
 def test_irq_thread_in_header_and_result(tmp_path):
     irq, pid = irq_thread()
     policy, prio = sched_of(pid)
