@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "core/engine.h"
 #include "core/jsonw.h"
@@ -766,6 +767,8 @@ static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
 
 static int receiver_end(struct sampler *s, struct irq_test *t,
 			int64_t t_last);
+static int receiver_fail(struct sampler *s, struct irq_test *t,
+			 int64_t t_last, int e);
 
 /* serial: was stimulus @seq sent (irq_serial_match())? */
 static bool stim_sent(void *ctx, uint64_t seq, int64_t *t0, int64_t *deadline)
@@ -786,7 +789,7 @@ static int irq_receiver(struct sampler *s)
 	if (e) {
 		snprintf(s->errmsg, sizeof(s->errmsg),
 			 "receiver: SO_RCVTIMEO: %s", strerror(-e));
-		return e;
+		return receiver_fail(s, t, t_last, e);
 	}
 	for (;;) {
 		e = irq_net_recv(t->net.rx, &p, &t1, &t2, NULL, NULL);
@@ -801,7 +804,7 @@ static int irq_receiver(struct sampler *s)
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "receiver: receive from %s failed: %s",
 				 t->source, strerror(-e));
-			return e;
+			return receiver_fail(s, t, t_last, e);
 		}
 		if (p.magic != IRQ_PKT_MAGIC ||
 		    (t->mode == MODE_HOST) != !!(p.flags & IRQ_PKT_REPLY)) {
@@ -850,7 +853,7 @@ static int irq_receiver_gpio(struct sampler *s)
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "receiver: reading the events of %s failed: %s",
 				 t->source, strerror(-e));
-			return e;
+			return receiver_fail(s, t, t_last, e);
 		}
 		stim_lookup(t, ev.line_seqno, &t0, &deadline);
 		switch (irq_gpio_match(&t->gpio, &ev, t0, t2, &seq)) {
@@ -925,7 +928,7 @@ static int irq_receiver_serial(struct sampler *s)
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "receiver: reading %s failed: %s", t->ser.rx,
 				 strerror((int)-n));
-			return (int)n;
+			return receiver_fail(s, t, t_last, (int)n);
 		}
 		for (i = 0; i < n; i++) {
 			if (!irq_serial_match(buf[i], &next, t2, stim_sent, t,
@@ -957,6 +960,23 @@ static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
 		miss_all(s, irq_track_end(&t->tr, t->last_seq_seen), t_last);
 	}
 	return 0;
+}
+
+/* The receiver failed with @e (s->errmsg said why): the run ends; once
+ * the sender has stopped, the events it sent that were not served are
+ * lost, as at a normal end (sent = served + lost holds). */
+static int receiver_fail(struct sampler *s, struct irq_test *t,
+			 int64_t t_last, int e)
+{
+	const struct timespec ms = { 0, NSEC_PER_MSEC };
+	int i;
+
+	atomic_store(&s->run->stop, 1);
+	for (i = 0; i < 5000 && !atomic_load_explicit(&t->sender_done,
+						      memory_order_acquire); i++)
+		nanosleep(&ms, NULL);
+	receiver_end(s, t, t_last);
+	return e;
 }
 
 /* ---- the responder (--respond) ---------------------------------------- */

@@ -146,6 +146,66 @@ def test_stall_on_receiver_cpu(tmp_path):
     assert d["summary"]["latency"]["max_ns"] >= bound
 
 
+FAIL_RECVMSG = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* recvmsg() fails with EIO after $FAIL_RECVMSG_AFTER calls, 100 ms late
+ * (the events sent meanwhile wait in the socket: outstanding) */
+ssize_t recvmsg(int fd, struct msghdr *m, int flags)
+{
+	static ssize_t (*real)(int, struct msghdr *, int);
+	static int calls, after = -1;
+
+	if (!real)
+		real = (ssize_t (*)(int, struct msghdr *, int))
+		       dlsym(RTLD_NEXT, "recvmsg");
+	if (after < 0)
+		after = atoi(getenv("FAIL_RECVMSG_AFTER") ?: "0");
+	if (after && __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) > after) {
+		usleep(100000);
+		errno = EIO;
+		return -1;
+	}
+	return real(fd, m, flags);
+}
+"""
+
+
+@needs_root
+def test_receiver_error_counts_outstanding_lost(tmp_path):
+    """The receiver fails in the middle (recvmsg() made to fail by a
+    preloaded shim): the run ends in an error, exit 1, and the events sent
+    that were not served are lost: sent = served + lost still holds."""
+    src, so = tmp_path / "fail.c", tmp_path / "fail.so"
+    src.write_text(FAIL_RECVMSG)
+    if subprocess.run(["cc", "-shared", "-fPIC", "-o", str(so), str(src),
+                       "-ldl"], capture_output=True).returncode:
+        pytest.skip("no C compiler for the preloaded shim")
+    js = tmp_path / "r.json"
+    env = dict(os.environ, LD_PRELOAD=str(so), FAIL_RECVMSG_AFTER="1500")
+    r = subprocess.run([RTLAT, "irq", "-T", "4", "--warmup", "200ms",
+                        "--json", str(js)], capture_output=True, text=True,
+                       timeout=60, env=env)
+    if "receive from net failed" not in r.stderr:
+        pytest.skip("the shim did not take (a static build?): %s"
+                    % r.stderr[-500:])
+    assert r.returncode == 1, r.stderr
+    assert "receive from net failed: Input/output error" in r.stderr
+    d = load(js)
+    assert d["status"] == "error"
+    ev = check_accounting(d)
+    # it failed after about 1.3 s of the 4 s measurement, 100 ms after
+    # the last event it served: the events sent meanwhile are lost, not
+    # left out
+    assert ev["served"] > 0 and ev["lost"] >= 50
+    assert ev["sent"] + ev["sender_missed_periods"] < 4000
+
+
 def default_signals():
     """preexec_fn: the terminal's signals act by default, whatever the
     test inherited (a background shell ignores SIGINT)."""
