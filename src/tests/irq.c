@@ -1293,6 +1293,15 @@ static void irq_summary(struct run *r)
 			    (unsigned long long)periods,
 			    100.0 * (double)t->sender_missed / (double)periods);
 	}
+	/* a threshold cannot pass on nothing measured: an error (exit 1,
+	 * as a --max-msw that cannot be checked) */
+	if (r->o->max_latency_ns >= 0 && !t->tr.served && r->exit_code == 0) {
+		char a[32];
+
+		log_error("--max-latency %s us cannot be checked: no event was served in the measurement",
+			  fmt_us3(a, r->o->max_latency_ns));
+		r->exit_code = 1;
+	}
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
 	figures_lines(r, LINE_SUMMARY);		/* irq_lines */

@@ -491,6 +491,29 @@ def test_host_without_responder_counts_lost(tmp_path, veth_pair):
     assert why in load(hj)["warnings"]
 
 
+def test_nothing_served_fails_a_threshold(tmp_path, veth_pair):
+    """With --max-latency, a run that served nothing cannot pass: exit 1
+    (the threshold cannot be checked), said; without one it is a warning."""
+    hj = tmp_path / "host.json"
+    r, w = os.pipe()
+    host = subprocess.Popen(
+        ["ip", "netns", "exec", NS[1], RTLAT, "irq", "--source",
+         "net:" + veth_pair, "-T", "1", "--warmup", "100ms",
+         "--max-latency", "10ms", "--headline-fd", str(w), "--json",
+         str(hj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, pass_fds=(w,), preexec_fn=default_signals)
+    os.close(w)
+    out, err = host.communicate(timeout=60)
+    with os.fdopen(r) as f:
+        headline = f.read()
+    assert host.returncode == 1, err
+    assert "--max-latency 10000.000 us cannot be checked: no event was " \
+        "served" in err
+    assert "\nexit 1\n" in headline
+    ev = check_accounting(load(hj), ("round_trip", "kernel_to_task"))
+    assert ev["served"] == 0 and ev["lost"] == ev["sent"]
+
+
 ASAN = os.environ.get("RTLAT_ASAN")
 FORGER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       "irq_forger.py")
