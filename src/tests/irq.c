@@ -177,6 +177,8 @@ struct irq_test {
 	uint64_t foreign;		/* packets not of this run */
 	uint64_t stray;			/* net: answers of no stimulus sent;
 					 * --respond: of no sender's sequence */
+	int64_t offset_bound_max;	/* net: the largest conversion bound
+					 * of a receive stamp, ns (-1 none) */
 	struct irq_peer peers[IRQ_PEERS];	/* --respond */
 	int npeers;
 	bool tracked;
@@ -247,6 +249,7 @@ static void irq_init(void *priv, struct engine_opts *o, int argc,
 	t->irq_prio = -1;
 	t->intr.irq = -1;
 	t->intr.guard_fd = -1;
+	t->offset_bound_max = -1;
 	irq_net_init(&t->net);
 	irq_gpio_init(&t->gpio, &irq_gpio_kernel);
 	irq_serial_init(&t->ser);
@@ -783,6 +786,7 @@ static int irq_receiver(struct sampler *s)
 	struct irq_test *t = r->priv;
 	struct irq_pkt p;
 	int64_t t0, t1, t2, deadline, t_last = r->t_measure, done_at = 0;
+	int64_t bound;
 	int e;
 
 	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
@@ -792,7 +796,9 @@ static int irq_receiver(struct sampler *s)
 		return receiver_fail(s, t, t_last, e);
 	}
 	for (;;) {
-		e = irq_net_recv(t->net.rx, &p, &t1, &t2, NULL, NULL);
+		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &bound, NULL, NULL);
+		if (bound > t->offset_bound_max)
+			t->offset_bound_max = bound;
 		if (e == -EAGAIN || e == -EINTR) {
 			if (receiver_done(t, t2, &done_at))
 				break;
@@ -1038,7 +1044,7 @@ static int irq_responder(struct sampler *s)
 	struct sockaddr_storage from;
 	struct irq_peer *pe;
 	struct irq_pkt p;
-	int64_t t1, t2, t_last = r->t_measure;
+	int64_t t1, t2, bound, t_last = r->t_measure;
 	uint64_t lost;
 	size_t fl;
 	int e;
@@ -1051,7 +1057,9 @@ static int irq_responder(struct sampler *s)
 	}
 	while (!sampler_stopping(s)) {
 		fl = sizeof(from);
-		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &from, &fl);
+		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &bound, &from, &fl);
+		if (bound > t->offset_bound_max)
+			t->offset_bound_max = bound;
 		if (t2 >= r->t_end)
 			break;
 		if (e == -EAGAIN || e == -EINTR)
@@ -1254,6 +1262,9 @@ static void irq_figures(struct run *r, struct test_figs *f)
 	fig_num(f, "events.foreign_packets", "%llu",
 		(unsigned long long)t->foreign);
 	fig_num(f, "events.stray", "%llu", (unsigned long long)t->stray);
+	if (!t->is_gpio && !t->is_serial)
+		fig_num(f, "events.stamp_conversion_bound_max_ns", "%lld",
+			(long long)t->offset_bound_max);
 	if (t->mode == MODE_RESPOND)
 		fig_num(f, "events.senders", "%d", t->npeers);
 	fig_num(f, "events.send_errors", "%llu",

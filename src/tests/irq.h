@@ -152,7 +152,8 @@ struct irq_net {
 	int ns_fd[2];		/* the two namespaces, -1 */
 	char ifname[32];	/* receiving interface, "" unknown */
 	bool hw_stamps;		/* the interface can stamp in hardware */
-	char stamps[160];	/* what the receive stamps are */
+	char stamps[400];	/* what the receive stamps are */
+	int64_t offset_bound_ns;	/* the conversion's bound at set-up */
 };
 
 void irq_net_init(struct irq_net *n);
@@ -167,12 +168,17 @@ int irq_net_send(struct irq_net *n, int fd, const struct irq_pkt *p,
 		 const void *to, size_t tolen);
 /*
  * Wait for a packet on @fd: 0 with @p, *@t1 (its kernel receive stamp
- * converted to CLOCK_MONOTONIC, INT64_MIN without one) and *@t2 (the clock
- * read right after), the sender's address in @from (of *@fromlen, may be
+ * converted to CLOCK_MONOTONIC, INT64_MIN without one), *@t2 (the clock
+ * read right after) and *@bound (the conversion's error bound, ns; -1
+ * without a stamp), the sender's address in @from (of *@fromlen, may be
  * NULL); -EAGAIN after the receive timeout, -EINTR, or -errno.
  */
 int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
-		 void *from, size_t *fromlen);
+		 int64_t *bound, void *from, size_t *fromlen);
+/* The error bound of one CLOCK_REALTIME to CLOCK_MONOTONIC conversion
+ * here, ns: the median of a few (half the two monotonic reads around the
+ * realtime one). */
+int64_t irq_net_offset_bound(void);
 /* A receive timeout of @ns on @fd. */
 int irq_net_timeout(int fd, int64_t ns);
 /* The interrupt that serves the receiving interface into @in (none for

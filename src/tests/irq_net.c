@@ -287,10 +287,27 @@ static void local_ifname(int fd, char *name, size_t len)
 	freeifaddrs(ifa);
 }
 
+static void describe_source(struct irq_net *n, int fd);
+
+/* What the stamps are, with the conversion's error bound at set-up. */
 static void describe_stamps(struct irq_net *n, int fd)
+{
+	size_t o;
+
+	describe_source(n, fd);
+	n->offset_bound_ns = irq_net_offset_bound();
+	o = strlen(n->stamps);
+	snprintf(n->stamps + o, sizeof(n->stamps) - o,
+		 "; CLOCK_REALTIME, converted to CLOCK_MONOTONIC at each wake-up within +-%lld ns (half the two monotonic reads around the realtime one, median at set-up; the run's largest in the result)",
+		 (long long)n->offset_bound_ns);
+}
+
+static void describe_source(struct irq_net *n, int fd)
 {
 	if (!n->ifname[0]) {
 		snprintf(n->stamps, sizeof(n->stamps),
+			 n->respond && !n->bind[0] ?
+			 "software receive stamps (SO_TIMESTAMPING), any interface" :
 			 "software receive stamps (SO_TIMESTAMPING); receiving interface unknown");
 		return;
 	}
@@ -420,8 +437,7 @@ int irq_net_open(struct irq_net *n, char *err, size_t len)
 				close(c);
 			}
 		} else {
-			snprintf(n->stamps, sizeof(n->stamps),
-				 "software receive stamps (SO_TIMESTAMPING), any interface");
+			describe_stamps(n, -1);
 		}
 	} else {
 		struct addrinfo hints = { .ai_socktype = SOCK_DGRAM };
@@ -523,8 +539,36 @@ static int64_t cmsg_stamp(struct cmsghdr *c)
 	return INT64_MIN;
 }
 
+/* realtime - monotonic now: a realtime read between two monotonic ones,
+ * taken as their middle; *@bound the error bound, half their distance */
+static int64_t real_offset(int64_t *bound)
+{
+	int64_t mono1, real, mono2;
+
+	mono1 = clock_now_ns(CLOCK_MONOTONIC);
+	real = clock_now_ns(CLOCK_REALTIME);
+	mono2 = clock_now_ns(CLOCK_MONOTONIC);
+	*bound = (mono2 - mono1 + 1) / 2;
+	return real - (mono1 + (mono2 - mono1) / 2);
+}
+
+int64_t irq_net_offset_bound(void)
+{
+	int64_t b[257], v;
+	int i, j;
+
+	/* the median of 257 (insertion sort: set-up, not measuring) */
+	for (i = 0; i < 257; i++) {
+		real_offset(&v);
+		for (j = i; j > 0 && b[j - 1] > v; j--)
+			b[j] = b[j - 1];
+		b[j] = v;
+	}
+	return b[128];
+}
+
 int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
-		 void *from, size_t *fromlen)
+		 int64_t *bound, void *from, size_t *fromlen)
 {
 	union {
 		char b[CMSG_SPACE(6 * sizeof(int64_t)) + 64];
@@ -537,11 +581,12 @@ int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
 		.msg_name = from, .msg_namelen = from ? (socklen_t)*fromlen : 0,
 	};
 	struct cmsghdr *c;
-	int64_t real, mono1, mono2, rx = INT64_MIN;
+	int64_t rx = INT64_MIN;
 	ssize_t got;
 
 	got = recvmsg(fd, &mh, 0);
 	*t2 = clock_now_ns(CLOCK_MONOTONIC);
+	*bound = -1;
 	if (got < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	if (from)
@@ -556,15 +601,9 @@ int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
 		    c->cmsg_type == SO_TIMESTAMPING)
 			rx = cmsg_stamp(c);
 	*t1 = INT64_MIN;
-	if (rx != INT64_MIN) {
-		/* realtime - monotonic: a realtime read between two monotonic
-		 * ones, taken as their middle (off by at most half their
-		 * distance: a few tens of ns) */
-		mono1 = clock_now_ns(CLOCK_MONOTONIC);
-		real = clock_now_ns(CLOCK_REALTIME);
-		mono2 = clock_now_ns(CLOCK_MONOTONIC);
-		*t1 = rx - (real - (mono1 + (mono2 - mono1) / 2));
-	}
+	*bound = -1;
+	if (rx != INT64_MIN)
+		*t1 = rx - real_offset(bound);
 	return 0;
 }
 

@@ -5,6 +5,7 @@ three series, a stall on the receiver's CPU), the two-process mode
 the test's, the interrupt thread's priority and affinity set and restored,
 nothing left behind after the end, SIGINT and SIGKILL, and the errors."""
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -108,6 +109,17 @@ def test_net_accounts_every_event(tmp_path):
     assert "== Interrupt: none: veth has no hardware interrupt" in p.stdout
     assert "software receive stamps (SO_TIMESTAMPING)" in p.stdout
     assert td["hardware_stamps"] is False
+    # the stamps' conversion to CLOCK_MONOTONIC has a stated error bound:
+    # at set-up in the header, the run's largest in the result
+    m = re.search(r"converted to CLOCK_MONOTONIC at each wake-up within "
+                  r"\+-(\d+) ns", p.stdout)
+    assert m and m.group(0) in td["receive_stamps"]
+    bound = ev["stamp_conversion_bound_max_ns"]
+    assert 0 <= int(m.group(1)) and 0 <= bound < 10 ** 9
+    # a t1 outside [t0, t2] (beyond the bound: a clock step) is refused,
+    # never a negative part: what was not refused lies inside
+    assert ev["kernel_stamp_refused"] == 0 or \
+        ev["kernel_stamp_refused_max_ns"] > 0
     assert "RTH|----lat min|----lat avg|----lat max|----k>t avg|" \
         "----k>t max|----s>k max|----lost|--lat worst" in p.stdout
     for name in SERIES:
