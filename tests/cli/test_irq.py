@@ -816,6 +816,12 @@ def test_suite_runs_irq_with_a_source(tmp_path, how):
         "-----k>t avg", "-----k>t max", "----lost", "---test-time"]
     row = report.splitlines()[report.splitlines().index(head) + 1]
     cells = row.split("|")[1:]
+    # the scheduling of the task that serves the event, not the sender's
+    recv = res["threads"][0]
+    assert runs[0]["priority"] == recv["priority"] == \
+        res["threads"][1]["priority"] + 1
+    assert "measured: period 1000 us, %s %d," % (runs[0]["policy"],
+                                                 recv["priority"]) in report
     s = res["summary"]
     assert float(cells[2]) == pytest.approx(s["latency"]["max_ns"] / 1000,
                                             abs=0.001)
@@ -836,6 +842,28 @@ def test_suite_matrix_has_irq_only_with_a_source(tmp_path):
     assert p.returncode == 0, p.stderr
     tests = [r["test"] for r in suite_runs(tmp_path / "b")]
     assert tests == without + ["irq"]
+
+
+@pytest.mark.parametrize("how", ["option", "file"])
+def test_suite_bad_irq_source_fails_before_the_runs(tmp_path, how):
+    """A source irq does not take fails the suite at once (exit 1), before
+    the check and the first run, not when the irq run comes."""
+    out = tmp_path / "res"
+    args = ["suite", "-T", "1", "-o", out]
+    if how == "option":
+        args += ["--irq-source", "parport:0"]
+    else:
+        f = tmp_path / "s.ini"
+        f.write_text("[suite]\nirq-source = parport:0\n")
+        args += ["-f", f]
+    t = time.monotonic()
+    p = run(args, timeout=60)
+    assert p.returncode == 1
+    assert "invalid value 'parport:0' for --source: net, net:HOST" in p.stderr
+    assert "invalid value 'parport:0' for --irq-source: not a source irq " \
+        "takes (checked before the first run)" in p.stderr
+    assert not out.exists()
+    assert time.monotonic() - t < 10
 
 
 def test_suite_irq_without_source_is_an_error(tmp_path):
