@@ -362,10 +362,6 @@ static int irq_configure(void *priv, struct engine_opts *o)
 {
 	struct irq_test *t = priv;
 
-	if (o->clock != CLOCK_MONOTONIC) {
-		log_error("invalid value 'realtime' for --clock: irq compares with the kernel's stamps on CLOCK_MONOTONIC");
-		return -1;
-	}
 	if (t->net.respond && strcmp(t->source, "net") != 0) {
 		log_error("--respond and --source %s: the responder answers a net:HOST source elsewhere",
 			  t->source);
@@ -1177,6 +1173,8 @@ static const char *mode_text(const struct irq_test *t)
 {
 	if (t->is_gpio)
 		return "gpio: the output line toggled by the sender, its edge on the input line read by the receiver (GPIO character device, uAPI v2)";
+	if (t->is_serial && t->ser.pty)
+		return "serial: one byte per period written by the sender on a pseudo-terminal, read by the receiver from it (or from the other one)";
 	if (t->is_serial)
 		return t->ser.loop ?
 		       "serial: one byte per period written by the sender on the port, read back through its TX-RX loop by the receiver" :
@@ -1194,6 +1192,8 @@ static const char *mode_text(const struct irq_test *t)
 
 static const char *stamps_text(const struct irq_test *t)
 {
+	if (t->is_serial && t->ser.pty)
+		return "none: a pseudo-terminal has no interrupt (and so no t1)";
 	if (t->is_serial)
 		return "none from the port: t1 is the RX interrupt's irq:irq_handler_entry trace event, with --trace";
 	return t->is_gpio ?
@@ -1208,7 +1208,10 @@ static void irq_start(struct run *r)
 	char buf[1600], il[400], port[400], a[32];
 
 	irq_intr_line(&t->intr, il, sizeof(il));
-	if (t->is_serial)
+	if (t->is_serial && t->ser.pty)
+		snprintf(port, sizeof(port), "%s -> %s, pseudo-terminals (no UART: no line, no baud rate), raw\n== Serial: a pty has no line: t2-t0 is the tty layer and the reader's wake-up, without a character's transmission time",
+			 t->ser.tx, t->ser.rx);
+	else if (t->is_serial)
 		snprintf(port, sizeof(port), "%s -> %s at %d baud, 8N1 raw\n== Serial: t2-t0 includes one character's transmission time, 10 bits / %d baud = %s us",
 			 t->ser.tx, t->ser.rx, t->ser.baud, t->ser.baud,
 			 fmt_us3(a, irq_serial_char_ns(t->ser.baud)));
@@ -1350,6 +1353,7 @@ static void irq_json(struct run *r, struct jw *w)
 		jw_str(w, "tx", t->ser.tx);
 		jw_str(w, "rx", t->ser.rx);
 		jw_bool(w, "loop", t->ser.loop);
+		jw_bool(w, "pty", t->ser.pty);
 		jw_int(w, "baud", t->ser.baud);
 		jw_int(w, "character_ns", irq_serial_char_ns(t->ser.baud));
 		jw_uint(w, "stray_bytes", t->ser.stray);
@@ -1468,7 +1472,8 @@ static const struct opt_help irq_help[] = {
 };
 
 static const struct optdesc *const irq_opts[] = {
-	irq_opts_table, engine_timer_opts, engine_common_opts, NULL,
+	/* no --clock: the kernel's stamps are on CLOCK_MONOTONIC */
+	irq_opts_table, engine_period_opts, engine_common_opts, NULL,
 };
 
 const struct test_desc irq_test = {

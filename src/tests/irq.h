@@ -250,6 +250,7 @@ enum irq_gpio_verdict irq_gpio_match(struct irq_gpio *g,
 struct irq_serial {
 	char tx[64], rx[64];		/* /dev/ttyS4 */
 	bool loop;			/* TX == RX: one port's TX-RX loop */
+	bool pty;			/* a pseudo-terminal: no line, no baud */
 	int baud;
 	int tx_fd, rx_fd;		/* the same fd for a loop */
 	struct termios tx_old, rx_old;	/* the ports' settings before */
