@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -193,7 +194,7 @@ static bool names_rx(const char *s)
 	char low[128];
 	size_t i;
 
-	for (i = 0; s[i] && i < sizeof(low) - 1; i++)
+	for (i = 0; i < sizeof(low) - 1 && s[i]; i++)
 		low[i] = (char)tolower((unsigned char)s[i]);
 	low[i] = '\0';
 	return strstr(low, "rx") || strstr(low, "input");
@@ -402,6 +403,22 @@ static int record_lock(int irq)
 	}
 }
 
+/* @n decimal numbers of a record line into @v: true when all are there. */
+static bool record_nums(const char *p, long *v, int n)
+{
+	char *end;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		errno = 0;
+		v[i] = strtol(p, &end, 10);
+		if (end == p || errno || v[i] < 0 || v[i] > INT_MAX)
+			return false;
+		p = end;
+	}
+	return *p == '\0';
+}
+
 /* Read the record of @fd, the dead holders left out. */
 static void record_read(int fd, struct irq_record *rec)
 {
@@ -413,21 +430,22 @@ static void record_read(int fd, struct irq_record *rec)
 	buf[n > 0 ? n : 0] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		int a, b, c;
-		char aff[64];
+		long v[3];
 
-		if (sscanf(line, "holder %d", &a) == 1 && a > 0 &&
-		    rec->nholders < IRQ_RECORD_MAX &&
-		    (kill(a, 0) == 0 || errno != ESRCH))
-			rec->holder[rec->nholders++] = a;
-		else if (sscanf(line, "prio %d %d %d", &a, &b, &c) == 3) {
+		if (!strncmp(line, "holder ", 7) && record_nums(line + 7, v, 1) &&
+		    v[0] > 0 && rec->nholders < IRQ_RECORD_MAX &&
+		    (kill((pid_t)v[0], 0) == 0 || errno != ESRCH)) {
+			rec->holder[rec->nholders++] = (pid_t)v[0];
+		} else if (!strncmp(line, "prio ", 5) &&
+			   record_nums(line + 5, v, 3)) {
 			rec->prio_saved = true;
-			rec->thread = a;
-			rec->policy = b;
-			rec->prio = c;
-		} else if (sscanf(line, "affinity %63s", aff) == 1) {
+			rec->thread = (pid_t)v[0];
+			rec->policy = (int)v[1];
+			rec->prio = (int)v[2];
+		} else if (!strncmp(line, "affinity ", 9) && line[9]) {
 			rec->cpu_saved = true;
-			snprintf(rec->affinity, sizeof(rec->affinity), "%s", aff);
+			snprintf(rec->affinity, sizeof(rec->affinity), "%s",
+				 line + 9);
 		}
 	}
 }
@@ -452,8 +470,10 @@ static void record_write(int fd, const struct irq_record *rec)
 				      "affinity %s\n", rec->affinity);
 	if (o > sizeof(buf))
 		o = sizeof(buf);
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, o, 0) < 0)
-		o = 0;	/* the next run finds it empty */
+	/* a record that cannot be written is found empty by the next run,
+	 * which then saves what it finds */
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, o, 0) != (ssize_t)o)
+		(void)!ftruncate(fd, 0);
 }
 
 static void record_unlock(int fd)

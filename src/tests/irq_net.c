@@ -558,8 +558,10 @@ int64_t irq_net_offset_bound(void)
 	int i, j;
 
 	/* the median of 257 (insertion sort: set-up, not measuring) */
-	for (i = 0; i < 257; i++) {
-		real_offset(&v);
+	for (i = 0; i < 257; i++)
+		real_offset(&b[i]);
+	for (i = 1; i < 257; i++) {
+		v = b[i];
 		for (j = i; j > 0 && b[j - 1] > v; j--)
 			b[j] = b[j - 1];
 		b[j] = v;
