@@ -365,6 +365,36 @@ def test_overlapping_runs_restore_the_original(tmp_path, first_out):
 
 
 @needs_root
+def test_record_of_a_dead_run_is_restored(tmp_path):
+    """A record whose runs all died without restoring (their guard too):
+    the next run that changes the interrupt keeps the record's values, not
+    the changed ones it finds, and puts them back at its end."""
+    irq, pid = irq_thread()
+    old = sched_of(pid)
+    left = 71 if old[1] != 71 else 72
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    os.makedirs("/run/rtlat", exist_ok=True)
+    rec = "/run/rtlat/irq-%d" % irq
+    assert not os.path.exists(rec)
+    with open(rec, "w") as f:
+        f.write("holder %d\nprio %d %d %d\n" % (dead.pid, pid, old[0],
+                                                 old[1]))
+    try:
+        # what the dead run left
+        os.sched_setscheduler(pid, os.SCHED_FIFO, os.sched_param(left))
+        r = run(["irq", "--irq", irq, "--irq-prio", 61 if old[1] != 61
+                 else 62, "-T", "1", "--warmup", "100ms"])
+        assert r.returncode == 0, r.stderr
+        assert sched_of(pid) == old
+        assert not os.path.exists(rec)
+    finally:
+        if os.path.exists(rec):
+            os.unlink(rec)
+        os.sched_setscheduler(pid, old[0], os.sched_param(old[1]))
+
+
+@needs_root
 def test_irq_cpu_shows_the_affinity_in_effect(tmp_path):
     """--irq-cpu: the header and the result give the effective affinity
     after the change, as /proc has it during the run, and say when the
