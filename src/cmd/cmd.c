@@ -344,7 +344,8 @@ int cmd_test_main(const struct test_desc *t, int argc, char **argv)
 	/* the help of a shared option as it applies to @t */
 	for (i = 0; i < MAX_TABLES && t->opts[i]; i++) {
 		int h = t->opts[i] == engine_common_opts ? 0 :
-			t->opts[i] == engine_timer_opts ? 1 : -1;
+			t->opts[i] == engine_timer_opts ||
+			t->opts[i] == engine_period_opts ? 1 : -1;
 
 		tables[i] = t->help && h >= 0 ?
 			    opt_table_help(helped[h], sizeof(helped[h]) /

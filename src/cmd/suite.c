@@ -562,6 +562,38 @@ static const char *test_source(const struct suite *s,
 	return NULL;
 }
 
+/* Before the first run: the test's own check of --source @src (its option
+ * parser, on a scratch state), so that a bad source fails at once. 0, or
+ * -1 after its message. */
+static int check_source(const struct rtlat_cmd *c, const char *src)
+{
+	const struct test_desc *t = c->test;
+	const struct optdesc *d = NULL, *x;
+	struct engine_opts o;
+	void *priv;
+	int i, e;
+
+	for (i = 0; t && t->opt && t->opts && t->opts[i] && !d; i++)
+		for (x = t->opts[i]; (x->lng || x->shrt) && !d; x++)
+			if (x->lng && !strcmp(x->lng, "source"))
+				d = x;
+	if (!d)
+		return 0;
+	priv = calloc(1, t->priv_size ? t->priv_size : 1);
+	if (!priv)
+		return 0;	/* the run checks it */
+	engine_opts_init(&o, t->period_ns, t->prio);
+	if (t->init)
+		t->init(priv, &o, 0, NULL);
+	e = t->opt(priv, &o, d, src);
+	free(priv);
+	if (e >= 0)
+		return 0;
+	log_error("invalid value '%s' for --%s: not a source %s takes (checked before the first run)",
+		  src, c->suite->source_option, c->name);
+	return -1;
+}
+
 static int build_runs(struct suite *s)
 {
 	const struct rtlat_cmd *tests[32];
@@ -601,6 +633,12 @@ static int build_runs(struct suite *s)
 	if (!ntests) {
 		log_error("no test to run (--tests)");
 		return -1;
+	}
+	for (i = 0; i < ntests; i++) {
+		const char *src = test_source(s, tests[i], &needs);
+
+		if (src && check_source(tests[i], src) < 0)
+			return -1;
 	}
 	/* load states: comma-separated, each a name or a '+' mix */
 	snprintf(list, sizeof(list), "%s", s->loads);

@@ -110,13 +110,21 @@ const struct optdesc engine_common_opts[] = {
 	OPT_END
 };
 
+#define OPT_PERIOD_WAIT \
+	{ "period", 'p', required_argument, "US", \
+	  "sampling period in us, or with a unit: 250us, 1ms (default 100)", 'p' }, \
+	{ "wait", 'w', required_argument, "BACKEND", \
+	  "how the sampler waits: abs (clock_nanosleep TIMER_ABSTIME,\ndefault), timerfd, posix (timer_create+sigwait), rel\n(relative nanosleep), busy (busy-poll: the floor)", 'w' }
+
 const struct optdesc engine_timer_opts[] = {
-	{ "period", 'p', required_argument, "US",
-	  "sampling period in us, or with a unit: 250us, 1ms (default 100)", 'p' },
-	{ "wait", 'w', required_argument, "BACKEND",
-	  "how the sampler waits: abs (clock_nanosleep TIMER_ABSTIME,\ndefault), timerfd, posix (timer_create+sigwait), rel\n(relative nanosleep), busy (busy-poll: the floor)", 'w' },
+	OPT_PERIOD_WAIT,
 	{ "clock", 0, required_argument, "CLOCK",
 	  "monotonic (default) or realtime", OPT_CLOCK },
+	OPT_END
+};
+
+const struct optdesc engine_period_opts[] = {
+	OPT_PERIOD_WAIT,
 	OPT_END
 };
 

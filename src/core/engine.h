@@ -763,6 +763,9 @@ void ivstore_add(struct ivstore *v, uint64_t k, const struct window *w);
 /* Option tables shared by tests (the companions bring their own). */
 extern const struct optdesc engine_common_opts[];
 extern const struct optdesc engine_timer_opts[];
+/* engine_timer_opts without --clock: a test whose events are stamped on
+ * CLOCK_MONOTONIC by the kernel (irq) */
+extern const struct optdesc engine_period_opts[];
 
 /* Defaults (period @period_ns, priority @prio). */
 void engine_opts_init(struct engine_opts *o, int64_t period_ns, int prio);

@@ -404,11 +404,12 @@ void result_headline(struct run *r, int fd, const char *status)
 	fprintf(f, "exit %d\n", r->exit_code);
 	fprintf(f, "duration_actual_ns %lld\n", (long long)run_actual_ns(r));
 	fprintf(f, "threshold_exceeded %d\n", r->threshold_exceeded ? 1 : 0);
-	/* the weakest scheduling in force over the samplers */
+	/* the weakest scheduling in force over the samplers that measure
+	 * (a helper without series, irq's sender, is not the measured task) */
 	for (i = 0; i < r->nsamplers; i++) {
 		const struct sampler *s = &r->s[i];
 
-		if (!s->tid)
+		if (!s->tid || !s->nseries)
 			continue;
 		if (!low || (s->policy_now == SCHED_OTHER) > (low->policy_now == SCHED_OTHER) ||
 		    s->prio_now < low->prio_now)

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "core/engine.h"
 #include "core/jsonw.h"
@@ -60,7 +61,8 @@ enum { S_LATENCY, S_TASK, S_KERNEL };
 #define IRQ_GRACE_NS (200 * NSEC_PER_MSEC)
 /* Receive timeout: how often a waiting task looks at the clock. */
 #define IRQ_POLL_NS (50 * NSEC_PER_MSEC)
-/* gpio, serial: t0 and deadline of the last stimuli, by number */
+/* t0 and deadline of the last stimuli, by number: the sender's own record
+ * (a net answer's copy of them is never trusted, only its number) */
 #define IRQ_T0_RING 4096
 /* serial: a byte not arrived this long after it was sent is lost */
 #define IRQ_LOST_NS (250 * NSEC_PER_MSEC)
@@ -124,8 +126,21 @@ static uint64_t shared64_load(const struct shared64 *s, uint64_t stale)
 
 struct irq_stim {
 	_Atomic uint32_t seq;		/* low 32 bits; 0 while written */
+	struct half64 full;		/* the whole number */
 	struct half64 t0, deadline;
 };
+
+/* --respond: a sender, and its events */
+struct irq_peer {
+	struct sockaddr_storage addr;
+	size_t len;
+	struct irq_track tr;
+	bool tracked;
+	int64_t last;			/* t2 of its last event served */
+};
+
+/* --respond: the senders accounted apart (more are stray) */
+#define IRQ_PEERS 16
 
 struct irq_test {
 	/* options */
@@ -141,7 +156,7 @@ struct irq_test {
 	bool is_serial;			/* --source serial:... */
 	bool baud_given;
 	struct irq_serial ser;
-	struct irq_stim *stim;		/* gpio, serial: IRQ_T0_RING entries */
+	struct irq_stim *stim;		/* IRQ_T0_RING entries (not --respond) */
 	struct irq_intr intr;
 	bool opened;
 	int cpu[2];			/* sender, receiver */
@@ -160,6 +175,12 @@ struct irq_test {
 	uint64_t stamp_refused;		/* served, t1 not in [t0, t2] */
 	int64_t refused_max;		/* the farthest outside, ns */
 	uint64_t foreign;		/* packets not of this run */
+	uint64_t stray;			/* net: answers of no stimulus sent;
+					 * --respond: of no sender's sequence */
+	int64_t offset_bound_max;	/* net: the largest conversion bound
+					 * of a receive stamp, ns (-1 none) */
+	struct irq_peer peers[IRQ_PEERS];	/* --respond */
+	int npeers;
 	bool tracked;
 };
 
@@ -228,6 +249,7 @@ static void irq_init(void *priv, struct engine_opts *o, int argc,
 	t->irq_prio = -1;
 	t->intr.irq = -1;
 	t->intr.guard_fd = -1;
+	t->offset_bound_max = -1;
 	irq_net_init(&t->net);
 	irq_gpio_init(&t->gpio, &irq_gpio_kernel);
 	irq_serial_init(&t->ser);
@@ -340,10 +362,6 @@ static int irq_configure(void *priv, struct engine_opts *o)
 {
 	struct irq_test *t = priv;
 
-	if (o->clock != CLOCK_MONOTONIC) {
-		log_error("invalid value 'realtime' for --clock: irq compares with the kernel's stamps on CLOCK_MONOTONIC");
-		return -1;
-	}
 	if (t->net.respond && strcmp(t->source, "net") != 0) {
 		log_error("--respond and --source %s: the responder answers a net:HOST source elsewhere",
 			  t->source);
@@ -365,8 +383,17 @@ static int irq_configure(void *priv, struct engine_opts *o)
 	}
 	t->mode = t->net.respond ? MODE_RESPOND :
 		  !strncmp(t->source, "net:", 4) ? MODE_HOST : MODE_LOCAL;
-	if (t->mode == MODE_HOST)
-		snprintf(t->net.host, sizeof(t->net.host), "%s", t->source + 4);
+	if (t->mode == MODE_HOST) {
+		const char *h = t->source + 4;
+		size_t n = strlen(h);
+
+		/* an IPv6 address as in a URL: net:[fe80::1%eth0] */
+		if (h[0] == '[' && n > 2 && h[n - 1] == ']')
+			snprintf(t->net.host, sizeof(t->net.host), "%.*s",
+				 (int)(n - 2), h + 1);
+		else
+			snprintf(t->net.host, sizeof(t->net.host), "%s", h);
+	}
 	return 0;
 }
 
@@ -475,7 +502,7 @@ static int irq_setup(struct run *r)
 	} else if (test_place_two(r, "sender", "receiver", t->cpu) < 0) {
 		return -1;
 	}
-	if (t->is_gpio || t->is_serial) {
+	if (t->mode != MODE_RESPOND) {
 		t->stim = calloc(IRQ_T0_RING, sizeof(*t->stim));
 		if (!t->stim) {
 			log_error("out of memory");
@@ -537,6 +564,20 @@ static void irq_teardown(struct run *r)
 
 /* ---- the sender ------------------------------------------------------- */
 
+/* Stimulus @seq sent at @t0 in the period @deadline, for the receiver's
+ * stim_lookup(). */
+static void stim_record(struct irq_test *t, uint64_t seq, int64_t t0,
+			int64_t deadline)
+{
+	struct irq_stim *st = &t->stim[seq % IRQ_T0_RING];
+
+	atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
+	half64_store(&st->full, seq);
+	half64_store(&st->t0, (uint64_t)t0);
+	half64_store(&st->deadline, (uint64_t)deadline);
+	atomic_store_explicit(&st->seq, (uint32_t)seq, memory_order_release);
+}
+
 static int irq_sender(struct sampler *s)
 {
 	struct run *r = s->run;
@@ -581,19 +622,10 @@ static int irq_sender(struct sampler *s)
 					      memory_order_release);
 		}
 		p.t0 = clock_now_ns(CLOCK_MONOTONIC);
-		if (t->stim) {
-			struct irq_stim *st = &t->stim[p.seq % IRQ_T0_RING];
-
-			atomic_store_explicit(&st->seq, 0, memory_order_relaxed);
-			half64_store(&st->t0, (uint64_t)p.t0);
-			half64_store(&st->deadline, (uint64_t)p.deadline);
-			atomic_store_explicit(&st->seq, (uint32_t)p.seq,
-					      memory_order_release);
-			e = t->is_serial ? irq_serial_stimulus(&t->ser, p.seq) :
-			    irq_gpio_stimulus(&t->gpio);
-		} else {
-			e = irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
-		}
+		stim_record(t, p.seq, p.t0, p.deadline);
+		e = t->is_serial ? irq_serial_stimulus(&t->ser, p.seq) :
+		    t->is_gpio ? irq_gpio_stimulus(&t->gpio) :
+		    irq_net_send(&t->net, t->net.tx, &p, NULL, 0);
 		if (wk.deadline >= r->t_measure) {
 			t->sent++;
 			shared64_store(&t->last_seq, p.seq);
@@ -676,10 +708,20 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 	if (s->nseries == 1)
 		return;
 	if (t->mode == MODE_HOST) {
-		if (task_ns != INT64_MIN) {
+		/* the responder's t2 - t1 is a part of the round trip, or
+		 * refused (forged, corrupted) */
+		if (task_ns != INT64_MIN && task_ns >= 0 && task_ns <= t2 - t0) {
 			sampler_add_same_cycle(s, 1, task_ns, deadline);
-		} else {
+		} else if (task_ns == INT64_MIN) {
 			t->no_stamp++;
+			sampler_overrun_same_cycle(s, 1, 1, deadline);
+		} else {
+			int64_t off = task_ns < 0 ? -task_ns :
+				      task_ns - (t2 - t0);
+
+			t->stamp_refused++;
+			if (off > t->refused_max)
+				t->refused_max = off;
 			sampler_overrun_same_cycle(s, 1, 1, deadline);
 		}
 	} else if (t1 != INT64_MIN && t1 >= t0 && t1 <= t2) {
@@ -702,25 +744,30 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 	}
 }
 
-/* gpio: t0 and the deadline of stimulus @seq, or INT64_MIN when it is no
- * longer (or not yet) in the ring */
+/* t0 and the deadline of stimulus @seq, or INT64_MIN when it is no longer
+ * (or not yet, or never) in the ring */
 static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
 			int64_t *deadline)
 {
 	struct irq_stim *st = &t->stim[seq % IRQ_T0_RING];
+	uint64_t full;
 
 	*t0 = *deadline = INT64_MIN;
 	if ((uint32_t)seq == 0 ||
 	    atomic_load_explicit(&st->seq, memory_order_acquire) != (uint32_t)seq)
 		return;
+	full = half64_load(&st->full);
 	*t0 = (int64_t)half64_load(&st->t0);
 	*deadline = (int64_t)half64_load(&st->deadline);
-	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != (uint32_t)seq)
+	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != (uint32_t)seq ||
+	    full != seq)
 		*t0 = *deadline = INT64_MIN;
 }
 
 static int receiver_end(struct sampler *s, struct irq_test *t,
 			int64_t t_last);
+static int receiver_fail(struct sampler *s, struct irq_test *t,
+			 int64_t t_last, int e);
 
 /* serial: was stimulus @seq sent (irq_serial_match())? */
 static bool stim_sent(void *ctx, uint64_t seq, int64_t *t0, int64_t *deadline)
@@ -734,17 +781,20 @@ static int irq_receiver(struct sampler *s)
 	struct run *r = s->run;
 	struct irq_test *t = r->priv;
 	struct irq_pkt p;
-	int64_t t1, t2, t_last = r->t_measure, done_at = 0;
+	int64_t t0, t1, t2, deadline, t_last = r->t_measure, done_at = 0;
+	int64_t bound;
 	int e;
 
 	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
 	if (e) {
 		snprintf(s->errmsg, sizeof(s->errmsg),
 			 "receiver: SO_RCVTIMEO: %s", strerror(-e));
-		return e;
+		return receiver_fail(s, t, t_last, e);
 	}
 	for (;;) {
-		e = irq_net_recv(t->net.rx, &p, &t1, &t2, NULL, NULL);
+		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &bound, NULL, NULL);
+		if (bound > t->offset_bound_max)
+			t->offset_bound_max = bound;
 		if (e == -EAGAIN || e == -EINTR) {
 			if (receiver_done(t, t2, &done_at))
 				break;
@@ -756,7 +806,7 @@ static int irq_receiver(struct sampler *s)
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "receiver: receive from %s failed: %s",
 				 t->source, strerror(-e));
-			return e;
+			return receiver_fail(s, t, t_last, e);
 		}
 		if (p.magic != IRQ_PKT_MAGIC ||
 		    (t->mode == MODE_HOST) != !!(p.flags & IRQ_PKT_REPLY)) {
@@ -766,8 +816,17 @@ static int irq_receiver(struct sampler *s)
 		if (!atomic_load_explicit(&t->first_known,
 					  memory_order_acquire))
 			continue;	/* warm-up */
-		serve(s, t, p.seq, p.t0, t1, t2, p.deadline,
-		      t->mode == MODE_HOST ? p.task_ns : INT64_MIN, &t_last);
+		/* the packet is only a number: t0 and the deadline are the
+		 * sender's record of what it sent (an answer may be forged
+		 * or corrupted); a number of nothing outstanding is stray,
+		 * one already served or lost duplicate or late */
+		stim_lookup(t, p.seq, &t0, &deadline);
+		if (t0 != INT64_MIN && t0 <= t2)
+			serve(s, t, p.seq, t0, t1, t2, deadline,
+			      t->mode == MODE_HOST ? p.task_ns : INT64_MIN,
+			      &t_last);
+		else if (!t->tracked || !irq_track_old(&t->tr, p.seq))
+			t->stray++;
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
@@ -796,7 +855,7 @@ static int irq_receiver_gpio(struct sampler *s)
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "receiver: reading the events of %s failed: %s",
 				 t->source, strerror(-e));
-			return e;
+			return receiver_fail(s, t, t_last, e);
 		}
 		stim_lookup(t, ev.line_seqno, &t0, &deadline);
 		switch (irq_gpio_match(&t->gpio, &ev, t0, t2, &seq)) {
@@ -871,7 +930,7 @@ static int irq_receiver_serial(struct sampler *s)
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "receiver: reading %s failed: %s", t->ser.rx,
 				 strerror((int)-n));
-			return (int)n;
+			return receiver_fail(s, t, t_last, (int)n);
 		}
 		for (i = 0; i < n; i++) {
 			if (!irq_serial_match(buf[i], &next, t2, stim_sent, t,
@@ -905,15 +964,83 @@ static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
 	return 0;
 }
 
+/* The receiver failed with @e (s->errmsg said why): the run ends; once
+ * the sender has stopped, the events it sent that were not served are
+ * lost, as at a normal end (sent = served + lost holds). */
+static int receiver_fail(struct sampler *s, struct irq_test *t,
+			 int64_t t_last, int e)
+{
+	const struct timespec ms = { 0, NSEC_PER_MSEC };
+	int i;
+
+	atomic_store(&s->run->stop, 1);
+	for (i = 0; i < 5000 && !atomic_load_explicit(&t->sender_done,
+						      memory_order_acquire); i++)
+		nanosleep(&ms, NULL);
+	receiver_end(s, t, t_last);
+	return e;
+}
+
 /* ---- the responder (--respond) ---------------------------------------- */
+
+/* The peer of address @from (of @fl bytes), a new one while there is room,
+ * or NULL. */
+static struct irq_peer *peer_of(struct irq_test *t,
+				const struct sockaddr_storage *from, size_t fl)
+{
+	int i;
+
+	for (i = 0; i < t->npeers; i++)
+		if (t->peers[i].len == fl && !memcmp(&t->peers[i].addr, from, fl))
+			return &t->peers[i];
+	if (t->npeers == IRQ_PEERS || fl > sizeof(t->peers[0].addr))
+		return NULL;
+	memcpy(&t->peers[t->npeers].addr, from, fl);
+	t->peers[t->npeers].len = fl;
+	return &t->peers[t->npeers++];
+}
+
+/*
+ * --respond: event @seq of peer @pe arrived at @t2. Each sender numbers its
+ * own events: each peer has its sequence, accounted apart (t->tr holds the
+ * sums). A number farther ahead than one event per microsecond since the
+ * peer's last one is no sender's (stray). Returns what it was, *@lost the
+ * events missing before it.
+ */
+static enum irq_ev peer_event(struct irq_test *t, struct irq_peer *pe,
+			      uint64_t seq, int64_t t2, uint64_t *lost)
+{
+	struct irq_track *tr = &pe->tr;
+	uint64_t served = tr->served, dup = tr->duplicate, late = tr->late;
+	enum irq_ev ev;
+
+	*lost = 0;
+	if (!pe->tracked) {
+		irq_track_init(tr, seq);
+		pe->tracked = true;
+	} else if (seq >= tr->next && seq - tr->next >
+		   (uint64_t)((t2 - pe->last) / NSEC_PER_USEC) + 64) {
+		t->stray++;
+		return IRQ_EV_BEFORE;
+	}
+	ev = irq_track_event(tr, seq, lost);
+	if (ev == IRQ_EV_SERVED)
+		pe->last = t2;
+	t->tr.served += tr->served - served;
+	t->tr.lost += *lost;
+	t->tr.duplicate += tr->duplicate - dup;
+	t->tr.late += tr->late - late;
+	return ev;
+}
 
 static int irq_responder(struct sampler *s)
 {
 	struct run *r = s->run;
 	struct irq_test *t = r->priv;
 	struct sockaddr_storage from;
+	struct irq_peer *pe;
 	struct irq_pkt p;
-	int64_t t1, t2, t_last = r->t_measure;
+	int64_t t1, t2, bound, t_last = r->t_measure;
 	uint64_t lost;
 	size_t fl;
 	int e;
@@ -926,7 +1053,9 @@ static int irq_responder(struct sampler *s)
 	}
 	while (!sampler_stopping(s)) {
 		fl = sizeof(from);
-		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &from, &fl);
+		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &bound, &from, &fl);
+		if (bound > t->offset_bound_max)
+			t->offset_bound_max = bound;
 		if (t2 >= r->t_end)
 			break;
 		if (e == -EAGAIN || e == -EINTR)
@@ -942,21 +1071,22 @@ static int irq_responder(struct sampler *s)
 		}
 		p.flags |= IRQ_PKT_REPLY;
 		p.task_ns = t1 != INT64_MIN && t1 <= t2 ? t2 - t1 : INT64_MIN;
-		if (t1 != INT64_MIN && t1 > t2)
-			t->stamp_refused++;
-		else if (t1 == INT64_MIN)
-			t->no_stamp++;
 		e = irq_net_send(&t->net, t->net.tx, &p, &from, fl);
 		if (e)
 			t->send_errors++;	/* the sender counts it lost */
 		if (t2 < r->t_measure)
 			continue;
-		if (!t->tracked) {
-			irq_track_init(&t->tr, p.seq);
-			t->tracked = true;
-		}
-		if (irq_track_event(&t->tr, p.seq, &lost) != IRQ_EV_SERVED)
+		pe = peer_of(t, &from, fl);
+		if (!pe) {
+			t->stray++;	/* more senders than IRQ_PEERS */
 			continue;
+		}
+		if (peer_event(t, pe, p.seq, t2, &lost) != IRQ_EV_SERVED)
+			continue;
+		if (t1 != INT64_MIN && t1 > t2)
+			t->stamp_refused++;
+		else if (t1 == INT64_MIN)
+			t->no_stamp++;
 		sampler_overrun(s, 0, lost, t_last);
 		t_last = t2;
 		if (p.task_ns != INT64_MIN)
@@ -1043,6 +1173,8 @@ static const char *mode_text(const struct irq_test *t)
 {
 	if (t->is_gpio)
 		return "gpio: the output line toggled by the sender, its edge on the input line read by the receiver (GPIO character device, uAPI v2)";
+	if (t->is_serial && t->ser.pty)
+		return "serial: one byte per period written by the sender on a pseudo-terminal, read by the receiver from it (or from the other one)";
 	if (t->is_serial)
 		return t->ser.loop ?
 		       "serial: one byte per period written by the sender on the port, read back through its TX-RX loop by the receiver" :
@@ -1060,6 +1192,8 @@ static const char *mode_text(const struct irq_test *t)
 
 static const char *stamps_text(const struct irq_test *t)
 {
+	if (t->is_serial && t->ser.pty)
+		return "none: a pseudo-terminal has no interrupt (and so no t1)";
 	if (t->is_serial)
 		return "none from the port: t1 is the RX interrupt's irq:irq_handler_entry trace event, with --trace";
 	return t->is_gpio ?
@@ -1074,7 +1208,10 @@ static void irq_start(struct run *r)
 	char buf[1600], il[400], port[400], a[32];
 
 	irq_intr_line(&t->intr, il, sizeof(il));
-	if (t->is_serial)
+	if (t->is_serial && t->ser.pty)
+		snprintf(port, sizeof(port), "%s -> %s, pseudo-terminals (no UART: no line, no baud rate), raw\n== Serial: a pty has no line: t2-t0 is the tty layer and the reader's wake-up, without a character's transmission time",
+			 t->ser.tx, t->ser.rx);
+	else if (t->is_serial)
 		snprintf(port, sizeof(port), "%s -> %s at %d baud, 8N1 raw\n== Serial: t2-t0 includes one character's transmission time, 10 bits / %d baud = %s us",
 			 t->ser.tx, t->ser.rx, t->ser.baud, t->ser.baud,
 			 fmt_us3(a, irq_serial_char_ns(t->ser.baud)));
@@ -1127,6 +1264,12 @@ static void irq_figures(struct run *r, struct test_figs *f)
 		(long long)t->refused_max);
 	fig_num(f, "events.foreign_packets", "%llu",
 		(unsigned long long)t->foreign);
+	fig_num(f, "events.stray", "%llu", (unsigned long long)t->stray);
+	if (!t->is_gpio && !t->is_serial)
+		fig_num(f, "events.stamp_conversion_bound_max_ns", "%lld",
+			(long long)t->offset_bound_max);
+	if (t->mode == MODE_RESPOND)
+		fig_num(f, "events.senders", "%d", t->npeers);
 	fig_num(f, "events.send_errors", "%llu",
 		(unsigned long long)t->send_errors);
 	fig_num(f, "events.sender_missed_periods", "%llu",
@@ -1135,8 +1278,8 @@ static void irq_figures(struct run *r, struct test_figs *f)
 
 static const struct test_line irq_lines[] = {
 	{ LINE_SUMMARY, false,
-	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} foreign packets, {events.send_errors} answers not sent]"
-	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.send_errors} send errors; the sender missed {events.sender_missed_periods} periods]" },
+	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} foreign packets, {events.stray} stray (of no sender's sequence), {events.send_errors} answers not sent; {events.senders} senders]"
+	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.stray} stray (of no stimulus sent), {events.send_errors} send errors; the sender missed {events.sender_missed_periods} periods]" },
 	{ 0, false, NULL },
 };
 
@@ -1163,6 +1306,15 @@ static void irq_summary(struct run *r)
 			    (unsigned long long)t->sender_missed,
 			    (unsigned long long)periods,
 			    100.0 * (double)t->sender_missed / (double)periods);
+	}
+	/* a threshold cannot pass on nothing measured: an error (exit 1,
+	 * as a --max-msw that cannot be checked) */
+	if (r->o->max_latency_ns >= 0 && !t->tr.served && r->exit_code == 0) {
+		char a[32];
+
+		log_error("--max-latency %s us cannot be checked: no event was served in the measurement",
+			  fmt_us3(a, r->o->max_latency_ns));
+		r->exit_code = 1;
 	}
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
@@ -1201,6 +1353,7 @@ static void irq_json(struct run *r, struct jw *w)
 		jw_str(w, "tx", t->ser.tx);
 		jw_str(w, "rx", t->ser.rx);
 		jw_bool(w, "loop", t->ser.loop);
+		jw_bool(w, "pty", t->ser.pty);
 		jw_int(w, "baud", t->ser.baud);
 		jw_int(w, "character_ns", irq_serial_char_ns(t->ser.baud));
 		jw_uint(w, "stray_bytes", t->ser.stray);
@@ -1212,6 +1365,8 @@ static void irq_json(struct run *r, struct jw *w)
 		jw_str(w, "name", in->name);
 		jw_str(w, "affinity", in->affinity);
 		jw_str(w, "effective_affinity", in->effective);
+		jw_bool(w, "effective_affinity_pending",
+			irq_intr_move_pending(in));
 	} else {
 		jw_null(w, "irq");
 	}
@@ -1317,7 +1472,8 @@ static const struct opt_help irq_help[] = {
 };
 
 static const struct optdesc *const irq_opts[] = {
-	irq_opts_table, engine_timer_opts, engine_common_opts, NULL,
+	/* no --clock: the kernel's stamps are on CLOCK_MONOTONIC */
+	irq_opts_table, engine_period_opts, engine_common_opts, NULL,
 };
 
 const struct test_desc irq_test = {

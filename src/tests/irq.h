@@ -56,6 +56,10 @@ void irq_track_init(struct irq_track *t, uint64_t first);
  * the number of events missing before it (counted lost). */
 enum irq_ev irq_track_event(struct irq_track *t, uint64_t seq,
 			    uint64_t *lost);
+/* An event whose record is gone (or never was): if @seq is one of the
+ * measurement's already accounted (first <= seq < next), it is counted
+ * duplicate or late and true is returned; false: none of them (stray). */
+bool irq_track_old(struct irq_track *t, uint64_t seq);
 /* The measurement ended with @last the last event sent (@last < first: none
  * was sent): the events not seen are lost; returns how many. */
 uint64_t irq_track_end(struct irq_track *t, uint64_t last);
@@ -76,6 +80,8 @@ struct irq_intr {
 	bool prio_set, cpu_set;
 	int old_policy, old_prio;
 	char old_affinity[64];
+	bool recorded;			/* in the interrupt's record (irq_intr.c) */
+	pid_t owner;			/* the run that holds it there */
 	pid_t guard;			/* restores if rtlat is killed */
 	int guard_fd;			/* its pipe, -1 */
 };
@@ -92,10 +98,19 @@ int irq_intr_describe(const char *root, int irq, struct irq_intr *in,
 /* The first interrupt whose actions in ROOT/proc/interrupts contain
  * @pattern, or -1. */
 int irq_intr_find(const char *root, const char *pattern);
+/* The receive queue's interrupt of network device @dev (an interface,
+ * "eth0", or its device, "virtio2") in ROOT/proc/interrupts: the first of
+ * its interrupts named for receiving ("virtio2-input.0", "eth0-rx-0",
+ * "eth0-TxRx-0"), else the first that is not its configuration interrupt
+ * ("virtio2-config"), else -1. */
+int irq_intr_find_queue(const char *root, const char *dev);
 /* The header line of @in ("IRQ 24 (ACPI:Ged), thread irq/24-ACPI:Ged fifo
  * 50 CPU 0, affinity 0-1"), or its reason for none. */
 void irq_intr_line(const struct irq_intr *in, char *buf, size_t len);
 
+/* After --irq-cpu: the effective affinity is not (yet) within the new one
+ * (the kernel moves some interrupts only when they next arrive). */
+bool irq_intr_move_pending(const struct irq_intr *in);
 /* --irq-prio: run the thread at SCHED_FIFO @prio; --irq-cpu: the
  * interrupt's affinity @cpus ("1", "0-1"). Each saves what it changes.
  * 0, or -1 with @err. */
@@ -137,7 +152,8 @@ struct irq_net {
 	int ns_fd[2];		/* the two namespaces, -1 */
 	char ifname[32];	/* receiving interface, "" unknown */
 	bool hw_stamps;		/* the interface can stamp in hardware */
-	char stamps[160];	/* what the receive stamps are */
+	char stamps[400];	/* what the receive stamps are */
+	int64_t offset_bound_ns;	/* the conversion's bound at set-up */
 };
 
 void irq_net_init(struct irq_net *n);
@@ -152,12 +168,17 @@ int irq_net_send(struct irq_net *n, int fd, const struct irq_pkt *p,
 		 const void *to, size_t tolen);
 /*
  * Wait for a packet on @fd: 0 with @p, *@t1 (its kernel receive stamp
- * converted to CLOCK_MONOTONIC, INT64_MIN without one) and *@t2 (the clock
- * read right after), the sender's address in @from (of *@fromlen, may be
+ * converted to CLOCK_MONOTONIC, INT64_MIN without one), *@t2 (the clock
+ * read right after) and *@bound (the conversion's error bound, ns; -1
+ * without a stamp), the sender's address in @from (of *@fromlen, may be
  * NULL); -EAGAIN after the receive timeout, -EINTR, or -errno.
  */
 int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
-		 void *from, size_t *fromlen);
+		 int64_t *bound, void *from, size_t *fromlen);
+/* The error bound of one CLOCK_REALTIME to CLOCK_MONOTONIC conversion
+ * here, ns: the median of a few (half the two monotonic reads around the
+ * realtime one). */
+int64_t irq_net_offset_bound(void);
 /* A receive timeout of @ns on @fd. */
 int irq_net_timeout(int fd, int64_t ns);
 /* The interrupt that serves the receiving interface into @in (none for
@@ -229,6 +250,7 @@ enum irq_gpio_verdict irq_gpio_match(struct irq_gpio *g,
 struct irq_serial {
 	char tx[64], rx[64];		/* /dev/ttyS4 */
 	bool loop;			/* TX == RX: one port's TX-RX loop */
+	bool pty;			/* a pseudo-terminal: no line, no baud */
 	int baud;
 	int tx_fd, rx_fd;		/* the same fd for a loop */
 	struct termios tx_old, rx_old;	/* the ports' settings before */

@@ -11,14 +11,19 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cpulist.h"
 #include "core/rtsetup.h"
 #include "tests/irq.h"
 
@@ -165,6 +170,68 @@ int irq_intr_find(const char *root, const char *pattern)
 	return intr_scan(root, -1, pattern, unused, sizeof(unused));
 }
 
+/* Does @actions name device @dev ("virtio1" in "virtio1-input.0", not in
+ * "virtio10-input.0")? The rest after it into *@rest. */
+static bool names_dev(const char *actions, const char *dev, const char **rest)
+{
+	const char *p = actions;
+	size_t n = strlen(dev);
+
+	while (n && (p = strstr(p, dev))) {
+		if ((p == actions || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n])) {
+			*rest = p + n;
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+/* "rx" or "input" in @s, any case: a receive queue's name. */
+static bool names_rx(const char *s)
+{
+	char low[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(low) - 1 && s[i]; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	low[i] = '\0';
+	return strstr(low, "rx") || strstr(low, "input");
+}
+
+int irq_intr_find_queue(const char *root, const char *dev)
+{
+	char path[512], line[1024], act[256], *rest;
+	const char *tail;
+	int ncpu, n, rx = -1, other = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	ncpu = intr_ncpu(line);
+	while (rx < 0 && fgets(line, sizeof(line), f)) {
+		n = intr_line(line, ncpu, &rest);
+		if (n < 0)
+			continue;
+		intr_actions(rest, act, sizeof(act));
+		if (!names_dev(act, dev, &tail))
+			continue;
+		if (names_rx(tail))
+			rx = n;
+		else if (other < 0 && !strstr(tail, "config"))
+			other = n;
+	}
+	fclose(f);
+	return rx >= 0 ? rx : other;
+}
+
 /* ROOT/proc/PID/stat: processor (field 39), rt_priority (40), policy (41). */
 static int thread_sched(const char *root, pid_t pid, int *cpu, int *prio,
 			int *policy)
@@ -276,28 +343,213 @@ void irq_intr_line(const struct irq_intr *in, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, ", affinity %s",
 				      in->affinity[0] ? in->affinity : "unknown");
 	if (o < len && in->effective[0])
-		o += (size_t)snprintf(buf + o, len - o, " (effective %s)",
-				      in->effective);
+		o += (size_t)snprintf(buf + o, len - o,
+				      irq_intr_move_pending(in) ?
+				      " (effective %s: the move is pending, done when the interrupt next arrives)" :
+				      " (effective %s)", in->effective);
 	if (o < len && in->why[0])
 		snprintf(buf + o, len - o, "; %s", in->why);
 }
 
-static void restore_now(struct irq_intr *in)
+/*
+ * Overlapping runs that change one interrupt: a record per interrupt,
+ * IRQ_RECORD_DIR/irq-N, under an flock(), holds what was there before the
+ * first of them changed it and the pids of the runs that hold a change.
+ * A run adds itself when it changes something and, when it ends (or its
+ * guard, when it was killed), takes itself and the dead out: the last one
+ * out puts the first one's saved values back and removes the record;
+ * the others leave the interrupt as it is (another run still measures
+ * with it). A record whose holders are all dead (the guard could not
+ * restore) keeps its saved values: the next run restores them at its end.
+ * Without the directory (not root), each run restores its own.
+ */
+#define IRQ_RECORD_DIR "/run/rtlat"
+#define IRQ_RECORD_MAX 64
+
+struct irq_record {
+	pid_t holder[IRQ_RECORD_MAX];
+	int nholders;
+	bool prio_saved, cpu_saved;
+	pid_t thread;
+	int policy, prio;
+	char affinity[64];
+};
+
+/* The record of @irq opened and locked (created empty): fd, or -1. */
+static int record_lock(int irq)
+{
+	char path[128];
+	int fd;
+
+	if (mkdir(IRQ_RECORD_DIR, 0755) < 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), IRQ_RECORD_DIR "/irq-%d", irq);
+	for (;;) {
+		struct stat a, b;
+
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -1;
+		while (flock(fd, LOCK_EX) < 0)
+			if (errno != EINTR) {
+				close(fd);
+				return -1;
+			}
+		/* the last one out removed it meanwhile: the new one */
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+		    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
+	}
+}
+
+/* @n decimal numbers of a record line into @v: true when all are there. */
+static bool record_nums(const char *p, long *v, int n)
+{
+	char *end;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		errno = 0;
+		v[i] = strtol(p, &end, 10);
+		if (end == p || errno || v[i] < 0 || v[i] > INT_MAX)
+			return false;
+		p = end;
+	}
+	return *p == '\0';
+}
+
+/* Read the record of @fd, the dead holders left out. */
+static void record_read(int fd, struct irq_record *rec)
+{
+	char buf[2048], *line, *save = NULL;
+	ssize_t n;
+
+	memset(rec, 0, sizeof(*rec));
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		long v[3];
+
+		if (!strncmp(line, "holder ", 7) && record_nums(line + 7, v, 1) &&
+		    v[0] > 0 && rec->nholders < IRQ_RECORD_MAX &&
+		    (kill((pid_t)v[0], 0) == 0 || errno != ESRCH)) {
+			rec->holder[rec->nholders++] = (pid_t)v[0];
+		} else if (!strncmp(line, "prio ", 5) &&
+			   record_nums(line + 5, v, 3)) {
+			rec->prio_saved = true;
+			rec->thread = (pid_t)v[0];
+			rec->policy = (int)v[1];
+			rec->prio = (int)v[2];
+		} else if (!strncmp(line, "affinity ", 9) && line[9]) {
+			rec->cpu_saved = true;
+			snprintf(rec->affinity, sizeof(rec->affinity), "%s",
+				 line + 9);
+		}
+	}
+}
+
+static void record_write(int fd, const struct irq_record *rec)
+{
+	char buf[2048];
+	size_t o = 0;
+	int i;
+
+	o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+			      "# rtlat irq: the interrupt before the runs that hold it changed it\n");
+	for (i = 0; i < rec->nholders && o < sizeof(buf); i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "holder %d\n",
+				      (int)rec->holder[i]);
+	if (rec->prio_saved && o < sizeof(buf))
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				      "prio %d %d %d\n", (int)rec->thread,
+				      rec->policy, rec->prio);
+	if (rec->cpu_saved && o < sizeof(buf))
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				      "affinity %s\n", rec->affinity);
+	if (o > sizeof(buf))
+		o = sizeof(buf);
+	/* a record that cannot be written is found empty by the next run,
+	 * which then saves what it finds */
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, o, 0) != (ssize_t)o)
+		(void)!ftruncate(fd, 0);
+}
+
+static void record_unlock(int fd)
+{
+	close(fd);	/* drops the lock */
+}
+
+/* @pid holds a change of the record */
+static void record_hold(struct irq_record *rec, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < rec->nholders; i++)
+		if (rec->holder[i] == pid)
+			return;
+	if (rec->nholders < IRQ_RECORD_MAX)
+		rec->holder[rec->nholders++] = pid;
+}
+
+static void put_prio(pid_t thread, int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	sched_setscheduler(thread, policy, &sp);
+}
+
+static void put_affinity(int irq, const char *list)
 {
 	char path[128];
 
-	if (in->prio_set) {
-		struct sched_param sp = { .sched_priority = in->old_prio };
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
+	write_str(path, list);
+}
 
-		sched_setscheduler(in->thread, in->old_policy, &sp);
-		in->prio_set = false;
+static void restore_now(struct irq_intr *in)
+{
+	struct irq_record rec;
+	char path[128];
+	int fd, i;
+
+	if (!in->prio_set && !in->cpu_set)
+		return;
+	fd = in->recorded ? record_lock(in->irq) : -1;
+	if (fd < 0) {
+		/* no record: what this run changed */
+		if (in->prio_set)
+			put_prio(in->thread, in->old_policy, in->old_prio);
+		if (in->cpu_set)
+			put_affinity(in->irq, in->old_affinity);
+		in->prio_set = in->cpu_set = false;
+		return;
 	}
-	if (in->cpu_set) {
-		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list",
-			 in->irq);
-		write_str(path, in->old_affinity);
-		in->cpu_set = false;
+	record_read(fd, &rec);
+	for (i = 0; i < rec.nholders; i++)
+		if (rec.holder[i] == in->owner) {
+			rec.holder[i] = rec.holder[--rec.nholders];
+			break;
+		}
+	if (rec.nholders) {
+		record_write(fd, &rec);	/* another run still holds it */
+	} else {
+		if (rec.prio_saved)
+			put_prio(rec.thread, rec.policy, rec.prio);
+		if (rec.cpu_saved)
+			put_affinity(in->irq, rec.affinity);
+		if (!rec.prio_saved && in->prio_set)
+			put_prio(in->thread, in->old_policy, in->old_prio);
+		if (!rec.cpu_saved && in->cpu_set)
+			put_affinity(in->irq, in->old_affinity);
+		snprintf(path, sizeof(path), IRQ_RECORD_DIR "/irq-%d", in->irq);
+		/* a run waiting for the lock on it meanwhile sees it gone
+		 * and opens a new one (record_lock()) */
+		unlink(path);
 	}
+	record_unlock(fd);
+	in->prio_set = in->cpu_set = false;
 }
 
 /*
@@ -355,6 +607,8 @@ int irq_intr_guard(struct irq_intr *in, char *err, size_t len)
 int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 {
 	struct sched_param sp = { .sched_priority = prio };
+	struct irq_record rec;
+	int fd, e;
 
 	if (in->irq < 0) {
 		snprintf(err, len, "--irq-prio: no interrupt to set (%s)",
@@ -368,11 +622,31 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 	}
 	in->old_policy = in->policy;
 	in->old_prio = in->prio;
+	fd = record_lock(in->irq);
+	if (fd >= 0)
+		record_read(fd, &rec);
 	if (sched_setscheduler(in->thread, SCHED_FIFO, &sp) < 0) {
+		e = errno;
+		if (fd >= 0)
+			record_unlock(fd);
 		snprintf(err, len, "--irq-prio %d: cannot set the priority of %s (pid %d): %s%s",
-			 prio, in->tname, (int)in->thread, strerror(errno),
-			 errno == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
+			 prio, in->tname, (int)in->thread, strerror(e),
+			 e == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
 		return -1;
+	}
+	if (fd >= 0) {
+		/* the first run's values stay the ones to restore */
+		if (!rec.prio_saved || rec.thread != in->thread) {
+			rec.prio_saved = true;
+			rec.thread = in->thread;
+			rec.policy = in->old_policy;
+			rec.prio = in->old_prio;
+		}
+		in->owner = getpid();
+		record_hold(&rec, in->owner);
+		record_write(fd, &rec);
+		record_unlock(fd);
+		in->recorded = true;
 	}
 	in->prio_set = true;
 	in->policy = SCHED_FIFO;
@@ -383,8 +657,9 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 		     size_t len)
 {
+	struct irq_record rec;
 	char path[128];
-	int e;
+	int fd, e;
 
 	if (in->irq < 0) {
 		snprintf(err, len, "--irq-cpu: no interrupt to set (%s)",
@@ -395,7 +670,23 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 		 in->irq);
 	snprintf(in->old_affinity, sizeof(in->old_affinity), "%s",
 		 in->affinity);
+	fd = record_lock(in->irq);
+	if (fd >= 0)
+		record_read(fd, &rec);
 	e = write_str(path, cpus);
+	if (fd >= 0 && !e) {
+		if (!rec.cpu_saved && in->old_affinity[0]) {
+			rec.cpu_saved = true;
+			snprintf(rec.affinity, sizeof(rec.affinity), "%s",
+				 in->old_affinity);
+		}
+		in->owner = getpid();
+		record_hold(&rec, in->owner);
+		record_write(fd, &rec);
+		in->recorded = true;
+	}
+	if (fd >= 0)
+		record_unlock(fd);
 	if (e) {
 		snprintf(err, len, "--irq-cpu %s: cannot set the affinity of IRQ %d (%s): %s%s",
 			 cpus, in->irq, path, strerror(-e),
@@ -406,7 +697,28 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 	}
 	in->cpu_set = true;
 	read_line(path, in->affinity, sizeof(in->affinity));
+	/* the effective affinity now: the kernel may move the interrupt
+	 * only when it next arrives (x86), irq_intr_line() says so */
+	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list",
+		 in->irq);
+	read_line(path, in->effective, sizeof(in->effective));
 	return 0;
+}
+
+bool irq_intr_move_pending(const struct irq_intr *in)
+{
+	struct cpuset want, eff;
+	char err[64];
+	int c;
+
+	if (!in->cpu_set || !in->effective[0] ||
+	    cpulist_parse(in->affinity, &want, err, sizeof(err)) ||
+	    cpulist_parse(in->effective, &eff, err, sizeof(err)))
+		return false;
+	for (c = cpuset_next(&eff, 0); c >= 0; c = cpuset_next(&eff, c + 1))
+		if (!cpuset_isset(&want, c))
+			return true;
+	return false;
 }
 
 void irq_intr_restore(struct irq_intr *in)

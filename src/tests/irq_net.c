@@ -210,6 +210,13 @@ static int udp_socket(int family, const char *bind_addr, int port,
 	}
 	memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
 	fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && ai->ai_family == AF_INET6 &&
+	    !(bind_addr && bind_addr[0])) {
+		int off = 0;
+
+		/* any address: IPv6 and IPv4 (as ::ffff:a.b.c.d) */
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+	}
 	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, ai->ai_addrlen) < 0) {
 		e = errno;
 		snprintf(err, len, "%s: cannot bind UDP %s port %d: %s%s", what,
@@ -280,10 +287,27 @@ static void local_ifname(int fd, char *name, size_t len)
 	freeifaddrs(ifa);
 }
 
+static void describe_source(struct irq_net *n, int fd);
+
+/* What the stamps are, with the conversion's error bound at set-up. */
 static void describe_stamps(struct irq_net *n, int fd)
+{
+	size_t o;
+
+	describe_source(n, fd);
+	n->offset_bound_ns = irq_net_offset_bound();
+	o = strlen(n->stamps);
+	snprintf(n->stamps + o, sizeof(n->stamps) - o,
+		 "; CLOCK_REALTIME, converted to CLOCK_MONOTONIC at each wake-up within +-%lld ns (half the two monotonic reads around the realtime one, median at set-up; the run's largest in the result)",
+		 (long long)n->offset_bound_ns);
+}
+
+static void describe_source(struct irq_net *n, int fd)
 {
 	if (!n->ifname[0]) {
 		snprintf(n->stamps, sizeof(n->stamps),
+			 n->respond && !n->bind[0] ?
+			 "software receive stamps (SO_TIMESTAMPING), any interface" :
 			 "software receive stamps (SO_TIMESTAMPING); receiving interface unknown");
 		return;
 	}
@@ -391,9 +415,15 @@ int irq_net_open(struct irq_net *n, char *err, size_t len)
 		return open_local(n, err, len);
 	if (n->respond) {
 		snprintf(what, sizeof(what), "--respond");
-		n->rx = udp_socket(strchr(n->bind, ':') ? AF_INET6 : AF_INET,
+		/* any address: an IPv6 socket that takes IPv4 too, else
+		 * (a kernel without IPv6) an IPv4 one */
+		n->rx = udp_socket(!n->bind[0] || strchr(n->bind, ':') ?
+				   AF_INET6 : AF_INET,
 				   n->bind[0] ? n->bind : NULL, n->port, err,
 				   len, what);
+		if (n->rx < 0 && !n->bind[0])
+			n->rx = udp_socket(AF_INET, NULL, n->port, err, len,
+					   what);
 		if (n->rx < 0)
 			return -1;
 		n->tx = n->rx;
@@ -407,8 +437,7 @@ int irq_net_open(struct irq_net *n, char *err, size_t len)
 				close(c);
 			}
 		} else {
-			snprintf(n->stamps, sizeof(n->stamps),
-				 "software receive stamps (SO_TIMESTAMPING), any interface");
+			describe_stamps(n, -1);
 		}
 	} else {
 		struct addrinfo hints = { .ai_socktype = SOCK_DGRAM };
@@ -510,8 +539,38 @@ static int64_t cmsg_stamp(struct cmsghdr *c)
 	return INT64_MIN;
 }
 
+/* realtime - monotonic now: a realtime read between two monotonic ones,
+ * taken as their middle; *@bound the error bound, half their distance */
+static int64_t real_offset(int64_t *bound)
+{
+	int64_t mono1, real, mono2;
+
+	mono1 = clock_now_ns(CLOCK_MONOTONIC);
+	real = clock_now_ns(CLOCK_REALTIME);
+	mono2 = clock_now_ns(CLOCK_MONOTONIC);
+	*bound = (mono2 - mono1 + 1) / 2;
+	return real - (mono1 + (mono2 - mono1) / 2);
+}
+
+int64_t irq_net_offset_bound(void)
+{
+	int64_t b[257], v;
+	int i, j;
+
+	/* the median of 257 (insertion sort: set-up, not measuring) */
+	for (i = 0; i < 257; i++)
+		real_offset(&b[i]);
+	for (i = 1; i < 257; i++) {
+		v = b[i];
+		for (j = i; j > 0 && b[j - 1] > v; j--)
+			b[j] = b[j - 1];
+		b[j] = v;
+	}
+	return b[128];
+}
+
 int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
-		 void *from, size_t *fromlen)
+		 int64_t *bound, void *from, size_t *fromlen)
 {
 	union {
 		char b[CMSG_SPACE(6 * sizeof(int64_t)) + 64];
@@ -524,11 +583,12 @@ int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
 		.msg_name = from, .msg_namelen = from ? (socklen_t)*fromlen : 0,
 	};
 	struct cmsghdr *c;
-	int64_t real, mono1, mono2, rx = INT64_MIN;
+	int64_t rx = INT64_MIN;
 	ssize_t got;
 
 	got = recvmsg(fd, &mh, 0);
 	*t2 = clock_now_ns(CLOCK_MONOTONIC);
+	*bound = -1;
 	if (got < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	if (from)
@@ -543,15 +603,9 @@ int irq_net_recv(int fd, struct irq_pkt *p, int64_t *t1, int64_t *t2,
 		    c->cmsg_type == SO_TIMESTAMPING)
 			rx = cmsg_stamp(c);
 	*t1 = INT64_MIN;
-	if (rx != INT64_MIN) {
-		/* realtime - monotonic: a realtime read between two monotonic
-		 * ones, taken as their middle (off by at most half their
-		 * distance: a few tens of ns) */
-		mono1 = clock_now_ns(CLOCK_MONOTONIC);
-		real = clock_now_ns(CLOCK_REALTIME);
-		mono2 = clock_now_ns(CLOCK_MONOTONIC);
-		*t1 = rx - (real - (mono1 + (mono2 - mono1) / 2));
-	}
+	*bound = -1;
+	if (rx != INT64_MIN)
+		*t1 = rx - real_offset(bound);
 	return 0;
 }
 
@@ -581,13 +635,13 @@ void irq_net_intr(const struct irq_net *n, struct irq_intr *in)
 	}
 	link[l] = '\0';
 	/* the NIC's queue interrupts are named after the interface or its
-	 * device ("eth0-rx-0", "virtio0-input.0") */
-	in->irq = irq_intr_find("", n->ifname);
+	 * device ("eth0-rx-0", "virtio0-input.0"; not "virtio0-config") */
+	in->irq = irq_intr_find_queue("", n->ifname);
 	if (in->irq < 0) {
 		const char *base = strrchr(link, '/');
 
 		base = base ? base + 1 : link;
-		in->irq = irq_intr_find("", base);
+		in->irq = irq_intr_find_queue("", base);
 	}
 	if (in->irq < 0)
 		snprintf(in->why, sizeof(in->why),
@@ -595,6 +649,6 @@ void irq_net_intr(const struct irq_net *n, struct irq_intr *in)
 			 n->ifname);
 	else
 		snprintf(in->why, sizeof(in->why),
-			 "the first interrupt of %s (a NIC may have one per queue: --irq N names another)",
+			 "the first receive queue interrupt of %s (a NIC may have one per queue: --irq N names another)",
 			 n->ifname);
 }

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -260,6 +262,16 @@ bool irq_serial_is_console(const char *path, const char *consoles)
 	return yes;
 }
 
+/* A pseudo-terminal's slave (Unix98 pty majors 136-143): no UART, no line,
+ * no baud rate. */
+static bool is_pty(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	       major(st.st_rdev) >= 136 && major(st.st_rdev) <= 143;
+}
+
 int irq_serial_open(struct irq_serial *p, char *err, size_t len)
 {
 	speed_t speed = B115200;
@@ -298,6 +310,7 @@ int irq_serial_open(struct irq_serial *p, char *err, size_t len)
 		}
 		p->tx_fd = fd;
 	}
+	p->pty = is_pty(p->rx_fd) || is_pty(p->tx_fd);
 	if (guard_start(p, err, len)) {
 		irq_serial_close(p);
 		return -1;

@@ -43,6 +43,16 @@ enum irq_ev irq_track_event(struct irq_track *t, uint64_t seq,
 	return IRQ_EV_SERVED;
 }
 
+bool irq_track_old(struct irq_track *t, uint64_t seq)
+{
+	uint64_t lost;
+
+	if (seq < t->first || seq >= t->next)
+		return false;
+	irq_track_event(t, seq, &lost);
+	return true;
+}
+
 uint64_t irq_track_end(struct irq_track *t, uint64_t last)
 {
 	uint64_t n;

@@ -299,10 +299,12 @@ void trace_irq_summary(const struct trace_irq *g, const struct run *r)
 		       g->spans + g->dropped);
 	printf(", %" PRIu64 " without the receiver's wake-up, %" PRIu64 " with trace events lost around them, %" PRIu64 " not split (queue full)\n",
 	       g->no_wake, g->lost, g->dropped);
-	printf("RTK|part              |    samples|        min|        avg|        max\n");
+	/* the part column as wide as its longest label, "stimulus to
+	 * wake-up" */
+	printf("RTK|part               |    samples|        min|        avg|        max\n");
 	for (j = 0; j < P_N; j++) {
 		mam(&g->st[j], v);
-		printf("RTK|%-18s|%11" PRIu64 "|%11s|%11s|%11s\n", part_label[j],
+		printf("RTK|%-19s|%11" PRIu64 "|%11s|%11s|%11s\n", part_label[j],
 		       g->st[j].n, v[0], v[1], v[2]);
 	}
 	if (g->any_worst) {

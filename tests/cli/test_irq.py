@@ -5,6 +5,7 @@ three series, a stall on the receiver's CPU), the two-process mode
 the test's, the interrupt thread's priority and affinity set and restored,
 nothing left behind after the end, SIGINT and SIGKILL, and the errors."""
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -108,6 +109,17 @@ def test_net_accounts_every_event(tmp_path):
     assert "== Interrupt: none: veth has no hardware interrupt" in p.stdout
     assert "software receive stamps (SO_TIMESTAMPING)" in p.stdout
     assert td["hardware_stamps"] is False
+    # the stamps' conversion to CLOCK_MONOTONIC has a stated error bound:
+    # at set-up in the header, the run's largest in the result
+    m = re.search(r"converted to CLOCK_MONOTONIC at each wake-up within "
+                  r"\+-(\d+) ns", p.stdout)
+    assert m and m.group(0) in td["receive_stamps"]
+    bound = ev["stamp_conversion_bound_max_ns"]
+    assert 0 <= int(m.group(1)) and 0 <= bound < 10 ** 9
+    # a t1 outside [t0, t2] (beyond the bound: a clock step) is refused,
+    # never a negative part: what was not refused lies inside
+    assert ev["kernel_stamp_refused"] == 0 or \
+        ev["kernel_stamp_refused_max_ns"] > 0
     assert "RTH|----lat min|----lat avg|----lat max|----k>t avg|" \
         "----k>t max|----s>k max|----lost|--lat worst" in p.stdout
     for name in SERIES:
@@ -144,6 +156,66 @@ def test_stall_on_receiver_cpu(tmp_path):
     bound = (stall_ms * 1000 - period_us) * 1000
     assert d["summary"]["kernel_to_task"]["max_ns"] >= bound
     assert d["summary"]["latency"]["max_ns"] >= bound
+
+
+FAIL_RECVMSG = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* recvmsg() fails with EIO after $FAIL_RECVMSG_AFTER calls, 100 ms late
+ * (the events sent meanwhile wait in the socket: outstanding) */
+ssize_t recvmsg(int fd, struct msghdr *m, int flags)
+{
+	static ssize_t (*real)(int, struct msghdr *, int);
+	static int calls, after = -1;
+
+	if (!real)
+		real = (ssize_t (*)(int, struct msghdr *, int))
+		       dlsym(RTLD_NEXT, "recvmsg");
+	if (after < 0)
+		after = atoi(getenv("FAIL_RECVMSG_AFTER") ?: "0");
+	if (after && __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) > after) {
+		usleep(100000);
+		errno = EIO;
+		return -1;
+	}
+	return real(fd, m, flags);
+}
+"""
+
+
+@needs_root
+def test_receiver_error_counts_outstanding_lost(tmp_path):
+    """The receiver fails in the middle (recvmsg() made to fail by a
+    preloaded shim): the run ends in an error, exit 1, and the events sent
+    that were not served are lost: sent = served + lost still holds."""
+    src, so = tmp_path / "fail.c", tmp_path / "fail.so"
+    src.write_text(FAIL_RECVMSG)
+    if subprocess.run(["cc", "-shared", "-fPIC", "-o", str(so), str(src),
+                       "-ldl"], capture_output=True).returncode:
+        pytest.skip("no C compiler for the preloaded shim")
+    js = tmp_path / "r.json"
+    env = dict(os.environ, LD_PRELOAD=str(so), FAIL_RECVMSG_AFTER="1500")
+    r = subprocess.run([RTLAT, "irq", "-T", "4", "--warmup", "200ms",
+                        "--json", str(js)], capture_output=True, text=True,
+                       timeout=60, env=env)
+    if "receive from net failed" not in r.stderr:
+        pytest.skip("the shim did not take (a static build?): %s"
+                    % r.stderr[-500:])
+    assert r.returncode == 1, r.stderr
+    assert "receive from net failed: Input/output error" in r.stderr
+    d = load(js)
+    assert d["status"] == "error"
+    ev = check_accounting(d)
+    # it failed after about 1.3 s of the 4 s measurement, 100 ms after
+    # the last event it served: the events sent meanwhile are lost, not
+    # left out
+    assert ev["served"] > 0 and ev["lost"] >= 50
+    assert ev["sent"] + ev["sender_missed_periods"] < 4000
 
 
 def default_signals():
@@ -248,6 +320,107 @@ def test_irq_prio_and_cpu_restored(tmp_path, how):
         time.sleep(0.05)
     assert sched_of(pid) == old
     assert affinity_of(irq) == old_aff
+
+
+@needs_root
+@pytest.mark.parametrize("first_out", ["first", "second"])
+def test_overlapping_runs_restore_the_original(tmp_path, first_out):
+    """Two overlapping runs change one interrupt (--irq-prio, --irq-cpu):
+    while one of them still runs it keeps its setting, and when the last
+    one ends the interrupt is as before the first (each run restoring
+    what it found would leave the first one's change behind)."""
+    need_cpus(2)
+    irq, pid = irq_thread()
+    old, old_aff = sched_of(pid), affinity_of(irq)
+    prios = [p for p in (61, 62, 63) if p != old[1]][:2]
+    affs = ["1", "0"] if old_aff != "1" else ["0", "1"]
+    if affs[1] == old_aff:
+        affs[1] = "0-1"
+
+    def one(i, secs):
+        return start(["irq", "--irq", irq, "--irq-prio", prios[i],
+                      "--irq-cpu", affs[i], "--warmup", "100ms", "-T", secs],
+                     preexec_fn=default_signals)
+    a = one(0, 2 if first_out == "first" else 4)
+    wait_warming_up(a)
+    time.sleep(0.3)
+    b = one(1, 4 if first_out == "first" else 1)
+    wait_warming_up(b)
+    time.sleep(0.3)
+    assert sched_of(pid) == (os.SCHED_FIFO, prios[1])
+    first, last = (a, b) if first_out == "first" else (b, a)
+    first.communicate(timeout=30)
+    assert first.returncode == 0
+    assert wait_session_empty(first.pid) == []
+    # the other one still measures: the interrupt is left as it is
+    assert last.poll() is None
+    assert sched_of(pid) == (os.SCHED_FIFO, prios[1])
+    assert affinity_of(irq) == affs[1]
+    last.communicate(timeout=30)
+    assert last.returncode == 0
+    assert wait_session_empty(last.pid) == []
+    assert sched_of(pid) == old
+    assert affinity_of(irq) == old_aff
+    assert not os.path.exists("/run/rtlat/irq-%d" % irq)
+
+
+@needs_root
+def test_record_of_a_dead_run_is_restored(tmp_path):
+    """A record whose runs all died without restoring (their guard too):
+    the next run that changes the interrupt keeps the record's values, not
+    the changed ones it finds, and puts them back at its end."""
+    irq, pid = irq_thread()
+    old = sched_of(pid)
+    left = 71 if old[1] != 71 else 72
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    os.makedirs("/run/rtlat", exist_ok=True)
+    rec = "/run/rtlat/irq-%d" % irq
+    assert not os.path.exists(rec)
+    with open(rec, "w") as f:
+        f.write("holder %d\nprio %d %d %d\n" % (dead.pid, pid, old[0],
+                                                 old[1]))
+    try:
+        # what the dead run left
+        os.sched_setscheduler(pid, os.SCHED_FIFO, os.sched_param(left))
+        r = run(["irq", "--irq", irq, "--irq-prio", 61 if old[1] != 61
+                 else 62, "-T", "1", "--warmup", "100ms"])
+        assert r.returncode == 0, r.stderr
+        assert sched_of(pid) == old
+        assert not os.path.exists(rec)
+    finally:
+        if os.path.exists(rec):
+            os.unlink(rec)
+        os.sched_setscheduler(pid, old[0], os.sched_param(old[1]))
+
+
+@needs_root
+def test_irq_cpu_shows_the_affinity_in_effect(tmp_path):
+    """--irq-cpu: the header and the result give the effective affinity
+    after the change, as /proc has it during the run, and say when the
+    kernel has not moved the interrupt yet (it does so when the interrupt
+    next arrives)."""
+    need_cpus(2)
+    irq, pid = irq_thread()
+    with open("/proc/irq/%d/effective_affinity_list" % irq) as f:
+        before = f.read().strip()
+    new = "1" if before != "1" else "0"
+    js = tmp_path / "r.json"
+    p = start(["irq", "--irq", irq, "--irq-cpu", new, "--warmup", "100ms",
+               "-T", "1", "--json", js], preexec_fn=default_signals)
+    wait_warming_up(p)
+    with open("/proc/irq/%d/effective_affinity_list" % irq) as f:
+        during = f.read().strip()
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 0, err
+    it = load(js)["test_data"]["interrupt"]
+    assert it["affinity"] == new == it["affinity_set"]
+    assert it["effective_affinity"] == during
+    pending = during != new
+    assert it["effective_affinity_pending"] is pending
+    line = [l for l in out.splitlines() if l.startswith("== Interrupt:")][0]
+    assert ("affinity %s (effective %s" % (new, during)) in line
+    assert ("the move is pending" in line) is pending
 
 
 @needs_root
@@ -360,6 +533,206 @@ def test_host_without_responder_counts_lost(tmp_path, veth_pair):
     assert why in load(hj)["warnings"]
 
 
+def test_nothing_served_fails_a_threshold(tmp_path, veth_pair):
+    """With --max-latency, a run that served nothing cannot pass: exit 1
+    (the threshold cannot be checked), said; without one it is a warning."""
+    hj = tmp_path / "host.json"
+    r, w = os.pipe()
+    host = subprocess.Popen(
+        ["ip", "netns", "exec", NS[1], RTLAT, "irq", "--source",
+         "net:" + veth_pair, "-T", "1", "--warmup", "100ms",
+         "--max-latency", "10ms", "--headline-fd", str(w), "--json",
+         str(hj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, pass_fds=(w,), preexec_fn=default_signals)
+    os.close(w)
+    out, err = host.communicate(timeout=60)
+    with os.fdopen(r) as f:
+        headline = f.read()
+    assert host.returncode == 1, err
+    assert "--max-latency 10000.000 us cannot be checked: no event was " \
+        "served" in err
+    assert "\nexit 1\n" in headline
+    ev = check_accounting(load(hj), ("round_trip", "kernel_to_task"))
+    assert ev["served"] == 0 and ev["lost"] == ev["sent"]
+
+
+ASAN = os.environ.get("RTLAT_ASAN")
+FORGER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "irq_forger.py")
+
+
+def test_host_distrusts_forged_answers(tmp_path, veth_pair):
+    """A forged responder (irq_forger.py: altered t0/deadline/task_ns,
+    numbers not sent, int64 extremes, garbage, duplicates, no answer):
+    t0 and the deadline are the sender's own, the answer only names the
+    event; sent = served + lost holds, the forgeries are counted stray,
+    duplicate, foreign or refused, and the sanitized build reports no
+    undefined behaviour (signed overflow)."""
+    binary = ASAN if ASAN and os.access(ASAN, os.X_OK) else RTLAT
+    hj = tmp_path / "host.json"
+    forger = subprocess.Popen(
+        ["ip", "netns", "exec", NS[0], "/usr/bin/python3", FORGER,
+         veth_pair, "4770"], stdout=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=default_signals)
+    try:
+        time.sleep(0.5)
+        env = dict(os.environ, UBSAN_OPTIONS="halt_on_error=1:exitcode=98",
+                   ASAN_OPTIONS="detect_leaks=1:exitcode=99")
+        host = subprocess.run(
+            ["ip", "netns", "exec", NS[1], binary, "irq", "--source",
+             "net:" + veth_pair, "-T", "2", "--warmup", "200ms",
+             "--json", str(hj)], capture_output=True, text=True,
+            timeout=120, env=env)
+    finally:
+        forger.terminate()
+        forger.communicate(timeout=10)
+    assert "runtime error:" not in host.stderr, host.stderr[-3000:]
+    assert "Sanitizer" not in host.stderr, host.stderr[-3000:]
+    assert host.returncode == 0, host.stderr[-3000:]
+    d = load(hj)
+    ev = check_accounting(d, ("round_trip", "kernel_to_task"))
+    # half the numbers (k % 8 in 0, 1, 5, 7) get an answer that names them
+    assert 0 < ev["served"] <= ev["sent"] // 2 + 4
+    assert ev["lost"] >= ev["sent"] // 2 - 4
+    # k = 2, 3 and the answers 1000 ahead: of nothing sent
+    assert ev["stray"] >= ev["sent"]
+    assert ev["duplicate"] >= ev["sent"] // 8 - 2           # k = 5
+    assert ev["foreign_packets"] >= ev["sent"] // 8 - 2     # k = 4
+    # k = 1 and 7: the responder's t2 - t1 out of the round trip, refused
+    assert ev["kernel_stamp_refused"] >= 2 * (ev["sent"] // 8) - 4
+    s = d["summary"]
+    # t0 is the sender's: every round trip is a real one, none of
+    # the forged t0 (0, INT64_MIN + 1) shows
+    assert 0 < s["round_trip"]["min_ns"] <= s["round_trip"]["max_ns"] \
+        < 10 ** 10
+    # the responder's part is never more than the whole
+    assert s["kernel_to_task"]["samples"] == 0 or \
+        0 <= s["kernel_to_task"]["max_ns"] <= s["round_trip"]["max_ns"]
+    assert "%d stray (of no stimulus sent)" % ev["stray"] in host.stdout
+
+
+def test_respond_accounts_each_sender(tmp_path, veth_pair):
+    """Two senders against one responder: each numbers its own events;
+    the responder accounts them apart (one sequence for both would make
+    half of them duplicates or late, and gaps lost)."""
+    rj = tmp_path / "resp.json"
+    resp = in_ns(NS[0], ["irq", "--respond=" + veth_pair, "--warmup",
+                         "100ms", "--json", rj])
+    try:
+        wait_warming_up(resp)
+        hosts = [in_ns(NS[1], ["irq", "--source", "net:" + veth_pair,
+                               "-T", "2", "--warmup", "200ms", "-p", p,
+                               "--json", tmp_path / ("h%d.json" % i)])
+                 for i, p in enumerate(("1000", "700"))]
+        for h in hosts:
+            out, err = h.communicate(timeout=60)
+            assert h.returncode == 0, err
+    finally:
+        os.kill(resp.pid, signal.SIGINT)
+        rout, rerr = resp.communicate(timeout=30)
+    assert resp.returncode == 0, rerr
+    served = 0
+    for i in range(2):
+        ev = check_accounting(load(tmp_path / ("h%d.json" % i)),
+                              ("round_trip", "kernel_to_task"))
+        assert ev["served"] > 0 and ev["stray"] == 0
+        served += ev["served"]
+    rev = load(rj)["test_data"]["events"]
+    assert rev["senders"] == 2
+    assert rev["served"] + rev["lost"] == rev["sent"]
+    assert rev["duplicate"] == 0 and rev["late"] == 0 and rev["stray"] == 0
+    # both senders' measurements lie in the responder's
+    assert rev["served"] >= served
+    assert "2 senders" in rout
+
+
+@needs_root
+@pytest.mark.parametrize("resp_addr", [None, "::1"])
+def test_respond_ipv6(tmp_path, resp_addr):
+    """--respond over IPv6 (a namespace of the test's with only its
+    loopback): to ::1 (net:[::1] and net:::1); --respond without an address
+    takes IPv4 senders on the same socket too."""
+    ns = "rtlat-test-v6"
+    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    ip("netns", "add", ns)
+    try:
+        ip("-n", ns, "link", "set", "lo", "up")
+        rj = tmp_path / "resp.json"
+        resp = in_ns(ns, ["irq", "--respond" + ("=" + resp_addr
+                                                 if resp_addr else ""),
+                          "--warmup", "100ms", "--json", rj])
+        hosts = ["net:[::1]", "net:::1"] + \
+            ([] if resp_addr else ["net:127.0.0.1"])
+        try:
+            wait_warming_up(resp)
+            for i, src in enumerate(hosts):
+                h = in_ns(ns, ["irq", "--source", src, "-T", "1",
+                               "--warmup", "100ms", "--json",
+                               tmp_path / ("h%d.json" % i)])
+                out, err = h.communicate(timeout=60)
+                assert h.returncode == 0, err
+                ev = check_accounting(load(tmp_path / ("h%d.json" % i)),
+                                      ("round_trip", "kernel_to_task"))
+                assert ev["served"] > 0, src
+        finally:
+            os.kill(resp.pid, signal.SIGINT)
+            rout, rerr = resp.communicate(timeout=30)
+        assert resp.returncode == 0, rerr
+        rev = load(rj)["test_data"]["events"]
+        assert rev["senders"] == len(hosts)
+        assert rev["served"] > 0
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def virtio_nic():
+    """(interface, IPv4 address, device, its receive queue IRQ, its config
+    IRQ) of a virtio NIC of this machine, or skip."""
+    for ifname in sorted(os.listdir("/sys/class/net")):
+        try:
+            dev = os.path.basename(os.readlink(
+                "/sys/class/net/%s/device" % ifname))
+        except OSError:
+            continue
+        if not dev.startswith("virtio"):
+            continue
+        addr = subprocess.run(["ip", "-4", "-o", "addr", "show", ifname],
+                              capture_output=True, text=True).stdout.split()
+        if "inet" not in addr:
+            continue
+        irqs = {}
+        with open("/proc/interrupts") as f:
+            for line in f:
+                name = line.split()[-1]
+                if name.startswith(dev + "-"):
+                    irqs.setdefault(name[len(dev) + 1:].split(".")[0],
+                                    int(line.split(":")[0]))
+        if "input" in irqs and "config" in irqs:
+            return (ifname, addr[addr.index("inet") + 1].split("/")[0], dev,
+                    irqs["input"], irqs["config"])
+    pytest.skip("no virtio NIC with an IPv4 address and its config and "
+                "input interrupts here")
+
+
+def test_respond_virtio_takes_the_receive_queue(tmp_path):
+    """--respond on a virtio NIC: its interrupt is the receive queue's
+    (virtioN-input.0), not the configuration interrupt listed before it."""
+    ifname, addr, dev, rx, config = virtio_nic()
+    js = tmp_path / "r.json"
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((addr, 0))
+    port = s.getsockname()[1]
+    s.close()
+    r = run(["irq", "--respond=" + addr, "--port", port, "-T", "1",
+             "--warmup", "0", "--json", js] +
+            ([] if is_root() else ["--policy", "other", "--no-mlock"]))
+    assert r.returncode == 0, r.stderr
+    it = load(js)["test_data"]["interrupt"]
+    assert it["irq"] == rx != config
+    assert it["name"].startswith(dev + "-input")
+    assert "== Interrupt: IRQ %d (%s-input" % (rx, dev) in r.stdout
+
+
 # ---- errors ----------------------------------------------------------
 
 
@@ -426,12 +799,15 @@ def test_help_says_its_defaults():
     assert "period of the stimuli in us, or with a unit (default 1000)" in h
     assert "the sender runs at PRIO-1 (default 90)" in h
     assert "one CPU (sender and receiver on it) or two" in h
+    assert "--clock" not in h and "realtime" not in h
 
 
 def test_bad_options():
     for args, msg in ((["--irq-prio", "0"], "--irq-prio: 1..99"),
                       (["--port", "70000"], "--port: 1..65535"),
-                      (["--clock", "realtime"], "CLOCK_MONOTONIC"),
+                      # the kernel's stamps are on CLOCK_MONOTONIC: no
+                      # --clock to offer
+                      (["--clock", "realtime"], "unknown option '--clock'"),
                       (["--respond", "--source", "net:x"],
                        "--respond and --source net:x")):
         r = run(["irq"] + args + ["-T", "1"])
@@ -473,6 +849,12 @@ def test_suite_runs_irq_with_a_source(tmp_path, how):
         "-----k>t avg", "-----k>t max", "----lost", "---test-time"]
     row = report.splitlines()[report.splitlines().index(head) + 1]
     cells = row.split("|")[1:]
+    # the scheduling of the task that serves the event, not the sender's
+    recv = res["threads"][0]
+    assert runs[0]["priority"] == recv["priority"] == \
+        res["threads"][1]["priority"] + 1
+    assert "measured: period 1000 us, %s %d," % (runs[0]["policy"],
+                                                 recv["priority"]) in report
     s = res["summary"]
     assert float(cells[2]) == pytest.approx(s["latency"]["max_ns"] / 1000,
                                             abs=0.001)
@@ -493,6 +875,28 @@ def test_suite_matrix_has_irq_only_with_a_source(tmp_path):
     assert p.returncode == 0, p.stderr
     tests = [r["test"] for r in suite_runs(tmp_path / "b")]
     assert tests == without + ["irq"]
+
+
+@pytest.mark.parametrize("how", ["option", "file"])
+def test_suite_bad_irq_source_fails_before_the_runs(tmp_path, how):
+    """A source irq does not take fails the suite at once (exit 1), before
+    the check and the first run, not when the irq run comes."""
+    out = tmp_path / "res"
+    args = ["suite", "-T", "1", "-o", out]
+    if how == "option":
+        args += ["--irq-source", "parport:0"]
+    else:
+        f = tmp_path / "s.ini"
+        f.write_text("[suite]\nirq-source = parport:0\n")
+        args += ["-f", f]
+    t = time.monotonic()
+    p = run(args, timeout=60)
+    assert p.returncode == 1
+    assert "invalid value 'parport:0' for --source: net, net:HOST" in p.stderr
+    assert "invalid value 'parport:0' for --irq-source: not a source irq " \
+        "takes (checked before the first run)" in p.stderr
+    assert not out.exists()
+    assert time.monotonic() - t < 10
 
 
 def test_suite_irq_without_source_is_an_error(tmp_path):

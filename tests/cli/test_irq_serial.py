@@ -100,14 +100,21 @@ def test_pty_loop_accounts_every_byte(tmp_path, loop):
     assert ev["lost"] == 0 and ev["duplicate"] + ev["late"] == 0
     ser = d["test_data"]["serial"]
     assert ser == {"tx": loop.path, "rx": loop.path, "loop": True,
-                   "baud": 115200, "character_ns": 86805, "stray_bytes": 0}
+                   "pty": True, "baud": 115200, "character_ns": 86805,
+                   "stray_bytes": 0}
     # a pty has no interrupt: none invented, the reason given
     it = d["test_data"]["interrupt"]
     assert it["irq"] is None and "pty" in it["note"]
-    assert "== Serial: t2-t0 includes one character's transmission time, " \
-        "10 bits / 115200 baud = 86.805 us" in p.stdout
-    assert "== Source: %s, %s -> %s at 115200 baud, 8N1 raw" % (
-        loop.spec(), loop.path, loop.path) in p.stdout
+    # nor a line: no baud rate, no transmission time claimed for it
+    assert "transmission time, 10 bits" not in p.stdout
+    assert "== Serial: a pty has no line: t2-t0 is the tty layer and the " \
+        "reader's wake-up, without a character's transmission time" \
+        in p.stdout
+    assert "== Source: %s, %s -> %s, pseudo-terminals (no UART: no line, " \
+        "no baud rate), raw" % (loop.spec(), loop.path, loop.path) \
+        in p.stdout
+    assert "== Receive stamps: none: a pseudo-terminal has no interrupt" \
+        in p.stdout
     assert "RTH|----lat min|----lat avg|----lat max|----lost|---lat best|" \
         "--lat worst" in p.stdout
     # the port as it was
@@ -376,7 +383,12 @@ def test_trace_splits_every_event(tmp_path):
     assert split == parts["wakeup_to_running"]["samples"] > 0
     assert "# trace: no interrupt known (not split at t1): %d events" % \
         ev["served"] in p.stdout
-    assert "RTK|wake-up to running|" in p.stdout
+    # the parts' table lined up: every label fits its column
+    rtk = [l for l in p.stdout.splitlines() if l.startswith("RTK|")]
+    assert len(rtk) == 8
+    assert len({tuple(i for i, c in enumerate(l) if c == "|")
+                for l in rtk}) == 1, rtk
+    assert "RTK|stimulus to wake-up|" in p.stdout
     # the instance is removed
     inst = os.listdir("/sys/kernel/tracing/instances")
     assert tr["instance"] not in inst

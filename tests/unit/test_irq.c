@@ -121,6 +121,27 @@ static void test_long_gap_forgets_window(void **state)
 	assert_int_equal(t.late, 2);
 }
 
+static void test_old_events(void **state)
+{
+	/* events whose record is gone: one already accounted is a duplicate
+	 * or late; any other number (ahead, before, forged) is not one */
+	struct irq_track t;
+	uint64_t lost;
+
+	(void)state;
+	irq_track_init(&t, 10);
+	assert_int_equal(irq_track_event(&t, 10, &lost), IRQ_EV_SERVED);
+	assert_int_equal(irq_track_event(&t, 12, &lost), IRQ_EV_SERVED);
+	assert_true(irq_track_old(&t, 10));	/* served: duplicate */
+	assert_true(irq_track_old(&t, 11));	/* lost: late */
+	assert_false(irq_track_old(&t, 13));	/* not yet */
+	assert_false(irq_track_old(&t, 9));	/* before the measurement */
+	assert_false(irq_track_old(&t, UINT64_MAX));
+	assert_int_equal(t.duplicate, 1);
+	assert_int_equal(t.late, 1);
+	assert_int_equal(t.served + t.lost, 3);
+}
+
 static void test_nothing_sent(void **state)
 {
 	struct irq_track t;
@@ -151,6 +172,11 @@ static int tree_up(void **state)
 	    "  4:         10        333   IO-APIC   4-edge      ttyS0\n"
 	    " 24:          0          0  PCI-MSI 49152-edge      virtio0-config\n"
 	    " 25:       4711         12  PCI-MSI 49153-edge      virtio0-input.0\n"
+	    " 26:          0          0  PCI-MSI 49154-edge      virtio10-config\n"
+	    " 27:          0          0  PCI-MSI 49155-edge      virtio10-output.0\n"
+	    " 31:          0          0  PCI-MSI 49156-edge      eth2-tx-0\n"
+	    " 32:          0          0  PCI-MSI 49157-edge      eth2-rx-0\n"
+	    " 33:          0          0  PCI-MSI 49158-edge      eth3\n"
 	    " 40:          1          2   IO-APIC  19-fasteoi   ttyS4, ttyS5\n"
 	    "NMI:          0          0   Non-maskable interrupts\n");
 	put("/proc/irq/4/smp_affinity_list", "0-1\n");
@@ -194,6 +220,22 @@ static void test_intr_find(void **state)
 	assert_int_equal(irq_intr_find(root, "ttyS5"), 40);
 	assert_int_equal(irq_intr_find(root, "ttyS9"), -1);
 	assert_int_equal(irq_intr_find("/nonexistent", "timer"), -1);
+}
+
+static void test_intr_find_queue(void **state)
+{
+	(void)state;
+	/* the receive queue, not the configuration interrupt before it */
+	assert_int_equal(irq_intr_find(root, "virtio0"), 24);
+	assert_int_equal(irq_intr_find_queue(root, "virtio0"), 25);
+	assert_int_equal(irq_intr_find_queue(root, "eth2"), 32);
+	/* one interrupt for everything: that one */
+	assert_int_equal(irq_intr_find_queue(root, "eth3"), 33);
+	/* virtio1 is not virtio10; virtio10 has no receive queue line: the
+	 * first that is not its configuration */
+	assert_int_equal(irq_intr_find_queue(root, "virtio1"), -1);
+	assert_int_equal(irq_intr_find_queue(root, "virtio10"), 27);
+	assert_int_equal(irq_intr_find_queue("/nonexistent", "eth2"), -1);
 }
 
 static void test_intr_threaded(void **state)
@@ -267,8 +309,10 @@ int main(void)
 		cmocka_unit_test(test_duplicates_and_late),
 		cmocka_unit_test(test_warmup_ignored),
 		cmocka_unit_test(test_long_gap_forgets_window),
+		cmocka_unit_test(test_old_events),
 		cmocka_unit_test(test_nothing_sent),
 		cmocka_unit_test_setup_teardown(test_intr_find, tree_up, tree_down),
+		cmocka_unit_test_setup_teardown(test_intr_find_queue, tree_up, tree_down),
 		cmocka_unit_test_setup_teardown(test_intr_threaded, tree_up, tree_down),
 		cmocka_unit_test_setup_teardown(test_intr_shared_and_odd_comm, tree_up, tree_down),
 		cmocka_unit_test_setup_teardown(test_intr_not_threaded, tree_up, tree_down),
