@@ -661,7 +661,10 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 			refuse(ref, nref, t, "has no baseline of the same test kind: runs of another test are not compared");
 			continue;
 		}
-		for (i = 0; i < gb[k].n && !run_note(gb[k].v[i]); i++)
+		/* a checkpoint, a --break, a failed run: never gated; an
+		 * interrupted one is left out below (--with-interrupted) */
+		for (i = 0; i < gb[k].n && (!run_note(gb[k].v[i]) ||
+					    run_interrupted(gb[k].v[i])); i++)
 			;
 		if (i < gb[k].n) {
 			used[hit] = true;
