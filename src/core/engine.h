@@ -392,7 +392,7 @@ void engine_error(struct run *r, const char *msg);
  * A figure of a run that is not a series, declared by its test
  * (test_desc.figures) and written from that one place by every writer:
  * the result's test_data (numbers as numbers), the headline's
- * "param.NAME VALUE" lines (rtlat suite's SUITE_PARAM columns,
+ * "param.NAME VALUE" lines (rtlat suite's SUITE_FIGURE columns,
  * docs/suite.md) and the "==" lines of the text output (test_desc.lines).
  * Figures "OBJ.KEY" one after the other are the members KEY of an object
  * OBJ in test_data ("OBJ.SUB.KEY": nested objects). A list (fig_list(),
@@ -515,9 +515,10 @@ enum suite_stat {
 	SUITE_MISSES,		/* overruns / lost, a count */
 	SUITE_P999,		/* 99.9th percentile, us */
 	SUITE_TIME,		/* measured time, hh:mm:ss */
-	SUITE_PARAM,		/* a param.NAME of the headline (a figure of
-				 * the run after fig_headline()):
-				 * NAME_ns in us, anything else as written */
+	SUITE_FIGURE,		/* a declared figure of the run named for the
+				 * headline (fig_headline(): its param.NAME
+				 * line): NAME_ns in us, anything else as
+				 * written */
 	SUITE_END,		/* ends a column list */
 };
 
@@ -525,7 +526,7 @@ struct suite_col {
 	const char *head;	/* "lat min"; NULL for SUITE_MISSES: the
 				 * series' miss name ("overrun", "lost") */
 	const char *name;	/* series name (NULL = the test's first), or
-				 * for SUITE_PARAM the param's: "calibrated_ns" */
+				 * for SUITE_FIGURE the figure's: "calibrated_ns" */
 	enum suite_stat stat;
 };
 

@@ -393,12 +393,12 @@ static void cruncher_init(void *priv, struct engine_opts *o, int argc,
 
 /* The seed's "Ideal computation time" and the execution jitter. */
 static const struct suite_col cruncher_suite_cols[] = {
-	{ "ideal", "ideal_ns", SUITE_PARAM },
-	{ "calibrated", "calibrated_ns", SUITE_PARAM },
+	{ "ideal", "ideal_ns", SUITE_FIGURE },
+	{ "calibrated", "calibrated_ns", SUITE_FIGURE },
 	{ "dev min", "deviation", SUITE_MIN },
 	{ "dev avg", "deviation", SUITE_AVG },
 	{ "dev max", "deviation", SUITE_MAX },
-	{ "dev max %", "dev_max_pct", SUITE_PARAM },
+	{ "dev max %", "dev_max_pct", SUITE_FIGURE },
 	{ "sleep max", "sleep", SUITE_MAX },
 	{ "test-time", NULL, SUITE_TIME },
 	{ NULL, NULL, SUITE_END },

@@ -759,9 +759,9 @@ static const struct output_ops noise_output = {
 
 static const struct suite_col noise_suite_cols[] = {
 	{ "max gap", "gap", SUITE_MAX },
-	{ "noise %", "noise_pct", SUITE_PARAM },
-	{ "on CPU", "noise_cpu", SUITE_PARAM },
-	{ "events", "events", SUITE_PARAM },
+	{ "noise %", "noise_pct", SUITE_FIGURE },
+	{ "on CPU", "noise_cpu", SUITE_FIGURE },
+	{ "events", "events", SUITE_FIGURE },
 	{ "p99.9", "gap", SUITE_P999 },
 	{ "test-time", NULL, SUITE_TIME },
 	{ NULL, NULL, SUITE_END },
