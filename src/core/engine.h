@@ -550,11 +550,17 @@ struct suite_spec {
 	 * a SUITE_MISSES column when no run's headline gives it (not run,
 	 * failed); NULL: "overruns" */
 	const char *miss_name;
-	/* the suite option that gives the test its source ("irq-source"):
-	 * the test runs, also in the default matrix, only when it is
-	 * given, with --source VALUE; NULL: always */
-	const char *source_option;
+	/* an option of the test that rtlat suite takes as its own,
+	 * --TEST-LONG with the help @forward_help (irq's "source": the
+	 * suite's --irq-source), and passes to each run of the test as
+	 * --LONG VALUE; the test runs, also in the default matrix, only
+	 * when it is given. NULL: none, the test always runs */
+	const char *forward;
+	const char *forward_help;
 };
+
+/* tests with a suite_spec.forward option, at most */
+#define SUITE_MAX_FORWARD 4
 
 struct opt_help;
 

@@ -1306,12 +1306,16 @@ const struct test_desc irq_test = {
 	.lines = irq_lines,
 	.out = &irq_output,
 	.event_trace = irq_event_trace,	/* --trace splits each event */
-	/* only with --irq-source (or irq-source = in a suite file) */
+	/* in rtlat suite only with --irq-source (or irq-source = in a suite
+	 * file) */
 	.suite = &(const struct suite_spec){
 		.title = "IRQ",
 		.units = "latencies in us: lat = t2-t0 (stimulus to the task), k>t = t2-t1 (kernel stamp to the task)",
 		.cols = irq_suite_cols,
 		.miss_name = irq_miss,
-		.source_option = "irq-source",
+		/* rtlat suite --irq-source SRC */
+		.forward = "source",
+		.forward_help = "run rtlat irq with --source SRC (net, net:HOST,\n"
+				"serial:TX,RX, gpio:CHIP:OUT,IN); without it irq is not run",
 	},
 };
