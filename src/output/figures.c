@@ -184,7 +184,7 @@ int figures_item(const struct test_figs *f, const char *list, int k)
 	const struct test_param *l = fig_find(f, -1, list, strlen(list));
 	int i, at;
 
-	if (!l || l->kind != FIG_LIST)
+	if (!l || l->kind != FIG_LIST || !f->p)
 		return -1;
 	at = (int)(l - f->p);
 	for (i = at + 1; i < f->n; i++)
@@ -255,7 +255,7 @@ static void fig_say(struct out *o, const struct test_figs *f,
 		puts_(o, p->text);
 		return;
 	}
-	if (p && p->kind == FIG_LIST) {	/* its members: after it */
+	if (p && f->p && p->kind == FIG_LIST) {	/* its members: after it */
 		at = (int)(p - f->p);
 		for (i = at + 1; i < f->n && f->p[i].parent >= at; i++)
 			if (f->p[i].parent == at) {
