@@ -11,6 +11,11 @@
 A test (src/tests/NAME.c, src/tests/NAME_*.c, src/tests/NAME.h) may use the
 shared test mechanisms (src/tests/lib/) but never another test.
 
+And the suite (src/cmd/suite*.c) knows the tests by their descriptors only:
+no string of it is a test's name, one of a test's own options ("--LONG",
+beside the options every test shares) or a suite option made of one
+("TEST-LONG": suite_spec.forward).
+
 usage: check-layers.py BUILD_DIR [TREE]
 BUILD_DIR holds src/*/*.o (make first); TREE is the source tree (default:
 the one of this script).
@@ -132,6 +137,47 @@ def check_symbols(build):
     return bad
 
 
+OPTDESC = re.compile(r'\{\s*"([a-z0-9][a-z0-9-]*)",\s*(?:0|\'.\'),\s*'
+                     r'(?:no|required|optional)_argument')
+TEST_NAME = re.compile(r'struct test_desc\s+\w+\s*=\s*\{\s*'
+                       r'\.name\s*=\s*"([a-z0-9-]+)"')
+C_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def long_options(layers):
+    """The long options of the option tables of files in @layers."""
+    found = set()
+    for path in sources():
+        if layer_of(path) in layers:
+            found |= set(OPTDESC.findall(open(path, encoding='utf-8').read()))
+    return found
+
+
+def check_suite_names():
+    shared = long_options({'core', 'loads', 'trace', 'metrics', 'output'})
+    own = long_options({'tests', 'tests/lib'}) - shared
+    names = set()
+    for path in sources():
+        if layer_of(path) == 'tests':
+            names |= set(TEST_NAME.findall(open(path, encoding='utf-8').read()))
+    named = names | {'--' + o for o in own} | \
+        {n + '-' + o for n in names for o in own} | \
+        {'--' + n + '-' + o for n in names for o in own}
+    bad = []
+    for path in sources():
+        if not re.match(r'src/cmd/suite[^/]*\.c$', path):
+            continue
+        text = open(path, encoding='utf-8').read()
+        for m in C_STRING.finditer(text):
+            if m.group(1) in named:
+                line = text.count('\n', 0, m.start()) + 1
+                bad.append('%s:%d: the suite names "%s" (a test, or a '
+                           'test\'s option: take it from the test\'s '
+                           'descriptor, suite_spec)' %
+                           (path, line, m.group(1)))
+    return bad
+
+
 def unlined(v):
     return re.sub(r'^([^:]*):\d+:', r'\1:', v)
 
@@ -143,7 +189,7 @@ def main():
     build = os.path.abspath(sys.argv[1])
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
     os.chdir(sys.argv[2] if len(sys.argv) == 3 else here)
-    bad = check_includes() + check_symbols(build)
+    bad = check_includes() + check_symbols(build) + check_suite_names()
     waived = set()
     waivers = os.path.join(here, WAIVED)
     if os.path.exists(waivers):

@@ -31,7 +31,7 @@ struct hl_series {
 };
 
 /* A "param.NAME VALUE" line: a figure of the run that is not a series
- * (test_desc.params); NAME carries the unit ("calibrated_ns"). */
+ * (fig_headline()); NAME carries the unit ("calibrated_ns"). */
 struct hl_param {
 	char name[32];
 	char value[64];

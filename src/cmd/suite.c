@@ -62,7 +62,7 @@ enum {
 	OPT_DB,
 	OPT_MARGIN,
 	OPT_GATE_METRICS,
-	OPT_IRQ_SOURCE,
+	OPT_FORWARD,		/* up to OPT_FORWARD + SUITE_MAX_FORWARD */
 };
 
 static const struct optdesc suite_opts[] = {
@@ -110,10 +110,18 @@ static const struct optdesc suite_opts[] = {
 			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
-	{ "irq-source", 0, required_argument, "SRC",
-	  "run rtlat irq with --source SRC (net, net:HOST,\n"
-	  "serial:TX,RX, gpio:CHIP:OUT,IN); without it irq is not run",
-	  OPT_IRQ_SOURCE },
+	OPT_END
+};
+
+/* The tests' options the suite takes as its own (suite_spec.forward),
+ * built from the registry (forward_build()): --TEST-LONG, passed on to the
+ * test's runs as --LONG; the test runs only when it is given. */
+static struct optdesc fwd_opts[SUITE_MAX_FORWARD + 1];
+static char fwd_names[SUITE_MAX_FORWARD][64];	/* "TEST-LONG" */
+static char fwd_flags[SUITE_MAX_FORWARD][64];	/* "--LONG" */
+static const struct rtlat_cmd *fwd_cmds[SUITE_MAX_FORWARD];
+
+static const struct optdesc suite_opts_more[] = {
 	{ "test-args", 0, required_argument, "TEST:ARGS",
 	  "extra arguments for every run of TEST, e.g. \"latency:-p 200\"", OPT_TEST_ARGS },
 	{ "file", 'f', required_argument, "FILE",
@@ -125,7 +133,58 @@ static const struct optdesc suite_opts[] = {
 	OPT_END
 };
 
-static const struct optdesc *const suite_tables[] = { suite_opts, NULL };
+static const struct optdesc *const suite_tables[] = {
+	suite_opts, fwd_opts, suite_opts_more, NULL,
+};
+
+/* The metavar of the option --@lng of test @t ("SRC"), or "VALUE". */
+static const char *forward_metavar(const struct test_desc *t, const char *lng)
+{
+	const struct optdesc *const *tab;
+	const struct optdesc *d;
+
+	for (tab = t ? t->opts : NULL; tab && *tab; tab++)
+		for (d = *tab; d->lng || d->shrt; d++)
+			if (d->lng && !strcmp(d->lng, lng) && d->metavar)
+				return d->metavar;
+	return "VALUE";
+}
+
+/* fwd_opts from the suite tests' suite_spec.forward (once). */
+static void forward_build(void)
+{
+	const struct suite_spec *sp;
+	int i, n = 0;
+
+	if (fwd_opts[0].lng)
+		return;
+	for (i = 0; rtlat_cmds[i] && n < SUITE_MAX_FORWARD; i++) {
+		sp = rtlat_cmds[i]->suite;
+		if (!sp || !sp->forward)
+			continue;
+		snprintf(fwd_names[n], sizeof(fwd_names[n]), "%s-%s",
+			 rtlat_cmds[i]->name, sp->forward);
+		snprintf(fwd_flags[n], sizeof(fwd_flags[n]), "--%s",
+			 sp->forward);
+		fwd_opts[n] = (struct optdesc){
+			fwd_names[n], 0, required_argument,
+			forward_metavar(rtlat_cmds[i]->test, sp->forward),
+			sp->forward_help, OPT_FORWARD + n,
+		};
+		fwd_cmds[n++] = rtlat_cmds[i];
+	}
+}
+
+/* The index of test @c's forwarded option in fwd_opts, or -1. */
+static int test_forward(const struct rtlat_cmd *c)
+{
+	int i;
+
+	for (i = 0; i < SUITE_MAX_FORWARD && fwd_cmds[i]; i++)
+		if (fwd_cmds[i] == c)
+			return i;
+	return -1;
+}
 
 /* Keep @p (allocated; NULL: out of memory) until the suite ends: options
  * point into it. Returns @p, or NULL after an error message. */
@@ -354,6 +413,12 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	struct load_opts scratch;
 	int r;
 
+	if (d->key >= OPT_FORWARD && d->key < OPT_FORWARD + SUITE_MAX_FORWARD) {
+		if (!arg || !arg[0])
+			return opt_bad_value(d, arg, "expected a value");
+		s->forward[d->key - OPT_FORWARD] = arg;
+		return 0;
+	}
 	switch (d->key) {
 	case 'T':
 		if (parse_time_ns(arg, NSEC_PER_SEC, &s->duration_ns) < 0 ||
@@ -424,11 +489,6 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		if (parse_time_ns(arg, NSEC_PER_SEC, &s->warmup_ns) < 0)
 			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
 		return 0;
-	case OPT_IRQ_SOURCE:
-		if (!arg || !arg[0])
-			return opt_bad_value(d, arg, "expected a source, e.g. net");
-		s->irq_source = arg;
-		return 0;
 	case OPT_TEST_ARGS:
 		return test_args_add(s, d, arg);
 	case 'f':
@@ -449,11 +509,13 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 
 static const struct optdesc *find_long(const char *name)
 {
+	const struct optdesc *const *tab;
 	const struct optdesc *d;
 
-	for (d = suite_opts; d->lng || d->shrt; d++)
-		if (d->lng && !strcmp(d->lng, name))
-			return d;
+	for (tab = suite_tables; *tab; tab++)
+		for (d = *tab; d->lng || d->shrt; d++)
+			if (d->lng && !strcmp(d->lng, name))
+				return d;
 	return NULL;
 }
 
@@ -549,24 +611,23 @@ static int read_suite_files(struct suite *s, int argc, char **argv)
 
 /* --- the matrix ----------------------------------------------------------- */
 
-/* The source a test of @c needs from the suite's options (NULL: none
- * given); *@needs says whether it needs one. */
+/* The value of test @c's forwarded option (suite_spec.forward; NULL: not
+ * given); *@needs says whether it has one. */
 static const char *test_source(const struct suite *s,
 			       const struct rtlat_cmd *c, bool *needs)
 {
-	const char *opt = c->suite ? c->suite->source_option : NULL;
+	int i = test_forward(c);
 
-	*needs = opt != NULL;
-	if (opt && !strcmp(opt, "irq-source"))
-		return s->irq_source;
-	return NULL;
+	*needs = i >= 0;
+	return i >= 0 ? s->forward[i] : NULL;
 }
 
-/* Before the first run: the test's own check of --source @src (its option
- * parser, on a scratch state), so that a bad source fails at once. 0, or
- * -1 after its message. */
+/* Before the first run: the test's own check of its forwarded option's
+ * value @src (its option parser, on a scratch state), so that a bad value
+ * fails at once. 0, or -1 after its message. */
 static int check_source(const struct rtlat_cmd *c, const char *src)
 {
+	const char *lng = c->suite->forward;
 	const struct test_desc *t = c->test;
 	const struct optdesc *d = NULL, *x;
 	struct engine_opts o;
@@ -575,7 +636,7 @@ static int check_source(const struct rtlat_cmd *c, const char *src)
 
 	for (i = 0; t && t->opt && t->opts && t->opts[i] && !d; i++)
 		for (x = t->opts[i]; (x->lng || x->shrt) && !d; x++)
-			if (x->lng && !strcmp(x->lng, "source"))
+			if (x->lng && !strcmp(x->lng, lng))
 				d = x;
 	if (!d)
 		return 0;
@@ -589,8 +650,8 @@ static int check_source(const struct rtlat_cmd *c, const char *src)
 	free(priv);
 	if (e >= 0)
 		return 0;
-	log_error("invalid value '%s' for --%s: not a source %s takes (checked before the first run)",
-		  src, c->suite->source_option, c->name);
+	log_error("invalid value '%s' for --%s-%s: not a value %s --%s takes (checked before the first run)",
+		  src, c->name, lng, c->name, lng);
 	return -1;
 }
 
@@ -617,8 +678,11 @@ static int build_runs(struct suite *s)
 				return -1;
 			}
 			if (!test_source(s, c, &needs) && needs) {
-				log_error("invalid value '%s' for --tests: %s needs a source: give --%s (irq-source = in a suite file)",
-					  s->tests, tok, c->suite->source_option);
+				int f = test_forward(c);
+
+				log_error("invalid value '%s' for --tests: %s needs a %s: give --%s (%s = in a suite file)",
+					  s->tests, tok, c->suite->forward,
+					  fwd_names[f], fwd_names[f]);
 				return -1;
 			}
 			if (ntests < 32)
@@ -1102,7 +1166,7 @@ static int build_argv(const struct suite *s, const struct suite_run *r,
 	av[n++] = "rtlat";
 	av[n++] = r->cmd->name;
 	if (src) {
-		av[n++] = "--source";
+		av[n++] = fwd_flags[test_forward(r->cmd)];
 		av[n++] = src;
 	}
 	av[n++] = "-T";
@@ -1588,6 +1652,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	s->warmup_ns = -1;
 	s->max_latency_ns = -1;
 	s->loads = "none,hell";
+	forward_build();
 	if (read_suite_files(s, argc, argv) < 0)
 		return 1;
 	r = opt_parse_options(argc, argv, suite_tables, suite_opt, s,

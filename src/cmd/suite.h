@@ -80,7 +80,9 @@ struct suite {
 	const char *gate_margin;	/* --margin PCT, or NULL */
 	const char *gate_metrics;	/* --gate-metrics LIST, or NULL */
 	struct lab_opts kcidb;		/* --kcidb FILE, its origin and build */
-	const char *irq_source;		/* --irq-source SRC, or NULL */
+	/* the tests' options taken as the suite's (suite_spec.forward: irq's
+	 * --source, the suite's --irq-source), in the registry's order */
+	const char *forward[SUITE_MAX_FORWARD];
 
 	/* state */
 	char exe[PATH_MAX];

@@ -132,7 +132,7 @@ static void value_cell(FILE *f, const struct suite_col *c,
 		fprintf(f, "|%*s", w, fmt_hms(buf, r->hl.duration_ns));
 		return;
 	}
-	if (c->stat == SUITE_PARAM) {
+	if (c->stat == SUITE_FIGURE) {
 		param_cell(f, c->name, c->name ? headline_param(&r->hl, c->name) :
 			   NULL, w);
 		return;

@@ -309,106 +309,166 @@ void engine_warn(struct run *r, const char *fmt, ...)
 	log_warn("%s", w);
 }
 
-void test_param_set(struct test_param *p, const char *name,
-		    const char *fmt, ...)
-{
-	va_list ap;
-
-	memset(p, 0, sizeof(*p));
-	p->row = -1;
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	va_start(ap, fmt);
-	vsnprintf(p->value, sizeof(p->value), fmt, ap);
-	va_end(ap);
-}
-
-/* A new figure @name of kind @kind in the current row, or NULL. */
+/* A new figure @name (NULL: a value of a list) of kind @kind in the
+ * innermost open list or item, or NULL (out of memory: none from then
+ * on). */
 static struct test_param *fig_add(struct test_figs *f, const char *name,
-				  enum fig_kind kind)
+				  enum fig_kind kind, char *value)
 {
 	struct test_param *p;
 
+	if (f->oom || !value)
+		goto oom;
 	if (f->n == f->cap) {
 		int cap = f->cap ? 2 * f->cap : 16;
 
 		p = realloc(f->p, (size_t)cap * sizeof(*p));
-		if (!p) {
-			f->oom = true;
-			return NULL;
-		}
+		if (!p)
+			goto oom;
 		f->p = p;
 		f->cap = cap;
 	}
 	p = &f->p[f->n++];
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
 	p->kind = kind;
-	p->row = f->row;
+	p->value = value;
+	p->parent = f->open;
 	return p;
+oom:
+	free(value);
+	f->oom = true;
+	return NULL;
 }
 
 void fig_num(struct test_figs *f, const char *name, const char *fmt, ...)
 {
-	struct test_param *p = fig_add(f, name, FIG_AUTO);
+	char *v = NULL;
 	va_list ap;
 
-	if (!p)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(p->value, sizeof(p->value), fmt, ap);
+	if (vasprintf(&v, fmt, ap) < 0)
+		v = NULL;
 	va_end(ap);
+	fig_add(f, name, FIG_AUTO, v);
 }
 
 void fig_str(struct test_figs *f, const char *name, const char *v)
 {
-	struct test_param *p = fig_add(f, name, FIG_STRING);
-
-	if (p)
-		snprintf(p->value, sizeof(p->value), "%s", v ? v : "");
+	fig_add(f, name, FIG_STRING, strdup(v ? v : ""));
 }
 
 void fig_bool(struct test_figs *f, const char *name, bool v)
 {
-	struct test_param *p = fig_add(f, name, FIG_BOOL);
-
-	if (p)
-		snprintf(p->value, sizeof(p->value), "%s", v ? "true" : "false");
+	fig_add(f, name, FIG_BOOL, strdup(v ? "true" : "false"));
 }
 
 void fig_null(struct test_figs *f, const char *name)
 {
-	fig_add(f, name, FIG_NULL);
+	fig_add(f, name, FIG_NULL, strdup(""));
+}
+
+/* The last figure, if it is in the innermost open list or item. */
+static struct test_param *fig_last(struct test_figs *f)
+{
+	if (f->oom || !f->n || f->p[f->n - 1].parent != f->open)
+		return NULL;
+	return &f->p[f->n - 1];
 }
 
 void fig_text(struct test_figs *f, const char *fmt, ...)
 {
-	struct test_param *p;
+	struct test_param *p = fig_last(f);
 	va_list ap;
 
-	if (!f->n || f->p[f->n - 1].row != f->row)
+	if (!p)
 		return;
-	p = &f->p[f->n - 1];
+	free(p->text);
 	va_start(ap, fmt);
-	vsnprintf(p->text, sizeof(p->text), fmt, ap);
+	if (vasprintf(&p->text, fmt, ap) < 0)
+		p->text = NULL;
 	va_end(ap);
 }
 
 void fig_headline(struct test_figs *f)
 {
-	if (f->n && f->p[f->n - 1].row < 0)
-		f->p[f->n - 1].headline = true;
+	struct test_param *p = fig_last(f);
+
+	if (p && p->parent < 0)
+		p->headline = true;
 }
 
-void fig_row(struct test_figs *f)
+void fig_said(struct test_figs *f)
 {
-	f->row = f->nrows++;
+	struct test_param *p = fig_last(f);
+
+	if (p)
+		p->said = true;
+}
+
+void fig_list(struct test_figs *f, const char *name, bool one_line)
+{
+	struct test_param *p = fig_add(f, name, FIG_LIST, strdup(""));
+
+	if (!p)
+		return;
+	p->one_line = one_line;
+	f->open = f->n - 1;
+}
+
+/* The innermost open list, or -1. */
+static int fig_open_list(const struct test_figs *f)
+{
+	int i = f->open;
+
+	if (i >= 0 && f->p[i].kind == FIG_ITEM)
+		i = f->p[i].parent;
+	return i;
+}
+
+void fig_item(struct test_figs *f)
+{
+	int list = fig_open_list(f);
+
+	if (list < 0 || f->oom)
+		return;
+	f->open = list;
+	if (fig_add(f, NULL, FIG_ITEM, strdup("")))
+		f->open = f->n - 1;
+}
+
+void fig_end(struct test_figs *f)
+{
+	int list = fig_open_list(f);
+
+	if (list >= 0)
+		f->open = f->p[list].parent;
+}
+
+void fig_json(struct test_figs *f, const char *name,
+	      void (*json)(const struct run *r, struct jw *w, const char *key,
+			   const void *ctx),
+	      const void *ctx)
+{
+	struct test_param *p = fig_add(f, name, FIG_JSON, strdup(""));
+
+	if (p) {
+		p->json = json;
+		p->ctx = ctx;
+	}
 }
 
 void figs_free(struct test_figs *f)
 {
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		free(f->p[i].value);
+		free(f->p[i].text);
+	}
 	free(f->p);
 	memset(f, 0, sizeof(*f));
-	f->row = -1;
+	f->open = -1;
 }
 
 void headline_put(FILE *f, const char *key, const char *v)

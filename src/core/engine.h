@@ -47,7 +47,6 @@
 
 #define RTLAT_MAX_SERIES 4
 #define RTLAT_MAX_WARNINGS 16
-#define RTLAT_MAX_PARAMS 8
 
 struct jw;
 
@@ -391,48 +390,63 @@ void engine_error(struct run *r, const char *msg);
 
 /*
  * A figure of a run that is not a series, declared by its test
- * (test_desc.figures, test_desc.params) and written from that one place
- * by every writer: the result's test_data (numbers as numbers), the
- * headline's "param.NAME VALUE" lines (rtlat suite's SUITE_PARAM columns,
+ * (test_desc.figures) and written from that one place by every writer:
+ * the result's test_data (numbers as numbers), the headline's
+ * "param.NAME VALUE" lines (rtlat suite's SUITE_FIGURE columns,
  * docs/suite.md) and the "==" lines of the text output (test_desc.lines).
- * A figure of a row (test_desc.rows: one per CPU) is written into that
- * row's object of test_data.ROWS[] and may be said by a line of each row;
- * the headline carries the run's figures the test names for it (every
- * params() entry, fig_headline()).
+ * Figures "OBJ.KEY" one after the other are the members KEY of an object
+ * OBJ in test_data ("OBJ.SUB.KEY": nested objects). A list (fig_list(),
+ * fig_end()) is an array of test_data: of values (figures without a
+ * name) or of objects (fig_item() starts each; the figures after it are
+ * its members, named within it), such as one per CPU; a line may be said
+ * once per item of a list (test_line.each). The headline carries the
+ * run's figures, outside lists, that the test names for it
+ * (fig_headline()).
  */
 enum fig_kind {
 	FIG_AUTO,		/* a number when @value is one, else a string */
 	FIG_STRING,
 	FIG_BOOL,		/* @value "true" or "false" */
 	FIG_NULL,		/* not known: null, no headline line, "n/a" */
+	FIG_LIST,		/* an array: the figures up to fig_end() */
+	FIG_ITEM,		/* an object of the list it is in */
+	FIG_JSON,		/* written by @json (test_data only): a list too
+				 * long to be figures (noise's events) */
 };
+
+struct run;
+struct jw;
 
 struct test_param {
 	char name[48];		/* unit in the name: "calibrated_ns" (a time in
-				 * ns, said in us), "dev_max_pct"; no blank */
-	char value[64];		/* "10150431", "2.77" (one line) */
-	char text[48];		/* how a sentence says it ("+0.01 %"); "":
+				 * ns, said in us), "dev_max_pct"; no blank;
+				 * "" for a value of a list */
+	char *value;		/* "10150431", "2.77"; "" for FIG_LIST and
+				 * FIG_ITEM */
+	char *text;		/* how a sentence says it ("+0.01 %"); NULL:
 				 * from the value (a NAME_ns in us) */
 	enum fig_kind kind;
-	int row;		/* -1: of the run, else its row */
+	int parent;		/* index of the FIG_LIST or FIG_ITEM it is in,
+				 * -1: of the run */
 	bool headline;		/* a param.NAME line of the headline (the
-				 * suite's): every params() entry, a figure
-				 * after fig_headline() */
+				 * suite's), after fig_headline() */
+	bool one_line;		/* FIG_LIST: written on one line */
+	bool said;		/* for the "==" lines only: not in test_data */
+	/* FIG_JSON: writes the member @key (jw_*(w, key, ...)) */
+	void (*json)(const struct run *r, struct jw *w, const char *key,
+		     const void *ctx);
+	const void *ctx;
 };
 
-/* Set @p: @name and the value formatted by @fmt (test_desc.params). */
-void test_param_set(struct test_param *p, const char *name,
-		    const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* The figures of a run, as test_desc.figures() declares them: each fig_*
- * call adds one to the current row (-1 until fig_row()); fig_text() sets
- * the sentence form of the last one. Out of memory, figures are left out
+ * call adds one to the innermost open list or item (the run's when none),
+ * a NULL @name is a value of a list; fig_text() sets the sentence form of
+ * the last one. Out of memory, the figures from there on are left out
  * (@oom). */
 struct test_figs {
 	struct test_param *p;
 	int n, cap;
-	int row, nrows;
+	int open;		/* innermost open FIG_LIST or FIG_ITEM, -1 */
 	bool oom;
 };
 
@@ -445,22 +459,39 @@ void fig_text(struct test_figs *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The last figure (of the run) is a param.NAME line of the headline. */
 void fig_headline(struct test_figs *f);
-/* Start the next row: the figures after it are of that row. */
-void fig_row(struct test_figs *f);
+/* The last figure is said by the "==" lines only, not in test_data (the
+ * banner's sentences). */
+void fig_said(struct test_figs *f);
+/* Start a list @name (an array of test_data; @one_line: on one line);
+ * its values or items follow, up to fig_end() (or the end of the
+ * figures). */
+void fig_list(struct test_figs *f, const char *name, bool one_line);
+/* Start the next item (an object) of the innermost open list. */
+void fig_item(struct test_figs *f);
+/* End the innermost open list (and its open item). */
+void fig_end(struct test_figs *f);
+/* A member @name of test_data written by @json(r, w, name, @ctx), which
+ * the lines and the headline do not say ("n/a"): a list too long to be
+ * figures. @ctx must outlive the figures. */
+void fig_json(struct test_figs *f, const char *name,
+	      void (*json)(const struct run *r, struct jw *w, const char *key,
+			   const void *ctx),
+	      const void *ctx);
 void figs_free(struct test_figs *f);
-#define TEST_FIGS_INIT { .row = -1 }
+#define TEST_FIGS_INIT { .open = -1 }
 
 /*
  * A "==" line of the text output, declared by its test (test_desc.lines):
- * @text with {NAME} for a figure (of the line's row first, then of the
- * run): its sentence form, a NAME_ns in us, "n/a" when null or missing;
- * {series.S.samples}, {series.S.misses} of series S; {series.S.rel:NAME}
+ * @text with {NAME} for a figure (of the line's item first, then of the
+ * run): its sentence form, a NAME_ns in us, "n/a" when null or missing, a
+ * list's values one after the other (", "); {series.S.samples},
+ * {series.S.misses} of series S; {series.S.rel:NAME}
  * "min X us (+P %), avg ..., max ..." of series S against the figure NAME
- * (ns); {sum.NAME} the sum of a row figure over the rows;
+ * (ns); {sum.NAME} the sum of an item figure NAME over the items;
  * [?NAME:TEXT] TEXT when the figure is known and not false, [!NAME:TEXT]
- * when it is not; [?NAME=VALUE:TEXT] when its value is VALUE. Figures
- * "OBJ.KEY" one after the other are the members KEY of an object OBJ in
- * test_data.
+ * when it is not; [?NAME=VALUE:TEXT] when its value is VALUE. A "\n" in
+ * @text starts the next "==" line; a line that says nothing is not
+ * written.
  */
 enum test_line_at {
 	LINE_BANNER,		/* in the banner, after "== Test mode" */
@@ -470,7 +501,9 @@ enum test_line_at {
 
 struct test_line {
 	enum test_line_at at;
-	bool each_row;		/* once per row (test_desc.rows), in order */
+	/* NULL: once; else the name of a list of the run: once per item of
+	 * it, in order ("cpus") */
+	const char *each;
 	const char *text;
 };
 
@@ -482,8 +515,10 @@ enum suite_stat {
 	SUITE_MISSES,		/* overruns / lost, a count */
 	SUITE_P999,		/* 99.9th percentile, us */
 	SUITE_TIME,		/* measured time, hh:mm:ss */
-	SUITE_PARAM,		/* a param of the headline (test_desc.params):
-				 * NAME_ns in us, anything else as written */
+	SUITE_FIGURE,		/* a declared figure of the run named for the
+				 * headline (fig_headline(): its param.NAME
+				 * line): NAME_ns in us, anything else as
+				 * written */
 	SUITE_END,		/* ends a column list */
 };
 
@@ -491,7 +526,7 @@ struct suite_col {
 	const char *head;	/* "lat min"; NULL for SUITE_MISSES: the
 				 * series' miss name ("overrun", "lost") */
 	const char *name;	/* series name (NULL = the test's first), or
-				 * for SUITE_PARAM the param's: "calibrated_ns" */
+				 * for SUITE_FIGURE the figure's: "calibrated_ns" */
 	enum suite_stat stat;
 };
 
@@ -520,11 +555,17 @@ struct suite_spec {
 	 * "gap: N events above the threshold", no misses; NULL: "N samples +
 	 * M overruns (x % of the periods)" */
 	const char *sample_name;
-	/* the suite option that gives the test its source ("irq-source"):
-	 * the test runs, also in the default matrix, only when it is
-	 * given, with --source VALUE; NULL: always */
-	const char *source_option;
+	/* an option of the test that rtlat suite takes as its own,
+	 * --TEST-LONG with the help @forward_help (irq's "source": the
+	 * suite's --irq-source), and passes to each run of the test as
+	 * --LONG VALUE; the test runs, also in the default matrix, only
+	 * when it is given. NULL: none, the test always runs */
+	const char *forward;
+	const char *forward_help;
 };
+
+/* tests with a suite_spec.forward option, at most */
+#define SUITE_MAX_FORWARD 4
 
 struct opt_help;
 
@@ -577,20 +618,13 @@ struct test_desc {
 	int (*body)(struct sampler *s);
 	/* After all samplers are joined (also on errors). */
 	void (*teardown)(struct run *r);
-	/* Extra result members under "test_data" (may be NULL). */
-	void (*json)(struct run *r, struct jw *w);
-	/* Extra headline figures (may be NULL): fill at most @max of @p and
-	 * return how many. Called at the end of every run that has a
-	 * headline, also after errors (figures not reached are left out),
-	 * before teardown(). */
-	int (*params)(struct run *r, struct test_param *p, int max);
-	/* Its declared figures (may be NULL), as params() but any number
-	 * and of any kind, in rows named @rows ("cpus"): every writer takes
-	 * them from here (struct test_figs). Called whenever a writer needs
-	 * them (the banner, the summary, the files), also after errors:
-	 * figures not reached are null or left out. */
+	/* Its declared figures (may be NULL), of any kind, in lists and
+	 * objects: test_data, the headline's param.NAME lines and the "=="
+	 * lines take them from here (struct test_figs). Called whenever a
+	 * writer needs them (the banner, the summary, the files), also
+	 * after errors (before teardown()): figures not reached are null or
+	 * left out. */
 	void (*figures)(struct run *r, struct test_figs *f);
-	const char *rows;
 	/* its "==" lines, up to one with .text NULL (may be NULL) */
 	const struct test_line *lines;
 	const struct output_ops *out;

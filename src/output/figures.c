@@ -10,29 +10,13 @@
 
 void figures_collect(struct run *r, struct test_figs *f)
 {
-	struct test_param par[RTLAT_MAX_PARAMS];
-	int i, n, row;
-
 	if (r->test->figures)
 		r->test->figures(r, f);
-	if (!r->test->params)
-		return;
-	memset(par, 0, sizeof(par));
-	n = r->test->params(r, par, RTLAT_MAX_PARAMS);
-	row = f->row;
-	f->row = -1;
-	for (i = 0; i < n && i < RTLAT_MAX_PARAMS; i++)
-		if (par[i].name[0]) {
-			fig_num(f, par[i].name, "%s", par[i].value);
-			if (par[i].text[0])
-				fig_text(f, "%s", par[i].text);
-			fig_headline(f);
-		}
-	f->row = row;
+	f->open = -1;		/* the lists still open end here */
 }
 
-static void fig_json(const struct test_param *p, const char *key,
-		     struct jw *w)
+static void fig_json_value(const struct run *r, const struct test_param *p,
+			   const char *key, struct jw *w)
 {
 	switch (p->kind) {
 	case FIG_STRING:
@@ -44,6 +28,9 @@ static void fig_json(const struct test_param *p, const char *key,
 	case FIG_NULL:
 		jw_null(w, key);
 		break;
+	case FIG_JSON:
+		p->json(r, w, key, p->ctx);
+		break;
 	case FIG_AUTO:
 	default:
 		jw_number_text(w, key, p->value);
@@ -51,52 +38,108 @@ static void fig_json(const struct test_param *p, const char *key,
 	}
 }
 
-/* The figures of row @row (-1: the run's): "OBJ.KEY" figures one after
- * the other are members KEY of one object OBJ. */
-static void figs_json(const struct test_figs *f, int row, struct jw *w)
+/* Components of dotted @name before its last one (the objects it is in). */
+static int fig_depth(const char *name)
 {
-	char obj[32] = "";
-	const char *dot;
-	int i;
+	int d = 0;
 
-	for (i = 0; i < f->n; i++) {
+	for (; *name; name++)
+		d += *name == '.';
+	return d;
+}
+
+/* Length of the first @k components of @name ("a.b.c", 2: 3). */
+static size_t fig_prefix(const char *name, int k)
+{
+	const char *s = name;
+
+	for (; k > 0; k--) {
+		s = strchr(s, '.');
+		if (!s)
+			return strlen(name);
+		s++;
+	}
+	return (size_t)(s - name) - (s > name);
+}
+
+static int write_members(const struct run *r, const struct test_figs *f,
+			 int i, struct jw *w);
+
+/* The member @i of @f and what is in it; returns the next index. */
+static int write_one(const struct run *r, const struct test_figs *f, int i,
+		     const char *key, struct jw *w)
+{
+	const struct test_param *p = &f->p[i];
+
+	if (p->kind == FIG_LIST) {
+		if (p->one_line)
+			jw_arr_begin_inline(w, key);
+		else
+			jw_arr_begin(w, key);
+		i = write_members(r, f, i, w);
+		jw_arr_end(w);
+		return i;
+	}
+	if (p->kind == FIG_ITEM) {
+		jw_obj_begin(w, NULL);
+		i = write_members(r, f, i, w);
+		jw_obj_end(w);
+		return i;
+	}
+	fig_json_value(r, p, key, w);
+	return i + 1;
+}
+
+/* The members of the container @c (-1: test_data) from @c + 1 on: a run
+ * of figures "OBJ.KEY" is the members KEY of one object OBJ (nested for
+ * "OBJ.SUB.KEY"). Returns the index after them. */
+static int write_members(const struct run *r, const struct test_figs *f,
+			 int c, struct jw *w)
+{
+	const char *open = NULL;	/* name of the figure whose objects
+					 * are open */
+	int depth = 0, i = c + 1;
+
+	while (i < f->n && f->p[i].parent == c) {
 		const struct test_param *p = &f->p[i];
+		int d = fig_depth(p->name), k = 0;
 		size_t n;
 
-		if (p->row != row || !p->name[0])
+		if (p->said) {	/* and what is in it */
+			for (i++; i < f->n && f->p[i].parent > c; i++)
+				;
 			continue;
-		dot = strchr(p->name, '.');
-		n = dot ? (size_t)(dot - p->name) : 0;
-		if (obj[0] && (!dot || strlen(obj) != n ||
-			       strncmp(obj, p->name, n) != 0)) {
-			jw_obj_end(w);
-			obj[0] = '\0';
 		}
-		if (dot && !obj[0]) {
-			snprintf(obj, sizeof(obj), "%.*s", (int)n, p->name);
+		/* the objects the open ones and this one share */
+		while (open && k < depth && k < d &&
+		       (n = fig_prefix(p->name, k + 1)) ==
+		       fig_prefix(open, k + 1) && !strncmp(p->name, open, n))
+			k++;
+		for (; depth > k; depth--)
+			jw_obj_end(w);
+		for (; depth < d; depth++) {
+			char obj[sizeof(p->name)];
+			size_t a = depth ? fig_prefix(p->name, depth) + 1 : 0;
+
+			n = fig_prefix(p->name, depth + 1);
+			snprintf(obj, sizeof(obj), "%.*s", (int)(n - a),
+				 p->name + a);
 			jw_obj_begin(w, obj);
 		}
-		fig_json(p, dot ? dot + 1 : p->name, w);
+		open = p->name;
+		i = write_one(r, f, i, p->name[0] ?
+			      p->name + fig_prefix(p->name, d) + (d > 0) : NULL,
+			      w);
 	}
-	if (obj[0])
+	for (; depth > 0; depth--)
 		jw_obj_end(w);
+	return i;
 }
 
 void figures_json(const struct run *r, const struct test_figs *f,
 		  struct jw *w)
 {
-	int k;
-
-	figs_json(f, -1, w);
-	if (!r->test->rows)
-		return;
-	jw_arr_begin(w, r->test->rows);
-	for (k = 0; k < f->nrows; k++) {
-		jw_obj_begin(w, NULL);
-		figs_json(f, k, w);
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
+	write_members(r, f, -1, w);
 }
 
 void figures_headline(const struct test_figs *f, FILE *out)
@@ -107,7 +150,8 @@ void figures_headline(const struct test_figs *f, FILE *out)
 	for (i = 0; i < f->n; i++) {
 		const struct test_param *p = &f->p[i];
 
-		if (!p->headline || p->kind == FIG_NULL || !p->name[0] ||
+		if (!p->headline || p->parent >= 0 || p->kind == FIG_NULL ||
+		    p->kind >= FIG_LIST || !p->name[0] ||
 		    strpbrk(p->name, " \t\r\n"))
 			continue;	/* not the run's, not known, not a key */
 		snprintf(key, sizeof(key), "param.%s", p->name);
@@ -115,7 +159,7 @@ void figures_headline(const struct test_figs *f, FILE *out)
 	}
 }
 
-/* The figure @name (@n bytes) of row @row, else of the run, or NULL. */
+/* The figure @name (@n bytes) of item @row, else of the run, or NULL. */
 static const struct test_param *fig_find(const struct test_figs *f, int row,
 					 const char *name, size_t n)
 {
@@ -127,12 +171,26 @@ static const struct test_param *fig_find(const struct test_figs *f, int row,
 
 		if (strlen(p->name) != n || strncmp(p->name, name, n) != 0)
 			continue;
-		if (row >= 0 && p->row == row)
+		if (row >= 0 && p->parent == row)
 			return p;
-		if (p->row < 0 && !run)
+		if (p->parent < 0 && !run)
 			run = p;
 	}
 	return run;
+}
+
+int figures_item(const struct test_figs *f, const char *list, int k)
+{
+	const struct test_param *l = fig_find(f, -1, list, strlen(list));
+	int i, at;
+
+	if (!l || l->kind != FIG_LIST || !f->p)
+		return -1;
+	at = (int)(l - f->p);
+	for (i = at + 1; i < f->n; i++)
+		if (f->p[i].parent == at && f->p[i].kind == FIG_ITEM && !k--)
+			return i;
+	return -1;
 }
 
 static bool fig_known(const struct test_param *p)
@@ -152,8 +210,8 @@ static bool fig_cond(const struct test_figs *f, int row, const char *c,
 		return fig_known(fig_find(f, row, c, n));
 	p = fig_find(f, row, c, (size_t)(eq - c));
 	vn = n - (size_t)(eq + 1 - c);
-	return fig_known(p) && strlen(p->value) == vn &&
-	       !strncmp(p->value, eq + 1, vn);
+	return fig_known(p) && p->kind < FIG_LIST &&
+	       strlen(p->value) == vn && !strncmp(p->value, eq + 1, vn);
 }
 
 static bool ends_with(const char *s, size_t n, const char *tail)
@@ -184,18 +242,30 @@ static void puts_(struct out *o, const char *s)
 	put(o, s, strlen(s));
 }
 
-/* How a sentence says figure @p. */
-static void fig_say(struct out *o, const struct test_param *p)
+/* How a sentence says figure @p (of @f): a list its values, ", " between
+ * them. */
+static void fig_say(struct out *o, const struct test_figs *f,
+		    const struct test_param *p)
 {
 	char b[32], *end;
 	long long v;
+	int i, at;
 
-	if (!p || p->kind == FIG_NULL) {
-		puts_(o, "n/a");
+	if (p && p->text) {
+		puts_(o, p->text);
 		return;
 	}
-	if (p->text[0]) {
-		puts_(o, p->text);
+	if (p && f->p && p->kind == FIG_LIST) {	/* its members: after it */
+		at = (int)(p - f->p);
+		for (i = at + 1; i < f->n && f->p[i].parent >= at; i++)
+			if (f->p[i].parent == at) {
+				puts_(o, i > at + 1 ? ", " : "");
+				fig_say(o, f, &f->p[i]);
+			}
+		return;
+	}
+	if (!p || p->kind == FIG_NULL || p->kind > FIG_LIST) {
+		puts_(o, "n/a");
 		return;
 	}
 	if (ends_with(p->name, strlen(p->name), "_ns")) {
@@ -289,7 +359,9 @@ static void say_token(struct out *o, const struct run *r,
 	}
 	if (n > 4 && !strncmp(tok, "sum.", 4)) {
 		for (i = 0; i < f->n; i++)
-			if (f->p[i].row >= 0 && strlen(f->p[i].name) == n - 4 &&
+			if (f->p[i].parent >= 0 &&
+			    f->p[f->p[i].parent].kind == FIG_ITEM &&
+			    strlen(f->p[i].name) == n - 4 &&
 			    !strncmp(f->p[i].name, tok + 4, n - 4) &&
 			    f->p[i].kind != FIG_NULL)
 				sum += strtoll(f->p[i].value, NULL, 10);
@@ -297,7 +369,7 @@ static void say_token(struct out *o, const struct run *r,
 		puts_(o, b);
 		return;
 	}
-	fig_say(o, fig_find(f, row, tok, n));
+	fig_say(o, f, fig_find(f, row, tok, n));
 }
 
 static void render(struct out *o, const struct run *r,
@@ -352,13 +424,29 @@ void figures_render(const struct run *r, const struct test_figs *f, int row,
 	render(&o, r, f, row, text, text + strlen(text));
 }
 
+/* "== " and each line of @text that says something. */
+static void say_lines(const char *text)
+{
+	const char *nl;
+	int n;
+
+	for (; *text; text = nl + !!*nl) {
+		nl = strchr(text, '\n');
+		if (!nl)
+			nl = text + strlen(text);
+		n = (int)(nl - text);
+		if (n)
+			printf("== %.*s\n", n, text);
+	}
+}
+
 void figures_lines(struct run *r, enum test_line_at at)
 {
 	struct test_figs f = TEST_FIGS_INIT;
 	const struct test_line *l;
-	char line[1024];
+	char line[2048];
 	bool any = false;
-	int k;
+	int k, row;
 
 	if (!r->test->lines || (at != LINE_SUMMARY && r->o->quiet))
 		return;
@@ -370,10 +458,14 @@ void figures_lines(struct run *r, enum test_line_at at)
 	for (l = r->test->lines; l->text; l++) {
 		if (l->at != at)
 			continue;
-		for (k = l->each_row ? 0 : -1;
-		     l->each_row ? k < f.nrows : k < 0; k++) {
-			figures_render(r, &f, k, l->text, line, sizeof(line));
-			printf("== %s\n", line);
+		for (k = 0;; k++) {
+			row = l->each ? figures_item(&f, l->each, k) : -1;
+			if (l->each && row < 0)
+				break;
+			figures_render(r, &f, row, l->text, line, sizeof(line));
+			say_lines(line);
+			if (!l->each)
+				break;
 		}
 	}
 	figs_free(&f);

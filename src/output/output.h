@@ -9,7 +9,9 @@
 extern const struct output_ops xeno_output;
 
 /* Building blocks for tests with their own Xenomai-style columns. */
-void xeno_banner(struct run *r, const char *extra);
+/* output_ops.start: the "==" banner, the test's LINE_BANNER lines in it
+ * and its LINE_START lines after it. */
+void xeno_banner(struct run *r);
 /* Print RTT and @head every -l lines; counts the data line. */
 void xeno_title(struct run *r, uint64_t k, const char *head);
 /* The RTD line of the test's output_ops.cols (default: latency's). */

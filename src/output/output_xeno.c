@@ -68,7 +68,7 @@ static int64_t window_avg(const struct window *w)
 	return (w->sum + (w->sum >= 0 ? half : -half)) / (int64_t)w->n;
 }
 
-void xeno_banner(struct run *r, const char *extra)
+void xeno_banner(struct run *r)
 {
 	const struct engine_opts *o = r->o;
 	char buf[32], dur[32], iv[32], mode[192], hk[192];
@@ -83,8 +83,6 @@ void xeno_banner(struct run *r, const char *extra)
 		printf(" (%s, CLOCK_%s)", wait_backend_desc(o->wait),
 		       o->clock == CLOCK_REALTIME ? "REALTIME" : "MONOTONIC");
 	printf("\n");
-	if (extra)
-		printf("== %s\n", extra);
 	figures_lines(r, LINE_BANNER);
 	if (cobalt_build())
 		printf("== Co-kernel: %s: the samplers are Cobalt threads; msw = their switches to secondary mode (Linux) so far%s\n",
@@ -116,11 +114,6 @@ void xeno_banner(struct run *r, const char *extra)
 	printf("== All results in microseconds\n");
 	stdout_flush();
 	figures_lines(r, LINE_START);
-}
-
-static void xeno_start(struct run *r)
-{
-	xeno_banner(r, NULL);
 }
 
 void xeno_title(struct run *r, uint64_t k, const char *head)
@@ -561,7 +554,7 @@ static void xeno_summary(struct run *r)
 }
 
 const struct output_ops xeno_output = {
-	.start = xeno_start,
+	.start = xeno_banner,
 	.interval = xeno_interval,
 	.summary = xeno_summary,
 };

@@ -68,9 +68,8 @@ static const char *clock_name(clockid_t c)
 	return c == CLOCK_REALTIME ? "realtime" : "monotonic";
 }
 
-/* The test's declared figures (test_desc.figures, .params: also the
- * headline's param.NAME lines and the "==" lines), in test_data after its
- * own extras. */
+/* The test's declared figures (test_desc.figures: also the headline's
+ * param.NAME lines and the "==" lines): test_data. */
 static void params_json(struct run *r, struct jw *w)
 {
 	struct test_figs f = TEST_FIGS_INIT;
@@ -250,10 +249,8 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	for (i = 0; i < r->ncomp; i++)
 		if (r->comp[i].ops->json)
 			r->comp[i].ops->json(&r->comp[i], r, w);
-	if (r->test->json || r->test->params || r->test->figures) {
+	if (r->test->figures) {
 		jw_obj_begin(w, "test_data");
-		if (r->test->json)
-			r->test->json(r, w);
 		params_json(r, w);
 		jw_obj_end(w);
 	}

@@ -40,7 +40,7 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen);
  * Write the headline figures of @r to @fd as "key value" lines (format in
  * docs/suite.md): status, exit status, duration, per series samples,
  * misses, min/avg/max and p99.9, the scheduling in force, the test's
- * params (test_desc.params), warnings, error, and what each load achieved. rtlat suite reads them through a pipe to
+ * figures (fig_headline()), warnings, error, and what each load achieved. rtlat suite reads them through a pipe to
  * fill its tables without a JSON parser on the target.
  */
 void result_headline(struct run *r, int fd, const char *status);

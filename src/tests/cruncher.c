@@ -235,7 +235,7 @@ static void cruncher_start(struct run *r)
 							      c->ideal_ns)),
 				 (unsigned long long)cc->cal.iterations);
 	}
-	xeno_banner(r, NULL);	/* and cruncher_lines */
+	xeno_banner(r);	/* and cruncher_lines */
 }
 
 static const struct xeno_col cruncher_cols[] = {
@@ -289,12 +289,13 @@ static void cruncher_figures(struct run *r, struct test_figs *f)
 	}
 	fig_num(f, "sleep_ns", "%lld", (long long)c->sleep_ns);
 	fig_num(f, "tolerance_ppm", "%d", TOLERANCE_PPM);
+	fig_list(f, "cpus", false);
 	for (i = 0; c->cpu && i < c->n; i++) {
 		const struct crunch_cpu *cc = &c->cpu[i];
 		int64_t ppm = crunch_ppm(cc->cal.reached_ns - c->ideal_ns,
 					 c->ideal_ns);
 
-		fig_row(f);
+		fig_item(f);
 		fig_num(f, "cpu", "%d", cc->cpu);
 		fig_bool(f, "calibrated", cc->cal.done);
 		fig_num(f, "iterations", "%llu", cc->cal.done ?
@@ -320,17 +321,17 @@ static void cruncher_figures(struct run *r, struct test_figs *f)
 }
 
 static const struct test_line cruncher_lines[] = {
-	{ LINE_BANNER, false,
+	{ LINE_BANNER, NULL,
 	  "Ideal computation time {ideal_ns} us (calibrated within 5 %), sleep {sleep_ns} us before each" },
-	{ LINE_START, true,
+	{ LINE_START, "cpus",
 	  "Calibration CPU {cpu}: [?calibrated:{iterations} iterations take {calibrated_ns} us ({calibrated_deviation_ppm})[!within_tolerance:: ideal NOT reached]][!calibrated:interrupted, not calibrated]" },
-	{ LINE_SUMMARY, false,
+	{ LINE_SUMMARY, NULL,
 	  "Execution deviation from the ideal {ideal_ns} us: {series.deviation.rel:ideal_ns}" },
-	{ LINE_SUMMARY, false,
+	{ LINE_SUMMARY, NULL,
 	  "Nanosleep jitter of {sleep_ns} us sleeps: {series.sleep.rel:sleep_ns}" },
-	{ LINE_SUMMARY, false,
+	{ LINE_SUMMARY, NULL,
 	  "FPU verification: {sum.computations} computations, {sum.verify_failures} wrong results" },
-	{ 0, false, NULL },
+	{ 0, NULL, NULL },
 };
 
 static const struct output_ops cruncher_output = {
@@ -392,12 +393,12 @@ static void cruncher_init(void *priv, struct engine_opts *o, int argc,
 
 /* The seed's "Ideal computation time" and the execution jitter. */
 static const struct suite_col cruncher_suite_cols[] = {
-	{ "ideal", "ideal_ns", SUITE_PARAM },
-	{ "calibrated", "calibrated_ns", SUITE_PARAM },
+	{ "ideal", "ideal_ns", SUITE_FIGURE },
+	{ "calibrated", "calibrated_ns", SUITE_FIGURE },
 	{ "dev min", "deviation", SUITE_MIN },
 	{ "dev avg", "deviation", SUITE_AVG },
 	{ "dev max", "deviation", SUITE_MAX },
-	{ "dev max %", "dev_max_pct", SUITE_PARAM },
+	{ "dev max %", "dev_max_pct", SUITE_FIGURE },
 	{ "sleep max", "sleep", SUITE_MAX },
 	{ "test-time", NULL, SUITE_TIME },
 	{ NULL, NULL, SUITE_END },
@@ -424,7 +425,6 @@ const struct test_desc cruncher_test = {
 	.body = cruncher_body,
 	.teardown = cruncher_teardown,
 	.figures = cruncher_figures,
-	.rows = "cpus",
 	.lines = cruncher_lines,
 	.out = &cruncher_output,
 	.suite = &(const struct suite_spec){

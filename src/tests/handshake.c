@@ -280,13 +280,14 @@ static void handshake_figures(struct run *r, struct test_figs *f)
 }
 
 static const struct test_line handshake_lines[] = {
-	{ LINE_SUMMARY, false,
+	IPC_TEST_LINE,
+	{ LINE_SUMMARY, NULL,
 	  "Round trips: {round_trips} in the measurement = {series.round_trip.samples} samples + {series.round_trip.misses} lost[?missed_periods:; {missed_periods} periods missed]" },
-	{ 0, false, NULL },
+	{ 0, NULL, NULL },
 };
 
 static const struct output_ops handshake_output = {
-	.start = ipc_test_start,
+	.start = xeno_banner,
 	.interval = xeno_interval,
 	.summary = xeno_summary_all,
 	.cols = handshake_cols,

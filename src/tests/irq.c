@@ -1169,27 +1169,6 @@ static const struct xeno_col *irq_columns(const struct run *r, int *n)
 	return local_cols;
 }
 
-static const char *mode_text(const struct irq_test *t)
-{
-	if (t->is_gpio)
-		return "gpio: the output line toggled by the sender, its edge on the input line read by the receiver (GPIO character device, uAPI v2)";
-	if (t->is_serial && t->ser.pty)
-		return "serial: one byte per period written by the sender on a pseudo-terminal, read by the receiver from it (or from the other one)";
-	if (t->is_serial)
-		return t->ser.loop ?
-		       "serial: one byte per period written by the sender on the port, read back through its TX-RX loop by the receiver" :
-		       "serial: one byte per period written by the sender on TX, read on RX by the receiver";
-	switch (t->mode) {
-	case MODE_LOCAL:
-		return "net: UDP over the veth pair rtlat-a (169.254.47.1) -> rtlat-b (169.254.47.2) between two network namespaces of this run";
-	case MODE_HOST:
-		return "net: UDP to the responder";
-	case MODE_RESPOND:
-		return "net: responder (--respond): answers each stimulus to its sender";
-	}
-	return "";
-}
-
 static const char *stamps_text(const struct irq_test *t)
 {
 	if (t->is_serial && t->ser.pty)
@@ -1201,56 +1180,80 @@ static const char *stamps_text(const struct irq_test *t)
 	       t->net.stamps;
 }
 
-/* The == header lines of irq (all of them, here). */
-static void irq_start(struct run *r)
+/* The interrupt, its thread and what the run set (test_data.interrupt,
+ * the banner's line). */
+static void intr_figures(struct test_figs *f, const struct irq_test *t)
 {
-	const struct irq_test *t = r->priv;
-	char buf[1600], il[400], port[400], a[32];
+	const struct irq_intr *in = &t->intr;
 
-	irq_intr_line(&t->intr, il, sizeof(il));
-	if (t->is_serial && t->ser.pty)
-		snprintf(port, sizeof(port), "%s -> %s, pseudo-terminals (no UART: no line, no baud rate), raw\n== Serial: a pty has no line: t2-t0 is the tty layer and the reader's wake-up, without a character's transmission time",
-			 t->ser.tx, t->ser.rx);
-	else if (t->is_serial)
-		snprintf(port, sizeof(port), "%s -> %s at %d baud, 8N1 raw\n== Serial: t2-t0 includes one character's transmission time, 10 bits / %d baud = %s us",
-			 t->ser.tx, t->ser.rx, t->ser.baud, t->ser.baud,
-			 fmt_us3(a, irq_serial_char_ns(t->ser.baud)));
-	else if (t->is_gpio)
-		snprintf(port, sizeof(port), "%s line %u -> line %u",
-			 t->gpio.path, t->gpio.out, t->gpio.in);
-	else
-		snprintf(port, sizeof(port), "port %d", t->net.port);
-	snprintf(buf, sizeof(buf),
-		 "Source: %s%s, %s\n== %s\n== Receive stamps: %s\n== Series: %s",
-		 t->source, t->mode == MODE_RESPOND ? " (--respond)" : "",
-		 port, mode_text(t), stamps_text(t),
-		 t->is_serial ?
-		 "latency = t2-t0 (the byte written to the reader's wake-up); --trace splits it at t1, the RX interrupt" :
-		 t->mode == MODE_LOCAL ?
-		 "latency = t2-t0 (send to the task's wake-up), kernel_to_task = t2-t1 (kernel receive stamp to the task), stimulus_to_kernel = t1-t0" :
-		 t->mode == MODE_HOST ?
-		 "round_trip = the answer's arrival - the send, kernel_to_task = the responder's t2-t1" :
-		 "kernel_to_task = t2-t1 (kernel receive stamp to this task's wake-up)");
-	/* the interrupt line last: it may be long */
-	if (strlen(buf) + strlen(il) + 5 < sizeof(buf)) {
-		strcat(buf, "\n== ");
-		strcat(buf, il);
+	if (in->irq >= 0) {
+		fig_num(f, "interrupt.irq", "%d", in->irq);
+		fig_str(f, "interrupt.name", in->name);
+		fig_str(f, "interrupt.affinity", in->affinity);
+		fig_str(f, "interrupt.effective_affinity", in->effective);
+		fig_bool(f, "interrupt.effective_affinity_pending",
+			 irq_intr_move_pending(in));
+	} else {
+		fig_null(f, "interrupt.irq");
 	}
-	xeno_banner(r, buf);
+	fig_str(f, "interrupt.note", in->why);
+	if (in->thread) {
+		fig_str(f, "interrupt.thread.name", in->tname);
+		fig_num(f, "interrupt.thread.pid", "%d", (int)in->thread);
+		fig_str(f, "interrupt.thread.policy", policy_name(in->policy));
+		fig_num(f, "interrupt.thread.priority", "%d", in->prio);
+		fig_num(f, "interrupt.thread.cpu", "%d", in->cpu);
+	} else {
+		fig_null(f, "interrupt.thread");
+	}
+	if (t->irq_prio > 0)
+		fig_num(f, "interrupt.priority_set", "%d", t->irq_prio);
+	else
+		fig_null(f, "interrupt.priority_set");
+	if (t->irq_cpu[0])
+		fig_str(f, "interrupt.affinity_set", t->irq_cpu);
+	else
+		fig_null(f, "interrupt.affinity_set");
 }
 
-/* The events of the measurement: test_data's "events" object and the
- * summary line; the role, to choose the line. */
+/* The source, its device, the interrupt, the role and the events of the
+ * measurement: test_data, the banner and the summary lines; the events
+ * sent and lost and the interrupt for the headline. */
 static void irq_figures(struct run *r, struct test_figs *f)
 {
 	const struct irq_test *t = r->priv;
+	uint64_t sent;
 
 	if (!t)
 		return;
+	sent = t->mode == MODE_RESPOND ? t->tr.served + t->tr.lost : t->sent;
+	fig_str(f, "source", t->source);
+	fig_num(f, "port", "%d", t->net.port);
+	fig_str(f, "receive_stamps", stamps_text(t));
+	fig_bool(f, "hardware_stamps", false);
+	fig_bool(f, "hardware_stamps_available", t->net.hw_stamps);
+	if (t->is_gpio) {
+		fig_str(f, "gpio.chip", t->gpio.path);
+		fig_num(f, "gpio.out", "%u", (unsigned)t->gpio.out);
+		fig_num(f, "gpio.in", "%u", (unsigned)t->gpio.in);
+		fig_num(f, "gpio.other_line_events", "%llu",
+			(unsigned long long)t->gpio.other_line);
+	}
+	if (t->is_serial) {
+		fig_str(f, "serial.tx", t->ser.tx);
+		fig_str(f, "serial.rx", t->ser.rx);
+		fig_bool(f, "serial.loop", t->ser.loop);
+		fig_bool(f, "serial.pty", t->ser.pty);
+		fig_num(f, "serial.baud", "%d", t->ser.baud);
+		fig_num(f, "serial.character_ns", "%lld",
+			(long long)irq_serial_char_ns(t->ser.baud));
+		fig_num(f, "serial.stray_bytes", "%llu",
+			(unsigned long long)t->ser.stray);
+	}
+	intr_figures(f, t);
 	fig_str(f, "role", t->mode == MODE_RESPOND ? "responder" :
 		t->mode == MODE_HOST ? "stimulus" : "local");
-	fig_num(f, "events.sent", "%llu", (unsigned long long)
-		(t->mode == MODE_RESPOND ? t->tr.served + t->tr.lost : t->sent));
+	fig_num(f, "events.sent", "%llu", (unsigned long long)sent);
 	fig_num(f, "events.served", "%llu", (unsigned long long)t->tr.served);
 	fig_num(f, "events.lost", "%llu", (unsigned long long)t->tr.lost);
 	fig_num(f, "events.duplicate", "%llu",
@@ -1274,13 +1277,61 @@ static void irq_figures(struct run *r, struct test_figs *f)
 		(unsigned long long)t->send_errors);
 	fig_num(f, "events.sender_missed_periods", "%llu",
 		(unsigned long long)t->sender_missed);
+	/* also in test_data, beside its "events" object: names of their own */
+	fig_num(f, "events_sent", "%llu", (unsigned long long)sent);
+	fig_headline(f);
+	fig_num(f, "events_lost", "%llu", (unsigned long long)t->tr.lost);
+	fig_headline(f);
+	fig_num(f, "irq_number", "%d", t->intr.irq);
+	fig_headline(f);
+	/* the responder's host, for the hint of a run without answers */
+	fig_str(f, "net_host", t->net.host);
+	fig_said(f);
 }
 
 static const struct test_line irq_lines[] = {
-	{ LINE_SUMMARY, false,
+	{ LINE_BANNER, NULL,
+	  "Source: {source}[?role=responder: (--respond)], "
+	  "[?serial.tx:[?serial.pty:{serial.tx} -> {serial.rx}, pseudo-terminals (no UART: no line, no baud rate), raw]"
+	  "[!serial.pty:{serial.tx} -> {serial.rx} at {serial.baud} baud, 8N1 raw]]"
+	  "[?gpio.chip:{gpio.chip} line {gpio.out} -> line {gpio.in}]"
+	  "[!serial.tx:[!gpio.chip:port {port}]]" },
+	{ LINE_BANNER, NULL,
+	  "[?serial.tx:[?serial.pty:Serial: a pty has no line: t2-t0 is the tty layer and the reader's wake-up, without a character's transmission time]"
+	  "[!serial.pty:Serial: t2-t0 includes one character's transmission time, 10 bits / {serial.baud} baud = {serial.character_ns} us]]" },
+	{ LINE_BANNER, NULL,
+	  "[?gpio.chip:gpio: the output line toggled by the sender, its edge on the input line read by the receiver (GPIO character device, uAPI v2)]"
+	  "[?serial.tx:[?serial.pty:serial: one byte per period written by the sender on a pseudo-terminal, read by the receiver from it (or from the other one)]"
+	  "[!serial.pty:[?serial.loop:serial: one byte per period written by the sender on the port, read back through its TX-RX loop by the receiver]"
+	  "[!serial.loop:serial: one byte per period written by the sender on TX, read on RX by the receiver]]]"
+	  "[!gpio.chip:[!serial.tx:"
+	  "[?role=local:net: UDP over the veth pair rtlat-a (169.254.47.1) -> rtlat-b (169.254.47.2) between two network namespaces of this run]"
+	  "[?role=stimulus:net: UDP to the responder]"
+	  "[?role=responder:net: responder (--respond): answers each stimulus to its sender]]]" },
+	{ LINE_BANNER, NULL, "Receive stamps: {receive_stamps}" },
+	{ LINE_BANNER, NULL,
+	  "Series: [?serial.tx:latency = t2-t0 (the byte written to the reader's wake-up); --trace splits it at t1, the RX interrupt]"
+	  "[!serial.tx:[?role=local:latency = t2-t0 (send to the task's wake-up), kernel_to_task = t2-t1 (kernel receive stamp to the task), stimulus_to_kernel = t1-t0]"
+	  "[?role=stimulus:round_trip = the answer's arrival - the send, kernel_to_task = the responder's t2-t1]"
+	  "[?role=responder:kernel_to_task = t2-t1 (kernel receive stamp to this task's wake-up)]]" },
+	/* the interrupt line last: it may be long */
+	{ LINE_BANNER, NULL,
+	  "[!interrupt.irq:Interrupt: none: {interrupt.note}]"
+	  "[?interrupt.irq:Interrupt: IRQ {interrupt.irq} ({interrupt.name})"
+	  "[?interrupt.thread.pid:, thread {interrupt.thread.name} (pid {interrupt.thread.pid}) {interrupt.thread.policy} priority {interrupt.thread.priority} CPU {interrupt.thread.cpu}]"
+	  "[!interrupt.thread.pid:, not threaded (handled in hard interrupt context)]"
+	  ", affinity [?interrupt.affinity=:unknown][!interrupt.affinity=:{interrupt.affinity}]"
+	  "[!interrupt.effective_affinity=: (effective {interrupt.effective_affinity}[?interrupt.effective_affinity_pending:: the move is pending, done when the interrupt next arrives])]"
+	  "[!interrupt.note=:; {interrupt.note}]]" },
+	{ LINE_SUMMARY, NULL,
 	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} foreign packets, {events.stray} stray (of no sender's sequence), {events.send_errors} answers not sent; {events.senders} senders]"
 	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.stray} stray (of no stimulus sent), {events.send_errors} send errors; the sender missed {events.sender_missed_periods} periods]" },
-	{ 0, false, NULL },
+	{ LINE_SUMMARY, NULL,
+	  "[?serial.tx:Serial: {serial.stray_bytes} stray bytes (of no stimulus sent)]" },
+	/* the hint of a run that no responder answered */
+	{ LINE_SUMMARY, NULL,
+	  "[?role=stimulus:[!events.sent=0:[?events.served=0:No answer from {net_host} port {port}: is rtlat irq --respond running there?]]]" },
+	{ 0, NULL, NULL },
 };
 
 static void irq_summary(struct run *r)
@@ -1319,94 +1370,7 @@ static void irq_summary(struct run *r)
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
 	figures_lines(r, LINE_SUMMARY);		/* irq_lines */
-	/* the serial object of test_data is irq_json()'s */
-	if (t->is_serial)
-		printf("== Serial: %llu stray bytes (of no stimulus sent)\n",
-		       (unsigned long long)t->ser.stray);
-	if (t->mode == MODE_HOST && t->sent && !t->tr.served)
-		printf("== No answer from %s port %d: is rtlat irq --respond running there?\n",
-		       t->net.host, t->net.port);
 	run_report_outcome(r);
-}
-
-static void irq_json(struct run *r, struct jw *w)
-{
-	const struct irq_test *t = r->priv;
-	const struct irq_intr *in = &t->intr;
-
-	jw_str(w, "source", t->source);
-	/* role, events: irq_figures() */
-	jw_int(w, "port", t->net.port);
-	jw_str(w, "receive_stamps", stamps_text(t));
-	jw_bool(w, "hardware_stamps", false);
-	jw_bool(w, "hardware_stamps_available", t->net.hw_stamps);
-	if (t->is_gpio) {
-		jw_obj_begin(w, "gpio");
-		jw_str(w, "chip", t->gpio.path);
-		jw_uint(w, "out", t->gpio.out);
-		jw_uint(w, "in", t->gpio.in);
-		jw_uint(w, "other_line_events", t->gpio.other_line);
-		jw_obj_end(w);
-	}
-	if (t->is_serial) {
-		jw_obj_begin(w, "serial");
-		jw_str(w, "tx", t->ser.tx);
-		jw_str(w, "rx", t->ser.rx);
-		jw_bool(w, "loop", t->ser.loop);
-		jw_bool(w, "pty", t->ser.pty);
-		jw_int(w, "baud", t->ser.baud);
-		jw_int(w, "character_ns", irq_serial_char_ns(t->ser.baud));
-		jw_uint(w, "stray_bytes", t->ser.stray);
-		jw_obj_end(w);
-	}
-	jw_obj_begin(w, "interrupt");
-	if (in->irq >= 0) {
-		jw_int(w, "irq", in->irq);
-		jw_str(w, "name", in->name);
-		jw_str(w, "affinity", in->affinity);
-		jw_str(w, "effective_affinity", in->effective);
-		jw_bool(w, "effective_affinity_pending",
-			irq_intr_move_pending(in));
-	} else {
-		jw_null(w, "irq");
-	}
-	jw_str(w, "note", in->why);
-	if (in->thread) {
-		jw_obj_begin(w, "thread");
-		jw_str(w, "name", in->tname);
-		jw_int(w, "pid", in->thread);
-		jw_str(w, "policy", policy_name(in->policy));
-		jw_int(w, "priority", in->prio);
-		jw_int(w, "cpu", in->cpu);
-		jw_obj_end(w);
-	} else {
-		jw_null(w, "thread");
-	}
-	if (t->irq_prio > 0)
-		jw_int(w, "priority_set", t->irq_prio);
-	else
-		jw_null(w, "priority_set");
-	if (t->irq_cpu[0])
-		jw_str(w, "affinity_set", t->irq_cpu);
-	else
-		jw_null(w, "affinity_set");
-	jw_obj_end(w);
-}
-
-static int irq_params(struct run *r, struct test_param *p, int max)
-{
-	const struct irq_test *t = r->priv;
-
-	if (!t || max < 3)
-		return 0;
-	/* also in test_data, beside its "events" object: names of their own */
-	test_param_set(&p[0], "events_sent", "%llu",
-		       (unsigned long long)(t->mode == MODE_RESPOND ?
-					    t->tr.served + t->tr.lost : t->sent));
-	test_param_set(&p[1], "events_lost", "%llu",
-		       (unsigned long long)t->tr.lost);
-	test_param_set(&p[2], "irq_number", "%d", t->intr.irq);
-	return 3;
 }
 
 /* --trace: the receiver's events, at the source's interrupt */
@@ -1438,7 +1402,7 @@ static const struct suite_col irq_suite_cols[] = {
 };
 
 static const struct output_ops irq_output = {
-	.start = irq_start,
+	.start = xeno_banner,
 	.interval = xeno_interval,
 	.columns = irq_columns,
 	.summary = irq_summary,
@@ -1492,18 +1456,20 @@ const struct test_desc irq_test = {
 	.setup = irq_setup,
 	.body = irq_body,
 	.teardown = irq_teardown,
-	.json = irq_json,
-	.params = irq_params,
 	.figures = irq_figures,
 	.lines = irq_lines,
 	.out = &irq_output,
 	.event_trace = irq_event_trace,	/* --trace splits each event */
-	/* only with --irq-source (or irq-source = in a suite file) */
+	/* in rtlat suite only with --irq-source (or irq-source = in a suite
+	 * file) */
 	.suite = &(const struct suite_spec){
 		.title = "IRQ",
 		.units = "latencies in us: lat = t2-t0 (stimulus to the task), k>t = t2-t1 (kernel stamp to the task)",
 		.cols = irq_suite_cols,
 		.miss_name = irq_miss,
-		.source_option = "irq-source",
+		/* rtlat suite --irq-source SRC */
+		.forward = "source",
+		.forward_help = "run rtlat irq with --source SRC (net, net:HOST,\n"
+				"serial:TX,RX, gpio:CHIP:OUT,IN); without it irq is not run",
 	},
 };

@@ -420,246 +420,154 @@ static const struct accum *cpu_accum(const struct run *r, int i)
 	return &r->total[i][0];
 }
 
-static void noise_start(struct run *r)
-{
-	xeno_banner(r, NULL);	/* and noise_lines */
-}
-
-/* The threshold and the mode (--mode hwlat: the spin): test_data and the
- * banner line. */
-static void noise_figures(struct run *r, struct test_figs *f)
-{
-	const struct noise *n = r->priv;
-	char t[32];
-
-	if (!n)
-		return;
-	fig_num(f, "threshold_ns", "%lld", (long long)n->threshold_ns);
-	fig_str(f, "mode", n->mode == MODE_HWLAT ? "hwlat" : "busy");
-	if (n->mode != MODE_HWLAT) {
-		fig_null(f, "window_ns");
-		fig_null(f, "width_ns");
-		fig_null(f, "isolated");
-		return;
-	}
-	fig_num(f, "window_ns", "%lld", (long long)n->window_ns);
-	fig_text(f, "%s", fmt_time(t, n->window_ns));
-	fig_num(f, "width_ns", "%lld", (long long)n->width_ns);
-	fig_text(f, "%s", fmt_time(t, n->width_ns));
-	fig_bool(f, "isolated", n->isolated);
-}
-
-static const struct test_line noise_lines[] = {
-	{ LINE_BANNER, false,
-	  "[?mode=busy:Busy loop reading the clock][?mode=hwlat:hwlat: a spin of {width_ns} out of every {window_ns} reading the clock]; a gap above {threshold_ns} us is a noise event" },
-	{ 0, false, NULL },
-};
-
-/*
- * --mode hwlat, after the per-CPU lines: the method and the kernel's
- * reference ("==" lines of the summary, all of them here).
- */
-static void hwlat_lines(const struct noise *n)
-{
-	const struct hwlat_ref *h = &n->ref;
-	char a[32], b[32], c[32];
-	int i;
-
-	if (n->mode != MODE_HWLAT)
-		return;
-	printf("== hwlat method: spin %s every %s, %llu spins, CPU %s; a gap no kernel event explains (--trace: nothing traced) is the hardware's or firmware's\n",
-	       fmt_time(a, n->width_ns), fmt_time(b, n->window_ns),
-	       (unsigned long long)(n->n ? n->cpu[0].spins : 0),
-	       n->isolated ? "isolated" : "NOT isolated (interrupts and tasks show)");
-	if (!h->ran) {
-		printf("== hwlat reference: none: %s\n", h->why);
-		return;
-	}
-	printf("== hwlat reference (%s, interrupts off, over %.3f s before the measurement): %llu samples above %s us, max %s us\n",
-	       h->why, (double)h->duration_ns / NSEC_PER_SEC,
-	       (unsigned long long)h->samples, fmt_us3(a, n->threshold_ns),
-	       h->samples ? fmt_us3(b, h->max_ns) : "n/a");
-	for (i = 0; i < h->ncpu; i++)
-		printf("== hwlat reference CPU %d: %llu samples, max %s us\n",
-		       h->cpu[i].cpu, (unsigned long long)h->cpu[i].samples,
-		       fmt_us3(c, h->cpu[i].max_ns));
-}
-
-/* --mode hwlat: the kernel's reference in test_data (an object with a
- * list: not a figure), null in the busy mode. */
-static void hwlat_json(struct jw *w, const struct noise *n)
+/* --mode hwlat: the kernel's reference (an object with a list), null in
+ * the busy mode. */
+static void hwlat_figures(struct test_figs *f, const struct noise *n)
 {
 	const struct hwlat_ref *h = &n->ref;
 	int i;
 
 	if (n->mode != MODE_HWLAT) {
-		jw_null(w, "hwlat_reference");
+		fig_null(f, "hwlat_reference");
 		return;
 	}
-	jw_obj_begin(w, "hwlat_reference");
-	jw_bool(w, "ran", h->ran);
-	jw_str(w, h->ran ? "source" : "why", h->why);
-	if (h->ran) {
-		jw_int(w, "duration_ns", h->duration_ns);
-		jw_uint(w, "samples", h->samples);
-		if (h->samples)
-			jw_int(w, "max_ns", h->max_ns);
-		else
-			jw_null(w, "max_ns");
-		jw_arr_begin(w, "cpus");
-		for (i = 0; i < h->ncpu; i++) {
-			jw_obj_begin(w, NULL);
-			jw_int(w, "cpu", h->cpu[i].cpu);
-			jw_uint(w, "samples", h->cpu[i].samples);
-			jw_int(w, "max_ns", h->cpu[i].max_ns);
-			jw_obj_end(w);
-		}
+	fig_bool(f, "hwlat_reference.ran", h->ran);
+	fig_str(f, h->ran ? "hwlat_reference.source" : "hwlat_reference.why",
+		h->why);
+	if (!h->ran)
+		return;
+	fig_num(f, "hwlat_reference.duration_ns", "%lld",
+		(long long)h->duration_ns);
+	fig_text(f, "%.3f", (double)h->duration_ns / NSEC_PER_SEC);
+	fig_num(f, "hwlat_reference.samples", "%llu",
+		(unsigned long long)h->samples);
+	if (h->samples)
+		fig_num(f, "hwlat_reference.max_ns", "%lld",
+			(long long)h->max_ns);
+	else
+		fig_null(f, "hwlat_reference.max_ns");
+	fig_list(f, "hwlat_reference.cpus", false);
+	for (i = 0; i < h->ncpu; i++) {
+		fig_item(f);
+		fig_num(f, "cpu", "%d", h->cpu[i].cpu);
+		fig_num(f, "samples", "%llu",
+			(unsigned long long)h->cpu[i].samples);
+		fig_num(f, "max_ns", "%lld", (long long)h->cpu[i].max_ns);
+	}
+	fig_end(f);
+}
+
+/* A CPU's events, [start since the measurement start, length] in ns: too
+ * many to be figures (LIST_CAP). */
+static void event_list_json(const struct run *r, struct jw *w,
+			    const char *key, const void *ctx)
+{
+	const struct noise_cpu *nc = ctx;
+	size_t k;
+
+	jw_arr_begin(w, key);
+	for (k = 0; k < nc->nev; k++) {
+		jw_arr_begin_inline(w, NULL);
+		jw_int(w, NULL, nc->ev[k].start - r->t_measure);
+		jw_int(w, NULL, nc->ev[k].len);
 		jw_arr_end(w);
 	}
-	jw_obj_end(w);
+	jw_arr_end(w);
 }
 
-static void print_ranges(const struct noise *n, const struct noise_cpu *nc)
+/* The events by length of @nc: "10.000-20 us 3, ..., >= 10000 us 0". */
+static void range_figures(struct test_figs *f, const struct noise *n,
+			  const struct noise_cpu *nc)
 {
+	const int first = first_range(n);
 	char lo[32];
 	int i;
 
-	const int first = first_range(n);
-
-	printf("== Events by length CPU %d:", nc->cpu);
+	/* from the threshold: the ranges below it hold no event */
+	fig_list(f, "events_by_range", true);
 	for (i = first; i < NRANGES; i++) {
 		if (i == first)
 			fmt_us3(lo, n->threshold_ns);
 		else
 			snprintf(lo, sizeof(lo), "%lld",
 				 (long long)range_us[i - 1]);
+		fig_num(f, NULL, "%llu", (unsigned long long)nc->range[i]);
 		if (i < NRANGES - 1)
-			printf("%s %s-%lld us %llu", i > first ? "," : "", lo,
-			       (long long)range_us[i],
-			       (unsigned long long)nc->range[i]);
+			fig_text(f, "%s-%lld us %llu", lo,
+				 (long long)range_us[i],
+				 (unsigned long long)nc->range[i]);
 		else
-			printf("%s >= %s us %llu", i > first ? "," : "", lo,
-			       (unsigned long long)nc->range[i]);
+			fig_text(f, ">= %s us %llu", lo,
+				 (unsigned long long)nc->range[i]);
 	}
-	printf("\n");
+	fig_end(f);
 }
 
-static void noise_summary(struct run *r)
+/* A CPU's figures: an item of test_data.cpus and its summary lines. */
+static void cpu_figures(struct run *r, struct test_figs *f,
+			const struct noise *n, int i)
 {
-	const struct noise *n = r->priv;
-	char a[32], b[32], c[32];
-	int i;
+	const struct noise_cpu *nc = &n->cpu[i];
+	const struct accum *acc = cpu_accum(r, i);
+	char b[32];
+	int64_t min, max;
+	double pct;
 
-	xeno_summary_series(r, 0);
-	for (i = 0; i < n->n; i++) {
-		const struct noise_cpu *nc = &n->cpu[i];
-		const struct accum *acc = cpu_accum(r, i);
-		int64_t min, max;
-		double pct;
-
-		if (!cpu_noise_pct(nc, &pct)) {
-			printf("== Noise CPU %d: not measured\n", nc->cpu);
-			continue;
-		}
-		printf("== Noise CPU %d: max gap %s us, noise %s us in %.3f s (%.4f %%), %llu events above %s us\n",
-		       nc->cpu, acc->st.n ? fmt_us3(a, acc->st.max) : "n/a",
-		       fmt_us3(b, nc->noise_ns),
-		       (double)cpu_measured(nc) / NSEC_PER_SEC, pct, (unsigned long long)nc->events,
-		       fmt_us3(c, n->threshold_ns));
-		print_ranges(n, nc);
+	fig_item(f);
+	fig_num(f, "cpu", "%d", nc->cpu);
+	fig_num(f, "measured_ns", "%lld", (long long)cpu_measured(nc));
+	fig_text(f, "%.3f", (double)cpu_measured(nc) / NSEC_PER_SEC);
+	if (n->mode == MODE_HWLAT)
+		fig_num(f, "spins", "%llu", (unsigned long long)nc->spins);
+	fig_num(f, "iterations", "%llu", (unsigned long long)nc->iterations);
+	fig_num(f, "events", "%llu", (unsigned long long)nc->events);
+	fig_num(f, "noise_ns", "%lld", (long long)nc->noise_ns);
+	fig_num(f, "loop_ns", "%lld", (long long)nc->loop_ns);
+	if (cpu_noise_pct(nc, &pct) && nc->iterations) {
+		fig_num(f, "noise_pct", "%.6f", pct == 0.0 ? 0.0 : pct);
+		fig_text(f, "%.4f", pct);
 		cpu_gap_range(nc, acc, &min, &max);
-		printf("== Loop CPU %d (oslat's figures): %llu iterations, gap min %s us, avg %s us, max %s us\n",
-		       nc->cpu, (unsigned long long)nc->iterations,
-		       fmt_us3(a, min),
-		       fmt_us3(b, (int64_t)((nc->noise_ns + nc->loop_ns) /
-					   (int64_t)nc->iterations)),
-		       fmt_us3(c, max));
+		fig_num(f, "gap_min_ns", "%lld", (long long)min);
+		fig_num(f, "gap_avg_ns", "%.3f",
+			(double)(nc->noise_ns + nc->loop_ns) /
+			(double)nc->iterations);
+		fig_text(f, "%s", fmt_us3(b, (int64_t)((nc->noise_ns +
+							nc->loop_ns) /
+						       (int64_t)nc->iterations)));
+		fig_num(f, "gap_max_ns", "%lld", (long long)max);
+	} else {
+		fig_null(f, "noise_pct");
+		fig_null(f, "gap_min_ns");
+		fig_null(f, "gap_avg_ns");
+		fig_null(f, "gap_max_ns");
 	}
-	hwlat_lines(n);
-	run_report_outcome(r);
+	if (nc->iterations > nc->events)
+		fig_num(f, "loop_max_ns", "%lld", (long long)nc->loop_max);
+	else
+		fig_null(f, "loop_max_ns");
+	range_figures(f, n, nc);
+	fig_json(f, "event_list", event_list_json, nc);
+	fig_num(f, "events_not_listed", "%llu",
+		(unsigned long long)(nc->events - nc->nev));
+	/* the largest event, for the line */
+	if (acc->st.n)
+		fig_num(f, "max_gap_ns", "%lld", (long long)acc->st.max);
+	else
+		fig_null(f, "max_gap_ns");
+	fig_said(f);
 }
 
-static void noise_json(struct run *r, struct jw *w)
+/* The headline: the largest noise % (and its CPU), events and noise time
+ * over all CPUs, for the suite's NOISE table (none when no CPU was
+ * measured). */
+static void worst_figures(struct test_figs *f, const struct noise *n)
 {
-	const struct noise *n = r->priv;
-	size_t k;
-	int i, j;
-
-	/* threshold_ns, mode, window_ns, width_ns, isolated: noise_figures() */
-	hwlat_json(w, n);
-	/* the events' start times are relative to it (test clock, ns) */
-	jw_int(w, "measure_start_ns", r->t_measure);
-	jw_arr_begin_inline(w, "range_bounds_ns");
-	for (j = first_range(n); j < NRANGES - 1; j++)
-		jw_int(w, NULL, range_us[j] * NSEC_PER_USEC);
-	jw_arr_end(w);
-	jw_int(w, "events_listed_max", LIST_CAP);
-	jw_arr_begin(w, "cpus");
-	for (i = 0; n->cpu && i < n->n; i++) {
-		const struct noise_cpu *nc = &n->cpu[i];
-		const struct accum *acc = cpu_accum(r, i);
-		int64_t min, max;
-		double pct;
-
-		jw_obj_begin(w, NULL);
-		jw_int(w, "cpu", nc->cpu);
-		jw_int(w, "measured_ns", cpu_measured(nc));
-		if (n->mode == MODE_HWLAT)
-			jw_uint(w, "spins", nc->spins);
-		jw_uint(w, "iterations", nc->iterations);
-		jw_uint(w, "events", nc->events);
-		jw_int(w, "noise_ns", nc->noise_ns);
-		jw_int(w, "loop_ns", nc->loop_ns);
-		if (cpu_noise_pct(nc, &pct) && nc->iterations) {
-			jw_double(w, "noise_pct", pct, 6);
-			cpu_gap_range(nc, acc, &min, &max);
-			jw_int(w, "gap_min_ns", min);
-			jw_double(w, "gap_avg_ns",
-				  (double)(nc->noise_ns + nc->loop_ns) /
-				  (double)nc->iterations, 3);
-			jw_int(w, "gap_max_ns", max);
-		} else {
-			jw_null(w, "noise_pct");
-			jw_null(w, "gap_min_ns");
-			jw_null(w, "gap_avg_ns");
-			jw_null(w, "gap_max_ns");
-		}
-		if (nc->iterations > nc->events)
-			jw_int(w, "loop_max_ns", nc->loop_max);
-		else
-			jw_null(w, "loop_max_ns");
-		jw_arr_begin_inline(w, "events_by_range");
-		for (j = first_range(n); j < NRANGES; j++)
-			jw_uint(w, NULL, nc->range[j]);
-		jw_arr_end(w);
-		/* [start since the measurement start, length], ns */
-		jw_arr_begin(w, "event_list");
-		for (k = 0; k < nc->nev; k++) {
-			jw_arr_begin_inline(w, NULL);
-			jw_int(w, NULL, nc->ev[k].start - r->t_measure);
-			jw_int(w, NULL, nc->ev[k].len);
-			jw_arr_end(w);
-		}
-		jw_arr_end(w);
-		jw_uint(w, "events_not_listed", nc->events - nc->nev);
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
-}
-
-/* Headline: the largest noise % (and its CPU), events and noise time over
- * all CPUs, for the suite's NOISE table. */
-static int noise_params(struct run *r, struct test_param *p, int max)
-{
-	const struct noise *n = r->priv;
 	uint64_t events = 0;
 	int64_t noise = 0;
 	double pct, worst = -1;
-	int i, wcpu = -1, k = 0;
+	int i, wcpu = -1;
 
-	if (!n || !n->cpu || max < 4)
-		return 0;
-	for (i = 0; i < n->n; i++) {
+	for (i = 0; n->cpu && i < n->n; i++) {
 		events += n->cpu[i].events;
 		noise += n->cpu[i].noise_ns;
 		if (cpu_noise_pct(&n->cpu[i], &pct) && pct > worst) {
@@ -668,13 +576,80 @@ static int noise_params(struct run *r, struct test_param *p, int max)
 		}
 	}
 	if (wcpu < 0)
-		return 0;
-	test_param_set(&p[k++], "noise_pct", "%.4f", worst);
-	test_param_set(&p[k++], "noise_cpu", "%d", wcpu);
-	test_param_set(&p[k++], "events", "%llu", (unsigned long long)events);
-	test_param_set(&p[k++], "noise_ns", "%lld", (long long)noise);
-	return k;
+		return;
+	fig_num(f, "noise_pct", "%.4f", worst);
+	fig_headline(f);
+	fig_num(f, "noise_cpu", "%d", wcpu);
+	fig_headline(f);
+	fig_num(f, "events", "%llu", (unsigned long long)events);
+	fig_headline(f);
+	fig_num(f, "noise_ns", "%lld", (long long)noise);
+	fig_headline(f);
 }
+
+/* Everything noise shows: the kernel's reference, the CPUs (their events
+ * listed), the threshold and the mode (--mode hwlat: the spin), the
+ * headline's worst CPU: test_data, the banner and the summary lines. */
+static void noise_figures(struct run *r, struct test_figs *f)
+{
+	const struct noise *n = r->priv;
+	char t[32];
+	int i, j;
+
+	if (!n)
+		return;
+	hwlat_figures(f, n);
+	/* the events' start times are relative to it (test clock, ns) */
+	fig_num(f, "measure_start_ns", "%lld", (long long)r->t_measure);
+	fig_list(f, "range_bounds_ns", true);
+	for (j = first_range(n); j < NRANGES - 1; j++)
+		fig_num(f, NULL, "%lld", (long long)(range_us[j] * NSEC_PER_USEC));
+	fig_end(f);
+	fig_num(f, "events_listed_max", "%d", LIST_CAP);
+	fig_list(f, "cpus", false);
+	for (i = 0; n->cpu && i < n->n; i++)
+		cpu_figures(r, f, n, i);
+	fig_end(f);
+	fig_num(f, "threshold_ns", "%lld", (long long)n->threshold_ns);
+	fig_str(f, "mode", n->mode == MODE_HWLAT ? "hwlat" : "busy");
+	if (n->mode != MODE_HWLAT) {
+		fig_null(f, "window_ns");
+		fig_null(f, "width_ns");
+		fig_null(f, "isolated");
+	} else {
+		fig_num(f, "window_ns", "%lld", (long long)n->window_ns);
+		fig_text(f, "%s", fmt_time(t, n->window_ns));
+		fig_num(f, "width_ns", "%lld", (long long)n->width_ns);
+		fig_text(f, "%s", fmt_time(t, n->width_ns));
+		fig_bool(f, "isolated", n->isolated);
+	}
+	worst_figures(f, n);
+	/* the hwlat method's line: the spins of the first CPU */
+	fig_num(f, "spins", "%llu",
+		(unsigned long long)(n->cpu && n->n ? n->cpu[0].spins : 0));
+	fig_said(f);
+}
+
+static const struct test_line noise_lines[] = {
+	{ LINE_BANNER, NULL,
+	  "[?mode=busy:Busy loop reading the clock][?mode=hwlat:hwlat: a spin of {width_ns} out of every {window_ns} reading the clock]; a gap above {threshold_ns} us is a noise event" },
+	/* per CPU, its three lines one after the other */
+	{ LINE_SUMMARY, "cpus",
+	  "[?measured_ns=0:Noise CPU {cpu}: not measured]"
+	  "[!measured_ns=0:Noise CPU {cpu}: max gap {max_gap_ns} us, noise {noise_ns} us in {measured_ns} s ({noise_pct} %), {events} events above {threshold_ns} us\n"
+	  "Events by length CPU {cpu}: {events_by_range}\n"
+	  "Loop CPU {cpu} (oslat's figures): {iterations} iterations, gap min {gap_min_ns} us, avg {gap_avg_ns} us, max {gap_max_ns} us]" },
+	/* --mode hwlat: the method and the kernel's reference */
+	{ LINE_SUMMARY, NULL,
+	  "[?mode=hwlat:hwlat method: spin {width_ns} every {window_ns}, {spins} spins, CPU [?isolated:isolated][!isolated:NOT isolated (interrupts and tasks show)]; a gap no kernel event explains (--trace: nothing traced) is the hardware's or firmware's]" },
+	{ LINE_SUMMARY, NULL,
+	  "[?mode=hwlat:[!hwlat_reference.ran:hwlat reference: none: {hwlat_reference.why}]]" },
+	{ LINE_SUMMARY, NULL,
+	  "[?hwlat_reference.ran:hwlat reference ({hwlat_reference.source}, interrupts off, over {hwlat_reference.duration_ns} s before the measurement): {hwlat_reference.samples} samples above {threshold_ns} us, max {hwlat_reference.max_ns} us]" },
+	{ LINE_SUMMARY, "hwlat_reference.cpus",
+	  "hwlat reference CPU {cpu}: {samples} samples, max {max_ns} us" },
+	{ 0, NULL, NULL },
+};
 
 static int noise_opt(void *priv, struct engine_opts *o,
 		     const struct optdesc *d, const char *arg)
@@ -789,18 +764,18 @@ static const struct xeno_col noise_cols[] = {
 };
 
 static const struct output_ops noise_output = {
-	.start = noise_start,
+	.start = xeno_banner,
 	.interval = xeno_interval,
-	.summary = noise_summary,
+	.summary = xeno_summary_all,
 	.cols = noise_cols,
 	.ncols = (int)(sizeof(noise_cols) / sizeof(noise_cols[0])),
 };
 
 static const struct suite_col noise_suite_cols[] = {
 	{ "max gap", "gap", SUITE_MAX },
-	{ "noise %", "noise_pct", SUITE_PARAM },
-	{ "on CPU", "noise_cpu", SUITE_PARAM },
-	{ "events", "events", SUITE_PARAM },
+	{ "noise %", "noise_pct", SUITE_FIGURE },
+	{ "on CPU", "noise_cpu", SUITE_FIGURE },
+	{ "events", "events", SUITE_FIGURE },
 	{ "p99.9", "gap", SUITE_P999 },
 	{ "test-time", NULL, SUITE_TIME },
 	{ NULL, NULL, SUITE_END },
@@ -839,8 +814,6 @@ const struct test_desc noise_test = {
 	.setup = noise_setup,
 	.body = noise_body,
 	.teardown = noise_teardown,
-	.json = noise_json,
-	.params = noise_params,
 	.figures = noise_figures,
 	.lines = noise_lines,
 	.out = &noise_output,

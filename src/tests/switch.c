@@ -177,13 +177,14 @@ static void switch_figures(struct run *r, struct test_figs *f)
 }
 
 static const struct test_line switch_lines[] = {
-	{ LINE_SUMMARY, false,
+	IPC_TEST_LINE,
+	{ LINE_SUMMARY, NULL,
 	  "Events: {events} in the measurement = {series.latency.samples} samples + {series.latency.misses} lost; event thread missed {event_missed_periods} periods" },
-	{ 0, false, NULL },
+	{ 0, NULL, NULL },
 };
 
 static const struct output_ops switch_output = {
-	.start = ipc_test_start,
+	.start = xeno_banner,
 	.interval = xeno_interval,
 	.summary = xeno_summary_all,
 	.cols = switch_cols,

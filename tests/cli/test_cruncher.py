@@ -189,7 +189,7 @@ def test_bad_options():
 ])
 def test_declared_figures_are_the_same_in_json_and_headline(tmp_path, test,
                                                             args):
-    """The figures a test declares (test_desc.params) come from one place:
+    """The figures a test declares (test_desc.figures) come from one place:
     test_data holds every headline param.NAME with the same value, as a
     number."""
     res = tmp_path / "r.json"

@@ -96,6 +96,30 @@ def test_layering_include_refused(tmp_path, probe, include, says):
     assert "zz_layer_probe.h" in p.stdout and says in p.stdout, p.stdout
 
 
+@pytest.mark.parametrize("literal", ['"--source"', '"irq-source"',
+                                     '"noise"'])
+def test_suite_naming_a_test_refused(tmp_path, literal):
+    """The suite knows the tests by their descriptors: a string of it that
+    is one of a test's own options (as the test's or as the suite's
+    --TEST-LONG) or a test's name is refused; an option every test shares
+    is not."""
+    build = os.path.dirname(os.environ["RTLAT"])
+    if not os.path.isdir(os.path.join(build, "src", "core")):
+        pytest.skip("no objects next to the binary")
+    shutil.copytree(ROOT / "src", tmp_path / "src")
+    probe = tmp_path / "src" / "cmd" / "suite_zz_probe.c"
+    probe.write_text('/* SPDX-License-Identifier: GPL-2.0-or-later */\n'
+                     'const char *zz_probe[] = { "--warmup", %s };\n'
+                     % literal)
+    p = subprocess.run([sys.executable,
+                        str(ROOT / "scripts" / "check-layers.py"), build,
+                        str(tmp_path)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert p.stdout.count("suite_zz_probe.c") == 1, p.stdout
+    assert 'src/cmd/suite_zz_probe.c:2: the suite names %s' % literal \
+        in p.stdout, p.stdout
+
+
 def test_layering_symbol_refused(tmp_path):
     """nm: an output object that calls the trace by name (without
     including its header) is refused."""

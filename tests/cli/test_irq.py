@@ -893,8 +893,8 @@ def test_suite_bad_irq_source_fails_before_the_runs(tmp_path, how):
     p = run(args, timeout=60)
     assert p.returncode == 1
     assert "invalid value 'parport:0' for --source: net, net:HOST" in p.stderr
-    assert "invalid value 'parport:0' for --irq-source: not a source irq " \
-        "takes (checked before the first run)" in p.stderr
+    assert "invalid value 'parport:0' for --irq-source: not a value irq " \
+        "--source takes (checked before the first run)" in p.stderr
     assert not out.exists()
     assert time.monotonic() - t < 10
 

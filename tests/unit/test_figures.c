@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -16,7 +17,7 @@
 
 static const struct series_desc lat = { "latency", "lost", true };
 
-static struct test_desc desc = { .name = "probe", .rows = "cpus" };
+static struct test_desc desc = { .name = "probe" };
 
 static void two_cpus(struct run *r, struct test_figs *f)
 {
@@ -29,13 +30,14 @@ static void two_cpus(struct run *r, struct test_figs *f)
 	fig_num(f, "ev.sent", "%d", 3);
 	fig_num(f, "ev.lost", "%d", 1);
 	fig_num(f, "after", "%d", 9);
-	fig_row(f);
+	fig_list(f, "cpus", false);
+	fig_item(f);
 	fig_num(f, "cpu", "%d", 0);
 	fig_bool(f, "calibrated", true);
 	fig_num(f, "dev_ppm", "%d", -500);
 	fig_text(f, "-0.05 %%");
 	fig_num(f, "n", "%d", 5);
-	fig_row(f);
+	fig_item(f);
 	fig_num(f, "cpu", "%d", 3);
 	fig_bool(f, "calibrated", false);
 	fig_null(f, "dev_ppm");
@@ -58,7 +60,8 @@ static void say(struct run *r, int row, const char *text, const char *want)
 	char out[256];
 
 	figures_collect(r, &f);
-	figures_render(r, &f, row, text, out, sizeof(out));
+	figures_render(r, &f, row < 0 ? -1 : figures_item(&f, "cpus", row),
+		       text, out, sizeof(out));
 	assert_string_equal(out, want);
 	figs_free(&f);
 }
@@ -154,11 +157,283 @@ static void test_json_and_headline(void **state)
 	figs_free(&f);
 }
 
+/* A list too long to be figures: written by the test. */
+static void pairs_json(const struct run *r, struct jw *w, const char *key,
+		       const void *ctx)
+{
+	const int *v = ctx;
+
+	(void)r;
+	jw_arr_begin(w, key);
+	jw_arr_begin_inline(w, NULL);
+	jw_int(w, NULL, v[0]);
+	jw_int(w, NULL, v[1]);
+	jw_arr_end(w);
+	jw_arr_end(w);
+}
+
+static const int pair[2] = { 5, 6 };
+
+/* noise's and irq's shapes: nested objects, a null where an object may
+ * be, lists of values on one line, lists of objects in an object, a
+ * member written by the test, figures the lines say only */
+static void nested(struct run *r, struct test_figs *f)
+{
+	int i;
+
+	(void)r;
+	fig_null(f, "ref");
+	fig_bool(f, "hw.ran", true);
+	fig_num(f, "hw.duration_ns", "%d", 1500000000);
+	fig_text(f, "1.500");
+	fig_list(f, "hw.cpus", false);
+	fig_item(f);
+	fig_num(f, "cpu", "%d", 1);
+	fig_num(f, "max_ns", "%d", 2000);
+	fig_item(f);
+	fig_num(f, "cpu", "%d", 3);
+	fig_num(f, "max_ns", "%d", 4000);
+	fig_end(f);
+	fig_list(f, "bounds", true);
+	for (i = 1; i <= 3; i++) {
+		fig_num(f, NULL, "%d", i * 10);
+		fig_text(f, "<%d us", i * 10);
+	}
+	fig_end(f);
+	fig_str(f, "intr.name", "ttyS0");
+	fig_str(f, "intr.thread.name", "irq/4");
+	fig_num(f, "intr.thread.pid", "%d", 77);
+	fig_null(f, "intr.set");
+	fig_str(f, "host", "h1");
+	fig_said(f);
+	fig_list(f, "cpus", false);
+	fig_item(f);
+	fig_num(f, "cpu", "%d", 0);
+	fig_num(f, "events", "%d", 2);
+	fig_list(f, "by_range", true);
+	fig_num(f, NULL, "%d", 1);
+	fig_num(f, NULL, "%d", 1);
+	fig_end(f);
+	fig_json(f, "pairs", pairs_json, pair);
+	fig_num(f, "max_gap_ns", "%d", 9000);
+	fig_said(f);
+	fig_item(f);
+	fig_num(f, "cpu", "%d", 1);
+	fig_null(f, "events");
+	fig_list(f, "by_range", true);
+	fig_end(f);
+	fig_json(f, "pairs", pairs_json, pair);
+	/* the list still open: ended by figures_collect() */
+}
+
+/* What @fn writes into an object, as a string. */
+static char *json_of(void (*fn)(struct jw *w, void *ctx), void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct jw w;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	jw_init(&w, m);
+	jw_obj_begin(&w, NULL);
+	fn(&w, ctx);
+	jw_obj_end(&w);
+	fclose(m);
+	return buf;
+}
+
+static void declared(struct jw *w, void *ctx)
+{
+	struct run *r = ctx;
+	struct test_figs f = TEST_FIGS_INIT;
+
+	figures_collect(r, &f);
+	figures_json(r, &f, w);
+	figs_free(&f);
+}
+
+/* The same test_data written by hand, as noise and irq did. */
+static void by_hand(struct jw *w, void *ctx)
+{
+	(void)ctx;
+	jw_null(w, "ref");
+	jw_obj_begin(w, "hw");
+	jw_bool(w, "ran", true);
+	jw_int(w, "duration_ns", 1500000000);
+	jw_arr_begin(w, "cpus");
+	jw_obj_begin(w, NULL);
+	jw_int(w, "cpu", 1);
+	jw_int(w, "max_ns", 2000);
+	jw_obj_end(w);
+	jw_obj_begin(w, NULL);
+	jw_int(w, "cpu", 3);
+	jw_int(w, "max_ns", 4000);
+	jw_obj_end(w);
+	jw_arr_end(w);
+	jw_obj_end(w);
+	jw_arr_begin_inline(w, "bounds");
+	jw_int(w, NULL, 10);
+	jw_int(w, NULL, 20);
+	jw_int(w, NULL, 30);
+	jw_arr_end(w);
+	jw_obj_begin(w, "intr");
+	jw_str(w, "name", "ttyS0");
+	jw_obj_begin(w, "thread");
+	jw_str(w, "name", "irq/4");
+	jw_int(w, "pid", 77);
+	jw_obj_end(w);
+	jw_null(w, "set");
+	jw_obj_end(w);
+	jw_arr_begin(w, "cpus");
+	jw_obj_begin(w, NULL);
+	jw_int(w, "cpu", 0);
+	jw_int(w, "events", 2);
+	jw_arr_begin_inline(w, "by_range");
+	jw_int(w, NULL, 1);
+	jw_int(w, NULL, 1);
+	jw_arr_end(w);
+	pairs_json(NULL, w, "pairs", pair);
+	jw_obj_end(w);
+	jw_obj_begin(w, NULL);
+	jw_int(w, "cpu", 1);
+	jw_null(w, "events");
+	jw_arr_begin_inline(w, "by_range");
+	jw_arr_end(w);
+	pairs_json(NULL, w, "pairs", pair);
+	jw_obj_end(w);
+	jw_arr_end(w);
+}
+
+static void test_nested_json(void **state)
+{
+	struct test_figs f = TEST_FIGS_INIT;
+	char *want, *got, *buf = NULL;
+	size_t len = 0;
+	struct run r;
+	FILE *m;
+
+	(void)state;
+	setup_run(&r);
+	desc.figures = nested;
+	got = json_of(declared, &r);
+	want = json_of(by_hand, NULL);
+	/* byte for byte: keys, order, nulls, the one-line lists */
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	/* the headline has none of them (none named for it, none in lists) */
+	figures_collect(&r, &f);
+	m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	figures_headline(&f, m);
+	fclose(m);
+	assert_string_equal(buf, "");
+	free(buf);
+	/* items of a list in an object, of the run's list; none past them */
+	assert_true(figures_item(&f, "hw.cpus", 1) > 0);
+	assert_int_equal(figures_item(&f, "hw.cpus", 2), -1);
+	assert_int_equal(figures_item(&f, "bounds", 0), -1);	/* values */
+	assert_int_equal(figures_item(&f, "nothing", 0), -1);
+	figs_free(&f);
+}
+
+static void say2(struct run *r, const char *list, int k, const char *text,
+		 const char *want)
+{
+	struct test_figs f = TEST_FIGS_INIT;
+	char out[256];
+
+	figures_collect(r, &f);
+	figures_render(r, &f, list ? figures_item(&f, list, k) : -1, text,
+		       out, sizeof(out));
+	assert_string_equal(out, want);
+	figs_free(&f);
+}
+
+static void test_nested_render(void **state)
+{
+	struct run r;
+
+	(void)state;
+	setup_run(&r);
+	desc.figures = nested;
+	/* a nested object's members by their whole name; a null object */
+	say2(&r, NULL, -1, "{intr.thread.name} ({intr.thread.pid}) {intr.set} [!ref:no ref]",
+	     "irq/4 (77) n/a no ref");
+	/* a text form of a nested figure; a figure the lines say only */
+	say2(&r, NULL, -1, "{hw.duration_ns} s, {host}", "1.500 s, h1");
+	/* a list: its values' sentences; an empty one says nothing */
+	say2(&r, NULL, -1, "{bounds}", "<10 us, <20 us, <30 us");
+	say2(&r, "cpus", 1, "[{by_range}]", "[]");
+	/* an item of a list in an object; an item's list; an item's own
+	 * figure before the run's; a member written by the test is n/a */
+	say2(&r, "hw.cpus", 1, "CPU {cpu}: {max_ns} us", "CPU 3: 4.000 us");
+	say2(&r, "cpus", 0, "{cpu}: {by_range} {max_gap_ns} {pairs}",
+	     "0: 1, 1 9.000 n/a");
+	say2(&r, "cpus", 1, "[?events:x][!events:{cpu} none]", "1 none");
+	/* a list is known; a value test against a list is false */
+	say2(&r, NULL, -1, "[?hw.cpus:L][?bounds=:E][?nothing:N]", "L");
+	/* the sum over the items of every list */
+	say2(&r, NULL, -1, "{sum.cpu}", "5");
+}
+
+/* figures_lines() on stdout, into @out. */
+static void lines_of(struct run *r, char *out, size_t len)
+{
+	FILE *t = tmpfile();
+	int fd, saved;
+	size_t n;
+
+	assert_non_null(t);
+	fflush(stdout);
+	saved = dup(1);
+	fd = fileno(t);
+	assert_true(saved >= 0 && dup2(fd, 1) == 1);
+	figures_lines(r, LINE_SUMMARY);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(t);
+	n = fread(out, 1, len - 1, t);
+	out[n] = '\0';
+	fclose(t);
+}
+
+static const struct test_line nested_lines[] = {
+	{ LINE_SUMMARY, "cpus", "[?events:CPU {cpu}: {events}\nranges {by_range}][!events:CPU {cpu}: none]" },
+	{ LINE_SUMMARY, NULL, "[?nothing:not said]" },
+	{ LINE_SUMMARY, "hw.cpus", "ref CPU {cpu}" },
+	{ LINE_START, NULL, "not at the summary" },
+	{ 0, NULL, NULL },
+};
+
+static void test_lines(void **state)
+{
+	struct run r;
+	char out[512];
+
+	(void)state;
+	setup_run(&r);
+	desc.figures = nested;
+	desc.lines = nested_lines;
+	/* once per item, in order; a "\n" starts the next "==" line; a line
+	 * that says nothing is not written */
+	lines_of(&r, out, sizeof(out));
+	assert_string_equal(out,
+			    "== CPU 0: 2\n== ranges 1, 1\n== CPU 1: none\n"
+			    "== ref CPU 1\n== ref CPU 3\n");
+	desc.lines = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_json_and_headline),
+		cmocka_unit_test(test_nested_json),
+		cmocka_unit_test(test_nested_render),
+		cmocka_unit_test(test_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -570,23 +570,6 @@ void ipc_test_teardown(struct run *r)
 	t->ctl = NULL;
 }
 
-void ipc_test_start(struct run *r)
-{
-	const struct ipc_test *t = r->priv;
-	char buf[320];
-	size_t len = sizeof(buf);
-
-	if (t->cfg.process)
-		snprintf(buf, len, "IPC: %s, %s; %s in this process, %s in process %d (CPU %d)",
-			 t->ipc.ops->name, t->ipc.ops->desc, t->role[0],
-			 t->role[1], (int)t->child, t->cpu[1]);
-	else
-		snprintf(buf, len, "IPC: %s, %s; threads: sampler 0 = %s, sampler 1 = %s",
-			 t->ipc.ops->name, t->ipc.ops->desc, t->role[0],
-			 t->role[1]);
-	xeno_banner(r, buf);
-}
-
 void ipc_test_figures(const struct ipc_test *t, struct test_figs *f)
 {
 	const struct ipc_ctl *c = t->ctl;
@@ -603,6 +586,11 @@ void ipc_test_figures(const struct ipc_test *t, struct test_figs *f)
 		fig_num(f, "partner.priority", "%d", c->prio_now);
 		fig_num(f, "partner.cpu_at_start", "%d", c->cpu_now);
 	}
+	/* for the banner (IPC_TEST_LINE) */
+	fig_str(f, "own_role", t->role[0]);
+	fig_said(f);
+	fig_num(f, "child_pid", "%d", (int)t->child);
+	fig_said(f);
 }
 
 int ipc_test_msw_tids(struct run *r, pid_t *tids, int max)

@@ -297,12 +297,15 @@ int ipc_test_partner_error(struct sampler *s, struct ipc_test *t);
  * that its counts are valid. 0 or -errno with s->errmsg set. */
 int ipc_test_await_partner(struct sampler *s, struct ipc_test *t);
 
-/* output_ops.start: the Xenomai banner with an "IPC: ..." line (the
- * mechanism, threads or processes, which side is which). */
-void ipc_test_start(struct run *r);
+/* The banner's "IPC: ..." line (the mechanism, threads or processes,
+ * which side is which), a test_line over ipc_test_figures(). */
+#define IPC_TEST_LINE \
+	{ LINE_BANNER, NULL, \
+	  "IPC: {ipc}, {ipc_description}; [?process:{own_role} in this process, {partner.role} in process {child_pid} (CPU {partner.cpu})][!process:threads: sampler 0 = {own_role}, sampler 1 = {partner.role}]" }
 
 /* Common figures (test_desc.figures) of test_data: ipc,
- * ipc_description, process, the partner object. */
+ * ipc_description, process, the partner object; for IPC_TEST_LINE the
+ * roles and the partner's process. */
 void ipc_test_figures(const struct ipc_test *t, struct test_figs *f);
 
 #endif
