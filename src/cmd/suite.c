@@ -832,6 +832,11 @@ static int claim_own(const struct suite *s, const char *name)
 			  p, name);
 		return -1;
 	}
+	if (!lstat(p, &st) && S_ISLNK(st.st_mode) && stat(p, &st)) {
+		log_error("%s is a symbolic link to nothing there is (%s): the suite cannot write its %s through it; nothing was run",
+			  p, strerror(errno), name);
+		return -1;
+	}
 	return 0;
 }
 

@@ -590,6 +590,17 @@ static void refuse(struct gate_refusal **ref, size_t *nref, const char *t,
 	log_error("gate refused: %s %s", t, x->reason);
 }
 
+/* Has @r a gated metric with a verdict (not n/a)? */
+static bool gated_any(const struct gate_row *r)
+{
+	int m;
+
+	for (m = 0; m < CMP_METRICS; m++)
+		if (r->g[m].gated && r->g[m].v != GATE_NA)
+			return true;
+	return false;
+}
+
 /* @g without its interrupted runs (unless @o says to keep them), in
  * @out (its runs array malloc'ed); how many were left out. */
 static size_t uninterrupted(const struct group *g, const struct gate_opts *o,
@@ -687,14 +698,24 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 			size_t xa = uninterrupted(&ga[hit], o, &ua);
 			size_t xb = uninterrupted(&gb[k], o, &ub);
 
+			for (i = 0; i < ub.n && !run_no_samples(ub.v[i]); i++)
+				;
 			if (!ua.n || !ub.n) {
 				refuse(ref, nref, t, "has only interrupted runs %s (cut short by a signal: not gated; compare --with-interrupted gates them)",
 				       ua.n ? "among the new runs" : "in its baseline");
+			} else if (i < ub.n) {
+				/* a sampler that never took a sample (starved,
+				 * every period missed) is no pass */
+				refuse(ref, nref, t, "has a new run without a sample (%s): nothing measured is never gated",
+				       ub.v[i]->file ? ub.v[i]->file : "?");
 			} else {
 				gate_row(&(*out)[n], ua.v, ua.n, ub.v, ub.n, o);
 				gate_notes(&(*out)[n], &ua, &ub);
 				interrupted_note(&(*out)[n], xa, xb);
-				n++;
+				if (!gated_any(&(*out)[n]))
+					refuse(ref, nref, t, "has no gated metric known on both sides: nothing compared is never a pass");
+				else
+					n++;
 			}
 			free(ua.v);
 			free(ub.v);

@@ -1040,3 +1040,41 @@ def test_refusal_and_note_wording(tmp_path):
     p = gate(base, mixed)
     assert "2 of the 3 new runs (" in p.stdout and \
         "are in the baseline themselves" in p.stdout, p.stdout
+
+
+def test_nothing_measured_is_never_a_pass(tmp_path):
+    """A complete run without a sample (a starved sampler: every period
+    missed) passed the gate with every metric n/a (exit 0); so did a table
+    with no gated metric known on both sides. Both are refused."""
+    base = baseline(tmp_path)
+    new = result(tmp_path / "new.json", gauss(30), minute=30)
+    doc = json.loads(new.read_text())
+    s = doc["summary"]["latency"]
+    for k in ("min_ns", "max_ns", "avg_ns", "histogram"):
+        s.pop(k, None)
+    for overruns in (0, 20000):
+        s.update(samples=0, overruns=overruns)
+        new.write_text(json.dumps(doc))
+        p = gate(base, new, check=1)
+        assert "has a new run without a sample" in p.stderr, p.stderr
+        assert "gate: pass" not in p.stdout
+    # min only gated, and the new run does not know it: nothing compared
+    doc = json.loads(result(tmp_path / "x.json", gauss(31), minute=31)
+                     .read_text())
+    doc["summary"]["latency"].pop("min_ns")
+    new.write_text(json.dumps(doc))
+    p = gate("--gate-metrics", "min", base, new, check=1)
+    assert "has no gated metric known on both sides" in p.stderr, p.stderr
+
+
+@needs_root
+def test_a_dangling_gate_json_link_is_found_before_the_runs(tmp_path):
+    out = tmp_path / "s"
+    out.mkdir()
+    (out / "gate.json").symlink_to("/nonexistent/gate.json")
+    p = run(["suite", "-T", "1", "--warmup", "0", "--tests", "latency", "-q",
+             "--loads", "none", "-o", out, "--gate", "--baseline",
+             suite_base(tmp_path)], check=1, timeout=60)
+    assert "is a symbolic link to nothing there is" in p.stderr, p.stderr
+    assert "nothing was run" in p.stderr
+    assert not (out / "suite.json").exists()
