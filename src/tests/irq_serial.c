@@ -218,6 +218,9 @@ static int guard_start(struct irq_serial *p, char *err, size_t len)
 	if (pid == 0) {
 		sigfillset(&all);
 		sigprocmask(SIG_BLOCK, &all, NULL);
+		/* a session of its own: a kill of rtlat's process group
+		 * (timeout -s KILL, a lab job's time-out) spares it */
+		setsid();
 		/* only the ports and the pipe: no output rtlat's reader
 		 * waits for stays open here */
 		for (int fd = 0; fd < 1024; fd++)

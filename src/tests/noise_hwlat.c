@@ -299,6 +299,9 @@ int hwlat_guard_start(struct hwlat_knobs *k, char *why, size_t len)
 	if (pid == 0) {
 		sigfillset(&all);
 		sigprocmask(SIG_BLOCK, &all, NULL);
+		/* a session of its own: a kill of rtlat's process group
+		 * (timeout -s KILL, a lab job's time-out) spares it */
+		setsid();
 		/* only the pipe: no output rtlat's reader waits for stays
 		 * open here */
 		for (fd = 0; fd < 1024; fd++)

@@ -116,8 +116,9 @@ static void test_restored_by_rtlat(void **state)
 	cleanup();
 }
 
-/* rtlat killed (SIGKILL: no handler runs) while the knobs are changed:
- * the guard puts them back. */
+/* rtlat killed (SIGKILL: no handler runs) while the knobs are changed,
+ * with its whole process group (timeout -s KILL, a lab job's time-out):
+ * the guard, in a session of its own, puts them back. */
 static void test_restored_by_the_guard(void **state)
 {
 	int ready[2], i;
@@ -131,6 +132,7 @@ static void test_restored_by_the_guard(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {		/* "rtlat", in the reference */
+		setpgid(0, 0);
 		if (hwlat_knobs_save(&k, fs, why, sizeof(why)) ||
 		    hwlat_guard_start(&k, why, sizeof(why)))
 			_exit(1);
@@ -145,7 +147,7 @@ static void test_restored_by_the_guard(void **state)
 	close(ready[0]);
 	snprintf(inst, sizeof(inst), "%s/instances/rtlat-hwlat-%d", fs, (int)pid);
 	assert_false(gone(inst));
-	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(kill(-pid, SIGKILL), 0);
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	/* the guard (now an orphan) restores on its own: wait up to 10 s */
 	for (i = 0; i < 1000 && !gone(inst); i++) {
