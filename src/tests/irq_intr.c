@@ -127,24 +127,37 @@ static void intr_actions(const char *rest, char *out, size_t len)
 	snprintf(out, len, "%s", last);
 }
 
-/* Walk ROOT/proc/interrupts: @irq >= 0 its actions into @name (returns
- * 0 or -1); else the first whose line holds @pattern (returns it or -1). */
-static int intr_scan(const char *root, int irq, const char *pattern,
-		     char *name, size_t len)
+/* ROOT/proc/interrupts opened, its header line read into @line: the
+ * stream (its CPU count in @ncpu), or NULL. */
+static FILE *intr_open(const char *root, char *line, size_t len, int *ncpu)
 {
-	char path[512], line[1024], *rest;
-	int ncpu, n, found = -1;
+	char path[512];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f)) {
+		return NULL;
+	if (!fgets(line, (int)len, f)) {
 		fclose(f);
-		return -1;
+		return NULL;
 	}
-	ncpu = intr_ncpu(line);
+	*ncpu = intr_ncpu(line);
+	return f;
+}
+
+/* Walk ROOT/proc/interrupts: @irq >= 0 its actions into @name (returns
+ * 0 or -1); else the first whose line holds @pattern (returns it or -1). */
+static int intr_scan(const char *root, int irq, const char *pattern,
+		     char *name, size_t len)
+{
+	char line[1024], *rest;
+	int ncpu, n, found = -1;
+	FILE *f;
+
+	f = intr_open(root, line, sizeof(line), &ncpu);
+	if (!f)
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		n = intr_line(line, ncpu, &rest);
 		if (n < 0)
@@ -202,20 +215,14 @@ static bool names_rx(const char *s)
 
 int irq_intr_find_queue(const char *root, const char *dev)
 {
-	char path[512], line[1024], act[256], *rest;
+	char line[1024], act[256], *rest;
 	const char *tail;
 	int ncpu, n, rx = -1, other = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
-	f = fopen(path, "re");
+	f = intr_open(root, line, sizeof(line), &ncpu);
 	if (!f)
 		return -1;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -1;
-	}
-	ncpu = intr_ncpu(line);
 	while (rx < 0 && fgets(line, sizeof(line), f)) {
 		n = intr_line(line, ncpu, &rest);
 		if (n < 0)
