@@ -16,9 +16,13 @@
 #   make check-pg             the history tests on a real PostgreSQL server
 #   make check-cobalt         the Xenomai Cobalt build (XENO_CONFIG=) against
 #                             a stand-in libcobalt: link audit and tests
-#   make check-quality        all quality gates CI runs after make check
+#   make check-quality        all quality gates CI runs after make check, one
+#                             after the other, each one's wall time printed
+#   make quality-builds       the quality gates' builds alone (CI: .ci/run)
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
+# JOBS=N: the parallel jobs of the builds of make check and the quality
+# gates (default: the number of CPUs; their tests run one at a time).
 # O=DIR selects the build directory (default: build).
 # WITH_CJSON=0, WITH_SQLITE=0, WITH_LIBPQ=0, WITH_TRACEFS=0 leave one optional
 # library out.
@@ -28,7 +32,9 @@
 # A measuring rtlat maps no host-side library (issue 15): those parts are
 # separate programs of the same sources, O/rtlat-host (report, compare, db:
 # cJSON, SQLite) and O/rtlat-trace (--trace: libtracefs), which rtlat runs
-# in its own place (src/core/helper.h); make install puts them into
+# in its own place (src/core/helper.h); so is O/rtlat-full, what a latency
+# or cyclic run never uses (FULL_HELPER=0 keeps it in rtlat, the default
+# of static and cross builds). make install puts them into
 # $(LIBEXECDIR)/rtlat.
 
 VERSION := 0.1.0
@@ -43,6 +49,9 @@ endif
 STRIP ?= $(CROSS_COMPILE)strip
 PKG_CONFIG ?= pkg-config
 PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+# parallel jobs of the builds make check and the quality gates do (their
+# tests run one at a time: they measure)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -164,7 +173,7 @@ endif
 # rtlat report/compare/db (src/report/); text formats need libc only.
 HOST_CPPFLAGS += -DHAVE_REPORT
 REPORT_SRCS := $(wildcard src/report/*.c)
-RTLAT_CPPFLAGS += -DRTLAT_HOST_HELPER -DRTLAT_LIBEXECDIR='"$(LIBEXECDIR)/rtlat"'
+RTLAT_CPPFLAGS += -DRTLAT_HOST_HELPER
 HELPERS += $(O)/rtlat-host
 ifeq ($(WITH_TRACEFS)$(call have_pkg,libtracefs libtraceevent),1y)
 TRACE_CPPFLAGS += -DHAVE_TRACEFS $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent)
@@ -176,7 +185,28 @@ else
 FEATURES_MISSING += tracefs
 endif
 endif
-FULL_CPPFLAGS = $(RTLAT_CPPFLAGS) $(HOST_CPPFLAGS) $(TRACE_CPPFLAGS)
+# What a latency or cyclic run never uses (the other tests, suite, load,
+# sysinfo, check, selftest, a test's loads, --metrics and lab outputs) is a program of
+# its own too in a dynamic native build, rtlat-full: rtlat's registry
+# lists those commands (--help), the companions their options, and they
+# run rtlat-full in rtlat's place (core/helper.h), so that a latency or
+# cyclic run maps, and locks, none of their code (issue 15). Static and
+# cross builds (a board's one file) keep it all in rtlat: FULL_HELPER=0.
+ifeq ($(STATIC),1)
+FULL_HELPER ?= 0
+else ifneq ($(CROSS_COMPILE),)
+FULL_HELPER ?= 0
+else
+FULL_HELPER ?= 1
+endif
+FULL_ONLY_CPPFLAGS :=
+ifeq ($(FULL_HELPER),1)
+RTLAT_CPPFLAGS += -DRTLAT_FULL_HELPER
+FULL_ONLY_CPPFLAGS += -DHAVE_FULL
+HELPERS += $(O)/rtlat-full
+endif
+RTLAT_CPPFLAGS += -DRTLAT_LIBEXECDIR='"$(LIBEXECDIR)/rtlat"'
+FULL_CPPFLAGS = $(RTLAT_CPPFLAGS) $(HOST_CPPFLAGS) $(TRACE_CPPFLAGS) $(FULL_ONLY_CPPFLAGS)
 FULL_LDLIBS = $(RTLAT_LDLIBS) $(HOST_LDLIBS) $(TRACE_LDLIBS)
 
 # Xenomai 3 Cobalt (docs/xenomai.md): XENO_CONFIG=/usr/xenomai/bin/xeno-config
@@ -223,7 +253,8 @@ endif
 
 ALL_CFLAGS = $(FULL_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 # the files that differ in rtlat itself: built without the HAVE_* of the
-# host side and the trace (cmd/host.c runs rtlat-host, trace.c rtlat-trace)
+# host side, the trace and the other tests (cmd/host.c runs rtlat-host,
+# trace.c rtlat-trace, registry.c rtlat-full)
 LEAN_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 
@@ -269,17 +300,29 @@ endif
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
 BIN := $(O)/rtlat
-# rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host and rtlat-trace take the
-# full object of their files instead of the lean one.
+# rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host, rtlat-trace and
+# rtlat-full take the full object of their files instead of the lean one
+# (the archive's objects only what these reference: the tests rtlat-full
+# holds are not in rtlat).
 HOST_LEAN := src/cmd/report.c src/cmd/db.c src/cmd/suite_gate.c
 TRACE_LEAN := src/trace/trace_tracefs.c src/trace/trace.c
-LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN)
+ifeq ($(FULL_HELPER),1)
+FULL_LEAN := $(addprefix src/cmd/,registry.c suite.c load.c sysinfo.c check.c \
+	selftest.c cmd.c) src/loads/companion.c src/metrics/metrics.c
+else
+FULL_LEAN :=
+endif
+LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN) $(FULL_LEAN)
 LEAN_OBJS := $(LEAN_SRCS:%.c=$(O)/lean/%.o)
 CORE_LIB := $(O)/librtlat-core.a
 CORE_OBJS := $(filter-out $(REPORT_SRCS:%.c=$(O)/%.o) $(LEAN_SRCS:%.c=$(O)/%.o),$(LIB_OBJS))
 REPORT_LIB := $(O)/librtlat-report.a
-HOST_OBJS := $(HOST_LEAN:%.c=$(O)/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o)
-TRACE_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/%.o)
+HOST_OBJS := $(HOST_LEAN:%.c=$(O)/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o) \
+	$(FULL_LEAN:%.c=$(O)/%.o)
+TRACE_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/%.o) \
+	$(FULL_LEAN:%.c=$(O)/%.o)
+FULL_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o) \
+	$(FULL_LEAN:%.c=$(O)/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
@@ -289,7 +332,7 @@ MANPAGES := $(wildcard man/*.1)
 	deps clean unit-tests lint check-cross check-musl check-sanitize \
 	check-tsan check-valgrind check-rtvm check-quality asan fuzz fuzz-run \
 	check-build-matrix check-fresh cobalt-standin check-cobalt check-pg \
-	print-cobalt-objs
+	print-cobalt-objs quality-builds
 
 all: $(BIN) $(HELPERS)
 
@@ -307,6 +350,10 @@ $(O)/rtlat-host: $(MAIN_OBJ) $(HOST_OBJS) $(REPORT_LIB) $(CORE_LIB) $(FLAGS_STAM
 $(O)/rtlat-trace: $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(TRACE_LDLIBS) $(LDLIBS)
+
+$(O)/rtlat-full: $(MAIN_OBJ) $(FULL_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(FULL_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -362,16 +409,20 @@ print-cobalt-objs:
 	@echo $(COBALT_RT); echo $(COBALT_MIXED); echo $(COBALT_KEPT)
 
 # The Cobalt build against the stand-in, its link audit and its tests.
+# (COBALT_STANDIN_LIB in the environment too: make 4.3 does not give
+# $(shell) a command line's variables, and xeno-config's default is
+# build/cobalt-standin, wrong when O= is another directory.)
+COBALT_MAKE = COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin) \
+	$(MAKE) O=$(O)/cobalt XENO_CONFIG=$(abspath tests/cobalt/xeno-config) \
+	COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin)
 check-cobalt: $(COBALT_STANDIN)
 	@rm -f $(O)/cobalt/rtlat $(O)/cobalt/static/rtlat	# relinked with this stand-in
-	$(MAKE) O=$(O)/cobalt XENO_CONFIG=$(abspath tests/cobalt/xeno-config) \
-		COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin) all
+	$(COBALT_MAKE) all
 	$(PYTHON) scripts/check-cobalt.py $(O)/cobalt tests/cobalt/xeno-config \
 		--kept $(COBALT_KEPT) --rt $(COBALT_RT) \
 		--mixed $(COBALT_MIXED)
 	RTLAT=$(abspath $(O)/cobalt/rtlat) $(PYTHON) -m pytest -q tests/cli/test_cobalt.py
-	$(MAKE) O=$(O)/cobalt XENO_CONFIG=$(abspath tests/cobalt/xeno-config) \
-		COBALT_STANDIN_LIB=$(abspath $(O)/cobalt-standin) static
+	$(COBALT_MAKE) static
 	RTLAT=$(abspath $(O)/cobalt/static/rtlat) $(PYTHON) -m pytest -q \
 		tests/cli/test_cobalt.py -k "waits or mode_switch"
 
@@ -404,13 +455,16 @@ check-cli: $(BIN) $(HELPERS) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) \
 		RTLAT_SANITIZED=$(SANITIZE) $(PYTHON) -m pytest -q tests/cli
 
-check: check-unit check-cli
+# The builds in parallel (JOBS), then the tests one after the other.
+check:
+	$(MAKE) -j$(JOBS) --no-print-directory $(BIN) $(HELPERS) asan unit-tests
+	$(MAKE) -j1 --no-print-directory check-unit check-cli
 
 # The history tests again on PostgreSQL: a real server started and stopped
 # by the tests (tests/cli/pgserver.py; root, Debian's postgresql package).
 PG_TESTS := test_db_list.py test_report.py test_compare_loads.py \
 	test_report_labels.py test_report_percentiles.py test_gate.py \
-	test_report_inputs.py test_db_store.py
+	test_report_inputs.py test_db_store.py test_report_noise.py
 check-pg: $(BIN) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) RTLAT_TEST_DB=pg \
 		$(PYTHON) -m pytest -q $(addprefix tests/cli/,$(PG_TESTS))
@@ -438,10 +492,11 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_import.c $(FUZZ_DIR)/librtlat.a
 
 fuzz: $(FUZZ_BINS)
 
+# JOBS of them at a time (each one is one process: FUZZ_TIME seconds of a
+# CPU each, as when they ran one after the other); every failure shown.
 fuzz-run: fuzz
-	@set -e; for f in $(FUZZ_FORMATS); do \
-		mkdir -p $(FUZZ_DIR)/corpus-$$f; \
-		echo "== fuzz_$$f for $(FUZZ_TIME) s"; \
+	@printf '%s\n' $(FUZZ_FORMATS) | xargs -P$(JOBS) -I{} sh -c '\
+		f={}; mkdir -p $(FUZZ_DIR)/corpus-$$f; \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		$(FUZZ_DIR)/fuzz_$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
 			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 \
@@ -449,9 +504,9 @@ fuzz-run: fuzz
 			$(FUZZ_DIR)/corpus-$$f $(FIXTURES) tests/fixtures/report \
 			tests/fixtures/real \
 			2>$(FUZZ_DIR)/fuzz_$$f.log || \
-			{ tail -40 $(FUZZ_DIR)/fuzz_$$f.log; exit 1; }; \
-		tail -1 $(FUZZ_DIR)/fuzz_$$f.log; \
-	done
+			{ echo "== fuzz_$$f for $(FUZZ_TIME) s: FAILED"; \
+			tail -40 $(FUZZ_DIR)/fuzz_$$f.log; exit 1; }; \
+		echo "== fuzz_$$f for $(FUZZ_TIME) s: $$(tail -1 $(FUZZ_DIR)/fuzz_$$f.log)"'
 
 FORCE:
 
@@ -465,21 +520,22 @@ FORCE:
 lint: $(BIN)
 	$(PYTHON) scripts/check-layers.py $(O)
 	$(PYTHON) scripts/check-man.py $(BIN)
-	cppcheck -q --enable=warning,performance,portability --std=c11 \
+	cppcheck -q -j$(JOBS) --enable=warning,performance,portability --std=c11 \
 		--error-exitcode=1 --inline-suppr -Isrc -D_GNU_SOURCE \
 		-DRTLAT_VERSION='"lint"' src tests/unit
-	clang-tidy -quiet $(LIB_SRCS) src/main.c -- $(FULL_CPPFLAGS)
+	printf '%s\n' $(LIB_SRCS) src/main.c | xargs -P$(JOBS) -I{} \
+		clang-tidy -quiet {} -- $(FULL_CPPFLAGS)
 
 # 32-bit big-endian PowerPC and 32-bit ARM: static cross builds whose
 # selftest runs under qemu-user, and whose synthetic result file must be
 # byte-identical to the native one.
 check-cross: $(BIN)
-	scripts/check-cross.sh $(abspath $(BIN)) $(O)
+	+scripts/check-cross.sh $(abspath $(BIN)) $(O)
 
 # Every combination of the optional host libraries builds, runs, and says
 # which package brings a feature it was built without.
 check-build-matrix:
-	scripts/check-build-matrix.sh $(O)
+	+scripts/check-build-matrix.sh $(O)
 
 # README's first set-up command in a minimal Debian root made by mmdebstrap
 # (root; about 5 minutes, most of it apt and the build).
@@ -488,16 +544,18 @@ check-fresh:
 
 # Static musl build: selftest, a short measurement, the size budget.
 check-musl:
-	scripts/check-musl.sh $(O)
+	+scripts/check-musl.sh $(O)
 
 # Unit and command-line tests with AddressSanitizer + UBSan.
+SANITIZE_MAKE = $(MAKE) O=$(O)/sanitize SANITIZE=address,undefined \
+	CFLAGS="-O1 -g -fno-sanitize-recover=all"
 check-sanitize:
-	$(MAKE) O=$(O)/sanitize SANITIZE=address,undefined \
-		CFLAGS="-O1 -g -fno-sanitize-recover=all" check
+	$(SANITIZE_MAKE) check
 
 # The threaded engine under ThreadSanitizer.
+TSAN_MAKE = $(MAKE) O=$(O)/tsan SANITIZE=thread CFLAGS="-O1 -g"
 check-tsan:
-	$(MAKE) O=$(O)/tsan SANITIZE=thread CFLAGS="-O1 -g" all
+	$(TSAN_MAKE) all
 	scripts/check-tsan.sh $(O)/tsan/rtlat
 
 # valgrind memcheck on a short measurement: no errors, no leaks.
@@ -514,8 +572,27 @@ check-valgrind: $(BIN)
 check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 
-check-quality: lint check-build-matrix check-cross check-musl check-tsan check-valgrind \
-	check-sanitize check-rtvm check-cobalt check-pg fuzz-run
+# The quality gates' builds alone, nothing run: CI does them in the
+# background (nice) while make check's tests run (make check must pass with
+# both CPUs busy); each gate then finds its build done.
+quality-builds: $(BIN) $(HELPERS) asan unit-tests $(COBALT_STANDIN)
+	+scripts/check-build-matrix.sh --build-only $(O)
+	+scripts/check-cross.sh --build-only $(abspath $(BIN)) $(O)
+	+scripts/check-musl.sh --build-only $(O)
+	$(TSAN_MAKE) all
+	$(SANITIZE_MAKE) all unit-tests
+	$(COBALT_MAKE) all
+	$(COBALT_MAKE) static
+	$(MAKE) fuzz
+
+# One gate after the other (each one's builds with JOBS parallel jobs, its
+# tests alone), each one's wall time printed ("== stage NAME: N s").
+QUALITY_GATES := lint check-build-matrix check-cross check-musl check-tsan \
+	check-valgrind check-sanitize check-rtvm check-cobalt check-pg fuzz-run
+check-quality:
+	@set -e; for g in $(QUALITY_GATES); do \
+		scripts/ci-stage.sh $$g $(MAKE) -j$(JOBS) --no-print-directory $$g; \
+	done
 
 install: $(BIN) $(HELPERS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -532,7 +609,7 @@ install-links: install
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(BINDIR)/latency
-	rm -f $(DESTDIR)$(LIBEXECDIR)/rtlat/rtlat-host $(DESTDIR)$(LIBEXECDIR)/rtlat/rtlat-trace
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/rtlat/,rtlat-host rtlat-trace rtlat-full)
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/rtlat 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 
@@ -542,4 +619,6 @@ deps:
 clean:
 	rm -rf $(O)
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+# (not into check-fresh's Debian root, which has /proc and /sys mounted
+# while it runs)
+-include $(shell find $(O) -path $(O)/fresh -prune -o -name '*.d' -print 2>/dev/null)

@@ -59,6 +59,23 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
+def musl_kernel_headers():
+    """musl-gcc searches musl's headers only: the kernel's UAPI headers
+    (rtlat irq's GPIO and netlink) from the host's, as check-musl.sh does."""
+    kh = os.path.join(TOP, "build", "musl-kernel-headers")
+    os.makedirs(kh, exist_ok=True)
+    arch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    for name, target in (("linux", "/usr/include/linux"),
+                         ("asm-generic", "/usr/include/asm-generic"),
+                         ("asm", "/usr/include/%s/asm" % arch)):
+        link = os.path.join(kh, name)
+        if os.path.lexists(link):
+            os.unlink(link)
+        os.symlink(target, link)
+    return kh
+
+
 def build(a, tmp):
     """The binaries: {tool name: path on the host}."""
     bins = {}
@@ -73,7 +90,8 @@ def build(a, tmp):
     if "musl" in a.builds:
         if not a.no_build and shutil.which("musl-gcc"):
             sh(["make", "-s", "-C", TOP, "O=" + os.path.join(TOP, "build", "musl"),
-                "CC=musl-gcc", "static"])
+                "CC=musl-gcc", "CPPFLAGS=-isystem " + musl_kernel_headers(),
+                "static"])
         if os.path.exists(a.rtlat_musl):
             bins["rtlat-musl"] = a.rtlat_musl
         else:

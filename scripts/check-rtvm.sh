@@ -47,9 +47,12 @@ if [ ! -x "$rtvm" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-# --trace runs rtlat-trace (beside rtlat in the guest's /bin)
+# --trace runs rtlat-trace, suite, noise, irq, ... rtlat-full (beside rtlat
+# in the guest's /bin)
 trace_in=
-[ -x "$(dirname "$bin")/rtlat-trace" ] && trace_in="-i $(dirname "$bin")/rtlat-trace"
+for h in rtlat-trace rtlat-full; do
+	[ -x "$(dirname "$bin")/$h" ] && trace_in="$trace_in -i $(dirname "$bin")/$h"
+done
 # the stall of the serial step: static (the guest has no chrt, no python)
 ${CC:-cc} -static -O2 -o "$out/stall" "$here/../tests/rtvm/stall.c"
 rtla_in=

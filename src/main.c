@@ -141,9 +141,12 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help")) {
 		char *hargv[3];
 
-		if (argc < 3) {
+		/* rtlat help, rtlat help --help, rtlat help help: the
+		 * commands */
+		if (argc < 3 || !strcmp(argv[2], "--help") ||
+		    !strcmp(argv[2], "-h") || !strcmp(argv[2], "help")) {
 			usage(stdout);
-			return 0;
+			return finish_stdout(0);
 		}
 		c = cmd_find(argv[2]);
 		if (!c) {

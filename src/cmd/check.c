@@ -4,7 +4,6 @@
  * found, a verdict (ok, warning, bad, n/a) and the fix; exit status 2 when
  * an item is bad.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +12,12 @@
 #include "core/jsonw.h"
 #include "core/log.h"
 #include "core/opt.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 #include "core/syscheck.h"
 #include "core/timeutil.h"
+
+#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
 
 enum { OPT_ROOT = 256, OPT_JSON };
 
@@ -104,12 +106,21 @@ static int check_main(int argc, char **argv)
 		ok = true;
 	}
 	free(rep);
-	if (!ok || fflush(stdout) != 0) {
-		log_error("cannot write to stdout: %s", strerror(errno));
+	/* a write error is reported once, by main() (its cause kept) */
+	if (stdout_flush() != 0)
+		return 1;
+	if (!ok) {
+		log_error("the JSON document is incomplete");
 		return 1;
 	}
 	return worst == CHECK_BAD ? 2 : 0;
 }
+
+#else
+
+#define check_main cmd_full_main
+
+#endif
 
 const struct rtlat_cmd cmd_check = {
 	.name = "check",

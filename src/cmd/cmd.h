@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "core/engine.h"
+#include "core/helper.h"
 #include "core/opt.h"
 
 struct companion;
@@ -64,6 +65,11 @@ const struct rtlat_cmd *cmd_find(const char *name);
 int cmd_companions_init(struct companion *comp, int max);
 void cmd_companions_free(struct companion *comp, int n);
 
+/* The rtlat suite table of test @test (its columns, units, what a sample
+ * is), or NULL when it is none or has none: the report's tables and
+ * comparisons of its runs (out_opts.spec_of, cmp_set_spec_of()). */
+const struct suite_spec *cmd_spec_of(const char *test);
+
 /* The names of the load generators, NULL-terminated (for the report's
  * "hell"; import_set_load_names()). */
 const char *const *cmd_load_names(void);
@@ -89,6 +95,13 @@ int cmd_host_main(int argc, char **argv);
  * in its place before anything is set up. Returns -1 (said) if it cannot.
  */
 int cmd_host_exec(const char *what);
+
+/*
+ * main() of the tests rtlat-full holds (registry.c) and of suite in an
+ * rtlat built with rtlat-full: runs it in this process's place with its
+ * command line (core/helper.h). Returns 1 (error) if it cannot.
+ */
+int cmd_full_main(int argc, char **argv);
 
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;

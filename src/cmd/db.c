@@ -10,9 +10,11 @@
  *                             mark runs as their board's baseline (the gate's)
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "core/log.h"
@@ -20,6 +22,7 @@
 #ifdef HAVE_REPORT
 #include "core/label.h"
 #include "core/parse.h"
+#include "core/url.h"
 #include "report/cli.h"
 
 static const char db_usage[] =
@@ -92,6 +95,59 @@ static const char *db_name(const struct rep_cli *c)
 	return rdb_shown(db_path(c));
 }
 
+/* @path begins as an SQLite database does ("SQLite format 3\0", the
+ * file format's header string). */
+static bool is_sqlite_file(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	FILE *f = fopen(path, "rbe");
+	bool yes;
+
+	if (!f)
+		return false;
+	yes = fread(head, 1, sizeof(head), f) == sizeof(head) &&
+	      !memcmp(head, magic, sizeof(head));
+	fclose(f);
+	return yes;
+}
+
+/* An input that is an SQLite database, or a missing one named like a
+ * database (FILE.db, .sqlite, .sqlite3, a PostgreSQL URL), without --db:
+ * that database was meant, not an input. */
+static void hint_db_meant(const struct rep_cli *c, char **paths, int n)
+{
+	static const char *const ext[] = { ".db", ".sqlite", ".sqlite3" };
+	const char *shown;
+	char buf[1024];
+	struct stat st;
+	size_t i, l, e;
+	int k;
+
+	if (c->db)
+		return;
+	for (k = 0; k < n; k++) {
+		l = strlen(paths[k]);
+		if (rdb_is_url(paths[k]))
+			goto meant;
+		if (stat(paths[k], &st) == 0) {
+			if (is_sqlite_file(paths[k]))
+				goto meant;
+			continue;
+		}
+		for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+			e = strlen(ext[i]);
+			if (l > e && !strcmp(paths[k] + l - e, ext[i]))
+				goto meant;
+		}
+	}
+	return;
+meant:
+	shown = url_hide_password(paths[k], buf, sizeof(buf));
+	log_note("%s is read as an input to add, into the default database %s; to add to %s, name it with --db: rtlat db add --db %s FILE|DIR...",
+		 shown, db_name(c), shown, shown);
+}
+
 static int db_add(struct rep_cli *c, char **paths, int n)
 {
 	struct rep_runs rs;
@@ -108,6 +164,7 @@ static int db_add(struct rep_cli *c, char **paths, int n)
 	/* read first: inputs that all fail leave no new database behind */
 	runs_init(&rs);
 	if (import_paths(paths, n, &c->imp, &rs)) {
+		hint_db_meant(c, paths, n);
 		/* all or none, as the store's transaction: no run of the
 		 * inputs is lost without an error, none stored half */
 		if (rs.n)

@@ -10,7 +10,11 @@
  * RUN-SERIES-{max,avg,min,p99.9,MISSES}, per sampler of a run with several
  * RUN-SERIES-cpuN-{max,avg} (threadI when several samplers share a CPU or
  * one is not pinned) and per load RUN-load-NAME (its rate; fails when the
- * load failed); RUN is TEST-LOAD ("latency-none", "latency-cpu_io").
+ * load failed); RUN is TEST-LOAD ("latency-none", "latency-cpu_io"). A
+ * test whose table has columns of its own figures (suite_spec_figures():
+ * noise, cruncher) has of its series the cases of its columns only, then
+ * RUN-NAME per figure column (noise: gap max, per CPU, p99.9, noise_pct,
+ * events).
  * Times in us (three decimals), misses as counts. A max (and the run)
  * fails when it exceeded --max-latency; a run that did not end complete
  * (an error, a --break, interrupted) or did not run (the suite was
@@ -31,11 +35,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd/cmd.h"
 #include "cmd/lab.h"
 #include "core/jsonw.h"
 #include "core/log.h"
 #include "core/outfile.h"
 #include "core/rtsetup.h"
+#include "core/suitecol.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
 
@@ -122,12 +128,86 @@ static void sampler_name(const struct headline *h, int i, char *buf,
 		snprintf(buf, len, "thread%d", i);
 }
 
+/*
+ * Has series @se of @h a case of statistic @st? Every statistic, unless
+ * the test's table has its own columns (@sp, suite_spec_figures(): noise's
+ * max gap, noise %, events): then those of its columns of @se (the first
+ * series for a column that names none).
+ */
+static bool has_case(const struct suite_spec *sp, const struct headline *h,
+		     const struct hl_series *se, enum suite_stat st)
+{
+	const struct suite_col *c;
+
+	if (!sp || !suite_spec_figures(sp))
+		return true;
+	for (c = sp->cols; c->stat != SUITE_END; c++)
+		if (c->stat == st && (c->name ? !strcmp(c->name, se->name) :
+				      se == &h->series[0]))
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), k = strlen(end);
+
+	return n > k && !strcmp(s + n - k, end);
+}
+
+/* The cases of the figures the columns of @sp show (suite_spec_figures():
+ * noise's noise_pct, events), RUN-NAME, from the headline's param lines:
+ * a % (SUITE_PERCENT, a NAME_pct) in percent, a NAME_ns in us, others
+ * as counts; a CPU (noise_cpu)
+ * says where, not how much: no case. Measurements: pass. */
+static void figure_cases(const struct lab_run *r, const struct suite_spec *sp,
+			 lab_case_fn fn, void *ctx)
+{
+	const struct suite_col *c;
+
+	for (c = sp && suite_spec_figures(sp) ? sp->cols : NULL;
+	     c && c->stat != SUITE_END; c++) {
+		struct lab_case k = { .result = "pass", .has_value = true,
+				      .status = "DONE" };
+		const char *v = c->name && suite_col_figure(c) &&
+				c->stat != SUITE_CPU ?
+				headline_param(r->h, c->name) : NULL;
+		char *end;
+		double x = v ? strtod(v, &end) : 0;
+
+		if (!v || end == v || *end)
+			continue;	/* not known, or no number */
+		/* a NAME_ns is NAME in us */
+		snprintf(k.what, sizeof(k.what), "%.*s",
+			 (int)strlen(c->name) - (suite_col_time(c) ? 3 : 0),
+			 c->name);
+		set_id(&k, r->name, k.what);
+		if (c->stat == SUITE_PERCENT) {
+			snprintf(k.value, sizeof(k.value), "%.4f", x);
+			snprintf(k.units, sizeof(k.units), "percent");
+		} else if (ends_with(c->name, "_pct")) {
+			snprintf(k.value, sizeof(k.value), "%s", v);
+			snprintf(k.units, sizeof(k.units), "percent");
+		} else if (suite_col_time(c) && x >= 0 && x < 9e18) {
+			fmt_us3(k.value, (int64_t)x);
+			snprintf(k.units, sizeof(k.units), "us");
+		} else {
+			snprintf(k.value, sizeof(k.value), "%s", v);
+			snprintf(k.units, sizeof(k.units), "count");
+		}
+		fn(ctx, &k);
+	}
+}
+
 static void series_cases(const struct lab_run *r, const struct hl_series *se,
 			 lab_case_fn fn, void *ctx)
 {
 	const struct headline *h = r->h;
+	const struct suite_spec *sp = cmd_spec_of(r->test);
 	int64_t lim_ns = r->max_latency_ns;
 	char why[192], a[32], b[32], what[48], who[24];
+	bool max = has_case(sp, h, se, SUITE_MAX);
+	bool avg = has_case(sp, h, se, SUITE_AVG);
 	int i, k;
 
 	bool judged = lim_ns >= 0 && se->threshold;
@@ -135,18 +215,24 @@ static void series_cases(const struct lab_run *r, const struct hl_series *se,
 	snprintf(why, sizeof(why), "max %s us > --max-latency %s us",
 		 fmt_us3(a, se->max_ns), fmt_us3(b, lim_ns));
 	if (se->has_stats) {
-		emit_us(fn, ctx, r->name, se->name, "max", se->max_ns, judged,
-			over(se, lim_ns), why);
-		emit_us(fn, ctx, r->name, se->name, "avg", (int64_t)se->avg_ns,
-			false, false, "");
-		emit_us(fn, ctx, r->name, se->name, "min", se->min_ns, false,
-			false, "");
-		if (se->has_p999 && se->samples >= 1000)
+		if (max)
+			emit_us(fn, ctx, r->name, se->name, "max", se->max_ns,
+				judged, over(se, lim_ns), why);
+		if (avg)
+			emit_us(fn, ctx, r->name, se->name, "avg",
+				(int64_t)se->avg_ns, false, false, "");
+		if (has_case(sp, h, se, SUITE_MIN))
+			emit_us(fn, ctx, r->name, se->name, "min", se->min_ns,
+				false, false, "");
+		if (se->has_p999 && se->samples >= 1000 &&
+		    has_case(sp, h, se, SUITE_P999))
 			emit_us(fn, ctx, r->name, se->name, "p99.9", se->p999_ns,
 				false, false, "");
 	}
-	emit_count(fn, ctx, r->name, se->name,
-		   se->miss_name[0] ? se->miss_name : "misses", se->misses);
+	if (has_case(sp, h, se, SUITE_MISSES))
+		emit_count(fn, ctx, r->name, se->name,
+			   se->miss_name[0] ? se->miss_name : "misses",
+			   se->misses);
 	for (i = 0; h->nsamplers > 1 && i < h->nsamplers; i++) {
 		const struct hl_sampler *sm = &h->samplers[i];
 
@@ -161,11 +247,14 @@ static void series_cases(const struct lab_run *r, const struct hl_series *se,
 				 "max %s us > --max-latency %s us",
 				 fmt_us3(a, x->max_ns), fmt_us3(b, lim_ns));
 			snprintf(what, sizeof(what), "%s-max", who);
-			emit_us(fn, ctx, r->name, se->name, what, x->max_ns,
-				judged, judged && x->max_ns > lim_ns, why);
+			if (max)
+				emit_us(fn, ctx, r->name, se->name, what,
+					x->max_ns, judged,
+					judged && x->max_ns > lim_ns, why);
 			snprintf(what, sizeof(what), "%s-avg", who);
-			emit_us(fn, ctx, r->name, se->name, what,
-				(int64_t)x->avg_ns, false, false, "");
+			if (avg)
+				emit_us(fn, ctx, r->name, se->name, what,
+					(int64_t)x->avg_ns, false, false, "");
 		}
 	}
 }
@@ -243,6 +332,7 @@ void lab_run_cases(const struct lab_run *r, lab_case_fn fn, void *ctx)
 	if (r->ran && h->valid) {
 		for (j = 0; j < h->nseries; j++)
 			series_cases(r, &h->series[j], fn, ctx);
+		figure_cases(r, cmd_spec_of(r->test), fn, ctx);
 		load_cases(r, fn, ctx);
 	}
 	for (j = 0; j < r->nextra; j++)

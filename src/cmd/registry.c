@@ -7,19 +7,22 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "tests/lib/summary.h"
 
 /*
  * The tests, in help order: a new test is one line here, X(name) for the
- * "const struct test_desc name_test" its file defines.
+ * "const struct test_desc name_test" its file defines. H(name): a test
+ * that a dynamic build keeps in rtlat-full (core/helper.h), with its
+ * summary in tests/lib/summary.h.
  */
-#define RTLAT_TESTS(X) \
+#define RTLAT_TESTS(X, H) \
 	X(latency) \
 	X(cyclic) \
-	X(switch) \
-	X(handshake) \
-	X(cruncher) \
-	X(noise) \
-	X(irq)
+	H(switch) \
+	H(handshake) \
+	H(cruncher) \
+	H(noise) \
+	H(irq)
 
 /* The other commands; the tests come after the first (suite). */
 #define RTLAT_CMDS_FIRST(X) X(suite)
@@ -34,7 +37,12 @@
 
 #define DECLARE_TEST(n) extern const struct test_desc n##_test;
 #define DECLARE_CMD(n) extern const struct rtlat_cmd cmd_##n;
-RTLAT_TESTS(DECLARE_TEST)
+#define NO_DECL(n)
+#ifdef IN_FULL_HELPER
+RTLAT_TESTS(DECLARE_TEST, NO_DECL)
+#else
+RTLAT_TESTS(DECLARE_TEST, DECLARE_TEST)
+#endif
 RTLAT_CMDS_FIRST(DECLARE_CMD)
 RTLAT_CMDS(DECLARE_CMD)
 
@@ -42,12 +50,26 @@ RTLAT_CMDS(DECLARE_CMD)
 #define CMD_PTR(n) &cmd_##n,
 #define CMD_INDEX(n) CMD_INDEX_##n,
 
-/* cmd_registry_init() completes these from their descriptors. */
-static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD) };
+#ifdef IN_FULL_HELPER
+/*
+ * rtlat itself, when rtlat-full is built (core/helper.h): the H() tests
+ * are listed by name and summary and run rtlat-full in their place, so
+ * that their code is not in the measuring binary, whose every page
+ * mlockall() locks (issue 15). measures: the run signals stay blocked
+ * into rtlat-full (main.c).
+ */
+#define HELPER_CMD(n) { .name = #n, .summary = TEST_SUMMARY_##n, \
+			.main = cmd_full_main, .measures = true },
+/* cmd_registry_init() completes the X() ones from their descriptors. */
+static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD, HELPER_CMD) };
+#else
+static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD, TEST_CMD) };
+#endif
 
 /* one enumerator per command: their count */
 enum {
-	RTLAT_CMDS_FIRST(CMD_INDEX) RTLAT_TESTS(CMD_INDEX) RTLAT_CMDS(CMD_INDEX)
+	RTLAT_CMDS_FIRST(CMD_INDEX) RTLAT_TESTS(CMD_INDEX, CMD_INDEX)
+	RTLAT_CMDS(CMD_INDEX)
 	RTLAT_NCMDS
 };
 
@@ -69,6 +91,10 @@ void cmd_registry_init(void)
 	for (i = 0; i < sizeof(test_cmds) / sizeof(test_cmds[0]); i++) {
 		struct rtlat_cmd *c = &test_cmds[i];
 
+		if (!c->test) {		/* in rtlat-full */
+			rtlat_cmds[n++] = c;
+			continue;
+		}
 		c->name = c->test->name;
 		c->summary = c->test->summary;
 		c->suite = c->test->suite;

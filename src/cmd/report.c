@@ -73,6 +73,7 @@ static int report_main(int argc, char **argv)
 	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 
 	rep_cli_init(&c);
+	c.out.spec_of = cmd_spec_of;
 	import_set_load_names(cmd_load_names());
 	r = opt_parse(nopt, av, tables, report_opt, &c,
 		      "rtlat report [OPTIONS] [FILE|DIR]...",
@@ -159,8 +160,9 @@ static const struct optdesc compare_opts[] = {
 	  "with --gate: the comparison and verdicts as one JSON document\n"
 	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
 	{ "with-interrupted", 0, no_argument, NULL,
-	  "with --gate: gate runs cut short by a signal (status interrupted)\n"
-	  "too; by default they are left out of both sides, and said", K_WITH_INTR },
+	  "compare (with --gate: gate) runs cut short by a signal (status\n"
+	  "interrupted) too; by default they are left out of both sides, and\n"
+	  "said (without --gate a side of interrupted runs only is compared)", K_WITH_INTR },
 	OPT_END,
 };
 
@@ -186,7 +188,6 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 		cc->json = true;
 		return 0;
 	case K_WITH_INTR:
-		cc->gate_only = "--with-interrupted";
 		cc->g.with_interrupted = true;
 		return 0;
 	case K_MARGIN:
@@ -236,7 +237,7 @@ static int sides(struct compare_cli *cc, const struct rep_runs *a,
 	size_t k;
 
 	if (!cc->gate) {
-		*n = cmp_sides(a, b, rows);
+		*n = cmp_sides(a, b, cc->g.with_interrupted, rows);
 		return 0;
 	}
 	*n = gate_sides(a, b, &cc->g, gates, &cc->ref, &cc->nref);
@@ -264,6 +265,9 @@ static int compare_main(int argc, char **argv)
 	size_t n = 0, k;
 
 	rep_cli_init(c);
+	/* a test's own table, its own metrics (noise: max gap, noise %) */
+	c->out.spec_of = cmd_spec_of;
+	cmp_set_spec_of(cmd_spec_of);
 	gate_opts_init(&cc.g);
 	cc.gate = cc.json = false;
 	cc.gate_only = NULL;
@@ -279,7 +283,8 @@ static int compare_main(int argc, char **argv)
 		      "       SELECTOR FILE|DIR...",
 		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
 		      "p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
-		      "cruncher and handshake) the values, the delta and % change, and\n"
+		      "cruncher and handshake; noise's max gap, noise %, on CPU, events,\n"
+		      "p99.9 as its NOISE table) the values, the delta and % change, and\n"
 		      "whether the difference exceeds the run-to-run noise visible in the\n"
 		      "data (spread of repeated runs, else of the interval series, else a\n"
 		      "fixed rule: 10 % for min/avg, 25 % for max/p99.9; see\n"
@@ -369,6 +374,8 @@ static int compare_main(int argc, char **argv)
 		 * (--db, or the default one when no file is given); a run in
 		 * both counts once */
 		ret = rep_cli_load(c, np ? paths : NULL, np, &pool);
+		if (ret)	/* an input failed (said): compare no part */
+			goto out;
 		select_runs(&pool, &fa, &a);
 		select_runs(&pool, &fb, &b);
 		if (!a.n || !b.n) {
@@ -404,8 +411,10 @@ static int compare_main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		if (import_paths(paths, np, &c->imp, fs))
-			ret = 1;
+		if (import_paths(paths, np, &c->imp, fs)) {
+			ret = 1;	/* said: compare no part */
+			goto out;
+		}
 		runs_filter(fs, &c->flt);
 		if (!hs->n) {
 			log_error("selector '%s' picks no run of the history %s (one selector takes its side from the history; two selectors pick both sides from the files given)",
@@ -424,6 +433,10 @@ static int compare_main(int argc, char **argv)
 	} else if (np == 2) {
 		ret = rep_cli_load(c, &paths[0], 1, &a);
 		ret |= rep_cli_load(c, &paths[1], 1, &b);
+		/* a side that failed (said) is not compared in part, nor
+		 * replaced by the --db history alone */
+		if (ret)
+			goto out;
 		if (!a.n || !b.n) {
 			if (!ret)
 				ret = no_runs(!a.n ? "A" : "B",
@@ -437,6 +450,8 @@ static int compare_main(int argc, char **argv)
 		goto out;
 	} else {
 		ret = rep_cli_load(c, &paths[0], 1, &pool);
+		if (ret)	/* said: compare no part */
+			goto out;
 		if (!pool.n) {
 			if (!ret)
 				ret = no_runs("the file", paths[0], c);
@@ -465,6 +480,10 @@ static int compare_main(int argc, char **argv)
 	if (c->fmt == OUT_CSV)
 		cmp_print_csv_header(stdout, cc.gate);
 	for (k = 0; k < n; k++) {
+		char left[192];
+		const char *lo = cc.gate ? NULL :
+				 cmp_left_out(&rows[k], left, sizeof(left));
+
 		if (c->fmt == OUT_CSV) {
 			char why[128];
 
@@ -473,6 +492,8 @@ static int compare_main(int argc, char **argv)
 					 rows[k].a_name, rows[k].b_name,
 					 cmp_nothing_why(&rows[k], why,
 							 sizeof(why)));
+			if (lo)	/* no column for it: said beside */
+				log_note("%s: %s", rows[k].title, lo);
 			cmp_print_csv(stdout, &rows[k], cc.gate ? &gates[k] : NULL);
 			continue;
 		}
@@ -482,6 +503,9 @@ static int compare_main(int argc, char **argv)
 			cmp_print_markdown(stdout, &rows[k], c->out.unit_ns);
 		else
 			cmp_print_text(stdout, &rows[k], c->out.unit_ns);
+		if (lo)
+			printf("%snote: %s\n", c->fmt == OUT_MARKDOWN ? "\n- " : "",
+			       lo);
 		if (cc.gate)
 			gate_print_text(stdout, &gates[k], c->fmt == OUT_MARKDOWN);
 	}

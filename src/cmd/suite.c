@@ -39,6 +39,7 @@
 #include "core/timeutil.h"
 #include "loads/load.h"
 
+#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
 #define DEFAULT_DURATION	(60 * NSEC_PER_SEC)
 #define DEFAULT_WARMUP		NSEC_PER_SEC	/* the tests' default */
 #define HEADLINE_MAX		((size_t)64 * 1024)
@@ -623,7 +624,8 @@ static const char *test_source(const struct suite *s,
 }
 
 /* Before the first run: the test's own check of its forwarded option's
- * value @src (its option parser, on a scratch state), so that a bad value
+ * value @src (its option parser, on a scratch state, then its
+ * suite_spec.check_forward: the source usable), so that a bad value
  * fails at once. 0, or -1 after its message. */
 static int check_source(const struct rtlat_cmd *c, const char *src)
 {
@@ -631,6 +633,7 @@ static int check_source(const struct rtlat_cmd *c, const char *src)
 	const struct test_desc *t = c->test;
 	const struct optdesc *d = NULL, *x;
 	struct engine_opts o;
+	char err[400];
 	void *priv;
 	int i, e;
 
@@ -647,12 +650,22 @@ static int check_source(const struct rtlat_cmd *c, const char *src)
 	if (t->init)
 		t->init(priv, &o, 0, NULL);
 	e = t->opt(priv, &o, d, src);
+	if (e < 0) {
+		free(priv);
+		log_error("invalid value '%s' for --%s-%s: not a value %s --%s takes (checked before the first run)",
+			  src, c->name, lng, c->name, lng);
+		return -1;
+	}
+	/* usable too: there, not busy, permitted */
+	e = c->suite->check_forward ?
+	    c->suite->check_forward(priv, &o, err, sizeof(err)) : 0;
 	free(priv);
-	if (e >= 0)
-		return 0;
-	log_error("invalid value '%s' for --%s-%s: not a value %s --%s takes (checked before the first run)",
-		  src, c->name, lng, c->name, lng);
-	return -1;
+	if (e < 0) {
+		log_error("--%s-%s %s: %s (checked before the first run)",
+			  c->name, lng, src, err);
+		return -1;
+	}
+	return 0;
 }
 
 static int build_runs(struct suite *s)
@@ -697,6 +710,19 @@ static int build_runs(struct suite *s)
 	if (!ntests) {
 		log_error("no test to run (--tests)");
 		return -1;
+	}
+	/* a forwarded option of a test that does not run would be neither
+	 * checked nor used: an error, not silence */
+	for (i = 0; i < SUITE_MAX_FORWARD && fwd_cmds[i]; i++) {
+		for (j = 0; j < ntests && tests[j] != fwd_cmds[i]; j++)
+			;
+		if (s->forward[i] && j == ntests) {
+			log_error("--%s: %s is not in --tests '%s' (add %s to --tests, or drop --%s / %s = from the suite file)",
+				  fwd_names[i], fwd_cmds[i]->name, s->tests,
+				  fwd_cmds[i]->name, fwd_names[i],
+				  fwd_names[i]);
+			return -1;
+		}
 	}
 	for (i = 0; i < ntests; i++) {
 		const char *src = test_source(s, tests[i], &needs);
@@ -1773,6 +1799,12 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	s->wall_end = clock_now_ns(CLOCK_REALTIME);
 	return finish(s);
 }
+
+#else
+
+#define suite_main cmd_full_main
+
+#endif
 
 const struct rtlat_cmd cmd_suite = {
 	.name = "suite",

@@ -49,6 +49,7 @@ int suite_gate_prepare(struct suite *s)
 		return -1;
 	}
 	import_set_load_names(cmd_load_names());
+	cmp_set_spec_of(cmd_spec_of);
 	if (s->gate_baseline) {
 		char *p = (char *)s->gate_baseline;
 
@@ -459,7 +460,7 @@ int suite_db_store(struct suite *s)
 {
 	struct rep_runs b;
 	struct rdb *db;
-	size_t i, added = 0, ndup = 0;
+	size_t i, added = 0, ndup = 0, nfiles = 0;
 	int64_t *ids;
 	bool *dups, stored;
 	int ret = 0;
@@ -478,11 +479,17 @@ int suite_db_store(struct suite *s)
 	stored = db && !rdb_add_all(db, &b, ids, dups);
 	if (!stored)
 		ret = -1;
-	for (i = 0; stored && i < b.n; i++)
+	for (i = 0; stored && i < b.n; i++) {
 		if (dups[i])
 			ndup++;
 		else
 			added++;
+		/* a result file holds a history run per measured series
+		 * (irq: three): the files are what the suite ran */
+		if (!i || !b.v[i]->file || !b.v[i - 1]->file ||
+		    strcmp(b.v[i]->file, b.v[i - 1]->file) != 0)
+			nfiles++;
+	}
 	free(ids);
 	free(dups);
 	rdb_close(db);
@@ -491,8 +498,9 @@ int suite_db_store(struct suite *s)
 		store_later(s);
 		return -1;
 	}
-	log_note("%s: %zu run%s of the suite stored, %zu already there",
-		 rdb_shown(s->gate_db), added, added == 1 ? "" : "s", ndup);
+	log_note("%s: %zu run%s of the suite stored, %zu already there (a history run per measured series of the %zu result file%s)",
+		 rdb_shown(s->gate_db), added, added == 1 ? "" : "s", ndup,
+		 nfiles, nfiles == 1 ? "" : "s");
 	return ret;
 }
 

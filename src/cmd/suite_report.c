@@ -17,6 +17,7 @@
 
 #include "cmd/suite.h"
 #include "core/jsonw.h"
+#include "core/suitecol.h"
 #include "core/syscheck.h"
 #include "core/url.h"
 #include "output/result.h"
@@ -82,14 +83,6 @@ static void miss_head(char *buf, size_t len, const struct suite_run *runs,
 		buf[k - 1] = '\0';
 }
 
-/* A param named NAME_ns is a time in ns: shown in us. */
-static bool param_is_ns(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 3 && !strcmp(name + n - 3, "_ns");
-}
-
 static int col_width(const struct suite_col *c)
 {
 	return c->stat == SUITE_MISSES ? W_COUNT : W_US;
@@ -105,22 +98,6 @@ static void head_cell(FILE *f, const char *name, int w)
 	fputs(name, f);
 }
 
-/* A param as written, or in us for NAME_ns; "n/a" when absent. */
-static void param_cell(FILE *f, const char *name, const char *v, int w)
-{
-	char buf[32], *end;
-	long long ns;
-
-	if (!v || !v[0]) {
-		v = "n/a";
-	} else if (param_is_ns(name)) {
-		ns = strtoll(v, &end, 10);
-		if (end != v && !*end)
-			v = fmt_us3(buf, ns);
-	}
-	fprintf(f, "|%*.*s", w, w, v);
-}
-
 static void value_cell(FILE *f, const struct suite_col *c,
 		       const struct suite_run *r)
 {
@@ -129,12 +106,15 @@ static void value_cell(FILE *f, const struct suite_col *c,
 	int w = col_width(c);
 
 	if (c->stat == SUITE_TIME) {
-		fprintf(f, "|%*s", w, fmt_hms(buf, r->hl.duration_ns));
+		fprintf(f, "|%*s", w, suite_time_text(c->name ?
+			headline_param(&r->hl, c->name) : NULL,
+			r->hl.duration_ns, buf, sizeof(buf)));
 		return;
 	}
-	if (c->stat == SUITE_FIGURE) {
-		param_cell(f, c->name, c->name ? headline_param(&r->hl, c->name) :
-			   NULL, w);
+	if (suite_col_figure(c)) {
+		suite_col_text(c, c->name ? headline_param(&r->hl, c->name) :
+			       NULL, buf, sizeof(buf));
+		fprintf(f, "|%*.*s", w, w, buf);
 		return;
 	}
 	se = headline_series(&r->hl, c->name);

@@ -6,13 +6,14 @@
 
 #include "core/engine.h"
 
-int accum_init(struct accum *a, const struct engine_opts *o)
+static int accum_init_as(struct accum *a, const struct engine_opts *o,
+			 bool handover)
 {
 	int r;
 
 	memset(a, 0, sizeof(*a));
 	stats_init(&a->st);
-	r = hist_init_loglin(&a->hist);
+	r = handover ? hist_init_loglin32(&a->hist) : hist_init_loglin(&a->hist);
 	if (r)
 		return r;
 	if (o->linear_hist) {
@@ -24,6 +25,16 @@ int accum_init(struct accum *a, const struct engine_opts *o)
 		}
 	}
 	return 0;
+}
+
+int accum_init(struct accum *a, const struct engine_opts *o)
+{
+	return accum_init_as(a, o, false);
+}
+
+int accum_init_handover(struct accum *a, const struct engine_opts *o)
+{
+	return accum_init_as(a, o, true);
 }
 
 void accum_free(struct accum *a)

@@ -1209,6 +1209,29 @@ static void *display_main(void *arg)
 /* ---------------------------------------------------------------------- */
 /* Main side */
 
+/*
+ * The end of the measurement (@wall, @mono, taken when the main thread
+ * stopped the run) moved to the last time a spinning sampler accounted:
+ * it spins on to its next check of the stop, and what it measured until
+ * then is in its figures.
+ */
+static void measured_end(const struct run *r, int64_t *wall, int64_t *mono)
+{
+	int64_t last = 0, m;
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++)
+		if (r->s[i].measured_end > last)
+			last = r->s[i].measured_end;
+	if (!last || last <= r->t_measure)
+		return;
+	m = r->mono_start_ns + (last - r->t_measure);
+	if (m > *mono) {
+		*wall += m - *mono;
+		*mono = m;
+	}
+}
+
 int64_t run_actual_ns(const struct run *r)
 {
 	int64_t end, d;
@@ -1298,9 +1321,10 @@ int engine_alloc(struct run *r)
 
 		s->run = r;
 		for (j = 0; j < s->nseries; j++) {
-			e = accum_init(&s->series[j].delta[0], r->o);
+			e = accum_init_handover(&s->series[j].delta[0], r->o);
 			if (!e)
-				e = accum_init(&s->series[j].delta[1], r->o);
+				e = accum_init_handover(&s->series[j].delta[1],
+							r->o);
 			if (!e)
 				e = accum_init(&r->total[i][j], r->o);
 			if (!e && r->o->interval_rows)
@@ -1367,8 +1391,8 @@ void engine_free(struct run *r)
 	free(r->iv);
 	free(r->thr);
 	free(r->s);
-	free(r->sys);
-	free(r->check);
+	r->sys = NULL;		/* engine_run()'s */
+	r->check = NULL;
 }
 
 /* A thread at @policy/@prio; @on_linux: a Linux thread also in a Cobalt
@@ -1631,7 +1655,8 @@ static int housekeeping_plan(struct run *r, char *msg, size_t len)
 	return hk_plan(&r->o->hk, &measured, unpinned, msg, len);
 }
 
-static int run_prepare(struct run *r)
+static int run_prepare(struct run *r, struct sysdesc *sys,
+		       struct check_report *check)
 {
 	const struct test_desc *t = r->test;
 	struct engine_opts *o = r->o;
@@ -1665,13 +1690,11 @@ static int run_prepare(struct run *r)
 		break;
 	}
 	/* the system description, read once before anything runs */
-	r->sys = malloc(sizeof(*r->sys));
-	if (r->sys)
-		sysdesc_read(r->sys, "/");
+	r->sys = sys;
+	sysdesc_read(r->sys, "/");
 	/* the conditions of the measurement: rtlat check's findings */
-	r->check = malloc(sizeof(*r->check));
-	if (r->check)
-		syscheck_run(r->check, "/", 0);
+	r->check = check;
+	syscheck_run(r->check, "/", 0);
 	if (engine_alloc(r) < 0) {
 		log_error("out of memory");
 		return -1;
@@ -1876,6 +1899,7 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 	r->display_started = false;
 	if (r->display_failed)
 		r->stop_reason = STOP_ERROR;
+	measured_end(r, &wall_end, &mono_end);
 	r->wall_end_ns = wall_end;
 	r->mono_end_ns = mono_end;
 	if (r->mono_start_ns > mono_end) {
@@ -1985,6 +2009,11 @@ static void run_finish(struct run *r)
 		if (o->max_latency_ns >= 0 && r->names[i].desc->threshold &&
 		    a->st.n && a->st.max > o->max_latency_ns)
 			r->threshold_exceeded = true;
+		/* a hand-over bucket filled up (core/histogram.h) */
+		if (a->hist.saturated)
+			engine_warn(r, "%s: the display thread was held off for 2^32 samples of one histogram bucket: %llu samples counted in the histogram's overflow, percentiles at or above them read as the maximum",
+				    r->names[i].desc->name,
+				    (unsigned long long)a->hist.saturated);
 	}
 	msw_settle(r);
 	if (r->stop_reason == STOP_ERROR || r->msw_unchecked)
@@ -2055,6 +2084,14 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	       const struct engine_env *env)
 {
 	struct run run, *r = &run;
+	/* The system description and rtlat check's findings (34 KB, for the
+	 * result at the end) in this frame, not on the heap: the main
+	 * thread's stack mapping, which mlockall() locks whole in every
+	 * program, has these pages resident anyway (its initial 132 KB are
+	 * more than the main thread ever uses), where malloc() would add
+	 * them to the locked heap (issue 15). */
+	struct sysdesc sys;
+	struct check_report check;
 	sigset_t sigs;
 
 	run_init(r, t, o, env);
@@ -2067,7 +2104,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 
 	if (run_validate(r) < 0)
 		return 1;
-	if (run_prepare(r) == 0 && run_start(r, &sigs) == 0) {
+	if (run_prepare(r, &sys, &check) == 0 && run_start(r, &sigs) == 0) {
 		run_wait(r, &sigs);
 		run_finish(r);
 	}

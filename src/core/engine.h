@@ -220,6 +220,11 @@ struct sampler {
 	uint64_t cycles;		/* samples + overruns accounted */
 	uint64_t wakeups;		/* timer tests: measured wake-ups
 					 * (sampler_timer_wake() samples) */
+	/* spinning tests: the end of what the sampler accounted (test
+	 * clock; 0: not said). A spinning sampler notices a stop at its
+	 * next check, after the main thread took the end: the run's actual
+	 * duration reaches to it, so that what was measured lies within */
+	int64_t measured_end;
 	_Atomic int state;
 	int err;			/* -errno from the body or set-up */
 	char errmsg[192];
@@ -514,11 +519,21 @@ enum suite_stat {
 	SUITE_MAX,		/* max, us */
 	SUITE_MISSES,		/* overruns / lost, a count */
 	SUITE_P999,		/* 99.9th percentile, us */
-	SUITE_TIME,		/* measured time, hh:mm:ss */
+	SUITE_TIME,		/* measured time, hh:mm:ss: the run's, or
+				 * the figure the column names (NAME_ns,
+				 * fig_headline()) when the run has it */
 	SUITE_FIGURE,		/* a declared figure of the run named for the
 				 * headline (fig_headline(): its param.NAME
 				 * line): NAME_ns in us, anything else as
 				 * written */
+	SUITE_PERCENT,		/* such a figure, a %, with 4 decimals (as
+				 * the headline writes it; read back from a
+				 * result's JSON, 6.2760 is 6.276) */
+	SUITE_CPU,		/* such a figure that says where, not how
+				 * much: a CPU number (noise's noise_cpu,
+				 * the noisiest); shown as written, rtlat
+				 * compare shows it without comparing, --lava
+				 * has no case of it */
 	SUITE_END,		/* ends a column list */
 };
 
@@ -562,6 +577,12 @@ struct suite_spec {
 	 * when it is given. NULL: none, the test always runs */
 	const char *forward;
 	const char *forward_help;
+	/* the forwarded value usable, checked before the suite's first run
+	 * on the state its option parser filled: the test's own checks at
+	 * start (the source there, not busy, permitted), without measuring.
+	 * 0, or -1 with @err. NULL: the option parser's check alone */
+	int (*check_forward)(void *priv, struct engine_opts *o, char *err,
+			     size_t len);
 };
 
 /* tests with a suite_spec.forward option, at most */
@@ -577,6 +598,9 @@ struct opt_help;
 struct test_desc {
 	const char *name;		/* "latency" */
 	const char *mode;		/* "periodic user-mode task" */
+	/* the mode actually run, when options change it (may be NULL:
+	 * @mode); called once the test is set up */
+	const char *(*mode_of)(const struct run *r);
 	const char *summary;		/* one line for "rtlat --help" */
 	const char *about;		/* the text of --help */
 	/* defaults of the shared options: period (0: none), priority */
@@ -768,6 +792,10 @@ struct run {
 /* Accumulators (accum.c). accum_init() allocates the histograms the options
  * ask for; returns 0 or -ENOMEM. */
 int accum_init(struct accum *a, const struct engine_opts *o);
+/* A sampler's hand-over accumulator: its log-linear histogram has 32-bit
+ * counters (core/histogram.h: hist_init_loglin32()); it is only added to,
+ * merged into a total and reset. */
+int accum_init_handover(struct accum *a, const struct engine_opts *o);
 void accum_free(struct accum *a);
 void accum_reset(struct accum *a);
 void accum_merge(struct accum *dst, const struct accum *src);
@@ -858,6 +886,12 @@ void engine_aggregate(struct run *r);
 void engine_drain_raw(struct run *r);
 
 /* Sampler side ---------------------------------------------------------- */
+
+/* The mode of @r's test as run (test_desc.mode_of, else .mode). */
+static inline const char *run_mode(const struct run *r)
+{
+	return r->test->mode_of ? r->test->mode_of(r) : r->test->mode;
+}
 
 /* Set by the engine; the test body polls it. */
 static inline bool sampler_stopping(const struct sampler *s)

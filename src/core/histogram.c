@@ -16,14 +16,32 @@ const struct pct_def rtlat_percentiles[RTLAT_NPCT] = {
 	{ "p99.9999", 1000000 },
 };
 
-static int hist_alloc(struct histogram *h)
+/* Bytes of one counter of @h. */
+static size_t csize(const struct histogram *h)
 {
-	h->count = calloc(h->nbuckets, sizeof(*h->count));
-	if (!h->count)
+	return h->count32 ? sizeof(*h->count32) : sizeof(*h->count);
+}
+
+/* Start of @h's counters. */
+static void *counters(const struct histogram *h)
+{
+	return h->count32 ? (void *)h->count32 : (void *)h->count;
+}
+
+static int hist_alloc(struct histogram *h, bool narrow)
+{
+	size_t sz = narrow ? sizeof(*h->count32) : sizeof(*h->count);
+	void *p = calloc(h->nbuckets, sz);
+
+	if (!p)
 		return -ENOMEM;
 	/* calloc may hand out untouched zero pages: fault them in now. */
-	memset(h->count, 0, h->nbuckets * sizeof(*h->count));
-	h->underflow = h->overflow = 0;
+	memset(p, 0, h->nbuckets * sz);
+	if (narrow)
+		h->count32 = p;
+	else
+		h->count = p;
+	h->underflow = h->overflow = h->saturated = 0;
 	return 0;
 }
 
@@ -32,7 +50,15 @@ int hist_init_loglin(struct histogram *h)
 	memset(h, 0, sizeof(*h));
 	h->layout = HIST_LOGLIN;
 	h->nbuckets = HIST_LL_BUCKETS;
-	return hist_alloc(h);
+	return hist_alloc(h, false);
+}
+
+int hist_init_loglin32(struct histogram *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->layout = HIST_LOGLIN;
+	h->nbuckets = HIST_LL_BUCKETS;
+	return hist_alloc(h, true);
 }
 
 int hist_init_linear(struct histogram *h, int64_t lo, int64_t width,
@@ -46,27 +72,31 @@ int hist_init_linear(struct histogram *h, int64_t lo, int64_t width,
 	h->lo = lo;
 	h->width = width;
 	h->nbuckets = nbuckets;
-	return hist_alloc(h);
+	return hist_alloc(h, false);
 }
 
 void hist_free(struct histogram *h)
 {
 	free(h->count);
+	free(h->count32);
 	h->count = NULL;
+	h->count32 = NULL;
 	h->nbuckets = 0;
 }
 
 void hist_reset(struct histogram *h)
 {
-	memset(h->count, 0, h->nbuckets * sizeof(*h->count));
-	h->underflow = h->overflow = 0;
+	hist_reset_span(h, 0, h->nbuckets ? h->nbuckets - 1 : 0);
 }
 
 void hist_copy(struct histogram *dst, const struct histogram *src)
 {
-	memcpy(dst->count, src->count, src->nbuckets * sizeof(*src->count));
+	if (csize(dst) != csize(src))
+		return;
+	memcpy(counters(dst), counters(src), src->nbuckets * csize(src));
 	dst->underflow = src->underflow;
 	dst->overflow = src->overflow;
+	dst->saturated = src->saturated;
 }
 
 int hist_merge(struct histogram *dst, const struct histogram *src)
@@ -93,27 +123,40 @@ int hist_merge_span(struct histogram *dst, const struct histogram *src,
 	size_t i;
 
 	if (dst->layout != src->layout || dst->nbuckets != src->nbuckets ||
-	    dst->lo != src->lo || dst->width != src->width)
+	    dst->lo != src->lo || dst->width != src->width || !dst->count)
 		return -EINVAL;
-	for (i = a; i <= b && i < src->nbuckets; i++)
-		dst->count[i] += src->count[i];
+	if (src->count32)
+		for (i = a; i <= b && i < src->nbuckets; i++)
+			dst->count[i] += src->count32[i];
+	else
+		for (i = a; i <= b && i < src->nbuckets; i++)
+			dst->count[i] += src->count[i];
 	dst->underflow += src->underflow;
 	dst->overflow += src->overflow;
+	dst->saturated += src->saturated;
 	return 0;
 }
 
 void hist_reset_span(struct histogram *h, size_t a, size_t b)
 {
 	if (a <= b && b < h->nbuckets)
-		memset(h->count + a, 0, (b - a + 1) * sizeof(*h->count));
-	h->underflow = h->overflow = 0;
+		memset((char *)counters(h) + a * csize(h), 0,
+		       (b - a + 1) * csize(h));
+	h->underflow = h->overflow = h->saturated = 0;
 }
 
 void hist_add_n(struct histogram *h, int64_t v, uint64_t n)
 {
 	long i = hist_index(h, v);
 
-	if (i >= 0)
+	if (i >= 0 && h->count32) {
+		uint64_t room = UINT32_MAX - h->count32[i];
+		uint64_t in = n < room ? n : room;
+
+		h->count32[i] += (uint32_t)in;
+		h->saturated += n - in;
+		h->overflow += n - in;
+	} else if (i >= 0)
 		h->count[i] += n;
 	else if (i == -1)
 		h->underflow += n;
@@ -160,7 +203,7 @@ uint64_t hist_total(const struct histogram *h)
 	size_t i;
 
 	for (i = 0; i < h->nbuckets; i++)
-		t += h->count[i];
+		t += hist_count(h, i);
 	return t;
 }
 
@@ -185,7 +228,7 @@ bool hist_percentile(const struct histogram *h, uint64_t den_inv,
 		goto clamp;
 	}
 	for (i = 0; i < h->nbuckets; i++) {
-		cum += h->count[i];
+		cum += hist_count(h, i);
 		if (cum >= rank) {
 			hist_bucket_range(h, i, &lo, &hi);
 			v = hi;

@@ -25,6 +25,17 @@
  * lands in the overflow is reported as the observed max (an upper bound).
  *
  * hist_add() runs in the sampler: no allocation, no locks, O(1).
+ *
+ * A hand-over histogram (hist_init_loglin32(): a sampler's two interval
+ * accumulators, which the display thread merges into the run's totals and
+ * clears) has 32-bit counters, half the memory mlockall() locks. A bucket
+ * holds at most what one hand-over holds, which stays far below 2^32 while
+ * the display thread keeps up (one interval's samples). Should the display
+ * be held off for 2^32 - 1 samples of one bucket (71 minutes at a period of
+ * 1 us, 10 days at 200 us), the bucket saturates: its further samples are
+ * counted in the overflow (and in @saturated), so the identity above still
+ * holds and the percentiles stay upper bounds (one that lands there is the
+ * observed max); nothing wraps. Read its counters with hist_count().
  */
 #ifndef RTLAT_HISTOGRAM_H
 #define RTLAT_HISTOGRAM_H
@@ -52,14 +63,26 @@ struct histogram {
 	int64_t lo;		/* HIST_LINEAR: lower edge of bucket 0, ns */
 	int64_t width;		/* HIST_LINEAR: bucket width, ns */
 	size_t nbuckets;
-	uint64_t *count;	/* nbuckets counters */
+	uint64_t *count;	/* nbuckets counters, or NULL when 32-bit: */
+	uint32_t *count32;	/* hist_init_loglin32(): nbuckets counters */
 	uint64_t underflow;
 	uint64_t overflow;
+	uint64_t saturated;	/* 32-bit: samples of a full bucket, counted
+				 * in the overflow */
 };
+
+/* Counter of bucket @i. */
+static inline uint64_t hist_count(const struct histogram *h, size_t i)
+{
+	return h->count32 ? h->count32[i] : h->count[i];
+}
 
 /* Initialise a log-linear histogram. Allocates and touches its buckets.
  * Returns 0 or -ENOMEM. */
 int hist_init_loglin(struct histogram *h);
+/* The same with 32-bit counters (a hand-over histogram, see above): only
+ * added to, merged into a 64-bit one, reset and read with hist_count(). */
+int hist_init_loglin32(struct histogram *h);
 
 /* Initialise a linear histogram of @nbuckets buckets of @width ns from @lo.
  * Returns 0, -EINVAL (width < 1 or nbuckets < 1) or -ENOMEM. */
@@ -74,8 +97,8 @@ void hist_reset(struct histogram *h);
 /* Copy counters of @src into @dst of the same layout. */
 void hist_copy(struct histogram *dst, const struct histogram *src);
 
-/* Add the counters of @src to @dst; both must have the same layout.
- * Returns 0 or -EINVAL. */
+/* Add the counters of @src to @dst; both must have the same layout, @dst
+ * 64-bit counters (@src either). Returns 0 or -EINVAL. */
 int hist_merge(struct histogram *dst, const struct histogram *src);
 
 /* Bucket index of @v, or -1 for underflow, -2 for overflow. */
@@ -115,12 +138,20 @@ static inline void hist_add(struct histogram *h, int64_t v)
 {
 	long i = hist_index(h, v);
 
-	if (i >= 0)
+	if (i >= 0 && !h->count32) {
 		h->count[i]++;
-	else if (i == -1)
+	} else if (i >= 0) {
+		if (h->count32[i] != UINT32_MAX) {
+			h->count32[i]++;
+		} else {
+			h->saturated++;
+			h->overflow++;
+		}
+	} else if (i == -1) {
 		h->underflow++;
-	else
+	} else {
 		h->overflow++;
+	}
 }
 
 /* Count @n samples of value @v. */

@@ -7,65 +7,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/gunzip.h"
 #include "core/kinfo.h"
 #include "core/sysinfo.h"
 
-#define FILE_MAX (16u << 20)
+#define FILE_MAX (16u << 20)	/* file_read_whole(): a run's own output */
 
-/* The whole of @path, opened with sys_open_path() when @sys (a file of
- * the system's: a FIFO in a fake tree cannot block). */
-static char *read_whole(const char *path, bool sys, size_t *n)
+/* The whole of @path, at most @max bytes (EFBIG when larger), opened with
+ * sys_open_path() when @sys (a file of the system's: a FIFO in a fake
+ * tree cannot block). */
+static char *read_whole(const char *path, bool sys, size_t max, size_t *n)
 {
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap), *p;
-	ssize_t k;
+	char *buf;
+	bool more;
 	int fd, e;
 
-	if (!buf)
-		return NULL;
 	fd = sys ? sys_open_path(path, false) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		goto fail;
-	for (;;) {
-		if (len + 1 >= cap) {
-			if (cap >= FILE_MAX) {
-				errno = EFBIG;
-				goto fail;
-			}
-			p = realloc(buf, cap * 2);
-			if (!p)
-				goto fail;
-			buf = p;
-			cap *= 2;
-		}
-		k = read(fd, buf + len, cap - 1 - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			goto fail;
-		if (!k)
-			break;
-		len += (size_t)k;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*n = len;
-	return buf;
-fail:
+		return NULL;
+	buf = sys_read_fd(fd, max, n, &more);
 	e = errno;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
+	close(fd);
+	if (buf && more) {
+		free(buf);
+		buf = NULL;
+		e = EFBIG;
+	}
 	errno = e;
-	return NULL;
+	return buf;
 }
 
 char *file_read_whole(const char *path, size_t *n)
 {
-	return read_whole(path, false, n);
+	return read_whole(path, false, FILE_MAX, n);
 }
 
 char *kconfig_read(const char *root, const char *release, char *from,
@@ -74,12 +52,13 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	char p[PATH_MAX], boot[PATH_MAX], err[96];
 	char *gz, *text;
 	size_t n, len;
+	bool absent = false;
 	int w;
 
 	from[0] = '\0';
 	why[0] = '\0';
 	sys_path(p, sizeof(p), root, "/proc/config.gz");
-	gz = read_whole(p, true, &n);
+	gz = read_whole(p, true, SYS_READ_MAX, &n);
 	if (gz) {
 		text = gunzip((const unsigned char *)gz, n, &len, err, sizeof(err));
 		free(gz);
@@ -88,21 +67,25 @@ char *kconfig_read(const char *root, const char *release, char *from,
 			return text;
 		}
 	} else {
-		snprintf(err, sizeof(err), "%s", strerror(errno));
+		absent = errno == ENOENT;
+		sys_read_why(root, "/proc/config.gz", errno, err, sizeof(err));
 	}
 	w = snprintf(why, whylen, "/proc/config.gz: %s", err);
 	snprintf(boot, sizeof(boot), "/boot/config-%s", release);
 	sys_path(p, sizeof(p), root, boot);
-	text = release[0] ? read_whole(p, true, &n) : NULL;
+	text = release[0] ? read_whole(p, true, SYS_READ_MAX, &n) : NULL;
 	if (text) {
 		snprintf(from, fromlen, "%s", boot);
-		why[0] = '\0';
+		if (absent)	/* nothing to say: it is not there */
+			why[0] = '\0';
 		return text;
 	}
+	if (release[0])
+		sys_read_why(root, boot, errno, err, sizeof(err));
 	if (w > 0 && (size_t)w < whylen)
 		snprintf(why + w, whylen - (size_t)w, "; %s: %s",
 			 release[0] ? boot : "/boot/config-RELEASE",
-			 release[0] ? strerror(errno) : "kernel release unknown");
+			 release[0] ? err : "kernel release unknown");
 	return NULL;
 }
 
@@ -140,31 +123,93 @@ static int kmsg_match(const char *buf, const char *needle, bool end,
 	return 1;
 }
 
-int kmsg_find(const char *root, const char *needle, char *out, size_t len)
+/* Does @buf (@n bytes) start with a kernel log record,
+ * "PRIO,SEQ,USEC,FLAGS[,MORE...];" (MORE: "caller=T1" with
+ * CONFIG_PRINTK_CALLER)? */
+static bool kmsg_record(const char *buf, size_t n)
 {
-	size_t keep = strlen(needle) + 64, have = 0;
+	size_t i = 0;
+	int field;
+
+	for (field = 0; field < 3; field++) {
+		size_t d = i;
+
+		while (i < n && buf[i] >= '0' && buf[i] <= '9')
+			i++;
+		if (i == d || i >= n || buf[i++] != ',')
+			return false;
+	}
+	while (i < n && buf[i] != ';' && buf[i] != '\n' && buf[i])
+		i++;
+	return i < n && buf[i] == ';';
+}
+
+int kmsg_find(const char *root, const char *needle, char *out, size_t len,
+	      char *why, size_t wlen)
+{
+	size_t keep = strlen(needle) + 64, have = 0, total = 0;
 	char p[PATH_MAX], buf[8192 + 256];
-	int fd, found = 0;
+	bool self = !root[0] || !strcmp(root, "/"), first = true;
+	int fd, found = 0, e;
+	struct stat st;
 	ssize_t k;
 
 	out[0] = '\0';
+	why[0] = '\0';
 	if (keep > 256)
 		keep = 256;
 	sys_path(p, sizeof(p), root, "/dev/kmsg");
+	/* O_NONBLOCK: a FIFO in its place cannot block the open */
 	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		e = errno;
+		sys_read_why(root, "/dev/kmsg", e, why, wlen);
+		errno = e;
 		return -1;
+	}
+	/* the kernel log is the character device 1:11 (a fake tree's, a
+	 * regular file): not /dev/zero bind-mounted over it, nor a FIFO */
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		snprintf(why, wlen, "%s", strerror(e));
+		goto fail;
+	}
+	e = EINVAL;
+	if (S_ISCHR(st.st_mode) &&
+	    (major(st.st_rdev) != 1 || minor(st.st_rdev) != 11)) {
+		snprintf(why, wlen, "not the kernel log (the character device %u:%u; the log is 1:11)",
+			 major(st.st_rdev), minor(st.st_rdev));
+		goto fail;
+	}
+	if (!S_ISCHR(st.st_mode) && (self || !S_ISREG(st.st_mode))) {
+		snprintf(why, wlen, "not a character device (%s)",
+			 sys_file_kind(st.st_mode));
+		goto fail;
+	}
 	/* /dev/kmsg gives one record a read; a regular file gives chunks
-	 * that may split a line: keep the tail of the previous one */
+	 * that may split a line: keep the tail of the previous one; at most
+	 * SYS_READ_MAX bytes of it */
 	buf[0] = '\0';
 	while (!found) {
-		k = read(fd, buf + have, sizeof(buf) - 1 - have);
+		k = total < SYS_READ_MAX ?
+		    read(fd, buf + have, sizeof(buf) - 1 - have) : 0;
 		if (k < 0 && (errno == EINTR || errno == EPIPE))
 			continue;	/* EPIPE: records overwritten */
+		if (k < 0 && errno != EAGAIN) {
+			e = errno;
+			snprintf(why, wlen, "read failed: %s", strerror(e));
+			goto fail;
+		}
 		if (k <= 0) {		/* EAGAIN: the end of the log */
 			found = kmsg_match(buf, needle, true, out, len);
 			break;
 		}
+		if (first && !kmsg_record(buf + have, (size_t)k)) {
+			snprintf(why, wlen, "holds no kernel log records (PRIO,SEQ,USEC,FLAGS;TEXT)");
+			goto fail;
+		}
+		first = false;
+		total += (size_t)k;
 		have += (size_t)k;
 		buf[have] = '\0';
 		found = kmsg_match(buf, needle, false, out, len);
@@ -176,4 +221,8 @@ int kmsg_find(const char *root, const char *needle, char *out, size_t len)
 	}
 	close(fd);
 	return found;
+fail:
+	close(fd);
+	errno = e;
+	return -1;
 }

@@ -11,16 +11,20 @@
 
 #include <stddef.h>
 
-/* The whole of the file @path (malloc'd, NUL-terminated, at most 16 MiB;
- * length in @n), or NULL with errno set. */
+/* The whole of the file @path (malloc'd, NUL-terminated, length in @n),
+ * or NULL with errno set (EFBIG: larger than 16 MiB). */
 char *file_read_whole(const char *path, size_t *n);
 
 /*
  * Read the kernel configuration of release @release below @root: the
  * first of /proc/config.gz (gunzipped in memory, see gunzip.h) and
- * /boot/config-@release. Returns the text (malloc'd, NUL-terminated; the
- * caller frees it) and names the file read in @from; NULL when none could
- * be read, with the reason for each in @why ("/proc/config.gz: ...").
+ * /boot/config-@release, each at most SYS_READ_MAX bytes (a larger one is
+ * not read: sys_too_large()). Returns the text (malloc'd, NUL-terminated;
+ * the caller frees it) and names the file read in @from; NULL when none
+ * could be read, with the reason for each in @why ("/proc/config.gz:
+ * ..."). When /boot/config-@release is read, @why says why
+ * /proc/config.gz was not when it is there ("/proc/config.gz: CRC
+ * mismatch"), else it is "".
  */
 char *kconfig_read(const char *root, const char *release, char *from,
 		   size_t fromlen, char *why, size_t whylen);
@@ -39,8 +43,15 @@ const char *kconfig_value(const char *text, const char *name, char *buf,
  * record without blocking; in a fake tree a regular file with the same
  * "PRIO,SEQ,USEC,FLAGS;TEXT" lines). Copies what follows @needle up to the
  * end of that message into @out. Returns 1 when found, 0 when not, -1
- * when the log cannot be read (errno set: EPERM under dmesg_restrict).
+ * when the log cannot be read (errno set), with the reason in @why (""
+ * otherwise): as sys_read_why() says ("Operation not permitted (not
+ * root)" under dmesg_restrict, "No such file or directory"), "not a
+ * character device (a FIFO)" (a regular file too, on the real root), "not
+ * the kernel log (the character device 1:5; the log is 1:11)" (/dev/zero
+ * bind-mounted over it), "holds no kernel log records (...)", "read
+ * failed: ...".
  */
-int kmsg_find(const char *root, const char *needle, char *out, size_t len);
+int kmsg_find(const char *root, const char *needle, char *out, size_t len,
+	      char *why, size_t wlen);
 
 #endif

@@ -18,7 +18,8 @@ void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A note that -q does not silence: what cannot be learnt otherwise (the
- * port the kernel chose for --metrics-port 0). */
+ * port the kernel chose for --metrics-port 0; why a command waits for
+ * seconds: another writer of the history). */
 void log_note_always(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -169,12 +169,11 @@ static void rlim_str(int resource, char *buf, size_t len, bool bytes)
  * -1 when there is none (cgroup v2 only). */
 static int cpu_cgroup_path(const char *root, char *path, size_t len)
 {
-	char line[512], at[PATH_MAX];
+	char line[512];
 	FILE *f;
 	int found = -1;
 
-	sys_path(at, sizeof(at), root, "/proc/self/cgroup");
-	f = fopen(at, "re");
+	f = sys_fopen(root, "/proc/self/cgroup", NULL);
 	if (!f)
 		return -1;
 	while (found < 0 && fgets(line, sizeof(line), f)) {
@@ -200,12 +199,11 @@ static int cpu_cgroup_path(const char *root, char *path, size_t len)
  * fs type cgroup with "cpu" among its super options), into @mnt. */
 static int cpu_cgroup_mount(const char *root, char *mnt, size_t len)
 {
-	char line[1024], at[PATH_MAX];
+	char line[1024];
 	FILE *f;
 	int found = -1;
 
-	sys_path(at, sizeof(at), root, "/proc/self/mountinfo");
-	f = fopen(at, "re");
+	f = sys_fopen(root, "/proc/self/mountinfo", NULL);
 	if (!f)
 		return -1;
 	while (found < 0 && fgets(line, sizeof(line), f)) {

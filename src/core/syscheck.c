@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,11 @@ struct ctx {
 	char isolcpus_flags[64];	/* "managed_irq,domain" */
 	int niso;			/* CPUs in isolated */
 	char iso_list[64], hk_list[64];	/* isolated, housekeeping cpulists */
+	char iso_why[300];		/* the isolated or nohz_full list
+					 * cannot be read: why ("": read) */
+	char cmd_why[200];		/* /proc/cmdline cannot be read: why
+					 * (its parameters unknown; "": read) */
+	bool nohz_read;			/* sysfs nohz_full read */
 };
 
 /* The CPUs of @set as a regular expression's alternatives ("2|3"). */
@@ -94,28 +100,101 @@ fix(struct check_item *it, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The decimal number in the file @path below the root. */
-static bool read_ll(const struct ctx *c, const char *path, long long *v)
+/*
+ * Read @path below the root (sys_read_file()): its length, or -1 when it
+ * cannot be read. Then @why is "" when it is not there (ENOENT: a
+ * conclusion of its absence holds), else "PATH cannot be read: REASON"
+ * with the real reason (sys_read_why(): a directory, a FIFO, a loop of
+ * symbolic links, refused), never a conclusion drawn from it.
+ */
+static int read_why(const struct ctx *c, const char *path, char *buf,
+		    size_t len, char *why, size_t wlen)
+{
+	char r[128];
+	int n = sys_read_file(c->root, path, buf, len), e = errno;
+
+	why[0] = '\0';
+	if (n >= 0)
+		return n;
+	if (e != ENOENT)
+		snprintf(why, wlen, "%s cannot be read: %s", path,
+			 sys_read_why(c->root, path, e, r, sizeof(r)));
+	errno = e;
+	return -1;
+}
+
+/* Append to @it's finding that @path below the root is larger than what
+ * is read of it (sys_fopen()), when it is. */
+static void note_cut(const struct ctx *c, struct check_item *it,
+		     const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	sys_path(p, sizeof(p), c->root, path);
+	if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > SYS_READ_MAX)
+		appendf(it->found, sizeof(it->found),
+			"; %s: larger than %u bytes, read the first %u", path,
+			SYS_READ_MAX, SYS_READ_MAX);
+}
+
+/* The decimal number in the file @path below the root; false when there
+ * is none, with @why as read_why() says (or "PATH holds no number"). */
+static bool read_ll_why(const struct ctx *c, const char *path, long long *v,
+			char *why, size_t wlen)
 {
 	char buf[64], *end;
 
-	if (sys_read_file(c->root, path, buf, sizeof(buf)) <= 0)
+	if (read_why(c, path, buf, sizeof(buf), why, wlen) < 0)
 		return false;
 	*v = strtoll(buf, &end, 10);
-	return end != buf;
+	if (end != buf)
+		return true;
+	snprintf(why, wlen, "%s holds no number", path);
+	return false;
 }
 
-static bool read_cpulist(const struct ctx *c, const char *path,
-			 struct cpuset *s)
+static bool read_ll(const struct ctx *c, const char *path, long long *v)
+{
+	char why[256];
+
+	return read_ll_why(c, path, v, why, sizeof(why));
+}
+
+/* The CPU list in @path below the root; false when it cannot be read or
+ * parsed, @why as read_why() says (or "PATH: not a CPU list"). */
+static bool read_cpulist_why(const struct ctx *c, const char *path,
+			     struct cpuset *s, char *why, size_t wlen)
 {
 	char buf[1024], err[96];
 
 	cpuset_zero(s);
-	if (sys_read_file(c->root, path, buf, sizeof(buf)) < 0)
+	if (read_why(c, path, buf, sizeof(buf), why, wlen) < 0)
 		return false;
 	if (!buf[0] || !strcmp(buf, "(null)"))
 		return true;
-	return cpulist_parse(buf, s, err, sizeof(err)) == 0;
+	if (cpulist_parse(buf, s, err, sizeof(err)) == 0)
+		return true;
+	snprintf(why, wlen, "%s: not a CPU list (%s)", path, err);
+	return false;
+}
+
+/* No isolated CPU known: "no isolated CPU", or why the isolated CPUs are
+ * not known (sysfs's list cannot be read). */
+static void no_iso(const struct ctx *c, struct check_item *it)
+{
+	if (c->iso_why[0])
+		found(it, CHECK_NA, "isolated CPUs unknown: %s", c->iso_why);
+	else
+		found(it, CHECK_NA, "no isolated CPU");
+}
+
+/* "; WHY" after @it's finding, when @why says something. */
+static void also(struct check_item *it, const char *why)
+{
+	if (why[0])
+		appendf(it->found, sizeof(it->found), "; %s", why);
 }
 
 /* The value of the kernel parameter @name in the command line: true when
@@ -176,13 +255,20 @@ static void ctx_init(struct ctx *c, const char *root)
 	c->root = root;
 	c->self = !strcmp(root, "/");
 	sysdesc_read(&c->d, root);
+	if (!c->d.cmdline[0]) {
+		char b[2];
+
+		read_why(c, "/proc/cmdline", b, sizeof(b), c->cmd_why,
+			 sizeof(c->cmd_why));
+	}
 	if (!c->d.cpus_online[0] ||
 	    cpulist_parse(c->d.cpus_online, &c->online, err, sizeof(err)))
 		for (int i = 0; i < (c->d.ncpus ? c->d.ncpus : 1); i++)
 			cpuset_set(&c->online, i);
 	/* isolcpus=[nohz,domain,managed_irq,]LIST: sysfs has the domain
 	 * part; the command line also the managed_irq-only form */
-	read_cpulist(c, "/sys/devices/system/cpu/isolated", &c->isolated);
+	read_cpulist_why(c, "/sys/devices/system/cpu/isolated", &c->isolated,
+			 c->iso_why, sizeof(c->iso_why));
 	if (cmdline_param(c->d.cmdline, "isolcpus", val, sizeof(val))) {
 		p = val;
 		while (isalpha((unsigned char)*p)) {
@@ -196,7 +282,14 @@ static void ctx_init(struct ctx *c, const char *root)
 		if (cpulist_parse(p, &s, err, sizeof(err)) == 0)
 			set_or(&c->isolated, &s);
 	}
-	read_cpulist(c, "/sys/devices/system/cpu/nohz_full", &c->nohz);
+	{
+		char why[sizeof(c->iso_why)];
+
+		c->nohz_read = read_cpulist_why(c, "/sys/devices/system/cpu/nohz_full",
+						&c->nohz, why, sizeof(why));
+		if (!c->nohz_read && !c->iso_why[0])
+			snprintf(c->iso_why, sizeof(c->iso_why), "%s", why);
+	}
 	if (cmdline_param(c->d.cmdline, "nohz_full", val, sizeof(val)) &&
 	    cpulist_parse(val, &s, err, sizeof(err)) == 0)
 		set_or(&c->nohz, &s);
@@ -239,6 +332,14 @@ static void debugfs_why(const struct ctx *c, const char *path, char *why,
 
 		sys_path(p, sizeof(p), c->root, "/sys/kernel/debug");
 		d = opendir(p);
+		if (!d && errno != ENOENT) {
+			/* mode 700 on most systems: unknown to a user */
+			e = errno;
+			snprintf(why, len, "/sys/kernel/debug cannot be read: %s%s",
+				 strerror(e), (e == EACCES || e == EPERM) &&
+				 geteuid() ? " (not root)" : "");
+			return;
+		}
 		while (d && empty && (de = readdir(d)))
 			empty = de->d_name[0] == '.';
 		if (d)
@@ -259,25 +360,31 @@ static void debugfs_why(const struct ctx *c, const char *path, char *why,
 			 geteuid() ? "not root" :
 			 "refused to root: the kernel's lockdown, /sys/kernel/security/lockdown");
 	else
-		snprintf(why, len, "%s cannot be read: %s", path, strerror(e));
+		snprintf(why, len, "%s cannot be read: %s", path,
+			 sys_read_why(c->root, path, e, buf, sizeof(buf)));
 }
 
 #define SCHED_PREEMPT "/sys/kernel/debug/sched/preempt"
 
+/* Where the mode was read, and, when not from debugfs, why the mode in
+ * force is not known (debugfs not mounted, not root, ...); when not from
+ * the boot log either, why not (/dev/kmsg not the kernel log, ...). */
 static const char *mode_source(const struct ctx *c, const char *src,
 			       char *buf, size_t len)
 {
-	char why[256];
+	char why[256], log[sizeof(c->d.preempt_log_why) + 32] = "";
 
 	if (!strcmp(src, "debugfs"))
 		return "in force (" SCHED_PREEMPT ")";
-	if (!strcmp(src, "cmdline"))
-		return "at boot (preempt= on the command line)";
-	if (strcmp(src, "boot log") != 0)
-		return "configured default (kernel config; preempt= may override it)";
 	debugfs_why(c, SCHED_PREEMPT, why, sizeof(why));
-	snprintf(buf, len, "at boot (kernel log \"Dynamic Preempt\"; the mode in force is in " SCHED_PREEMPT ", %s)",
-		 why);
+	if (strcmp(src, "boot log") != 0 && c->d.preempt_log_why[0])
+		snprintf(log, sizeof(log), "; boot log not used, %s",
+			 c->d.preempt_log_why);
+	snprintf(buf, len, "%s%s; the mode in force is in " SCHED_PREEMPT ", %s)",
+		 !strcmp(src, "cmdline") ? "at boot (preempt= on the command line" :
+		 !strcmp(src, "boot log") ? "at boot (kernel log \"Dynamic Preempt\"" :
+		 "configured default (kernel config; preempt= may override it",
+		 log, why[0] ? why : "not read");
 	return buf;
 }
 
@@ -287,7 +394,7 @@ static void check_preempt(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "preempt", "preemption model");
 	const struct sysdesc *d = &c->d;
-	char fl[SYS_STR], src[384];
+	char fl[SYS_STR], src[CHECK_TEXT];
 
 	sysdesc_flavour(d, fl, sizeof(fl));
 	if (d->realtime) {
@@ -311,8 +418,9 @@ static void check_preempt(struct ctx *c, struct check_report *r)
 			    "(worst cases of hundreds of us under load): " RT_KERNEL_FIX);
 	} else if (!strcmp(d->preempt, "PREEMPT_DYNAMIC")) {
 		debugfs_why(c, SCHED_PREEMPT, src, sizeof(src));
-		found(it, CHECK_WARN, "mainline PREEMPT_DYNAMIC, mode unknown (%s)",
-		      src);
+		found(it, CHECK_WARN, "mainline PREEMPT_DYNAMIC, mode unknown (%s%s%s)",
+		      src, d->preempt_log_why[0] ? "; boot log not used, " : "",
+		      d->preempt_log_why);
 		fix(it, "see the mode with %scat " SCHED_PREEMPT "; for bounded latencies, "
 		    RT_KERNEL_FIX, strstr(src, "not mounted") ?
 		    "mount -t debugfs none /sys/kernel/debug; " :
@@ -410,9 +518,12 @@ static void check_rt_throttling(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "rt_throttling", "RT throttling");
 	long long rt, period = 0;
+	char why[300];
 
-	if (!read_ll(c, "/proc/sys/kernel/sched_rt_runtime_us", &rt)) {
-		found(it, CHECK_NA, "/proc/sys/kernel/sched_rt_runtime_us cannot be read");
+	if (!read_ll_why(c, "/proc/sys/kernel/sched_rt_runtime_us", &rt, why,
+			 sizeof(why))) {
+		found(it, CHECK_NA, "%s", why[0] ? why :
+		      "/proc/sys/kernel/sched_rt_runtime_us cannot be read: not there");
 		fair_server(c, it);
 		return;
 	}
@@ -435,10 +546,15 @@ static void check_rt_throttling(struct ctx *c, struct check_report *r)
 static void check_timer_migration(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "timer_migration", "timer migration");
+	char why[300];
 	long long v;
 
-	if (!read_ll(c, "/proc/sys/kernel/timer_migration", &v)) {
-		found(it, CHECK_NA, "/proc/sys/kernel/timer_migration cannot be read (no NO_HZ)");
+	if (!read_ll_why(c, "/proc/sys/kernel/timer_migration", &v, why,
+			 sizeof(why))) {
+		if (why[0])
+			found(it, CHECK_NA, "%s", why);
+		else
+			found(it, CHECK_NA, "no /proc/sys/kernel/timer_migration (no NO_HZ)");
 	} else if (v) {
 		found(it, CHECK_WARN,
 		      "on (kernel.timer_migration = 1): timers of idle CPUs move to busy ones, isolated CPUs included");
@@ -451,17 +567,31 @@ static void check_timer_migration(struct ctx *c, struct check_report *r)
 static void check_rt_group(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "rt_group", "RT group scheduling");
-	char cg[512], mnt[512], file[1100];
+	char cg[512], mnt[512], file[1100], why[1200];
 	long long v;
 
 	if (rt_cgroup_runtime_file(c->root, cg, sizeof(cg), mnt, sizeof(mnt),
 				   file, sizeof(file)) < 0) {
-		found(it, CHECK_NA, "no cgroup v1 cpu controller (cgroup v2 has no RT group scheduling)");
+		char b[2];
+
+		/* a file that cannot be read is not one without the controller */
+		if ((read_why(c, "/proc/self/cgroup", b, sizeof(b), why,
+			      sizeof(why)) < 0 && why[0]) ||
+		    (read_why(c, "/proc/self/mountinfo", b, sizeof(b), why,
+			      sizeof(why)) < 0 && why[0]))
+			found(it, CHECK_NA, "%s", why);
+		else
+			found(it, CHECK_NA, "no cgroup v1 cpu controller (cgroup v2 has no RT group scheduling)");
+		note_cut(c, it, "/proc/self/cgroup");
+		note_cut(c, it, "/proc/self/mountinfo");
 		return;
 	}
-	if (!read_ll(c, file, &v)) {
-		found(it, CHECK_OK, "cgroup %s: no %s (kernel without CONFIG_RT_GROUP_SCHED)",
-		      cg, file);
+	if (!read_ll_why(c, file, &v, why, sizeof(why))) {
+		if (why[0])
+			found(it, CHECK_NA, "cgroup %s: %s", cg, why);
+		else
+			found(it, CHECK_OK, "cgroup %s: no %s (kernel without CONFIG_RT_GROUP_SCHED)",
+			      cg, file);
 	} else if (!strcmp(cg, "/")) {
 		found(it, CHECK_OK, "root cgroup, cpu.rt_runtime_us = %lld", v);
 	} else if (v == 0) {
@@ -476,6 +606,8 @@ static void check_rt_group(struct ctx *c, struct check_report *r)
 		      cg, v);
 		fix(it, "run in the root cgroup (echo $$ > %s/cgroup.procs)", mnt);
 	}
+	note_cut(c, it, "/proc/self/cgroup");
+	note_cut(c, it, "/proc/self/mountinfo");
 }
 
 /* --- CPU frequency and idle ------------------------------------------ */
@@ -489,7 +621,8 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "cpufreq", "cpufreq governor and limits");
 	struct govgroup g[8];
-	char p[128], buf[64], list[64], drv[32] = "";
+	char p[128], buf[64], list[64], drv[32] = "", why[300] = "";
+	char w[300];
 	struct cpuset capped;
 	long long cap = 0, hw = 0, v;
 	int ng = 0, i, k, cpu;
@@ -499,8 +632,11 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
 	for (cpu = cpuset_next(&c->online, 0); cpu >= 0;
 	     cpu = cpuset_next(&c->online, cpu + 1)) {
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
-		if (sys_read_file(c->root, p, buf, sizeof(buf)) <= 0)
+		if (read_why(c, p, buf, sizeof(buf), w, sizeof(w)) <= 0) {
+			if (w[0] && !why[0])
+				snprintf(why, sizeof(why), "%s", w);
 			continue;
+		}
 		for (k = 0; k < ng && strcmp(g[k].name, buf) != 0; k++)
 			;
 		if (k == ng && ng < 8) {
@@ -523,7 +659,10 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
 		}
 	}
 	if (!ng) {
-		found(it, CHECK_NA, "no cpufreq driver: the CPU clock is the firmware's or the hypervisor's");
+		if (why[0])
+			found(it, CHECK_NA, "%s", why);
+		else
+			found(it, CHECK_NA, "no cpufreq driver: the CPU clock is the firmware's or the hypervisor's");
 		return;
 	}
 	for (i = 0; i < ng; i++) {
@@ -537,6 +676,7 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
 	}
 	if (drv[0])
 		appendf(it->found, sizeof(it->found), " (driver %s)", drv);
+	also(it, why);
 	if (cpuset_count(&capped)) {
 		cpulist_format(&capped, list, sizeof(list));
 		appendf(it->found, sizeof(it->found),
@@ -554,20 +694,27 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
 }
 
 /* The PM QoS CPU latency in us (/dev/cpu_dma_latency: a binary s32 on
- * the device, text in a fake tree); -1 when unreadable. */
-static long long dma_latency_us(const struct ctx *c)
+ * the device, text in a fake tree); -1 when unreadable, @why the reason. */
+static long long dma_latency_us(const struct ctx *c, char *why, size_t wlen)
 {
 	char p[PATH_MAX], buf[32];
 	int32_t v;
 	ssize_t n;
-	int fd;
+	int fd, e;
 
 	sys_path(p, sizeof(p), c->root, "/dev/cpu_dma_latency");
 	fd = sys_open_path(p, true);
-	if (fd < 0)
+	if (fd < 0) {
+		sys_read_why(c->root, "/dev/cpu_dma_latency", errno, why, wlen);
 		return -1;
+	}
 	n = read(fd, buf, sizeof(buf) - 1);
+	e = errno;
 	close(fd);
+	if (n < 0)
+		snprintf(why, wlen, "%s", strerror(e));
+	else if (n == 0)
+		snprintf(why, wlen, "empty");
 	if (n == (ssize_t)sizeof(v)) {
 		memcpy(&v, buf, sizeof(v));
 		return v;
@@ -581,8 +728,9 @@ static long long dma_latency_us(const struct ctx *c)
 static void check_cpuidle(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "cpuidle", "cpuidle states, /dev/cpu_dma_latency");
-	char p[128], name[32], drv[32] = "", gov[32] = "";
-	long long lat, off, deepest = -1, qos = dma_latency_us(c);
+	char p[128], name[32], drv[32] = "", gov[32] = "", qwhy[128] = "";
+	char why[300] = "";
+	long long lat, off, deepest = -1, qos = dma_latency_us(c, qwhy, sizeof(qwhy));
 	int i, n = 0;
 
 	sys_read_file(c->root, "/sys/devices/system/cpu/cpuidle/current_driver",
@@ -593,7 +741,7 @@ static void check_cpuidle(struct ctx *c, struct check_report *r)
 			      gov, sizeof(gov));
 	for (i = 0; i < 32; i++) {
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
-		if (sys_read_file(c->root, p, name, sizeof(name)) <= 0)
+		if (read_why(c, p, name, sizeof(name), why, sizeof(why)) <= 0)
 			break;
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/latency", i);
 		if (!read_ll(c, p, &lat))
@@ -609,13 +757,17 @@ static void check_cpuidle(struct ctx *c, struct check_report *r)
 		if (!off && lat > deepest)
 			deepest = lat;
 	}
-	if (!n)
+	if (!n && why[0])
+		appendf(it->found, sizeof(it->found), "cpuidle states unknown");
+	else if (!n)
 		appendf(it->found, sizeof(it->found), "no cpuidle states%s%s",
 			drv[0] ? " (driver " : "", drv[0] ? drv : "");
-	if (!n && drv[0])
+	if (!n && !why[0] && drv[0])
 		appendf(it->found, sizeof(it->found), ")");
+	also(it, why);
 	if (qos < 0)
-		appendf(it->found, sizeof(it->found), "; /dev/cpu_dma_latency cannot be read");
+		appendf(it->found, sizeof(it->found), "; /dev/cpu_dma_latency cannot be read: %s",
+			qwhy);
 	else if (qos >= QOS_NONE)
 		appendf(it->found, sizeof(it->found), "; /dev/cpu_dma_latency: no request");
 	else
@@ -641,9 +793,14 @@ static void check_isolation(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "isolation", "isolcpus, nohz_full, rcu_nocbs");
 	struct cpuset miss;
+	bool nocbs, nohz;
 	char l[64];
 	int n;
 
+	if (!c->niso && c->iso_why[0]) {
+		no_iso(c, it);
+		return;
+	}
 	if (!c->niso) {
 		if (cpuset_count(&c->online) < 2) {
 			found(it, CHECK_NA, "no isolated CPU (one CPU)");
@@ -660,25 +817,41 @@ static void check_isolation(struct ctx *c, struct check_report *r)
 	      c->isolcpus_flags[0] ? c->isolcpus_flags : "",
 	      c->isolcpus_flags[0] ? "," : "",
 	      c->d.isolated[0] ? c->d.isolated : "none");
+	/* without sysfs' list, nohz_full= is known only from the command line */
+	nohz = c->nohz_read || !c->cmd_why[0];
 	cpulist_format(&c->nohz, l, sizeof(l));
-	appendf(it->found, sizeof(it->found), ", nohz_full %s", l[0] ? l : "none");
+	appendf(it->found, sizeof(it->found), ", nohz_full %s%s",
+		l[0] ? l : nohz ? "none" : "unknown", l[0] && !nohz ? " or more" : "");
 	cpulist_format(&c->nocbs, l, sizeof(l));
-	appendf(it->found, sizeof(it->found), ", rcu_nocbs %s", l[0] ? l : "none");
+	/* rcu_nocbs= is known only from the command line (beyond nohz_full) */
+	appendf(it->found, sizeof(it->found), ", rcu_nocbs %s%s",
+		l[0] ? l : c->cmd_why[0] ? "unknown" : "none",
+		l[0] && c->cmd_why[0] ? " or more" : "");
+	also(it, c->iso_why);
+	also(it, c->cmd_why);
 	set_andnot(&miss, &c->isolated, &c->nohz);
-	if (cpuset_count(&miss)) {
+	if (cpuset_count(&miss) && nohz) {
 		it->verdict = CHECK_WARN;
 		cpulist_format(&miss, l, sizeof(l));
 		appendf(it->found, sizeof(it->found), "; CPU %s not nohz_full", l);
 	}
 	set_andnot(&miss, &c->isolated, &c->nocbs);
-	if (cpuset_count(&miss)) {
+	nocbs = cpuset_count(&miss) && !c->cmd_why[0];
+	if (nocbs) {
 		it->verdict = CHECK_WARN;
 		cpulist_format(&miss, l, sizeof(l));
 		appendf(it->found, sizeof(it->found), "; CPU %s runs its RCU callbacks", l);
 	}
-	if (it->verdict == CHECK_WARN)
+	if (!nohz && it->verdict == CHECK_OK)
+		it->verdict = CHECK_NA;	/* unknown is not ok */
+	/* nohz_full CPUs offload their callbacks: a CPU that runs them is
+	 * not nohz_full either */
+	if (it->verdict == CHECK_WARN && nocbs)
 		fix(it, "boot with nohz_full=%s rcu_nocbs=%s (the scheduler tick and RCU callbacks "
 		    "otherwise still interrupt the isolated CPUs)", c->iso_list, c->iso_list);
+	else if (it->verdict == CHECK_WARN)
+		fix(it, "boot with nohz_full=%s (the scheduler tick otherwise still "
+		    "interrupts the isolated CPUs)", c->iso_list);
 }
 
 struct irq_row {
@@ -692,70 +865,166 @@ struct irq_table {
 	struct irq_row *rows;
 };
 
-/* Read /proc/interrupts-like @path, keeping the counts of the CPUs
- * @cpus[0..@ncpus-1]. Returns 0 or -1. */
+/* Rows of the kernel's that count for all CPUs at once, with one count
+ * or none: ERR and MIS (x86, MIPS), Err (ARM), BAD (old PowerPC), FIQ
+ * (ARM: its owner's name). */
+static bool irq_global_row(const char *name)
+{
+	static const char *const g[] = { "ERR", "MIS", "Err", "BAD", "FIQ" };
+	size_t i;
+
+	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+		if (!strcmp(name, g[i]))
+			return true;
+	return false;
+}
+
+/* The CPU columns of the header line of /proc/interrupts ("CPU0 CPU1
+ * ..."): how many, and the column of each of @cpus[] in @col_of[] (-1:
+ * none); -1 when @line is not that header. */
+static int irq_header(char *line, const int *cpus, int ncpus, int *col_of)
+{
+	char *s, *save = NULL, *end;
+	int ncols = 0, k;
+	long cpu;
+
+	for (k = 0; k < ncpus; k++)
+		col_of[k] = -1;
+	for (s = strtok_r(line, " \t\n", &save); s;
+	     s = strtok_r(NULL, " \t\n", &save), ncols++) {
+		if (strncmp(s, "CPU", 3) != 0 || !isdigit((unsigned char)s[3]))
+			return -1;
+		cpu = strtol(s + 3, &end, 10);
+		if (*end)
+			return -1;
+		for (k = 0; k < ncpus; k++)
+			if (cpu == cpus[k])
+				col_of[k] = ncols;
+	}
+	return ncols ? ncols : -1;
+}
+
+/*
+ * Read /proc/interrupts-like @path, keeping the counts of the CPUs
+ * @cpus[0..@ncpus-1]. Returns 0, or -1 with the reason in @why: it cannot
+ * be read (sys_read_why()), or it is not in the kernel's format (no "CPU0
+ * CPU1 ..." header line, no column for a CPU, a line that is no interrupt
+ * line, cut short or holding NUL bytes): nothing is concluded from a file
+ * that does not parse. A file larger than SYS_READ_MAX is read up to the
+ * bound, its last line (cut) left out.
+ */
 static int irq_read(const struct ctx *c, const char *path, const int *cpus,
-		    int ncpus, struct irq_table *t)
+		    int ncpus, struct irq_table *t, char *why, size_t wlen)
 {
 	char *line = NULL, *s, *end;
-	int col_of[ISO_MAX], ncols = 0, cap = 0, k, col;
+	int col_of[ISO_MAX], ncols, cap = 0, k, col, got, lineno = 1;
 	size_t sz = 0;
+	ssize_t len;
+	bool cut;
 	FILE *f;
 
 	t->nrows = 0;
 	t->rows = NULL;
-	f = sys_fopen(c->root, path);
-	if (!f)
+	why[0] = '\0';
+	f = sys_fopen(c->root, path, &cut);
+	if (!f) {
+		int e = errno;
+
+		sys_read_why(c->root, path, e, why, wlen);
+		errno = e;
 		return -1;
-	if (getline(&line, &sz, f) < 0)
-		goto out;
+	}
+	len = getline(&line, &sz, f);
+	if (len <= 0 || strlen(line) != (size_t)len || line[len - 1] != '\n' ||
+	    (ncols = irq_header(line, cpus, ncpus, col_of)) < 0) {
+		snprintf(why, wlen, "not in the kernel's format (%s)",
+			 len <= 0 ? "empty" : "no \"CPU0 CPU1 ...\" header line");
+		goto bad;
+	}
 	for (k = 0; k < ncpus; k++)
-		col_of[k] = -1;
-	for (s = strtok(line, " \t\n"); s; s = strtok(NULL, " \t\n"), ncols++)
-		for (k = 0; k < ncpus; k++)
-			if (!strncmp(s, "CPU", 3) && strtol(s + 3, NULL, 10) == cpus[k])
-				col_of[k] = ncols;
-	while (getline(&line, &sz, f) > 0) {
+		if (col_of[k] < 0) {
+			snprintf(why, wlen, "no column for CPU %d in /proc/interrupts", cpus[k]);
+			goto bad;
+		}
+	while ((len = getline(&line, &sz, f)) > 0) {
 		struct irq_row *row;
 		uint64_t v;
 
+		lineno++;
+		if (line[len - 1] != '\n') {
+			if (cut)
+				break;	/* the bound cut it: see note_cut() */
+			snprintf(why, wlen, "not in the kernel's format (line %d cut short: no end of line)",
+				 lineno);
+			goto bad;
+		}
+		if (strlen(line) != (size_t)len) {
+			snprintf(why, wlen, "not in the kernel's format (line %d holds NUL bytes)",
+				 lineno);
+			goto bad;
+		}
 		s = strchr(line, ':');
-		if (!s)
-			continue;
+		end = line;
+		while (isspace((unsigned char)*end))
+			end++;
+		if (!s || s == end || (size_t)(s - end) != strcspn(end, " \t:")) {
+			snprintf(why, wlen, "not in the kernel's format (line %d is no \"NAME: COUNTS\" line)",
+				 lineno);
+			goto bad;
+		}
 		if (t->nrows == cap) {
 			struct irq_row *nr = realloc(t->rows, (size_t)(cap ? cap * 2 : 64) *
 						     sizeof(*nr));
 
-			if (!nr)
-				break;
+			if (!nr) {
+				snprintf(why, wlen, "%s", strerror(errno));
+				goto bad;
+			}
 			t->rows = nr;
 			cap = cap ? cap * 2 : 64;
 		}
 		row = &t->rows[t->nrows++];
 		memset(row, 0, sizeof(*row));
 		*s++ = '\0';
-		end = line;
-		while (isspace((unsigned char)*end))
-			end++;
 		snprintf(row->name, sizeof(row->name), "%s", end);
-		for (col = 0; col < ncols; col++) {
-			v = strtoull(s, &end, 10);
-			if (end == s)
+		for (col = got = 0; col < ncols; col++, got++) {
+			while (*s == ' ' || *s == '\t')
+				s++;
+			if (!isdigit((unsigned char)*s))
 				break;
+			v = strtoull(s, &end, 10);
 			s = end;
 			for (k = 0; k < ncpus; k++)
 				if (col_of[k] == col)
 					row->n[k] = v;
 		}
+		if (got < ncols && !(irq_global_row(row->name) && got <= 1)) {
+			snprintf(why, wlen, "not in the kernel's format (line %d, \"%s:\": %d of %d CPU counts)",
+				 lineno, row->name, got, ncols);
+			goto bad;
+		}
+		if (got < ncols)	/* counts for no CPU */
+			memset(row->n, 0, sizeof(row->n));
 		while (isspace((unsigned char)*s))
 			s++;
 		snprintf(row->desc, sizeof(row->desc), "%.*s",
 			 (int)strcspn(s, "\n"), s);
 	}
-out:
+	if (!t->nrows) {
+		snprintf(why, wlen, "not in the kernel's format (no interrupt line)");
+		goto bad;
+	}
 	free(line);
 	fclose(f);
 	return 0;
+bad:
+	free(line);
+	fclose(f);
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = 0;
+	errno = EINVAL;
+	return -1;
 }
 
 static const struct irq_row *irq_find(const struct irq_table *t, const char *name)
@@ -783,7 +1052,7 @@ static const char *irq_device(const struct irq_row *row)
 
 static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 {
-	char alt[160];
+	char alt[160], why[200];
 	struct check_item *it = add(r, "isolated_irqs", "interrupts on isolated CPUs");
 	struct irq_table a, b;
 	int cpus[ISO_MAX], n = 0, cpu, k, i;
@@ -792,29 +1061,43 @@ static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 	bool bad_dev = false;
 
 	if (!c->niso) {
-		found(it, CHECK_NA, "no isolated CPU");
+		no_iso(c, it);
 		return;
 	}
 	for (cpu = cpuset_next(&c->isolated, 0); cpu >= 0 && n < ISO_MAX;
 	     cpu = cpuset_next(&c->isolated, cpu + 1))
 		cpus[n++] = cpu;
-	if (irq_read(c, "/proc/interrupts", cpus, n, &a) < 0) {
-		found(it, CHECK_NA, "/proc/interrupts cannot be read");
+	if (irq_read(c, "/proc/interrupts", cpus, n, &a, why, sizeof(why)) < 0) {
+		found(it, CHECK_NA, "/proc/interrupts cannot be read: %s", why);
 		return;
 	}
 	b.nrows = 0;
 	b.rows = NULL;
 	if (r->interval_ns > 0) {
+		const char *second = c->self ? "/proc/interrupts" : "/proc/interrupts.later";
+		int got;
+
 		if (c->self) {
 			log_note("sampling /proc/interrupts for %.1f s (-T)",
 				 (double)r->interval_ns / 1e9);
 			t0 = clock_now_ns(CLOCK_MONOTONIC);
 			while (clock_now_ns(CLOCK_MONOTONIC) - t0 < r->interval_ns)
 				sleep_ns(r->interval_ns - (clock_now_ns(CLOCK_MONOTONIC) - t0));
-			irq_read(c, "/proc/interrupts", cpus, n, &b);
+			got = irq_read(c, second, cpus, n, &b, why, sizeof(why));
 			elapsed = clock_now_ns(CLOCK_MONOTONIC) - t0;
-		} else if (irq_read(c, "/proc/interrupts.later", cpus, n, &b) < 0) {
-			irq_read(c, "/proc/interrupts", cpus, n, &b);
+		} else {
+			got = irq_read(c, second, cpus, n, &b, why, sizeof(why));
+			if (got < 0 && errno == ENOENT)	/* no interrupt came */
+				got = irq_read(c, "/proc/interrupts", cpus, n, &b,
+					       why, sizeof(why));
+		}
+		if (got < 0) {
+			/* no second reading: no rate, and no conclusion */
+			found(it, CHECK_NA, "%s cannot be read%s: %s", second,
+			      c->self ? " the second time (-T after the first)" : "",
+			      why);
+			free(a.rows);
+			return;
 		}
 	}
 	for (k = 0; k < n; k++) {
@@ -878,6 +1161,9 @@ static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 		appendf(it->found, sizeof(it->found), " over %.1f s", (double)elapsed / 1e9);
 	else
 		appendf(it->found, sizeof(it->found), " (one reading: no rate)");
+	note_cut(c, it, "/proc/interrupts");
+	if (r->interval_ns > 0 && !c->self)
+		note_cut(c, it, "/proc/interrupts.later");
 	it->verdict = worst;
 	if (bad_dev)
 		fix(it, "device interrupts reach an isolated CPU: set their affinity to CPU %s "
@@ -897,10 +1183,14 @@ static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 static void check_smt(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "smt", "SMT siblings of isolated CPUs");
-	char p[128], list[64], buf[32];
+	char p[128], list[64], buf[32], why[300] = "", w[300];
 	struct cpuset sib, busy;
 	int cpu;
 
+	if (!c->niso && c->iso_why[0]) {
+		no_iso(c, it);
+		return;
+	}
 	if (!c->niso) {
 		if (sys_read_file(c->root, "/sys/devices/system/cpu/smt/active", buf,
 				  sizeof(buf)) > 0)
@@ -913,7 +1203,12 @@ static void check_smt(struct ctx *c, struct check_report *r)
 	for (cpu = cpuset_next(&c->isolated, 0); cpu >= 0;
 	     cpu = cpuset_next(&c->isolated, cpu + 1)) {
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
-		if (!read_cpulist(c, p, &sib) || cpuset_count(&sib) < 2)
+		if (!read_cpulist_why(c, p, &sib, w, sizeof(w))) {
+			if (w[0] && !why[0])
+				snprintf(why, sizeof(why), "%s", w);
+			continue;
+		}
+		if (cpuset_count(&sib) < 2)
 			continue;
 		set_andnot(&busy, &sib, &c->isolated);
 		if (!cpuset_count(&busy))
@@ -923,7 +1218,10 @@ static void check_smt(struct ctx *c, struct check_report *r)
 			it->found[0] ? "; " : "", cpu, list);
 		it->verdict = CHECK_WARN;
 	}
-	if (it->verdict == CHECK_OK)
+	also(it, why);
+	if (it->verdict == CHECK_OK && why[0])
+		found(it, CHECK_NA, "%s", why);	/* the siblings unknown */
+	else if (it->verdict == CHECK_OK)
 		found(it, CHECK_OK, "no isolated CPU shares its core with a CPU that is not isolated");
 	else
 		fix(it, "what runs on the sibling shares the core's pipeline and caches: isolate the "
@@ -938,20 +1236,20 @@ static int cmp_int(const void *a, const void *b)
 static void check_irq_affinity(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "irq_affinity", "interrupt affinity");
-	char p[PATH_MAX], list[1024], err[96];
-	int *hit = NULL, nhit = 0, total = 0, i;
+	char p[PATH_MAX], list[1024], err[96], why[400] = "", w[400];
+	int *hit = NULL, nhit = 0, total = 0, bad = 0, i;
 	struct cpuset s;
 	struct dirent *e;
 	DIR *dir;
 
 	if (!c->niso) {
-		found(it, CHECK_NA, "no isolated CPU");
+		no_iso(c, it);
 		return;
 	}
 	sys_path(p, sizeof(p), c->root, "/proc/irq");
 	dir = opendir(p);
 	if (!dir) {
-		found(it, CHECK_NA, "/proc/irq cannot be read");
+		found(it, CHECK_NA, "/proc/irq cannot be read: %s", strerror(errno));
 		return;
 	}
 	while ((e = readdir(dir))) {
@@ -960,8 +1258,12 @@ static void check_irq_affinity(struct ctx *c, struct check_report *r)
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
 		snprintf(f, sizeof(f), "/proc/irq/%s/smp_affinity_list", e->d_name);
-		if (sys_read_file(c->root, f, list, sizeof(list)) <= 0 ||
-		    cpulist_parse(list, &s, err, sizeof(err)))
+		if (read_why(c, f, list, sizeof(list), w, sizeof(w)) < 0) {
+			if (w[0] && !bad++)
+				snprintf(why, sizeof(why), "%s", w);
+			continue;
+		}
+		if (cpulist_parse(list, &s, err, sizeof(err)))
 			continue;
 		total++;
 		if (!set_meets(&s, &c->isolated))
@@ -976,9 +1278,16 @@ static void check_irq_affinity(struct ctx *c, struct check_report *r)
 		hit[nhit++] = (int)strtol(e->d_name, NULL, 10);
 	}
 	closedir(dir);
+	if (bad > 1)
+		appendf(why, sizeof(why), " (and %d more IRQs)", bad - 1);
 	if (!nhit) {
-		found(it, CHECK_OK, "none of the %d IRQs may go to isolated CPU %s", total,
-		      c->iso_list);
+		if (!total && why[0])
+			found(it, CHECK_NA, "%s", why);
+		else
+			found(it, CHECK_OK, "none of the %d IRQs may go to isolated CPU %s", total,
+			      c->iso_list);
+		if (total)
+			also(it, why);
 		free(hit);
 		return;
 	}
@@ -989,6 +1298,7 @@ static void check_irq_affinity(struct ctx *c, struct check_report *r)
 		appendf(it->found, sizeof(it->found), " %d", hit[i]);
 	if (nhit > 24)
 		appendf(it->found, sizeof(it->found), " ...");
+	also(it, why);
 	fix(it, "for i in /proc/irq/*/smp_affinity_list; do echo %s > $i; done "
 	    "(kernel-managed ones refuse: boot with isolcpus=managed_irq,...), boot with irqaffinity=%s; "
 	    "irqbalance: IRQBALANCE_BANNED_CPULIST=%s", c->hk_list, c->hk_list, c->iso_list);
@@ -1048,7 +1358,14 @@ static void check_clock(struct ctx *c, struct check_report *r)
 	else if (strstr(avail, "arch_sys_counter"))
 		snprintf(better, sizeof(better), "arch_sys_counter");
 	if (!c->d.clocksource[0]) {
-		found(it, CHECK_NA, "no current_clocksource in sysfs");
+		char cs[32], why[300];
+
+		read_why(c, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			 cs, sizeof(cs), why, sizeof(why));
+		if (why[0])
+			found(it, CHECK_NA, "%s", why);
+		else
+			found(it, CHECK_NA, "no current_clocksource in sysfs");
 	} else if (is_slow) {
 		found(it, CHECK_BAD, "%s (available: %s): every clock read goes to a slow device, "
 		      "a microsecond or more", c->d.clocksource, avail[0] ? avail : "n/a");
@@ -1092,19 +1409,24 @@ static void check_thp(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "thp", "transparent huge pages");
 	char buf[128], defrag[128] = "", mode[32], dmode[32] = "";
+	char why[300], dwhy[300];
 	char *o, *e;
 
-	if (sys_read_file(c->root, "/sys/kernel/mm/transparent_hugepage/enabled", buf,
-			  sizeof(buf)) <= 0) {
-		found(it, CHECK_NA, "no transparent huge pages");
+	if (read_why(c, "/sys/kernel/mm/transparent_hugepage/enabled", buf,
+		     sizeof(buf), why, sizeof(why)) <= 0) {
+		if (why[0])
+			found(it, CHECK_NA, "%s", why);
+		else
+			found(it, CHECK_NA, "no transparent huge pages");
 		return;
 	}
 	o = strchr(buf, '[');
 	e = o ? strchr(o, ']') : NULL;
 	snprintf(mode, sizeof(mode), "%.*s", o && e ? (int)(e - o - 1) : (int)strlen(buf),
 		 o && e ? o + 1 : buf);
-	if (sys_read_file(c->root, "/sys/kernel/mm/transparent_hugepage/defrag", defrag,
-			  sizeof(defrag)) > 0 && (o = strchr(defrag, '[')) && (e = strchr(o, ']')))
+	if (read_why(c, "/sys/kernel/mm/transparent_hugepage/defrag", defrag,
+		     sizeof(defrag), dwhy, sizeof(dwhy)) > 0 &&
+	    (o = strchr(defrag, '[')) && (e = strchr(o, ']')))
 		snprintf(dmode, sizeof(dmode), "%.*s", (int)(e - o - 1), o + 1);
 	if (!strcmp(mode, "always")) {
 		found(it, CHECK_WARN, "always (defrag %s): page faults may compact memory, "
@@ -1114,6 +1436,7 @@ static void check_thp(struct ctx *c, struct check_report *r)
 	} else {
 		found(it, CHECK_OK, "%s (defrag %s)", mode, dmode[0] ? dmode : "n/a");
 	}
+	also(it, dwhy);
 }
 
 static void check_swap(struct ctx *c, struct check_report *r)
@@ -1123,8 +1446,9 @@ static void check_swap(struct ctx *c, struct check_report *r)
 	long long kb = 0, v;
 	int n = 0;
 
-	if (sys_read_file(c->root, "/proc/swaps", buf, sizeof(buf)) < 0) {
-		found(it, CHECK_NA, "/proc/swaps cannot be read");
+	if (read_why(c, "/proc/swaps", buf, sizeof(buf), name, sizeof(name)) < 0) {
+		found(it, CHECK_NA, "%s", name[0] ? name :
+		      "/proc/swaps cannot be read: not there");
 		return;
 	}
 	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -1202,9 +1526,11 @@ static void check_debug(struct ctx *c, struct check_report *r)
 	free(text);
 	if (!set) {
 		found(it, CHECK_OK, "none of the %zu debug options checked is set (%s)", n, from);
+		also(it, why);	/* /proc/config.gz there but of no use */
 		return;
 	}
 	appendf(it->found, sizeof(it->found), " (%s)", from);
+	also(it, why);
 	fix(it, "a kernel built without them: lock debugging (LOCKDEP, PROVE_LOCKING) keeps "
 	    "interrupts off for hundreds of us, the sanitizers (KASAN, KCSAN) slow every "
 	    "access, the others add checks to every lock and preemption point");
@@ -1214,14 +1540,17 @@ static void check_tracers(struct ctx *c, struct check_report *r)
 {
 	static const char *const want[] = { "timerlat", "osnoise", "hwlat" };
 	struct check_item *it = add(r, "tracers", "latency tracers");
-	char buf[1024], miss[64] = "", have[64] = "";
+	char buf[1024], miss[64] = "", have[64] = "", why[300], why2[300];
 	size_t i;
 
-	if (sys_read_file(c->root, "/sys/kernel/tracing/available_tracers", buf,
-			  sizeof(buf)) < 0 &&
-	    sys_read_file(c->root, "/sys/kernel/debug/tracing/available_tracers", buf,
-			  sizeof(buf)) < 0) {
-		found(it, CHECK_NA, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+	if (read_why(c, "/sys/kernel/tracing/available_tracers", buf,
+		     sizeof(buf), why, sizeof(why)) < 0 &&
+	    read_why(c, "/sys/kernel/debug/tracing/available_tracers", buf,
+		     sizeof(buf), why2, sizeof(why2)) < 0) {
+		if (why[0] || why2[0])
+			found(it, CHECK_NA, "%s", why[0] ? why : why2);
+		else
+			found(it, CHECK_NA, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 		return;
 	}
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {

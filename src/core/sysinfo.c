@@ -44,19 +44,126 @@ int sys_open_path(const char *path, bool device)
 	return fd;
 }
 
-FILE *sys_fopen(const char *root, const char *path)
+const char *sys_file_kind(mode_t m)
+{
+	return S_ISREG(m) ? "a regular file" :
+	       S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : "not a plain file";
+}
+
+const char *sys_read_why(const char *root, const char *path, int e,
+			 char *buf, size_t len)
 {
 	char p[PATH_MAX];
-	FILE *f;
-	int fd;
+	struct stat st;
 
+	sys_path(p, sizeof(p), root, path);
+	if (stat(p, &st) < 0)
+		snprintf(buf, len, "%s", strerror(errno));
+	else if (!S_ISREG(st.st_mode) && e == EINVAL)
+		snprintf(buf, len, "not a regular file (%s)",
+			 sys_file_kind(st.st_mode));
+	else if (e == EFBIG)
+		sys_too_large(buf, len, false);
+	else
+		snprintf(buf, len, "%s%s", strerror(e),
+			 (e == EACCES || e == EPERM) && geteuid() ?
+			 " (not root)" : "");
+	return buf;
+}
+
+char *sys_read_fd(int fd, size_t max, size_t *n, bool *more)
+{
+	size_t len = 0, size = 0;
+	char *buf = NULL, *nb;
+	ssize_t k;
+	int e;
+
+	*more = false;
+	/* up to one byte more than the bound (whether there is more), in a
+	 * buffer that grows with what is read: an allocation of the whole
+	 * bound would be faulted in and locked under mlockall(MCL_FUTURE) */
+	for (;;) {
+		if (len + 1 >= size) {	/* below max + 1: see the break */
+			size = size ? 2 * size : 16384;
+			if (size > max + 2)
+				size = max + 2;		/* max + 1 and the NUL */
+			nb = realloc(buf, size);
+			if (!nb)
+				goto fail;
+			buf = nb;
+		}
+		k = read(fd, buf + len, size - 1 - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			goto fail;
+		if (!k)
+			break;
+		len += (size_t)k;
+		if (len > max)
+			break;
+	}
+	if (len > max) {
+		len = max;
+		*more = true;
+	}
+	buf[len] = '\0';
+	*n = len;
+	return buf;
+fail:
+	e = errno;
+	free(buf);
+	errno = e;
+	return NULL;
+}
+
+char *sys_too_large(char *buf, size_t len, bool read_part)
+{
+	if (read_part)
+		snprintf(buf, len, "larger than %u bytes, read the first %u",
+			 SYS_READ_MAX, SYS_READ_MAX);
+	else
+		snprintf(buf, len, "larger than %u bytes, not read",
+			 SYS_READ_MAX);
+	return buf;
+}
+
+FILE *sys_fopen(const char *root, const char *path, bool *cut)
+{
+	char p[PATH_MAX], *buf;
+	size_t n = 0;
+	bool more;
+	FILE *f = NULL;
+	int fd, e;
+
+	if (cut)
+		*cut = false;
 	sys_path(p, sizeof(p), root, path);
 	fd = sys_open_path(p, false);
 	if (fd < 0)
 		return NULL;
-	f = fdopen(fd, "r");
-	if (!f)
-		close(fd);
+	buf = sys_read_fd(fd, SYS_READ_MAX, &n, &more);
+	if (!buf)
+		goto out;
+	if (cut)
+		*cut = more;
+	/* a stream of its own buffer (freed by fclose()) over what was read;
+	 * one byte more for the NUL that a flush writes after what was
+	 * written (it took the place of the file's last byte) */
+	f = fmemopen(NULL, n + 1, "w+");
+	if (f && n && fwrite(buf, 1, n, f) != n) {
+		fclose(f);
+		f = NULL;
+	}
+	if (f)
+		rewind(f);
+out:
+	e = errno;
+	free(buf);
+	close(fd);
+	errno = e;
 	return f;
 }
 
@@ -209,7 +316,7 @@ static void read_cpuinfo(struct sysdesc *d, const char *root)
 	int nproc = 0;
 	FILE *f;
 
-	f = sys_fopen(root, "/proc/cpuinfo");
+	f = sys_fopen(root, "/proc/cpuinfo", NULL);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -473,14 +580,23 @@ static void preempt_mode_at_boot(struct sysdesc *d, const char *root)
 	};
 	char mode[32], from[64], why[256], *text, *p;
 	size_t i;
+	int found;
 
-	if (kmsg_find(root, "Dynamic Preempt: ", mode, sizeof(mode)) > 0 &&
-	    mode[0]) {
+	found = kmsg_find(root, "Dynamic Preempt: ", mode, sizeof(mode), why,
+			  sizeof(why));
+	if (found > 0 && mode[0]) {
 		snprintf(d->preempt_mode, sizeof(d->preempt_mode), "%s", mode);
 		snprintf(d->preempt_mode_source, sizeof(d->preempt_mode_source),
 			 "boot log");
 		return;
 	}
+	if (found < 0)
+		snprintf(d->preempt_log_why, sizeof(d->preempt_log_why),
+			 "/dev/kmsg cannot be read: %s", why);
+	else
+		snprintf(d->preempt_log_why, sizeof(d->preempt_log_why),
+			 "/dev/kmsg: no \"Dynamic Preempt:\" message%s",
+			 found ? " with a mode" : "");
 	for (p = d->cmdline; (p = strstr(p, "preempt=")); p++) {
 		if (p != d->cmdline && p[-1] != ' ')
 			continue;

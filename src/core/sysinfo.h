@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct jw;
 
@@ -45,6 +46,10 @@ struct sysdesc {
 	char preempt_mode[16];		/* PREEMPT_DYNAMIC: "full", "voluntary".. */
 	char preempt_mode_source[16];	/* "debugfs" (in force now), "boot log",
 					 * "cmdline", "config" (at boot) */
+	char preempt_log_why[192];	/* not from the boot log: why
+					 * ("/dev/kmsg cannot be read: not
+					 * the kernel log ..."; "" when
+					 * from debugfs or the boot log) */
 	bool realtime;			/* a PREEMPT_RT kernel */
 	char xenomai[64];		/* /proc/xenomai/version */
 	char ipipe[64];			/* /proc/ipipe/version */
@@ -99,9 +104,44 @@ int sys_read_file(const char *root, const char *path, char *buf, size_t len);
  */
 int sys_open_path(const char *path, bool device);
 
-/* sys_open_path() of @path below @root as a stdio stream; NULL (errno
- * set) on error. */
-FILE *sys_fopen(const char *root, const char *path);
+/* What a file of mode @m is, for a reason: "a regular file", "a
+ * directory", "a FIFO", "a socket", "a character device", ... */
+const char *sys_file_kind(mode_t m);
+
+/*
+ * Why @path below @root could not be read, the read having failed with
+ * errno @e: "not a regular file (a directory)" (or a FIFO, a socket, a
+ * device: what sys_open_path() refuses), the reason a stat() of it fails
+ * ("Too many levels of symbolic links", "No such file or directory"),
+ * sys_too_large() for EFBIG (larger than the bound), else strerror(@e),
+ * with " (not root)" when refused to a user. Into @buf; returns @buf.
+ */
+const char *sys_read_why(const char *root, const char *path, int e,
+			 char *buf, size_t len);
+
+/* The most of a file that sys_fopen(), kconfig_read() and kmsg_find()
+ * read. */
+#define SYS_READ_MAX (4u << 20)
+
+/*
+ * Read what @fd gives up to its end, at most @max bytes, into a buffer
+ * that grows with what is read (never @max allocated up front). Returns
+ * it (malloc'd, NUL-terminated, length in *@n), *@more true when @fd had
+ * more than @max bytes (the buffer holds the first @max); NULL (errno
+ * set) when a read fails or memory runs out. The one bounded reader of
+ * the files of the system and of file_read_whole().
+ */
+char *sys_read_fd(int fd, size_t max, size_t *n, bool *more);
+
+/* What is said of a file larger than SYS_READ_MAX: "larger than 4194304
+ * bytes, read the first 4194304" (@read_part) or "..., not read" (a file
+ * that is of no use cut: the kernel configuration). Returns @buf. */
+char *sys_too_large(char *buf, size_t len, bool read_part);
+
+/* sys_open_path() of @path below @root, at most its first SYS_READ_MAX
+ * bytes, as a stdio stream; *@cut (when not NULL) true when the file is
+ * larger and the stream holds only those. NULL (errno set) on error. */
+FILE *sys_fopen(const char *root, const char *path, bool *cut);
 
 /* The path of @path ("/proc/cmdline") below @root, into @out. */
 void sys_path(char *out, size_t len, const char *root, const char *path);

@@ -42,7 +42,10 @@ const struct load_gen *const load_gens[] = {
 #define STOP_GRACE_NS	(2 * NSEC_PER_SEC)
 /* a --load-cmd's group: SIGTERM, then SIGKILL this long after */
 #define CMD_TERM_GRACE_NS	NSEC_PER_SEC
-#define START_WAIT_NS	(10 * NSEC_PER_SEC)
+/* set-up of every load process (a fork, a buffer touched, sockets): 30 s
+ * on a machine loaded already (10 s was seen to be too short in a fresh
+ * root while compilers ran beside it) */
+#define START_WAIT_NS	(30 * NSEC_PER_SEC)
 #define POLL_NS		(5 * NSEC_PER_MSEC)
 #define CHECK_NS	(200 * NSEC_PER_MSEC)	/* load_check() at most */
 
@@ -538,10 +541,14 @@ static bool stop_signal_pending(void)
 static int wait_running(struct load_run *lr, char *err, size_t errlen)
 {
 	int64_t end = clock_now_ns(CLOCK_MONOTONIC) + START_WAIT_NS;
+	char which[160];
+	size_t off;
 	int k, pending;
 
 	do {
 		pending = 0;
+		off = 0;
+		which[0] = '\0';
 		for (k = 0; k < lr->nslots; k++) {
 			struct load_slot *s = &lr->slots[k];
 			int st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
@@ -560,6 +567,12 @@ static int wait_running(struct load_run *lr, char *err, size_t errlen)
 				return -1;
 			}
 			pending++;
+			if (off < sizeof(which))	/* the first ones named */
+				off += (size_t)snprintf(which + off,
+							sizeof(which) - off,
+							"%s%s worker %d",
+							off ? ", " : "", name,
+							s->index);
 		}
 		if (pending && stop_signal_pending()) {
 			lr->start_interrupted = true;
@@ -569,8 +582,9 @@ static int wait_running(struct load_run *lr, char *err, size_t errlen)
 			sleep_ns(POLL_NS);
 	} while (pending && clock_now_ns(CLOCK_MONOTONIC) < end);
 	if (pending) {
-		snprintf(err, errlen, "%d load process(es) not ready after %lld s",
-			 pending, START_WAIT_NS / NSEC_PER_SEC);
+		snprintf(err, errlen, "%d load process(es) still setting up after %lld s (%s%s): is the machine overloaded?",
+			 pending, START_WAIT_NS / NSEC_PER_SEC, which,
+			 off >= sizeof(which) ? "..." : "");
 		return -1;
 	}
 	return 0;

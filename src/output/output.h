@@ -17,6 +17,11 @@ void xeno_title(struct run *r, uint64_t k, const char *head);
 /* The RTD line of the test's output_ops.cols (default: latency's). */
 void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 		   const struct winrec *const *thr);
+/* As xeno_interval(), and an interval a sampler handed over without a
+ * sample or a miss in it (a test that waits for events: none came) is a
+ * line too, "n/a" in its time fields. */
+void xeno_interval_all(struct run *r, uint64_t k, const struct window *agg,
+		       const struct winrec *const *thr);
 
 /* A column of an RTD line: a field of series name @name (r->names[]). */
 enum xeno_field {

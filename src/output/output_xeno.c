@@ -78,7 +78,7 @@ void xeno_banner(struct run *r)
 		return;
 	if (o->period_ns)
 		printf("== Sampling period: %s\n", fmt_time(buf, o->period_ns));
-	printf("== Test mode: %s", cobalt_mode(r->test->mode, mode, sizeof(mode)));
+	printf("== Test mode: %s", cobalt_mode(run_mode(r), mode, sizeof(mode)));
 	if (o->period_ns)
 		printf(" (%s, CLOCK_%s)", wait_backend_desc(o->wait),
 		       o->clock == CLOCK_REALTIME ? "REALTIME" : "MONOTONIC");
@@ -127,11 +127,11 @@ void xeno_title(struct run *r, uint64_t k, const char *head)
 		fmt_hms(t, (int64_t)(k + 1) * r->o->interval_ns);
 		if (r->o->period_ns)
 			printf("RTT|  %s  (%s, %s period, priority %d)\n", t,
-			       r->test->mode, fmt_time(p, r->o->period_ns),
+			       run_mode(r), fmt_time(p, r->o->period_ns),
 			       r->s[0].prio_now);
 		else
 			printf("RTT|  %s  (%s, priority %d)\n", t,
-			       r->test->mode, r->s[0].prio_now);
+			       run_mode(r), r->s[0].prio_now);
 		printf("%s\n", head);
 	}
 	r->lines_printed++;
@@ -203,8 +203,17 @@ static void comp_cols(struct run *r, int64_t k, int sampler, int64_t max,
 	}
 }
 
+static void columns(struct run *r, uint64_t k, const struct window *agg,
+		    const struct xeno_col *cols, int ncols, bool empty_too);
+
 void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 		  const struct xeno_col *cols, int ncols)
+{
+	columns(r, k, agg, cols, ncols, false);
+}
+
+static void columns(struct run *r, uint64_t k, const struct window *agg,
+		    const struct xeno_col *cols, int ncols, bool empty_too)
 {
 	char head[16 * XENO_MAX_COLS] = "RTH", line[16 * XENO_MAX_COLS] = "RTD";
 	char f[32];
@@ -218,7 +227,7 @@ void xeno_columns(struct run *r, uint64_t k, const struct window *agg,
 		any |= agg[cols[i].name].n || agg[cols[i].name].overruns;
 		missed |= cols[i].field == XENO_MISSED;
 	}
-	if (!any)
+	if (!any && !empty_too)
 		return;
 	for (i = 0; i < ncols; i++) {
 		const struct xeno_col *c = &cols[i];
@@ -309,6 +318,19 @@ void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 	(void)thr;
 	cols = rtd_cols(r, &n);
 	xeno_columns(r, k, agg, cols, n);
+}
+
+void xeno_interval_all(struct run *r, uint64_t k, const struct window *agg,
+		       const struct winrec *const *thr)
+{
+	const struct xeno_col *cols;
+	bool handed = false;
+	int i, n;
+
+	for (i = 0; i < r->nsamplers; i++)
+		handed |= thr[i] != NULL;
+	cols = rtd_cols(r, &n);
+	columns(r, k, agg, cols, n, handed);
 }
 
 /* The measured/requested column of RTS lines: as wide as RTH's

@@ -125,7 +125,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	jw_str(w, "version", RTLAT_VERSION);
 	jw_obj_end(w);
 	jw_str(w, "test", r->test->name);
-	jw_str(w, "mode", cobalt_mode(r->test->mode, mode, sizeof(mode)));
+	jw_str(w, "mode", cobalt_mode(run_mode(r), mode, sizeof(mode)));
 	result_cobalt_json(w, r);
 	jw_str(w, "status", status);
 	url_json_argv(w, "command_line", r->argc, r->argv);
@@ -310,7 +310,7 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
 		return -1;
 	fprintf(f, "# rtlat %s %s histogram, raw counts\n", RTLAT_VERSION,
 		r->test->name);
-	fprintf(f, "# test: %s (%s)\n", r->test->name, r->test->mode);
+	fprintf(f, "# test: %s (%s)\n", r->test->name, run_mode(r));
 	if (r->o->period_ns)
 		fprintf(f, "# period: %s us\n", fmt_us3(buf, r->o->period_ns));
 	fprintf(f, "# policy: %s, priority: %d, cpus: %s, wait: %s\n",

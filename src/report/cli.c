@@ -70,7 +70,9 @@ const struct optdesc rep_output_opts[] = {
 };
 
 const struct optdesc rep_common_opts[] = {
-	{ "quiet", 'q', no_argument, NULL, "no notes on stderr", K_QUIET },
+	{ "quiet", 'q', no_argument, NULL,
+	  "no notes on stderr (a write that waits for another writer\n"
+	  "still says so)", K_QUIET },
 	OPT_END,
 };
 

@@ -19,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/engine.h"
 #include "core/label.h"
 #include "core/log.h"
+#include "core/suitecol.h"
 #include "report/report.h"
 
 #define M_MIN CMP_MIN
@@ -33,15 +35,38 @@
 #define RULE_TAIL	0.25	/* lat max, p99.9 */
 #define MIN_INTERVALS	3
 
-/* Metric @m of run @r; false when unknown. *@bound: the value is only a
- * lower bound. */
-static bool metric(const struct rep_run *r, int m, double *v, bool *bound)
+/* The test's table spec, as rtlat report's (cmp_set_spec_of()). */
+static const struct suite_spec *(*cmp_spec_of)(const char *);
+
+void cmp_set_spec_of(const struct suite_spec *(*spec_of)(const char *))
+{
+	cmp_spec_of = spec_of;
+}
+
+/* Figure @fig of the whole run @r as a number; false when it has none. */
+static bool fig_value(const struct rep_run *r, const char *fig, double *v)
+{
+	const char *t = run_figure(r, fig, -1);
+	char *end;
+
+	if (!t || !*t)
+		return false;
+	*v = strtod(t, &end);
+	return !*end && isfinite(*v);
+}
+
+/* Metric @m (@x) of run @r; false when unknown. *@bound: the value is
+ * only a lower bound. */
+static bool metric(const struct rep_run *r, int m, const struct cmp_metric *x,
+		   double *v, bool *bound)
 {
 	const struct rep_series *s = &r->sum;
 
 	*bound = false;
 	if (run_no_samples(r))
 		return false;	/* no data: not even its overrun count */
+	if (x->fig)
+		return fig_value(r, x->fig, v);
 	switch (m) {
 	case M_MIN:
 		*v = (double)s->min;
@@ -73,8 +98,8 @@ static int dbl_cmp(const void *a, const void *b)
  * *@bound: a run's value is only a lower bound (the median is then one
  * too). */
 static bool side_value(struct rep_run *const *v, size_t n, int m,
-		       double *median, double *range, size_t *known,
-		       bool *bound)
+		       const struct cmp_metric *mx, double *median,
+		       double *range, size_t *known, bool *bound)
 {
 	double *x = xmalloc(n * sizeof(*x));
 	size_t k = 0, i;
@@ -83,7 +108,7 @@ static bool side_value(struct rep_run *const *v, size_t n, int m,
 	for (i = 0; i < n; i++) {
 		bool b;
 
-		if (metric(v[i], m, &x[k], &b)) {
+		if (metric(v[i], m, mx, &x[k], &b)) {
 			k++;
 			*bound |= b;
 		}
@@ -197,15 +222,75 @@ static void cmp_title(char *buf, size_t len, const struct rep_run *a,
 		 b->section ? b->section : "", b->section ? "]" : "");
 }
 
-void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
-	      size_t nb, struct cmp_row *out)
+/* The rows of @out: the metrics of the series, or the columns of the
+ * test's table (@sp, table_spec()), named as they are there. */
+static void cmp_rows(struct cmp_row *out, const struct suite_spec *sp,
+		     const char *series)
 {
 	static const char *const names[CMP_METRICS] = {
 		"min", "avg", "max", "p99.9", NULL,
 	};
-	const char *prefix = series_prefix(a[0]->series);
+	static const int of[] = {
+		[SUITE_MIN] = CMP_MIN, [SUITE_AVG] = CMP_AVG,
+		[SUITE_MAX] = CMP_MAX, [SUITE_P999] = CMP_P999,
+		[SUITE_MISSES] = CMP_MISS,
+	};
+	const char *prefix = series_prefix(series);
+	const struct suite_col *c;
+	int m, nfig = 0;
+
+	if (!sp) {
+		for (m = 0; m < CMP_METRICS; m++) {
+			struct cmp_metric *x = &out->m[m];
+
+			if (m == CMP_MISS && !test_counts_misses(out->a->test))
+				continue;	/* nothing to miss: no row */
+			if (m == CMP_MISS)
+				snprintf(x->name, sizeof(x->name), "%s",
+					 miss_name(out->a->miss ? out->a->miss :
+						   out->b->miss));
+			else if (m == CMP_P999)
+				snprintf(x->name, sizeof(x->name), "%s", names[m]);
+			else
+				snprintf(x->name, sizeof(x->name), "%s %s",
+					 prefix, names[m]);
+			x->kind = m == CMP_MISS ? CMP_COUNT : CMP_TIME;
+			out->row[out->nrow++] = m;
+		}
+		return;
+	}
+	for (c = sp->cols; c->stat != SUITE_END; c++) {
+		struct cmp_metric *x;
+
+		if (c->stat == SUITE_TIME)
+			continue;	/* how long, not what was measured */
+		if (suite_col_figure(c)) {
+			if (nfig == CMP_FIGS || !c->name)
+				continue;
+			m = CMP_METRICS + nfig++;
+		} else {
+			m = of[c->stat];
+		}
+		x = &out->m[m];
+		if (x->name[0])
+			continue;	/* a column of it came before */
+		snprintf(x->name, sizeof(x->name), "%s", c->head ? c->head :
+			 miss_name(out->a->miss ? out->a->miss : out->b->miss));
+		x->fig = m >= CMP_METRICS ? c->name : NULL;
+		x->kind = c->stat == SUITE_PERCENT ? CMP_PERCENT :
+			  c->stat == SUITE_CPU ? CMP_WHERE :
+			  c->stat == SUITE_MISSES ? CMP_COUNT :
+			  c->stat != SUITE_FIGURE ? CMP_TIME :
+			  suite_col_time(c) ? CMP_TIME : CMP_COUNT;
+		out->row[out->nrow++] = m;
+	}
+}
+
+void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
+	      size_t nb, struct cmp_row *out)
+{
 	double res;
-	int m;
+	int m, i;
 
 	memset(out, 0, sizeof(*out));
 	out->a = a[0];
@@ -220,30 +305,24 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	out->empty_b = side_empty(b, nb);
 	res = (double)(side_resolution(a, na) > side_resolution(b, nb) ?
 		       side_resolution(a, na) : side_resolution(b, nb));
-	for (m = 0; m < CMP_METRICS; m++) {
-		struct cmp_metric *x = &out->m[m];
+	cmp_rows(out, table_spec(a[0]->test, a[0]->series, cmp_spec_of),
+		 a[0]->series);
+	for (i = 0; i < out->nrow; i++) {
+		struct cmp_metric *x = &out->m[out->row[i]];
 		double ra, rb, sa, sb;
 		size_t ka, kb;
 
-		if (m == M_MISS && !test_counts_misses(a[0]->test))
-			continue;	/* nothing to miss: no such row */
-		if (m == M_MISS)
-			snprintf(x->name, sizeof(x->name), "%s",
-				 miss_name(a[0]->miss ? a[0]->miss : b[0]->miss));
-		else if (m == M_P999)
-			snprintf(x->name, sizeof(x->name), "%s", names[m]);
-		else
-			snprintf(x->name, sizeof(x->name), "%s %s", prefix,
-				 names[m]);
-		x->has_a = side_value(a, na, m, &x->a, &ra, &ka, &x->bound_a);
-		x->has_b = side_value(b, nb, m, &x->b, &rb, &kb, &x->bound_b);
+		m = out->row[i];
+		x->has_a = side_value(a, na, m, x, &x->a, &ra, &ka, &x->bound_a);
+		x->has_b = side_value(b, nb, m, x, &x->b, &rb, &kb, &x->bound_b);
 		x->ka = x->has_a ? ka : 0;
 		x->kb = x->has_b ? kb : 0;
 		x->range_a = x->has_a ? ra : 0;
 		x->range_b = x->has_b ? rb : 0;
 		/* the known side is shown, not compared; so is a lower
-		 * bound */
-		if (!x->has_a || !x->has_b || x->bound_a || x->bound_b)
+		 * bound, and where (a CPU) */
+		if (!x->has_a || !x->has_b || x->bound_a || x->bound_b ||
+		    x->kind == CMP_WHERE)
 			continue;
 		x->known = true;
 		out->nothing = false;
@@ -252,7 +331,8 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 			x->pct = 100.0 * x->delta / fabs(x->a);
 			x->pct_known = true;
 		}
-		if (m == M_MISS) {
+		if (x->kind == CMP_COUNT) {
+			/* counts (overruns, lost, events): Poisson */
 			x->noise = 2 * sqrt(x->a + x->b);
 			x->src = NOISE_RULE;
 			x->beyond = fabs(x->delta) > x->noise;
@@ -261,7 +341,7 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 		if (ka > 1 || kb > 1) {
 			x->noise = fmax(ra, rb);
 			x->src = NOISE_REPEATS;
-		} else if (m != M_P999 && interval_sd(a, na, m, &sa) &&
+		} else if (!x->fig && m != M_P999 && interval_sd(a, na, m, &sa) &&
 			   interval_sd(b, nb, m, &sb)) {
 			x->noise = 2 * fmax(sa, sb);
 			x->src = NOISE_INTERVALS;
@@ -270,14 +350,18 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 				   (m == M_MIN || m == M_AVG ? RULE_SMALL : RULE_TAIL);
 			x->src = NOISE_RULE;
 		}
-		if (x->noise < res)
-			x->noise = res;
+		/* never below the figures' resolution: the sources' for a
+		 * time, the 4 decimals written for a % */
+		if (x->noise < (x->kind == CMP_PERCENT ? 1e-4 : res))
+			x->noise = x->kind == CMP_PERCENT ? 1e-4 : res;
 		x->beyond = fabs(x->delta) > x->noise;
 	}
 }
 
-static const char *src_name(const struct cmp_metric *x, bool miss)
+static const char *src_name(const struct cmp_metric *x)
 {
+	bool miss = x->kind == CMP_COUNT;
+
 	switch (x->src) {
 	case NOISE_REPEATS:
 		return "runs";
@@ -290,44 +374,44 @@ static const char *src_name(const struct cmp_metric *x, bool miss)
 	}
 }
 
-/* Cells of metric @i: a, b, delta, change, noise, source, beyond. */
-/* The value of one side in @cell: a count, a time, a lower bound ">=N"
- * or "n/a". */
-static void side_cell(char *cell, bool has, bool bound, double v, bool count,
-		      int64_t unit)
+/* The value of one side in @cell: a count or a CPU, a %, a time, a
+ * lower bound ">=N" or "n/a". */
+static void side_cell(char *cell, bool has, bool bound, double v,
+		      enum cmp_kind kind, int64_t unit)
 {
 	char d[TB_CELL];
 
-	if (has && count) {
+	if (has && (kind == CMP_COUNT || kind == CMP_WHERE)) {
 		snprintf(cell, TB_CELL, "%.0f", v);
+		return;
+	}
+	if (has && kind == CMP_PERCENT) {
+		snprintf(cell, TB_CELL, "%.4f", v);
 		return;
 	}
 	fmt_fig(d, sizeof(d), has, v, unit);
 	snprintf(cell, TB_CELL, "%s%s", has && bound ? ">=" : "", d);
 }
 
+/* Cells of metric @i: a, b, delta, change, noise, source, beyond. */
 static void cells(const struct cmp_row *c, int i, int64_t unit,
 		  char cell[7][TB_CELL])
 {
 	const struct cmp_metric *x = &c->m[i];
-	bool miss = i == M_MISS;
 	char d[TB_CELL];
 
 	memset(cell, 0, sizeof(char[7][TB_CELL]));
-	if (!x->known) {
-		/* a side that has it shows it; nothing to compare */
-		side_cell(cell[0], x->has_a, x->bound_a, x->a, miss, unit);
-		side_cell(cell[1], x->has_b, x->bound_b, x->b, miss, unit);
-		return;
-	}
-	if (miss) {
-		snprintf(cell[0], TB_CELL, "%.0f", x->a);
-		snprintf(cell[1], TB_CELL, "%.0f", x->b);
+	side_cell(cell[0], x->has_a, x->bound_a, x->a, x->kind, unit);
+	side_cell(cell[1], x->has_b, x->bound_b, x->b, x->kind, unit);
+	if (!x->known)
+		return;	/* a side that has it shows it; nothing to compare */
+	if (x->kind == CMP_COUNT) {
 		snprintf(cell[2], TB_CELL, "%+.0f", x->delta);
 		snprintf(cell[4], TB_CELL, "%.0f", x->noise);
+	} else if (x->kind == CMP_PERCENT) {
+		snprintf(cell[2], TB_CELL, "%+.4f", x->delta);
+		snprintf(cell[4], TB_CELL, "%.4f", x->noise);
 	} else {
-		fmt_fig(cell[0], TB_CELL, true, x->a, unit);
-		fmt_fig(cell[1], TB_CELL, true, x->b, unit);
 		fmt_fig(d, TB_CELL, true, fabs(x->delta), unit);
 		snprintf(cell[2], TB_CELL, "%c%s", x->delta < 0 ? '-' : '+', d);
 		fmt_fig(cell[4], TB_CELL, true, x->noise, unit);
@@ -336,7 +420,7 @@ static void cells(const struct cmp_row *c, int i, int64_t unit,
 		snprintf(cell[3], TB_CELL, "%+.1f %%", x->pct);
 	else
 		snprintf(cell[3], TB_CELL, "n/a");
-	snprintf(cell[5], TB_CELL, "%s", src_name(x, miss));
+	snprintf(cell[5], TB_CELL, "%s", src_name(x));
 	snprintf(cell[6], TB_CELL, "%s", x->beyond ? "yes" : "no");
 }
 
@@ -364,7 +448,7 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 {
 	static const int w[7] = { 12, 12, 12, 9, 12, 10, 13 };
 	char cell[7][TB_CELL], why[128];
-	int i, k;
+	int i, j, k;
 
 	fprintf(f, "%s (%s): A = %s, B = %s%s%s\n", c->title,
 		unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name,
@@ -382,9 +466,8 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 		fputs(cmp_cols[k], f);
 	}
 	fputc('\n', f);
-	for (i = 0; i < CMP_METRICS; i++) {
-		if (!c->m[i].name[0])
-			continue;
+	for (j = 0; j < c->nrow; j++) {
+		i = c->row[j];
 		cells(c, i, unit_ns, cell);
 		fprintf(f, "%-12s", c->m[i].name);
 		for (k = 0; k < 7; k++)
@@ -396,7 +479,7 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 {
 	char cell[7][TB_CELL], why[128];
-	int i, k;
+	int i, j, k;
 
 	fprintf(f, "### %s (values in %s)\n\nA = %s, B = %s%s%s\n", c->title,
 		unit_ns == 1000 ? "us" : "ns", c->a_name, c->b_name,
@@ -411,9 +494,8 @@ void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	for (k = 0; k < 7; k++)
 		fprintf(f, "---:|");
 	fputc('\n', f);
-	for (i = 0; i < CMP_METRICS; i++) {
-		if (!c->m[i].name[0])
-			continue;
+	for (j = 0; j < c->nrow; j++) {
+		i = c->row[j];
 		cells(c, i, unit_ns, cell);
 		fprintf(f, "| %s |", c->m[i].name);
 		for (k = 0; k < 7; k++)
@@ -430,15 +512,17 @@ void cmp_print_csv_header(FILE *f, bool gate)
 
 void cmp_print_csv(FILE *f, const struct cmp_row *c, const struct gate_row *g)
 {
-	int i;
+	int i, k;
 
 	if (c->nothing)
 		return;		/* no row: compare says so on stderr */
-	for (i = 0; i < CMP_METRICS; i++) {
-		const struct cmp_metric *x = &c->m[i];
+	for (k = 0; k < c->nrow; k++) {
+		const struct cmp_metric *x = &c->m[c->row[k]];
+		/* a % with its 4 decimals, a CPU or a count whole */
+		int dec = x->kind == CMP_PERCENT ? 4 :
+			  x->fig && x->kind != CMP_TIME ? 0 : 1;
 
-		if (!x->name[0])
-			continue;
+		i = c->row[k];
 		csv_field(f, c->title);
 		fputc(',', f);
 		csv_field(f, c->a_name);
@@ -446,22 +530,25 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c, const struct gate_row *g)
 		csv_field(f, c->b_name);
 		fprintf(f, ",%s,", x->name);
 		if (x->known) {
-			fprintf(f, "%.1f,%.1f,%.1f,", x->a, x->b, x->delta);
+			fprintf(f, "%.*f,%.*f,%.*f,", dec, x->a, dec, x->b, dec,
+				x->delta);
 			if (x->pct_known)
 				fprintf(f, "%.2f", x->pct);
-			fprintf(f, ",%.1f,%s,%s", x->noise,
-				src_name(x, i == M_MISS), x->beyond ? "yes" : "no");
+			fprintf(f, ",%.*f,%s,%s", dec, x->noise, src_name(x),
+				x->beyond ? "yes" : "no");
 		} else {
 			/* the side that has the metric, if any; a lower
 			 * bound as ">=N" */
 			if (x->has_a)
-				fprintf(f, "%s%.1f", x->bound_a ? ">=" : "", x->a);
+				fprintf(f, "%s%.*f", x->bound_a ? ">=" : "", dec,
+					x->a);
 			fputc(',', f);
 			if (x->has_b)
-				fprintf(f, "%s%.1f", x->bound_b ? ">=" : "", x->b);
+				fprintf(f, "%s%.*f", x->bound_b ? ">=" : "", dec,
+					x->b);
 			fputs(",,,,,", f);
 		}
-		if (g && g->g[i].gated) {
+		if (g && i < CMP_METRICS && g->g[i].gated) {
 			fprintf(f, ",%s,", gate_verdict_name(g->g[i].v));
 			csv_field(f, g->g[i].reason);
 		} else if (g) {
@@ -491,8 +578,48 @@ bool cmp_same_table(const struct rep_run *x, const struct rep_run *y)
 		((!x->load || !y->load) && str_same(x->section, y->section)));
 }
 
+size_t group_uninterrupted(const struct group *g, bool keep,
+			   struct group *out)
+{
+	size_t i;
+
+	*out = *g;
+	out->v = xcalloc(g->n + 1, sizeof(struct rep_run *));
+	out->n = 0;
+	for (i = 0; i < g->n; i++)
+		if (keep || !run_interrupted(g->v[i]))
+			out->v[out->n++] = g->v[i];
+	return g->n - out->n;
+}
+
+const char *cmp_left_out(const struct cmp_row *c, char *buf, size_t len)
+{
+	if (!c->left_a && !c->left_b)
+		return NULL;
+	snprintf(buf, len, "left out, cut short by a signal: %zu interrupted run%s of A, %zu of B (compare --with-interrupted compares them)",
+		 c->left_a, c->left_a == 1 ? "" : "s", c->left_b);
+	return buf;
+}
+
+/* Compare group @a with @b, without the interrupted runs of a side that
+ * has complete ones (unless @keep). */
+static void push_sides(struct cmp_row **rows, size_t *n, const struct group *a,
+		       const struct group *b, bool keep)
+{
+	struct group ua, ub;
+	size_t xa = group_uninterrupted(a, keep, &ua);
+	size_t xb = group_uninterrupted(b, keep, &ub);
+
+	push_row(rows, n, xa < a->n ? ua.v : a->v, xa < a->n ? ua.n : a->n,
+		 xb < b->n ? ub.v : b->v, xb < b->n ? ub.n : b->n);
+	(*rows)[*n - 1].left_a = xa < a->n ? xa : 0;
+	(*rows)[*n - 1].left_b = xb < b->n ? xb : 0;
+	free(ua.v);
+	free(ub.v);
+}
+
 size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
-		 struct cmp_row **out)
+		 bool with_interrupted, struct cmp_row **out)
 {
 	struct group *ga, *gb;
 	size_t na = groups_make(a, &ga), nb = groups_make(b, &gb), i, k, n = 0;
@@ -547,8 +674,7 @@ size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
 			log_note("only in A: %s", t);
 			continue;
 		}
-		push_row(out, &n, ga[i].v, ga[i].n, gb[match[i]].v,
-			 gb[match[i]].n);
+		push_sides(out, &n, &ga[i], &gb[match[i]], with_interrupted);
 	}
 	for (k = 0; k < nb; k++) {
 		if (used[k])

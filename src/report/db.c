@@ -97,6 +97,7 @@ struct sqdb {
 	int64_t busy_since;	/* CLOCK_MONOTONIC ns, the wait's start */
 	bool said;		/* "waiting for another writer" said */
 	bool gave_up;		/* the wait ran out (db_lock_timeout()) */
+	bool ran_out;		/* it did once: no second wait, no second note */
 };
 
 /*
@@ -159,13 +160,19 @@ static int on_busy(void *ctx, int count)
 	int64_t now = clock_now_ns(CLOCK_MONOTONIC), left;
 	char who[32];
 
+	/* one command waits once: after a wait that ran out (a read, say),
+	 * the statements after it give up at once, unsaid again */
+	if (d->ran_out) {
+		d->gave_up = true;
+		return 0;
+	}
 	if (!count) {
 		d->busy_since = now;
 		d->said = d->gave_up = false;
 	}
 	left = db_lock_timeout() - (now - d->busy_since);
 	if (left <= 0) {
-		d->gave_up = true;
+		d->gave_up = d->ran_out = true;
 		return 0;
 	}
 	if (!d->said && now - d->busy_since >= 1000000000LL) {
@@ -261,11 +268,38 @@ static const char schema_v7[] =
 	" run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
 	" set_at TEXT NOT NULL)";
 
+/* Version 8: what a report shows of a run besides its series: the
+ * figures of its test_data (noise's noise_pct, noise_cpu, events,
+ * measured_ns; of the whole run, cpu -1, and of each CPU), in the order
+ * read, and rtlat check's findings of the result file (rep_run.check).
+ * Before rehash() of older versions too, which reads runs as sq_load(). */
+static const char schema_v8_check[] =
+	"ALTER TABLE runs ADD COLUMN system_check TEXT";
+static const char schema_v8_figures[] =
+	"CREATE TABLE IF NOT EXISTS figures ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, cpu INTEGER NOT NULL, name TEXT NOT NULL,"
+	" value TEXT NOT NULL, PRIMARY KEY (run_id, idx)) WITHOUT ROWID";
+
+/* What SQLite's message of the last failure of @d leaves unsaid, or "". */
+static const char *fail_hint(struct sqdb *d)
+{
+	switch (sqlite3_errcode(d->db) & 0xff) {
+	case SQLITE_FULL:
+		return " (no space left on the history's file system: free some, then add again)";
+	case SQLITE_READONLY:
+		return " (the file, its directory or its file system is read-only: a write needs both the file and a journal beside it; reading commands work)";
+	default:
+		return "";
+	}
+}
+
 static int db_fail(struct sqdb *d, const char *what)
 {
 	if (sq_said(d))
 		return -1;
-	log_error("%s: %s: %s", d->path, what, sqlite3_errmsg(d->db));
+	log_error("%s: %s: %s%s", d->path, what, sqlite3_errmsg(d->db),
+		  fail_hint(d));
 	return -1;
 }
 
@@ -275,8 +309,9 @@ static int exec(struct sqdb *d, const char *sql)
 
 	if (sqlite3_exec(d->db, sql, NULL, NULL, &err) != SQLITE_OK) {
 		if (!sq_said(d))
-			log_error("%s: %s", d->path,
-				  err ? err : sqlite3_errmsg(d->db));
+			log_error("%s: %s%s", d->path,
+				  err ? err : sqlite3_errmsg(d->db),
+				  fail_hint(d));
 		sqlite3_free(err);
 		return -1;
 	}
@@ -417,6 +452,64 @@ static int put_series(struct sqdb *d, int64_t id, const struct rep_series *s)
 	return 0;
 }
 
+/* The figures of @r (rep_run.fig) as rows of figures of run @id. */
+static int put_figures(struct sqdb *d, int64_t id, const struct rep_run *r)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	if (!r->nfig)
+		return 0;
+	if (sqlite3_prepare_v2(d->db, "INSERT INTO figures VALUES (?,?,?,?,?)",
+			       -1, &st, NULL))
+		return db_fail(d, "prepare");
+	for (i = 0; i < r->nfig; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, (int64_t)i);
+		sqlite3_bind_int(st, 3, r->fig[i].cpu);
+		bind_text(st, 4, r->fig[i].name);
+		bind_text(st, 5, r->fig[i].value);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_fail(d, "insert figure");
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* A run @id stored before version 8 (no figures, no check), given to db
+ * add again with them: they are filled in (the same file added again
+ * completes a noise run that read back with n/a). */
+static int fill_in(struct sqdb *d, int64_t id, const struct rep_run *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!r->nfig && !r->check)
+		return 0;
+	if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM runs WHERE id = ?1 AND"
+			       " system_check IS NULL AND NOT EXISTS (SELECT 1"
+			       " FROM figures WHERE run_id = ?1)", -1, &st, NULL))
+		return db_fail(d, "prepare");
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? 0 : db_fail(d, "read run");
+	if (put_figures(d, id, r))
+		return -1;
+	if (sqlite3_prepare_v2(d->db, "UPDATE runs SET system_check = ? WHERE id = ?",
+			       -1, &st, NULL))
+		return db_fail(d, "prepare");
+	bind_text(st, 1, r->check);
+	sqlite3_bind_int64(st, 2, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(d, "update run");
+}
+
 /* Row id of a stored run with hash @hash, or 0. */
 static int64_t find_hash(struct sqdb *d, const char *hash)
 {
@@ -439,8 +532,8 @@ int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		"INSERT INTO runs (added_at, file, line, format, tool, label, board,"
 		" system, kernel, arch, test, series, load, start_time, status,"
 		" duration_ns, period_ns, resolution_ns, interval_ns, miss_kind,"
-		" ideal_ns, content_hash, section) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,"
-		" ?,?,?,?,?,?,?,?,?,?,?)";
+		" ideal_ns, content_hash, section, system_check) VALUES (?,?,?,?,?,"
+		" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	char now[32], hash[REP_IDENT_LEN], path[PATH_MAX];
 	sqlite3_stmt *st;
 	bool own;
@@ -462,6 +555,8 @@ int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	*id = find_hash(d, hash);
 	if (*id) {
 		*dup = true;
+		if (fill_in(d, *id, r))
+			goto fail;
 		return exec(d, own ? "COMMIT" : "RELEASE add_run") ? -1 : 0;
 	}
 	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL)) {
@@ -493,6 +588,7 @@ int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	bind_i64(st, 21, r->has_ideal, r->ideal_ns);
 	bind_text(st, 22, hash);
 	bind_text(st, 23, r->section);
+	bind_text(st, 24, r->check);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -505,6 +601,8 @@ int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	for (i = 0; i < r->nthr; i++)
 		if (put_series(d, *id, &r->thr[i]))
 			goto fail;
+	if (put_figures(d, *id, r))
+		goto fail;
 	if (exec(d, own ? "COMMIT" : "RELEASE add_run"))
 		goto fail;
 	return 0;
@@ -669,6 +767,30 @@ static int get_intervals(struct sqdb *d, struct rep_run *r)
 	return 0;
 }
 
+static int get_figures(struct sqdb *d, struct rep_run *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(d->db,
+			       "SELECT cpu, name, value FROM figures WHERE run_id = ?"
+			       " ORDER BY idx", -1, &st, NULL))
+		return db_fail(d, "prepare");
+	sqlite3_bind_int64(st, 1, r->db_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *n = sqlite3_column_text(st, 1);
+		const unsigned char *v = sqlite3_column_text(st, 2);
+
+		if (n && v)
+			run_add_figure(r, (const char *)n,
+				       sqlite3_column_int(st, 0), (const char *)v);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "read figures");
+	return 0;
+}
+
 static struct rep_run *run_from_row(sqlite3_stmt *st)
 {
 	struct rep_run *r = run_new();
@@ -701,6 +823,7 @@ static struct rep_run *run_from_row(sqlite3_stmt *st)
 	r->ideal_ns = sqlite3_column_int64(st, 21);
 	r->section = col_text(st, 22);
 	r->baseline = sqlite3_column_int(st, 23) != 0;
+	r->check = col_text(st, 24);
 	db_run_defaults(r);
 	return r;
 }
@@ -722,7 +845,8 @@ int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out)
 			run_free(r);
 			continue;
 		}
-		if (get_series(d, r) || get_buckets(d, r) || get_intervals(d, r)) {
+		if (get_series(d, r) || get_buckets(d, r) || get_intervals(d, r) ||
+		    get_figures(d, r)) {
 			run_free(r);
 			ret = -1;
 			break;
@@ -972,11 +1096,11 @@ static bool has_column(struct sqdb *d, const char *table, const char *col)
 	return yes;
 }
 
-static int migrate(struct sqdb *d)
+/* The schema version of @d, or -1 when it cannot be read or is newer
+ * than this rtlat knows (said). */
+static int usable_version(struct sqdb *d)
 {
 	int v = sq_version(d);
-	char sql[64];
-	size_t k;
 
 	if (v < 0)
 		return db_fail(d, "cannot read the schema version");
@@ -985,15 +1109,34 @@ static int migrate(struct sqdb *d)
 			  d->path, v, RDB_SCHEMA_VERSION);
 		return -1;
 	}
+	return v;
+}
+
+static int migrate(struct sqdb *d)
+{
+	int v = usable_version(d);
+	char sql[64];
+	size_t k;
+
+	if (v < 0)
+		return -1;
 	if (v == RDB_SCHEMA_VERSION)
 		return 0;
 	if (exec(d, "BEGIN IMMEDIATE"))
 		return -1;
-	/* another process may have migrated meanwhile */
-	v = sq_version(d);
+	/* decided under the write lock: another process may have created
+	 * or migrated the schema since it was read (racing first adds) */
+	v = usable_version(d);
+	if (v < 0)
+		goto fail;
+	if (v == RDB_SCHEMA_VERSION)
+		return exec(d, "COMMIT");	/* nothing migrated: nothing said */
 	if (v == 0 && exec(d, schema_v1))
 		goto fail;
 	if (v < 7 && exec(d, schema_v7))
+		goto fail;
+	if (v < 8 && ((!has_column(d, "runs", "system_check") &&
+		       exec(d, schema_v8_check)) || exec(d, schema_v8_figures)))
 		goto fail;
 	if (v < 2 && exec(d, schema_v2))
 		goto fail;

@@ -188,7 +188,9 @@ void db_say_waiting(const char *name, const char *who)
 {
 	char t[32];
 
-	log_note("%s: waiting for another writer%s%s%s, up to %s (--lock-timeout, RTLAT_DB_LOCK_TIMEOUT)...",
+	/* even with -q: a command that stalls for seconds says why (what
+	 * cannot be learnt otherwise, as stderr is for; log.h) */
+	log_note_always("%s: waiting for another writer%s%s%s, up to %s (--lock-timeout, RTLAT_DB_LOCK_TIMEOUT)...",
 		 name, who ? " (" : "", who ? who : "", who ? ")" : "",
 		 fmt_time(t, db_lock_timeout()));
 }

@@ -51,7 +51,8 @@ int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n);
  * rdb_open()), ns. */
 int64_t db_lock_timeout(void);
 /* After 1 s of waiting: "NAME: waiting for another writer (WHO)..." on
- * stderr, WHO (NULL: not known) as the store found it. */
+ * stderr, even with -q (a wait of seconds says why), WHO (NULL: not
+ * known) as the store found it. */
 void db_say_waiting(const char *name, const char *who);
 /* The wait ran out: the error, and what to do. */
 void db_say_gave_up(const char *name, const char *who);
@@ -60,7 +61,7 @@ void db_say_gave_up(const char *name, const char *who);
 #define DB_RUN_COLS "id, added_at, file, line, format, tool, label, board, system," \
 	" kernel, arch, test, series, load, start_time, status, duration_ns," \
 	" period_ns, resolution_ns, interval_ns, miss_kind, ideal_ns, section," \
-	" EXISTS (SELECT 1 FROM baselines WHERE run_id = runs.id)"
+	" EXISTS (SELECT 1 FROM baselines WHERE run_id = runs.id), system_check"
 
 /* The identity of a run read back from a store (run_identity(); a label
  * that looks derived from the file name is taken as derived). */

@@ -96,6 +96,12 @@ static const struct {
 	{ 7, "CREATE TABLE IF NOT EXISTS baselines ("
 	     " run_id BIGINT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
 	     " set_at TEXT NOT NULL)" },
+	/* a run's test_data figures and rtlat check's findings (db.c) */
+	{ 8, "ALTER TABLE runs ADD COLUMN IF NOT EXISTS system_check TEXT" },
+	{ 8, "CREATE TABLE IF NOT EXISTS figures ("
+	     " run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	     " idx INTEGER NOT NULL, cpu INTEGER NOT NULL, name TEXT NOT NULL,"
+	     " value TEXT NOT NULL, PRIMARY KEY (run_id, idx))" },
 };
 
 static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
@@ -406,7 +412,8 @@ static int pg_migrate(struct pgdb *d, bool create)
 	for (i = 0; i < sizeof(pg_migrations) / sizeof(pg_migrations[0]); i++) {
 		int to = pg_migrations[i].to;
 
-		if (v < to && to <= RDB_SCHEMA_VERSION) {
+		/* every statement of each version after the one found */
+		if (from < to && to <= RDB_SCHEMA_VERSION) {
 			if (x(d, "migrate the schema", pg_migrations[i].sql))
 				goto fail;
 			v = to;
@@ -606,14 +613,100 @@ static int put_series(struct pgdb *d, const char *id, const struct rep_series *s
 	return 0;
 }
 
+/* The figures of @r (rep_run.fig) as rows of figures of run @id, many
+ * rows per statement. */
+static int put_figures(struct pgdb *d, const char *id, const struct rep_run *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nfig;) {
+		size_t n = r->nfig - i > 200 ? 200 : r->nfig - i, o = 0;
+		size_t len = 48 + n * 40;
+		char *sql = xmalloc(len);
+		char **v = xcalloc(n * 5, sizeof(*v));
+		char (*b)[24] = xcalloc(n * 2, sizeof(*b));
+		char **own = xcalloc(n * 2, sizeof(*own));
+		PGresult *res;
+
+		o = (size_t)snprintf(sql, len, "INSERT INTO figures VALUES ");
+		for (j = 0; j < n; j++) {
+			const struct rep_fig *f = &r->fig[i + j];
+			size_t k = j * 5;
+
+			snprintf(b[2 * j], sizeof(b[0]), "%zu", i + j);
+			snprintf(b[2 * j + 1], sizeof(b[0]), "%d", f->cpu);
+			/* as p_text(): a byte of no UTF-8 sequence as U+FFFD */
+			own[2 * j] = utf8_cleaned(f->name);
+			own[2 * j + 1] = utf8_cleaned(f->value);
+			v[k] = (char *)id;
+			v[k + 1] = b[2 * j];
+			v[k + 2] = b[2 * j + 1];
+			v[k + 3] = own[2 * j] ? own[2 * j] : (char *)f->name;
+			v[k + 4] = own[2 * j + 1] ? own[2 * j + 1] : (char *)f->value;
+			o += (size_t)snprintf(sql + o, len - o,
+					      "%s($%zu,$%zu,$%zu,$%zu,$%zu)",
+					      j ? "," : "", k + 1, k + 2, k + 3,
+					      k + 4, k + 5);
+		}
+		res = q(d, "insert figures", sql, (int)(n * 5),
+			(const char *const *)v);
+		for (j = 0; j < n * 2; j++)
+			free(own[j]);
+		free(own);
+		free(b);
+		free(v);
+		free(sql);
+		if (!res)
+			return -1;
+		PQclear(res);
+		i += n;
+	}
+	return 0;
+}
+
+/* A run @id stored before version 8 (no figures, no check), given to db
+ * add again with them: they are filled in (as on SQLite, db.c). */
+static int fill_in(struct pgdb *d, int64_t id, const struct rep_run *r)
+{
+	char idbuf[32];
+	const char *v[2] = { idbuf, NULL };
+	struct params p;
+	PGresult *res;
+	bool empty;
+
+	if (!r->nfig && !r->check)
+		return 0;
+	snprintf(idbuf, sizeof(idbuf), "%" PRId64, id);
+	res = q(d, "read run", "SELECT 1 FROM runs WHERE id = $1 AND"
+		" system_check IS NULL AND NOT EXISTS (SELECT 1 FROM figures"
+		" WHERE run_id = $1)", 1, v);
+	if (!res)
+		return -1;
+	empty = PQntuples(res) > 0;
+	PQclear(res);
+	if (!empty)
+		return 0;
+	if (put_figures(d, idbuf, r))
+		return -1;
+	p_init(&p);
+	p_text(&p, idbuf);
+	p_text(&p, r->check);
+	res = q(d, "update run", "UPDATE runs SET system_check = $2 WHERE id = $1",
+		p.n, (const char *const *)p.v);
+	p_free(&p);
+	PQclear(res);
+	return res ? 0 : -1;
+}
+
 int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 {
 	static const char sql[] =
 		"INSERT INTO runs (added_at, file, line, format, tool, label, board,"
 		" system, kernel, arch, test, series, load, start_time, status,"
 		" duration_ns, period_ns, resolution_ns, interval_ns, miss_kind,"
-		" ideal_ns, content_hash, section) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,"
-		"$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)"
+		" ideal_ns, content_hash, section, system_check) VALUES ($1,$2,$3,"
+		"$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,"
+		"$22,$23,$24)"
 		" ON CONFLICT (content_hash) DO NOTHING RETURNING id";
 	const char *begin = d->batch ? "SAVEPOINT add_run" : "BEGIN";
 	const char *end = d->batch ? "RELEASE add_run" : "COMMIT";
@@ -656,6 +749,7 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	p_i64(&p, r->has_ideal, r->ideal_ns);
 	p_text(&p, hash);
 	p_text(&p, r->section);
+	p_text(&p, r->check);
 	/* of writers adding this run at once, the others wait here for the
 	 * first one's commit, then insert nothing */
 	res = q(d, "insert run", sql, p.n, (const char *const *)p.v);
@@ -673,6 +767,8 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 		*dup = true;
 		*id = PQntuples(res) ? c_i64(res, 0, 0) : 0;
 		PQclear(res);
+		if (*id && fill_in(d, *id, r))
+			goto fail;
 		return x(d, "commit", end) ? -1 : 0;
 	}
 	*id = c_i64(res, 0, 0);
@@ -683,6 +779,8 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	for (i = 0; i < r->nthr; i++)
 		if (put_series(d, idbuf, &r->thr[i]))
 			goto fail;
+	if (put_figures(d, idbuf, r))
+		goto fail;
 	if (x(d, "commit", end))
 		goto fail;
 	return 0;
@@ -842,6 +940,25 @@ static int get_intervals(struct pgdb *d, struct rep_run *r, const char *id)
 	return 0;
 }
 
+static int get_figures(struct pgdb *d, struct rep_run *r, const char *id)
+{
+	const char *v[1] = { id };
+	PGresult *res = q(d, "read figures",
+			  "SELECT cpu, name, value FROM figures WHERE run_id = $1"
+			  " ORDER BY idx", 1, v);
+	int row;
+
+	if (!res)
+		return -1;
+	for (row = 0; row < PQntuples(res); row++)
+		if (!c_null(res, row, 1) && !c_null(res, row, 2))
+			run_add_figure(r, PQgetvalue(res, row, 1),
+				       (int)c_i64(res, row, 0),
+				       PQgetvalue(res, row, 2));
+	PQclear(res);
+	return 0;
+}
+
 static struct rep_run *run_from_row(const PGresult *res, int row)
 {
 	struct rep_run *r = run_new();
@@ -874,6 +991,7 @@ static struct rep_run *run_from_row(const PGresult *res, int row)
 	r->ideal_ns = c_i64(res, row, 21);
 	r->section = c_text(res, row, 22);
 	r->baseline = !c_null(res, row, 23) && !strcmp(PQgetvalue(res, row, 23), "t");
+	r->check = c_text(res, row, 24);
 	db_run_defaults(r);
 	return r;
 }
@@ -902,7 +1020,8 @@ int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
 			continue;
 		}
 		snprintf(id, sizeof(id), "%" PRId64, r->db_id);
-		if (get_series(d, r, id) || get_intervals(d, r, id)) {
+		if (get_series(d, r, id) || get_intervals(d, r, id) ||
+		    get_figures(d, r, id)) {
 			run_free(r);
 			ret = -1;
 			break;

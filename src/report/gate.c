@@ -601,22 +601,6 @@ static bool gated_any(const struct gate_row *r)
 	return false;
 }
 
-/* @g without its interrupted runs (unless @o says to keep them), in
- * @out (its runs array malloc'ed); how many were left out. */
-static size_t uninterrupted(const struct group *g, const struct gate_opts *o,
-			    struct group *out)
-{
-	size_t i;
-
-	*out = *g;
-	out->v = xcalloc(g->n + 1, sizeof(struct rep_run *));
-	out->n = 0;
-	for (i = 0; i < g->n; i++)
-		if (o->with_interrupted || !run_interrupted(g->v[i]))
-			out->v[out->n++] = g->v[i];
-	return g->n - out->n;
-}
-
 /* Say in @r's note how many interrupted runs of each side were left out. */
 static void interrupted_note(struct gate_row *r, size_t xa, size_t xb)
 {
@@ -695,8 +679,8 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 		used[hit] = true;
 		{
 			struct group ua, ub;
-			size_t xa = uninterrupted(&ga[hit], o, &ua);
-			size_t xb = uninterrupted(&gb[k], o, &ub);
+			size_t xa = group_uninterrupted(&ga[hit], o->with_interrupted, &ua);
+			size_t xb = group_uninterrupted(&gb[k], o->with_interrupted, &ub);
 
 			for (i = 0; i < ub.n && !run_no_samples(ub.v[i]); i++)
 				;

@@ -16,6 +16,7 @@
 #endif
 
 #include "core/log.h"
+#include "core/url.h"
 #include "report/import.h"
 #include "report/report.h"
 
@@ -1590,7 +1591,11 @@ int import_paths(char *const *paths, int n, const struct imp_opts *o,
 		int r;
 
 		if (stat(path, &st)) {
-			log_error("%s: %s", path, strerror(errno));
+			char shown[1024];	/* a URL given as a path */
+
+			log_error("%s: %s",
+				  url_hide_password(path, shown, sizeof(shown)),
+				  strerror(errno));
 			ret = -1;
 			continue;
 		}

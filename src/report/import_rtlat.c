@@ -491,6 +491,102 @@ static void drop_misses(struct rep_series *s)
 	}
 }
 
+/* The numbers and strings of @o as figures of @r (CPU @cpu's, or -1). */
+static void figures_of(struct rep_run *r, const cJSON *o, int cpu)
+{
+	const cJSON *e;
+	char *t;
+
+	cJSON_ArrayForEach(e, o) {
+		if (!e->string)
+			continue;
+		if (cJSON_IsString(e)) {
+			run_add_figure(r, e->string, cpu, e->valuestring);
+		} else if (cJSON_IsNumber(e) && (t = cJSON_PrintUnformatted(e))) {
+			run_add_figure(r, e->string, cpu, t);
+			cJSON_free(t);
+		}
+	}
+}
+
+/* test_data's figures (the columns a test's table shows beside its
+ * series: noise's noise %, events, measured time): its top level, the
+ * whole run's, and each item of its "cpus" with a "cpu", that CPU's. */
+static void read_figures(const cJSON *root, struct rep_run *r)
+{
+	const cJSON *td = cJSON_GetObjectItemCaseSensitive(root, "test_data");
+	const cJSON *cpus, *e, *cpu;
+
+	if (!cJSON_IsObject(td))
+		return;
+	figures_of(r, td, -1);
+	cpus = cJSON_GetObjectItemCaseSensitive(td, "cpus");
+	if (!cJSON_IsArray(cpus))
+		return;
+	cJSON_ArrayForEach(e, cpus) {
+		cpu = cJSON_GetObjectItemCaseSensitive(e, "cpu");
+		if (cJSON_IsObject(e) && cJSON_IsNumber(cpu) &&
+		    cpu->valuedouble >= 0 && cpu->valuedouble < 1000000)
+			figures_of(r, e, (int)cpu->valuedouble);
+	}
+}
+
+/* The figures the tables show (noise's "noise %", "on CPU", "events",
+ * "test-time") of test_data's object @o (named @where), checked as the
+ * summary's are: a number, an integer where one is due, in range. */
+static int check_figures(struct imp_ctx *c, const cJSON *o, const char *where)
+{
+	static const char *const counts[] = { "events", "measured_ns",
+					      "noise_ns" };
+	char p[96];
+	double pct;
+	int64_t v;
+	bool has;
+	size_t i;
+
+	if (jr_int(c, o, where, "noise_cpu", 1, 0, 1000000, &v, &has))
+		return -1;
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (jr_int(c, o, where, counts[i], 1, 0, REP_MAX_VALUE, &v, &has))
+			return -1;
+	if (jr_double(c, o, where, "noise_pct", 1, &pct, &has))
+		return -1;
+	if (has && (pct < 0 || pct > 100)) {
+		snprintf(p, sizeof(p), "%s.noise_pct", where);
+		imp_error(c, 0, "'%s' out of range (%g; allowed 0 to 100)", p, pct);
+		return -1;
+	}
+	return 0;
+}
+
+/* check_figures() of a noise result's test_data and of each item of its
+ * "cpus". */
+static int check_test_data(struct imp_ctx *c, const cJSON *root)
+{
+	const cJSON *td = cJSON_GetObjectItemCaseSensitive(root, "test_data");
+	const cJSON *test = cJSON_GetObjectItemCaseSensitive(root, "test");
+	const cJSON *cpus, *e;
+	char w[48];
+	int i = 0;
+
+	/* noise's own figures: another test's test_data has its own words
+	 * (irq's "events" is an object of counts) */
+	if (!cJSON_IsObject(td) || !cJSON_IsString(test) ||
+	    strcmp(test->valuestring, "noise") != 0)
+		return 0;
+	if (check_figures(c, td, "test_data"))
+		return -1;
+	cpus = cJSON_GetObjectItemCaseSensitive(td, "cpus");
+	if (!cJSON_IsArray(cpus))
+		return 0;
+	cJSON_ArrayForEach(e, cpus) {
+		snprintf(w, sizeof(w), "test_data.cpus[%d]", i++);
+		if (cJSON_IsObject(e) && check_figures(c, e, w))
+			return -1;
+	}
+	return 0;
+}
+
 static int parse(struct imp_ctx *c, const cJSON *root)
 {
 	const cJSON *sum, *thr, *e, *cfg;
@@ -552,6 +648,8 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 					 REP_MAX_VALUE, &ideal, &has_ideal)))
 			return -1;
 	}
+	if (check_test_data(c, root))
+		return -1;
 	load = read_load(root);
 	cJSON_ArrayForEach(e, sum) {
 		struct rep_run *r = imp_new_run(c, &imp_rtlat, 0);
@@ -580,6 +678,7 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 		}
 		r->has_ideal = has_ideal && !strcmp(name, "deviation");
 		r->ideal_ns = r->has_ideal ? ideal : 0;
+		read_figures(root, r);
 		cJSON_ArrayForEach(t, thr) {
 			const cJSON *ser, *so;
 			struct rep_series *s;

@@ -171,7 +171,32 @@ void run_free(struct rep_run *r)
 	for (i = 0; i < r->nthr; i++)
 		series_free(&r->thr[i]);
 	free(r->thr);
+	free(r->fig);
 	free(r);
+}
+
+const char *run_figure(const struct rep_run *r, const char *name, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfig; i++)
+		if (r->fig[i].cpu == cpu && !strcmp(r->fig[i].name, name))
+			return r->fig[i].value;
+	return NULL;
+}
+
+void run_add_figure(struct rep_run *r, const char *name, int cpu,
+		    const char *value)
+{
+	struct rep_fig *f;
+
+	if (strlen(name) >= sizeof(f->name) || strlen(value) >= sizeof(f->value))
+		return;
+	r->fig = xrealloc(r->fig, (r->nfig + 1) * sizeof(*r->fig));
+	f = &r->fig[r->nfig++];
+	f->cpu = cpu;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	snprintf(f->value, sizeof(f->value), "%s", value);
 }
 
 size_t runs_checks(const struct rep_runs *rs, const char **chk, size_t max)
@@ -272,6 +297,9 @@ struct rep_run *run_dup(const struct rep_run *r)
 	d->thr = r->nthr ? xmalloc(r->nthr * sizeof(*d->thr)) : NULL;
 	for (i = 0; i < r->nthr; i++)
 		series_copy(&d->thr[i], &r->thr[i]);
+	d->fig = r->nfig ? xmalloc(r->nfig * sizeof(*d->fig)) : NULL;
+	if (r->nfig)
+		memcpy(d->fig, r->fig, r->nfig * sizeof(*d->fig));
 	return d;
 }
 

@@ -94,6 +94,15 @@ struct rep_series {
 	struct rep_interval *iv;
 };
 
+/* A figure of a run besides its series (an rtlat result's test_data:
+ * noise's noise_pct, events, measured_ns), of the whole run or of one
+ * CPU's sampler. */
+struct rep_fig {
+	int cpu;		/* -1: the whole run's */
+	char name[32];
+	char value[40];		/* as written in the source */
+};
+
 struct rep_run {
 	/* where it came from */
 	char *file;		/* path as given */
@@ -138,7 +147,16 @@ struct rep_run {
 	struct rep_series sum;	/* the whole run (all threads) */
 	size_t nthr;
 	struct rep_series *thr;	/* per thread, may be empty */
+	size_t nfig;
+	struct rep_fig *fig;	/* figures of test_data, may be empty */
 };
+
+/* Figure @name of @r (of CPU @cpu's sampler, or -1: the whole run's), as
+ * written; NULL when @r has none. */
+const char *run_figure(const struct rep_run *r, const char *name, int cpu);
+/* Add it (a name or value too long for rep_fig is left out). */
+void run_add_figure(struct rep_run *r, const char *name, int cpu,
+		    const char *value);
 
 /* Are @a and @b the same text, or both NULL? */
 bool str_same(const char *a, const char *b);

@@ -51,7 +51,24 @@ struct out_opts {
 	long html_runs;
 	bool html_longterm;	/* --html: only the long-term view (its
 				 * plots, no table's bars and tails) */
+	/* the table spec of test @test (its rtlat suite table: columns,
+	 * units, what a sample is), or NULL (none known): a table whose
+	 * columns show figures besides its series (noise: noise %, on CPU,
+	 * events, the time measured) takes them from it; NULL: every
+	 * table has the latency columns */
+	const struct suite_spec *(*spec_of)(const char *test);
 };
+
+/*
+ * The columns of test @test's rtlat suite table (@spec_of's, see
+ * out_opts) when they show figures besides the series (SUITE_FIGURE and
+ * the like, a SUITE_TIME of a figure) and every series column is of
+ * @series: the columns of its report table and the metrics of its
+ * comparison (noise: max gap, noise %, on CPU, events, p99.9). NULL: the
+ * latency columns.
+ */
+const struct suite_spec *table_spec(const char *test, const char *series,
+				    const struct suite_spec *(*spec_of)(const char *));
 
 #define TB_COLS 9
 #define TB_CELL 40
@@ -168,10 +185,24 @@ enum noise_source {
 	NOISE_RULE,		/* the fixed rule: no data to estimate it */
 };
 
+/* What a metric of a comparison is. */
+enum cmp_kind {
+	CMP_TIME = 0,		/* a time (ns) */
+	CMP_COUNT,		/* a count: overruns, lost, noise's events */
+	CMP_PERCENT,		/* a % (noise's noise %), 4 decimals */
+	CMP_WHERE,		/* a CPU number (noise's on CPU): shown,
+				 * not compared */
+};
+
 struct cmp_metric {
-	char name[24];		/* "lat min", "dev max", ...; "" when the
-				 * test has no such metric (misses of the
-				 * cruncher): no row */
+	char name[24];		/* "lat min", "dev max", "max gap", "noise
+				 * %", ...; "" when the test has no such
+				 * metric (misses of the cruncher, avg of
+				 * noise): no row */
+	enum cmp_kind kind;
+	/* a figure of the runs' test_data (the column of the test's table
+	 * that shows it: "noise_pct"), or NULL: of the series */
+	const char *fig;
 	bool known;		/* known on both sides: compared */
 	bool has_a, has_b;	/* known on side A, on side B */
 	/* a side's value is only a lower bound (a p99.9 beyond a run's
@@ -187,8 +218,12 @@ struct cmp_metric {
 	double range_a, range_b;	/* max - min of it over those runs */
 };
 
-/* The metrics of a comparison, in the order of struct cmp_row.m. */
+/* The metrics of a comparison, in the order of struct cmp_row.m: of the
+ * series (CMP_METRICS; the gate's), then the figures of a test's table
+ * (CMP_FIGS at most, from CMP_METRICS on). */
 enum { CMP_MIN, CMP_AVG, CMP_MAX, CMP_P999, CMP_MISS, CMP_METRICS };
+#define CMP_FIGS 4
+#define CMP_ALL (CMP_METRICS + CMP_FIGS)
 
 struct cmp_row {
 	const struct rep_run *a, *b;	/* representative runs */
@@ -200,8 +235,20 @@ struct cmp_row {
 	bool empty_a, empty_b;		/* no run of the side has a sample:
 					 * nothing of it is compared */
 	char a_name[128], b_name[128];
-	struct cmp_metric m[CMP_METRICS];
+	struct cmp_metric m[CMP_ALL];
+	/* the rows, in order: indices into m (the series' metrics, or the
+	 * columns of the test's table: table_spec()) */
+	int row[CMP_ALL];
+	int nrow;
+	/* interrupted runs left out of each side (cmp_sides()) */
+	size_t left_a, left_b;
 };
+
+/* The table spec of a test (its rtlat suite table), as out_opts.spec_of:
+ * a test whose report table has its own columns (table_spec(): noise's
+ * max gap, noise %, on CPU, events, p99.9) is compared on them, in their
+ * words. NULL (the default): every table on the latency metrics. */
+void cmp_set_spec_of(const struct suite_spec *(*spec_of)(const char *));
 
 /* Compare the summary of side A against side B (each one or more runs of
  * the same table). */
@@ -215,13 +262,23 @@ bool cmp_same_kind(const struct rep_run *x, const struct rep_run *y);
 bool cmp_same_table(const struct rep_run *x, const struct rep_run *y);
 
 /* Compare each table of @a with the same table (test, series, load,
- * section) of @b; a table whose load is not recorded on one side matches
+ * section) of @b, without the interrupted runs of a side that has
+ * complete ones too (unless @with_interrupted: their smaller max would
+ * widen the noise; a side of interrupted runs only is compared as is); a table whose load is not recorded on one side matches
  * the other's; a test kind (and series) whose tables share no load on the
  * two sides is compared across loads (the title names both). Tables found
  * on one side only are noted. Returns the number of rows in *@out (free
  * it). */
 size_t cmp_sides(const struct rep_runs *a, const struct rep_runs *b,
-		 struct cmp_row **out);
+		 bool with_interrupted, struct cmp_row **out);
+/* @g without its runs cut short by a signal (status interrupted; all of
+ * its runs when @keep), in @out (its runs array malloc'ed: free it); the
+ * number left out. */
+size_t group_uninterrupted(const struct group *g, bool keep,
+			   struct group *out);
+/* "left out, cut short by a signal: ..." when cmp_sides() left runs of
+ * @c out, in @buf; else NULL. */
+const char *cmp_left_out(const struct cmp_row *c, char *buf, size_t len);
 /* Within each table of @rs: its first run against each later one. */
 size_t cmp_within(const struct rep_runs *rs, struct cmp_row **out);
 
@@ -330,7 +387,7 @@ void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 7
+#define RDB_SCHEMA_VERSION 8
 
 struct rdb;
 

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/engine.h"
 #include "core/label.h"
+#include "core/suitecol.h"
 #include "core/timeutil.h"
 #include "report/report.h"
 
@@ -165,7 +167,8 @@ void fmt_pct(char *buf, size_t len, const struct rep_series *s, int i,
 }
 
 /* Table columns. */
-enum { C_LOAD, C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL, C_NOTE };
+enum { C_LOAD, C_MIN, C_AVG, C_MAX, C_MISS, C_P999, C_TIME, C_IDEAL, C_NOTE,
+       C_FIG };
 
 static void row_cells(const struct rep_run *r, const struct rep_series *s,
 		      const struct out_opts *o, char cell[C_NOTE + 1][TB_CELL])
@@ -274,9 +277,69 @@ static void add_col(struct rtable *t, const char *prefix, const char *name,
 	t->ncol++;
 }
 
+const struct suite_spec *table_spec(const char *test, const char *series,
+				    const struct suite_spec *(*spec_of)(const char *))
+{
+	const struct suite_spec *sp = spec_of && test ? spec_of(test) : NULL;
+	const struct suite_col *c;
+
+	if (!sp || !suite_spec_figures(sp))
+		return NULL;
+	for (c = sp->cols; c->stat != SUITE_END; c++)
+		if (!suite_col_figure(c) && c->stat != SUITE_TIME && c->name &&
+		    !str_same(c->name, series))
+			return NULL;
+	return sp;
+}
+
+/* A figure cell of @r's row for series @s: SUITE_FIGURE @c or its
+ * SUITE_TIME; a thread's row (a CPU's) shows its CPU's figure, blank when
+ * it has none. */
+static void fig_cell(const struct rep_run *r, const struct rep_series *s,
+		     const struct suite_col *c, char *cell)
+{
+	const char *v = c && c->name ? run_figure(r, c->name, s->id < 0 ? -1 :
+						  s->cpu) : NULL;
+
+	if (!c)
+		snprintf(cell, TB_CELL, "%s", "n/a");	/* no such column */
+	else if (s->id >= 0 && (!v || s->cpu < 0))
+		snprintf(cell, TB_CELL, "%s", "");
+	else if (c->stat == SUITE_TIME)
+		suite_time_text(v, s->id < 0 ? r->duration_ns : -1, cell,
+				TB_CELL);
+	else
+		suite_col_text(c, v, cell, TB_CELL);
+}
+
+/* The columns of @sp into @t (after the load's): @kind and @col as
+ * table_build() keeps them. */
+static void spec_columns(struct rtable *t, const struct suite_spec *sp,
+			 const char *miss, int *kind,
+			 const struct suite_col **col)
+{
+	static const int of[] = {
+		[SUITE_MIN] = C_MIN, [SUITE_AVG] = C_AVG, [SUITE_MAX] = C_MAX,
+		[SUITE_MISSES] = C_MISS, [SUITE_P999] = C_P999,
+		[SUITE_TIME] = C_TIME, [SUITE_FIGURE] = C_FIG,
+		[SUITE_PERCENT] = C_FIG, [SUITE_CPU] = C_FIG,
+	};
+	const struct suite_col *c;
+
+	for (c = sp->cols; c->stat != SUITE_END && t->ncol < TB_COLS - 1; c++) {
+		col[t->ncol] = c;
+		kind[t->ncol] = c->stat == SUITE_TIME && c->name ? C_FIG :
+				of[c->stat];
+		add_col(t, NULL, c->head ? c->head : miss,
+			c->stat != SUITE_MISSES);
+	}
+}
+
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t)
 {
+	const struct suite_spec *sp = table_spec(g->test, g->series, o->spec_of);
+	const struct suite_col *col[TB_COLS] = { NULL };
 	const char *prefix = series_prefix(g->series);
 	enum rep_miss miss = MISS_NONE;
 	bool mixed = false, ideal = false, stats = false, note = false;
@@ -305,9 +368,30 @@ void table_build(const struct group *g, const struct out_opts *o,
 		kind[t->ncol] = C_LOAD;
 		add_col(t, NULL, "load", false);
 	}
+	/* the test's own columns (noise: max gap, noise %, on CPU, events,
+	 * p99.9, the time measured) */
+	if (sp) {
+		char line[384];
+
+		spec_columns(t, sp, miss_name(mixed ? MISS_NONE : miss), kind,
+			     col);
+		/* what its samples are, and its units when they are the
+		 * table's (they are stated in us) */
+		snprintf(line, sizeof(line), "%s%s%s%s%s",
+			 sp->sample_name ? g->series : "",
+			 sp->sample_name ? ": " : "",
+			 sp->sample_name ? sp->sample_name : "",
+			 sp->sample_name && sp->units && o->unit_ns == 1000 ?
+			 "; " : "",
+			 sp->units && o->unit_ns == 1000 ? sp->units : "");
+		if (line[0])
+			legend_add(t, line);
+	}
 	/* a table of cruncher ideal times only: no empty latency columns;
 	 * no miss column for a test that has nothing to miss */
-	if (stats) {
+	if (sp) {
+		/* its columns are the spec's */
+	} else if (stats) {
 		kind[t->ncol] = C_MIN;
 		add_col(t, prefix, "min", true);
 		kind[t->ncol] = C_AVG;
@@ -321,9 +405,11 @@ void table_build(const struct group *g, const struct out_opts *o,
 		kind[t->ncol] = C_P999;
 		add_col(t, NULL, rtlat_percentiles[PCT_P999].name, true);
 	}
-	kind[t->ncol] = C_TIME;
-	add_col(t, NULL, "test-time", true);
-	if (ideal) {
+	if (!sp) {
+		kind[t->ncol] = C_TIME;
+		add_col(t, NULL, "test-time", true);
+	}
+	if (ideal && !sp) {
 		kind[t->ncol] = C_IDEAL;
 		add_col(t, NULL, "ideal", true);
 	}
@@ -349,9 +435,14 @@ void table_build(const struct group *g, const struct out_opts *o,
 					xasprintf("%s thread %d", r->label, s->id),
 					true);
 			row_cells(r, s, o, cell);
-			for (c = 0; c < t->ncol; c++)
-				memcpy(t->cell[t->nrow - 1][c], cell[kind[c]],
-				       TB_CELL);
+			for (c = 0; c < t->ncol; c++) {
+				if (kind[c] == C_FIG)
+					fig_cell(r, s, col[c],
+						 t->cell[t->nrow - 1][c]);
+				else
+					memcpy(t->cell[t->nrow - 1][c],
+					       cell[kind[c]], TB_CELL);
+			}
 			if (stats && s->has_pct[PCT_P999] && s->pct_bound[PCT_P999])
 				bound = true;
 			if (stats && !s->has_pct[PCT_P999] && s->has_samples &&

@@ -25,6 +25,7 @@
 #include "core/parse.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
+#include "tests/lib/summary.h"
 
 #define TOLERANCE_PPM	50000		/* calibration: +-5 % */
 
@@ -411,7 +412,7 @@ static const struct optdesc *const cruncher_opts[] = {
 const struct test_desc cruncher_test = {
 	.name = "cruncher",
 	.mode = "calibrated floating-point computation",
-	.summary = "execution-time jitter of a calibrated FP computation (Xenomai cruncher)",
+	.summary = TEST_SUMMARY_cruncher,
 	.about = cruncher_about,
 	.period_ns = 0,
 	.prio = 99,

@@ -359,12 +359,29 @@ static void add_note(char *note, size_t len, const char *s)
 	snprintf(note + n, len - n, "%s%s", n ? "; " : "", s);
 }
 
+/* The CPUs cyclic_layout() places threads on. */
+static const struct cpuset *cyclic_layout_set(const struct cyclic_opts *c,
+					      const struct cpuset *usable)
+{
+	return !c->smp && c->affinity_set ? &c->aff : usable;
+}
+
+int cyclic_layout_count(const struct cyclic_opts *c,
+			const struct cpuset *usable)
+{
+	int ncpus = cpuset_count(cyclic_layout_set(c, usable));
+
+	if (ncpus == 0)
+		return 0;
+	return !c->smp && c->threads ? c->threads : ncpus;
+}
+
 int cyclic_layout(const struct cyclic_opts *c, const struct cpuset *usable,
 		  struct cyclic_thread *t, int max, char *err, size_t errlen,
 		  char *note, size_t notelen)
 {
-	const struct cpuset *set = usable;
-	int n = c->threads, ncpus, policy, prio, i, cpu;
+	const struct cpuset *set = cyclic_layout_set(c, usable);
+	int n = cyclic_layout_count(c, usable), policy, prio, i, cpu;
 	char msg[96];
 
 	note[0] = '\0';
@@ -373,17 +390,11 @@ int cyclic_layout(const struct cyclic_opts *c, const struct cpuset *usable,
 			add_note(note, notelen, "-t ignored due to smp mode");
 		if (c->affinity_set)
 			add_note(note, notelen, "-a ignored due to smp mode");
-		n = 0;
-	} else if (c->affinity_set) {
-		set = &c->aff;
 	}
-	ncpus = cpuset_count(set);
-	if (ncpus == 0) {
+	if (n == 0) {
 		snprintf(err, errlen, "no CPU to run on");
 		return -1;
 	}
-	if (n == 0)
-		n = ncpus;
 	if (n > max) {
 		snprintf(err, errlen, "%d threads: at most %d", n, max);
 		return -1;
@@ -471,7 +482,7 @@ static int cyclic_setup(struct run *r)
 	struct cyclic_thread *t;
 	struct cpuset usable;
 	char err[1024], note[512];
-	int n, i;
+	int n, i, max;
 
 	if (c->json_file &&
 	    result_check_writable(c->json_file, err, sizeof(err)) < 0) {
@@ -491,14 +502,20 @@ static int cyclic_setup(struct run *r)
 		log_error("%s", err);
 		return -1;
 	}
-	t = calloc(CYCLIC_MAX_THREADS, sizeof(*t));
+	/* engine_run() filled o->cpus with the usable CPUs (not given) */
+	usable = r->o->cpus;
+	/* as many as are laid out (not CYCLIC_MAX_THREADS: freed, the
+	 * space stays in the heap mlockall() locks; none is the error
+	 * cyclic_layout() says) */
+	max = cyclic_layout_count(c, &usable);
+	if (max > CYCLIC_MAX_THREADS)
+		max = CYCLIC_MAX_THREADS;
+	t = calloc((size_t)max + 1, sizeof(*t));
 	if (!t) {
 		log_error("out of memory");
 		return -1;
 	}
-	/* engine_run() filled o->cpus with the usable CPUs (not given) */
-	usable = r->o->cpus;
-	n = cyclic_layout(c, &usable, t, CYCLIC_MAX_THREADS, err, sizeof(err),
+	n = cyclic_layout(c, &usable, t, max, err, sizeof(err),
 			  note, sizeof(note));
 	if (n <= 0) {
 		log_error("%s", n < 0 ? err : "no measuring thread");

@@ -69,6 +69,10 @@ void cyclic_opts_init(struct cyclic_opts *c, int argc, char **argv);
 /* opt_parse() handler for cyclic_opt_table (@ctx: struct cyclic_opts). */
 int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg);
 
+/* How many threads cyclic_layout() lays out on @usable (0: no CPU). */
+int cyclic_layout_count(const struct cyclic_opts *c,
+			const struct cpuset *usable);
+
 /*
  * Lay out the threads of @c on @usable (the CPUs rtlat may use): CPU,
  * policy, priority and period of each, cyclictest's rules (see

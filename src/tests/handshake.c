@@ -26,6 +26,7 @@
 #include "core/parse.h"
 #include "core/rtsetup.h"
 #include "core/timeutil.h"
+#include "tests/lib/summary.h"
 
 enum {
 	OPT_PERIOD = 600,
@@ -396,7 +397,7 @@ static const struct optdesc *const handshake_opts[] = {
 const struct test_desc handshake_test = {
 	.name = "handshake",
 	.mode = "two tasks ping-pong",
-	.summary = "ping-pong latency of two tasks over an IPC mechanism (ptsematest, pmqtest)",
+	.summary = TEST_SUMMARY_handshake,
 	.about = handshake_about,
 	.period_ns = 0,
 	.prio = 99,

@@ -38,6 +38,7 @@
 #include "output/output.h"
 #include "tests/irq.h"
 #include "tests/lib/ipc_test.h"
+#include "tests/lib/summary.h"
 
 enum {
 	OPT_SOURCE = 800,
@@ -64,7 +65,8 @@ enum { S_LATENCY, S_TASK, S_KERNEL };
 /* t0 and deadline of the last stimuli, by number: the sender's own record
  * (a net answer's copy of them is never trusted, only its number) */
 #define IRQ_T0_RING 4096
-/* serial: a byte not arrived this long after it was sent is lost */
+/* serial: a byte not arrived this long after it was sent is lost; net: an
+ * answer overtaken by that of a stimulus sent this long after it */
 #define IRQ_LOST_NS (250 * NSEC_PER_MSEC)
 
 /*
@@ -182,6 +184,10 @@ struct irq_test {
 	struct irq_peer peers[IRQ_PEERS];	/* --respond */
 	int npeers;
 	bool tracked;
+	/* --irq-prio: the thread's priority changed during the run */
+	bool prio_changed;
+	int prio_now, policy_now;
+	uint64_t iv_next;		/* --respond: next interval to open */
 };
 
 static const char irq_miss[] = "lost";
@@ -248,7 +254,7 @@ static void irq_init(void *priv, struct engine_opts *o, int argc,
 	t->irq = -1;
 	t->irq_prio = -1;
 	t->intr.irq = -1;
-	t->intr.guard_fd = -1;
+	guard_init(&t->intr.guard);
 	t->offset_bound_max = -1;
 	irq_net_init(&t->net);
 	irq_gpio_init(&t->gpio, &irq_gpio_kernel);
@@ -686,12 +692,8 @@ static int64_t event_at(const struct run *r, int64_t t0, int64_t deadline)
  * missing before it as lost. net:HOST: @task_ns is the responder's t2 - t1.
  * serial: latency is the only series (t1 is --trace's).
  */
-static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
-		  int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
-		  int64_t task_ns, int64_t *t_last)
+static void track_start(struct irq_test *t)
 {
-	uint64_t lost;
-
 	if (!t->tracked) {
 		/* the first one's number once published, as before 0 */
 		irq_track_init(&t->tr, atomic_load_explicit(&t->first_known,
@@ -699,8 +701,14 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 				       t->first_seq : 0);
 		t->tracked = true;
 	}
-	if (irq_track_event(&t->tr, seq, &lost) != IRQ_EV_SERVED)
-		return;
+}
+
+/* Event @seq served (irq_track said so), the @lost before it missing:
+ * its series accounted (serve()). */
+static void account(struct sampler *s, struct irq_test *t, uint64_t lost,
+		    int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
+		    int64_t task_ns, int64_t *t_last)
+{
 	miss_all(s, lost, *t_last);
 	deadline = event_at(s->run, t0, deadline);
 	*t_last = deadline;
@@ -744,6 +752,21 @@ static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
 	}
 }
 
+static void serve(struct sampler *s, struct irq_test *t, uint64_t seq,
+		  int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
+		  int64_t task_ns, int64_t *t_last)
+{
+	uint64_t lost;
+	enum irq_ev ev;
+
+	track_start(t);
+	ev = irq_track_event(&t->tr, seq, &lost);
+	if (ev == IRQ_EV_SERVED)
+		account(s, t, lost, t0, t1, t2, deadline, task_ns, t_last);
+	else if (ev == IRQ_EV_STRAY)
+		t->stray++;	/* too old to tell */
+}
+
 /* t0 and the deadline of stimulus @seq, or INT64_MIN when it is no longer
  * (or not yet, or never) in the ring */
 static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
@@ -764,6 +787,8 @@ static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
 		*t0 = *deadline = INT64_MIN;
 }
 
+static void expire(struct sampler *s, struct irq_test *t, int64_t limit,
+		   int64_t *t_last);
 static int receiver_end(struct sampler *s, struct irq_test *t,
 			int64_t t_last);
 static int receiver_fail(struct sampler *s, struct irq_test *t,
@@ -782,7 +807,7 @@ static int irq_receiver(struct sampler *s)
 	struct irq_test *t = r->priv;
 	struct irq_pkt p;
 	int64_t t0, t1, t2, deadline, t_last = r->t_measure, done_at = 0;
-	int64_t bound;
+	int64_t bound, limit;
 	int e;
 
 	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
@@ -795,13 +820,13 @@ static int irq_receiver(struct sampler *s)
 		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &bound, NULL, NULL);
 		if (bound > t->offset_bound_max)
 			t->offset_bound_max = bound;
-		if (e == -EAGAIN || e == -EINTR) {
+		if (e == -EAGAIN || e == -EINTR || e == -ECONNREFUSED) {
+			/* ECONNREFUSED: net:HOST, nobody answers (yet) */
+			expire(s, t, INT64_MIN, &t_last);
 			if (receiver_done(t, t2, &done_at))
 				break;
 			continue;
 		}
-		if (e == -ECONNREFUSED)
-			continue;	/* net:HOST: nobody answers (yet) */
 		if (e) {
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "receiver: receive from %s failed: %s",
@@ -821,12 +846,36 @@ static int irq_receiver(struct sampler *s)
 		 * or corrupted); a number of nothing outstanding is stray,
 		 * one already served or lost duplicate or late */
 		stim_lookup(t, p.seq, &t0, &deadline);
-		if (t0 != INT64_MIN && t0 <= t2)
-			serve(s, t, p.seq, t0, t1, t2, deadline,
-			      t->mode == MODE_HOST ? p.task_ns : INT64_MIN,
-			      &t_last);
-		else if (!t->tracked || !irq_track_old(&t->tr, p.seq))
+		track_start(t);
+		/* genuine: a stimulus sent, its stamps the ones it carried
+		 * (a number alone is easily forged); served when it is an
+		 * event outstanding, those before it still outstanding (an
+		 * answer may overtake another: they are not lost by it) */
+		/* an event whose record is gone first: the one named may
+		 * be IRQ_T0_RING ahead of it */
+		expire(s, t, INT64_MIN, &t_last);
+		limit = INT64_MIN;
+		switch (irq_track_exact(&t->tr, p.seq, t0 != INT64_MIN &&
+					t0 <= t2 && p.t0 == t0 &&
+					p.deadline == deadline)) {
+		case IRQ_EV_SERVED:
+			account(s, t, 0, t0, t1, t2, deadline,
+				t->mode == MODE_HOST ? p.task_ns : INT64_MIN,
+				&t_last);
+			limit = t0 - IRQ_LOST_NS;
+			break;
+		case IRQ_EV_STRAY:
 			t->stray++;
+			break;
+		default:
+			break;		/* duplicate, late, warm-up */
+		}
+		/* an event overtaken by the answer of one sent IRQ_LOST_NS
+		 * after it is lost (answers come in order but for a few:
+		 * a stall of the receiver or the responder only delays them
+		 * all, and each is served with its latency); the rest at
+		 * the end */
+		expire(s, t, limit, &t_last);
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
@@ -883,9 +932,10 @@ static int irq_receiver_gpio(struct sampler *s)
 	return receiver_end(s, t, t_last);
 }
 
-/* serial: the events sent IRQ_LOST_NS or longer before @now and not
- * arrived are lost now (a byte that comes after that is late) */
-static void expire(struct sampler *s, struct irq_test *t, int64_t now,
+/* serial, net: the events outstanding sent at or before @limit (t0) are
+ * lost now (a byte or an answer that comes after that is late), and
+ * those whose record is gone (INT64_MIN: only those) */
+static void expire(struct sampler *s, struct irq_test *t, int64_t limit,
 		   int64_t *t_last)
 {
 	int64_t t0, deadline;
@@ -897,8 +947,18 @@ static void expire(struct sampler *s, struct irq_test *t, int64_t now,
 	}
 	while (t->tracked) {
 		stim_lookup(t, t->tr.next, &t0, &deadline);
-		if (t0 == INT64_MIN || now - t0 < IRQ_LOST_NS)
+		if (t0 == INT64_MIN) {
+			/* not sent yet, or its record overwritten by a later
+			 * stimulus (a short period): then its answer can no
+			 * longer be told genuine, it is lost now */
+			t->last_seq_seen = shared64_load(&t->last_seq,
+							 t->last_seq_seen);
+			if (t->last_seq_seen < t->tr.next + IRQ_T0_RING)
+				return;
+			t0 = deadline = *t_last;
+		} else if (t0 > limit) {
 			return;
+		}
 		deadline = event_at(s->run, t0, deadline);
 		if (deadline < *t_last)
 			deadline = *t_last;
@@ -943,7 +1003,7 @@ static int irq_receiver_serial(struct sampler *s)
 				serve(s, t, seq, t0, INT64_MIN, t2, deadline,
 				      INT64_MIN, &t_last);
 		}
-		expire(s, t, t2, &t_last);
+		expire(s, t, t2 - IRQ_LOST_NS, &t_last);
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
@@ -1026,11 +1086,33 @@ static enum irq_ev peer_event(struct irq_test *t, struct irq_peer *pe,
 	ev = irq_track_event(tr, seq, lost);
 	if (ev == IRQ_EV_SERVED)
 		pe->last = t2;
+	else if (ev == IRQ_EV_STRAY)
+		t->stray++;	/* too old to tell */
 	t->tr.served += tr->served - served;
 	t->tr.lost += *lost;
 	t->tr.duplicate += tr->duplicate - dup;
 	t->tr.late += tr->late - late;
 	return ev;
+}
+
+/* --respond: the intervals up to the one of @t (inside the measurement)
+ * opened, also those no stimulus came in: one RTD line per interval, as
+ * every test, from the first (before the sender starts) to the last
+ * (after it stopped) */
+static void responder_tick(struct sampler *s, int64_t t)
+{
+	const struct run *r = s->run;
+	struct irq_test *it = r->priv;
+	uint64_t idx;
+
+	if (t < r->t_measure)
+		return;
+	if (t >= r->t_end)
+		t = r->t_end - 1;
+	idx = (uint64_t)(t - r->t_measure) / (uint64_t)r->o->interval_ns;
+	for (; it->iv_next <= idx; it->iv_next++)
+		if (!s->cur_open || s->cur.index < it->iv_next)
+			sampler_roll(s, it->iv_next);
 }
 
 static int irq_responder(struct sampler *s)
@@ -1040,7 +1122,7 @@ static int irq_responder(struct sampler *s)
 	struct sockaddr_storage from;
 	struct irq_peer *pe;
 	struct irq_pkt p;
-	int64_t t1, t2, bound, t_last = r->t_measure;
+	int64_t t1, t2, bound;
 	uint64_t lost;
 	size_t fl;
 	int e;
@@ -1056,6 +1138,7 @@ static int irq_responder(struct sampler *s)
 		e = irq_net_recv(t->net.rx, &p, &t1, &t2, &bound, &from, &fl);
 		if (bound > t->offset_bound_max)
 			t->offset_bound_max = bound;
+		responder_tick(s, t2);
 		if (t2 >= r->t_end)
 			break;
 		if (e == -EAGAIN || e == -EINTR)
@@ -1087,13 +1170,16 @@ static int irq_responder(struct sampler *s)
 			t->stamp_refused++;
 		else if (t1 == INT64_MIN)
 			t->no_stamp++;
-		sampler_overrun(s, 0, lost, t_last);
-		t_last = t2;
+		/* the events missing before it: lost when the gap shows
+		 * (the interval of the previous one may be closed) */
+		sampler_overrun(s, 0, lost, t2);
 		if (p.task_ns != INT64_MIN)
 			sampler_add(s, 0, p.task_ns, t2);
 		else
 			sampler_overrun(s, 0, 1, t2);
 	}
+	/* stopped (SIGINT) or at the end: the intervals up to now */
+	responder_tick(s, clock_now_ns(CLOCK_MONOTONIC));
 	return 0;
 }
 
@@ -1206,10 +1292,14 @@ static void intr_figures(struct test_figs *f, const struct irq_test *t)
 	} else {
 		fig_null(f, "interrupt.thread");
 	}
-	if (t->irq_prio > 0)
+	if (t->irq_prio > 0) {
 		fig_num(f, "interrupt.priority_set", "%d", t->irq_prio);
-	else
+		fig_bool(f, "interrupt.priority_changed_during_run",
+			 t->prio_changed);
+	} else {
 		fig_null(f, "interrupt.priority_set");
+		fig_null(f, "interrupt.priority_changed_during_run");
+	}
 	if (t->irq_cpu[0])
 		fig_str(f, "interrupt.affinity_set", t->irq_cpu);
 	else
@@ -1244,9 +1334,15 @@ static void irq_figures(struct run *r, struct test_figs *f)
 		fig_str(f, "serial.rx", t->ser.rx);
 		fig_bool(f, "serial.loop", t->ser.loop);
 		fig_bool(f, "serial.pty", t->ser.pty);
-		fig_num(f, "serial.baud", "%d", t->ser.baud);
-		fig_num(f, "serial.character_ns", "%lld",
-			(long long)irq_serial_char_ns(t->ser.baud));
+		if (t->ser.pty) {
+			/* no line, no baud rate: not the default's */
+			fig_null(f, "serial.baud");
+			fig_null(f, "serial.character_ns");
+		} else {
+			fig_num(f, "serial.baud", "%d", t->ser.baud);
+			fig_num(f, "serial.character_ns", "%lld",
+				(long long)irq_serial_char_ns(t->ser.baud));
+		}
 		fig_num(f, "serial.stray_bytes", "%llu",
 			(unsigned long long)t->ser.stray);
 	}
@@ -1324,10 +1420,10 @@ static const struct test_line irq_lines[] = {
 	  "[!interrupt.effective_affinity=: (effective {interrupt.effective_affinity}[?interrupt.effective_affinity_pending:: the move is pending, done when the interrupt next arrives])]"
 	  "[!interrupt.note=:; {interrupt.note}]]" },
 	{ LINE_SUMMARY, NULL,
-	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} foreign packets, {events.stray} stray (of no sender's sequence), {events.send_errors} answers not sent; {events.senders} senders]"
-	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.stray} stray (of no stimulus sent), {events.send_errors} send errors; the sender missed {events.sender_missed_periods} periods]" },
+	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} [?events.foreign_packets=1:foreign packet][!events.foreign_packets=1:foreign packets], {events.stray} stray (of no sender's sequence), {events.send_errors} [?events.send_errors=1:answer not sent][!events.send_errors=1:answers not sent]; {events.senders} [?events.senders=1:sender][!events.senders=1:senders]]"
+	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.stray} stray (of no stimulus sent), {events.send_errors} [?events.send_errors=1:send error][!events.send_errors=1:send errors]; the sender missed {events.sender_missed_periods} [?events.sender_missed_periods=1:period][!events.sender_missed_periods=1:periods]]" },
 	{ LINE_SUMMARY, NULL,
-	  "[?serial.tx:Serial: {serial.stray_bytes} stray bytes (of no stimulus sent)]" },
+	  "[?serial.tx:Serial: {serial.stray_bytes} [?serial.stray_bytes=1:stray byte][!serial.stray_bytes=1:stray bytes] (of no stimulus sent)]" },
 	/* the hint of a run that no responder answered */
 	{ LINE_SUMMARY, NULL,
 	  "[?role=stimulus:[!events.sent=0:[?events.served=0:No answer from {net_host} port {port}: is rtlat irq --respond running there?]]]" },
@@ -1336,13 +1432,28 @@ static const struct test_line irq_lines[] = {
 
 static void irq_summary(struct run *r)
 {
-	const struct irq_test *t = r->priv;
+	struct irq_test *t = r->priv;
 	int i;
 
+	/* --irq-prio: another run (or program) changed the priority while
+	 * this one measured: the priority stated was not in force all along */
+	t->prio_changed = irq_intr_prio_changed(&t->intr, &t->policy_now,
+						&t->prio_now);
+	if (t->prio_changed)
+		engine_warn(r, "--irq-prio %d: the priority of %s (pid %d) was changed during the run (now %s %d; another run's --irq-prio, or another program): this run did not measure at priority %d all along",
+			    t->irq_prio, t->intr.tname, (int)t->intr.thread,
+			    policy_name(t->policy_now), t->prio_now,
+			    t->irq_prio);
 	/* a run that served nothing measured nothing: said, not passed over
 	 * (a wiring mistake is not a quiet run); and a sender that missed
 	 * many periods sent fewer stimuli than asked */
-	if (t->mode != MODE_RESPOND && t->sent && !t->tr.served)
+	if (t->mode != MODE_RESPOND && t->sent == 1 && !t->tr.served)
+		engine_warn(r, "the one event sent was not served: %s",
+			    t->is_serial ? "are TX and RX wired to each other (null-modem cable, or a TX-RX loop)?" :
+			    t->is_gpio ? "is the output line wired to the input line?" :
+			    t->mode == MODE_HOST ? "is rtlat irq --respond running there, on this port?" :
+			    "no answer came back");
+	else if (t->mode != MODE_RESPOND && t->sent && !t->tr.served)
 		engine_warn(r, "none of the %llu events sent was served: %s",
 			    (unsigned long long)t->sent,
 			    t->is_serial ? "are TX and RX wired to each other (null-modem cable, or a TX-RX loop)?" :
@@ -1353,9 +1464,9 @@ static void irq_summary(struct run *r)
 	    t->sender_missed * 100 >= t->sent + t->sender_missed) {
 		uint64_t periods = t->sent + t->sender_missed;
 
-		engine_warn(r, "the sender missed %llu of %llu periods (%.1f %%): fewer stimuli than asked; a longer period or a higher priority helps",
+		engine_warn(r, "the sender missed %llu of %llu period%s (%.1f %%): fewer stimuli than asked; a longer period or a higher priority helps",
 			    (unsigned long long)t->sender_missed,
-			    (unsigned long long)periods,
+			    (unsigned long long)periods, periods == 1 ? "" : "s",
 			    100.0 * (double)t->sender_missed / (double)periods);
 	}
 	/* a threshold cannot pass on nothing measured: an error (exit 1,
@@ -1388,6 +1499,31 @@ static int irq_event_trace(const struct run *r, int *irq, int *sampler,
 	return 0;
 }
 
+/* rtlat suite, before its runs: the source of --irq-source there and
+ * usable, opened and closed as irq_setup() opens it, without measuring */
+static int irq_check_source(void *priv, struct engine_opts *o, char *err,
+			    size_t len)
+{
+	struct irq_test *t = priv;
+
+	if (irq_configure(priv, o)) {
+		snprintf(err, len, "not a source irq can use (said above)");
+		return -1;
+	}
+	if (t->is_serial)
+		return irq_serial_check(&t->ser, err, len);
+	if (t->is_gpio) {
+		if (irq_gpio_open(&t->gpio, err, len))
+			return -1;
+		irq_gpio_close(&t->gpio);
+		return 0;
+	}
+	if (irq_net_open(&t->net, err, len))
+		return -1;
+	irq_net_close(&t->net);
+	return 0;
+}
+
 /* rtlat suite: t2 - t0 and t2 - t1, lost, test-time */
 static const struct suite_col irq_suite_cols[] = {
 	{ "lat min", "latency", SUITE_MIN },
@@ -1403,7 +1539,8 @@ static const struct suite_col irq_suite_cols[] = {
 
 static const struct output_ops irq_output = {
 	.start = xeno_banner,
-	.interval = xeno_interval,
+	.interval = xeno_interval_all,	/* --respond: also the intervals
+					 * no stimulus came in */
 	.columns = irq_columns,
 	.summary = irq_summary,
 };
@@ -1443,7 +1580,7 @@ static const struct optdesc *const irq_opts[] = {
 const struct test_desc irq_test = {
 	.name = "irq",
 	.mode = "device stimulus served by a real-time task",
-	.summary = "interrupt latency, from a device's stimulus to the RT task",
+	.summary = TEST_SUMMARY_irq,
 	.about = irq_about,
 	.period_ns = 1000 * NSEC_PER_USEC,
 	.prio = 90,
@@ -1471,5 +1608,7 @@ const struct test_desc irq_test = {
 		.forward = "source",
 		.forward_help = "run rtlat irq with --source SRC (net, net:HOST,\n"
 				"serial:TX,RX, gpio:CHIP:OUT,IN); without it irq is not run",
+		/* the source opened and closed before the first run */
+		.check_forward = irq_check_source,
 	},
 };

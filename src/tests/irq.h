@@ -29,6 +29,8 @@
 #include <sys/types.h>
 #include <termios.h>
 
+#include "core/guard.h"
+
 /* ---- event matching and accounting ----------------------------------- */
 
 enum irq_ev {
@@ -36,19 +38,34 @@ enum irq_ev {
 	IRQ_EV_DUPLICATE,	/* an event already served */
 	IRQ_EV_LATE,		/* an event already counted lost */
 	IRQ_EV_BEFORE,		/* before the measurement (warm-up) */
+	IRQ_EV_STRAY,		/* irq_track_exact(): not the event outstanding;
+				 * or too old to tell */
 };
 
 /*
  * The events of a measurement are numbered from @first (the first event
- * sent in it) on: each is either served once or lost. @window remembers
- * which of the last 64 sequence numbers were served, to tell a duplicate
- * from a late event.
+ * sent in it) on: each is either served once or lost. @back remembers
+ * which of the last IRQ_TRACK_BACK sequence numbers were served, to tell
+ * a duplicate from a late event as far back as the sender's record of its
+ * stimuli reaches; older than that, one above the last or below the first
+ * counted lost was served (a duplicate), any other is too old to tell
+ * (stray).
  */
+#define IRQ_TRACK_AHEAD 4096	/* irq_track_exact(): events outstanding */
+#define IRQ_TRACK_BACK 4096	/* events behind next whose fate is kept */
+
 struct irq_track {
 	uint64_t first;		/* first sequence number of the measurement */
 	uint64_t next;		/* next expected */
 	uint64_t served, lost, duplicate, late;
-	uint64_t window;	/* bit i: next - 1 - i was served */
+	/* bit s % IRQ_TRACK_BACK, for next - IRQ_TRACK_BACK <= s < next:
+	 * s was served (0: lost, or before first) */
+	uint64_t back[IRQ_TRACK_BACK / 64];
+	uint64_t lost_lo, lost_hi;	/* the first and last lost ... */
+	bool lost_seen;			/* ... when one was */
+	/* irq_track_exact(): bit s % IRQ_TRACK_AHEAD, for next < s <
+	 * next + IRQ_TRACK_AHEAD: s was served before next */
+	uint64_t ahead[IRQ_TRACK_AHEAD / 64];
 };
 
 void irq_track_init(struct irq_track *t, uint64_t first);
@@ -56,12 +73,23 @@ void irq_track_init(struct irq_track *t, uint64_t first);
  * the number of events missing before it (counted lost). */
 enum irq_ev irq_track_event(struct irq_track *t, uint64_t seq,
 			    uint64_t *lost);
+/* An answer naming event @seq, @genuine when it carries that event's own
+ * stamps (the sender's record of it): served when it is an event
+ * outstanding (next <= seq < next + IRQ_TRACK_AHEAD; the caller knows it
+ * was sent), the events before it still outstanding (not lost by it: an
+ * answer may overtake another); a genuine one of an event already
+ * accounted is duplicate or late; any other (not genuine, or beyond)
+ * is stray and changes nothing. Events are lost only by irq_track_end()
+ * (their time out, or the end), which skips those served ahead. */
+enum irq_ev irq_track_exact(struct irq_track *t, uint64_t seq, bool genuine);
 /* An event whose record is gone (or never was): if @seq is one of the
  * measurement's already accounted (first <= seq < next), it is counted
- * duplicate or late and true is returned; false: none of them (stray). */
+ * duplicate or late and true is returned; false: none of them, or too old
+ * to tell (stray). */
 bool irq_track_old(struct irq_track *t, uint64_t seq);
 /* The measurement ended with @last the last event sent (@last < first: none
- * was sent): the events not seen are lost; returns how many. */
+ * was sent), or the events up to @last timed out: the events not seen are
+ * lost; returns how many. */
 uint64_t irq_track_end(struct irq_track *t, uint64_t last);
 
 /* ---- the interrupt and its thread ------------------------------------ */
@@ -81,9 +109,9 @@ struct irq_intr {
 	int old_policy, old_prio;
 	char old_affinity[64];
 	bool recorded;			/* in the interrupt's record (irq_intr.c) */
+	unsigned long prio_seq;		/* its --irq-prio change's number there */
 	pid_t owner;			/* the run that holds it there */
-	pid_t guard;			/* restores if rtlat is killed */
-	int guard_fd;			/* its pipe, -1 */
+	struct guard guard;		/* restores if rtlat is killed */
 };
 
 /*
@@ -104,10 +132,6 @@ int irq_intr_find(const char *root, const char *pattern);
  * "eth0-TxRx-0"), else the first that is not its configuration interrupt
  * ("virtio2-config"), else -1. */
 int irq_intr_find_queue(const char *root, const char *dev);
-/* The header line of @in ("IRQ 24 (ACPI:Ged), thread irq/24-ACPI:Ged fifo
- * 50 CPU 0, affinity 0-1"), or its reason for none. */
-void irq_intr_line(const struct irq_intr *in, char *buf, size_t len);
-
 /* After --irq-cpu: the effective affinity is not (yet) within the new one
  * (the kernel moves some interrupts only when they next arrive). */
 bool irq_intr_move_pending(const struct irq_intr *in);
@@ -120,7 +144,14 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 /* After the changes: fork the guard that puts them back should rtlat be
  * killed (nothing when nothing changed). 0, or -1 with @err. */
 int irq_intr_guard(struct irq_intr *in, char *err, size_t len);
-/* Put back what was changed (idempotent); stops the guard. */
+/* After --irq-prio: was the thread's priority changed since (another
+ * run's --irq-prio, even one put back meanwhile, or another program)? The
+ * thread's policy and priority now into *@policy and *@prio. */
+bool irq_intr_prio_changed(const struct irq_intr *in, int *policy,
+			   int *prio);
+/* Put back what was changed (idempotent); stops the guard. When another
+ * run still holds a change of the interrupt, the setting of the latest
+ * change still held is put back (irq_intr.c). */
 void irq_intr_restore(struct irq_intr *in);
 
 /* ---- the net source --------------------------------------------------- */
@@ -255,8 +286,7 @@ struct irq_serial {
 	int tx_fd, rx_fd;		/* the same fd for a loop */
 	struct termios tx_old, rx_old;	/* the ports' settings before */
 	bool tx_saved, rx_saved;
-	pid_t guard;			/* restores if rtlat is killed */
-	int guard_fd;
+	struct guard guard;		/* restores if rtlat is killed */
 	uint64_t stray;			/* bytes no stimulus sent */
 };
 
@@ -275,10 +305,15 @@ int64_t irq_serial_char_ns(int baud);
 bool irq_serial_is_console(const char *path, const char *consoles);
 
 /* Open both ports raw (8N1, no flow control) at the baud rate, exclusive
- * (TIOCEXCL), their settings saved and the guard started. 0, or -1 with
- * @err naming the port and why (no such port, no UART, busy, permission,
- * not a terminal). */
+ * (TIOCEXCL, and an flock() another rtlat run finds taken), their
+ * settings saved and the guard started. 0, or -1 with @err naming the
+ * port and why (no such port, no UART, busy, another rtlat run's,
+ * permission, not a terminal). */
 int irq_serial_open(struct irq_serial *p, char *err, size_t len);
+/* The checks of irq_serial_open() without changing anything (rtlat
+ * suite, before its runs): neither port a console, both there, terminals,
+ * permitted. 0, or -1 with @err as irq_serial_open() says it. */
+int irq_serial_check(const struct irq_serial *p, char *err, size_t len);
 /* Put the settings back, stop the guard, close (idempotent). */
 void irq_serial_close(struct irq_serial *p);
 /* Write stimulus @seq: its low 8 bits, one byte. 0 or -errno. */
@@ -304,7 +339,9 @@ bool irq_serial_match(unsigned char b, uint64_t *next, int64_t t2,
 				   int64_t *deadline),
 		      void *ctx, uint64_t *seq, int64_t *t0, int64_t *deadline);
 /* The interrupt of port @path (ROOT/sys/class/tty/NAME/irq, else
- * ROOT/proc/tty/driver/serial), or -1; how it was found into @why. */
+ * ROOT/proc/tty/driver/serial), or -1; how it was found, or why there is
+ * none (a pseudo-terminal, /dev/pts/N, has none), into @why, the port
+ * named as under /dev ("ttyS4", "pts/0"). */
 int irq_serial_irq(const char *root, const char *path, char *why,
 		   size_t len);
 

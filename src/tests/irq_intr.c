@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/cpulist.h"
@@ -327,55 +326,38 @@ int irq_intr_describe(const char *root, int irq, struct irq_intr *in,
 	return 0;
 }
 
-void irq_intr_line(const struct irq_intr *in, char *buf, size_t len)
-{
-	size_t o;
-
-	if (in->irq < 0) {
-		snprintf(buf, len, "Interrupt: none: %s", in->why);
-		return;
-	}
-	o = (size_t)snprintf(buf, len, "Interrupt: IRQ %d (%s)", in->irq,
-			     in->name);
-	if (o < len && in->thread)
-		o += (size_t)snprintf(buf + o, len - o,
-				      ", thread %s (pid %d) %s priority %d CPU %d",
-				      in->tname, (int)in->thread,
-				      policy_name(in->policy), in->prio,
-				      in->cpu);
-	else if (o < len)
-		o += (size_t)snprintf(buf + o, len - o,
-				      ", not threaded (handled in hard interrupt context)");
-	if (o < len)
-		o += (size_t)snprintf(buf + o, len - o, ", affinity %s",
-				      in->affinity[0] ? in->affinity : "unknown");
-	if (o < len && in->effective[0])
-		o += (size_t)snprintf(buf + o, len - o,
-				      irq_intr_move_pending(in) ?
-				      " (effective %s: the move is pending, done when the interrupt next arrives)" :
-				      " (effective %s)", in->effective);
-	if (o < len && in->why[0])
-		snprintf(buf + o, len - o, "; %s", in->why);
-}
-
 /*
  * Overlapping runs that change one interrupt: a record per interrupt,
  * IRQ_RECORD_DIR/irq-N, under an flock(), holds what was there before the
- * first of them changed it and the pids of the runs that hold a change.
- * A run adds itself when it changes something and, when it ends (or its
- * guard, when it was killed), takes itself and the dead out: the last one
- * out puts the first one's saved values back and removes the record;
- * the others leave the interrupt as it is (another run still measures
- * with it). A record whose holders are all dead (the guard could not
- * restore) keeps its saved values: the next run restores them at its end.
- * Without the directory (not root), each run restores its own.
+ * first of them changed it, the runs that hold a change (their pids) and
+ * what each of them set, numbered in the order the changes were made
+ * ("changes", the last number given). A run adds itself when it changes
+ * something and, when it ends (or its guard, when it was killed), takes
+ * itself and the dead out: the last one out puts the first one's saved
+ * values back and removes the record; an earlier one puts back the
+ * setting of the latest change still held (the one in force before its
+ * own, when its own was the latest; else it is still in force and stays).
+ * A record whose holders are all dead (the guard could not restore) keeps
+ * its saved values: the next run restores them at its end. Without the
+ * directory (not root), each run restores its own.
  */
 #define IRQ_RECORD_DIR "/run/rtlat"
 #define IRQ_RECORD_MAX 64
 
+/* A run that holds a change, and what it set (seq: the change's number,
+ * 0 none). */
+struct irq_holder {
+	pid_t pid;
+	unsigned long prio_seq, cpu_seq;
+	int policy, prio;
+	char affinity[64];
+};
+
 struct irq_record {
-	pid_t holder[IRQ_RECORD_MAX];
+	struct irq_holder holder[IRQ_RECORD_MAX];
 	int nholders;
+	unsigned long changes;		/* the last change's number */
+	unsigned long last_prio;	/* the last priority change's */
 	bool prio_saved, cpu_saved;
 	pid_t thread;
 	int policy, prio;
@@ -410,8 +392,9 @@ static int record_lock(int irq)
 	}
 }
 
-/* @n decimal numbers of a record line into @v: true when all are there. */
-static bool record_nums(const char *p, long *v, int n)
+/* @n decimal numbers of a record line into @v, *@rest after them: true
+ * when all are there and the line ends or goes on with a blank. */
+static bool record_nums(const char *p, long *v, int n, const char **rest)
 {
 	char *end;
 	int i;
@@ -423,13 +406,42 @@ static bool record_nums(const char *p, long *v, int n)
 			return false;
 		p = end;
 	}
+	if (rest)
+		*rest = p;
+	return *p == '\0' || (rest && *p == ' ');
+}
+
+/* "holder PID[ prio SEQ POLICY PRIO][ affinity SEQ LIST]" into @h */
+static bool record_holder(const char *p, struct irq_holder *h)
+{
+	long v[3];
+
+	memset(h, 0, sizeof(*h));
+	if (!record_nums(p, v, 1, &p) || v[0] <= 0)
+		return false;
+	h->pid = (pid_t)v[0];
+	if (!strncmp(p, " prio ", 6)) {
+		if (!record_nums(p + 6, v, 3, &p) || !v[0])
+			return false;
+		h->prio_seq = (unsigned long)v[0];
+		h->policy = (int)v[1];
+		h->prio = (int)v[2];
+	}
+	if (!strncmp(p, " affinity ", 10)) {
+		if (!record_nums(p + 10, v, 1, &p) || !v[0] || *p != ' ' ||
+		    !p[1] || strchr(p + 1, ' '))
+			return false;
+		h->cpu_seq = (unsigned long)v[0];
+		snprintf(h->affinity, sizeof(h->affinity), "%s", p + 1);
+		p += strlen(p);
+	}
 	return *p == '\0';
 }
 
 /* Read the record of @fd, the dead holders left out. */
 static void record_read(int fd, struct irq_record *rec)
 {
-	char buf[2048], *line, *save = NULL;
+	char buf[8192], *line, *save = NULL;
 	ssize_t n;
 
 	memset(rec, 0, sizeof(*rec));
@@ -437,14 +449,22 @@ static void record_read(int fd, struct irq_record *rec)
 	buf[n > 0 ? n : 0] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		struct irq_holder *h = &rec->holder[rec->nholders];
 		long v[3];
 
-		if (!strncmp(line, "holder ", 7) && record_nums(line + 7, v, 1) &&
-		    v[0] > 0 && rec->nholders < IRQ_RECORD_MAX &&
-		    (kill((pid_t)v[0], 0) == 0 || errno != ESRCH)) {
-			rec->holder[rec->nholders++] = (pid_t)v[0];
+		if (!strncmp(line, "holder ", 7) &&
+		    rec->nholders < IRQ_RECORD_MAX &&
+		    record_holder(line + 7, h) &&
+		    (kill(h->pid, 0) == 0 || errno != ESRCH)) {
+			rec->nholders++;
+		} else if (!strncmp(line, "changes ", 8) &&
+			   record_nums(line + 8, v, 1, NULL)) {
+			rec->changes = (unsigned long)v[0];
+		} else if (!strncmp(line, "last-prio ", 10) &&
+			   record_nums(line + 10, v, 1, NULL)) {
+			rec->last_prio = (unsigned long)v[0];
 		} else if (!strncmp(line, "prio ", 5) &&
-			   record_nums(line + 5, v, 3)) {
+			   record_nums(line + 5, v, 3, NULL)) {
 			rec->prio_saved = true;
 			rec->thread = (pid_t)v[0];
 			rec->policy = (int)v[1];
@@ -459,15 +479,30 @@ static void record_read(int fd, struct irq_record *rec)
 
 static void record_write(int fd, const struct irq_record *rec)
 {
-	char buf[2048];
+	char buf[8192];
 	size_t o = 0;
 	int i;
 
 	o += (size_t)snprintf(buf + o, sizeof(buf) - o,
-			      "# rtlat irq: the interrupt before the runs that hold it changed it\n");
-	for (i = 0; i < rec->nholders && o < sizeof(buf); i++)
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "holder %d\n",
-				      (int)rec->holder[i]);
+			      "# rtlat irq: the interrupt before the runs that hold it changed it\n"
+			      "changes %lu\nlast-prio %lu\n", rec->changes,
+			      rec->last_prio);
+	for (i = 0; i < rec->nholders && o < sizeof(buf); i++) {
+		const struct irq_holder *h = &rec->holder[i];
+
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "holder %d",
+				      (int)h->pid);
+		if (h->prio_seq && o < sizeof(buf))
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+					      " prio %lu %d %d", h->prio_seq,
+					      h->policy, h->prio);
+		if (h->cpu_seq && o < sizeof(buf))
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+					      " affinity %lu %s", h->cpu_seq,
+					      h->affinity);
+		if (o < sizeof(buf))
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "\n");
+	}
 	if (rec->prio_saved && o < sizeof(buf))
 		o += (size_t)snprintf(buf + o, sizeof(buf) - o,
 				      "prio %d %d %d\n", (int)rec->thread,
@@ -488,16 +523,54 @@ static void record_unlock(int fd)
 	close(fd);	/* drops the lock */
 }
 
-/* @pid holds a change of the record */
-static void record_hold(struct irq_record *rec, pid_t pid)
+/* A change of @irq failed: its record, locked by @fd and read into @rec,
+ * unlocked, and removed when nothing is in it (record_lock() created it
+ * for this run, or it holds only dead runs with nothing left to restore),
+ * so that nothing of the run stays behind. */
+static void record_drop(int fd, int irq, const struct irq_record *rec)
 {
+	char path[128];
+
+	if (!rec->nholders && !rec->prio_saved && !rec->cpu_saved) {
+		snprintf(path, sizeof(path), IRQ_RECORD_DIR "/irq-%d", irq);
+		unlink(path);	/* as restore_now(): under the lock */
+	}
+	record_unlock(fd);
+}
+
+/* @pid holds a change of the record: its entry (NULL: no room) */
+static struct irq_holder *record_hold(struct irq_record *rec, pid_t pid)
+{
+	struct irq_holder *h;
 	int i;
 
 	for (i = 0; i < rec->nholders; i++)
-		if (rec->holder[i] == pid)
-			return;
-	if (rec->nholders < IRQ_RECORD_MAX)
-		rec->holder[rec->nholders++] = pid;
+		if (rec->holder[i].pid == pid)
+			return &rec->holder[i];
+	if (rec->nholders == IRQ_RECORD_MAX)
+		return NULL;
+	h = &rec->holder[rec->nholders++];
+	memset(h, 0, sizeof(*h));
+	h->pid = pid;
+	return h;
+}
+
+/* The holder of the latest priority (@cpu: affinity) change, or NULL. */
+static const struct irq_holder *record_in_force(const struct irq_record *rec,
+						bool cpu)
+{
+	const struct irq_holder *best = NULL;
+	unsigned long seq, bseq = 0;
+	int i;
+
+	for (i = 0; i < rec->nholders; i++) {
+		seq = cpu ? rec->holder[i].cpu_seq : rec->holder[i].prio_seq;
+		if (seq > bseq) {
+			bseq = seq;
+			best = &rec->holder[i];
+		}
+	}
+	return best;
 }
 
 static void put_prio(pid_t thread, int policy, int prio)
@@ -513,6 +586,38 @@ static void put_affinity(int irq, const char *list)
 
 	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
 	write_str(path, list);
+}
+
+/* Another run still holds a change: the settings of the latest changes
+ * still held are put back (the first run's saved values where none of
+ * them changed that setting, which then no longer needs saving). */
+static void restore_in_force(struct irq_intr *in, struct irq_record *rec)
+{
+	const struct irq_holder *h;
+
+	if (in->prio_set) {
+		h = record_in_force(rec, false);
+		if (h)
+			put_prio(rec->prio_saved ? rec->thread : in->thread,
+				 h->policy, h->prio);
+		else if (rec->prio_saved)
+			put_prio(rec->thread, rec->policy, rec->prio);
+		else
+			put_prio(in->thread, in->old_policy, in->old_prio);
+		if (!h)
+			rec->prio_saved = false;
+	}
+	if (in->cpu_set) {
+		h = record_in_force(rec, true);
+		if (h)
+			put_affinity(in->irq, h->affinity);
+		else if (rec->cpu_saved)
+			put_affinity(in->irq, rec->affinity);
+		else
+			put_affinity(in->irq, in->old_affinity);
+		if (!h)
+			rec->cpu_saved = false;
+	}
 }
 
 static void restore_now(struct irq_intr *in)
@@ -535,12 +640,14 @@ static void restore_now(struct irq_intr *in)
 	}
 	record_read(fd, &rec);
 	for (i = 0; i < rec.nholders; i++)
-		if (rec.holder[i] == in->owner) {
+		if (rec.holder[i].pid == in->owner) {
 			rec.holder[i] = rec.holder[--rec.nholders];
 			break;
 		}
 	if (rec.nholders) {
-		record_write(fd, &rec);	/* another run still holds it */
+		/* another run still holds it */
+		restore_in_force(in, &rec);
+		record_write(fd, &rec);
 	} else {
 		if (rec.prio_saved)
 			put_prio(rec.thread, rec.policy, rec.prio);
@@ -559,55 +666,31 @@ static void restore_now(struct irq_intr *in)
 	in->prio_set = in->cpu_set = false;
 }
 
+/* The guard's restore (core/guard.h), in its forked child: what this run
+ * changed, from the record, as restore_now() does at the end of a run. */
+static void guard_restore(void *ctx)
+{
+	restore_now(ctx);
+}
+
 /*
- * The guard: a child that holds the read end of a pipe. rtlat writes one
- * byte once it restored everything itself; end of file without it (rtlat
- * was killed) makes the guard restore. It ignores the terminal's signals.
+ * The guard (core/guard.h): a child in a session of its own that puts the
+ * interrupt's priority and affinity back should rtlat be killed, SIGKILL
+ * and a kill of its process group included. No descriptor stays open in it
+ * (the namespaces and sockets die with rtlat, not with it).
  */
 int irq_intr_guard(struct irq_intr *in, char *err, size_t len)
 {
-	int p[2];
-	pid_t pid;
-	char c;
-	ssize_t n;
-	sigset_t all;
+	int e;
 
-	if (in->guard > 0 || (!in->prio_set && !in->cpu_set))
+	if (in->guard.pid > 0 || (!in->prio_set && !in->cpu_set))
 		return 0;
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		snprintf(err, len, "cannot create the guard's pipe: %s",
-			 strerror(errno));
+	e = guard_start(&in->guard, guard_restore, in, NULL, 0);
+	if (e < 0) {
+		snprintf(err, len, "cannot start the guard that restores IRQ %d: %s",
+			 in->irq, strerror(-e));
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, len, "cannot fork the guard that restores IRQ %d: %s",
-			 in->irq, strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		sigfillset(&all);
-		sigprocmask(SIG_BLOCK, &all, NULL);
-		if (p[0] != 3) {
-			dup2(p[0], 3);
-			close(p[0]);
-		}
-		/* the namespaces and sockets die with rtlat, not with us */
-		for (int fd = 4; fd < 1024; fd++)
-			close(fd);
-		c = 0;
-		do
-			n = read(3, &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1 || c != 'r')
-			restore_now(in);
-		_exit(0);
-	}
-	close(p[0]);
-	in->guard = pid;
-	in->guard_fd = p[1];
 	return 0;
 }
 
@@ -615,6 +698,7 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 {
 	struct sched_param sp = { .sched_priority = prio };
 	struct irq_record rec;
+	struct irq_holder *h;
 	int fd, e;
 
 	if (in->irq < 0) {
@@ -635,7 +719,7 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 	if (sched_setscheduler(in->thread, SCHED_FIFO, &sp) < 0) {
 		e = errno;
 		if (fd >= 0)
-			record_unlock(fd);
+			record_drop(fd, in->irq, &rec);
 		snprintf(err, len, "--irq-prio %d: cannot set the priority of %s (pid %d): %s%s",
 			 prio, in->tname, (int)in->thread, strerror(e),
 			 e == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
@@ -650,7 +734,13 @@ int irq_intr_set_prio(struct irq_intr *in, int prio, char *err, size_t len)
 			rec.prio = in->old_prio;
 		}
 		in->owner = getpid();
-		record_hold(&rec, in->owner);
+		h = record_hold(&rec, in->owner);
+		if (h) {
+			h->prio_seq = ++rec.changes;
+			h->policy = SCHED_FIFO;
+			h->prio = prio;
+		}
+		rec.last_prio = in->prio_seq = rec.changes;
 		record_write(fd, &rec);
 		record_unlock(fd);
 		in->recorded = true;
@@ -665,6 +755,7 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 		     size_t len)
 {
 	struct irq_record rec;
+	struct irq_holder *h;
 	char path[128];
 	int fd, e;
 
@@ -688,11 +779,17 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 				 in->old_affinity);
 		}
 		in->owner = getpid();
-		record_hold(&rec, in->owner);
+		h = record_hold(&rec, in->owner);
+		if (h) {
+			h->cpu_seq = ++rec.changes;
+			snprintf(h->affinity, sizeof(h->affinity), "%s", cpus);
+		}
 		record_write(fd, &rec);
 		in->recorded = true;
 	}
-	if (fd >= 0)
+	if (fd >= 0 && e)
+		record_drop(fd, in->irq, &rec);
+	else if (fd >= 0)
 		record_unlock(fd);
 	if (e) {
 		snprintf(err, len, "--irq-cpu %s: cannot set the affinity of IRQ %d (%s): %s%s",
@@ -705,11 +802,38 @@ int irq_intr_set_cpu(struct irq_intr *in, const char *cpus, char *err,
 	in->cpu_set = true;
 	read_line(path, in->affinity, sizeof(in->affinity));
 	/* the effective affinity now: the kernel may move the interrupt
-	 * only when it next arrives (x86), irq_intr_line() says so */
+	 * only when it next arrives (x86): the header says so */
 	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list",
 		 in->irq);
 	read_line(path, in->effective, sizeof(in->effective));
 	return 0;
+}
+
+bool irq_intr_prio_changed(const struct irq_intr *in, int *policy, int *prio)
+{
+	struct irq_record rec;
+	bool other = false;
+	int fd, cpu;
+
+	if (!in->prio_set)
+		return false;
+	if (in->recorded) {
+		char path[128];
+
+		/* read only: a record is never created here */
+		snprintf(path, sizeof(path), IRQ_RECORD_DIR "/irq-%d", in->irq);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			while (flock(fd, LOCK_SH) < 0 && errno == EINTR)
+				;
+			record_read(fd, &rec);
+			record_unlock(fd);
+			other = rec.last_prio && rec.last_prio != in->prio_seq;
+		}
+	}
+	if (thread_sched("", in->thread, &cpu, prio, policy))
+		return other;
+	return other || *policy != SCHED_FIFO || *prio != in->prio;
 }
 
 bool irq_intr_move_pending(const struct irq_intr *in)
@@ -731,14 +855,5 @@ bool irq_intr_move_pending(const struct irq_intr *in)
 void irq_intr_restore(struct irq_intr *in)
 {
 	restore_now(in);
-	if (in->guard > 0) {
-		char c = 'r';
-
-		if (write(in->guard_fd, &c, 1) < 0)
-			c = 0;	/* the guard restores (again) at end of file */
-		close(in->guard_fd);
-		waitpid(in->guard, NULL, 0);
-		in->guard = 0;
-		in->guard_fd = -1;
-	}
+	guard_end(&in->guard);
 }

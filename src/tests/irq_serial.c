@@ -13,17 +13,17 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include "core/guard.h"
 #include "tests/irq.h"
 
 static const struct {
@@ -43,7 +43,7 @@ void irq_serial_init(struct irq_serial *p)
 	memset(p, 0, sizeof(*p));
 	p->baud = IRQ_SERIAL_BAUD;
 	p->tx_fd = p->rx_fd = -1;
-	p->guard_fd = -1;
+	guard_init(&p->guard);
 }
 
 int irq_serial_baud_ok(int baud)
@@ -122,14 +122,26 @@ static const char *open_why(int e)
 	return strerror(e);
 }
 
-/* Open @path raw at @speed; its settings saved into @old. fd, or -errno. */
-static int port_open(const char *path, speed_t speed, struct termios *old,
-		     bool *saved)
+static void port_error(char *err, size_t len, const char *which,
+		       const char *port, int e, long holder)
 {
-	struct termios tio;
+	if (e == EWOULDBLOCK && holder > 0)
+		snprintf(err, len, "--source serial: %s port %s is busy (another rtlat run, PID %ld)",
+			 which, port, holder);
+	else if (e == EWOULDBLOCK)
+		snprintf(err, len, "--source serial: %s port %s is busy (another rtlat run)",
+			 which, port);
+	else
+		snprintf(err, len, "--source serial: %s port %s: %s", which,
+			 port, open_why(e));
+}
+
+/* @path opened as a terminal, its settings into @old (nothing changed):
+ * fd, or -errno. */
+static int port_fd(const char *path, struct termios *old)
+{
 	int fd, e;
 
-	*saved = false;
 	fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -139,6 +151,74 @@ static int port_open(const char *path, speed_t speed, struct termios *old,
 	}
 	if (tcgetattr(fd, old) < 0) {
 		e = -errno;
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+/*
+ * The process that holds the flock() of the port open on @fd, from
+ * /proc/locks ("1: FLOCK  ADVISORY  WRITE 1234 00:05:87 0 EOF"): its pid,
+ * or 0 when not found.
+ */
+static long flock_holder(int fd)
+{
+	char line[256];
+	struct stat st;
+	long found = 0;
+	FILE *f;
+
+	if (fstat(fd, &st) || !(f = fopen("/proc/locks", "re")))
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long maj, min, ino;
+		char *tok[6], *save = NULL, *t, *e;
+		int n = 0;
+		long pid;
+
+		/* "N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE ..."; a waiter's
+		 * line has "->" after the number: not matched */
+		for (t = strtok_r(line, " \t\n", &save); t && n < 6;
+		     t = strtok_r(NULL, " \t\n", &save))
+			tok[n++] = t;
+		if (n < 6 || strcmp(tok[1], "FLOCK") != 0)
+			continue;
+		pid = strtol(tok[4], &e, 10);
+		if (*e || pid <= 0)
+			continue;
+		maj = strtoull(tok[5], &e, 16);
+		min = *e == ':' ? strtoull(e + 1, &e, 16) : 0;
+		ino = *e == ':' ? strtoull(e + 1, &e, 10) : 0;
+		if (!*e && ino == (unsigned long long)st.st_ino &&
+		    makedev(maj, min) == st.st_dev)
+			found = pid;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Open @path raw at @speed; its settings saved into @old. fd, or -errno:
+ * -EWOULDBLOCK when another rtlat run holds it (its pid into *@holder,
+ * 0 when not known). */
+static int port_open(const char *path, speed_t speed, struct termios *old,
+		     bool *saved, long *holder)
+{
+	struct termios tio;
+	int fd, e;
+
+	*saved = false;
+	*holder = 0;
+	fd = port_fd(path, old);
+	if (fd < 0)
+		return fd;
+	/* another rtlat run on it, root's TIOCEXCL does not keep out: an
+	 * exclusive lock of the port, held until it is closed (its guard,
+	 * which inherits it, included), before anything is changed */
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		e = -errno;
+		if (e == -EWOULDBLOCK)
+			*holder = flock_holder(fd);
 		close(fd);
 		return e;
 	}
@@ -169,7 +249,7 @@ fail:
 	tcsetattr(fd, TCSANOW, old);
 	ioctl(fd, TIOCNXCL);
 	*saved = false;
-	close(fd);
+	close(fd);	/* drops the lock */
 	return e;
 }
 
@@ -189,55 +269,23 @@ static void restore_all(struct irq_serial *p)
 		port_restore(p->tx_fd, &p->tx_old, &p->tx_saved);
 }
 
-/*
- * The guard: a child holding the ports open and the read end of a pipe;
- * rtlat writes one byte once it has put the ports back itself, end of file
- * without it (rtlat was killed) makes the guard put them back.
- */
-static int guard_start(struct irq_serial *p, char *err, size_t len)
+/* The guard's restore (core/guard.h): in the forked child, which holds
+ * the ports open. */
+static void guard_restore(void *ctx)
 {
-	int pp[2];
-	pid_t pid;
-	sigset_t all;
-	ssize_t n;
-	char c;
+	restore_all(ctx);
+}
 
-	if (pipe2(pp, O_CLOEXEC) < 0) {
-		snprintf(err, len, "serial: cannot create the guard's pipe: %s",
-			 strerror(errno));
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, len, "serial: cannot fork the guard that restores the ports' settings: %s",
-			 strerror(errno));
-		close(pp[0]);
-		close(pp[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		sigfillset(&all);
-		sigprocmask(SIG_BLOCK, &all, NULL);
-		/* a session of its own: a kill of rtlat's process group
-		 * (timeout -s KILL, a lab job's time-out) spares it */
-		setsid();
-		/* only the ports and the pipe: no output rtlat's reader
-		 * waits for stays open here */
-		for (int fd = 0; fd < 1024; fd++)
-			if (fd != pp[0] && fd != p->rx_fd && fd != p->tx_fd)
-				close(fd);
-		c = 0;
-		do
-			n = read(pp[0], &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1 || c != 'r')
-			restore_all(p);
-		_exit(0);
-	}
-	close(pp[0]);
-	p->guard = pid;
-	p->guard_fd = pp[1];
-	return 0;
+/* The guard: the ports and the pipe only stay open in it. */
+static int serial_guard_start(struct irq_serial *p, char *err, size_t len)
+{
+	const int keep[2] = { p->rx_fd, p->tx_fd };
+	int e = guard_start(&p->guard, guard_restore, p, keep, 2);
+
+	if (e)
+		snprintf(err, len, "serial: cannot start the guard that restores the ports' settings: %s",
+			 strerror(-e));
+	return e ? -1 : 0;
 }
 
 /*
@@ -275,11 +323,10 @@ static bool is_pty(int fd)
 	       major(st.st_rdev) >= 136 && major(st.st_rdev) <= 143;
 }
 
-int irq_serial_open(struct irq_serial *p, char *err, size_t len)
+/* Neither port is a console of the kernel's: 0, or -1 with @err. */
+static int consoles_check(const struct irq_serial *p, char *err, size_t len)
 {
-	speed_t speed = B115200;
 	size_t i;
-	int fd;
 
 	for (i = 0; i < 2; i++) {
 		const char *port = i ? p->tx : p->rx;
@@ -290,31 +337,68 @@ int irq_serial_open(struct irq_serial *p, char *err, size_t len)
 			return -1;
 		}
 	}
+	return 0;
+}
 
+int irq_serial_check(const struct irq_serial *p, char *err, size_t len)
+{
+	struct termios old;
+	size_t i;
+	int fd;
+
+	if (consoles_check(p, err, len))
+		return -1;
+	for (i = 0; i < (p->loop ? 1u : 2u); i++) {
+		const char *port = i ? p->tx : p->rx;
+
+		fd = port_fd(port, &old);
+		if (fd < 0) {
+			port_error(err, len, i ? "TX" : "RX", port, -fd, 0);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+int irq_serial_open(struct irq_serial *p, char *err, size_t len)
+{
+	speed_t speed = B115200;
+	struct stat st, rst;
+	long holder;
+	size_t i;
+	int fd;
+
+	if (consoles_check(p, err, len))
+		return -1;
 	for (i = 0; i < NRATES; i++)
 		if (rates[i].baud == p->baud)
 			speed = rates[i].speed;
-	fd = port_open(p->rx, speed, &p->rx_old, &p->rx_saved);
+	fd = port_open(p->rx, speed, &p->rx_old, &p->rx_saved, &holder);
 	if (fd < 0) {
-		snprintf(err, len, "--source serial: RX port %s: %s", p->rx,
-			 open_why(-fd));
+		port_error(err, len, "RX", p->rx, -fd, holder);
 		return -1;
 	}
 	p->rx_fd = fd;
+	/* TX named another way (a link): the same port, open once (its lock
+	 * would refuse a second open of it) */
+	if (!p->loop && stat(p->tx, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    fstat(fd, &rst) == 0 && st.st_rdev == rst.st_rdev)
+		p->loop = true;
 	if (p->loop) {
 		p->tx_fd = fd;
 	} else {
-		fd = port_open(p->tx, speed, &p->tx_old, &p->tx_saved);
+		fd = port_open(p->tx, speed, &p->tx_old, &p->tx_saved,
+			       &holder);
 		if (fd < 0) {
-			snprintf(err, len, "--source serial: TX port %s: %s",
-				 p->tx, open_why(-fd));
+			port_error(err, len, "TX", p->tx, -fd, holder);
 			irq_serial_close(p);
 			return -1;
 		}
 		p->tx_fd = fd;
 	}
 	p->pty = is_pty(p->rx_fd) || is_pty(p->tx_fd);
-	if (guard_start(p, err, len)) {
+	if (serial_guard_start(p, err, len)) {
 		irq_serial_close(p);
 		return -1;
 	}
@@ -324,16 +408,7 @@ int irq_serial_open(struct irq_serial *p, char *err, size_t len)
 void irq_serial_close(struct irq_serial *p)
 {
 	restore_all(p);
-	if (p->guard > 0) {
-		char c = 'r';
-
-		if (write(p->guard_fd, &c, 1) < 0)
-			c = 0;	/* the guard restores (again) at end of file */
-		close(p->guard_fd);
-		waitpid(p->guard, NULL, 0);
-		p->guard = 0;
-		p->guard_fd = -1;
-	}
+	guard_end(&p->guard);
 	if (p->tx_fd >= 0 && p->tx_fd != p->rx_fd)
 		close(p->tx_fd);
 	if (p->rx_fd >= 0)
@@ -405,15 +480,26 @@ static const char *tty_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* the tty as the user knows it: "/dev/ttyS5" -> "ttyS5", "/dev/pts/0" ->
+ * "pts/0" */
+static const char *tty_shown(const char *path)
+{
+	return strncmp(path, "/dev/", 5) ? tty_name(path) : path + 5;
+}
+
 int irq_serial_irq(const char *root, const char *path, char *why,
 		   size_t len)
 {
-	const char *name = tty_name(path);
-	char f[256], line[256];
+	char f[256], line[256], real[PATH_MAX];
+	const char *name;
 	FILE *fp;
 	long irq = -1, line_no;
 	char *end;
 
+	/* a link to the port: the port's own name */
+	if (!root[0] && realpath(path, real))
+		path = real;
+	name = tty_name(path);
 	snprintf(f, sizeof(f), "%s/sys/class/tty/%s/irq", root, name);
 	fp = fopen(f, "re");
 	if (fp) {
@@ -427,10 +513,16 @@ int irq_serial_irq(const char *root, const char *path, char *why,
 		}
 	}
 	/* the 8250 driver's table: "5: uart:16550A port:... irq:10 ..." */
+	if (!strncmp(tty_shown(path), "pts/", 4) ||
+	    !strcmp(tty_shown(path), "ptmx")) {
+		snprintf(why, len, "%s is a pseudo-terminal: a pty has no interrupt (no device raises one: the tty layer hands the byte to the reader)",
+			 tty_shown(path));
+		return -1;
+	}
 	line_no = strncmp(name, "ttyS", 4) ? -1 : strtol(name + 4, &end, 10);
 	if (line_no < 0 || end == name + 4 || *end) {
-		snprintf(why, len, "%s has no interrupt in /sys/class/tty (not a UART: a pty has none; give --irq N)",
-			 name);
+		snprintf(why, len, "%s has no interrupt in /sys/class/tty (not a UART; give --irq N)",
+			 tty_shown(path));
 		return -1;
 	}
 	snprintf(f, sizeof(f), "%s/proc/tty/driver/serial", root);
@@ -452,6 +544,6 @@ int irq_serial_irq(const char *root, const char *path, char *why,
 		return (int)irq;
 	}
 	snprintf(why, len, "%s: no interrupt in /sys/class/tty or /proc/tty/driver/serial (a polled port? give --irq N)",
-		 name);
+		 tty_shown(path));
 	return -1;
 }

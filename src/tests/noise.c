@@ -44,6 +44,7 @@
 #include "core/sysinfo.h"
 #include "core/timeutil.h"
 #include "output/output.h"
+#include "tests/lib/summary.h"
 #include "tests/noise.h"
 
 enum { OPT_THRESHOLD = 720, OPT_MODE, OPT_WINDOW, OPT_WIDTH, OPT_NO_REF };
@@ -202,6 +203,7 @@ static bool spin(struct sampler *s, struct noise_cpu *nc, struct loop *l,
 		t = clock_now_ns(clk);
 	}
 	nc->spun_ns += prev - a;
+	s->measured_end = prev;	/* the run's end reaches to it */
 	l->close_at = close_at;
 	l->loop_ns += loop_ns;
 	l->lmin = lmin;
@@ -259,7 +261,9 @@ static int noise_body(struct sampler *s)
 				continue;	/* woken after the spin's end */
 			nc->measured = true;
 			nc->spins++;
-			if (!spin(s, nc, &l, t, b, t))
+			/* that read is the spin's start, not a gap: the first
+			 * gap ends at the next read */
+			if (!spin(s, nc, &l, t, b, clock_now_ns(clk)))
 				break;
 		}
 	}
@@ -324,7 +328,7 @@ static void hwlat_prepare(struct run *r, struct noise *n,
 	}
 	dur = o->duration_ns > 0 ? o->duration_ns :
 	      REF_UNBOUNDED_WINDOWS * n->window_ns;
-	if (!hwlat_ref_available(n->ref.why, sizeof(n->ref.why)))
+	if (!hwlat_tracefs(n->ref.why, sizeof(n->ref.why)))
 		return;
 	log_note("--mode hwlat: the kernel's hwlat tracer first, on CPU %s for %s (the reference)...",
 		 cpulist_format(&o->cpus, cpus, sizeof(cpus)),
@@ -557,19 +561,21 @@ static void cpu_figures(struct run *r, struct test_figs *f,
 	fig_said(f);
 }
 
-/* The headline: the largest noise % (and its CPU), events and noise time
- * over all CPUs, for the suite's NOISE table (none when no CPU was
- * measured). */
+/* The headline: the largest noise % (and its CPU), events, noise time
+ * and the longest measured time over all CPUs, for the NOISE tables of
+ * rtlat suite and rtlat report (none when no CPU was measured). */
 static void worst_figures(struct test_figs *f, const struct noise *n)
 {
 	uint64_t events = 0;
-	int64_t noise = 0;
+	int64_t noise = 0, measured = 0;
 	double pct, worst = -1;
 	int i, wcpu = -1;
 
 	for (i = 0; n->cpu && i < n->n; i++) {
 		events += n->cpu[i].events;
 		noise += n->cpu[i].noise_ns;
+		if (cpu_measured(&n->cpu[i]) > measured)
+			measured = cpu_measured(&n->cpu[i]);
 		if (cpu_noise_pct(&n->cpu[i], &pct) && pct > worst) {
 			worst = pct;
 			wcpu = n->cpu[i].cpu;
@@ -584,6 +590,9 @@ static void worst_figures(struct test_figs *f, const struct noise *n)
 	fig_num(f, "events", "%llu", (unsigned long long)events);
 	fig_headline(f);
 	fig_num(f, "noise_ns", "%lld", (long long)noise);
+	fig_headline(f);
+	/* the test time: the longest measured (--mode hwlat: spun) */
+	fig_num(f, "measured_ns", "%lld", (long long)measured);
 	fig_headline(f);
 }
 
@@ -773,11 +782,11 @@ static const struct output_ops noise_output = {
 
 static const struct suite_col noise_suite_cols[] = {
 	{ "max gap", "gap", SUITE_MAX },
-	{ "noise %", "noise_pct", SUITE_FIGURE },
-	{ "on CPU", "noise_cpu", SUITE_FIGURE },
+	{ "noise %", "noise_pct", SUITE_PERCENT },
+	{ "on CPU", "noise_cpu", SUITE_CPU },
 	{ "events", "events", SUITE_FIGURE },
 	{ "p99.9", "gap", SUITE_P999 },
-	{ "test-time", NULL, SUITE_TIME },
+	{ "test-time", "measured_ns", SUITE_TIME },
 	{ NULL, NULL, SUITE_END },
 };
 
@@ -798,10 +807,21 @@ static const char noise_about[] =
 	"first as the reference where the kernel has it.\n"
 	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
 
+/* The header's "Test mode": the mode run. */
+static const char *noise_mode_of(const struct run *r)
+{
+	const struct noise *n = r->priv;
+
+	return n && n->mode == MODE_HWLAT ?
+	       "hwlat: the hwlatdetect method, spins reading the clock (--width out of every --window)" :
+	       "busy loop reading the clock";
+}
+
 const struct test_desc noise_test = {
 	.name = "noise",
 	.mode = "busy loop reading the clock",
-	.summary = "OS noise and hardware latency seen by a busy task (oslat, osnoise)",
+	.mode_of = noise_mode_of,
+	.summary = TEST_SUMMARY_noise,
 	.about = noise_about,
 	.period_ns = 0,
 	.prio = 99,

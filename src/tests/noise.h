@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "core/cpulist.h"
+#include "core/guard.h"
 
 #define HWREF_CPUS 16		/* CPUs whose samples are counted apart */
 
@@ -34,8 +35,10 @@ struct hwlat_ref {
 	} cpu[HWREF_CPUS];
 };
 
-/* Does this kernel offer the hwlat tracer (available_tracers)? */
-bool hwlat_ref_available(char *why, size_t len);
+/* The tracefs directory (tracefs_dir(): mounted when it is not, as root)
+ * if this kernel offers the hwlat tracer there (available_tracers); NULL
+ * with the cause in @why (@len bytes) otherwise. */
+const char *hwlat_tracefs(char *why, size_t len);
 
 /*
  * Run the hwlat tracer on @cpus for @duration_ns with a threshold of
@@ -58,8 +61,7 @@ struct hwlat_knobs {
 	char inst[160];		/* rtlat's instance: DIR/instances/rtlat-hwlat-PID */
 	char thresh[32];	/* tracing_thresh as it was */
 	int64_t width_us, window_us;	/* hwlat_detector/ as they were */
-	pid_t guard;		/* 0: no guard */
-	int guard_fd;
+	struct guard guard;	/* restores should rtlat die */
 };
 
 /* Save the knobs of the tracefs @dir into @k; -1 with @why set when they
@@ -67,7 +69,8 @@ struct hwlat_knobs {
 int hwlat_knobs_save(struct hwlat_knobs *k, const char *dir, char *why,
 		     size_t len);
 
-/* Fork the guard of @k; -1 with @why set when it cannot be. */
+/* Fork the guard of @k (core/guard.h); -1 with @why set when it cannot
+ * be. */
 int hwlat_guard_start(struct hwlat_knobs *k, char *why, size_t len);
 
 /* Put the knobs of @k back, remove the instance, end the guard: 0 or

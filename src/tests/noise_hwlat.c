@@ -8,30 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/guard.h"
 #include "core/timeutil.h"
+#include "core/tracefs.h"
 #include "tests/noise.h"
-
-static const char *const tracefs_dirs[] = {
-	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-};
-
-/* The mounted tracefs (its available_tracers readable), or NULL. */
-static const char *tracefs(void)
-{
-	char p[96];
-	size_t i;
-
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s/available_tracers", tracefs_dirs[i]);
-		if (access(p, R_OK) == 0)
-			return tracefs_dirs[i];
-	}
-	return NULL;
-}
 
 /* Read @dir/@name into @buf, trailing white space removed; -1 on error. */
 static int read_knob(const char *dir, const char *name, char *buf, size_t len)
@@ -83,26 +66,24 @@ static int write_us(const char *dir, const char *name, int64_t us)
 	return write_knob(dir, name, v);
 }
 
-bool hwlat_ref_available(char *why, size_t len)
+const char *hwlat_tracefs(char *why, size_t len)
 {
-	const char *dir = tracefs();
+	const char *dir = tracefs_dir(why, len);
 	char buf[1024], *tok, *save = NULL;
 
-	if (!dir) {
-		snprintf(why, len, "no tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
-		return false;
-	}
+	if (!dir)
+		return NULL;
 	if (read_knob(dir, "available_tracers", buf, sizeof(buf)) < 0) {
 		snprintf(why, len, "cannot read %s/available_tracers: %s", dir,
 			 strerror(errno));
-		return false;
+		return NULL;
 	}
 	for (tok = strtok_r(buf, " \n", &save); tok;
 	     tok = strtok_r(NULL, " \n", &save))
 		if (!strcmp(tok, "hwlat"))
-			return true;
+			return dir;
 	snprintf(why, len, "this kernel has no hwlat tracer (CONFIG_HWLAT_TRACER)");
-	return false;
+	return NULL;
 }
 
 /* @cpus as tracing_cpumask wants it: 32-bit hex groups, commas between,
@@ -237,8 +218,7 @@ int hwlat_knobs_save(struct hwlat_knobs *k, const char *dir, char *why,
 	char width[32], window[32];
 
 	memset(k, 0, sizeof(*k));
-	k->guard = 0;
-	k->guard_fd = -1;
+	guard_init(&k->guard);
 	snprintf(k->dir, sizeof(k->dir), "%s", dir);
 	if (read_knob(dir, "tracing_thresh", k->thresh, sizeof(k->thresh)) < 0 ||
 	    read_knob(dir, "hwlat_detector/width", width, sizeof(width)) < 0 ||
@@ -270,77 +250,27 @@ static int knobs_put_back(const struct hwlat_knobs *k)
 	return rmdir(k->inst) < 0 && errno != ENOENT ? errno : 0;
 }
 
-/*
- * The guard: a child holding the read end of a pipe. rtlat writes one
- * byte once it has put the knobs back itself; end of file without it
- * (rtlat was killed, SIGKILL included) makes the guard put them back.
- */
-int hwlat_guard_start(struct hwlat_knobs *k, char *why, size_t len)
+/* The guard's restore (core/guard.h): in the forked child. */
+static void guard_restore(void *ctx)
 {
-	int pp[2], fd;
-	sigset_t all;
-	ssize_t n;
-	pid_t pid;
-	char c;
-
-	if (pipe2(pp, O_CLOEXEC) < 0) {
-		snprintf(why, len, "cannot create the pipe of the guard that restores the hwlat knobs: %s",
-			 strerror(errno));
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		snprintf(why, len, "cannot fork the guard that restores the hwlat knobs: %s",
-			 strerror(errno));
-		close(pp[0]);
-		close(pp[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		sigfillset(&all);
-		sigprocmask(SIG_BLOCK, &all, NULL);
-		/* a session of its own: a kill of rtlat's process group
-		 * (timeout -s KILL, a lab job's time-out) spares it */
-		setsid();
-		/* only the pipe: no output rtlat's reader waits for stays
-		 * open here */
-		for (fd = 0; fd < 1024; fd++)
-			if (fd != pp[0])
-				close(fd);
-		c = 0;
-		do
-			n = read(pp[0], &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1 || c != 'r')
-			knobs_put_back(k);
-		_exit(0);
-	}
-	close(pp[0]);
-	k->guard = pid;
-	k->guard_fd = pp[1];
-	return 0;
+	knobs_put_back(ctx);
 }
 
-/* End the guard of @k: it restores nothing more. */
-static void guard_end(struct hwlat_knobs *k)
+int hwlat_guard_start(struct hwlat_knobs *k, char *why, size_t len)
 {
-	char c = 'r';
+	int e = guard_start(&k->guard, guard_restore, k, NULL, 0);
 
-	if (k->guard > 0) {
-		if (write(k->guard_fd, &c, 1) < 0)
-			c = 0;	/* the guard restores (again) at end of file */
-		close(k->guard_fd);
-		waitpid(k->guard, NULL, 0);
-		k->guard = 0;
-		k->guard_fd = -1;
-	}
+	if (e)
+		snprintf(why, len, "cannot start the guard that restores the hwlat knobs: %s",
+			 strerror(-e));
+	return e ? -1 : 0;
 }
 
 int hwlat_knobs_restore(struct hwlat_knobs *k)
 {
 	int e = knobs_put_back(k);
 
-	guard_end(k);
+	guard_end(&k->guard);
 	return e;
 }
 
@@ -350,21 +280,22 @@ void hwlat_ref_run(struct hwlat_ref *h, const struct cpuset *cpus,
 {
 	struct hwlat_knobs k;
 	char mask[160];
-	const char *inst;
+	const char *inst, *dir;
 	int64_t thr_us;
 	int e;
 
 	memset(h, 0, sizeof(*h));
-	if (!hwlat_ref_available(h->why, sizeof(h->why)))
+	dir = hwlat_tracefs(h->why, sizeof(h->why));
+	if (!dir)
 		return;
-	if (hwlat_knobs_save(&k, tracefs(), h->why, sizeof(h->why)) ||
+	if (hwlat_knobs_save(&k, dir, h->why, sizeof(h->why)) ||
 	    hwlat_guard_start(&k, h->why, sizeof(h->why)))
 		return;
 	inst = k.inst;
 	if (mkdir(inst, 0700) < 0) {
 		snprintf(h->why, sizeof(h->why), "cannot create the tracefs instance %s: %s",
 			 inst, strerror(errno));
-		guard_end(&k);	/* nothing changed yet */
+		guard_end(&k.guard);	/* nothing changed yet */
 		return;
 	}
 	thr_us = (thr_ns + NSEC_PER_USEC - 1) / NSEC_PER_USEC;

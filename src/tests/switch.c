@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "output/output.h"
 #include "core/timeutil.h"
+#include "tests/lib/summary.h"
 
 static const char switch_miss[] = "lost";	/* events the worker missed */
 
@@ -256,7 +257,7 @@ static const struct optdesc *const switch_opts[] = {
 const struct test_desc switch_test = {
 	.name = "switch",
 	.mode = "periodic event thread wakes a worker",
-	.summary = "wake-up latency of a task woken by another (Xenomai switch)",
+	.summary = TEST_SUMMARY_switch,
 	.about = switch_about,
 	.period_ns = 100 * NSEC_PER_USEC,
 	.prio = 99,

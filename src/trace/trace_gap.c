@@ -17,6 +17,7 @@
 #define MAX_WHO		16		/* tasks, irqs, softirqs named per CPU */
 #define LIST_CAP	10000		/* gaps listed with their cause */
 #define BUFFER_KB	4096		/* per traced CPU */
+#define QUIET_NS	NSEC_PER_SEC	/* see settle() */
 
 static const char *const cause_key[GC_N] = {
 	"task", "softirq", "irq", "none", "lost",
@@ -47,6 +48,7 @@ struct gap_cpu {
 	uint64_t other_gaps;		/* named beyond MAX_WHO */
 	int64_t other_ns;
 	uint64_t dropped;		/* queue full: not decided */
+	uint64_t assumed;		/* gaps with a switch assumed */
 	struct rawrec max;		/* the largest gap decided */
 	struct gap_who max_who;
 	bool any;
@@ -193,34 +195,58 @@ static void deliver(void *ctx, const struct tev *e)
 /* Time each task had the CPU in a gap (trace_gap_cause()). */
 #define GAP_TASKS 16
 struct task_time {
-	const struct tev *sw;	/* a switch to it (pid, comm) */
+	int pid;
+	char name[TEV_COMM_LEN];	/* "" until a switch names it */
 	int64_t ns;
 };
 
-static void task_add(struct task_time *tt, int *n, const struct tev *sw,
-		     int64_t ns)
+/* The task @pid's entry in @tt (added, named @comm if not named yet), or
+ * NULL beyond GAP_TASKS. */
+static struct task_time *task_of(struct task_time *tt, int *n, int pid,
+				 const char *comm)
 {
 	int i;
 
 	for (i = 0; i < *n; i++)
-		if (tt[i].sw->u.sw.next_pid == sw->u.sw.next_pid)
+		if (tt[i].pid == pid)
 			break;
 	if (i == *n) {
 		if (*n == GAP_TASKS)
-			return;		/* beyond: not named */
-		tt[(*n)++].sw = sw;
-		tt[i].ns = 0;
+			return NULL;		/* beyond: not named */
+		memset(&tt[i], 0, sizeof(tt[i]));
+		tt[i].pid = pid;
+		(*n)++;
 	}
-	tt[i].ns += ns;
+	if (comm && comm[0] && !tt[i].name[0]) {
+		memcpy(tt[i].name, comm, TEV_COMM_LEN);
+		tt[i].name[TEV_COMM_LEN - 1] = '\0';
+	}
+	return &tt[i];
+}
+
+/* @pid had the CPU for @ns (the sampler @tid's own time is not a task's). */
+static void task_add(struct task_time *tt, int *n, int tid, int pid,
+		     int64_t ns)
+{
+	struct task_time *t;
+
+	if (pid == tid || ns <= 0)
+		return;
+	t = task_of(tt, n, pid, NULL);
+	if (t)
+		t->ns += ns;
 }
 
 void trace_gap_cause(const struct tev *ev, size_t cap, size_t head, size_t n,
 		     bool full, int tid, int64_t a, int64_t b,
 		     struct gap_who *w, struct gap_task top[GAP_TOP])
 {
-	const struct tev *first_irq = NULL, *first_soft = NULL, *on = NULL;
+	const struct tev *first_irq = NULL, *first_soft = NULL;
 	struct task_time tt[GAP_TASKS];
-	int64_t since = 0;
+	/* the task on the CPU (the sampler at a), since when it is credited,
+	 * and its last event */
+	int on = tid;
+	int64_t since = a, last = a;
 	int i, ntt = 0, best = -1;
 	size_t k;
 
@@ -234,17 +260,32 @@ void trace_gap_cause(const struct tev *ev, size_t cap, size_t head, size_t n,
 	}
 	for (k = 0; k < n; k++) {
 		const struct tev *e = &ev[(head + k) % cap];
+		/* every event shows the task on the CPU: the one switched
+		 * out, or the one an interrupt came in */
+		int cur = e->type == TEV_SWITCH ? e->u.sw.prev_pid : e->pid;
 
 		if (e->ts < a)
 			continue;
 		if (e->ts > b)
 			break;
+		if (cur != on) {
+			/* a switch the kernel did not record (some kernels
+			 * never record the switch out of idle): taken at
+			 * the last event of the task that was on */
+			task_add(tt, &ntt, tid, on, last - since);
+			on = cur;
+			since = last;
+			w->switch_assumed = true;
+		}
+		last = e->ts;
 		if (e->type == TEV_SWITCH) {
-			/* the task that had the CPU until now */
-			if (on)
-				task_add(tt, &ntt, on, e->ts - since);
-			on = e->u.sw.next_pid == tid ? NULL : e;
+			task_add(tt, &ntt, tid, on, e->ts - since);
+			if (on != tid)	/* named by its switch out */
+				task_of(tt, &ntt, on, e->u.sw.prev_comm);
+			on = e->u.sw.next_pid;
 			since = e->ts;
+			if (on != tid)
+				task_of(tt, &ntt, on, e->u.sw.next_comm);
 		}
 		if (e->type == TEV_SOFTIRQ && !first_soft)
 			first_soft = e;
@@ -252,10 +293,9 @@ void trace_gap_cause(const struct tev *ev, size_t cap, size_t head, size_t n,
 		     e->type == TEV_TIMER_EXPIRE) && !first_irq)
 			first_irq = e;
 	}
-	if (on)		/* still on at the end of the gap */
-		task_add(tt, &ntt, on, b - since);
+	task_add(tt, &ntt, tid, on, b - since);	/* still on at the end */
 	for (i = 0; i < ntt; i++)
-		if (best < 0 || tt[i].ns > tt[best].ns)
+		if (tt[i].ns > 0 && (best < 0 || tt[i].ns > tt[best].ns))
 			best = i;
 	for (i = 0; i < ntt; i++) {	/* the longest GAP_TOP, in order */
 		int j = GAP_TOP;
@@ -266,15 +306,15 @@ void trace_gap_cause(const struct tev *ev, size_t cap, size_t head, size_t n,
 			continue;
 		memmove(&top[j + 1], &top[j],
 			(GAP_TOP - 1 - (size_t)j) * sizeof(*top));
-		top[j].pid = tt[i].sw->u.sw.next_pid;
-		memcpy(top[j].name, tt[i].sw->u.sw.next_comm, TEV_COMM_LEN);
+		top[j].pid = tt[i].pid;
+		memcpy(top[j].name, tt[i].name, TEV_COMM_LEN);
 		top[j].name[TEV_COMM_LEN - 1] = '\0';
 		top[j].ns = tt[i].ns;
 	}
 	if (best >= 0) {	/* the task that had the CPU longest in all */
 		w->cause = GC_TASK;
-		w->id = tt[best].sw->u.sw.next_pid;
-		memcpy(w->name, tt[best].sw->u.sw.next_comm, TEV_COMM_LEN);
+		w->id = tt[best].pid;
+		memcpy(w->name, tt[best].name, TEV_COMM_LEN);
 		w->name[TEV_COMM_LEN - 1] = '\0';
 	} else if (first_soft) {
 		w->cause = GC_SOFTIRQ;
@@ -318,6 +358,7 @@ static void tally(struct gap_cpu *c, const struct gap_who *w, int64_t len)
 
 	c->gaps[w->cause]++;
 	c->ns[w->cause] += len;
+	c->assumed += w->switch_assumed;
 	if (w->cause == GC_NONE || w->cause == GC_LOST)
 		return;
 	for (i = 0; i < c->nwho; i++)
@@ -336,7 +377,15 @@ static void tally(struct gap_cpu *c, const struct gap_who *w, int64_t len)
 	c->who[i].ns += len;
 }
 
-/* Decide the gaps of @c that end before @upto. */
+/*
+ * Decide the gaps of @c whose events are all in: those that end before
+ * @upto (INT64_MAX: all of them) and before an event of @c already seen.
+ * Each CPU's events come in order, but a CPU can lag behind the time read
+ * (a virtual CPU stopped by its host between reserving and committing an
+ * event), so @upto alone proves nothing for @c. A CPU with no event for
+ * QUIET_NS after a gap (an isolated CPU without its tick) is taken to
+ * have none left for it.
+ */
 static void settle(struct trace_gap *g, struct gap_cpu *c, int64_t upto)
 {
 	while (c->qn) {
@@ -345,7 +394,8 @@ static void settle(struct trace_gap *g, struct gap_cpu *c, int64_t upto)
 		struct gap_task top[GAP_TOP];
 		struct gap_who w;
 
-		if (end >= upto)
+		if (upto != INT64_MAX &&
+		    (end >= upto || (end >= c->seen && end >= upto - QUIET_NS)))
 			return;
 		decide(c, q->t, end, &w, top);
 		tally(c, &w, q->value);
@@ -391,7 +441,8 @@ static const char *who_str(const struct gap_who *w, char *buf, size_t len)
 {
 	switch (w->cause) {
 	case GC_TASK:
-		snprintf(buf, len, "task %s[%d]", w->name, w->id);
+		snprintf(buf, len, "task %s[%d]", w->name[0] ? w->name : "?",
+			 w->id);
 		break;
 	case GC_IRQ:
 		if (w->id >= 0)
@@ -447,6 +498,9 @@ void trace_gap_summary(const struct trace_gap *g, const struct run *r)
 			printf("== Trace CPU %d: largest gap %s us: %s\n", c->cpu,
 			       fmt_us3(a, c->max.value),
 			       who_str(&c->max_who, b, sizeof(b)));
+		if (c->assumed)
+			printf("# trace: CPU %d: in %llu gaps the kernel did not record a switch (some kernels never record the switch out of idle): it is taken at the last event of the task that was on, the time after it counts for the next one\n",
+			       c->cpu, (unsigned long long)c->assumed);
 	}
 }
 
@@ -493,6 +547,7 @@ void trace_gap_json(const struct trace_gap *g, const struct run *r,
 		}
 		jw_obj_end(w);
 		jw_uint(w, "not_decided", c->dropped);
+		jw_uint(w, "switch_assumed_gaps", c->assumed);
 		jw_arr_begin(w, "who");
 		for (j = 0; j < c->nwho; j++) {
 			jw_obj_begin_inline(w, NULL);
@@ -527,12 +582,16 @@ void trace_gap_json(const struct trace_gap *g, const struct run *r,
 		jw_int(w, "start_ns", it->start - r->t_measure);
 		jw_int(w, "length_ns", it->len);
 		who_json(w, &it->w);
+		jw_bool(w, "switch_assumed", it->w.switch_assumed);
 		/* the tasks that ran in it, the longest first */
 		jw_arr_begin_inline(w, "tasks");
 		for (j = 0; j < GAP_TOP && it->top[j].ns; j++) {
 			jw_obj_begin_inline(w, NULL);
 			jw_int(w, "pid", it->top[j].pid);
-			jw_str(w, "name", it->top[j].name);
+			if (it->top[j].name[0])
+				jw_str(w, "name", it->top[j].name);
+			else
+				jw_null(w, "name");
 			jw_int(w, "ns", it->top[j].ns);
 			jw_obj_end(w);
 		}

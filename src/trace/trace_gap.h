@@ -10,10 +10,11 @@
  * events of c inside it say what took the CPU:
  *
  *   task      a sched_switch away from T: of the tasks switched in (all
- *             the switches of c are traced), the one that had the CPU
- *             longest in the gap, all its turns added (a real-time task
- *             preempted by the fair server's turn of SCHED_OTHER tasks
- *             still counts whole)
+ *             the switches of c are traced; one the kernel did not
+ *             record is assumed, see trace_gap_cause()), the one that
+ *             had the CPU longest in the gap, all its turns added (a
+ *             real-time task preempted by the fair server's turn of
+ *             SCHED_OTHER tasks still counts whole)
  *   softirq   a softirq_entry (its vector)
  *   irq       an irq_handler_entry, local_timer_entry or hrtimer expiry
  *   none      no event: nothing the kernel shows ran - the hardware or
@@ -43,11 +44,14 @@ enum gap_cause { GC_TASK, GC_SOFTIRQ, GC_IRQ, GC_NONE, GC_LOST, GC_N };
 
 /* What took the CPU in a gap: its cause and who (a task's pid and comm,
  * an irq's number and name, a softirq's vector and name; id -1 and name ""
- * for GC_NONE and GC_LOST). */
+ * for GC_NONE and GC_LOST; a task's name is "" when no switch in the gap
+ * named it). @switch_assumed: a switch the kernel did not record was
+ * assumed in it (see trace_gap_cause()). */
 struct gap_who {
 	int cause;
 	int id;
 	char name[TEV_NAME_LEN > TEV_COMM_LEN ? TEV_NAME_LEN : TEV_COMM_LEN];
+	bool switch_assumed;
 };
 
 /* A task that ran in a gap, and how long in all its turns. */
@@ -66,6 +70,14 @@ struct gap_task {
  * ring has dropped older events (a gap it no longer reaches back to is
  * GC_LOST). Lost events are the caller's. Into @w, and into @top the
  * GAP_TOP tasks that had the CPU longest (ns 0: no more).
+ *
+ * A task has the CPU from the switch to it to the switch away from it.
+ * Every event also shows the task on the CPU (a switch's prev_pid, an
+ * interrupt's common_pid): one that is not the task switched in last
+ * means a switch the kernel did not record - some kernels never record
+ * the switch out of the idle task. That switch is taken at the last event
+ * of the task that was on (the time after it counts for the next one) and
+ * @w->switch_assumed is set.
  */
 void trace_gap_cause(const struct tev *ev, size_t cap, size_t head, size_t n,
 		     bool full, int tid, int64_t a, int64_t b,

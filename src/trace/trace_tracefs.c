@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/tracefs.h"
 #include "trace/trace_source.h"
 
 #ifndef HAVE_TRACEFS
@@ -167,90 +167,17 @@ bool tsrc_built_in(void)
 	return true;
 }
 
-/* tracefs mounted by this process (on /sys/kernel/tracing): unmounted
- * when it exits, whatever the path (rtla mounts it too). */
-static bool mounted_here;
-
-/* Some tracefs instance other than ours is there (another rtlat --trace or
- * rtla that found our mount and uses it). */
-static bool instances_in_use(void)
-{
-	DIR *d = opendir("/sys/kernel/tracing/instances");
-	struct dirent *e;
-	char mine[32];
-	bool any = false;
-
-	if (!d)
-		return false;
-	snprintf(mine, sizeof(mine), "rtlat-%d", (int)getpid());
-	while (!any && (e = readdir(d)))
-		any = e->d_name[0] != '.' && strcmp(e->d_name, mine) != 0;
-	closedir(d);
-	return any;
-}
-
-static void unmount_ours(void)
-{
-	if (!mounted_here)
-		return;
-	/* another user of our mount keeps it (detaching it under them left
-	 * their instance behind, its buffers allocated) */
-	if (instances_in_use())
-		return;
-	if (umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
-		mounted_here = false;
-}
-
-/* Where tracefs is mounted (from /proc/mounts); when it is not, as root,
- * mount it on /sys/kernel/tracing (unmounted at exit). */
-static const char *tracing_dir(char *err, size_t len)
-{
-	static char dir[256];
-	char line[512], src[128], mnt[256], type[64];
-	struct stat st;
-	FILE *f = fopen("/proc/mounts", "r");
-
-	dir[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s %255s %63s", src, mnt, type) == 3 &&
-		    !strcmp(type, "tracefs")) {
-			snprintf(dir, sizeof(dir), "%s", mnt);
-			if (!strcmp(mnt, "/sys/kernel/tracing"))
-				break;
-		}
-	}
-	if (f)
-		fclose(f);
-	if (dir[0])
-		return dir;
-	if (stat("/sys/kernel/tracing", &st) == 0 &&
-	    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
-		if (!mounted_here)
-			atexit(unmount_ours);
-		mounted_here = true;
-		log_note("mounted tracefs on /sys/kernel/tracing (unmounted when rtlat ends)");
-		snprintf(dir, sizeof(dir), "/sys/kernel/tracing");
-		return dir;
-	}
-	if (stat("/sys/kernel/tracing", &st) == 0)
-		snprintf(err, len, "tracefs is not mounted and could not be mounted (%s); mount it with: mount -t tracefs nodev /sys/kernel/tracing",
-			 strerror(errno));
-	else
-		snprintf(err, len, "this kernel has no tracefs (/sys/kernel/tracing is missing): --trace needs a kernel with CONFIG_FTRACE and CONFIG_TRACING");
-	return NULL;
-}
-
 bool tsrc_has_timerlat(void)
 {
 	char err[8];
-	const char *dir = tracing_dir(err, sizeof(err));
+	const char *dir = tracefs_dir(err, sizeof(err));
 
 	return dir && tracefs_tracer_available(dir, "timerlat");
 }
 
 int tsrc_check(bool timerlat, char *err, size_t len)
 {
-	const char *dir = tracing_dir(err, len);
+	const char *dir = tracefs_dir(err, len);
 	char p[512];
 	struct stat st;
 	size_t i;
@@ -279,34 +206,6 @@ int tsrc_check(bool timerlat, char *err, size_t len)
 		return -1;
 	}
 	return 0;
-}
-
-/* Remove instances of rtlat processes that no longer exist (killed). */
-static void remove_stale(const char *dir)
-{
-	char p[512];
-	struct dirent *d;
-	DIR *dh;
-
-	snprintf(p, sizeof(p), "%s/instances", dir);
-	dh = opendir(p);
-	if (!dh)
-		return;
-	while ((d = readdir(dh))) {
-		char *end;
-		long pid;
-
-		if (strncmp(d->d_name, "rtlat-", 6) != 0)
-			continue;
-		pid = strtol(d->d_name + 6, &end, 10);
-		if (*end || pid <= 0 || pid > INT32_MAX)
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		snprintf(p, sizeof(p), "%s/instances/%s", dir, d->d_name);
-		rmdir(p);
-	}
-	closedir(dh);
 }
 
 /* "a == 1 || a == 2 ..." of the samplers' pids or CPUs into @buf. */
@@ -476,7 +375,7 @@ static struct tep_handle *load_formats(const char *dir)
 int tsrc_open(struct tsrc **out, const struct tsrc_cfg *c, char *err,
 	      size_t len)
 {
-	const char *dir = tracing_dir(err, len);
+	const char *dir = tracefs_dir(err, len);
 	struct cpuset online;
 	struct tsrc *s;
 	size_t i;
@@ -485,7 +384,7 @@ int tsrc_open(struct tsrc **out, const struct tsrc_cfg *c, char *err,
 	*out = NULL;
 	if (!dir)
 		return -1;
-	remove_stale(dir);
+	tracefs_remove_stale(dir);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto nomem;

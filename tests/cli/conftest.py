@@ -7,6 +7,7 @@ root skip with a reason when not root; CI runs them as root.
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 
 import pytest
@@ -24,8 +25,37 @@ FIXTURES = pathlib.Path(os.environ.get("RTLAT_FIXTURES",
 SANITIZED = bool(os.environ.get("RTLAT_SANITIZED"))
 
 
+def copy_rtlat(dst):
+    """RTLAT copied to @dst (a file), with the rtlat-full beside it that it
+    runs for check, noise, suite, ... (a dynamic build); returns @dst."""
+    shutil.copy(RTLAT, dst)
+    full = pathlib.Path(RTLAT).resolve().parent / "rtlat-full"
+    if full.exists():
+        shutil.copy(full, pathlib.Path(dst).parent / "rtlat-full")
+    return dst
+
+
 def is_root():
     return os.geteuid() == 0
+
+
+@pytest.fixture(scope="module")
+def tracefs_mounted():
+    """For tests that read tracefs themselves (or skip without it):
+    tracefs mounted on /sys/kernel/tracing for the module's tests (a fresh
+    machine may have it unmounted; rtlat mounts it itself, which tests in
+    mount namespaces of their own check), and unmounted again after them
+    if it was not mounted. Use: pytestmark =
+    pytest.mark.usefixtures("tracefs_mounted")."""
+    tracefs = "/sys/kernel/tracing"
+    mounted = False
+    if is_root() and os.path.isdir(tracefs) and \
+            not os.path.isdir(tracefs + "/instances"):
+        mounted = subprocess.run(["mount", "-t", "tracefs", "nodev",
+                                  tracefs]).returncode == 0
+    yield
+    if mounted:
+        subprocess.run(["umount", "-l", tracefs])
 
 
 needs_root = pytest.mark.skipif(not is_root(),
@@ -147,6 +177,16 @@ def load_json_strict(path):
     text = raw.decode("utf-8")  # strict UTF-8
     return json.loads(text, parse_constant=no_const,
                       object_pairs_hook=no_dups)
+
+
+def measured_periods(d):
+    """The periods of a complete run's measured time (rtlat's result @d):
+    the deadlines it accounts, each a sample or a miss of its series,
+    however many a loaded machine let its samplers see."""
+    assert d["status"] == "complete"
+    t, p = d["duration_actual_ns"], d["config"]["period_ns"]
+    assert t == d["duration_requested_ns"] and t % p == 0
+    return t // p
 
 
 def hist_total(h):

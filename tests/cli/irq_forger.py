@@ -4,24 +4,38 @@ rtlat irq --source net:HOST on ADDR PORT with altered copies, by the
 stimulus' number k (k % 8):
 
   0  a faithful answer (the responder's t2 - t1 said to be 1 us)
-  1  the right number, t0/deadline/task_ns at the ends of int64
+  1  the right number and stamps, task_ns at the end of int64
   2  the number + 2**32 (its low 32 bits the right ones)
   3  the number 2**64 - 1
   4  garbage: 48 random bytes, then 5 bytes
   5  a faithful answer twice (a duplicate)
   6  no answer
-  7  the right number, t0 = 0 and task_ns = -5
+  7  the right number, t0 = 0 and task_ns = -5 (stamps not its own)
 
 and, for every stimulus, an answer for the number 1000 ahead (not sent
 yet). Runs until killed; prints how many stimuli it got on SIGTERM.
 
-usage: irq_forger.py ADDR PORT
+With "reorder": faithful answers, each odd-numbered stimulus answered
+only after the next one's answer (a forged answer for a number already
+sent, ahead of the one outstanding).
+
+With "stall": faithful answers, and once, at the 200th stimulus, a
+pause of 400 ms before answering it (then the queued ones in order).
+
+With "replay": faithful answers, each followed by 3 answers sent again,
+picked at random among the last 3000 (replays of answers already given,
+most of them more than 64 stimuli back).
+
+usage: irq_forger.py ADDR PORT [reorder|stall|replay]
 """
+import collections
 import os
+import random
 import signal
 import socket
 import struct
 import sys
+import time
 
 PKT = struct.Struct("<IIQqqqq")
 MAGIC, REPLY = 0x72746c69, 1
@@ -30,6 +44,11 @@ I64_MIN, I64_MAX = -2 ** 63, 2 ** 63 - 1
 
 def main():
     addr, port = sys.argv[1], int(sys.argv[2])
+    reorder = sys.argv[3:] == ["reorder"]
+    stall = sys.argv[3:] == ["stall"]
+    replay = sys.argv[3:] == ["replay"]
+    given = collections.deque(maxlen=3000)
+    held = None
     fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
     s = socket.socket(fam, socket.SOCK_DGRAM)
     s.bind((addr, port))
@@ -48,6 +67,32 @@ def main():
         if magic != MAGIC or flags & REPLY:
             continue
         got[0] += 1
+        if stall:
+            if got[0] == 200:
+                time.sleep(0.4)
+            s.sendto(PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, I64_MIN),
+                     peer)
+            continue
+        if replay:
+            ans = PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, I64_MIN)
+            s.sendto(ans, peer)
+            given.append(ans)
+            for _ in range(3):
+                s.sendto(random.choice(given), peer)
+            continue
+        if reorder:
+            # the odd one held until its successor is answered
+            if seq % 2:
+                held = data
+                continue
+            s.sendto(PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, I64_MIN),
+                     peer)
+            if held is not None:
+                h = PKT.unpack(held)
+                s.sendto(PKT.pack(MAGIC, REPLY, h[2], h[3], h[4], 1000,
+                                  I64_MIN), peer)
+                held = None
+            continue
         k = seq % 8
 
         def answer(sq=seq, a=t0, b=dl, c=1000):
@@ -58,7 +103,7 @@ def main():
         if k == 0:
             answer()
         elif k == 1:
-            answer(a=I64_MIN + 1, b=I64_MAX, c=I64_MAX)
+            answer(c=I64_MAX)
         elif k == 2:
             answer(sq=seq + 2 ** 32)
         elif k == 3:

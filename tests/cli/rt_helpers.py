@@ -19,34 +19,39 @@ PR_SET_CHILD_SUBREAPER = 36
 IPC_MECHANISMS = ["sem", "futex", "condvar", "pipe", "eventfd", "mqueue",
                   "signal", "socket"]
 
+# The task is SCHED_FIFO before its first sleep: woken as SCHED_OTHER on
+# a CPU a real-time task keeps busy, it would only run (and start its
+# stall) when that task blocks, at the same point of the task's cycle
+# every time. The gaps' jitter keeps later stalls from a fixed phase too.
 _STALL = """
-import os, sys, time
-cpu, prio, ms, delay, count, gap = sys.argv[1:]
+import os, random, sys, time
+cpu, prio, ms, delay, count, gap, jitter = sys.argv[1:]
 os.sched_setaffinity(0, {int(cpu)})
-time.sleep(float(delay))
 os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(int(prio)))
+time.sleep(float(delay))
 for i in range(int(count)):
     end = time.monotonic() + float(ms) / 1000
     while time.monotonic() < end:
         pass
-    time.sleep(float(gap))
+    time.sleep(float(gap) + random.uniform(0, float(jitter)))
 """
 
 
-def stall(cpu, prio, ms, delay, count=1, gap=0.3):
+def stall(cpu, prio, ms, delay, count=1, gap=0.3, jitter=0.0):
     """After delay s, busy CPU cpu at SCHED_FIFO prio for ms ms, count
-    times gap s apart. Returns the Popen (wait for it)."""
+    times gap s (+ a uniform random 0..jitter s) apart. Returns the Popen
+    (wait for it: its exit status is 0 when every stall was made)."""
     return subprocess.Popen([sys.executable, "-c", _STALL] +
                             [str(a) for a in (cpu, prio, ms, delay, count,
-                                              gap)])
+                                              gap, jitter)])
 
 
-def stall_after_warmup(cpu, prio, ms, delay, count=1, gap=0.3):
+def stall_after_warmup(cpu, prio, ms, delay, count=1, gap=0.3, jitter=0.0):
     """A during(proc) for run_reaped(): stall() delay s after the run's
-    warm-up started, and wait for it."""
+    warm-up started, and wait for it (it must have made every stall)."""
     def during(proc):
         wait_warming_up(proc)
-        stall(cpu, prio, ms, delay, count, gap).wait()
+        assert stall(cpu, prio, ms, delay, count, gap, jitter).wait() == 0
     return during
 
 

@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from conftest import RTLAT, ROOT, is_root, run
+from conftest import RTLAT, ROOT, copy_rtlat, is_root, run
 
 SYSROOTS = ROOT / "tests" / "data" / "sysroots"
 BAD = SYSROOTS / "x86-badly-set-up"
@@ -181,12 +181,55 @@ def test_check_fifo_in_the_tree_cannot_block(tmp_path):
     p = run(["check", "--json", "--root", tree], timeout=30)
     assert p.returncode == 2, p.stderr
     it = items(json.loads(p.stdout))
+    fifo = "cannot be read: not a regular file (a FIFO)"
     assert it["swap"] == {**it["swap"], "verdict": "n/a",
-                          "found": "/proc/swaps cannot be read"}
+                          "found": "/proc/swaps " + fifo}
     assert it["rt_throttling"]["found"].startswith(
-        "/proc/sys/kernel/sched_rt_runtime_us cannot be read")
-    assert "Invalid argument" in it["debug_config"]["found"], it["debug_config"]
+        "/proc/sys/kernel/sched_rt_runtime_us " + fifo)
+    assert "/boot/config-6.12.0-dbg: not a regular file (a FIFO)" in \
+        it["debug_config"]["found"], it["debug_config"]
     run(["sysinfo", "--root", tree], timeout=30, check=0)
+
+
+@pytest.mark.parametrize("f,item", [
+    ("proc/self/mountinfo", "rt_group"), ("proc/self/cgroup", "rt_group"),
+    ("proc/interrupts", "isolated_irqs"),
+    ("proc/interrupts.later", "isolated_irqs"), ("dev/kmsg", None)])
+@pytest.mark.parametrize("kind", ["fifo", "zero", "huge"])
+def test_check_endless_or_huge_file_is_bounded(tmp_path, f, item, kind):
+    """A FIFO, /dev/zero or an 8 GiB (sparse) file in place of a file that
+    check reads: it neither blocks nor reads without end; a FIFO or a
+    device where a /proc file should be is refused with its reason, a huge
+    file is read up to the bound, which the item says (the run is bounded
+    by a timeout: it fails if the read blocks or runs on)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    if kind == "huge":
+        with open(tree / f, "r+b") as h:
+            h.truncate(8 << 30)
+    else:
+        (tree / f).unlink()
+        if kind == "fifo":
+            os.mkfifo(tree / f)
+        else:
+            os.symlink("/dev/zero", tree / f)
+    p = run(["check", "--json", "-T", "1", "--root", tree], timeout=20)
+    assert p.returncode == 2, p.stderr
+    it = items(json.loads(p.stdout))
+    if item is None:
+        return
+    found = it[item]["found"]
+    if kind == "huge":
+        assert "/%s: larger than 4194304 bytes, read the first 4194304" % f \
+            in found, found
+    elif f.startswith("proc/self/"):
+        assert found == "/%s cannot be read: not a regular file (%s)" % (
+            f, "a FIFO" if kind == "fifo" else "a character device"), found
+        assert it[item]["verdict"] == "n/a"
+    else:
+        assert "/%s cannot be read: not a regular file (%s)" % (
+            f, "a FIFO" if kind == "fifo" else "a character device") in \
+            found, found
 
 
 def _as_nobody():
@@ -195,6 +238,52 @@ def _as_nobody():
     if not shutil.which("setpriv"):
         return "setpriv (util-linux) not installed"
     return None
+
+
+@pytest.mark.skipif(_as_nobody() is not None, reason=str(_as_nobody()))
+@pytest.mark.parametrize("sysfs_nohz", [True, False])
+def test_check_unreadable_cmdline_and_config_are_not_absent(sysfs_nohz):
+    """/proc/cmdline and /boot/config-* refused (mode 000, run as nobody):
+    the items say they cannot be read and why, and draw no conclusion
+    from the parameters or options they could not see (no "rcu_nocbs
+    none", no advice to boot with rcu_nocbs=; without sysfs' nohz_full
+    list, no "not nohz_full" and no ok)."""
+    top = pathlib.Path(tempfile.mkdtemp(prefix="rtlat-check-"))
+    try:
+        os.chmod(top, 0o755)
+        tree = top / "tree"
+        shutil.copytree(BAD, tree, symlinks=True)
+        if not sysfs_nohz:
+            (tree / "sys/devices/system/cpu/nohz_full").unlink()
+        os.chmod(tree / "proc/cmdline", 0)
+        os.chmod(tree / "boot/config-6.12.0-dbg", 0)
+        copy_rtlat(top / "rtlat")
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
+                            "--clear-groups", str(top / "rtlat"), "check",
+                            "--json", "--root", str(tree)],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        it = items(json.loads(p.stdout))
+        iso = it["isolation"]
+        assert "/proc/cmdline cannot be read: Permission denied (not root)" \
+            in iso["found"], iso
+        assert "rcu_nocbs unknown" in iso["found"], iso
+        assert "RCU callbacks" not in iso["found"], iso
+        assert "rcu_nocbs" not in (iso["fix"] or ""), iso
+        if sysfs_nohz:      # sysfs says: none
+            assert "nohz_full none" in iso["found"], iso
+            assert "CPU 2-3 not nohz_full" in iso["found"], iso
+            assert iso["verdict"] == "warning"
+        else:
+            assert "nohz_full unknown" in iso["found"], iso
+            assert "not nohz_full" not in iso["found"], iso
+            assert iso["verdict"] == "n/a" and not iso["fix"], iso
+        dbg = it["debug_config"]
+        assert "/boot/config-6.12.0-dbg: Permission denied (not root)" in \
+            dbg["found"], dbg
+        assert dbg["verdict"] == "n/a", dbg
+    finally:
+        shutil.rmtree(top)
 
 
 @pytest.mark.skipif(_as_nobody() is not None, reason=str(_as_nobody()))
@@ -214,7 +303,7 @@ def test_check_debugfs_refused_is_not_called_unmounted():
         fs.parent.mkdir(parents=True)
         fs.write_text("50000000\n")
         os.chmod(fs, 0)
-        shutil.copy(RTLAT, top / "rtlat")
+        copy_rtlat(top / "rtlat")
         nobody = ["setpriv", "--reuid=65534", "--regid=65534",
                   "--clear-groups", str(top / "rtlat")]
         p = subprocess.run(nobody + ["check", "--json", "--root", str(tree)],
@@ -275,3 +364,293 @@ def test_check_huge_swap_and_memory_under_ubsan(tmp_path):
                 "2 swap areas, 8388608.0 TiB")
         else:
             assert d["memory_bytes"] == 2 ** 63 - 1
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"]])
+def test_check_stdout_write_error_said_once(fmt):
+    """stdout full: the write error once, with its cause, exit 1 (check
+    said it, then main() again)."""
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([RTLAT, "check", "-T", "0", "--root", str(BAD)]
+                           + fmt, stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+    assert p.returncode == 1, p.stderr
+    errs = [ln for ln in p.stderr.splitlines() if "error" in ln]
+    assert errs == ["rtlat check: error: cannot write the results to "
+                    "standard output: No space left on device"], p.stderr
+
+
+# A file check reads, damaged in the three ways a tree (or a system) can
+# be: -> the item that reads it, and the conclusion it must not draw from
+# it (the file's absence). tests/data/sysroots/damaged-dirs and
+# damaged-loops hold them as directories and as symbolic links to
+# themselves; a FIFO is made here (git keeps none).
+DAMAGED = {
+    "sys/kernel/mm/transparent_hugepage/enabled":
+        ("thp", "no transparent huge pages"),
+    "proc/sys/kernel/timer_migration": ("timer_migration", "no NO_HZ"),
+    "proc/swaps": ("swap", None),
+    "proc/sys/kernel/sched_rt_runtime_us": ("rt_throttling", None),
+    "sys/devices/system/cpu/isolated": ("isolation", None),
+    "sys/devices/system/cpu/cpu2/topology/thread_siblings_list":
+        ("smt", None),
+    "proc/irq/24/smp_affinity_list": ("irq_affinity", None),
+    "sys/kernel/tracing/available_tracers": ("tracers", "not mounted"),
+    "sys/devices/system/cpu/cpu0/cpuidle/state0/name":
+        ("cpuidle", "no cpuidle states"),
+    "dev/cpu_dma_latency": ("cpuidle", None),
+    "sys/fs/cgroup/cpu,cpuacct/user.slice/rt/cpu.rt_runtime_us":
+        ("rt_group", "CONFIG_RT_GROUP_SCHED"),
+    "sys/devices/system/clocksource/clocksource0/current_clocksource":
+        ("clocksource", "no current_clocksource"),
+    "proc/interrupts": ("isolated_irqs", None),
+    "boot/config-6.12.0-dbg": ("debug_config", None),
+    # on every CPU: no governor read is not "no cpufreq driver"
+    "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor":
+        ("cpufreq", "no cpufreq driver"),
+}
+# read only when the file above it reads: a tree of its own
+SECOND = {"sys/kernel/mm/transparent_hugepage/defrag": ("thp", None)}
+GOVERNORS = ["sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor" % c
+             for c in range(1, 4)]
+REASON = {"dir": "not a regular file (a directory)",
+          "fifo": "not a regular file (a FIFO)",
+          "loop": "Too many levels of symbolic links"}
+
+
+def _damaged_tree(tmp_path, kind, files):
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    over = SYSROOTS / ("damaged-dirs" if kind == "dir" else "damaged-loops")
+    for f in files:
+        (tree / f).unlink()
+        if kind == "fifo":
+            os.mkfifo(tree / f)
+        elif kind == "dir":
+            shutil.copytree(over / f, tree / f)
+        else:
+            os.symlink(os.readlink(over / f), tree / f)
+    return tree
+
+
+@pytest.mark.parametrize("first", [True, False])
+@pytest.mark.parametrize("kind", ["dir", "loop", "fifo"])
+def test_check_damaged_files_give_their_reason(tmp_path, kind, first):
+    """A file that is a directory, a loop of symbolic links or a FIFO is
+    not a missing one: the item says that it cannot be read and why,
+    never the conclusion of its absence (a directory read as "no THP",
+    ELOOP as "no NO_HZ", a FIFO skipped silently)."""
+    damaged = DAMAGED if first else SECOND
+    tree = _damaged_tree(tmp_path, kind,
+                         list(damaged) + (GOVERNORS if first else []))
+    p = run(["check", "--json", "-T", "0", "--root", tree], timeout=30)
+    assert p.returncode == 2, p.stderr
+    it = items(json.loads(p.stdout))
+    for f, (item, wrong) in damaged.items():
+        said = "/%s cannot be read: %s" % (f, REASON[kind])
+        if f.startswith("boot/"):
+            said = "/%s: %s" % (f, REASON[kind])
+        assert said in it[item]["found"], (f, it[item])
+        if wrong:
+            assert wrong not in it[item]["found"], (f, it[item])
+    for i in it.values():
+        # what cannot be read is no verdict's ground, and no wrong fix
+        assert (i["fix"] is None) == (i["verdict"] in ("ok", "n/a")) or \
+            i["id"] == "debug_config", i
+    # the text says the same
+    out = run(["check", "-T", "0", "--root", tree], timeout=30).stdout
+    assert " ".join(out.split()).count(REASON[kind]) >= len(damaged) - 1
+
+
+@pytest.mark.skipif(_as_nobody() is not None, reason=str(_as_nobody()))
+def test_check_preempt_as_a_user_names_debugfs():
+    """Not root, /sys/kernel/debug closed (mode 700, as debugfs is) and no
+    boot log: the preemption mode comes from the kernel config, and the
+    finding says that the mode in force is in debugfs, closed to a user
+    (it said nothing about debugfs, or "debugfs not mounted")."""
+    top = pathlib.Path(tempfile.mkdtemp(prefix="rtlat-check-"))
+    try:
+        os.chmod(top, 0o755)
+        tree = top / "tree"
+        shutil.copytree(BAD, tree, symlinks=True)
+        (tree / "dev/kmsg").unlink()
+        pre = tree / "sys/kernel/debug/sched/preempt"
+        pre.parent.mkdir(parents=True)
+        pre.write_text("none (voluntary) full lazy\n")
+        os.chmod(tree / "sys/kernel/debug", 0o700)
+        copy_rtlat(top / "rtlat")
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
+                            "--clear-groups", str(top / "rtlat"), "check",
+                            "--json", "-T", "0", "--root", str(tree)],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        found = items(json.loads(p.stdout))["preempt"]["found"]
+        assert "configured default (kernel config" in found, found
+        assert ("the mode in force is in /sys/kernel/debug/sched/preempt, "
+                "/sys/kernel/debug/sched/preempt cannot be read: Permission "
+                "denied (not root)") in found, found
+        assert "not mounted" not in found
+    finally:
+        shutil.rmtree(top)
+
+
+# tests/data/sysroots/garbled/VARIANT holds files in the place of those of
+# x86-badly-set-up (or x86-vm) that are there but garbage.
+GARBLED = SYSROOTS / "garbled"
+IRQ_GARBAGE = {
+    "zeros": "no \"CPU0 CPU1 ...\" header line",
+    "no-header": "no \"CPU0 CPU1 ...\" header line",
+    "cut-lines": "line 2, \"0:\": 2 of 4 CPU counts",
+    "cut-end": "line 12 cut short: no end of line",
+}
+
+
+def _garbled_tree(tmp_path, variant, base=BAD, files=None):
+    tree = tmp_path / "tree"
+    shutil.copytree(base, tree, symlinks=True)
+    for f in files or [p.relative_to(GARBLED / variant)
+                       for p in (GARBLED / variant).rglob("*") if p.is_file()]:
+        shutil.copyfile(GARBLED / variant / f, tree / f)
+    return tree
+
+
+@pytest.mark.parametrize("later", [False, True])
+@pytest.mark.parametrize("variant", sorted(IRQ_GARBAGE))
+def test_check_garbled_interrupts_are_no_verdict(tmp_path, variant, later):
+    """/proc/interrupts (or its second reading) all NUL bytes, without
+    its CPU header line, its lines cut, or cut short at its end: it does
+    not parse, the item is n/a with the reason (it said "ok": no count
+    read, no interrupt), and gives no fix."""
+    tree = _garbled_tree(tmp_path, variant, files=["proc/interrupts"])
+    if later:
+        shutil.move(tree / "proc/interrupts", tree / "proc/interrupts.later")
+        shutil.copyfile(BAD / "proc/interrupts", tree / "proc/interrupts")
+    f = "/proc/interrupts.later" if later else "/proc/interrupts"
+    d = json.loads(run(["check", "--json", "--root", tree], check=2).stdout)
+    irq = items(d)["isolated_irqs"]
+    assert irq == {**irq, "verdict": "n/a", "fix": None,
+                   "found": "%s cannot be read: not in the kernel's format "
+                            "(%s)" % (f, IRQ_GARBAGE[variant])}, irq
+    assert d["counts"] == {"bad": 5, "warning": 9, "ok": 0, "n/a": 3}
+    # one reading (-T 0) reads the first file only
+    d = json.loads(run(["check", "--json", "-T", "0", "--root", tree],
+                       check=2).stdout)
+    assert (items(d)["isolated_irqs"]["verdict"] == "n/a") != later
+
+
+@pytest.mark.parametrize("kind,why", [
+    ("zeros", "holds no kernel log records (PRIO,SEQ,USEC,FLAGS;TEXT)"),
+    ("fifo", "not a character device (a FIFO)"),
+    ("dir", "not a character device (a directory)"),
+    ("loop", "Too many levels of symbolic links"),
+    ("dev-zero", "not the kernel log (the character device 1:5; the log is "
+                 "1:11)")])
+def test_check_kmsg_not_the_log_in_a_tree(tmp_path, kind, why):
+    """dev/kmsg of the tree is not a kernel log: the preemption item says
+    which source it used instead (the kernel config) and why not the boot
+    log (it fell back silently)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    k = tree / "dev/kmsg"
+    k.unlink()
+    if kind == "zeros":
+        shutil.copyfile(GARBLED / "zeros/dev/kmsg", k)
+    elif kind == "fifo":
+        os.mkfifo(k)
+    elif kind == "dir":
+        shutil.copytree(SYSROOTS / "damaged-dirs/dev/kmsg", k)
+    elif kind == "loop":
+        os.symlink(os.readlink(SYSROOTS / "damaged-loops/dev/kmsg"), k)
+    else:
+        os.symlink("/dev/zero", k)
+    p = run(["check", "--json", "-T", "0", "--root", tree], check=2,
+            timeout=30)
+    pre = items(json.loads(p.stdout))["preempt"]
+    assert pre["verdict"] == "bad", pre
+    assert pre["found"] == (
+        "mainline PREEMPT_DYNAMIC, mode voluntary configured default (kernel "
+        "config; preempt= may override it; boot log not used, /dev/kmsg "
+        "cannot be read: %s; the mode in force is in "
+        "/sys/kernel/debug/sched/preempt, debugfs not mounted)" % why), pre
+
+
+def _in_mount_ns():
+    if not is_root():
+        return "not root: cannot bind-mount over /dev/kmsg"
+    if not shutil.which("unshare"):
+        return "unshare (util-linux) not installed"
+    p = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if p.returncode:
+        return "unshare -m refused: " + p.stderr.decode(errors="replace")
+    return None
+
+
+@pytest.mark.skipif(_in_mount_ns() is not None, reason=str(_in_mount_ns()))
+@pytest.mark.parametrize("kind,why", [
+    ("dev-zero", "not the kernel log (the character device 1:5; the log is "
+                 "1:11)"),
+    ("file", "not a character device (a regular file)"),
+    ("fifo", "not a character device (a FIFO)")])
+def test_check_kmsg_replaced_on_this_system(tmp_path, kind, why):
+    """This system, /dev/kmsg replaced in a mount namespace of its own by
+    /dev/zero, a regular file holding a log's records, or a FIFO: on the
+    real root only the character device 1:11 is the kernel log; the item
+    says why it was not used, and the source it used instead."""
+    def preempt(pre=""):
+        cmd = pre + "exec %s check --json -T 0" % RTLAT
+        p = subprocess.run(["unshare", "-m", "sh", "-c", cmd],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode in (0, 2), p.stderr
+        return items(json.loads(p.stdout))["preempt"]["found"]
+
+    if "at boot (kernel log" not in preempt():
+        pytest.skip("the preemption mode here is not read from the boot log")
+    src = tmp_path / "kmsg"
+    if kind == "dev-zero":
+        src = "/dev/zero"
+    elif kind == "file":
+        src.write_text("6,290,253720,-;Dynamic Preempt: full\n")
+    else:
+        os.mkfifo(src)
+    found = preempt("mount --make-rprivate / && mount --bind %s /dev/kmsg && "
+                    % src)
+    assert "boot log not used, /dev/kmsg cannot be read: %s;" % why in found, \
+        found
+    assert "at boot (kernel log" not in found
+    assert "configured default (kernel config" in found or \
+        "at boot (preempt= on the command line" in found, found
+
+
+@pytest.mark.parametrize("variant,why", [
+    ("huge", "larger than 4194304 bytes, not read"),
+    ("truncated", "truncated deflate data"), ("corrupt", "CRC mismatch")])
+def test_check_config_gz_oversized_or_damaged(tmp_path, variant, why):
+    """/proc/config.gz over the bound of every file read (8 GiB, sparse),
+    cut in half, or a byte changed: not read, the reason said; with
+    /boot/config-RELEASE beside it, that one is read, and the reason
+    /proc/config.gz was not is said too (it was dropped)."""
+    vm = tmp_path / "vm"
+    shutil.copytree(SYSROOTS / "x86-vm", vm, symlinks=True)
+    bad = tmp_path / "bad"
+    shutil.copytree(BAD, bad, symlinks=True)
+    for tree in (vm, bad):
+        gz = tree / "proc/config.gz"
+        if variant == "huge":
+            shutil.copyfile(SYSROOTS / "x86-vm/proc/config.gz", gz)
+            with open(gz, "r+b") as h:
+                h.truncate(8 << 30)
+        else:
+            shutil.copyfile(GARBLED / variant / "proc/config.gz", gz)
+    p = run(["check", "--json", "-T", "0", "--root", vm], timeout=30)
+    dbg = items(json.loads(p.stdout))["debug_config"]
+    release = (SYSROOTS / "x86-vm/proc/sys/kernel/osrelease").read_text().strip()
+    assert dbg == {**dbg, "verdict": "n/a", "found":
+                   "the kernel configuration cannot be read (/proc/config.gz: "
+                   "%s; /boot/config-%s: No such file or directory)"
+                   % (why, release)}, dbg
+    p = run(["check", "--json", "-T", "0", "--root", bad], check=2, timeout=30)
+    dbg = items(json.loads(p.stdout))["debug_config"]
+    assert dbg["verdict"] == "bad", dbg
+    assert dbg["found"].endswith(
+        "DEBUG_MUTEXES=y (/boot/config-6.12.0-dbg); /proc/config.gz: %s"
+        % why), dbg

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from conftest import FIXTURES, RTLAT, load_json_strict, needs_root, run
+from test_placement import wait_measuring
 
 # ---------------------------------------------------------------------------
 # A parser for cyclictest's standard output, as a user script would write
@@ -404,12 +405,15 @@ while time.monotonic() < end:
 
 
 def run_with_stall(args, cpu, stall_ms, prio=90):
-    """Run rtlat cyclic @args; after 0.5 s busy-loop @stall_ms ms on @cpu
-    at SCHED_FIFO @prio (above the sampler). Returns (rc, stdout, stderr)."""
+    """Run rtlat cyclic @args; 0.3 s after it measures (its sampler
+    running, its memory locked: a loaded host can delay its start by more
+    than a fixed wait) busy-loop @stall_ms ms on @cpu at SCHED_FIFO @prio
+    (above the sampler). Returns (rc, stdout, stderr)."""
     proc = subprocess.Popen([RTLAT, "cyclic"] + [str(a) for a in args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    time.sleep(0.5)
+    wait_measuring(proc)
+    time.sleep(0.3)
     subprocess.run([sys.executable, "-c", STALL, str(cpu), str(prio),
                     str(stall_ms)], check=True, timeout=30)
     out, err = proc.communicate(timeout=30)
@@ -420,9 +424,11 @@ def run_with_stall(args, cpu, stall_ms, prio=90):
 def test_break_on_injected_stall(tmp_path):
     cpu = cpus_allowed()[-1]
     js = tmp_path / "b.json"
-    period_us, stall_ms = 1000, 50
+    # the break threshold well above what this host's own stalls reach
+    # (one of 20 ms or more broke a run with -b 20000 before the stall)
+    period_us, stall_ms = 1000, 150
     rc, out, err = run_with_stall(["-p", "80", "-a", cpu, "-i", period_us,
-                                   "-b", "20000", "-q", "-D", "20",
+                                   "-b", "100000", "-q", "-D", "20",
                                    "--json", js], cpu, stall_ms)
     assert rc == 2, (out, err)
     footer = parse_cyclictest(out)["footer"]

@@ -70,6 +70,40 @@ def test_missing_directory_names_the_database(tmp_path):
             " its directory /proc/nonexistent") in p.stderr
 
 
+@pytest.mark.parametrize("name", ["h.db", "x.sqlite3",
+                                  "postgresql://u:secret@h/d"])
+def test_db_add_of_a_database_name_hints_at_db(tmp_path, name):
+    """rtlat db add h.db (the database named without --db): an input that
+    does not exist, nothing created, and a note saying to use --db; a
+    password in a URL is not shown (a trial finding: no hint)."""
+    env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME="",
+               RTLAT_DB_URL="")
+    p = subprocess.run([RTLAT, "db", "add", name], capture_output=True,
+                       text=True, env=env, cwd=tmp_path)
+    assert p.returncode == 1
+    assert "secret" not in p.stderr, p.stderr   # the error line's too
+    shown = name.replace(":secret", "")
+    assert ("note: %s is read as an input to add, into the default database"
+            " %s/.local/share/rtlat/history.db; to add to %s, name it with"
+            " --db: rtlat db add --db %s FILE|DIR..." %
+            (shown, tmp_path, shown, shown)) in p.stderr, p.stderr
+    assert os.listdir(tmp_path) == []
+    # an existing input is not taken for a database
+    p = subprocess.run([RTLAT, "db", "add", "--db", str(tmp_path / "h.db"),
+                        str(RUN)], capture_output=True, text=True, env=env)
+    assert p.returncode == 0 and "read as an input" not in p.stderr, \
+        p.stderr
+    assert "secret" not in p.stderr
+    # the history made just now, given as an input without --db: the
+    # same note (the import's error alone said "binary data")
+    os.rename(tmp_path / "h.db", tmp_path / "lab")
+    p = subprocess.run([RTLAT, "db", "add", "lab"], capture_output=True,
+                       text=True, env=env, cwd=tmp_path)
+    assert p.returncode == 1
+    assert "note: lab is read as an input to add, into the default " \
+        "database" in p.stderr, p.stderr
+
+
 @needs_root
 @sqlite_only
 def test_full_disk_add_stores_and_lists_nothing(tmp_path):

@@ -6,6 +6,9 @@ libsqlite3 or libcjson locks megabytes it never uses. Those live in
 rtlat-host (report, compare, db) and libtracefs in rtlat-trace (--trace),
 separate programs that rtlat runs in its own place: the same PID, the
 same command line. Asserted on running processes, from /proc/PID/maps.
+What a latency or cyclic run does not use (the other tests, suite, load,
+a test's loads, --metrics and lab outputs, ...) is in rtlat-full in a dynamic build,
+run the same way: rtlat's own text is what such a run locks.
 """
 import os
 import pathlib
@@ -18,13 +21,22 @@ import pytest
 
 from conftest import FIXTURES, RTLAT, SANITIZED, needs_root
 from test_placement import status, wait_measuring
-from test_trace import (TRACEFS, built_in, needs_built_in,  # noqa: F401
-                        needs_trace, tracefs_mounted)
+from test_trace import needs_built_in, needs_trace
+
+# the --trace test reads tracefs itself (conftest.tracefs_mounted)
+pytestmark = pytest.mark.usefixtures("tracefs_mounted")
 
 HOST_LIBS = ("libsqlite3", "libcjson", "libpq")
 TRACE_LIBS = ("libtracefs", "libtraceevent")
 BIN_DIR = pathlib.Path(RTLAT).resolve().parent
 CYCLICTEST_JSON = FIXTURES / "cyclictest" / "json-1thread.json"
+# rtlat-full: built beside a dynamic rtlat (static builds keep it all)
+FULL = (BIN_DIR / "rtlat-full").exists()
+
+
+def full_exe(name="rtlat"):
+    """The program that runs what rtlat-full holds."""
+    return "rtlat-full" if FULL else name
 
 
 def libraries(pid):
@@ -65,7 +77,10 @@ def has(libs, names):
 def test_measuring_maps_no_host_library(args):
     libs, exe = maps_while_running(args)
     assert has(libs, HOST_LIBS + TRACE_LIBS) == [], libs
-    assert os.path.basename(exe) == "rtlat"
+    # the same process: rtlat itself, or rtlat-full in its place
+    assert os.path.basename(exe) == (
+        "rtlat" if args[0] in ("latency", "cyclic") and
+        "--metrics-port" not in args else full_exe()), exe
 
 
 def children(pid):
@@ -121,8 +136,9 @@ def test_suite_runs_map_no_host_library(tmp_path):
         SUITE + ["-o", str(tmp_path / "o")])
     assert rc == 0, err
     assert has(libs, HOST_LIBS + TRACE_LIBS) == [], libs
-    assert os.path.basename(exe) == "rtlat"
-    assert os.path.basename(sexe) == "rtlat"
+    # the suite in rtlat-full, its runs of latency in rtlat itself
+    assert os.path.realpath(exe) == os.path.realpath(RTLAT)
+    assert os.path.basename(sexe) == full_exe()
     assert has(slibs, HOST_LIBS + TRACE_LIBS) == [], slibs
 
 
@@ -168,8 +184,9 @@ def test_rtlat_links_no_host_library():
     assert not re.search(r"lib(sqlite3|cjson|tracefs|traceevent)", out), out
 
 
-def helper_copy(tmp_path, layout):
-    """rtlat and its helpers as an installed tree (bin/, libexec/rtlat/)
+def helper_copy(tmp_path, layout,
+                helpers=("rtlat-host", "rtlat-trace", "rtlat-full")):
+    """rtlat and its @helpers as an installed tree (bin/, libexec/rtlat/)
     or rtlat alone; returns the copied rtlat."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
@@ -177,7 +194,7 @@ def helper_copy(tmp_path, layout):
     if layout == "installed":
         lib = tmp_path / "libexec" / "rtlat"
         lib.mkdir(parents=True)
-        for h in ("rtlat-host", "rtlat-trace"):
+        for h in helpers:
             if (BIN_DIR / h).exists():
                 shutil.copy(BIN_DIR / h, lib / h)
     return bindir / "rtlat"
@@ -219,7 +236,8 @@ def test_report_without_host_helper_says_so(tmp_path):
 
 def test_suite_gate_without_host_helper_says_so_before_any_run(tmp_path):
     needs_host_helper()
-    rtlat = helper_copy(tmp_path, "alone")
+    # the suite's own program there (rtlat-full), not rtlat-host
+    rtlat = helper_copy(tmp_path, "installed", helpers=("rtlat-full",))
     out = tmp_path / "o"
     p = subprocess.run([str(rtlat), "suite", "--tests", "latency", "-T", "1",
                         "-o", str(out), "--db", str(tmp_path / "h.db")],
@@ -232,14 +250,16 @@ def test_suite_gate_without_host_helper_says_so_before_any_run(tmp_path):
 
 
 # A log-linear histogram's buckets (src/core/histogram.h: HIST_LL_BUCKETS
-# counters of 8 bytes), in KiB.
+# counters of 8 bytes), in KiB; a sampler's two hand-over histograms have
+# 4-byte counters (hist_init_loglin32()): half of it each.
 HIST_KIB = (2 * 128 * (36 - 7 + 1) - 1) * 8 / 1024
-# The rest of a measuring rtlat's heap (the system description, rtlat
-# check's findings, option state, stdio) and of each further sampler (its
-# record ring, interval store): 64 and 40 KiB today, with room to grow
-# that a histogram (60 KiB) or the HTTP server of --metrics-port (64 KiB)
-# does not fit in.
-HEAP_REST_KIB = 100
+# The rest of a measuring rtlat's heap (the record ring, option state,
+# stdio) and of each further sampler (its record ring, interval store): 36
+# and 20 KiB today, with room to grow that a histogram (60 KiB), the HTTP
+# server of --metrics-port (64 KiB) or the system description and rtlat
+# check's findings (34 KiB: on engine_run()'s stack, the main thread's
+# mapping locked in every program) do not fit in.
+HEAP_REST_KIB = 64
 HEAP_PER_SAMPLER_KIB = 48
 
 
@@ -260,7 +280,8 @@ def heap_kib(pid):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_locked_heap_within_its_budget(threads):
     """What mlockall() locks of the heap is what the run has (issue 15):
-    per sampler two hand-over histograms and its total, one aggregate per
+    per sampler two hand-over histograms of 32-bit counters (half a
+    total's each: 64-bit ones would not fit) and its total, one aggregate per
     series name only when several samplers have that name (with one it is
     that sampler's total), no HTTP server without --metrics-port. The
     heap is locked and populated before the first sample, so its size is
@@ -278,7 +299,8 @@ def test_locked_heap_within_its_budget(threads):
     finally:
         _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
-    nhist = 3 * threads + (1 if threads > 1 else 0)
+    # per sampler 2 x 1/2 + 1 histograms' worth, and the aggregate
+    nhist = 2 * threads + (1 if threads > 1 else 0)
     budget = (nhist * HIST_KIB + HEAP_REST_KIB +
               HEAP_PER_SAMPLER_KIB * (threads - 1))
     assert heap <= budget, (heap, budget)
@@ -309,3 +331,172 @@ def test_measuring_binary_has_no_trace_analysis():
     assert sorted(s for s in symbols(RTLAT)
                   if s.startswith(TRACE_ANALYSIS)) == []
     assert "tmatch_init" in symbols(BIN_DIR / "rtlat-trace")
+
+
+# What only rtlat-full has: the other tests, suite, the load generators,
+# the --metrics server, the lab outputs, selftest (function names of their
+# files).
+FULL_ONLY = ("irq_test", "irq_body", "irq_net_", "irq_gpio_", "irq_intr_",
+             "irq_serial_", "noise_", "hwlat_", "suite_", "crunch_", "ipc_",
+             "handshake_", "switch_", "load_start", "load_cpu",
+             "metrics_render", "http_poll", "selftest_run", "check_main",
+             "lab_lava", "lab_junit", "headline_parse")
+
+
+def full_only(path):
+    return sorted(s for s in symbols(path) if s.startswith(FULL_ONLY))
+
+
+def needs_full():
+    if not FULL:
+        pytest.skip("no rtlat-full (static or cross build: rtlat has all)")
+
+
+def test_measuring_binary_has_only_latency_and_cyclic():
+    """rtlat holds none of what a latency or cyclic run never uses: every
+    page of it is locked by such a run (issue 15); rtlat-full has it."""
+    needs_full()
+    if SANITIZED:
+        pytest.skip("a sanitizer build keeps every global alive (its "
+                    "instrumentation references them): --gc-sections "
+                    "cannot drop what rtlat does not use")
+    assert full_only(RTLAT) == []
+    got = full_only(BIN_DIR / "rtlat-full")
+    for prefix in ("irq_test", "noise_", "suite_", "load_start",
+                   "metrics_render", "selftest_run"):
+        assert any(s.startswith(prefix) for s in got), (prefix, got)
+
+
+def test_help_lists_every_command_from_rtlat_itself():
+    """The registry of rtlat lists what rtlat-full holds, with the same
+    summaries (rtlat --help is not run through rtlat-full)."""
+    needs_full()
+    own = subprocess.run([RTLAT, "--help"], capture_output=True, text=True)
+    full = subprocess.run([str(BIN_DIR / "rtlat-full"), "--help"],
+                          capture_output=True, text=True)
+    assert own.returncode == 0 and full.returncode == 0
+    assert own.stdout == full.stdout
+    for name in ("switch", "handshake", "cruncher", "noise", "irq", "suite",
+                 "load", "sysinfo", "check", "selftest"):
+        assert re.search(r"^  %s " % name, own.stdout, re.M), name
+
+
+def destdir_install(tmp_path):
+    """make install into DESTDIR @tmp_path (the build's own PREFIX: nothing
+    rebuilt); returns its bin/rtlat."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    p = subprocess.run(["make", "-s", "-C", str(root), "O=%s" % BIN_DIR,
+                        "DESTDIR=%s" % tmp_path, "install"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rtlat = list(tmp_path.glob("**/bin/rtlat"))
+    assert len(rtlat) == 1, rtlat
+    full = list(tmp_path.glob("**/libexec/rtlat/rtlat-full"))
+    assert len(full) == 1, full
+    return rtlat[0], full[0]
+
+
+@needs_root
+@pytest.mark.skipif(SANITIZED, reason="installs the build's own binaries")
+def test_installed_tree_runs_what_rtlat_full_holds(tmp_path):
+    """From a DESTDIR install (moved away from its prefix): rtlat noise,
+    rtlat irq and rtlat suite run the installed rtlat-full in rtlat's
+    place; the suite's latency runs are the installed rtlat."""
+    needs_full()
+    rtlat, full = destdir_install(tmp_path / "root")
+    for args in (["noise", "-c", "0", "-T", "2", "--warmup", "0.1s"],
+                 ["irq", "-T", "2", "--warmup", "0.1s"]):
+        p = subprocess.Popen([str(rtlat)] + args, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        try:
+            wait_measuring(p, 2)
+            exe = os.readlink("/proc/%d/exe" % p.pid)
+        finally:
+            out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+        assert os.path.realpath(exe) == os.path.realpath(full), exe
+        # its figures: the run measured (the "==" lines of either test)
+        assert re.search(r"^== (Noise|Events)", out, re.M), out
+    out = tmp_path / "o"
+    p = subprocess.run([str(rtlat), "suite", "--tests", "latency,noise",
+                        "--loads", "none", "-T", "1", "--warmup", "0.1s",
+                        "-q", "-o", str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert (out / "suite.json").exists(), list(out.iterdir())
+    with open(out / "suite.json") as f:
+        suite = f.read()
+    assert "noise" in suite and "latency" in suite
+    # help of a command rtlat-full holds, through an installed rtlat
+    p = subprocess.run([str(rtlat), "help", "irq"], capture_output=True,
+                       text=True)
+    assert p.returncode == 0 and "Usage: rtlat irq" in p.stdout, p.stdout
+
+
+def test_rtlat_copied_as_rtlat_full_is_refused(tmp_path):
+    """A file installed as rtlat-full that is not rtlat's rtlat-full (the
+    lean rtlat copied under that name) asks for rtlat-full again: it is
+    refused at once, exit 1, where it used to exec itself for ever (with
+    SIGTERM blocked: only SIGKILL ended it)."""
+    needs_full()
+    rtlat = helper_copy(tmp_path, "alone")
+    shutil.copy(rtlat, rtlat.parent / "rtlat-full")
+    p = subprocess.run([str(rtlat), "noise", "-T", "1"], capture_output=True,
+                       text=True, timeout=30)
+    assert p.returncode == 1, p.stderr
+    assert "rtlat-full was run, and asks for rtlat-full again: the file " \
+        "installed as rtlat-full is not rtlat's rtlat-full" in p.stderr, \
+        p.stderr
+    assert p.stdout == ""
+
+
+@pytest.mark.parametrize("kind,says", [
+    ("mode 0644", "Permission denied (not executable: make install "
+     "installs it so)"),
+    ("dangling link", "No such file or directory (a dangling symbolic "
+     "link?)"),
+    ("script, no interpreter", "No such file or directory (a script whose "
+     "interpreter is missing?)"),
+    ("empty, 0755", "Exec format error (not a program for this machine: "
+     "another build's?)"),
+])
+def test_rtlat_full_that_cannot_run_is_named(tmp_path, kind, says):
+    """rtlat-full beside rtlat but not runnable: the error names that file,
+    the cause and what to look at; it used to say "not installed" (trial
+    findings)."""
+    needs_full()
+    rtlat = helper_copy(tmp_path, "alone")
+    full = rtlat.parent / "rtlat-full"
+    if kind == "mode 0644":
+        shutil.copy(BIN_DIR / "rtlat-full", full)
+        full.chmod(0o644)
+    elif kind == "dangling link":
+        full.symlink_to(tmp_path / "nonexistent")
+    else:
+        full.write_text("#!/nonexistent/sh\n" if kind.startswith("script")
+                        else "")
+        full.chmod(0o755)
+    p = subprocess.run([str(rtlat), "noise", "-T", "1"], capture_output=True,
+                       text=True, timeout=30)
+    assert p.returncode == 1, p.stderr
+    assert "rtlat-full cannot be run: %s: %s" % (full, says) in p.stderr, \
+        p.stderr
+    assert "not installed" not in p.stderr
+    assert p.stdout == ""
+
+
+def test_without_rtlat_full_says_so(tmp_path):
+    """rtlat alone (no rtlat-full beside it or in its libexec): a command
+    rtlat-full holds fails with the places looked in; latency still runs."""
+    needs_full()
+    rtlat = helper_copy(tmp_path, "alone")
+    p = subprocess.run([str(rtlat), "noise", "-T", "1"], capture_output=True,
+                       text=True)
+    if p.returncode == 0:
+        pytest.skip("an rtlat-full is installed in the build prefix")
+    assert p.returncode == 1
+    assert "rtlat-full is not installed" in p.stderr, p.stderr
+    assert p.stdout == ""
+    p = subprocess.run([str(rtlat), "latency", "-T", "1", "--load", "cpu"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "--load: rtlat-full is not installed" in p.stderr, p.stderr

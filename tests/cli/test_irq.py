@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from conftest import RTLAT, hist_total, is_root, needs_root, run
+from conftest import (RTLAT, hist_total, is_root, measured_periods,
+                      needs_root, run)
 from procs import session_procs, start, wait_session_empty
 from rt_helpers import (check_stdout, load, need_cpus, run_ipc,
                         stall_after_warmup, wait_warming_up)
@@ -286,10 +287,13 @@ def test_nothing_left_after_sigkill(tmp_path):
 
 
 @needs_root
-@pytest.mark.parametrize("how", ["end", "SIGINT", "SIGKILL", "error"])
+@pytest.mark.parametrize("how", ["end", "SIGINT", "SIGKILL", "group-SIGKILL",
+                                 "error"])
 def test_irq_prio_and_cpu_restored(tmp_path, how):
     """--irq N --irq-prio P --irq-cpu C: set while measuring, put back
-    after the end, SIGINT, SIGKILL (by the guard) and an error."""
+    after the end, SIGINT, SIGKILL (by the guard), a SIGKILL of rtlat's
+    whole process group (a lab job's time-out: the guard is in a session
+    of its own) and an error."""
     need_cpus(2)
     irq, pid = irq_thread()
     old = sched_of(pid)
@@ -303,16 +307,19 @@ def test_irq_prio_and_cpu_restored(tmp_path, how):
         r = run(args + ["-T", "1", "--json", "/nonexistent/dir/r.json"])
         assert r.returncode == 1
     else:
+        # start(): rtlat leads a session (and a process group) of its own
         p = start(args + (["-T", "2"] if how == "end" else []),
                   preexec_fn=default_signals)
         wait_warming_up(p)
         time.sleep(0.3)
         assert sched_of(pid) == (os.SCHED_FIFO, new_prio)
         assert affinity_of(irq) == new_aff
-        if how != "end":
+        if how == "group-SIGKILL":
+            os.killpg(p.pid, signal.SIGKILL)
+        elif how != "end":
             os.kill(p.pid, getattr(signal, how))
         out, err = p.communicate(timeout=30)
-        assert ("== Interrupt: IRQ %d (" % irq) in out or how == "SIGKILL"
+        assert ("== Interrupt: IRQ %d (" % irq) in out or "SIGKILL" in how
         assert wait_session_empty(p.pid) == []
     end = time.monotonic() + 5
     while (sched_of(pid) != old or affinity_of(irq) != old_aff) and \
@@ -326,9 +333,12 @@ def test_irq_prio_and_cpu_restored(tmp_path, how):
 @pytest.mark.parametrize("first_out", ["first", "second"])
 def test_overlapping_runs_restore_the_original(tmp_path, first_out):
     """Two overlapping runs change one interrupt (--irq-prio, --irq-cpu):
-    while one of them still runs it keeps its setting, and when the last
-    one ends the interrupt is as before the first (each run restoring
-    what it found would leave the first one's change behind)."""
+    when one of them ends, the other's setting is the one in force (the
+    second's stays when the first ends; the first's is put back when the
+    second ends first), and when the last one ends the interrupt is as
+    before the first (each run restoring what it found would leave the
+    first one's change behind). The first run's priority was changed
+    during it: warned and in its result; the second's was not."""
     need_cpus(2)
     irq, pid = irq_thread()
     old, old_aff = sched_of(pid), affinity_of(irq)
@@ -339,7 +349,8 @@ def test_overlapping_runs_restore_the_original(tmp_path, first_out):
 
     def one(i, secs):
         return start(["irq", "--irq", irq, "--irq-prio", prios[i],
-                      "--irq-cpu", affs[i], "--warmup", "100ms", "-T", secs],
+                      "--irq-cpu", affs[i], "--warmup", "100ms", "-T", secs,
+                      "--json", tmp_path / ("r%d.json" % i)],
                      preexec_fn=default_signals)
     a = one(0, 2 if first_out == "first" else 4)
     wait_warming_up(a)
@@ -349,19 +360,33 @@ def test_overlapping_runs_restore_the_original(tmp_path, first_out):
     time.sleep(0.3)
     assert sched_of(pid) == (os.SCHED_FIFO, prios[1])
     first, last = (a, b) if first_out == "first" else (b, a)
-    first.communicate(timeout=30)
+    _, ferr = first.communicate(timeout=30)
     assert first.returncode == 0
     assert wait_session_empty(first.pid) == []
-    # the other one still measures: the interrupt is left as it is
+    # the other one still measures, at its own setting: the second's
+    # stays, the first's is put back
     assert last.poll() is None
-    assert sched_of(pid) == (os.SCHED_FIFO, prios[1])
-    assert affinity_of(irq) == affs[1]
-    last.communicate(timeout=30)
+    still = 1 if first_out == "first" else 0
+    assert sched_of(pid) == (os.SCHED_FIFO, prios[still])
+    assert affinity_of(irq) == affs[still]
+    _, lerr = last.communicate(timeout=30)
     assert last.returncode == 0
     assert wait_session_empty(last.pid) == []
     assert sched_of(pid) == old
     assert affinity_of(irq) == old_aff
     assert not os.path.exists("/run/rtlat/irq-%d" % irq)
+    # a ran at b's priority while both ran: said, and in its result
+    aerr = ferr if first_out == "first" else lerr
+    berr = lerr if first_out == "first" else ferr
+    why = "--irq-prio %d: the priority of " % prios[0]
+    assert why in aerr and "was changed during the run" in aerr
+    assert "was changed during the run" not in berr
+    ra, rb = load(tmp_path / "r0.json"), load(tmp_path / "r1.json")
+    assert ra["test_data"]["interrupt"]["priority_changed_during_run"] \
+        is True
+    assert any(why in w for w in ra["warnings"])
+    assert rb["test_data"]["interrupt"]["priority_changed_during_run"] \
+        is False
 
 
 @needs_root
@@ -514,6 +539,34 @@ def test_respond_two_processes(tmp_path, veth_pair):
     assert "RTH|----rtt min|" in hout
     assert "RTH|----k>t min|" in rout
     assert "no hardware interrupt" in rout
+    # one sender: the count word in the singular
+    assert rout.rstrip().endswith("answers not sent; 1 sender"), rout[-300:]
+    assert "0 foreign packets" in rout
+
+
+def test_respond_prints_every_interval(tmp_path, veth_pair):
+    """--respond -T 3.25 --interval 500ms prints one RTD line per
+    interval, also those before the sender starts and after it stopped,
+    and the last partial one (as every test): 7, within one for the
+    boundary; the empty ones say n/a."""
+    rj = tmp_path / "resp.json"
+    resp = in_ns(NS[0], ["irq", "--respond=" + veth_pair, "-T", "3.25",
+                         "--interval", "500ms", "--warmup", "100ms",
+                         "--json", rj])
+    time.sleep(1.3)
+    host = in_ns(NS[1], ["irq", "--source", "net:" + veth_pair, "-T", "1",
+                         "--warmup", "100ms"])
+    hout, herr = host.communicate(timeout=60)
+    assert host.returncode == 0, herr
+    rout, rerr = resp.communicate(timeout=60)
+    assert resp.returncode == 0, rerr
+    rtd = [ln for ln in rout.splitlines() if ln.startswith("RTD|")]
+    assert abs(len(rtd) - 7) <= 1, rout
+    # before the sender and after it: no event, n/a; the sender's: served
+    assert rtd[0].split("|")[1].strip() == "n/a"
+    assert rtd[-1].split("|")[1].strip() == "n/a"
+    assert any(ln.split("|")[1].strip() != "n/a" for ln in rtd)
+    assert load(rj)["test_data"]["events"]["served"] > 0
 
 
 def test_host_without_responder_counts_lost(tmp_path, veth_pair):
@@ -564,8 +617,9 @@ FORGER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 def test_host_distrusts_forged_answers(tmp_path, veth_pair):
     """A forged responder (irq_forger.py: altered t0/deadline/task_ns,
     numbers not sent, int64 extremes, garbage, duplicates, no answer):
-    t0 and the deadline are the sender's own, the answer only names the
-    event; sent = served + lost holds, the forgeries are counted stray,
+    t0 and the deadline are the sender's own, an answer must carry them
+    to name its event (else stray, the event still outstanding);
+    sent = served + lost holds, the forgeries are counted stray,
     duplicate, foreign or refused, and the sanitized build reports no
     undefined behaviour (signed overflow)."""
     binary = ASAN if ASAN and os.access(ASAN, os.X_OK) else RTLAT
@@ -591,15 +645,19 @@ def test_host_distrusts_forged_answers(tmp_path, veth_pair):
     assert host.returncode == 0, host.stderr[-3000:]
     d = load(hj)
     ev = check_accounting(d, ("round_trip", "kernel_to_task"))
-    # half the numbers (k % 8 in 0, 1, 5, 7) get an answer that names them
-    assert 0 < ev["served"] <= ev["sent"] // 2 + 4
-    assert ev["lost"] >= ev["sent"] // 2 - 4
-    # k = 2, 3 and the answers 1000 ahead: of nothing sent
-    assert ev["stray"] >= ev["sent"]
-    assert ev["duplicate"] >= ev["sent"] // 8 - 2           # k = 5
-    assert ev["foreign_packets"] >= ev["sent"] // 8 - 2     # k = 4
-    # k = 1 and 7: the responder's t2 - t1 out of the round trip, refused
-    assert ev["kernel_stamp_refused"] >= 2 * (ev["sent"] // 8) - 4
+    # 3 of 8 numbers (k % 8 in 0, 1, 5) get an answer that names them
+    # with their own stamps; k = 7's carries t0 = 0: stray, 7 lost
+    n8 = ev["sent"] // 8
+    assert 0 < ev["served"] <= 3 * n8 + 3
+    assert ev["lost"] >= 5 * n8 - 5
+    # k = 2, 3, 7 and the answers 1000 ahead: of nothing sent, or not
+    # carrying the stamps of what was sent
+    assert ev["stray"] >= ev["sent"] + 3 * n8 - 6
+    assert ev["duplicate"] >= n8 - 2                        # k = 5
+    assert ev["late"] == 0
+    assert ev["foreign_packets"] >= n8 - 2                  # k = 4
+    # k = 1: the responder's t2 - t1 out of the round trip, refused
+    assert ev["kernel_stamp_refused"] >= n8 - 2
     s = d["summary"]
     # t0 is the sender's: every round trip is a real one, none of
     # the forged t0 (0, INT64_MIN + 1) shows
@@ -609,6 +667,73 @@ def test_host_distrusts_forged_answers(tmp_path, veth_pair):
     assert s["kernel_to_task"]["samples"] == 0 or \
         0 <= s["kernel_to_task"]["max_ns"] <= s["round_trip"]["max_ns"]
     assert "%d stray (of no stimulus sent)" % ev["stray"] in host.stdout
+
+
+def forged_run(tmp_path, veth_pair, mode, args=()):
+    """rtlat irq --source net:HOST -T 2 against irq_forger.py MODE: the
+    result's events, checked (sent = served + lost), and the result."""
+    hj = tmp_path / "host.json"
+    forger = subprocess.Popen(
+        ["ip", "netns", "exec", NS[0], "/usr/bin/python3", FORGER,
+         veth_pair, "4770", mode], stdout=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=default_signals)
+    try:
+        time.sleep(0.5)
+        host = subprocess.run(
+            ["ip", "netns", "exec", NS[1], RTLAT, "irq", "--source",
+             "net:" + veth_pair, "-T", "2", "--warmup", "200ms",
+             "--json", str(hj)] + list(args), capture_output=True,
+            text=True, timeout=120)
+    finally:
+        forger.terminate()
+        forger.communicate(timeout=10)
+    assert host.returncode == 0, host.stderr[-3000:]
+    d = load(hj)
+    return check_accounting(d, ("round_trip", "kernel_to_task")), d
+
+
+def test_host_replayed_answers_are_duplicates(tmp_path, veth_pair):
+    """A responder that answers each stimulus and then sends 3 of its
+    earlier answers again (irq_forger.py replay: their own stamps, most
+    more than 64 stimuli back): each replay of an event served is a
+    duplicate, whatever its age, never late (late is only an event
+    counted lost: at most the lost; a window of 64 classed thousands
+    late with nothing lost)."""
+    ev, d = forged_run(tmp_path, veth_pair, "replay")
+    assert ev["served"] > 0
+    assert ev["late"] <= ev["lost"]
+    # 3 replays of each answer; those of warm-up events are not counted
+    assert ev["duplicate"] >= ev["served"]
+    assert ev["stray"] == 0
+
+
+def test_host_responder_stall_is_latency(tmp_path, veth_pair):
+    """A responder that stalls 400 ms once (longer than the 250 ms after
+    which an overtaken answer is lost), then answers what queued, in
+    order: every event is served with its latency (the stall shows in
+    round_trip), none counted lost and then late. A 4 ms period: the
+    80 stimuli of the stall fit the forger's socket buffer."""
+    ev, d = forged_run(tmp_path, veth_pair, "stall", ["-p", "4000"])
+    # one stimulus per period of the measurement, sent or missed
+    assert ev["sent"] + ev["sender_missed_periods"] == measured_periods(d)
+    assert ev["lost"] <= 1 and ev["late"] == 0, ev
+    assert d["summary"]["round_trip"]["max_ns"] >= (400 - 1) * 10 ** 6
+
+
+def test_host_answer_overtaking_another(tmp_path, veth_pair):
+    """A responder (irq_forger.py reorder) that answers each odd-numbered
+    stimulus after the next one: an answer for a number sent but not the
+    oldest outstanding is matched to its own event (by number and its
+    stamps), never serves it early nor makes the ones before it lost
+    (and then late): every event is served once, in whatever order."""
+    ev, d = forged_run(tmp_path, veth_pair, "reorder")
+    assert ev["sent"] + ev["sender_missed_periods"] == measured_periods(d)
+    assert ev["sent"] >= 2          # an odd-numbered one and the next
+    # only the boundaries: the last one, held, if it is odd (and one a
+    # stall of the forger drops from its socket at most)
+    assert ev["lost"] <= 2, ev
+    assert ev["late"] == 0 and ev["duplicate"] == 0 and ev["stray"] == 0
+    assert ev["served"] >= ev["sent"] - 2
 
 
 def test_respond_accounts_each_sender(tmp_path, veth_pair):
@@ -714,23 +839,72 @@ def virtio_nic():
                 "input interrupts here")
 
 
+def free_udp_port(addr):
+    """A UDP port free on @addr now."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((addr, 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def test_respond_virtio_takes_the_receive_queue(tmp_path):
     """--respond on a virtio NIC: its interrupt is the receive queue's
     (virtioN-input.0), not the configuration interrupt listed before it."""
     ifname, addr, dev, rx, config = virtio_nic()
     js = tmp_path / "r.json"
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind((addr, 0))
-    port = s.getsockname()[1]
-    s.close()
-    r = run(["irq", "--respond=" + addr, "--port", port, "-T", "1",
-             "--warmup", "0", "--json", js] +
+    r = run(["irq", "--respond=" + addr, "--port", free_udp_port(addr),
+             "-T", "1", "--warmup", "0", "--json", js] +
             ([] if is_root() else ["--policy", "other", "--no-mlock"]))
     assert r.returncode == 0, r.stderr
     it = load(js)["test_data"]["interrupt"]
     assert it["irq"] == rx != config
     assert it["name"].startswith(dev + "-input")
     assert "== Interrupt: IRQ %d (%s-input" % (rx, dev) in r.stdout
+
+
+def no_such_cpus():
+    """--irq-cpu lists the kernel refuses (a CPU this system lacks)."""
+    n = os.cpu_count()
+    return [str(n + 5), "0,%d" % (n + 7)]
+
+
+@needs_root
+@pytest.mark.parametrize("cpus", no_such_cpus())
+def test_failed_irq_cpu_leaves_no_record(tmp_path, cpus):
+    """--irq-cpu that the kernel refuses (a CPU that is not there): exit 1
+    naming the interrupt, its affinity as it was, and no record of the
+    run left in /run/rtlat (an empty irq-N was)."""
+    ifname, addr, dev, rx, config = virtio_nic()
+    rec = "/run/rtlat/irq-%d" % rx
+    assert not os.path.exists(rec)
+    old_aff = affinity_of(rx)
+    r = run(["irq", "--respond=" + addr, "--port", free_udp_port(addr),
+             "--irq-cpu", cpus, "-T", "1", "--warmup", "0"])
+    assert r.returncode == 1
+    assert ("--irq-cpu %s: cannot set the affinity of IRQ %d" % (cpus, rx)) \
+        in r.stderr
+    assert affinity_of(rx) == old_aff
+    assert not os.path.exists(rec)
+
+
+@needs_root
+def test_failed_irq_cpu_after_irq_prio_leaves_nothing(tmp_path):
+    """--irq-prio set, then --irq-cpu refused: the priority is put back
+    and the record of the run removed."""
+    irq, pid = irq_thread()
+    rec = "/run/rtlat/irq-%d" % irq
+    assert not os.path.exists(rec)
+    old, old_aff = sched_of(pid), affinity_of(irq)
+    cpus = no_such_cpus()[0]
+    r = run(["irq", "--irq", irq, "--irq-prio", 61 if old[1] != 61 else 62,
+             "--irq-cpu", cpus, "-T", "1", "--warmup", "0"])
+    assert r.returncode == 1
+    assert ("--irq-cpu %s: cannot set the affinity of IRQ %d" % (cpus, irq)) \
+        in r.stderr
+    assert sched_of(pid) == old
+    assert affinity_of(irq) == old_aff
+    assert not os.path.exists(rec)
 
 
 # ---- errors ----------------------------------------------------------
@@ -899,10 +1073,62 @@ def test_suite_bad_irq_source_fails_before_the_runs(tmp_path, how):
     assert time.monotonic() - t < 10
 
 
+@pytest.mark.parametrize("how", ["option", "file"])
+def test_suite_irq_source_not_there_fails_before_the_runs(tmp_path, how):
+    """A source of the right form that is not there (no such port) fails
+    the suite before its first run with irq's own error, exit 1."""
+    out = tmp_path / "res"
+    src = "serial:/dev/rtlat-nosuch0,/dev/rtlat-nosuch1"
+    args = ["suite", "-T", "1", "-o", out]
+    if how == "option":
+        args += ["--irq-source", src]
+    else:
+        f = tmp_path / "s.ini"
+        f.write_text("[suite]\nirq-source = %s\n" % src)
+        args += ["-f", f]
+    t = time.monotonic()
+    p = run(args, timeout=60)
+    assert p.returncode == 1
+    own = "--source serial: RX port /dev/rtlat-nosuch1: no such port"
+    assert run(["irq", "--source", src, "-T", "1"]).stderr.count(own) == 1
+    assert ("--irq-source %s: %s (checked before the first run)" %
+            (src, own)) in p.stderr
+    assert not out.exists()
+    assert time.monotonic() - t < 10
+
+
 def test_suite_irq_without_source_is_an_error(tmp_path):
     p = run(["suite", "--tests", "irq", "-T", "1", "-o", tmp_path / "r"])
     assert p.returncode == 1
     assert "irq needs a source: give --irq-source" in p.stderr
+
+
+@pytest.mark.parametrize("how", ["option", "file"])
+def test_suite_irq_source_without_irq_in_tests_is_an_error(tmp_path, how):
+    """--irq-source (or irq-source = in a suite file) while --tests does
+    not run irq would be neither checked nor used: exit 1 before any run,
+    saying why, not a silent success."""
+    out = tmp_path / "res"
+    src = "serial:ttyS9,ttyS9"
+    args = ["suite", "-T", "1", "--tests", "latency", "--loads", "none",
+            "-o", out]
+    if how == "option":
+        args += ["--irq-source", src]
+    else:
+        f = tmp_path / "s.ini"
+        f.write_text("[suite]\nirq-source = %s\n" % src)
+        args += ["-f", f]
+    t = time.monotonic()
+    p = run(args, timeout=60)
+    assert p.returncode == 1, p.stderr
+    assert "--irq-source: irq is not in --tests 'latency'" in p.stderr
+    assert not out.exists()
+    assert time.monotonic() - t < 10
+    # with irq in --tests the source is checked (ttyS9: no such port)
+    p = run(args[:4] + ["latency,irq"] + args[5:], timeout=60)
+    assert p.returncode == 1
+    assert "is not in --tests" not in p.stderr
+    assert "--irq-source %s: " % src in p.stderr
 
 
 @needs_root

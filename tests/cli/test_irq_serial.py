@@ -19,8 +19,11 @@ import time
 
 import pytest
 
-from conftest import RTLAT, hist_total, needs_root, run
+from conftest import ROOT, RTLAT, hist_total, needs_root, run
 from rt_helpers import check_stdout, load, run_ipc, wait_warming_up
+
+# the --trace test reads tracefs itself (conftest.tracefs_mounted)
+pytestmark = pytest.mark.usefixtures("tracefs_mounted")
 
 
 class PtyLoop:
@@ -100,11 +103,18 @@ def test_pty_loop_accounts_every_byte(tmp_path, loop):
     assert ev["lost"] == 0 and ev["duplicate"] + ev["late"] == 0
     ser = d["test_data"]["serial"]
     assert ser == {"tx": loop.path, "rx": loop.path, "loop": True,
-                   "pty": True, "baud": 115200, "character_ns": 86805,
+                   "pty": True, "baud": None, "character_ns": None,
                    "stray_bytes": 0}
-    # a pty has no interrupt: none invented, the reason given
+    # a pty has no interrupt: none invented, the reason given plainly,
+    # the port named as under /dev, no --irq suggested
     it = d["test_data"]["interrupt"]
-    assert it["irq"] is None and "pty" in it["note"]
+    assert it["irq"] is None
+    shown = os.path.realpath(loop.path)[len("/dev/"):]
+    assert shown.startswith("pts/")
+    assert it["note"].startswith("%s is a pseudo-terminal: a pty has no "
+                                 "interrupt" % shown), it["note"]
+    assert "--irq" not in it["note"]
+    assert "== Interrupt: none: %s is a pseudo-terminal" % shown in p.stdout
     # nor a line: no baud rate, no transmission time claimed for it
     assert "transmission time, 10 bits" not in p.stdout
     assert "== Serial: a pty has no line: t2-t0 is the tty layer and the " \
@@ -119,6 +129,58 @@ def test_pty_loop_accounts_every_byte(tmp_path, loop):
         "--lat worst" in p.stdout
     # the port as it was
     assert termios.tcgetattr(loop.slave) == before
+
+
+def man_pty_recipe():
+    """The echo and the irq command of rtlat-irq(1)'s pty recipe, as a
+    user copies them from the rendered page."""
+    man = (ROOT / "man" / "rtlat-irq.1").read_text()
+    blocks = [b.split("\n.fi")[0].strip("\n").replace("\\-", "-")
+              for b in man.split("\n.nf\n")[1:]]
+    echo = [b for b in blocks if b.startswith("python3 -c 'import os, pty")]
+    cmd = [b for b in blocks if b.startswith("rtlat irq --source serial:")]
+    assert len(echo) == 1 and len(cmd) == 1, blocks
+    return echo[0], cmd[0]
+
+
+@needs_root
+def test_man_pty_recipe_works(tmp_path):
+    """The page's recipe for a pty run, as written: the echo started in a
+    shell prints the slave, the irq command on it (the page's example
+    slave replaced) serves the events; without the echo every byte is
+    lost, as the page says."""
+    echo, cmd = man_pty_recipe()
+    sh = subprocess.Popen(["sh", "-c", "exec " + echo],
+                          stdout=subprocess.PIPE, text=True)
+    try:
+        slave = sh.stdout.readline().strip()
+        assert slave.startswith("/dev/pts/"), slave
+        args = cmd.split()[1:]
+        example = args[args.index("--source") + 1]
+        assert example == "serial:/dev/pts/3,/dev/pts/3"
+        args[args.index("--source") + 1] = "serial:%s,%s" % (slave, slave)
+        args[args.index("-T") + 1] = "1"
+        js = tmp_path / "echo.json"
+        run(args + ["--warmup", "200ms", "--json", js], check=0)
+        d = load(js)
+        ev = check_serial_accounting(d)
+        assert ev["served"] > 0
+        assert d["test_data"]["serial"]["pty"] is True
+    finally:
+        sh.kill()
+        sh.wait()
+    # no echo: the same pty, nothing on its master side reads and answers
+    master, s = pty.openpty()
+    try:
+        path = os.ttyname(s)
+        p, d = run_ipc(tmp_path, ["irq", "--source",
+                                  "serial:%s,%s" % (path, path), "-T", "1",
+                                  "--warmup", "200ms"])
+        ev = check_serial_accounting(d)
+        assert ev["served"] == 0 and ev["lost"] == ev["sent"]
+    finally:
+        os.close(s)
+        os.close(master)
 
 
 @needs_root
@@ -288,6 +350,65 @@ def test_port_busy(loop):
     assert p.returncode == 1
     assert "RX port %s: busy (another program holds it exclusively)" % \
         loop.path in p.stderr
+
+
+def _first_run(spec):
+    """An rtlat irq measuring on @spec (30 s; stopped by the test)."""
+    p = subprocess.Popen([RTLAT, "irq", "--source", spec, "-T", "30",
+                          "--warmup", "100ms"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                          signal.SIG_DFL))
+    wait_warming_up(p)
+    return p
+
+
+@pytest.mark.parametrize("which", ["loop", "RX", "TX"])
+def test_port_of_another_run_is_busy(loop, which):
+    """A port another rtlat run measures on (root passes its TIOCEXCL):
+    refused, exit 1, naming the port and that run's PID; with the other
+    port opened first (TX busy), that one is put back as it was. Once
+    the first run ended, the port is free again."""
+    other = PtyLoop()
+    try:
+        before = cooked(other.slave)
+        first = _first_run(loop.spec())
+        try:
+            spec = {"loop": loop.spec(),
+                    "RX": "serial:%s,%s" % (other.path, loop.path),
+                    "TX": "serial:%s,%s" % (loop.path, other.path)}[which]
+            p = run(["irq", "--source", spec, "-T", "1", "--warmup", "0"])
+            assert first.poll() is None
+        finally:
+            first.send_signal(signal.SIGINT)
+            first.communicate(timeout=30)
+        assert first.returncode == 0
+        assert p.returncode == 1, p.stderr
+        assert "--source serial: %s port %s is busy (another rtlat run, " \
+            "PID %d)" % ("RX" if which == "loop" else which, loop.path,
+                         first.pid) in p.stderr, p.stderr
+        assert termios.tcgetattr(other.slave) == before
+        # the first run's lock went with it
+        r = run(["irq", "--source", loop.spec(), "-T", "1", "--warmup",
+                 "0"])
+        assert r.returncode == 0, r.stderr
+    finally:
+        other.close()
+
+
+def test_same_port_named_twice_is_a_loop(tmp_path, loop):
+    """TX and RX the same port under two names (a link): one port's
+    TX-RX loop, opened once (not refused as busy by its own lock)."""
+    link = "/tmp/rtlat-pty-%d" % os.getpid()   # a port path: < 64 bytes
+    os.symlink(loop.path, link)
+    js = tmp_path / "r.json"
+    try:
+        p = run(["irq", "--source", "serial:%s,%s" % (link, loop.path),
+                 "-T", "1", "--warmup", "0", "--json", js])
+    finally:
+        os.unlink(link)
+    assert p.returncode == 0, p.stderr
+    assert load(js)["test_data"]["serial"]["loop"] is True
 
 
 @needs_root

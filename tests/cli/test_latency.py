@@ -46,6 +46,14 @@ def test_help_and_version():
     assert "Usage: rtlat" in p.stderr
     p = run(["frobnicate"], check=1)
     assert "unknown command 'frobnicate'" in p.stderr
+    # help's own help is the command list (it was "unknown command
+    # '--help'", a trial finding)
+    for a in ("--help", "-h", "help"):
+        p = run(["help", a], check=0)
+        assert "Usage: rtlat" in p.stdout and "latency" in p.stdout, a
+        assert p.stderr == ""
+    p = run(["help", "frobnicate"], check=1)
+    assert "unknown command 'frobnicate'" in p.stderr
 
 
 def test_link_named_latency(tmp_path):
@@ -287,7 +295,7 @@ def test_injected_stall_is_seen(tmp_path):
     assert len(stalls) == count
     # every stall lasted at least D
     for l in stalls:
-        _, t0, t1 = l.split()
+        _, t0, t1, _ = l.split()
         assert int(t1) - int(t0) >= stall_ms * 1e6
     assert lat.returncode == 2, err           # --max-latency 1000 exceeded
     assert "exceeded --max-latency 1000.000 us" in err

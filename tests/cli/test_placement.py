@@ -13,7 +13,10 @@ import time
 import pytest
 
 from conftest import RTLAT, SANITIZED, needs_root
-from test_trace import needs_built_in, needs_trace, tracefs_mounted  # noqa: F401
+from test_trace import needs_built_in, needs_trace
+
+# the --trace tests read tracefs themselves (conftest.tracefs_mounted)
+pytestmark = pytest.mark.usefixtures("tracefs_mounted")
 
 
 def status(pid, key):

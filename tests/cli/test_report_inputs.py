@@ -330,6 +330,27 @@ def test_compare_operand_errors_are_clear(tmp_path):
     assert "three or more files" in p.stderr and "--" not in p.stderr.split("'")[1]
 
 
+@needs_root
+def test_compare_missing_inputs_stop_before_any_output(tmp_path):
+    """compare --db FILE A B with A and B not there: their errors, exit 1,
+    and nothing compared (not the history against itself, which each side
+    alone would be); so for one missing side, and beside selectors."""
+    res, db = tmp_path / "r.json", tmp_path / "h.db"
+    run(["latency", "-T", "1", "--warmup", "0", "--json", res], check=0)
+    run(["db", "add", res, "--db", db], check=0)
+    # the history alone compares (the run against itself): there is output
+    assert run(["compare", "--db", db, res, res], check=0).stdout
+    a, b = tmp_path / "nonexist1", tmp_path / "nonexist2"
+    for args in ([a, b], [res, b], [a, res], [a],
+                 [a, "label=*", "label=*"]):
+        for fmt in ([], ["--csv"], ["--markdown"]):
+            p = run(["compare", "--db", db] + fmt + args, check=1)
+            assert p.stdout == "", (args, fmt)
+            for x in (a, b):
+                assert (("%s: No such file or directory" % x in p.stderr)
+                        == (x in args)), (args, p.stderr)
+
+
 # ---- duplicates by run identity ----
 
 def test_db_dedup_by_identity(tmp_path):
@@ -387,11 +408,11 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "info", "--db", db], check=0)
-    assert "migrated from version 2 to 7" in p.stderr
+    assert "migrated from version 2 to 8" in p.stderr
     assert "1 stored run is the same as an earlier one: 2 (as 1)" in p.stderr
     assert "runs: 2" in p.stdout
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 7
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 8
     assert con.execute("SELECT id FROM runs WHERE content_hash IS NULL").fetchall() == [(2,)]
     con.close()
     p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
@@ -534,7 +555,7 @@ def test_db_rehash_matches_import(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "add", "--db", db] + files, check=0)
-    assert "migrated from version 2 to 7" in p.stderr
+    assert "migrated from version 2 to 8" in p.stderr
     assert "0 runs added, %d already there" % n in p.stderr, p.stderr
     assert "same as an earlier one" not in p.stderr
 
@@ -577,7 +598,7 @@ def test_db_version_5_bucket_rows_still_read(tmp_path):
     con.commit()
     con.close()
     got, p = csv_rows(["--threads", "--db", db])
-    assert "migrated from version 5 to 7" in p.stderr
+    assert "migrated from version 5 to 8" in p.stderr
     assert got == want
     other = result(tmp_path, "other.json", start_time="2026-11-30T10:00:00.000Z")
     run(["db", "add", "--db", db, other], check=0)

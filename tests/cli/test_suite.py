@@ -232,7 +232,8 @@ def test_suite_end_to_end(tmp_path):
             c = td["cpus"][0]
             assert r["params"] == {
                 "noise_pct": float(t["noise %"]), "noise_cpu": c["cpu"],
-                "events": c["events"], "noise_ns": c["noise_ns"]}
+                "events": c["events"], "noise_ns": c["noise_ns"],
+                "measured_ns": c["measured_ns"]}
             # noise's words under the row: events (gaps above the
             # threshold), not cyclictest's samples, overruns and cycles
             lines = report.splitlines()
@@ -1069,6 +1070,22 @@ def test_report_names_a_starved_event_thread(tmp_path):
 
 
 @needs_root
+def test_suite_db_counts_irq_series_and_results(tmp_path):
+    """irq's result holds three series (t1-t0, t2-t1, t2-t0), each a run of
+    the history: the note says so, instead of "3 runs" after a suite of
+    one run."""
+    p = run(["suite", "--tests", "irq", "--irq-source", "net", "--loads",
+             "none", "-T", "1", "--out", tmp_path / "o", "--db",
+             tmp_path / "h.db"], timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "3 runs of the suite stored, 0 already there (a history run per" \
+        " measured series of the 1 result file)" in p.stderr, p.stderr
+    rows = run(["db", "list", "--db", tmp_path / "h.db"],
+               check=0).stdout.splitlines()[1:]
+    assert len(rows) == 3
+
+
+@needs_root
 def test_suite_db_stores_its_runs(tmp_path):
     """--db stores the suite's runs in the history when it ends (without
     --gate too), labelled as the suite; a second suite adds its own; --url
@@ -1080,7 +1097,8 @@ def test_suite_db_stores_its_runs(tmp_path):
                  "--label", "board-%d" % k, "--out", out, "--db", db],
                 timeout=120)
         assert p.returncode == 0, p.stderr
-        assert "1 run of the suite stored, 0 already there" in p.stderr
+        assert "1 run of the suite stored, 0 already there (a history run" \
+            " per measured series of the 1 result file)" in p.stderr
         rows = run(["db", "list", "--db", db], check=0).stdout.splitlines()[1:]
         assert len(rows) == k
         assert [r.split("|")[5].strip() for r in rows] == \

@@ -42,18 +42,8 @@ needs_trace = pytest.mark.skipif(
     reason="needs root and a kernel with tracefs (/sys/kernel/tracing)")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def tracefs_mounted():
-    """The tests read the global instance themselves: tracefs mounted on
-    /sys/kernel/tracing for them (a fresh machine may have it unmounted),
-    and unmounted again after them if it was not."""
-    mounted = False
-    if is_root() and TRACEFS.is_dir() and not (TRACEFS / "instances").is_dir():
-        mounted = subprocess.run(["mount", "-t", "tracefs", "nodev",
-                                  str(TRACEFS)]).returncode == 0
-    yield
-    if mounted:
-        subprocess.run(["umount", "-l", str(TRACEFS)])
+# the tests read the global instance themselves (conftest.tracefs_mounted)
+pytestmark = pytest.mark.usefixtures("tracefs_mounted")
 needs_built_in = pytest.mark.skipif(not built_in(),
                                     reason="rtlat built without libtracefs")
 

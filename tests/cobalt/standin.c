@@ -23,6 +23,11 @@
  *   COBALT_STANDIN_MSW_AT=N   a Cobalt thread of a real-time policy counts
  *                             one mode switch (MSW) at its Nth wrapped
  *                             clock_nanosleep(), as if it had called Linux
+ *   COBALT_STANDIN_MSW_ABS=1  with it, N counts from the thread's first
+ *                             TIMER_ABSTIME clock_nanosleep() (the 1st):
+ *                             rtlat cruncher's calibration sleeps, as many
+ *                             as it takes, come before that one, its wait
+ *                             for the start
  *
  * Inside this file only __real_NAME calls reach libc for a wrapped NAME.
  */
@@ -102,6 +107,7 @@ struct thr {
 	pid_t tid;
 	int cobalt, policy, prio;
 	uint64_t msw, nsleep;
+	int abs_seen;			/* a TIMER_ABSTIME clock_nanosleep() */
 	char name[16];
 	uint64_t count[NCALLS];
 };
@@ -109,7 +115,7 @@ struct thr {
 static struct thr threads[MAXTHR];
 static atomic_int nthreads;
 static __thread struct thr *me;
-static int msw_at, is_child;
+static int msw_at, msw_abs, is_child;
 static char root[256];
 
 /* The real calls, as the linker's --wrap names them. */
@@ -300,6 +306,8 @@ int __wrap_main(int argc, char **argv, char **envp)
 	}
 	e = getenv("COBALT_STANDIN_MSW_AT");
 	msw_at = e ? atoi(e) : 0;
+	e = getenv("COBALT_STANDIN_MSW_ABS");
+	msw_abs = e && atoi(e);
 	t = self();
 	t->cobalt = 1;			/* the bootstrap shadows main() */
 	snprintf(t->name, sizeof(t->name), "main");
@@ -366,10 +374,13 @@ int __wrap_clock_nanosleep(clockid_t c, int flags, const struct timespec *t,
 
 	COUNT(clock_nanosleep);
 	if (msw_at && s->cobalt && s->policy != SCHED_OTHER &&
+	    (!msw_abs || s->abs_seen || (flags & TIMER_ABSTIME)) &&
 	    ++s->nsleep == (uint64_t)msw_at) {
 		s->msw++;
 		write_stat();
 	}
+	if (flags & TIMER_ABSTIME)
+		s->abs_seen = 1;
 	return __real_clock_nanosleep(c, flags, t, rem);
 }
 

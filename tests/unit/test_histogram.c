@@ -205,6 +205,79 @@ static void test_merge_and_bulk(void **state)
 	hist_free(&l);
 }
 
+/* A hand-over histogram's 32-bit counters: the same buckets and
+ * percentiles as a 64-bit one for the same samples, merged exactly into a
+ * 64-bit total, cleared by span; a full bucket saturates into the overflow
+ * (identity kept, percentile an upper bound: the max), never wraps. */
+static void test_handover32(void **state)
+{
+	struct histogram h, w, t;
+	int64_t v, p32, p64;
+	long i;
+	int k;
+
+	(void)state;
+	assert_int_equal(hist_init_loglin32(&h), 0);
+	assert_int_equal(hist_init_loglin(&w), 0);
+	assert_int_equal(hist_init_loglin(&t), 0);
+	assert_null(h.count);
+	assert_non_null(h.count32);
+	for (k = 0; k < 5000; k++) {
+		v = (int64_t)((k * 7919) % 200000) - 100;
+		hist_add(&h, v);
+		hist_add(&w, v);
+	}
+	hist_add(&h, INT64_C(100000000000));	/* 100 s: overflow */
+	hist_add(&w, INT64_C(100000000000));
+	hist_add_n(&h, 15000, 40);
+	hist_add_n(&w, 15000, 40);
+	assert_int_equal(hist_total(&h), 5041);
+	for (i = 0; i < (long)h.nbuckets; i++)
+		assert_int_equal(hist_count(&h, (size_t)i),
+				 hist_count(&w, (size_t)i));
+	assert_true(hist_percentile(&h, 1000, -100, 199899, &p32));
+	assert_true(hist_percentile(&w, 1000, -100, 199899, &p64));
+	assert_int_equal(p32, p64);
+	/* a 64-bit histogram does not take a 32-bit one's place */
+	assert_int_equal(hist_merge(&h, &w), -EINVAL);
+	assert_int_equal(hist_merge(&t, &h), 0);
+	assert_int_equal(hist_merge(&t, &h), 0);
+	assert_int_equal(hist_total(&t), 2 * 5041);
+	assert_int_equal(t.count[hist_index(&t, 15000)],
+			 2 * w.count[hist_index(&w, 15000)]);
+	assert_int_equal(t.overflow, 2);
+	hist_reset(&h);
+	assert_int_equal(hist_total(&h), 0);
+
+	/* one bucket filled to 2^32 - 1: the next samples go to overflow */
+	i = hist_index(&h, 1000);
+	h.count32[i] = UINT32_MAX - 1;
+	hist_add(&h, 1000);
+	assert_int_equal(h.count32[i], UINT32_MAX);
+	assert_int_equal(h.saturated, 0);
+	hist_add(&h, 1000);
+	hist_add_n(&h, 1000, 5);
+	assert_int_equal(h.count32[i], UINT32_MAX);
+	assert_int_equal(h.saturated, 6);
+	assert_int_equal(h.overflow, 6);
+	assert_int_equal(hist_total(&h), UINT64_C(4294967295) + 6);
+	/* the top percentiles land in the overflow: the max, an upper bound */
+	assert_true(hist_percentile(&h, 1000000, 1000, 1003, &v));
+	assert_int_equal(v, 1003);
+	hist_reset(&t);
+	assert_int_equal(hist_merge(&t, &h), 0);
+	assert_int_equal(t.count[i], UINT32_MAX);
+	assert_int_equal(t.saturated, 6);
+	assert_int_equal(hist_total(&t), UINT64_C(4294967295) + 6);
+	hist_reset_span(&h, (size_t)i, (size_t)i);
+	assert_int_equal(hist_total(&h), 0);
+	assert_int_equal(h.saturated, 0);
+	hist_free(&h);
+	hist_free(&w);
+	hist_free(&t);
+	assert_null(h.count32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_error),
 		cmocka_unit_test(test_percentile_empty_and_overflow),
 		cmocka_unit_test(test_merge_and_bulk),
+		cmocka_unit_test(test_handover32),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -203,8 +203,16 @@ static void test_interrupt_of_the_port(void **state)
 	assert_int_equal(irq_serial_irq(root, "/dev/ttyS5", why, sizeof(why)), 10);
 	assert_non_null(strstr(why, "/proc/tty/driver/serial"));
 	assert_int_equal(irq_serial_irq(root, "/dev/ttyS7", why, sizeof(why)), -1);
+	assert_null(strstr(why, "pts/"));
+	assert_non_null(strstr(why, "ttyS7: no interrupt"));
+	/* a pty: named as under /dev, said to have none, no --irq offered */
 	assert_int_equal(irq_serial_irq(root, "/dev/pts/3", why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "pty"));
+	assert_non_null(strstr(why, "pts/3 is a pseudo-terminal: a pty has no interrupt"));
+	assert_null(strstr(why, "--irq"));
+	/* not a UART, not a pty: --irq names its interrupt */
+	assert_int_equal(irq_serial_irq(root, "/dev/ttyUSB0", why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "ttyUSB0 has no interrupt"));
+	assert_non_null(strstr(why, "give --irq N"));
 	{
 		static const char *const rm[] = {
 			"/sys/class/tty/ttyS4/irq", "/sys/class/tty/ttyS4",

@@ -107,12 +107,12 @@ static void test_restored_by_rtlat(void **state)
 	fake_tracefs();
 	assert_int_equal(hwlat_knobs_save(&k, fs, why, sizeof(why)), 0);
 	assert_int_equal(hwlat_guard_start(&k, why, sizeof(why)), 0);
-	assert_true(k.guard > 0);
+	assert_true(k.guard.pid > 0);
 	change(&k);
 	assert_int_equal(hwlat_knobs_restore(&k), 0);
 	assert_put_back();
 	assert_true(gone(k.inst));
-	assert_int_equal(k.guard, 0);
+	assert_int_equal(k.guard.pid, 0);
 	cleanup();
 }
 

@@ -6,6 +6,7 @@
  * (labels with '|', notes), run identities.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #ifdef HAVE_REPORT
+#include "core/engine.h"
 #include "core/label.h"
 #include "core/log.h"
 #include "report/cli.h"
@@ -453,6 +455,90 @@ static void test_compare_repeats(void **state)
 		run_free(b[i]);
 }
 
+/* A table of its own columns, as noise's (tests/noise.c). */
+static const struct suite_col own_cols[] = {
+	{ "max gap", "gap", SUITE_MAX },
+	{ "noise %", "noise_pct", SUITE_PERCENT },
+	{ "on CPU", "noise_cpu", SUITE_CPU },
+	{ "events", "events", SUITE_FIGURE },
+	{ "p99.9", "gap", SUITE_P999 },
+	{ "test-time", "measured_ns", SUITE_TIME },
+	{ NULL, NULL, SUITE_END },
+};
+
+static const struct suite_spec own_spec = { .title = "NOISE", .cols = own_cols };
+
+static const struct suite_spec *own_spec_of(const char *test)
+{
+	return !strcmp(test, "noise") ? &own_spec : NULL;
+}
+
+static struct rep_run *mk_noise(const char *label, int64_t mx, const char *pct,
+				const char *cpu, const char *events)
+{
+	struct rep_run *r = mk(label, 10000, 20000, mx);
+
+	str_set(&r->test, "noise");
+	str_set(&r->series, "gap");
+	run_add_figure(r, "noise_pct", -1, pct);
+	run_add_figure(r, "noise_cpu", -1, cpu);
+	run_add_figure(r, "events", -1, events);
+	return r;
+}
+
+/* A test whose table has columns of its own is compared on them, in
+ * their order and words: the series' max (max gap), a % with its 4
+ * decimals, a CPU shown and not compared, a count as a Poisson count; no
+ * lat min/avg, no overrun row (the gate finds no name for them). */
+static void test_compare_own_columns(void **state)
+{
+	struct rep_run *a = mk_noise("a", 52059992, "5.958800", "1", "699");
+	struct rep_run *b = mk_noise("b", 52618731, "6.411700", "0", "748");
+	char *buf = NULL;
+	size_t len = 0;
+	struct cmp_row c;
+	FILE *f;
+
+	(void)state;
+	cmp_set_spec_of(own_spec_of);
+	cmp_runs(&a, 1, &b, 1, &c);
+	assert_int_equal(c.nrow, 5);
+	assert_string_equal(c.m[c.row[0]].name, "max gap");
+	assert_int_equal(c.row[0], CMP_MAX);
+	assert_string_equal(c.m[c.row[1]].name, "noise %");
+	assert_string_equal(c.m[c.row[2]].name, "on CPU");
+	assert_string_equal(c.m[c.row[3]].name, "events");
+	assert_string_equal(c.m[c.row[4]].name, "p99.9");
+	assert_int_equal(c.row[4], CMP_P999);
+	assert_string_equal(c.m[CMP_MIN].name, "");
+	assert_string_equal(c.m[CMP_AVG].name, "");
+	assert_string_equal(c.m[CMP_MISS].name, "");
+	assert_true(c.m[c.row[1]].known);
+	assert_true(fabs(c.m[c.row[1]].delta - 0.4529) < 1e-9);
+	assert_false(c.m[c.row[2]].known);	/* where, not how much */
+	assert_true(c.m[c.row[2]].has_a && c.m[c.row[2]].has_b);
+	assert_true(c.m[c.row[3]].known);
+	assert_true(fabs(c.m[c.row[3]].noise - 2 * sqrt(699 + 748)) < 1e-9);
+	assert_false(c.m[c.row[3]].beyond);	/* +49 in 2 sqrt(1447) = 76 */
+	f = open_memstream(&buf, &len);
+	cmp_print_text(f, &c, 1000);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nnoise %     |      5.9588|      6.4117|     +0.4529|   +7.6 %|      1.4897|      rule|           no\n"));
+	assert_non_null(strstr(buf, "\non CPU      |           1|           0|            |"));
+	assert_non_null(strstr(buf, "\nevents      |         699|         748|         +49|   +7.0 %|          76|   poisson|           no\n"));
+	assert_null(strstr(buf, "lat "));
+	assert_null(strstr(buf, "overrun"));
+	free(buf);
+	/* another test: the latency metrics */
+	str_set(&a->test, "latency");
+	str_set(&b->test, "latency");
+	cmp_runs(&a, 1, &b, 1, &c);
+	assert_string_equal(c.m[c.row[0]].name, "lat min");
+	cmp_set_spec_of(NULL);
+	run_free(a);
+	run_free(b);
+}
+
 #ifdef HAVE_CJSON
 static void test_json_sanitize(void **state)
 {
@@ -583,7 +669,7 @@ static void test_compare_across_loads(void **state)
 	str_set(&a.v[0]->load, "none");
 	runs_push(&b, mk("vm", 12332, 31378, 9741036));
 	str_set(&b.v[0]->load, "hell");
-	assert_int_equal(cmp_sides(&a, &b, &rows), 1);
+	assert_int_equal(cmp_sides(&a, &b, false, &rows), 1);
 	assert_string_equal(rows[0].title,
 			    "LATENCY: without load (A) vs with load hell (B)");
 	assert_true(rows[0].m[2].known);
@@ -592,17 +678,58 @@ static void test_compare_across_loads(void **state)
 	/* A has hell too: only hell with hell */
 	runs_push(&a, mk("vm2", 12000, 30000, 9000000));
 	str_set(&a.v[1]->load, "hell");
-	assert_int_equal(cmp_sides(&a, &b, &rows), 1);
+	assert_int_equal(cmp_sides(&a, &b, false, &rows), 1);
 	assert_string_equal(rows[0].title, "LATENCY with load hell");
 	assert_ptr_equal(rows[0].a, a.v[1]);
 	free(rows);
 	/* another test kind is never compared */
 	str_set(&b.v[0]->test, "switch");
-	assert_int_equal(cmp_sides(&a, &b, &rows), 0);
+	assert_int_equal(cmp_sides(&a, &b, false, &rows), 0);
 	free(rows);
 	runs_free(&a);
 	runs_free(&b);
 	log_set_quiet(false);
+}
+
+/* A side's interrupted runs are left out of its spread (the noise)
+ * when it has complete ones, counted; kept with @with_interrupted, and
+ * when the side has no other. */
+static void test_compare_leaves_interrupted_out(void **state)
+{
+	struct rep_runs a, b;
+	struct cmp_row *rows = NULL;
+
+	(void)state;
+	runs_init(&a);
+	runs_init(&b);
+	runs_push(&a, mk("a0", 18824, 27813, 828716));
+	runs_push(&a, mk("a1", 18824, 27813, 830716));
+	runs_push(&a, mk("a2", 18824, 27813, 100000));
+	str_set(&a.v[2]->status, "interrupted");
+	runs_push(&b, mk("b0", 18824, 27813, 829716));
+	assert_int_equal(cmp_sides(&a, &b, false, &rows), 1);
+	assert_int_equal(rows[0].na, 2);
+	assert_int_equal(rows[0].left_a, 1);
+	assert_int_equal(rows[0].left_b, 0);
+	assert_true(rows[0].m[CMP_MAX].noise > 1999 &&
+		    rows[0].m[CMP_MAX].noise < 2001);
+	assert_false(rows[0].m[CMP_MAX].beyond);
+	free(rows);
+	assert_int_equal(cmp_sides(&a, &b, true, &rows), 1);
+	assert_int_equal(rows[0].na, 3);
+	assert_int_equal(rows[0].left_a, 0);
+	assert_true(rows[0].m[CMP_MAX].noise > 730715 &&
+		    rows[0].m[CMP_MAX].noise < 730717);
+	free(rows);
+	/* B interrupted only: compared as it is, nothing left out */
+	str_set(&b.v[0]->status, "interrupted");
+	assert_int_equal(cmp_sides(&a, &b, false, &rows), 1);
+	assert_int_equal(rows[0].nb, 1);
+	assert_int_equal(rows[0].left_b, 0);
+	assert_int_equal(rows[0].left_a, 1);
+	free(rows);
+	runs_free(&a);
+	runs_free(&b);
 }
 
 /* A label with '|' and '\\', and the note of a checkpoint, read back. */
@@ -728,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_compare_one_side),
 		cmocka_unit_test(test_compare_intervals),
 		cmocka_unit_test(test_compare_repeats),
+		cmocka_unit_test(test_compare_own_columns),
 #ifdef HAVE_CJSON
 		cmocka_unit_test(test_json_sanitize),
 #endif
@@ -735,6 +863,7 @@ int main(void)
 		cmocka_unit_test(test_table_label_escape_and_note),
 		cmocka_unit_test(test_table_bound_and_section),
 		cmocka_unit_test(test_compare_across_loads),
+		cmocka_unit_test(test_compare_leaves_interrupted_out),
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_label_rule),
 	};

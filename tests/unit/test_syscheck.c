@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -317,7 +318,7 @@ static void test_huge_sizes(void **state)
 
 static void test_kmsg_split_records(void **state)
 {
-	char big[20000], out[64];
+	char big[20000], out[64], why[160];
 	size_t n = 0;
 	int i;
 
@@ -329,11 +330,11 @@ static void test_kmsg_split_records(void **state)
 		n += (size_t)snprintf(big + n, sizeof(big) - n, "6,%d,0,-;filler %d\n", i, i);
 	n += (size_t)snprintf(big + n, sizeof(big) - n, "6,%d,0,-;Dynamic Preempt: voluntary\n", i);
 	puts_("/dev/kmsg", big);
-	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out)), 1);
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out), why, sizeof(why)), 1);
 	assert_string_equal(out, "voluntary");
-	assert_int_equal(kmsg_find(scratch, "Nothing like this: ", out, sizeof(out)), 0);
+	assert_int_equal(kmsg_find(scratch, "Nothing like this: ", out, sizeof(out), why, sizeof(why)), 0);
 	unlink(strcat(strcpy(big, scratch), "/dev/kmsg"));
-	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out)), -1);
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out), why, sizeof(why)), -1);
 	snprintf(big, sizeof(big), "rm -rf %s", scratch);
 	assert_int_equal(system(big), 0);
 }
@@ -372,6 +373,244 @@ static void test_gunzip(void **state)
 	assert_string_equal(why, "not gzip data");
 }
 
+/* The one bounded reader: at the bound whole, one byte over it cut (said),
+ * and sys_fopen()'s stream keeps the file's last byte. */
+static void test_bounded_reader(void **state)
+{
+	char p[128], cmd[128], line[64], *b;
+	size_t n;
+	bool more, cut;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	snprintf(p, sizeof(p), "%s/f", scratch);
+	puts_("/f", "0123456789");
+	fd = open(p, O_RDONLY);
+	b = sys_read_fd(fd, 10, &n, &more);
+	assert_non_null(b);
+	assert_int_equal(n, 10);
+	assert_false(more);
+	assert_string_equal(b, "0123456789");
+	free(b);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	b = sys_read_fd(fd, 9, &n, &more);
+	assert_int_equal(n, 9);
+	assert_true(more);
+	assert_string_equal(b, "012345678");
+	free(b);
+	close(fd);
+	/* more than one growth of the buffer (16 KiB, doubled) */
+	assert_int_equal(truncate(p, 100000), 0);
+	fd = open(p, O_RDONLY);
+	b = sys_read_fd(fd, 100000, &n, &more);
+	assert_int_equal(n, 100000);
+	assert_false(more);
+	assert_memory_equal(b, "0123456789", 10);
+	assert_int_equal(b[99999], 0);
+	free(b);
+	close(fd);
+	/* the last byte of the file survives the stream (the flush's NUL
+	 * took its place) */
+	puts_("/f", "a\nlast\n");
+	f = sys_fopen(scratch, "/f", &cut);
+	assert_non_null(f);
+	assert_false(cut);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "last\n");
+	assert_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	assert_int_equal(truncate(p, (off_t)SYS_READ_MAX + 1), 0);
+	f = sys_fopen(scratch, "/f", &cut);
+	assert_non_null(f);
+	assert_true(cut);
+	fclose(f);
+	assert_string_equal(sys_too_large(line, sizeof(line), true),
+			    "larger than 4194304 bytes, read the first 4194304");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* /proc/config.gz over the bound, cut, corrupt: not read, the reason
+ * said, /boot/config-RELEASE read instead with that reason kept. */
+static void test_kconfig_damaged(void **state)
+{
+	/* printf 'CONFIG_LOCKDEP=y\n' | gzip -9n */
+	static const unsigned char gz[] = {
+		0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03,
+		0x73, 0xf6, 0xf7, 0x73, 0xf3, 0x74, 0x8f, 0xf7, 0xf1, 0x77,
+		0xf6, 0x76, 0x71, 0x0d, 0xb0, 0xad, 0xe4, 0x02, 0x00, 0x6a,
+		0x6f, 0x0e, 0xf5, 0x11, 0x00, 0x00, 0x00,
+	};
+	unsigned char bad[sizeof(gz)];
+	char p[128], cmd[128], from[64], why[256], *t;
+
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	put("/proc/config.gz", gz, sizeof(gz));
+	t = kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why));
+	assert_non_null(t);
+	assert_string_equal(t, "CONFIG_LOCKDEP=y\n");
+	assert_string_equal(from, "/proc/config.gz");
+	assert_string_equal(why, "");
+	free(t);
+	/* cut short */
+	put("/proc/config.gz", gz, sizeof(gz) - 12);
+	assert_null(kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why)));
+	assert_string_equal(why, "/proc/config.gz: truncated deflate data; "
+			    "/boot/config-6.1.0: No such file or directory");
+	/* a bit flipped in the data */
+	memcpy(bad, gz, sizeof(gz));
+	bad[sizeof(gz) - 8] ^= 1;	/* the CRC */
+	put("/proc/config.gz", bad, sizeof(bad));
+	assert_null(kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why)));
+	assert_string_equal(why, "/proc/config.gz: CRC mismatch; "
+			    "/boot/config-6.1.0: No such file or directory");
+	/* over the bound: not read, whatever it holds */
+	put("/proc/config.gz", gz, sizeof(gz));
+	snprintf(p, sizeof(p), "%s/proc/config.gz", scratch);
+	assert_int_equal(truncate(p, (off_t)SYS_READ_MAX + 1), 0);
+	assert_null(kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why)));
+	assert_string_equal(why, "/proc/config.gz: larger than 4194304 bytes, not read; "
+			    "/boot/config-6.1.0: No such file or directory");
+	/* the boot config read instead; why /proc/config.gz was not is kept */
+	puts_("/boot/config-6.1.0", "CONFIG_KASAN=y\n");
+	t = kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why));
+	assert_non_null(t);
+	assert_string_equal(from, "/boot/config-6.1.0");
+	assert_string_equal(why, "/proc/config.gz: larger than 4194304 bytes, not read");
+	free(t);
+	/* the same for the boot config over the bound */
+	snprintf(p, sizeof(p), "%s/boot/config-6.1.0", scratch);
+	assert_int_equal(truncate(p, (off_t)SYS_READ_MAX + 1), 0);
+	assert_null(kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why)));
+	assert_string_equal(why, "/proc/config.gz: larger than 4194304 bytes, not read; "
+			    "/boot/config-6.1.0: larger than 4194304 bytes, not read");
+	/* one byte less: read */
+	assert_int_equal(truncate(p, (off_t)SYS_READ_MAX), 0);
+	t = kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why));
+	assert_non_null(t);
+	free(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Something in place of /dev/kmsg that is not the kernel log: refused,
+ * with the reason, and the preemption item says it. */
+static void test_kmsg_not_the_log(void **state)
+{
+	static const char zeros[512];
+	char p[128], cmd[128], out[64], why[160];
+	struct check_report *r = malloc(sizeof(*r));
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	snprintf(p, sizeof(p), "%s/dev/kmsg", scratch);
+	put("/dev/kmsg", zeros, sizeof(zeros));
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out), why, sizeof(why)), -1);
+	assert_string_equal(why, "holds no kernel log records (PRIO,SEQ,USEC,FLAGS;TEXT)");
+	unlink(p);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out), why, sizeof(why)), -1);
+	assert_string_equal(why, "not a character device (a FIFO)");
+	unlink(p);
+	assert_int_equal(symlink("/dev/zero", p), 0);
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out), why, sizeof(why)), -1);
+	assert_string_equal(why, "not the kernel log (the character device 1:5; the log is 1:11)");
+	/* the preemption model: from the config, and why not from the log */
+	puts_("/proc/sys/kernel/osrelease", "6.18.0\n");
+	puts_("/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC @0\n");
+	puts_("/boot/config-6.18.0", "CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PREEMPT_VOLUNTARY=y\n");
+	syscheck_run(r, scratch, 0);
+	has(r, "preempt", CHECK_BAD, "mode voluntary configured default (kernel config; "
+	    "preempt= may override it; boot log not used, /dev/kmsg cannot be read: "
+	    "not the kernel log (the character device 1:5; the log is 1:11); "
+	    "the mode in force is in /sys/kernel/debug/sched/preempt, debugfs not mounted)");
+	/* records with more fields (CONFIG_PRINTK_CALLER) are the log's */
+	unlink(p);
+	puts_("/dev/kmsg", "6,0,0,-,caller=T0;Linux version 6.18.0\n"
+	      "6,290,253720,-,caller=T1;Dynamic Preempt: lazy\n");
+	assert_int_equal(kmsg_find(scratch, "Dynamic Preempt: ", out, sizeof(out), why, sizeof(why)), 1);
+	assert_string_equal(out, "lazy");
+	assert_string_equal(why, "");
+	/* a log without the message: said too */
+	puts_("/dev/kmsg", "6,0,0,-;Linux version 6.18.0\n");
+	syscheck_run(r, scratch, 0);
+	has(r, "preempt", CHECK_BAD, "boot log not used, /dev/kmsg: no \"Dynamic Preempt:\" message;");
+	free(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* /proc/interrupts that does not parse is no verdict's ground; the rows
+ * the kernel prints with one count or none (ERR, MIS, FIQ) parse. */
+static void test_interrupts_format(void **state)
+{
+	static const char *const garbage[][2] = {
+		{ "", "empty" },
+		{ "  0:  1  2\n", "no \"CPU0 CPU1 ...\" header line" },
+		{ "      CPU0   CPU1\n  0:  1  2  IO-APIC timer\n  1:  3\n",
+		  "line 3, \"1:\": 1 of 2 CPU counts" },
+		{ "      CPU0   CPU1\n  0:  1  2  IO-APIC timer\n  1:  3  4  i8042",
+		  "line 3 cut short: no end of line" },
+		{ "      CPU0   CPU1\n  0:  1  2  IO-APIC timer\nhello\n",
+		  "line 3 is no \"NAME: COUNTS\" line" },
+		{ "      CPU0   CPU1\n  0:  1  \0  IO-APIC timer\n",
+		  "line 2 holds NUL bytes" },
+		{ "      CPU0   CPU1\n", "no interrupt line" },
+		{ "      CPU0\n  0:  1  IO-APIC timer\n", "no column for CPU 1 in /proc/interrupts" },
+	};
+	struct check_report *r = malloc(sizeof(*r));
+	char cmd[128], want[160];
+	size_t i;
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(scratch, sizeof(scratch), "/tmp/rtlat-syscheck-XXXXXX");
+	assert_non_null(mkdtemp(scratch));
+	puts_("/sys/devices/system/cpu/online", "0-1\n");
+	puts_("/sys/devices/system/cpu/isolated", "1\n");
+	for (i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		const char *g = garbage[i][0];
+		size_t n = strlen(g);
+
+		if (strstr(garbage[i][1], "NUL"))
+			n = 44;		/* the text with its NUL */
+		put("/proc/interrupts", g, n);
+		syscheck_run(r, scratch, 0);
+		snprintf(want, sizeof(want), "/proc/interrupts cannot be read: "
+			 "not in the kernel's format (%s)", garbage[i][1]);
+		if (strstr(garbage[i][1], "no column"))
+			snprintf(want, sizeof(want), "/proc/interrupts cannot be read: %s",
+				 garbage[i][1]);
+		assert_string_equal(item(r, "isolated_irqs")->found, want);
+		assert_int_equal(item(r, "isolated_irqs")->verdict, CHECK_NA);
+		assert_string_equal(item(r, "isolated_irqs")->fix, "");
+	}
+	puts_("/proc/interrupts", "      CPU0   CPU1\n  0:  1  2  IO-APIC timer\n"
+	      "FIQ:              usb_fiq\nERR:   0\nMIS:   0\n");
+	puts_("/proc/interrupts.later", "      CPU0   CPU1\n  0:  1  5  IO-APIC timer\n"
+	      "FIQ:              usb_fiq\nERR:   7\nMIS:   0\n");
+	syscheck_run(r, scratch, 2000000000);
+	has(r, "isolated_irqs", CHECK_BAD, "CPU 1: 1.5/s (0 timer 1.5/s) over 2.0 s");
+	/* a second reading that does not parse: no rate, no verdict */
+	puts_("/proc/interrupts.later", "      CPU0   CPU1\n  0:  1\n");
+	syscheck_run(r, scratch, 2000000000);
+	assert_string_equal(item(r, "isolated_irqs")->found,
+			    "/proc/interrupts.later cannot be read: not in the kernel's "
+			    "format (line 2, \"0:\": 1 of 2 CPU counts)");
+	assert_int_equal(item(r, "isolated_irqs")->verdict, CHECK_NA);
+	free(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +623,10 @@ int main(void)
 		cmocka_unit_test(test_huge_sizes),
 		cmocka_unit_test(test_kmsg_split_records),
 		cmocka_unit_test(test_gunzip),
+		cmocka_unit_test(test_bounded_reader),
+		cmocka_unit_test(test_kconfig_damaged),
+		cmocka_unit_test(test_kmsg_not_the_log),
+		cmocka_unit_test(test_interrupts_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
  * events of its CPU: a task switched in (the one that had the CPU
  * longest), a softirq, an interrupt, nothing traced (the hardware), events
  * outside the gap ignored, the task winning over the interrupt that woke
- * it, and a ring that no longer reaches back to the gap.
+ * it, a ring that no longer reaches back to the gap, and a switch the
+ * kernel did not record (out of idle: seen on this CI's kernel).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,13 +28,15 @@ static struct tev ev_switch(int64_t ts, int prev, int next, const char *comm)
 	e.ts = ts;
 	e.type = TEV_SWITCH;
 	e.cpu = 1;
+	e.pid = prev;			/* common_pid: the task switched out */
 	e.u.sw.prev_pid = prev;
 	e.u.sw.next_pid = next;
 	strncpy(e.u.sw.next_comm, comm, TEV_COMM_LEN - 1);
 	return e;
 }
 
-static struct tev ev_irq(int64_t ts, int irq, const char *name)
+/* An interrupt that came in task @pid. */
+static struct tev ev_irq_in(int64_t ts, int irq, const char *name, int pid)
 {
 	struct tev e;
 
@@ -41,9 +44,16 @@ static struct tev ev_irq(int64_t ts, int irq, const char *name)
 	e.ts = ts;
 	e.type = TEV_IRQ;
 	e.cpu = 1;
+	e.pid = pid;
 	e.u.irq.irq = irq;
 	strncpy(e.u.irq.name, name, TEV_NAME_LEN - 1);
 	return e;
+}
+
+/* An interrupt that came in the sampler. */
+static struct tev ev_irq(int64_t ts, int irq, const char *name)
+{
+	return ev_irq_in(ts, irq, name, TID);
 }
 
 static struct tev ev_type(int64_t ts, int type, unsigned int vec)
@@ -52,6 +62,7 @@ static struct tev ev_type(int64_t ts, int type, unsigned int vec)
 
 	memset(&e, 0, sizeof(e));
 	e.ts = ts;
+	e.pid = TID;
 	e.type = (uint8_t)type;
 	e.cpu = 1;
 	e.u.softirq.vec = vec;
@@ -81,6 +92,65 @@ static void test_task(void **state)
 	assert_int_equal(w.cause, GC_TASK);
 	assert_int_equal(w.id, 777);
 	assert_string_equal(w.name, "stall");
+	assert_false(w.switch_assumed);
+	assert_int_equal(top[0].ns, B - 100 - (A + 200));
+}
+
+static void test_switch_out_of_idle_not_recorded(void **state)
+{
+	/* CI's failing gap: the loop throttled (switch to idle), the idle
+	 * task's ticks, then the stall task's ticks with no switch to it,
+	 * and its switch back to the loop */
+	struct tev ev[] = {
+		ev_switch(A + 100, TID, 0, "swapper/1"),
+		ev_irq_in(A + 1000, 11, "tick", 0),
+		ev_irq_in(A + 5000, 11, "tick", 0),
+		ev_irq_in(A + 9000, 11, "tick", 777),
+		ev_switch(B - 100, 777, TID, "noise"),
+	};
+	/* no event of the task that was on (idle) after its switch in: all
+	 * the time after it is the next task's */
+	struct tev bare[] = {
+		ev_switch(A + 100, TID, 0, "swapper/1"),
+		ev_switch(B - 100, 777, TID, "noise"),
+	};
+	/* a task seen only in its interrupts, still on at the gap's end:
+	 * no switch names it */
+	struct tev unnamed[] = {
+		ev_switch(A + 100, TID, 0, "swapper/1"),
+		ev_irq_in(A + 200, 11, "tick", 0),
+		ev_irq_in(A + 300, 11, "tick", 999),
+	};
+	struct gap_who w;
+
+	(void)state;
+	strcpy(ev[4].u.sw.prev_comm, "python3");
+	cause_of(ev, 5, &w);
+	assert_int_equal(w.cause, GC_TASK);
+	assert_int_equal(w.id, 777);
+	assert_string_equal(w.name, "python3");	/* named by its switch out */
+	assert_true(w.switch_assumed);
+	assert_int_equal(top[0].pid, 777);
+	assert_int_equal(top[0].ns, B - 100 - (A + 5000));
+	assert_int_equal(top[1].pid, 0);
+	assert_string_equal(top[1].name, "swapper/1");
+	assert_int_equal(top[1].ns, 4900);
+	assert_int_equal(top[2].ns, 0);
+
+	cause_of(bare, 2, &w);
+	assert_true(w.switch_assumed);
+	assert_int_equal(w.id, 777);
+	assert_string_equal(w.name, "");
+	assert_int_equal(top[0].ns, B - 100 - (A + 100));
+	assert_int_equal(top[1].ns, 0);		/* idle: 0 ns, not listed */
+
+	cause_of(unnamed, 3, &w);
+	assert_true(w.switch_assumed);
+	assert_int_equal(w.id, 999);
+	assert_string_equal(w.name, "");
+	assert_int_equal(top[0].ns, B - (A + 200));
+	assert_int_equal(top[1].pid, 0);
+	assert_int_equal(top[1].ns, 100);
 }
 
 static void test_longest_task(void **state)
@@ -112,6 +182,7 @@ static void test_longest_task(void **state)
 	assert_int_equal(w.cause, GC_TASK);
 	assert_int_equal(w.id, 777);
 	assert_string_equal(w.name, "stall");
+	assert_false(w.switch_assumed);
 	/* the tasks, longest first: stall, late (to the gap's end), kworker */
 	assert_int_equal(top[0].pid, 777);
 	assert_int_equal(top[0].ns, B - 300 - (A + 200));
@@ -207,6 +278,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_task),
+		cmocka_unit_test(test_switch_out_of_idle_not_recorded),
 		cmocka_unit_test(test_longest_task),
 		cmocka_unit_test(test_softirq_over_irq),
 		cmocka_unit_test(test_irq_and_local_timer),
