@@ -812,8 +812,11 @@ static void print_focus(struct trace *t, const char *what,
 		       prio_str(f->k.prev_prio, b, sizeof(b)),
 		       state_str(f->k.prev_state, c));
 	if (f->k.preempted)
-		printf("RTW|the sampler was preempted %d time(s) on its way back to user space\n",
-		       f->k.preempted);
+		printf("RTW|the sampler was preempted %d time(s) on its way back to user space, off the CPU %s us in all; first by %s (pid %d, %s)\n",
+		       f->k.preempted, fmt_us3(a, f->k.preempted_ns),
+		       f->k.preempt_pid ? f->k.preempt_comm : "<idle>",
+		       f->k.preempt_pid,
+		       prio_str(f->k.preempt_prio, b, sizeof(b)));
 	o = 0;
 	line[0] = '\0';
 	for (i = 0; i < f->nirqs; i++)
@@ -1097,6 +1100,16 @@ static void focus_json(struct trace *t, struct jw *w, const char *key,
 		jw_null(w, "switched_out");
 	}
 	jw_int(w, "preempted", f->k.preempted);
+	jw_int(w, "preempted_ns", f->k.preempted_ns);
+	if (f->k.preempted) {
+		jw_obj_begin(w, "preempted_by");
+		jw_int(w, "pid", f->k.preempt_pid);
+		jw_str(w, "comm", f->k.preempt_pid ? f->k.preempt_comm : "<idle>");
+		jw_int(w, "kernel_prio", f->k.preempt_prio);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "preempted_by");
+	}
 	jw_arr_begin(w, "irqs");
 	for (i = 0; i < f->nirqs; i++) {
 		jw_obj_begin(w, NULL);

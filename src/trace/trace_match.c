@@ -362,14 +362,28 @@ static void on_switch(struct tmatch *m, const struct tev *e)
 		m->s[i].t_sleep = e->ts;
 		m->s[i].asleep = true;
 		k = open_rec(m, i);
-		if (k && k->t_switch)
-			k->preempted++;
+		if (k && k->t_switch) {
+			/* switched out after it ran: preempted (or blocked)
+			 * on its way back; the first task it gave way to */
+			if (!k->preempted++) {
+				k->preempt_pid = e->u.sw.next_pid;
+				k->preempt_prio = e->u.sw.next_prio;
+				memcpy(k->preempt_comm, e->u.sw.next_comm,
+				       TEV_COMM_LEN);
+				k->preempt_comm[TEV_COMM_LEN - 1] = '\0';
+			}
+			k->t_out = e->ts;
+		}
 	}
 	i = find_tid(m, e->u.sw.next_pid);
 	if (i < 0)
 		return;
 	m->s[i].asleep = false;
 	k = open_rec(m, i);
+	if (k && k->t_switch && k->t_out) {
+		k->preempted_ns += e->ts - k->t_out;
+		k->t_out = 0;
+	}
 	if (!k || !k->t_waking || k->t_switch)
 		return;
 	k->t_switch = e->ts;

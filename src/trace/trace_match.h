@@ -150,6 +150,10 @@ struct tm_krec {
 	int64_t prev_state;
 	char prev_comm[TEV_COMM_LEN];
 	int preempted;		/* switched out again before returning */
+	int64_t preempted_ns;	/* off the CPU in those preemptions, ns */
+	int64_t t_out;		/* the last of them began (0: back on) */
+	int preempt_pid, preempt_prio;	/* the task run at the first of them */
+	char preempt_comm[TEV_COMM_LEN];
 	bool closed;		/* the sampler armed its next timer */
 	bool lost;		/* events lost on its CPU while open */
 };

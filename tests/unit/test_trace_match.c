@@ -428,6 +428,10 @@ static void test_timerfd_rearm_and_preemption(void **state)
 	tmatch_advance(&M, INT64_MAX);
 	assert_parts(&G.r[0], 4000, 500, 400, 6100);
 	assert_int_equal(G.k[0].preempted, 1);
+	assert_int_equal(G.k[0].preempted_ns, 5000);
+	assert_int_equal(G.k[0].preempt_pid, OTHER);
+	assert_string_equal(G.k[0].preempt_comm, "x");
+	assert_int_equal(G.k[0].t_out, 0);
 	assert_int_equal(G.k[0].prev_pid, 0);
 	/* the next period with the same timer */
 	n = d + P + 3000;
@@ -439,6 +443,8 @@ static void test_timerfd_rearm_and_preemption(void **state)
 	tmatch_advance(&M, INT64_MAX);
 	assert_int_equal(G.n, 2);
 	assert_parts(&G.r[1], 3000, 300, 400, 300);
+	assert_int_equal(G.k[1].preempted, 0);
+	assert_int_equal(G.k[1].preempted_ns, 0);
 }
 
 static void test_inconsistent(void **state)
