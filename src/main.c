@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,13 +15,18 @@
 #include "core/cobalt.h"
 #include "core/helper.h"
 #include "core/log.h"
+#include "core/opt.h"
 #include "core/outfile.h"
 #include "core/rtsetup.h"
+
+static bool usage_on_stdout;
 
 static void usage(FILE *f)
 {
 	int i;
 
+	if (f == stdout)
+		usage_on_stdout = true;
 	fprintf(f, "Usage: rtlat COMMAND [OPTIONS]\n"
 		   "       rtlat help COMMAND | rtlat COMMAND --help\n"
 		   "       rtlat --version\n\n"
@@ -37,14 +43,16 @@ static void usage(FILE *f)
  * Results that could not be written are an error, never a silent success:
  * stdout full, or a pipe whose reader left (SIGPIPE is ignored by the
  * measuring commands, so that they end with a complete result file): exit
- * status 1 and the cause of the first failed write ("Broken pipe").
+ * status 1 and the cause of the first failed write ("Broken pipe"). A help
+ * text is named as such.
  */
 static int finish_stdout(int status)
 {
 	if (stdout_flush() == 0)
 		return status;
-	log_error("cannot write the results to standard output: %s",
-		  strerror(stdout_errno()));
+	log_error("cannot write %s to standard output: %s",
+		  usage_on_stdout || opt_help_on_stdout() ? "the help" :
+		  "the results", strerror(stdout_errno()));
 	return status ? status : 1;
 }
 
@@ -152,6 +160,11 @@ int main(int argc, char **argv)
 		if (!c) {
 			fprintf(stderr, "rtlat: error: unknown command '%s' (see rtlat --help)\n",
 				argv[2]);
+			return 1;
+		}
+		if (argc > 3) {
+			fprintf(stderr, "rtlat: error: help takes one command: '%s' is one too many (rtlat help %s)\n",
+				argv[3], c->name);
 			return 1;
 		}
 		hargv[0] = argv[2];

@@ -53,12 +53,21 @@ const struct optdesc *opt_table_help(struct optdesc *dst, size_t cap,
 	return dst;
 }
 
+static bool help_on_stdout;
+
+bool opt_help_on_stdout(void)
+{
+	return help_on_stdout;
+}
+
 void opt_print_help(FILE *f, const char *usage, const char *about,
 		    const struct optdesc *const *tables)
 {
 	const struct optdesc *d;
 	int t;
 
+	if (f == stdout)
+		help_on_stdout = true;
 	fprintf(f, "Usage: %s\n", usage);
 	if (about)
 		fprintf(f, "\n%s\n", about);

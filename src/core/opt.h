@@ -7,6 +7,7 @@
 #define RTLAT_OPT_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -61,6 +62,10 @@ int opt_parse_options(int argc, char **argv,
 /* Print the help text of @tables. */
 void opt_print_help(FILE *f, const char *usage, const char *about,
 		    const struct optdesc *const *tables);
+
+/* True once a help text went to stdout (a failed write of it is then named
+ * as the help's, not the results'). */
+bool opt_help_on_stdout(void);
 
 /* "-p/--period" for messages. Returns a static buffer. */
 const char *opt_spelling(const struct optdesc *d);

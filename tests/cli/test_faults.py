@@ -284,3 +284,16 @@ def test_results_lost_on_stdout_are_an_error():
                            stderr=subprocess.PIPE, text=True, timeout=30)
     assert p.returncode == 1
     assert "cannot write the results to standard output" in p.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["help"], ["help", "latency"],
+                                  ["report", "--help"], ["cyclic", "--help"]])
+def test_help_lost_on_stdout_is_named(args):
+    # a help text that cannot be written is named as the help, not as
+    # results (a trial finding)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([RTLAT] + args, stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=30)
+    assert p.returncode == 1
+    assert "cannot write the help to standard output: No space left on " \
+        "device" in p.stderr, p.stderr

@@ -54,6 +54,10 @@ def test_help_and_version():
         assert p.stderr == ""
     p = run(["help", "frobnicate"], check=1)
     assert "unknown command 'frobnicate'" in p.stderr
+    # extra words after the command are refused, not ignored
+    p = run(["help", "latency", "extra"], check=1)
+    assert p.stdout == ""
+    assert "help takes one command: 'extra' is one too many" in p.stderr
 
 
 def test_link_named_latency(tmp_path):
