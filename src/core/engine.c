@@ -814,6 +814,13 @@ static void *sampler_main(void *arg)
 			atomic_store(&r->stop, 1);
 		}
 	}
+out:
+	sampler_finish(s);
+	return NULL;
+}
+
+void sampler_finish(struct sampler *s)
+{
 	/* last interval: the display merges what was not handed over */
 	if (s->cur_open) {
 		s->cur.cycles = s->cycles;
@@ -821,9 +828,7 @@ static void *sampler_main(void *arg)
 		ring_push(&s->ring, &s->cur);
 		s->cur_open = false;
 	}
-out:
 	atomic_store_explicit(&s->state, SAMPLER_DONE, memory_order_release);
-	return NULL;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -905,6 +905,10 @@ void sampler_roll(struct sampler *s, uint64_t idx);
 /* Nothing more will be accounted before @next (test clock): close the open
  * interval if @next is beyond it and raise the watermark (internal). */
 void sampler_close(struct sampler *s, int64_t next);
+/* The sampler's end, as its thread does when it stops: its open interval
+ * (the last) handed to the display, then SAMPLER_DONE (internal; unit
+ * tests' simulated samplers end with it too). */
+void sampler_finish(struct sampler *s);
 /* Record a --break and stop the run (internal). */
 void sampler_break(struct sampler *s, int k, int64_t v);
 

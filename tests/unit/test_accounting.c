@@ -71,14 +71,7 @@ static bool sim_wake(struct sim *m, int64_t late)
 
 static void sim_finish(struct sim *m)
 {
-	/* as sampler_main does at its end */
-	if (m->s->cur_open) {
-		m->s->cur.delta = -1;
-		m->s->cur.cycles = m->s->cycles;
-		ring_push(&m->s->ring, &m->s->cur);
-		m->s->cur_open = false;
-	}
-	atomic_store(&m->s->state, SAMPLER_DONE);
+	sampler_finish(m->s);
 	engine_drain(&m->r, true);
 	engine_aggregate(&m->r);
 }

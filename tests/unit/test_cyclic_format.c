@@ -154,12 +154,8 @@ static void test_slow_sampler_does_not_stall(void **state)
 	(void)db;
 
 	/* both stop: everything is accounted */
-	atomic_store(&a->state, SAMPLER_DONE);
-	atomic_store(&b->state, SAMPLER_DONE);
-	if (a->cur_open) {
-		a->cur.delta = -1;
-		ring_push(&a->ring, &a->cur);
-	}
+	sampler_finish(a);
+	sampler_finish(b);
 	engine_drain(&r, true);
 	assert_int_equal(r.total[0][0].st.n, 1000);
 	assert_int_equal(r.total[1][0].st.n, 1);

@@ -101,13 +101,7 @@ static void nsim_init(struct nsim *m, enum noise_mode mode, int64_t dur)
 
 static void nsim_finish(struct nsim *m)
 {
-	if (m->s->cur_open) {
-		m->s->cur.delta = -1;
-		m->s->cur.cycles = m->s->cycles;
-		ring_push(&m->s->ring, &m->s->cur);
-		m->s->cur_open = false;
-	}
-	atomic_store(&m->s->state, SAMPLER_DONE);
+	sampler_finish(m->s);
 	engine_drain(&m->r, true);
 	engine_aggregate(&m->r);
 }
