@@ -161,6 +161,30 @@ def fake_lava_test_case(tmp_path, exit_status=0, sleep=0):
     return dict(os.environ, PATH="%s:/usr/bin:/bin" % bindir), log
 
 
+def result_copies(d, n, tag, first=0, nint=4):
+    """@n distinct result files in directory @d (made if missing), copies
+    of one suite result with start times a minute apart from minute @first
+    on (the label is no part of a run's identity), labels TAG-i, each with
+    @nint intervals. Returns their paths."""
+    src = json.loads((ROOT / "tests" / "fixtures" / "report" /
+                      "suite-vm-01-latency-none.json").read_text())
+    d = pathlib.Path(d)
+    d.mkdir(parents=True, exist_ok=True)
+    out = []
+    for i in range(n):
+        x = json.loads(json.dumps(src))
+        m = first + i
+        x["start_time"] = "2026-10-%02dT%02d:%02d:00.000Z" % (
+            1 + m // 1440 % 28, m // 60 % 24, m % 60)
+        x["label"] = "%s-%d" % (tag, i)
+        x["summary"]["latency"]["intervals"]["data"] = [
+            [k, 4992, 18824, 27813, 300000 + k, 8] for k in range(nint)]
+        f = d / ("%s-%03d.json" % (tag, i))
+        f.write_text(json.dumps(x))
+        out.append(f)
+    return out
+
+
 def load_json_strict(path):
     """Parse JSON rejecting NaN/Infinity and duplicate keys."""
     def no_const(name):

@@ -14,9 +14,8 @@ import time
 import pytest
 
 import pgserver
-from conftest import ROOT, RTLAT, run
+from conftest import ROOT, RTLAT, result_copies, run
 
-OWN = ROOT / "tests" / "fixtures" / "report"
 
 pytestmark = pytest.mark.skipif(pgserver.why_not() is not None,
                                 reason=str(pgserver.why_not()))
@@ -30,25 +29,6 @@ def server():
     s = pgserver.Server()
     yield s
     s.close()
-
-
-def results(tmp_path, n, tag, first=0, nint=4):
-    """@n distinct result files (one suite result, start times a minute
-    apart from minute @first on), each with @nint intervals."""
-    src = json.loads((OWN / "suite-vm-01-latency-none.json").read_text())
-    out = []
-    for i in range(n):
-        m = first + i
-        d = json.loads(json.dumps(src))
-        d["start_time"] = "2026-11-%02dT%02d:%02d:00.000Z" % (
-            1 + m // 1440 % 28, m // 60 % 24, m % 60)
-        d["label"] = "%s-%d" % (tag, i)
-        d["summary"]["latency"]["intervals"]["data"] = [
-            [k, 4992, 18824, 27813, 300000 + k, 8] for k in range(nint)]
-        f = tmp_path / ("%s-%03d.json" % (tag, i))
-        f.write_text(json.dumps(d))
-        out.append(f)
-    return out
 
 
 def count(server, url, sql):
@@ -87,7 +67,7 @@ def add_in_flight(server, url, files, *opts):
 def test_four_writers_store_exactly_200(server, tmp_path):
     url = server.new_db()
     procs = [subprocess.Popen([RTLAT, "db", "add", "-q", "--db", url] +
-                              [str(f) for f in results(tmp_path, 50, "w%d" % w, 50 * w)],
+                              [str(f) for f in result_copies(tmp_path, 50, "w%d" % w, 50 * w)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for w in range(4)]
     out = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
@@ -99,7 +79,7 @@ def test_four_writers_store_exactly_200(server, tmp_path):
     assert count(server, url, "SELECT count(*) FROM series") == 200 * per[0]
     assert count(server, url, "SELECT count(*) FROM intervals") == 200 * per[1]
     # the same files again, by two writers at once: nothing added
-    again = results(tmp_path, 50, "w0", 0)
+    again = result_copies(tmp_path, 50, "w0", 0)
     ps = [subprocess.Popen([RTLAT, "db", "add", "--db", url] +
                            [str(f) for f in again], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True) for _ in range(2)]
@@ -109,7 +89,7 @@ def test_four_writers_store_exactly_200(server, tmp_path):
     assert count(server, url, "SELECT count(*) FROM runs") == 200
     # read back as from SQLite
     sq = tmp_path / "h.db"
-    files = results(tmp_path, 50, "w3", 150)
+    files = result_copies(tmp_path, 50, "w3", 150)
     run(["db", "add", "-q", "--db", sq] + files, check=0)
     a = run(["report", "--csv", "--db", url, "--label", "w3-*"], check=0).stdout
     b = run(["report", "--csv", "--db", sq], check=0).stdout
@@ -121,9 +101,9 @@ def test_server_killed_mid_add_leaves_no_partial_run(server, tmp_path):
     it writes leaves none of them (no partial run), and db add says the
     connection is gone (exit 1); the same add then stores them all."""
     url = server.new_db()
-    run(["db", "add", "-q", "--db", url] + results(tmp_path, 1, "pre"),
+    run(["db", "add", "-q", "--db", url] + result_copies(tmp_path, 1, "pre"),
         check=0)
-    files = results(tmp_path, 300, "k", first=10, nint=2000)
+    files = result_copies(tmp_path, 300, "k", first=10, nint=2000)
     p = add_in_flight(server, url, files, "-q")
     server.kill()
     _, err = p.communicate(timeout=120)
@@ -146,7 +126,7 @@ def test_server_killed_mid_add_leaves_no_partial_run(server, tmp_path):
 def test_schema_versions(server, tmp_path):
     url = server.new_db()
     name = url.rsplit("/", 1)[1]
-    f = results(tmp_path, 1, "v")
+    f = result_copies(tmp_path, 1, "v")
     run(["db", "add", "-q", "--db", url] + f, check=0)
     assert "schema version: 8" in run(["db", "info", "--db", url], check=0).stdout
     # an older one (6: no baselines, no figures, no system_check) is
@@ -189,7 +169,7 @@ def test_no_server_is_named(tmp_path):
 def test_env_url_is_the_default(server, tmp_path):
     url = server.new_db()
     env = dict(os.environ, RTLAT_DB_URL=url)
-    run(["db", "add", "-q"] + results(tmp_path, 2, "e"), check=0, env=env)
+    run(["db", "add", "-q"] + result_copies(tmp_path, 2, "e"), check=0, env=env)
     assert count(server, url, "SELECT count(*) FROM runs") == 2
     assert "runs: 2" in run(["db", "info"], check=0, env=env).stdout
 
@@ -206,7 +186,7 @@ def test_overlapping_writers_never_deadlock(server, tmp_path):
         for s in range(4):
             d = tmp_path / ("t%d-set%d" % (trial, s))
             d.mkdir()
-            sets.append(results(d, 25, "t%d-s%d" % (trial, s),
+            sets.append(result_copies(d, 25, "t%d-s%d" % (trial, s),
                                 200 * trial + 25 * s, nint=200))
         procs = []
         for w in range(4):
@@ -231,7 +211,7 @@ def test_text_that_is_not_utf8_is_stored(server, tmp_path):
     are not UTF-8, so each such byte is stored as U+FFFD and the run kept
     (it was refused, and the other files of the add with it)."""
     url = server.new_db()
-    f = results(tmp_path, 2, "u")
+    f = result_copies(tmp_path, 2, "u")
     d = json.loads(f[1].read_text())
     d["host"] = dict(d.get("host") or {}, hostname="b\u00f6rd")
     f[1].write_bytes(json.dumps(d, ensure_ascii=False).encode("latin-1"))
@@ -251,7 +231,7 @@ def test_rolled_back_add_lists_no_run(server, tmp_path):
     after the commit); the note says nothing was added."""
     url = server.new_db()
     name = url.rsplit("/", 1)[1]
-    files = results(tmp_path, 200, "t", nint=1000)
+    files = result_copies(tmp_path, 200, "t", nint=1000)
     p = add_in_flight(server, url, files)
     server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 " WHERE datname = '%s' AND pid <> pg_backend_pid()" % name)
@@ -264,7 +244,7 @@ def test_rolled_back_add_lists_no_run(server, tmp_path):
 
 def test_permission_error_says_why(server, tmp_path):
     url = server.new_db()
-    run(["db", "add", "-q", "--db", url] + results(tmp_path, 1, "p"), check=0)
+    run(["db", "add", "-q", "--db", url] + result_copies(tmp_path, 1, "p"), check=0)
     server.psql("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE"
                 " rolname = 'rtlat_ro') THEN CREATE ROLE rtlat_ro LOGIN; END IF;"
                 " END$$")
@@ -320,7 +300,7 @@ def test_env_url_is_the_default_of_report_and_compare(server, tmp_path):
     too (not taken for a missing file)."""
     url = server.new_db()
     env = dict(os.environ, RTLAT_DB_URL=url)
-    files = results(tmp_path, 3, "u")
+    files = result_copies(tmp_path, 3, "u")
     run(["db", "add", "-q"] + files, check=0, env=env)
     p = run(["report", "--csv"], check=0, env=env)
     assert len(p.stdout.strip().splitlines()) == 1 + 3
@@ -339,7 +319,7 @@ def test_a_reader_needs_select_only(server, tmp_path):
     the schema version is written only when migrated."""
     url = server.new_db()
     name = url.rsplit("/", 1)[1]
-    run(["db", "add", "-q", "--db", url] + results(tmp_path, 2, "r"), check=0)
+    run(["db", "add", "-q", "--db", url] + result_copies(tmp_path, 2, "r"), check=0)
     server.psql("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE"
                 " rolname = 'rtlat_reader') THEN CREATE ROLE rtlat_reader LOGIN;"
                 " END IF; END$$")
@@ -351,7 +331,7 @@ def test_a_reader_needs_select_only(server, tmp_path):
     assert len(p.stdout.splitlines()) == 3          # header + 2 runs
     assert "LATENCY" in run(["report", "--db", ro], check=0).stdout
     # and it may not write: said with the server's reason
-    p = run(["db", "add", "--db", ro] + results(tmp_path, 1, "w", 10), check=1)
+    p = run(["db", "add", "--db", ro] + result_copies(tmp_path, 1, "w", 10), check=1)
     assert "permission denied" in p.stderr
 
 

@@ -24,7 +24,7 @@ import time
 import pytest
 
 from conftest import (ROOT, RTLAT, TEST_DB, db_query, db_target, needs_root,
-                      pg_server, run, sqlite_only)
+                      pg_server, result_copies, run, sqlite_only)
 
 RUN = ROOT / "tests" / "fixtures" / "report" / "suite-vm-01-latency-none.json"
 HELL = ROOT / "tests" / "fixtures" / "report" / "suite-vm-02-latency-hell.json"
@@ -394,28 +394,6 @@ def test_run_cut_short_is_stored_marked(tmp_path):
         p.stdout, p.stdout
 
 
-def _copies(tmp_path, n, tag, nint=4, first=0):
-    """@n distinct results (start times a minute apart from minute @first
-    on: the label is no part of a run's identity; labels TAG-i), each with
-    @nint intervals."""
-    src = json.loads(RUN.read_text())
-    d = tmp_path / tag
-    d.mkdir()
-    out = []
-    for i in range(n):
-        x = json.loads(json.dumps(src))
-        m = first + i
-        x["start_time"] = "2026-10-%02dT%02d:%02d:00.000Z" % (
-            1 + m // 1440 % 28, m // 60 % 24, m % 60)
-        x["label"] = "%s-%d" % (tag, i)
-        x["summary"]["latency"]["intervals"]["data"] = [
-            [k, 4992, 18824, 27813, 300000 + k, 8] for k in range(nint)]
-        f = d / ("%s-%03d.json" % (tag, i))
-        f.write_text(json.dumps(x))
-        out.append(f)
-    return out
-
-
 def test_racing_first_adds_migrate_nothing(tmp_path):
     """Several first adds at once on a new history: each read version 0,
     then the first made the schema and the others, once they had the
@@ -423,7 +401,7 @@ def test_racing_first_adds_migrate_nothing(tmp_path):
     under the lock: nothing migrated is nothing said, and every run is
     stored once. (The race is lost about every other round: 4 rounds.)"""
     n = 8
-    files = [_copies(tmp_path, 2, "w%d" % w, first=2 * w) for w in range(n)]
+    files = [result_copies(tmp_path / ("w%d" % w), 2, "w%d" % w, first=2 * w) for w in range(n)]
     for rnd in range(4):
         db = tmp_path / ("h%d.db" % rnd)
         procs = [subprocess.Popen([RTLAT, "db", "add", "--db", db_target(db)] +
@@ -470,7 +448,7 @@ def test_killed_add_leaves_no_partial_run(tmp_path):
     history is whole and the next add stores them all."""
     db = tmp_path / "h.db"
     run(["db", "add", "-q", "--db", db, HELL], check=0)
-    files = _copies(tmp_path, 150, "k", nint=2000)
+    files = result_copies(tmp_path / "k", 150, "k", nint=2000)
     p = subprocess.Popen([RTLAT, "db", "add", "-q", "--db", db_target(db)] +
                          [str(f) for f in files], stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE)
@@ -519,7 +497,7 @@ def test_full_disk_keeps_the_old_runs(tmp_path):
         except OSError:
             pass
         os.close(fd)
-        files = _copies(tmp_path, 40, "full", nint=200)
+        files = result_copies(tmp_path / "full", 40, "full", nint=200)
         p = run(["db", "add", "--db", db] + files, check=1)
         assert p.stdout == ""
         assert "%s: " % db in p.stderr and "disk is full" in p.stderr and \
