@@ -997,17 +997,22 @@ def suite_runs(out):
 
 
 @needs_root
+def irq_source_args(tmp_path, how, src):
+    """The suite's arguments that give irq the source @src: the
+    --irq-source option, or "irq-source =" in a suite file (-f)."""
+    if how == "option":
+        return ["--irq-source", src]
+    f = tmp_path / "s.ini"
+    f.write_text("[suite]\nirq-source = %s\n" % src)
+    return ["-f", f]
+
+
 @pytest.mark.parametrize("how", ["option", "file"])
 def test_suite_runs_irq_with_a_source(tmp_path, how):
     out = tmp_path / "res"
     args = ["suite", "--tests", "irq", "--loads", "none", "-T", "1",
             "--warmup", "200ms", "-o", out, "-q"]
-    if how == "option":
-        args += ["--irq-source", "net"]
-    else:
-        f = tmp_path / "s.ini"
-        f.write_text("[suite]\nirq-source = net\n")
-        args += ["-f", f]
+    args += irq_source_args(tmp_path, how, "net")
     p = run(args, timeout=120)
     assert p.returncode == 0, p.stderr
     runs = suite_runs(out)
@@ -1057,12 +1062,7 @@ def test_suite_bad_irq_source_fails_before_the_runs(tmp_path, how):
     the check and the first run, not when the irq run comes."""
     out = tmp_path / "res"
     args = ["suite", "-T", "1", "-o", out]
-    if how == "option":
-        args += ["--irq-source", "parport:0"]
-    else:
-        f = tmp_path / "s.ini"
-        f.write_text("[suite]\nirq-source = parport:0\n")
-        args += ["-f", f]
+    args += irq_source_args(tmp_path, how, "parport:0")
     t = time.monotonic()
     p = run(args, timeout=60)
     assert p.returncode == 1
@@ -1080,12 +1080,7 @@ def test_suite_irq_source_not_there_fails_before_the_runs(tmp_path, how):
     out = tmp_path / "res"
     src = "serial:/dev/rtlat-nosuch0,/dev/rtlat-nosuch1"
     args = ["suite", "-T", "1", "-o", out]
-    if how == "option":
-        args += ["--irq-source", src]
-    else:
-        f = tmp_path / "s.ini"
-        f.write_text("[suite]\nirq-source = %s\n" % src)
-        args += ["-f", f]
+    args += irq_source_args(tmp_path, how, src)
     t = time.monotonic()
     p = run(args, timeout=60)
     assert p.returncode == 1
@@ -1112,12 +1107,7 @@ def test_suite_irq_source_without_irq_in_tests_is_an_error(tmp_path, how):
     src = "serial:ttyS9,ttyS9"
     args = ["suite", "-T", "1", "--tests", "latency", "--loads", "none",
             "-o", out]
-    if how == "option":
-        args += ["--irq-source", src]
-    else:
-        f = tmp_path / "s.ini"
-        f.write_text("[suite]\nirq-source = %s\n" % src)
-        args += ["-f", f]
+    args += irq_source_args(tmp_path, how, src)
     t = time.monotonic()
     p = run(args, timeout=60)
     assert p.returncode == 1, p.stderr
