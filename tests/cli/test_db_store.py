@@ -240,6 +240,19 @@ def test_store_later_hint_runs_as_printed(tmp_path):
     assert runs_stored(db) == 2
 
 
+def label_rows(db, pat):
+    """(command, CSV rows without the header) of report and db list of
+    the history @db selected by --label @pat (bytes); each must exit 0."""
+    out = []
+    for cmd in (["report", "--csv"], ["db", "list", "--csv"]):
+        p = subprocess.run([RTLAT] + cmd + ["--db", db_target(db),
+                                            "--label", pat],
+                           capture_output=True)
+        assert p.returncode == 0, (pat, p.stderr)
+        out.append((cmd, p.stdout.splitlines()[1:]))
+    return out
+
+
 def test_selectors_not_utf8_match_alike(tmp_path):
     """A label with bytes that are not UTF-8 is stored as such by SQLite
     and with U+FFFD for each by PostgreSQL: selectors are matched as
@@ -253,13 +266,8 @@ def test_selectors_not_utf8_match_alike(tmp_path):
     run(["db", "add", "-q", "--db", db, HELL], check=0)
     for pat in (b"lab\xff*", b"lab\xff\xfeend", "lab\ufffd\ufffdend".encode(),
                 b"lab*end"):
-        for cmd in (["report", "--csv"], ["db", "list", "--csv"]):
-            p = subprocess.run([RTLAT] + cmd + ["--db", db_target(db),
-                                                "--label", pat],
-                               capture_output=True)
-            assert p.returncode == 0, (pat, p.stderr)
-            rows = p.stdout.splitlines()[1:]
-            assert len(rows) == 1 and b"latency" in rows[0], (pat, cmd, p.stdout)
+        for cmd, rows in label_rows(db, pat):
+            assert len(rows) == 1 and b"latency" in rows[0], (pat, cmd, rows)
     # a baseline selector the same
     p = subprocess.run([RTLAT, "db", "baseline", "set", "--db", db_target(db),
                         b"label=lab\xff*"], capture_output=True)
@@ -676,15 +684,10 @@ def test_selector_not_utf8_end_to_end(tmp_path):
     assert p.returncode == 0, p.stderr
     assert runs_stored(db) == 2
     for pat in (b"lab\xff*", "lab\ufffd\ufffdend".encode(), b"lab*end"):
-        for cmd in (["report", "--csv"], ["db", "list", "--csv"]):
-            p = subprocess.run([RTLAT] + cmd + ["--db", db_target(db),
-                                                "--label", pat],
-                               capture_output=True)
-            assert p.returncode == 0, (pat, p.stderr)
-            rows = p.stdout.splitlines()[1:]
+        for cmd, rows in label_rows(db, pat):
             assert len(rows) == 1 and b"out/01-latency-none.json" in \
-                rows[0] or cmd[0] == "report", (pat, cmd, p.stdout)
-            assert len(rows) == 1, (pat, cmd, p.stdout)
+                rows[0] or cmd[0] == "report", (pat, cmd, rows)
+            assert len(rows) == 1, (pat, cmd, rows)
     p = subprocess.run([RTLAT, "db", "baseline", "set", "--db", db_target(db),
                         b"label=lab\xff*"], capture_output=True)
     assert p.returncode == 0 and b"1 run marked" in p.stderr, p.stderr
