@@ -38,6 +38,10 @@
 #define DISPLAY_POLL_NS		(20 * NSEC_PER_MSEC)
 #define TICK_NS			(100 * NSEC_PER_MSEC)
 #define START_LEAD_NS		(5 * NSEC_PER_MSEC)
+/* A sampler that has not ended this long after the end of the measurement
+ * or after the stop (and at least two of its periods) is starved: a task of
+ * higher priority holds its CPU */
+#define STARVED_NS		(2 * NSEC_PER_SEC)
 
 enum {
 	OPT_WARMUP = 256,
@@ -1459,14 +1463,54 @@ static void gate_set(struct run *r, _Atomic int *flag)
 	pthread_mutex_unlock(&r->gate_lock);
 }
 
-/* Wake samplers blocked in a wait until they are all done. */
+static int64_t starved_ns(const struct run *r)
+{
+	return r->o->period_ns > STARVED_NS / 2 ? 2 * r->o->period_ns :
+	       STARVED_NS;
+}
+
+/* "sampler 0 (CPU 1, tid 1234)" */
+static const char *sampler_who(const struct sampler *s, char *buf,
+			       size_t len)
+{
+	snprintf(buf, len, "sampler %d (CPU %d, tid %d)", s->id,
+		 s->cpu >= 0 ? s->cpu : s->cpu_now, (int)s->tid);
+	return buf;
+}
+
+/*
+ * A sampler that does not stop gets no CPU: a task of higher priority
+ * holds it (a runaway real-time task). It cannot even end, so a signal
+ * would never end rtlat: it runs on as SCHED_OTHER, on the main thread's
+ * CPUs, just to end (said).
+ */
+static void unstarve(struct run *r, struct sampler *s)
+{
+	struct sched_param sp = { 0 };
+	cpu_set_t cs;
+	char who[64];
+
+	engine_warn(r, "%s did not stop %.0f s after the stop: it got no CPU (a task of higher priority holds it); made SCHED_OTHER to let it end",
+		    sampler_who(s, who, sizeof(who)),
+		    (double)starved_ns(r) / NSEC_PER_SEC);
+	sched_setscheduler(s->tid, SCHED_OTHER, &sp);
+	if (sched_getaffinity(0, sizeof(cs), &cs) == 0)
+		sched_setaffinity(s->tid, sizeof(cs), &cs);
+}
+
+/* Wake samplers blocked in a wait until they are all done; one that gets
+ * no CPU is let end (unstarve). */
 static void stop_samplers(struct run *r)
 {
+	int64_t t0 = clock_now_ns(CLOCK_MONOTONIC);
+	bool unstarved = false;
 	int i, pending;
 
 	gate_set(r, &r->stop);
 	do {
 		struct timespec ts = { 0, 10 * 1000000L };
+		bool starved = !unstarved &&
+			       clock_now_ns(CLOCK_MONOTONIC) - t0 >= starved_ns(r);
 
 		pending = 0;
 		for (i = 0; i < r->nsamplers; i++) {
@@ -1475,8 +1519,11 @@ static void stop_samplers(struct run *r)
 			if (!s->created || atomic_load(&s->state) == SAMPLER_DONE)
 				continue;
 			pending++;
+			if (starved)
+				unstarve(r, s);
 			pthread_kill(s->thread, engine_stop_signal());
 		}
+		unstarved = unstarved || starved;
 		if (pending)
 			nanosleep(&ts, NULL);
 	} while (pending);
@@ -1779,8 +1826,8 @@ static int run_start(struct run *r, const sigset_t *sigs)
 		s->created = true;
 	}
 	/* wait until every sampler is set up (or failed); test_desc.prepare
-	 * may take long: a signal meanwhile stops the samplers and ends the
-	 * run as at any other moment */
+	 * may take long: a signal meanwhile stops the samplers (one starved
+	 * before it was set up too) and ends the run as at any other moment */
 	while (!all_ready_or_done(r)) {
 		struct timespec ts = { 0, 1000000 };
 		siginfo_t si;
@@ -1789,7 +1836,7 @@ static int run_start(struct run *r, const sigset_t *sigs)
 		if (is_stop_signal(sig) && !r->stop_reason) {
 			r->stop_reason = STOP_SIGNAL;
 			r->stop_signal = sig;
-			gate_set(r, &r->stop);
+			stop_samplers(r);
 		}
 		/* during a long set-up (cruncher's calibration): printed
 		 * once the display runs */
@@ -1838,6 +1885,26 @@ static int run_start(struct run *r, const sigset_t *sigs)
 	return 0;
 }
 
+/* The measurement is over, a sampler has not ended: it got no CPU. An
+ * error (its latency is not known there, and no less than that), not a
+ * run that never ends. */
+static bool starved_error(struct run *r)
+{
+	char who[64], msg[256];
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++)
+		if (atomic_load(&r->s[i].state) != SAMPLER_DONE)
+			break;
+	if (i == r->nsamplers)
+		return false;
+	snprintf(msg, sizeof(msg), "%s did not end %.0f s after the end of the measurement: it got no CPU (a task of higher priority holds it), its latency there is not measured",
+		 sampler_who(&r->s[i], who, sizeof(who)),
+		 (double)starved_ns(r) / NSEC_PER_SEC);
+	engine_error(r, msg);
+	return true;
+}
+
 /* Wait for the end, a signal, a break or an error; then stop the
  * samplers and the display thread. */
 static void run_wait(struct run *r, const sigset_t *sigs)
@@ -1883,6 +1950,10 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 					 STOP_ERROR : STOP_END;
 			break;
 		}
+		if (r->t_end != INT64_MAX &&
+		    clock_now_ns(o->clock) - r->t_end >= starved_ns(r) &&
+		    starved_error(r))
+			break;
 		for_each_companion(r, c)	/* a load process that died */
 			if (c->ops->tick)
 				c->ops->tick(c, r);
@@ -1965,11 +2036,7 @@ static void msw_warn(struct run *r)
 		if (!n)
 			continue;
 		if (i < r->nsamplers) {
-			const struct sampler *s = &r->s[i];
-
-			snprintf(who, sizeof(who), "sampler %d (CPU %d, tid %d)",
-				 s->id, s->cpu >= 0 ? s->cpu : s->cpu_now,
-				 (int)s->tid);
+			sampler_who(&r->s[i], who, sizeof(who));
 		} else {
 			snprintf(who, sizeof(who), "%s",
 				 r->msw_extra[i - r->nsamplers].name);

@@ -7,6 +7,7 @@ housekeeping CPUs; the header and the result say the same.
 """
 import json
 import os
+import re
 import subprocess
 import time
 
@@ -200,3 +201,65 @@ def test_housekeeping_bad_values():
                             bad], capture_output=True, text=True)
         assert p.returncode == 1
         assert "--housekeeping" in p.stderr and msg in p.stderr, p.stderr
+
+
+# --- a sampler that gets no CPU ----------------------------------------------
+
+def _hog(cpu, secs):
+    """A SCHED_FIFO 90 busy loop on @cpu for @secs s (timeout runs as
+    SCHED_OTHER on any CPU, so it always gets to stop it)."""
+    return subprocess.Popen(["timeout", str(secs), "chrt", "-f", "90",
+                             "taskset", "-c", str(cpu), "sh", "-c",
+                             "while :; do :; done"])
+
+
+@needs_root
+@pytest.mark.parametrize("how", ["end", "signal", "startup"])
+def test_starved_sampler_does_not_hang_the_run(tmp_path, how):
+    """A sampler whose CPU a task of higher priority holds can neither
+    sample nor end: rtlat used to wait for it for ever (and ignored
+    SIGINT/SIGTERM meanwhile, a trial finding). Now the end of the
+    measurement (exit 1, the sampler named) and a signal, in the
+    measurement or while the sampler is still starting, end it: the
+    sampler is made SCHED_OTHER to let it end."""
+    import signal
+    cpu = max(os.sched_getaffinity(0))
+    js = tmp_path / "r.json"
+    hog = _hog(cpu, 20) if how == "startup" else None
+    p = subprocess.Popen([RTLAT, "latency", "-c", str(cpu), "-P", "80",
+                          "-T", "1" if how == "end" else "30", "--warmup",
+                          "0", "-q", "--json", str(js)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        if hog is None:
+            wait_measuring(p)
+            hog = _hog(cpu, 20)
+        if how != "end":
+            time.sleep(1)
+            p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=15)
+    finally:
+        if hog:
+            hog.terminate()     # timeout passes it on to the busy loop
+            hog.wait()
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    who = r"sampler 0 \(CPU %d, tid \d+\)" % cpu
+    d = json.loads(js.read_text())
+    warned = [w for w in d["warnings"] if "made SCHED_OTHER to let it end"
+              in w]
+    assert len(warned) == 1, d["warnings"]
+    assert re.match(who + " did not stop 2 s after the stop: it got no CPU",
+                    warned[0]), warned
+    if how == "end":
+        assert p.returncode == 1, err
+        assert d["status"] == "error"
+        assert re.search(who + " did not end 2 s after the end of the "
+                         "measurement: it got no CPU \\(a task of higher "
+                         "priority holds it\\), its latency there is not "
+                         "measured", err), err
+    else:
+        assert p.returncode == 0, err
+        assert d["status"] == "interrupted"
