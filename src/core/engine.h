@@ -671,11 +671,14 @@ struct test_desc {
 	/* series 0 of sampler *@sampler are events from a stimulus to the
 	 * task that serves it, accounted at the stimulus with their latency
 	 * (the span [t, t + value]): a companion may break them down at the
-	 * kernel's events (--trace), at interrupt *@irq (-1: none known).
-	 * Called with the samplers set up; 0, or -1 with @err (no events to
-	 * break down in this mode). NULL: not such a test. */
-	int (*event_trace)(const struct run *r, int *irq, int *sampler,
-			   char *err, size_t len);
+	 * kernel's events (--trace), at interrupt *@irq (-1: none known;
+	 * *@first: its line carries only the events' interrupts, so an
+	 * event's is the first after the stimulus, else the last before the
+	 * task's wake-up). Called with the samplers set up; 0, or -1 with
+	 * @err (no events to break down in this mode). NULL: not such a
+	 * test. */
+	int (*event_trace)(const struct run *r, int *irq, bool *first,
+			   int *sampler, char *err, size_t len);
 };
 
 /* Per-interval series kept for the result: bounded, compacted by merging

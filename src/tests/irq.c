@@ -1485,16 +1485,23 @@ static void irq_summary(struct run *r)
 }
 
 /* --trace: the receiver's events, at the source's interrupt */
-static int irq_event_trace(const struct run *r, int *irq, int *sampler,
-			   char *err, size_t len)
+static int irq_event_trace(const struct run *r, int *irq, bool *first,
+			   int *sampler, char *err, size_t len)
 {
 	const struct irq_test *t = r->priv;
+	char why[256];
 
 	if (t->mode == MODE_RESPOND) {
 		snprintf(err, len, "--trace: irq --respond has no stimulus here (its sender is the other machine): trace the measuring side, rtlat irq --source net:HOST --trace");
 		return -1;
 	}
 	*irq = t->intr.irq;
+	/* only the event's interrupt on the line: a GPIO input; RX of two
+	 * ports that do not share it (one port's loop interrupts for its
+	 * TX too, a NIC for its transmit completions) */
+	*first = t->is_gpio ||
+		 (t->is_serial && !t->ser.loop &&
+		  irq_serial_irq("", t->ser.tx, why, sizeof(why)) != *irq);
 	*sampler = 0;		/* the receiver */
 	return 0;
 }

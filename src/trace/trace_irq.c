@@ -40,6 +40,7 @@ struct ti_item {
 struct trace_irq {
 	struct tsrc *src;
 	int irq, sampler, tid;
+	bool first;			/* t1: the first interrupt, not the last */
 	struct tev *ring;
 	size_t rhead, rn;
 	int64_t lost_from, lost_to, seen;
@@ -56,10 +57,10 @@ struct trace_irq {
 };
 
 void trace_irq_split(const struct tev *ev, size_t cap, size_t head, size_t n,
-		     int irq, int tid, int64_t t0, int64_t t2,
+		     int irq, bool first, int tid, int64_t t0, int64_t t2,
 		     struct ti_split *out)
 {
-	int64_t last_irq = INT64_MIN;
+	int64_t t_irq = INT64_MIN;
 	size_t k;
 
 	out->t1 = out->tw = out->ts = INT64_MIN;
@@ -72,13 +73,14 @@ void trace_irq_split(const struct tev *ev, size_t cap, size_t head, size_t n,
 			break;
 		switch (e->type) {
 		case TEV_IRQ:
-			if (irq >= 0 && e->u.irq.irq == irq)
-				last_irq = e->ts;
+			if (irq >= 0 && e->u.irq.irq == irq &&
+			    (!first || t_irq == INT64_MIN))
+				t_irq = e->ts;
 			break;
 		case TEV_WAKING:
 			if (e->u.waking.pid == tid) {
 				out->tw = e->ts;
-				out->t1 = last_irq;	/* before this wake-up */
+				out->t1 = t_irq;	/* before this wake-up */
 				out->ts = INT64_MIN;
 			}
 			break;
@@ -92,7 +94,7 @@ void trace_irq_split(const struct tev *ev, size_t cap, size_t head, size_t n,
 		}
 	}
 	if (out->tw == INT64_MIN)
-		out->t1 = last_irq;	/* not woken: t2 - t1 only */
+		out->t1 = t_irq;	/* not woken: t2 - t1 only */
 }
 
 void trace_irq_stop(struct trace_irq *g)
@@ -115,7 +117,8 @@ int trace_irq_start(struct run *r, struct trace_irq **out, char *err,
 
 	if (!g)
 		goto nomem;
-	if (r->test->event_trace(r, &g->irq, &g->sampler, err, len) < 0)
+	if (r->test->event_trace(r, &g->irq, &g->first, &g->sampler, err,
+				 len) < 0)
 		goto fail;
 	g->ring = calloc(RING_CAP, sizeof(*g->ring));
 	g->q = calloc(QUEUE_CAP, sizeof(*g->q));
@@ -132,8 +135,9 @@ int trace_irq_start(struct run *r, struct trace_irq **out, char *err,
 		goto fail;
 	if (g->irq >= 0)
 		snprintf(g->desc, sizeof(g->desc),
-			 "kernel trace events (IRQ %d's irq_handler_entry on every CPU, the receiver's wake-up and switches) in tracefs instance %s, trace clock mono",
-			 g->irq, tsrc_instance(g->src));
+			 "kernel trace events (IRQ %d's irq_handler_entry on every CPU, t1 the %s; the receiver's wake-up and switches) in tracefs instance %s, trace clock mono",
+			 g->irq, g->first ? "first after the stimulus" :
+			 "last before the wake-up", tsrc_instance(g->src));
 	else
 		snprintf(g->desc, sizeof(g->desc),
 			 "kernel trace events (the receiver's wake-up and switches; no interrupt known) in tracefs instance %s, trace clock mono",
@@ -203,8 +207,8 @@ static void decide(struct trace_irq *g, int64_t t0, int64_t t2)
 		g->lost++;
 		return;
 	}
-	trace_irq_split(g->ring, RING_CAP, g->rhead, g->rn, g->irq, g->tid,
-			t0, t2, &sp);
+	trace_irq_split(g->ring, RING_CAP, g->rhead, g->rn, g->irq, g->first,
+			g->tid, t0, t2, &sp);
 	if (sp.tw != INT64_MIN && sp.ts == INT64_MIN) {
 		g->no_switch++;		/* woken before it left the CPU */
 		sp.ts = sp.tw;

@@ -9,9 +9,14 @@
  * (thread id T): t0 the stimulus, t2 the task has it. Inside it the
  * kernel tells, on trace clock mono (CLOCK_MONOTONIC):
  *
- *   irq:irq_handler_entry   irq == N: the interrupt's hard handler, t1 (the
- *                           last one before the wake-up: with one port's
- *                           TX-RX loop the TX interrupt comes first)
+ *   irq:irq_handler_entry   irq == N: the interrupt's hard handler, t1: the
+ *                           first one after t0 where the line carries only
+ *                           the event's interrupt (two serial ports, a GPIO
+ *                           line: a later one, before the wake-up, is the
+ *                           next bytes' once the interrupt thread ran);
+ *                           else the last one before the wake-up (one
+ *                           port's TX-RX loop: its TX interrupt comes
+ *                           first; a NIC's transmit completion)
  *   sched:sched_waking      pid == T: the task woken, tw (the last one)
  *   sched:sched_switch      next_pid == T after tw: it runs, ts
  *
@@ -48,11 +53,13 @@ struct ti_split {
 
 /*
  * Split the event [@t0, @t2] of the task with thread id @tid at interrupt
- * @irq (-1: none) from @n events in time order in the ring @ev of @cap
- * entries starting at @head (a plain array: @head 0, @cap @n). Into @out.
+ * @irq (-1: none; @first: t1 is its first entry after @t0, else its last
+ * before the wake-up) from @n events in time order in the ring @ev of
+ * @cap entries starting at @head (a plain array: @head 0, @cap @n). Into
+ * @out.
  */
 void trace_irq_split(const struct tev *ev, size_t cap, size_t head, size_t n,
-		     int irq, int tid, int64_t t0, int64_t t2,
+		     int irq, bool first, int tid, int64_t t0, int64_t t2,
 		     struct ti_split *out);
 
 /* Open the kernel trace for @r (r->test->event_trace says what). 0, or -1

@@ -253,9 +253,10 @@ static struct tev ev(int64_t ts, int type, int a)
 	return e;
 }
 
-static void split(const struct tev *e, size_t n, int irq, struct ti_split *sp)
+static void split(const struct tev *e, size_t n, int irq, bool first,
+		  struct ti_split *sp)
 {
-	trace_irq_split(e, n ? n : 1, 0, n, irq, TID, T0, T2, sp);
+	trace_irq_split(e, n ? n : 1, 0, n, irq, first, TID, T0, T2, sp);
 }
 
 static void test_split_parts(void **state)
@@ -274,9 +275,13 @@ static void test_split_parts(void **state)
 	struct ti_split sp;
 
 	(void)state;
-	split(e, sizeof(e) / sizeof(e[0]), IRQ, &sp);
+	split(e, sizeof(e) / sizeof(e[0]), IRQ, false, &sp);
 	assert_int_equal(sp.t1, T0 + 100000);
 	assert_int_equal(sp.tw, T0 + 200000);
+	assert_int_equal(sp.ts, T0 + 250000);
+	/* one interrupt of its own: the same either way */
+	split(e, sizeof(e) / sizeof(e[0]), IRQ, true, &sp);
+	assert_int_equal(sp.t1, T0 + 100000);
 	assert_int_equal(sp.ts, T0 + 250000);
 }
 
@@ -294,7 +299,7 @@ static void test_split_loop_tx_interrupt_first(void **state)
 	struct ti_split sp;
 
 	(void)state;
-	split(e, 5, IRQ, &sp);
+	split(e, 5, IRQ, false, &sp);
 	assert_int_equal(sp.t1, T0 + 90000);
 	assert_int_equal(sp.tw, T0 + 120000);
 	assert_int_equal(sp.ts, T0 + 130000);
@@ -313,13 +318,16 @@ static void test_split_without_the_interrupt(void **state)
 	struct ti_split sp;
 
 	(void)state;
-	split(e, 4, IRQ, &sp);
+	split(e, 4, IRQ, false, &sp);
 	assert_int_equal(sp.t1, INT64_MIN);
 	assert_int_equal(sp.tw, T0 + 2000);
-	split(e, 4, -1, &sp);
+	split(e, 4, IRQ, true, &sp);	/* the first, but after the wake-up */
+	assert_int_equal(sp.t1, INT64_MIN);
+	assert_int_equal(sp.tw, T0 + 2000);
+	split(e, 4, -1, false, &sp);
 	assert_int_equal(sp.t1, INT64_MIN);
 	assert_int_equal(sp.ts, T0 + 3000);
-	split(e, 0, IRQ, &sp);
+	split(e, 0, IRQ, false, &sp);
 	assert_int_equal(sp.t1, INT64_MIN);
 	assert_int_equal(sp.tw, INT64_MIN);
 	assert_int_equal(sp.ts, INT64_MIN);
@@ -336,10 +344,37 @@ static void test_split_not_woken(void **state)
 	struct ti_split sp;
 
 	(void)state;
-	split(e, 3, IRQ, &sp);
+	split(e, 3, IRQ, false, &sp);
 	assert_int_equal(sp.t1, T0 + 3000);
 	assert_int_equal(sp.tw, INT64_MIN);
 	assert_int_equal(sp.ts, INT64_MIN);
+	split(e, 3, IRQ, true, &sp);
+	assert_int_equal(sp.t1, T0 + 1000);
+	assert_int_equal(sp.tw, INT64_MIN);
+}
+
+static void test_split_two_ports_stalled_thread(void **state)
+{
+	/* RX of two ports (the line carries only RX interrupts), its
+	 * interrupt thread's CPU stalled 400 us: the byte's hard interrupt
+	 * at once; the thread runs after the stall and the line, unmasked,
+	 * interrupts again for the next bytes before the receiver's wake-up
+	 * (seen in make check-rtvm: the stall was in t1 - t0, not t2 - t1) */
+	const struct tev e[] = {
+		ev(T0 + 5000, TEV_IRQ, IRQ),
+		ev(T0 + 410000, TEV_IRQ, IRQ),
+		ev(T0 + 412000, TEV_WAKING, TID),
+		ev(T0 + 413000, TEV_SWITCH, TID),
+	};
+	struct ti_split sp;
+
+	(void)state;
+	split(e, 4, IRQ, true, &sp);
+	assert_int_equal(sp.t1, T0 + 5000);
+	assert_int_equal(sp.tw, T0 + 412000);
+	assert_int_equal(sp.ts, T0 + 413000);
+	split(e, 4, IRQ, false, &sp);	/* the loop's rule: the stall lost */
+	assert_int_equal(sp.t1, T0 + 410000);
 }
 
 static void test_split_ring_wraps(void **state)
@@ -353,7 +388,7 @@ static void test_split_ring_wraps(void **state)
 	e[3] = ev(T0 + 20, TEV_WAKING, TID);
 	e[0] = ev(T0 + 30, TEV_SWITCH, TID);
 	e[1] = ev(T0 + 40, TEV_IRQ, IRQ);
-	trace_irq_split(e, 4, 2, 4, IRQ, TID, T0, T2, &sp);
+	trace_irq_split(e, 4, 2, 4, IRQ, false, TID, T0, T2, &sp);
 	assert_int_equal(sp.t1, T0 + 10);
 	assert_int_equal(sp.tw, T0 + 20);
 	assert_int_equal(sp.ts, T0 + 30);
@@ -394,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_split_loop_tx_interrupt_first),
 		cmocka_unit_test(test_split_without_the_interrupt),
 		cmocka_unit_test(test_split_not_woken),
+		cmocka_unit_test(test_split_two_ports_stalled_thread),
 		cmocka_unit_test(test_split_ring_wraps),
 	};
 
