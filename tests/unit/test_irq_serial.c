@@ -213,21 +213,7 @@ static void test_interrupt_of_the_port(void **state)
 	assert_int_equal(irq_serial_irq(root, "/dev/ttyUSB0", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "ttyUSB0 has no interrupt"));
 	assert_non_null(strstr(why, "give --irq N"));
-	{
-		static const char *const rm[] = {
-			"/sys/class/tty/ttyS4/irq", "/sys/class/tty/ttyS4",
-			"/sys/class/tty", "/sys/class", "/sys",
-			"/proc/tty/driver/serial", "/proc/tty/driver",
-			"/proc/tty", "/proc", "",
-		};
-		char p[300];
-		size_t i;
-
-		for (i = 0; i < sizeof(rm) / sizeof(rm[0]); i++) {
-			snprintf(p, sizeof(p), "%s%s", root, rm[i]);
-			assert_int_equal(remove(p), 0);
-		}
-	}
+	scratch_remove(root);
 }
 
 /* ---- the split at the kernel's events ------------------------------------ */
@@ -411,6 +397,7 @@ static void test_console_port(void **state)
 	assert_false(irq_serial_is_console("/dev/ttyS00", f));
 	/* no such file: nothing known to be a console */
 	assert_false(irq_serial_is_console("/dev/ttyS0", "/nonexistent/consoles"));
+	scratch_remove(root);
 }
 
 int main(void)
