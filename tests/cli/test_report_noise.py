@@ -279,8 +279,10 @@ def test_compare_speaks_noise(tmp_path):
     assert got["events"][4:6] == [str(ta["events"]), str(tb["events"])]
     assert got["on CPU"][4:] == [str(ta["noise_cpu"]), str(tb["noise_cpu"]),
                                  "", "", "", "", ""]
-    # the gate: max gap and p99.9 (the series' gated metrics it has)
-    g = run(["compare", "--gate", "--margin", "1000%", a, b], check=0)
+    # the gate: max gap and p99.9 (the series' gated metrics it has); a run
+    # against itself passes (two real runs' max gaps may differ beyond any
+    # margin on a noisy machine: CI saw it)
+    g = run(["compare", "--gate", a, a], check=0)
     assert "gate max gap: " in g.stdout and "gate lat" not in g.stdout, \
         g.stdout
 
