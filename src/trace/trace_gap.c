@@ -43,6 +43,7 @@ struct gap_cpu {
 	size_t qhead, qn;
 	uint64_t gaps[GC_N];
 	int64_t ns[GC_N];
+	int64_t max_ns[GC_N];	/* the largest gap of each cause */
 	struct tally who[MAX_WHO];
 	int nwho;
 	uint64_t other_gaps;		/* named beyond MAX_WHO */
@@ -358,6 +359,8 @@ static void tally(struct gap_cpu *c, const struct gap_who *w, int64_t len)
 
 	c->gaps[w->cause]++;
 	c->ns[w->cause] += len;
+	if (len > c->max_ns[w->cause])
+		c->max_ns[w->cause] = len;
 	c->assumed += w->switch_assumed;
 	if (w->cause == GC_NONE || w->cause == GC_LOST)
 		return;
@@ -498,6 +501,13 @@ void trace_gap_summary(const struct trace_gap *g, const struct run *r)
 			printf("== Trace CPU %d: largest gap %s us: %s\n", c->cpu,
 			       fmt_us3(a, c->max.value),
 			       who_str(&c->max_who, b, sizeof(b)));
+		/* the figure to set beside a hardware-latency detector's
+		 * maximum (the hwlat tracer's, hwlatdetect's): the gaps it
+		 * would see, with the interrupts off, are the untraced ones */
+		if (c->gaps[GC_NONE])
+			printf("== Trace CPU %d: largest gap %s: %s us\n",
+			       c->cpu, cause_label[GC_NONE],
+			       fmt_us3(a, c->max_ns[GC_NONE]));
 		if (c->assumed)
 			printf("# trace: CPU %d: in %llu gaps the kernel did not record a switch (some kernels never record the switch out of idle): it is taken at the last event of the task that was on, the time after it counts for the next one\n",
 			       c->cpu, (unsigned long long)c->assumed);
@@ -543,6 +553,10 @@ void trace_gap_json(const struct trace_gap *g, const struct run *r,
 			jw_obj_begin_inline(w, cause_key[j]);
 			jw_uint(w, "gaps", c->gaps[j]);
 			jw_int(w, "ns", c->ns[j]);
+			if (c->gaps[j])
+				jw_int(w, "max_ns", c->max_ns[j]);
+			else
+				jw_null(w, "max_ns");
 			jw_obj_end(w);
 		}
 		jw_obj_end(w);

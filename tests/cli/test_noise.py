@@ -229,6 +229,18 @@ def test_trace_attributes_stalls_to_the_task(tmp_path):
     assert sum(v["gaps"] for v in tc["causes"].values()) + \
         tc["not_decided"] == c["events"]
     assert sum(v["ns"] for v in tc["causes"].values()) <= c["noise_ns"]
+    # each cause's largest gap: within its sum, at least each listed gap
+    # of the cause (all are listed), and the largest of all is one of them
+    for k, v in tc["causes"].items():
+        listed = [g["length_ns"] for g in tr["gaps"] if g["cause"] == k]
+        if v["gaps"] == 0:
+            assert v["max_ns"] is None and not listed, (k, v)
+            continue
+        assert v["max_ns"] == max(listed), (k, v)
+        assert v["max_ns"] <= v["ns"], (k, v)
+    assert tc["largest"]["length_ns"] == max(
+        v["max_ns"] or 0 for v in tc["causes"].values())
+    assert tc["causes"]["task"]["max_ns"] >= d_ms * 1000000
     t0 = d["test_data"]["measure_start_ns"]
     traced = {(t0 + g["start_ns"], t0 + g["start_ns"] + g["length_ns"]): g
               for g in tr["gaps"]}
@@ -260,6 +272,13 @@ def test_trace_attributes_stalls_to_the_task(tmp_path):
     assert tc["switch_assumed_gaps"] == sum(
         1 for g in tr["gaps"] if g["switch_assumed"])
     assert "== Trace CPU %d: gaps by cause: task " % cpu in out
+    none = tc["causes"]["none"]
+    line = "== Trace CPU %d: largest gap nothing traced (hardware/firmware): " \
+        % cpu
+    if none["gaps"]:
+        assert "%s%s us\n" % (line, _us3(none["max_ns"])) in out, out
+    else:
+        assert line not in out, out
 
 
 @needs_root
