@@ -1722,7 +1722,14 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 	r->reached = RUN_SET_UP;
 	if (housekeeping_plan(r, msg, sizeof(msg)) < 0)
 		return run_fail(r, msg);
-	rt_throttling_check(msg, sizeof(msg));
+	/* RT throttling stops real-time tasks only: said when a sampler is
+	 * one (not for --policy other) */
+	msg[0] = '\0';
+	for (i = 0; i < r->nsamplers; i++)
+		if (r->s[i].policy != SCHED_OTHER) {
+			rt_throttling_check(msg, sizeof(msg));
+			break;
+		}
 	if (msg[0])
 		engine_warn(r, "%s", msg);
 	clock_res_check(o->clock, &r->clock_res_ns, msg, sizeof(msg));

@@ -479,7 +479,22 @@ static void event_list_json(const struct run *r, struct jw *w,
 	jw_arr_end(w);
 }
 
-/* The events by length of @nc: "10.000-20 us 3, ..., >= 10000 us 0". */
+/* @ns in us as the other range bounds are written: "10", "12.5". */
+static void range_bound(char *buf, int64_t ns)
+{
+	char *e;
+
+	fmt_us3(buf, ns);
+	e = buf + strlen(buf);
+	if (!strchr(buf, '.'))
+		return;
+	while (e > buf && e[-1] == '0')
+		*--e = '\0';
+	if (e > buf && e[-1] == '.')
+		e[-1] = '\0';
+}
+
+/* The events by length of @nc: "10-20 us 3, ..., >= 10000 us 0". */
 static void range_figures(struct test_figs *f, const struct noise *n,
 			  const struct noise_cpu *nc)
 {
@@ -491,7 +506,7 @@ static void range_figures(struct test_figs *f, const struct noise *n,
 	fig_list(f, "events_by_range", true);
 	for (i = first; i < NRANGES; i++) {
 		if (i == first)
-			fmt_us3(lo, n->threshold_ns);
+			range_bound(lo, n->threshold_ns);
 		else
 			snprintf(lo, sizeof(lo), "%lld",
 				 (long long)range_us[i - 1]);
@@ -641,7 +656,7 @@ static void noise_figures(struct run *r, struct test_figs *f)
 
 static const struct test_line noise_lines[] = {
 	{ LINE_BANNER, NULL,
-	  "[?mode=busy:Busy loop reading the clock][?mode=hwlat:hwlat: a spin of {width_ns} out of every {window_ns} reading the clock]; a gap above {threshold_ns} us is a noise event" },
+	  "Noise event: a gap above {threshold_ns} us[?mode=hwlat:, in spins of {width_ns} out of every {window_ns}]" },
 	/* per CPU, its three lines one after the other */
 	{ LINE_SUMMARY, "cpus",
 	  "[?measured_ns=0:Noise CPU {cpu}: not measured]"
