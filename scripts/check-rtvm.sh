@@ -11,6 +11,8 @@
 #    samples;
 #  - rtlat check: it must say PREEMPT_RT, with the timerlat, osnoise and
 #    hwlat tracers, and exit 2 exactly when an item is bad;
+#  - trace events turned on and off for 10 s beside rtlat latency: the
+#    guest must live on (the emulator runs one TCG thread, see below);
 #  - rtlat noise --mode hwlat --trace on CPU 1, three times: the kernel's
 #    hwlat tracer runs first as the reference (tracing_thresh and
 #    hwlat_detector/ put back); rtlat's largest gap that nothing traced
@@ -60,6 +62,27 @@ trace_in=
 for h in rtlat-trace rtlat-full; do
 	[ -x "$(dirname "$bin")/$h" ] && trace_in="$trace_in -i $(dirname "$bin")/$h"
 done
+# One TCG thread for both vCPUs. QEMU 7.2's multi-threaded TCG (rtvm's
+# default) can go on running its translation of kernel text the guest has
+# patched since: when the kernel turns a tracepoint on or off (text_poke_bp
+# puts an int3 on the site, then the new instruction), a vCPU keeps
+# trapping on the int3 memory no longer holds, its handler finds no
+# breakpoint and runs the site again, forever. The guest froze so (every
+# task and its clock stopped, nothing printed) in 2 of about 10 check-rtvm
+# boots, and within 10 s of toggling trace events in a loop; with one
+# thread, never in 15 min of that loop. rtvm takes no qemu option: a
+# qemu-system-x86_64 first in PATH adds it. (make deps installs qemu.)
+qemu=$(command -v qemu-system-x86_64 || true)
+if [ -n "$qemu" ]; then
+	mkdir -p "$out/qemu"
+	printf '#!/bin/sh\nexec %s -accel tcg,thread=single "$@"\n' "$qemu" \
+		> "$out/qemu/qemu-system-x86_64"
+	chmod +x "$out/qemu/qemu-system-x86_64"
+	PATH=$out/qemu:$PATH
+	export PATH
+else
+	echo "check-rtvm: qemu-system-x86_64 not installed (make deps installs it): rtvm installs it, and the guest runs with multi-threaded TCG, which can freeze it when trace events are turned on or off" >&2
+fi
 # the stall of the serial step: static (the guest has no chrt, no python)
 ${CC:-cc} -static -O2 -o "$out/stall" "$here/../tests/rtvm/stall.c"
 rtla_in=
@@ -70,8 +93,7 @@ else
 fi
 # every step bounded: a step that hangs is named, with its threads' stacks;
 # a heartbeat on the console tells a guest whose tasks still run from one
-# that froze whole (once, the guest went silent in a hwlat step until the
-# timeout, without a step named hung or a lockup reported)
+# that froze whole (the emulator's stale translation, above)
 guest='(while sleep 20; do echo "guest alive at $(cut -d" " -f1 /proc/uptime) s"; done) & hb=$!
 step() { name=$1; shift; "$@" & p=$!; n=0
 	while [ -d /proc/$p ] && [ $n -lt 300 ]; do sleep 1; n=$((n+1)); done
@@ -81,6 +103,13 @@ step() { name=$1; shift; "$@" & p=$!; n=0
 cat /sys/kernel/realtime && uname -v
 rtlat check -T 1 > /data/check.txt; echo "check rc=$?"
 rtlat check -T 0 --json > /data/check.json
+tog() { n=0; end=$(($(cut -d. -f1 /proc/uptime) + 10)); while [ $(cut -d. -f1 /proc/uptime) -lt $end ]; do
+	for e in timer/hrtimer_expire_entry sched/sched_switch irq/irq_handler_entry; do
+		echo 1 > /sys/kernel/tracing/events/$e/enable; echo 0 > /sys/kernel/tracing/events/$e/enable; done
+	n=$((n+1)); done; echo "$n rounds" > /data/toggles.txt; }
+rtlat latency -p 500 -T 11 --warmup 0 -q > /dev/null 2>&1 & lp=$!
+step toggles tog
+wait $lp
 cat /sys/kernel/tracing/osnoise/timerlat_period_us > /data/osnoise.txt
 step latency rtlat latency -T 3 --warmup 0.5s -q --json /data/latency.json
 step trace sh -c "exec rtlat latency -c 1 -p 1000 -T 3 --warmup 0.5s -q --trace --json /data/trace.json > /data/trace.out"
@@ -125,11 +154,12 @@ true'
 # shellcheck disable=SC2086
 # files come back over the emulated serial console: only small text ones
 # (the --trace result files are checked on the host by tests/cli)
-"$rtvm" -w -t "${RTVM_TIMEOUT:-1500}" -i "$bin" $trace_in -i "$out/stall" $rtla_in \
+"$rtvm" -w -t "${RTVM_TIMEOUT:-900}" -i "$bin" $trace_in -i "$out/stall" $rtla_in \
 	-o /data/latency.json -o /data/serial.out -o /data/serial-state.txt \
 	-o /data/stall.txt \
 	-o /data/trace.out -o /data/timerlat.out -o /data/instances.txt \
 	-o /data/osnoise.txt -o /data/rtla.txt -o /data/check.txt -o /data/check.json \
+	-o /data/toggles.txt \
 	-o /data/noise.out -o /data/noise2.out -o /data/noise3.out -o /data/hwlat_knobs.txt -o /data/hwlat_kill.txt \
 	-o /data/sysinfo.txt -o /data/sysinfo.json -o /data/suite.txt \
 	-d "$out" -- sh -c "$guest" \
@@ -145,6 +175,12 @@ assert re.search(r"^preempt +ok +PREEMPT_RT, kernel ", chk, re.M), chk
 assert re.search(r"^tracers +ok +timerlat osnoise hwlat", chk, re.M), chk
 rc = 2 if "bad" in rows.values() else 0
 assert "check rc=%d" % rc in log, (rc, chk)
+# trace events turned on and off for 10 s while both CPUs take timers: the
+# guest lives through it (the emulator's stale translation froze it there,
+# see qemu above)
+tog = open(out + "/toggles.txt").read().split()
+assert "toggles rc=0" in log and tog[1] == "rounds" and int(tog[0]) > 0, tog
+print("check-rtvm: trace events turned on and off %s times (3 events), the guest lived on" % tog[0])
 # and its JSON: the same verdicts, the measured cost of a clock read
 cj = json.load(open(out + "/check.json"))
 it = {i["id"]: i for i in cj["items"]}

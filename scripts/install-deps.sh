@@ -17,6 +17,6 @@ apt-get install -y -qq --no-install-recommends \
 	rt-tests rtla stress-ng musl-tools procps util-linux file \
 	gcc-powerpc-linux-gnu libc6-dev-powerpc-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user-static \
-	mmdebstrap \
+	mmdebstrap qemu-system-x86 busybox-static \
 	cppcheck clang-tidy valgrind clang libclang-rt-dev chromium >/dev/null
 echo "install-deps.sh: done"
