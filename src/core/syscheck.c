@@ -1536,43 +1536,74 @@ static void check_debug(struct ctx *c, struct check_report *r)
 	    "access, the others add checks to every lock and preemption point");
 }
 
+/* Whether tracer @name is in @list ("timerlat osnoise nop", as
+ * available_tracers has it). */
+static bool tracer_listed(const char *list, const char *name)
+{
+	size_t k = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += k)
+		if ((p == list || p[-1] == ' ') && (!p[k] || p[k] == ' ' ||
+						     p[k] == '\n'))
+			return true;
+	return false;
+}
+
+/*
+ * The latency tracers, from tracefs's available_tracers; when tracefs is
+ * not mounted or cannot be read, from the kernel configuration (the
+ * verdict is the kernel's, not the mount's).
+ */
 static void check_tracers(struct ctx *c, struct check_report *r)
 {
 	static const char *const want[] = { "timerlat", "osnoise", "hwlat" };
+	static const char *const opt[] = { "CONFIG_TIMERLAT_TRACER",
+		"CONFIG_OSNOISE_TRACER", "CONFIG_HWLAT_TRACER" };
 	struct check_item *it = add(r, "tracers", "latency tracers");
 	char buf[1024], miss[64] = "", have[64] = "", why[300], why2[300];
+	char from[64], kwhy[512], val[16], nowhere[700] = "";
+	char *text = NULL;
 	size_t i;
 
 	if (read_why(c, "/sys/kernel/tracing/available_tracers", buf,
 		     sizeof(buf), why, sizeof(why)) < 0 &&
 	    read_why(c, "/sys/kernel/debug/tracing/available_tracers", buf,
 		     sizeof(buf), why2, sizeof(why2)) < 0) {
-		if (why[0] || why2[0])
-			found(it, CHECK_NA, "%s", why[0] ? why : why2);
-		else
-			found(it, CHECK_NA, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-		return;
+		snprintf(nowhere, sizeof(nowhere), "%s",
+			 why[0] ? why : why2[0] ? why2 :
+			 "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		text = kconfig_read(c->root, c->d.release, from, sizeof(from),
+				    kwhy, sizeof(kwhy));
+		if (!text) {
+			found(it, CHECK_NA, "%s; the kernel configuration cannot be read either (%s)",
+			      nowhere, kwhy);
+			return;
+		}
 	}
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		char w[40];
-		size_t k = strlen(want[i]);
-		const char *p;
-		bool in = false;
+		bool in = text ? kconfig_value(text, opt[i], val, sizeof(val)) &&
+				 !strcmp(val, "y") :
+			  tracer_listed(buf, want[i]);
 
-		snprintf(w, sizeof(w), "%s", want[i]);
-		for (p = buf; (p = strstr(p, w)); p += k)
-			if ((p == buf || p[-1] == ' ') && (!p[k] || p[k] == ' '))
-				in = true;
 		appendf(in ? have : miss, 64, "%s%s", (in ? have : miss)[0] ? " " : "", want[i]);
 	}
-	if (!miss[0]) {
+	free(text);
+	if (!miss[0])
 		found(it, CHECK_OK, "%s (rtlat --trace=timerlat, the reference of rtlat noise --mode hwlat, rtla)", have);
-		return;
-	}
-	found(it, CHECK_WARN, "missing: %s (available: %s)", miss, buf[0] ? buf : "none");
-	fix(it, "to see where latency comes from (rtlat --trace=timerlat, rtlat noise --mode hwlat's reference, rtla timerlat, osnoise, hwlat): "
-	    "a kernel with CONFIG_TIMERLAT_TRACER, CONFIG_OSNOISE_TRACER, CONFIG_HWLAT_TRACER "
-	    "(Debian: the -rt flavour has them)");
+	else if (nowhere[0])
+		found(it, CHECK_WARN, "missing: %s (built in: %s)", miss,
+		      have[0] ? have : "none");
+	else
+		found(it, CHECK_WARN, "missing: %s (available: %s)", miss,
+		      buf[0] ? buf : "none");
+	if (nowhere[0])
+		appendf(it->found, sizeof(it->found), "; from the kernel configuration (%s): %s",
+			from, nowhere);
+	if (miss[0])
+		fix(it, "to see where latency comes from (rtlat --trace=timerlat, rtlat noise --mode hwlat's reference, rtla timerlat, osnoise, hwlat): "
+		    "a kernel with CONFIG_TIMERLAT_TRACER, CONFIG_OSNOISE_TRACER, CONFIG_HWLAT_TRACER "
+		    "(Debian: the -rt flavour has them)");
 }
 
 static void check_cokernel(struct ctx *c, struct check_report *r)

@@ -654,3 +654,43 @@ def test_check_config_gz_oversized_or_damaged(tmp_path, variant, why):
     assert dbg["found"].endswith(
         "DEBUG_MUTEXES=y (/boot/config-6.12.0-dbg); /proc/config.gz: %s"
         % why), dbg
+
+
+@pytest.mark.parametrize("tree,verdict", [
+    ("x86-vm", "warning"), ("x86-rt-tuned", "ok"), ("preempt-rt", "ok")])
+def test_check_tracers_without_tracefs_from_the_kernel_config(tmp_path, tree,
+                                                              verdict):
+    """The tracers' verdict is the kernel's, not the mount's: without
+    tracefs it comes from the kernel configuration and is the same (it was
+    n/a, "not mounted"). preempt-rt's tree has no config: the three
+    options as Debian's 6.1.0-57-rt-amd64 config sets them are written."""
+    t = tmp_path / "t"
+    shutil.copytree(SYSROOTS / tree, t, symlinks=True)
+    if tree == "preempt-rt":
+        (t / "boot").mkdir()
+        (t / "boot/config-6.1.0-57-rt-amd64").write_text(
+            "CONFIG_HWLAT_TRACER=y\nCONFIG_OSNOISE_TRACER=y\n"
+            "CONFIG_TIMERLAT_TRACER=y\n")
+
+    def tracers():
+        p = run(["check", "--json", "-T", "0", "--root", t], check=None,
+                timeout=30)
+        return items(json.loads(p.stdout))["tracers"]
+    mounted = tracers()
+    (t / "sys/kernel/tracing/available_tracers").unlink()
+    unmounted = tracers()
+    assert mounted["verdict"] == unmounted["verdict"] == verdict, unmounted
+    assert "from the kernel configuration (" in unmounted["found"]
+    assert "tracefs is not mounted" in unmounted["found"]
+    assert (unmounted["fix"] is None) == (verdict == "ok")
+    if verdict == "ok":
+        assert unmounted["found"].startswith("timerlat osnoise hwlat ")
+    else:
+        assert unmounted["found"].startswith(
+            "missing: timerlat osnoise hwlat (built in: none)")
+    # with no configuration either: n/a, both reasons
+    for cfg in list((t / "boot").glob("config-*")) + [t / "proc/config.gz"]:
+        if cfg.exists():
+            cfg.unlink()
+    none = tracers()
+    assert none["verdict"] == "n/a" and "cannot be read either" in none["found"]
