@@ -1222,7 +1222,9 @@ static void *display_main(void *arg)
  * The end of the measurement (@wall, @mono, taken when the main thread
  * stopped the run) moved to the last time a spinning sampler accounted:
  * it spins on to its next check of the stop, and what it measured until
- * then is in its figures.
+ * then is in its figures. After a --break, also back to it: the sampler
+ * that hit the break stopped there, and the main thread notices the
+ * break up to a poll (50 ms) later; nothing was measured meanwhile.
  */
 static void measured_end(const struct run *r, int64_t *wall, int64_t *mono)
 {
@@ -1235,7 +1237,7 @@ static void measured_end(const struct run *r, int64_t *wall, int64_t *mono)
 	if (!last || last <= r->t_measure)
 		return;
 	m = r->mono_start_ns + (last - r->t_measure);
-	if (m > *mono) {
+	if (m > *mono || r->stop_reason == STOP_BREAK) {
 		*wall += m - *mono;
 		*mono = m;
 	}

@@ -670,6 +670,25 @@ def test_sigint_mid_run_keeps_the_accounting(tmp_path):
 
 
 @needs_root
+@pytest.mark.parametrize("brk", ["30", "1000"])
+def test_break_ends_the_run_at_the_gap(tmp_path, brk):
+    """--break: the run's actual duration ends where the sampler stopped,
+    at the gap that hit the break (it ran on to when the main thread
+    noticed the break, up to 46 ms more than the measured time). One
+    busy CPU: the measured time is the run's."""
+    js = tmp_path / "r.json"
+    run(["noise", "-T", "5", "--warmup", "100ms", "-c", last_cpu(), "-q",
+         "--break", brk, "--json", js], check=2, timeout=60)
+    d = load(js)
+    assert d["status"] == "break", d["status"]
+    [c] = d["test_data"]["cpus"]
+    check_cpu(d, c)
+    assert c["gap_max_ns"] > int(brk) * 1000
+    assert c["measured_ns"] == d["duration_actual_ns"], \
+        (c["measured_ns"], d["duration_actual_ns"])
+
+
+@needs_root
 @pytest.mark.parametrize("mode,header", [
     ("busy", "== Test mode: busy loop reading the clock"),
     ("hwlat", "== Test mode: hwlat: the hwlatdetect method, spins reading "
