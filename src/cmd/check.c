@@ -83,7 +83,13 @@ static int check_main(int argc, char **argv)
 			      "Exit status: 0 nothing bad, 2 something bad, 1 error.");
 	if (r)
 		return r > 0 ? 0 : 1;
-	cmd_root_note(a.root, "check");
+	/* every item would be n/a or a conclusion drawn from absence, and
+	 * exit 0 would say nothing is bad: a wrong --root is an error */
+	if (cmd_root_empty(a.root)) {
+		log_error("--root %s holds neither proc/ nor sys/: nothing to check (expected the root of a system: its proc/ and sys/, or copies of them)",
+			  a.root);
+		return 1;
+	}
 	rep = malloc(sizeof(*rep));
 	if (!rep) {
 		log_error("out of memory");

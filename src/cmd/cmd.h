@@ -78,6 +78,9 @@ const char *const *cmd_load_names(void);
  * reports it naming the option (@d) and returns -1. */
 int cmd_root_check(const struct optdesc *d, const char *dir);
 
+/* Whether @root (not "/") holds neither proc/ nor sys/. */
+bool cmd_root_empty(const char *root);
+
 /* Warn on stderr when @root (not "/") holds neither proc/ nor sys/:
  * nothing to @what ("describe"). */
 void cmd_root_note(const char *root, const char *what);

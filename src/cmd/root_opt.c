@@ -31,17 +31,22 @@ int cmd_root_check(const struct optdesc *d, const char *dir)
 	return 0;
 }
 
-void cmd_root_note(const char *root, const char *what)
+bool cmd_root_empty(const char *root)
 {
 	char p[4096];
 
 	if (!strcmp(root, "/"))
-		return;
+		return false;
 	snprintf(p, sizeof(p), "%s/proc", root);
 	if (access(p, F_OK) == 0)
-		return;
+		return false;
 	snprintf(p, sizeof(p), "%s/sys", root);
-	if (access(p, F_OK) < 0)
+	return access(p, F_OK) < 0;
+}
+
+void cmd_root_note(const char *root, const char *what)
+{
+	if (cmd_root_empty(root))
 		log_warn("--root %s holds neither proc/ nor sys/: nothing to %s",
 			 root, what);
 }
