@@ -67,7 +67,7 @@ const struct optdesc engine_common_opts[] = {
 	{ "priority", 'P', required_argument, "PRIO",
 	  "real-time priority of the samplers (default 99)", 'P' },
 	{ "policy", 0, required_argument, "POLICY",
-	  "scheduling policy: fifo (default), rr, other", OPT_POLICY },
+	  "scheduling policy: fifo (default), rr, other (no -P with it)", OPT_POLICY },
 	{ "cpus", 'c', required_argument, "LIST",
 	  "CPUs to sample on, one sampler each, e.g. 0 or 0,2-3\n(default: every CPU rtlat may use)", 'c' },
 	{ "warmup", 0, required_argument, "TIME",
@@ -183,6 +183,7 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		if (parse_int(arg, 0, 99, &v) < 0)
 			return opt_bad_value(d, arg, "expected a priority 0..99 (1..99 for fifo/rr)");
 		o->prio = (int)v;
+		o->prio_given = true;
 		return 0;
 	case OPT_POLICY:
 		if (policy_parse(arg, &o->policy) < 0)
@@ -1637,6 +1638,12 @@ static int run_validate(struct run *r)
 	}
 	if (cpus_check(&o->cpus, msg, sizeof(msg)) < 0) {
 		log_error("%s", msg);
+		return -1;
+	}
+	/* a priority that cannot apply is refused, not dropped */
+	if (o->policy == SCHED_OTHER && o->prio_given && o->prio != 0) {
+		log_error("-P/--priority %d: --policy other has no real-time priority (leave -P out, or give fifo or rr)",
+			  o->prio);
 		return -1;
 	}
 	if (sched_check_range(o->policy, o->policy == SCHED_OTHER ? 0 : o->prio,

@@ -60,6 +60,7 @@ struct engine_opts {
 	int prio;
 	struct cpuset cpus;
 	bool cpus_given;
+	bool prio_given;	/* -P given (refused with --policy other) */
 	char cpus_arg[128];	/* -c as written (its order counts for the
 				 * two-sided tests); "" when not given */
 	enum wait_backend wait;

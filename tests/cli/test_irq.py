@@ -928,8 +928,8 @@ def test_respond_port_busy():
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     try:
-        r = run(["irq", "--respond=127.0.0.1", "--port", port, "-T", "1",
-                 "-P", "1"] + ([] if is_root() else ["--policy", "other"]))
+        r = run(["irq", "--respond=127.0.0.1", "--port", port, "-T", "1"] +
+                (["-P", "1"] if is_root() else ["--policy", "other"]))
     finally:
         s.close()
     assert r.returncode == 1

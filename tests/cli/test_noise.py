@@ -817,3 +817,16 @@ def test_report_noise_figures_are_checked(tmp_path, where, key, value, said):
     p = run(["report", bad], check=1)
     assert "'summary.gap.max_ns' must be a number, not a string" in \
         p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("test", ["noise", "latency"])
+def test_priority_with_policy_other_is_refused(test):
+    """-P with --policy other cannot apply: an error naming both, not a
+    priority dropped in silence (it ran with priority 0, exit 0); -P 0
+    with it is what it is."""
+    p = run([test, "-T", "0.2", "--warmup", "0", "--policy", "other", "-P",
+             "50", "-q"], check=1)
+    assert "-P/--priority 50: --policy other has no real-time priority" \
+        in p.stderr and p.stdout == ""
+    run([test, "-T", "0.2", "--warmup", "0", "--policy", "other", "-P", "0",
+         "-q"], check=0)
