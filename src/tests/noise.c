@@ -660,7 +660,7 @@ static const struct test_line noise_lines[] = {
 	/* per CPU, its three lines one after the other */
 	{ LINE_SUMMARY, "cpus",
 	  "[?measured_ns=0:Noise CPU {cpu}: not measured]"
-	  "[!measured_ns=0:Noise CPU {cpu}: max gap {max_gap_ns} us, noise {noise_ns} us in {measured_ns} s ({noise_pct} %), {events} events above {threshold_ns} us\n"
+	  "[!measured_ns=0:Noise CPU {cpu}: [?events=0:no gap above {threshold_ns} us][!events=0:max gap {max_gap_ns} us], noise {noise_ns} us in {measured_ns} s ({noise_pct} %), {events} events above {threshold_ns} us\n"
 	  "Events by length CPU {cpu}: {events_by_range}\n"
 	  "Loop CPU {cpu} (oslat's figures): {iterations} iterations, gap min {gap_min_ns} us, avg {gap_avg_ns} us, max {gap_max_ns} us]" },
 	/* --mode hwlat: the method and the kernel's reference */
@@ -758,9 +758,9 @@ static const struct optdesc noise_opts_table[] = {
 	{ "mode", 0, required_argument, "MODE",
 	  "busy (default): spin all the time (oslat); hwlat: spin --width\nout of every --window, on an isolated CPU by default\n(hwlatdetect), after the kernel's hwlat tracer as the reference",
 	  OPT_MODE },
-	{ "window", 0, required_argument, "MS",
+	{ "window", 0, required_argument, "TIME",
 	  "--mode hwlat: the period of the spins, in ms or with a unit\n(default 1s, hwlatdetect's)", OPT_WINDOW },
-	{ "width", 0, required_argument, "MS",
+	{ "width", 0, required_argument, "TIME",
 	  "--mode hwlat: how long each spin lasts, shorter than --window\n(default 500ms, hwlatdetect's)", OPT_WIDTH },
 	{ "no-reference", 0, no_argument, NULL,
 	  "--mode hwlat: do not run the kernel's hwlat tracer first",

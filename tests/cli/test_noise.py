@@ -830,3 +830,15 @@ def test_priority_with_policy_other_is_refused(test):
         in p.stderr and p.stdout == ""
     run([test, "-T", "0.2", "--warmup", "0", "--policy", "other", "-P", "0",
          "-q"], check=0)
+
+
+def test_no_event_says_so():
+    """No gap above the threshold (1 s in a 0.3 s run: none can be): the
+    line says so, not "max gap n/a us"."""
+    cpu = last_cpu()
+    p = run(["noise", "-T", "0.3", "--warmup", "0", "-c", cpu, "--policy",
+             "other", "--threshold", "1s"], check=0)
+    want = ("== Noise CPU %s: no gap above 1000000.000 us, noise 0.000 us "
+            "in 0.300 s (0.0000 %%), 0 events above 1000000.000 us" % cpu)
+    assert want in p.stdout, p.stdout
+    assert "n/a us" not in p.stdout
