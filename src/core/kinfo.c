@@ -46,6 +46,24 @@ char *file_read_whole(const char *path, size_t *n)
 	return read_whole(path, false, FILE_MAX, n);
 }
 
+/* Whether @text (@len bytes) is no kernel configuration: a NUL byte in
+ * it, or no "CONFIG_" or "# CONFIG_" line; then @err says which. */
+static bool kconfig_bad(const char *text, size_t len, char *err, size_t elen)
+{
+	const char *l, *nul = memchr(text, '\0', len);
+
+	if (nul) {
+		snprintf(err, elen, "not text (a NUL byte at offset %zu): not a kernel configuration",
+			 (size_t)(nul - text));
+		return true;
+	}
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, "CONFIG_", 7) || !strncmp(l, "# CONFIG_", 9))
+			return false;
+	snprintf(err, elen, "not a kernel configuration (no CONFIG_ line)");
+	return true;
+}
+
 char *kconfig_read(const char *root, const char *release, char *from,
 		   size_t fromlen, char *why, size_t whylen)
 {
@@ -62,6 +80,10 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	if (gz) {
 		text = gunzip((const unsigned char *)gz, n, &len, err, sizeof(err));
 		free(gz);
+		if (text && kconfig_bad(text, len, err, sizeof(err))) {
+			free(text);
+			text = NULL;
+		}
 		if (text) {
 			snprintf(from, fromlen, "/proc/config.gz");
 			return text;
@@ -74,6 +96,14 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	snprintf(boot, sizeof(boot), "/boot/config-%s", release);
 	sys_path(p, sizeof(p), root, boot);
 	text = release[0] ? read_whole(p, true, SYS_READ_MAX, &n) : NULL;
+	if (text && kconfig_bad(text, n, err, sizeof(err))) {
+		free(text);
+		if (w > 0 && (size_t)w < whylen)
+			snprintf(why + w, whylen - (size_t)w, "; %s: %s", boot, err);
+		if (absent)	/* only the one that is there has a reason */
+			snprintf(why, whylen, "%s: %s", boot, err);
+		return NULL;
+	}
 	if (text) {
 		snprintf(from, fromlen, "%s", boot);
 		if (absent)	/* nothing to say: it is not there */

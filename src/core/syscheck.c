@@ -105,15 +105,25 @@ fix(struct check_item *it, const char *fmt, ...)
  * cannot be read. Then @why is "" when it is not there (ENOENT: a
  * conclusion of its absence holds), else "PATH cannot be read: REASON"
  * with the real reason (sys_read_why(): a directory, a FIFO, a loop of
- * symbolic links, refused), never a conclusion drawn from it.
+ * symbolic links, refused; a NUL byte inside the text), never a
+ * conclusion drawn from it.
  */
 static int read_why(const struct ctx *c, const char *path, char *buf,
 		    size_t len, char *why, size_t wlen)
 {
 	char r[128];
-	int n = sys_read_file(c->root, path, buf, len), e = errno;
+	long nul;
+	int n = sys_read_file_nul(c->root, path, buf, len, &nul), e = errno;
 
 	why[0] = '\0';
+	if (n >= 0 && nul >= 0) {
+		/* none of the kernel's files read here holds one: a damaged
+		 * copy, whose cut text would be taken for the whole */
+		snprintf(why, wlen, "%s cannot be read: not text (a NUL byte at offset %ld)",
+			 path, nul);
+		errno = EILSEQ;
+		return -1;
+	}
 	if (n >= 0)
 		return n;
 	if (e != ENOENT)
@@ -121,6 +131,19 @@ static int read_why(const struct ctx *c, const char *path, char *buf,
 			 sys_read_why(c->root, path, e, r, sizeof(r)));
 	errno = e;
 	return -1;
+}
+
+/* Whether the @n bytes at @s are one word of a kernel file: lower-case
+ * letters, digits, '_' and '-' ("tsc", "refined-jiffies", "madvise"). */
+static bool word_of(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) &&
+		    s[i] != '_' && s[i] != '-')
+			return false;
+	return n > 0;
 }
 
 /* Append to @it's finding that @path below the root is larger than what
@@ -570,6 +593,17 @@ static void check_rt_group(struct ctx *c, struct check_report *r)
 	char cg[512], mnt[512], file[1100], why[1200];
 	long long v;
 
+	{
+		char whole[8192];
+
+		/* rt_cgroup_runtime_file() reads it too: a damaged copy (a
+		 * NUL inside) would give a cut path, taken for the real one */
+		if (read_why(c, "/proc/self/cgroup", whole, sizeof(whole), why,
+			     sizeof(why)) < 0 && why[0]) {
+			found(it, CHECK_NA, "%s", why);
+			return;
+		}
+	}
 	if (rt_cgroup_runtime_file(c->root, cg, sizeof(cg), mnt, sizeof(mnt),
 				   file, sizeof(file)) < 0) {
 		char b[2];
@@ -722,16 +756,27 @@ static long long dma_latency_us(const struct ctx *c, char *why, size_t wlen)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	return strtoll(buf, NULL, 10);
+	{
+		char *end;
+		long long t = strtoll(buf, &end, 10);
+
+		while (*end == ' ' || *end == '\n')
+			end++;
+		if (end == buf || *end || t < 0) {
+			snprintf(why, wlen, "not a latency in us (binary s32 or a number)");
+			return -1;
+		}
+		return t;
+	}
 }
 
 static void check_cpuidle(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "cpuidle", "cpuidle states, /dev/cpu_dma_latency");
 	char p[128], name[32], drv[32] = "", gov[32] = "", qwhy[128] = "";
-	char why[300] = "";
+	char why[300] = "", lwhy[300];
 	long long lat, off, deepest = -1, qos = dma_latency_us(c, qwhy, sizeof(qwhy));
-	int i, n = 0;
+	int i, n = 0, unknown = 0;
 
 	sys_read_file(c->root, "/sys/devices/system/cpu/cpuidle/current_driver",
 		      drv, sizeof(drv));
@@ -740,20 +785,47 @@ static void check_cpuidle(struct ctx *c, struct check_report *r)
 		sys_read_file(c->root, "/sys/devices/system/cpu/cpuidle/current_governor",
 			      gov, sizeof(gov));
 	for (i = 0; i < 32; i++) {
+		char st[PATH_MAX], sw[300];
+
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
-		if (read_why(c, p, name, sizeof(name), why, sizeof(why)) <= 0)
-			break;
+		if (read_why(c, p, name, sizeof(name), sw, sizeof(sw)) <= 0) {
+			/* the states end at the first one not there; one
+			 * there whose name cannot be read is a state not
+			 * known, and the states after it still count */
+			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d", i);
+			sys_path(st, sizeof(st), c->root, p);
+			if (access(st, F_OK) < 0)
+				break;
+			if (!sw[0])
+				snprintf(sw, sizeof(sw), "%s/name: empty", p);
+			if (!why[0])
+				snprintf(why, sizeof(why), "%s", sw);
+			snprintf(name, sizeof(name), "state%d", i);
+		}
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/latency", i);
-		if (!read_ll(c, p, &lat))
-			lat = 0;
+		lwhy[0] = '\0';
+		if (!read_ll_why(c, p, &lat, lwhy, sizeof(lwhy)) || lat < 0) {
+			/* not 0 us: a state whose exit latency is not known */
+			if (!lwhy[0])
+				snprintf(lwhy, sizeof(lwhy), "%s: not there", p);
+			if (!why[0])
+				snprintf(why, sizeof(why), "%s", lwhy);
+			lat = -1;
+		}
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/disable", i);
 		if (!read_ll(c, p, &off))
 			off = 0;
 		if (!n++)
 			appendf(it->found, sizeof(it->found), "driver %s, governor %s; states",
 				drv[0] ? drv : "n/a", gov[0] ? gov : "n/a");
-		appendf(it->found, sizeof(it->found), "%s %s %lld us%s", i ? "," : "",
-			name, lat, off ? " (disabled)" : "");
+		if (lat < 0)
+			appendf(it->found, sizeof(it->found), "%s %s ? us%s",
+				i ? "," : "", name, off ? " (disabled)" : "");
+		else
+			appendf(it->found, sizeof(it->found), "%s %s %lld us%s",
+				i ? "," : "", name, lat, off ? " (disabled)" : "");
+		if (!off && lat < 0)
+			unknown++;
 		if (!off && lat > deepest)
 			deepest = lat;
 	}
@@ -773,7 +845,9 @@ static void check_cpuidle(struct ctx *c, struct check_report *r)
 	else
 		appendf(it->found, sizeof(it->found),
 			"; /dev/cpu_dma_latency held at %lld us by a process", qos);
-	if (!n) {
+	if (!n || (deepest <= 10 && unknown && !(qos >= 0 && qos <= 10))) {
+		/* no state, or an enabled state's exit latency not known and
+		 * no request that caps every state: no ground for ok */
 		it->verdict = CHECK_NA;
 	} else if (deepest <= 10 || (qos >= 0 && qos <= 10)) {
 		it->verdict = CHECK_OK;
@@ -1348,6 +1422,15 @@ static void check_clock(struct ctx *c, struct check_report *r)
 	bool is_slow = false;
 	size_t i;
 
+	char cs[64], cwhy[300] = "";
+
+	/* one name, as the kernel writes it: a damaged copy's text is no
+	 * clocksource to judge */
+	if (c->d.clocksource[0] &&
+	    (read_why(c, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		      cs, sizeof(cs), cwhy, sizeof(cwhy)) < 0 ||
+	     !word_of(cs, strlen(cs))) && !cwhy[0])
+		snprintf(cwhy, sizeof(cwhy), "/sys/devices/system/clocksource/clocksource0/current_clocksource: not a clocksource name");
 	sys_read_file(c->root, "/sys/devices/system/clocksource/clocksource0/available_clocksource",
 		      avail, sizeof(avail));
 	for (i = 0; i < sizeof(slow) / sizeof(slow[0]); i++)
@@ -1357,8 +1440,10 @@ static void check_clock(struct ctx *c, struct check_report *r)
 		snprintf(better, sizeof(better), "tsc");
 	else if (strstr(avail, "arch_sys_counter"))
 		snprintf(better, sizeof(better), "arch_sys_counter");
-	if (!c->d.clocksource[0]) {
-		char cs[32], why[300];
+	if (cwhy[0]) {
+		found(it, CHECK_NA, "%s", cwhy);
+	} else if (!c->d.clocksource[0]) {
+		char why[300];
 
 		read_why(c, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
 			 cs, sizeof(cs), why, sizeof(why));
@@ -1422,8 +1507,13 @@ static void check_thp(struct ctx *c, struct check_report *r)
 	}
 	o = strchr(buf, '[');
 	e = o ? strchr(o, ']') : NULL;
-	snprintf(mode, sizeof(mode), "%.*s", o && e ? (int)(e - o - 1) : (int)strlen(buf),
-		 o && e ? o + 1 : buf);
+	if (!o || !e || e == o + 1 || !word_of(o + 1, (size_t)(e - o - 1))) {
+		/* the kernel brackets the mode in force: "always [madvise]
+		 * never"; without it there is no mode to judge */
+		found(it, CHECK_NA, "/sys/kernel/mm/transparent_hugepage/enabled: not in the kernel's format (the mode in force in [brackets])");
+		return;
+	}
+	snprintf(mode, sizeof(mode), "%.*s", (int)(e - o - 1), o + 1);
 	if (read_why(c, "/sys/kernel/mm/transparent_hugepage/defrag", defrag,
 		     sizeof(defrag), dwhy, sizeof(dwhy)) > 0 &&
 	    (o = strchr(defrag, '[')) && (e = strchr(o, ']')))

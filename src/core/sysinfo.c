@@ -178,11 +178,19 @@ static size_t rtrim(char *s, size_t n)
 
 int sys_read_file(const char *root, const char *path, char *buf, size_t len)
 {
+	return sys_read_file_nul(root, path, buf, len, NULL);
+}
+
+int sys_read_file_nul(const char *root, const char *path, char *buf,
+		      size_t len, long *nul)
+{
 	char p[PATH_MAX];
-	size_t n = 0;
+	size_t n = 0, m, i;
 	ssize_t k;
 	int fd;
 
+	if (nul)
+		*nul = -1;
 	buf[0] = '\0';
 	sys_path(p, sizeof(p), root, path);
 	fd = sys_open_path(p, false);
@@ -199,8 +207,14 @@ int sys_read_file(const char *root, const char *path, char *buf, size_t len)
 	close(fd);
 	/* device-tree strings may hold NULs between entries: keep the first */
 	buf[n] = '\0';
-	n = strnlen(buf, n);
-	return (int)rtrim(buf, n);
+	m = strnlen(buf, n);
+	if (nul)
+		for (i = m; i < n; i++)
+			if (buf[i] && !isspace((unsigned char)buf[i])) {
+				*nul = (long)m;
+				break;
+			}
+	return (int)rtrim(buf, m);
 }
 
 static bool sys_exists(const char *root, const char *path)

@@ -97,6 +97,14 @@ char *fmt_bytes(char *buf, int64_t bytes);
 int sys_read_file(const char *root, const char *path, char *buf, size_t len);
 
 /*
+ * sys_read_file() that also says where the text stops at a NUL byte
+ * followed by more (a device-tree string list, or a damaged file): @nul
+ * is that NUL's offset, or -1 when the text reads to its end.
+ */
+int sys_read_file_nul(const char *root, const char *path, char *buf,
+		      size_t len, long *nul);
+
+/*
  * Open @path (already below the root) for reading without blocking: a
  * FIFO or another file that is neither regular nor (with @device) a
  * character device is refused (EINVAL), so that a fake tree cannot hang a

@@ -698,3 +698,56 @@ def test_check_tracers_without_tracefs_from_the_kernel_config(tmp_path, tree,
             cfg.unlink()
     none = tracers()
     assert none["verdict"] == "n/a" and "cannot be read either" in none["found"]
+
+
+CPUIDLE = "sys/devices/system/cpu/cpu0/cpuidle"
+CLOCKSOURCE = "sys/devices/system/clocksource/clocksource0/current_clocksource"
+# file of x86-badly-set-up, its damaged content, the item, its verdict
+# then, and what its finding must say (each was judged from what was
+# left: "C6 0 us" and ok, "no swap", "cgroup /us", "none of the debug
+# options is set", "clocksource ok hpet" over two lines)
+GARBAGE = [
+    (CPUIDLE + "/state3/latency", b"abc\n", "cpuidle", "n/a",
+     ["C6 ? us", "state3/latency holds no number"]),
+    (CPUIDLE + "/state1/name", b"", "cpuidle", "warning",
+     ["state1 2 us, C1E 10 us, C6 133 us", "state1/name: empty"]),
+    ("dev/cpu_dma_latency", b"hello world\n", "cpuidle", "warning",
+     ["/dev/cpu_dma_latency cannot be read: not a latency in us"]),
+    ("proc/swaps", b"Filename\0 Type\n/dev/sda3 partition 8388604 0 -2\n",
+     "swap", "n/a", ["/proc/swaps cannot be read: not text (a NUL byte "
+                     "at offset 8)"]),
+    ("proc/self/cgroup", b"4:cpu,cpuacct:/us\0er.slice/rt\n", "rt_group",
+     "n/a", ["/proc/self/cgroup cannot be read: not text (a NUL byte at "
+             "offset 17)"]),
+    ("boot/config-6.12.0-dbg", b"", "debug_config", "n/a",
+     ["/boot/config-6.12.0-dbg: not a kernel configuration (no CONFIG_ "
+      "line)"]),
+    ("boot/config-6.12.0-dbg", b"CONFIG_KASAN=y\n\0\0CONFIG_LOCKDEP=y\n",
+     "debug_config", "n/a", ["not text (a NUL byte at offset 15)"]),
+    (CLOCKSOURCE, b"hpet\nhpet\n", "clocksource", "n/a",
+     ["current_clocksource: not a clocksource name"]),
+    (CLOCKSOURCE, b"HPET\n", "clocksource", "n/a",
+     ["current_clocksource: not a clocksource name"]),
+    ("sys/kernel/mm/transparent_hugepage/enabled",
+     b"always madvise \x1b[31mnever\n", "thp", "n/a",
+     ["not in the kernel's format (the mode in force in [brackets])"]),
+]
+
+
+@pytest.mark.parametrize("f,data,item,verdict,says", GARBAGE,
+                         ids=["%s:%d" % (g[0].split("/")[-1], i)
+                              for i, g in enumerate(GARBAGE)])
+def test_check_garbage_is_no_ground(tmp_path, f, data, item, verdict, says):
+    """A file of a copied tree that is not what the kernel writes (a NUL
+    inside, junk for a number, no kernel format) is said, and no verdict
+    comes of what was left of it."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    (tree / f).unlink()
+    (tree / f).write_bytes(data)
+    p = run(["check", "--json", "-T", "0", "--root", tree], timeout=30)
+    it = items(json.loads(p.stdout))[item]
+    assert it["verdict"] == verdict, it
+    for s in says:
+        assert s in it["found"], (s, it)
+    assert "\x1b" not in p.stdout and "\n" not in it["found"]
