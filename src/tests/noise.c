@@ -665,7 +665,7 @@ static const struct test_line noise_lines[] = {
 	  "Loop CPU {cpu} (oslat's figures): {iterations} iterations, gap min {gap_min_ns} us, avg {gap_avg_ns} us, max {gap_max_ns} us]" },
 	/* --mode hwlat: the method and the kernel's reference */
 	{ LINE_SUMMARY, NULL,
-	  "[?mode=hwlat:hwlat method: spin {width_ns} every {window_ns}, {spins} spins, CPU [?isolated:isolated][!isolated:NOT isolated (interrupts and tasks show)]; a gap no kernel event explains (--trace: nothing traced) is the hardware's or firmware's]" },
+	  "[?mode=hwlat:hwlat method: spin {width_ns} every {window_ns}, [?spins=1:1 spin][!spins=1:{spins} spins], CPU [?isolated:isolated][!isolated:NOT isolated (interrupts and tasks show)]; a gap no kernel event explains (--trace: nothing traced) is the hardware's or firmware's]" },
 	{ LINE_SUMMARY, NULL,
 	  "[?mode=hwlat:[!hwlat_reference.ran:hwlat reference: none: {hwlat_reference.why}]]" },
 	{ LINE_SUMMARY, NULL,

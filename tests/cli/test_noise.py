@@ -842,3 +842,17 @@ def test_no_event_says_so():
             "in 0.300 s (0.0000 %%), 0 events above 1000000.000 us" % cpu)
     assert want in p.stdout, p.stdout
     assert "n/a us" not in p.stdout
+
+
+@needs_root
+def test_hwlat_one_spin_is_one_spin(tmp_path):
+    """The hwlat method line counts its spins in English: "1 spin"."""
+    js = tmp_path / "r.json"
+    p = run(["noise", "--mode", "hwlat", "-T", "0.3", "--window", "300ms",
+             "--width", "100ms", "--no-reference", "--warmup", "0", "--json",
+             js], check=0, timeout=60)
+    n = load(js)["test_data"]["cpus"][0]["spins"]
+    assert n <= 1
+    word = "1 spin," if n == 1 else "0 spins,"
+    assert "== hwlat method: spin 100 ms every 300 ms, %s CPU " % word \
+        in p.stdout, p.stdout
