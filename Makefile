@@ -568,7 +568,7 @@ check-valgrind: $(BIN)
 # guest boot: check, sysinfo and a short suite, --trace, --trace=timerlat,
 # noise --mode hwlat beside the kernel's hwlat tracer (and killed in it: the
 # knobs put back), irq over serial and the comparison with rtla timerlat
-# (RTVM_TIMEOUT).
+# (RTVM_TIMEOUT); qemu runs one TCG thread (scripts/check-rtvm.sh says why).
 check-rtvm: $(BIN)
 	scripts/check-rtvm.sh $(BIN) $(O)
 
