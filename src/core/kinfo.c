@@ -46,19 +46,25 @@ char *file_read_whole(const char *path, size_t *n)
 	return read_whole(path, false, FILE_MAX, n);
 }
 
-/* Whether @text (@len bytes) is no kernel configuration: a NUL byte in
- * it, or no "CONFIG_" or "# CONFIG_" line; then @err says which. */
+/* Whether @text (@len bytes) is no kernel configuration: a control
+ * byte in it (a NUL, ...: not text), or no "CONFIG_NAME=" line (every
+ * kernel sets some); then @err says which. */
 static bool kconfig_bad(const char *text, size_t len, char *err, size_t elen)
 {
-	const char *l, *nul = memchr(text, '\0', len);
+	const char *l;
+	size_t i;
 
-	if (nul) {
-		snprintf(err, elen, "not text (a NUL byte at offset %zu): not a kernel configuration",
-			 (size_t)(nul - text));
-		return true;
+	for (i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)text[i];
+
+		if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f) {
+			snprintf(err, elen, "not text (a byte 0x%02x at offset %zu): not a kernel configuration",
+				 b, i);
+			return true;
+		}
 	}
 	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-		if (!strncmp(l, "CONFIG_", 7) || !strncmp(l, "# CONFIG_", 9))
+		if (!strncmp(l, "CONFIG_", 7) && l[7 + strcspn(l + 7, "=\n")] == '=')
 			return false;
 	snprintf(err, elen, "not a kernel configuration (no CONFIG_ line)");
 	return true;

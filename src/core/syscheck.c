@@ -146,6 +146,35 @@ static bool word_of(const char *s, size_t n)
 	return n > 0;
 }
 
+/* Whether @s is as the kernel writes transparent_hugepage/enabled: words
+ * between single spaces, exactly one of them in brackets ("always
+ * [madvise] never"). */
+static bool thp_format(const char *s)
+{
+	int bracketed = 0;
+	size_t n;
+
+	while (*s) {
+		bool br = *s == '[';
+
+		n = strcspn(s + br, br ? "]" : " ");
+		if (!word_of(s + br, n))
+			return false;
+		s += br + n;
+		if (br) {
+			if (*s != ']')
+				return false;
+			s++;
+			bracketed++;
+		}
+		if (*s == ' ')
+			s++;
+		else if (*s)
+			return false;
+	}
+	return bracketed == 1;
+}
+
 /* Append to @it's finding that @path below the root is larger than what
  * is read of it (sys_fopen()), when it is. */
 static void note_cut(const struct ctx *c, struct check_item *it,
@@ -171,8 +200,11 @@ static bool read_ll_why(const struct ctx *c, const char *path, long long *v,
 
 	if (read_why(c, path, buf, sizeof(buf), why, wlen) < 0)
 		return false;
+	errno = 0;
 	*v = strtoll(buf, &end, 10);
-	if (end != buf)
+	/* one decimal number and nothing after it (read_why() took the
+	 * trailing white space off): "0x85", "133abc", an overflow are none */
+	if (end != buf && !*end && errno != ERANGE)
 		return true;
 	snprintf(why, wlen, "%s holds no number", path);
 	return false;
@@ -601,6 +633,7 @@ static void check_rt_group(struct ctx *c, struct check_report *r)
 		if (read_why(c, "/proc/self/cgroup", whole, sizeof(whole), why,
 			     sizeof(why)) < 0 && why[0]) {
 			found(it, CHECK_NA, "%s", why);
+			note_cut(c, it, "/proc/self/cgroup");
 			return;
 		}
 	}
@@ -731,7 +764,9 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
  * the device, text in a fake tree); -1 when unreadable, @why the reason. */
 static long long dma_latency_us(const struct ctx *c, char *why, size_t wlen)
 {
-	char p[PATH_MAX], buf[32];
+	char p[PATH_MAX], buf[64];
+	struct stat st;
+	long long t;
 	int32_t v;
 	ssize_t n;
 	int fd, e;
@@ -742,32 +777,36 @@ static long long dma_latency_us(const struct ctx *c, char *why, size_t wlen)
 		sys_read_why(c->root, "/dev/cpu_dma_latency", errno, why, wlen);
 		return -1;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	e = errno;
-	close(fd);
-	if (n < 0)
-		snprintf(why, wlen, "%s", strerror(e));
-	else if (n == 0)
-		snprintf(why, wlen, "empty");
-	if (n == (ssize_t)sizeof(v)) {
-		memcpy(&v, buf, sizeof(v));
-		return v;
-	}
-	if (n <= 0)
+	if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
+		/* the device: one binary s32 */
+		n = read(fd, &v, sizeof(v));
+		e = errno;
+		close(fd);
+		if (n == (ssize_t)sizeof(v))
+			return v;
+		snprintf(why, wlen, "%s", n < 0 ? strerror(e) : "short read");
 		return -1;
-	buf[n] = '\0';
-	{
-		char *end;
-		long long t = strtoll(buf, &end, 10);
-
-		while (*end == ' ' || *end == '\n')
-			end++;
-		if (end == buf || *end || t < 0) {
-			snprintf(why, wlen, "not a latency in us (binary s32 or a number)");
-			return -1;
-		}
-		return t;
 	}
+	close(fd);
+	/* a fake tree's regular file: the value as text */
+	n = read_why(c, "/dev/cpu_dma_latency", buf, sizeof(buf), why, wlen);
+	if (n < 0) {
+		/* "/dev/cpu_dma_latency cannot be read: ..." said after it */
+		char *r = strstr(why, "cannot be read: ");
+
+		if (r)
+			memmove(why, r + 16, strlen(r + 16) + 1);
+		return -1;
+	}
+	if (n == 0) {
+		snprintf(why, wlen, "empty");
+		return -1;
+	}
+	if (!read_ll_why(c, "/dev/cpu_dma_latency", &t, why, wlen) || t < 0) {
+		snprintf(why, wlen, "not a latency in us (binary s32 or a number)");
+		return -1;
+	}
+	return t;
 }
 
 static void check_cpuidle(struct ctx *c, struct check_report *r)
@@ -804,17 +843,20 @@ static void check_cpuidle(struct ctx *c, struct check_report *r)
 		}
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/latency", i);
 		lwhy[0] = '\0';
+		lat = -1;
 		if (!read_ll_why(c, p, &lat, lwhy, sizeof(lwhy)) || lat < 0) {
 			/* not 0 us: a state whose exit latency is not known */
-			if (!lwhy[0])
-				snprintf(lwhy, sizeof(lwhy), "%s: not there", p);
+			sys_path(st, sizeof(st), c->root, p);
+			if (!lwhy[0])	/* read, and below 0; or not there */
+				snprintf(lwhy, sizeof(lwhy), access(st, F_OK) == 0 ?
+					 "%s holds no latency" : "%s: not there", p);
 			if (!why[0])
 				snprintf(why, sizeof(why), "%s", lwhy);
 			lat = -1;
 		}
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/disable", i);
-		if (!read_ll(c, p, &off))
-			off = 0;
+		if (!read_ll(c, p, &off) || off < 0 || off > 1)
+			off = 0;	/* the kernel writes 0 or 1 */
 		if (!n++)
 			appendf(it->found, sizeof(it->found), "driver %s, governor %s; states",
 				drv[0] ? drv : "n/a", gov[0] ? gov : "n/a");
@@ -1429,7 +1471,8 @@ static void check_clock(struct ctx *c, struct check_report *r)
 	if (c->d.clocksource[0] &&
 	    (read_why(c, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		      cs, sizeof(cs), cwhy, sizeof(cwhy)) < 0 ||
-	     !word_of(cs, strlen(cs))) && !cwhy[0])
+	     !word_of(cs, strlen(cs)) || strcmp(cs, c->d.clocksource) != 0) &&
+	    !cwhy[0])
 		snprintf(cwhy, sizeof(cwhy), "/sys/devices/system/clocksource/clocksource0/current_clocksource: not a clocksource name");
 	sys_read_file(c->root, "/sys/devices/system/clocksource/clocksource0/available_clocksource",
 		      avail, sizeof(avail));
@@ -1507,13 +1550,19 @@ static void check_thp(struct ctx *c, struct check_report *r)
 	}
 	o = strchr(buf, '[');
 	e = o ? strchr(o, ']') : NULL;
-	if (!o || !e || e == o + 1 || !word_of(o + 1, (size_t)(e - o - 1))) {
+	if (!o || !e || !thp_format(buf)) {
 		/* the kernel brackets the mode in force: "always [madvise]
 		 * never"; without it there is no mode to judge */
 		found(it, CHECK_NA, "/sys/kernel/mm/transparent_hugepage/enabled: not in the kernel's format (the mode in force in [brackets])");
 		return;
 	}
 	snprintf(mode, sizeof(mode), "%.*s", (int)(e - o - 1), o + 1);
+	if (strcmp(mode, "always") != 0 && strcmp(mode, "madvise") != 0 &&
+	    strcmp(mode, "never") != 0 && strcmp(mode, "inherit") != 0) {
+		found(it, CHECK_NA, "/sys/kernel/mm/transparent_hugepage/enabled: not in the kernel's format (mode %s: always, madvise, never or inherit)",
+		      mode);
+		return;
+	}
 	if (read_why(c, "/sys/kernel/mm/transparent_hugepage/defrag", defrag,
 		     sizeof(defrag), dwhy, sizeof(dwhy)) > 0 &&
 	    (o = strchr(defrag, '[')) && (e = strchr(o, ']')))
@@ -1711,10 +1760,20 @@ static void check_cokernel(struct ctx *c, struct check_report *r)
 
 /* --- report ---------------------------------------------------------- */
 
+/* @s with its control bytes as '?': a name read from a damaged tree (an
+ * escape sequence, a newline) reaches no terminal as it is. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 enum check_verdict syscheck_run(struct check_report *r, const char *root,
 				int64_t interval_ns)
 {
 	struct ctx *c = malloc(sizeof(*c));
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	r->interval_ns = interval_ns;
@@ -1741,6 +1800,10 @@ enum check_verdict syscheck_run(struct check_report *r, const char *root,
 	check_tracers(c, r);
 	check_cokernel(c, r);
 	free(c);
+	for (i = 0; i < r->n; i++) {
+		printable(r->item[i].found);
+		printable(r->item[i].fix);
+	}
 	return syscheck_worst(r);
 }
 

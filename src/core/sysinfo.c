@@ -185,7 +185,7 @@ int sys_read_file_nul(const char *root, const char *path, char *buf,
 		      size_t len, long *nul)
 {
 	char p[PATH_MAX];
-	size_t n = 0, m, i;
+	size_t n = 0, m;
 	ssize_t k;
 	int fd;
 
@@ -208,12 +208,8 @@ int sys_read_file_nul(const char *root, const char *path, char *buf,
 	/* device-tree strings may hold NULs between entries: keep the first */
 	buf[n] = '\0';
 	m = strnlen(buf, n);
-	if (nul)
-		for (i = m; i < n; i++)
-			if (buf[i] && !isspace((unsigned char)buf[i])) {
-				*nul = (long)m;
-				break;
-			}
+	if (nul && m < n)
+		*nul = (long)m;
 	return (int)rtrim(buf, m);
 }
 

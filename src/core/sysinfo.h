@@ -97,9 +97,9 @@ char *fmt_bytes(char *buf, int64_t bytes);
 int sys_read_file(const char *root, const char *path, char *buf, size_t len);
 
 /*
- * sys_read_file() that also says where the text stops at a NUL byte
- * followed by more (a device-tree string list, or a damaged file): @nul
- * is that NUL's offset, or -1 when the text reads to its end.
+ * sys_read_file() that also says where the text stops at a NUL byte (a
+ * device-tree string, or a damaged file): @nul is the first NUL's offset
+ * in what was read, or -1 when there is none.
  */
 int sys_read_file_nul(const char *root, const char *path, char *buf,
 		      size_t len, long *nul);

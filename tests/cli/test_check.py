@@ -723,7 +723,7 @@ GARBAGE = [
      ["/boot/config-6.12.0-dbg: not a kernel configuration (no CONFIG_ "
       "line)"]),
     ("boot/config-6.12.0-dbg", b"CONFIG_KASAN=y\n\0\0CONFIG_LOCKDEP=y\n",
-     "debug_config", "n/a", ["not text (a NUL byte at offset 15)"]),
+     "debug_config", "n/a", ["not text (a byte 0x00 at offset 15)"]),
     (CLOCKSOURCE, b"hpet\nhpet\n", "clocksource", "n/a",
      ["current_clocksource: not a clocksource name"]),
     (CLOCKSOURCE, b"HPET\n", "clocksource", "n/a",
@@ -731,6 +731,39 @@ GARBAGE = [
     ("sys/kernel/mm/transparent_hugepage/enabled",
      b"always madvise \x1b[31mnever\n", "thp", "n/a",
      ["not in the kernel's format (the mode in force in [brackets])"]),
+    # and what the re-trial found behind those
+    (CPUIDLE + "/state3/latency", b"0x85\n", "cpuidle", "n/a",
+     ["C6 ? us", "state3/latency holds no number"]),
+    (CPUIDLE + "/state3/latency", b"133abc\n", "cpuidle", "n/a",
+     ["state3/latency holds no number"]),
+    (CPUIDLE + "/state3/latency", b"99999999999999999999999\n", "cpuidle",
+     "n/a", ["state3/latency holds no number"]),
+    (CPUIDLE + "/state3/latency", b"133\0\n", "cpuidle", "n/a",
+     ["state3/latency cannot be read: not text (a NUL byte at offset 3)"]),
+    (CPUIDLE + "/state3/latency", b"-5\n", "cpuidle", "n/a",
+     ["state3/latency holds no latency"]),
+    ("proc/sys/kernel/timer_migration", b"0abc\n", "timer_migration",
+     "n/a", ["timer_migration holds no number"]),
+    (CLOCKSOURCE, b"tsc\0\0\n", "clocksource", "n/a",
+     ["not text (a NUL byte at offset 3)"]),
+    ("sys/kernel/mm/transparent_hugepage/enabled", b"always [foo] never\n",
+     "thp", "n/a", ["not in the kernel's format (mode foo"]),
+    ("sys/kernel/mm/transparent_hugepage/enabled",
+     b"[always] [madvise] never\n", "thp", "n/a",
+     ["not in the kernel's format"]),
+    ("sys/kernel/mm/transparent_hugepage/enabled",
+     b"always madvise [never]x\n", "thp", "n/a",
+     ["not in the kernel's format"]),
+    # a regular file of 4 bytes is text, not the device's binary s32
+    ("dev/cpu_dma_latency", b"999\n", "cpuidle", "warning",
+     ["/dev/cpu_dma_latency held at 999 us by a process"]),
+    ("dev/cpu_dma_latency", b"0\0\0", "cpuidle", "warning",
+     ["/dev/cpu_dma_latency cannot be read: not text (a NUL byte at "
+      "offset 1)"]),
+    ("boot/config-6.12.0-dbg", b"# CONFIG_LOCKDEP is not set\n",
+     "debug_config", "n/a", ["not a kernel configuration (no CONFIG_ line)"]),
+    ("boot/config-6.12.0-dbg", b"garbage\x01\x02\nCONFIG_X=y\n",
+     "debug_config", "n/a", ["not text (a byte 0x01 at offset 7)"]),
 ]
 
 

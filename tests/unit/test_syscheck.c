@@ -490,11 +490,27 @@ static void test_kconfig_damaged(void **state)
 	assert_null(kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why)));
 	assert_string_equal(why, "/proc/config.gz: larger than 4194304 bytes, not read; "
 			    "/boot/config-6.1.0: larger than 4194304 bytes, not read");
-	/* one byte less: read */
-	assert_int_equal(truncate(p, (off_t)SYS_READ_MAX), 0);
+	/* one byte less: read (text to its end: the NULs truncate() adds
+	 * make no kernel configuration) */
+	{
+		char *big = malloc(SYS_READ_MAX);
+
+		assert_non_null(big);
+		memset(big, '#', SYS_READ_MAX);
+		memcpy(big, "CONFIG_KASAN=y\n", 15);
+		big[SYS_READ_MAX - 1] = '\n';
+		put("/boot/config-6.1.0", big, SYS_READ_MAX);
+		free(big);
+	}
 	t = kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why));
 	assert_non_null(t);
 	free(t);
+	/* and with NULs in it, as truncate() leaves it: not one */
+	assert_int_equal(truncate(p, 15), 0);
+	assert_int_equal(truncate(p, 4096), 0);
+	assert_null(kconfig_read(scratch, "6.1.0", from, sizeof(from), why, sizeof(why)));
+	assert_string_equal(why, "/proc/config.gz: larger than 4194304 bytes, not read; "
+			    "/boot/config-6.1.0: not text (a byte 0x00 at offset 15): not a kernel configuration");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
 	assert_int_equal(system(cmd), 0);
 }
