@@ -1461,10 +1461,9 @@ static void check_clock(struct ctx *c, struct check_report *r)
 	struct check_item *it = add(r, "clocksource", "clocksource");
 	struct check_item *cost;
 	char avail[256] = "", better[32] = "";
+	char cs[64], cwhy[300] = "";
 	bool is_slow = false;
 	size_t i;
-
-	char cs[64], cwhy[300] = "";
 
 	/* one name, as the kernel writes it: a damaged copy's text is no
 	 * clocksource to judge */
