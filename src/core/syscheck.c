@@ -764,7 +764,7 @@ static void check_cpufreq(struct ctx *c, struct check_report *r)
  * the device, text in a fake tree); -1 when unreadable, @why the reason. */
 static long long dma_latency_us(const struct ctx *c, char *why, size_t wlen)
 {
-	char p[PATH_MAX], buf[64];
+	char p[PATH_MAX], *r;
 	struct stat st;
 	long long t;
 	int32_t v;
@@ -789,24 +789,14 @@ static long long dma_latency_us(const struct ctx *c, char *why, size_t wlen)
 	}
 	close(fd);
 	/* a fake tree's regular file: the value as text */
-	n = read_why(c, "/dev/cpu_dma_latency", buf, sizeof(buf), why, wlen);
-	if (n < 0) {
-		/* "/dev/cpu_dma_latency cannot be read: ..." said after it */
-		char *r = strstr(why, "cannot be read: ");
-
-		if (r)
-			memmove(why, r + 16, strlen(r + 16) + 1);
-		return -1;
-	}
-	if (n == 0) {
-		snprintf(why, wlen, "empty");
-		return -1;
-	}
-	if (!read_ll_why(c, "/dev/cpu_dma_latency", &t, why, wlen) || t < 0) {
+	if (read_ll_why(c, "/dev/cpu_dma_latency", &t, why, wlen) && t >= 0)
+		return t;
+	r = strstr(why, "cannot be read: ");
+	if (r)	/* the caller says "/dev/cpu_dma_latency cannot be read:" */
+		memmove(why, r + 16, strlen(r + 16) + 1);
+	else
 		snprintf(why, wlen, "not a latency in us (binary s32 or a number)");
-		return -1;
-	}
-	return t;
+	return -1;
 }
 
 static void check_cpuidle(struct ctx *c, struct check_report *r)
