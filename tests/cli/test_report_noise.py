@@ -10,6 +10,7 @@ the file added again fills them in; rtlat compare compares max gap, noise
 lat min/avg/max or overrun; --lava gives max gap (per CPU too), noise %
 and events, no avg, min or "0 overruns"."""
 import os
+import re
 import sqlite3
 
 import pytest
@@ -292,8 +293,36 @@ def test_compare_speaks_noise(tmp_path):
     g = run(["compare", "--gate", a, b])
     [line] = [ln for ln in g.stdout.splitlines()
               if ln.startswith("gate max gap: ")]
-    d = dbb["summary"]["gap"]["max_ns"] - da["summary"]["gap"]["max_ns"]
-    if d:
+    ga, gb = da["summary"]["gap"], dbb["summary"]["gap"]
+    sa, sb = ga["samples"], gb["samples"]
+    assert (sa, sb) == (ta["events"], tb["events"])  # a gap's samples: events
+    value, weak = gb["max_ns"], False
+    if sb > 2 * sa:
+        # more than twice A's events: B's max is taken at A's count, B's
+        # quantile 1 - 1/sa (rtlat-compare(1)), from B's histogram
+        assert "; the new runs took %.1fx the baseline's samples" % (sb / sa) \
+            in line, (sa, sb, line)
+        m = re.search(r"compared at equal samples, their quantile "
+                      r"1 - 1/(\d+), (\d+)\.(\d{3}) us$", line)
+        weak = m is None
+        if m:
+            assert int(m.group(1)) == sa, line
+            value = int(m.group(2)) * 1000 + int(m.group(3))
+            assert gb["min_ns"] <= value <= gb["max_ns"], (gb, line)
+            above = sum(n for lo, hi, n in gb["histogram"]["buckets"]
+                        if lo > value)
+            assert above <= sb / sa, (above, sb, sa, line)
+        else:
+            assert "not like for like" in line, line
+    elif sa > 2 * sb:
+        assert "; the new runs took %.1fx fewer samples than the baseline" \
+            % (sa / sb) in line, (sa, sb, line)
+    else:
+        assert "the new runs took" not in line, (sa, sb, line)
+    d = value - ga["max_ns"]
+    if weak:
+        assert line.startswith("gate max gap: weak: "), line
+    elif d:
         assert "%s by %s us (" % ("worse" if d > 0 else "better",
                                   us3(abs(d))) in line, (d, line)
     else:
