@@ -164,49 +164,133 @@ static void rlim_str(int resource, char *buf, size_t len, bool bytes)
 	snprintf(buf, len, "%s (soft) / %s (hard)", s, h);
 }
 
+/* @path below @root opened to be read line by line (sys_fopen()); NULL
+ * with @why set when it exists but cannot be read, empty when it does
+ * not exist. */
+static FILE *open_why(const char *root, const char *path, char *why,
+		      size_t wlen)
+{
+	FILE *f = sys_fopen(root, path, NULL);
+	char r[128];
+
+	why[0] = '\0';
+	if (!f && errno != ENOENT)
+		snprintf(why, wlen, "%s cannot be read: %s", path,
+			 sys_read_why(root, path, errno, r, sizeof(r)));
+	return f;
+}
+
+/* The next line of @f into *@line (getline(); its newline taken off),
+ * *@pos the offset in the file of the line after it: its length, -1 at
+ * the end, or -2 with @why set when it holds a NUL (none of the kernel's
+ * lines do: a damaged copy, whose cut line would be taken for the
+ * whole). */
+static ssize_t line_why(FILE *f, char **line, size_t *cap, long *pos,
+			const char *path, char *why, size_t wlen)
+{
+	ssize_t n = getline(line, cap, f);
+	size_t m;
+
+	if (n < 0)
+		return -1;
+	m = strlen(*line);
+	if (m < (size_t)n) {
+		snprintf(why, wlen, "%s cannot be read: not text (a NUL byte at offset %ld)",
+			 path, *pos + (long)m);
+		return -2;
+	}
+	*pos += n;
+	if (n && (*line)[n - 1] == '\n')
+		(*line)[--n] = '\0';
+	return n;
+}
+
+/* Whether @p is a path as the kernel writes a cgroup's or a mount
+ * point's: absolute, with no empty, "." or ".." component (cgroup names
+ * cannot be "." or ".."). A damaged copy given with --root could
+ * otherwise lead a reader out of the root. */
+static bool kernel_path(const char *p)
+{
+	const char *c;
+
+	if (p[0] != '/')
+		return false;
+	if (!strcmp(p, "/"))
+		return true;
+	for (c = p; *c; ) {
+		size_t n;
+
+		c++;	/* the '/' */
+		n = strcspn(c, "/");
+		if (!n || (n == 1 && c[0] == '.') ||
+		    (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c += n;
+	}
+	return true;
+}
+
 /* Path of this process in the cgroup v1 hierarchy of the "cpu"
  * controller (/proc/self/cgroup: "N:cpu,cpuacct:/path"), into @path;
- * -1 when there is none (cgroup v2 only). */
-static int cpu_cgroup_path(const char *root, char *path, size_t len)
+ * -1 when there is none (cgroup v2 only: @why empty) or the file cannot
+ * be read or is not as the kernel writes it (@why says which). */
+static int cpu_cgroup_path(const char *root, char *path, size_t len,
+			   char *why, size_t wlen)
 {
-	char line[512];
-	FILE *f;
+	static const char file[] = "/proc/self/cgroup";
+	char *line = NULL;
+	size_t cap = 0;
+	long pos = 0;
+	FILE *f = open_why(root, file, why, wlen);
 	int found = -1;
 
-	f = sys_fopen(root, "/proc/self/cgroup", NULL);
 	if (!f)
 		return -1;
-	while (found < 0 && fgets(line, sizeof(line), f)) {
+	while (found < 0 &&
+	       line_why(f, &line, &cap, &pos, file, why, wlen) >= 0) {
 		char *ctl = strchr(line, ':'), *p, *tok, *save;
 
 		if (!ctl || !(p = strchr(++ctl, ':')))
 			continue;
 		*p++ = '\0';
-		p[strcspn(p, "\n")] = '\0';
 		for (tok = strtok_r(ctl, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save))
 			if (!strcmp(tok, "cpu")) {
-				snprintf(path, len, "%s", p);
 				found = 0;
 				break;
 			}
+		if (found < 0)
+			continue;
+		if (!kernel_path(p) || strlen(p) >= len) {
+			snprintf(why, wlen, "%s: the cpu controller's cgroup path is not as the kernel writes one",
+				 file);
+			found = -1;
+			break;
+		}
+		snprintf(path, len, "%s", p);
 	}
+	free(line);
 	fclose(f);
 	return found;
 }
 
 /* Mount point of the cgroup v1 "cpu" controller (/proc/self/mountinfo:
- * fs type cgroup with "cpu" among its super options), into @mnt. */
-static int cpu_cgroup_mount(const char *root, char *mnt, size_t len)
+ * fs type cgroup with "cpu" among its super options), into @mnt; -1 as
+ * cpu_cgroup_path() says. */
+static int cpu_cgroup_mount(const char *root, char *mnt, size_t len,
+			    char *why, size_t wlen)
 {
-	char line[1024];
-	FILE *f;
+	static const char file[] = "/proc/self/mountinfo";
+	char *line = NULL;
+	size_t cap = 0;
+	long pos = 0;
+	FILE *f = open_why(root, file, why, wlen);
 	int found = -1;
 
-	f = sys_fopen(root, "/proc/self/mountinfo", NULL);
 	if (!f)
 		return -1;
-	while (found < 0 && fgets(line, sizeof(line), f)) {
+	while (found < 0 &&
+	       line_why(f, &line, &cap, &pos, file, why, wlen) >= 0) {
 		char point[512], *sep = strstr(line, " - "), *tok, *save;
 		char type[32], src[256], opts[512];
 
@@ -217,20 +301,30 @@ static int cpu_cgroup_mount(const char *root, char *mnt, size_t len)
 		for (tok = strtok_r(opts, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save))
 			if (!strcmp(tok, "cpu")) {
-				snprintf(mnt, len, "%s", point);
 				found = 0;
 				break;
 			}
+		if (found < 0)
+			continue;
+		if (!kernel_path(point) || strlen(point) >= len) {
+			snprintf(why, wlen, "%s: the cpu controller's mount point is not as the kernel writes one",
+				 file);
+			found = -1;
+			break;
+		}
+		snprintf(mnt, len, "%s", point);
 	}
+	free(line);
 	fclose(f);
 	return found;
 }
 
 int rt_cgroup_runtime_file(const char *root, char *cg, size_t cglen,
-			   char *mnt, size_t mntlen, char *file, size_t filelen)
+			   char *mnt, size_t mntlen, char *file, size_t filelen,
+			   char *why, size_t wlen)
 {
-	if (cpu_cgroup_path(root, cg, cglen) < 0 ||
-	    cpu_cgroup_mount(root, mnt, mntlen) < 0)
+	if (cpu_cgroup_path(root, cg, cglen, why, wlen) < 0 ||
+	    cpu_cgroup_mount(root, mnt, mntlen, why, wlen) < 0)
 		return -1;
 	snprintf(file, filelen, "%s%s/cpu.rt_runtime_us", mnt,
 		 strcmp(cg, "/") ? cg : "");
@@ -258,7 +352,7 @@ static long long read_ll(const char *path, bool *ok)
 
 int rt_runtime_explain(char *msg, size_t len)
 {
-	char cg[512], mnt[512], file[1100];
+	char cg[512], mnt[512], file[1100], why[600];
 	long long v;
 	bool ok;
 
@@ -270,7 +364,7 @@ int rt_runtime_explain(char *msg, size_t len)
 		return 1;
 	}
 	if (rt_cgroup_runtime_file("/", cg, sizeof(cg), mnt, sizeof(mnt), file,
-				   sizeof(file)) < 0)
+				   sizeof(file), why, sizeof(why)) < 0)
 		return 0;
 	v = read_ll(file, &ok);
 	if (!ok || v != 0)
@@ -402,7 +496,7 @@ void rt_throttling_check(char *warn, size_t len)
 	long long rt = read_ll("/proc/sys/kernel/sched_rt_runtime_us", &ok1);
 	long long per = read_ll("/proc/sys/kernel/sched_rt_period_us", &ok2);
 
-	char cg[512], mnt[512], file[1100], pfile[1100];
+	char cg[512], mnt[512], file[1100], pfile[1100], why[600];
 	long long cgrt, cgper;
 	bool ok3, ok4;
 
@@ -410,7 +504,8 @@ void rt_throttling_check(char *warn, size_t len)
 	/* RT group scheduling: this process's cgroup may have less than the
 	 * system's budget (0 is refused at start, see rt_runtime_explain()) */
 	if (rt_cgroup_runtime_file("/", cg, sizeof(cg), mnt, sizeof(mnt),
-				   file, sizeof(file)) == 0 && strcmp(cg, "/") != 0) {
+				   file, sizeof(file), why, sizeof(why)) == 0 &&
+	    strcmp(cg, "/") != 0) {
 		snprintf(pfile, sizeof(pfile), "%.*s/cpu.rt_period_us",
 			 (int)(strrchr(file, '/') - file), file);
 		cgrt = read_ll(file, &ok3);

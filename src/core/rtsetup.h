@@ -54,11 +54,16 @@ int rt_runtime_explain(char *msg, size_t len);
  * system): its cgroup path (/proc/self/cgroup) into @cg, the controller's
  * mount point (/proc/self/mountinfo) into @mnt and the path of the
  * cgroup's cpu.rt_runtime_us into @file (paths as the system sees them,
- * not prefixed with @root). Returns 0, or -1 when there is no such
- * controller (cgroup v2 only) or the files cannot be read.
+ * not prefixed with @root). Returns 0, or -1: with @why empty when there
+ * is no such controller (cgroup v2 only, or no such file); with @why
+ * saying it when a file cannot be read or is not as the kernel writes it
+ * (a NUL byte; a path that is not absolute or has an empty, "." or ".."
+ * component: such a path is never followed, so that a damaged copy
+ * cannot lead out of @root).
  */
 int rt_cgroup_runtime_file(const char *root, char *cg, size_t cglen,
-			   char *mnt, size_t mntlen, char *file, size_t filelen);
+			   char *mnt, size_t mntlen, char *file, size_t filelen,
+			   char *why, size_t wlen);
 
 /* Message for pthread_create/sched_setscheduler failing with @err. */
 void sched_explain(int policy, int prio, int e, char *msg, size_t len);

@@ -610,6 +610,10 @@ static void check_timer_migration(struct ctx *c, struct check_report *r)
 			found(it, CHECK_NA, "%s", why);
 		else
 			found(it, CHECK_NA, "no /proc/sys/kernel/timer_migration (no NO_HZ)");
+	} else if (v != 0 && v != 1) {
+		/* the kernel takes only 0 and 1 (proc_dointvec_minmax) */
+		found(it, CHECK_NA, "/proc/sys/kernel/timer_migration holds %lld, not 0 or 1",
+		      v);
 	} else if (v) {
 		found(it, CHECK_WARN,
 		      "on (kernel.timer_migration = 1): timers of idle CPUs move to busy ones, isolated CPUs included");
@@ -619,38 +623,37 @@ static void check_timer_migration(struct ctx *c, struct check_report *r)
 	}
 }
 
+/* Whether @path below the root is a directory. */
+static bool is_dir(const struct ctx *c, const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	sys_path(p, sizeof(p), c->root, path);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void check_rt_group(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "rt_group", "RT group scheduling");
-	char cg[512], mnt[512], file[1100], why[1200];
+	char cg[512], mnt[512], file[1100], dir[1100], why[1200];
 	long long v;
 
-	{
-		char whole[8192];
-
-		/* rt_cgroup_runtime_file() reads it too: a damaged copy (a
-		 * NUL inside) would give a cut path, taken for the real one */
-		if (read_why(c, "/proc/self/cgroup", whole, sizeof(whole), why,
-			     sizeof(why)) < 0 && why[0]) {
-			found(it, CHECK_NA, "%s", why);
-			note_cut(c, it, "/proc/self/cgroup");
-			return;
-		}
-	}
 	if (rt_cgroup_runtime_file(c->root, cg, sizeof(cg), mnt, sizeof(mnt),
-				   file, sizeof(file)) < 0) {
-		char b[2];
-
-		/* a file that cannot be read is not one without the controller */
-		if ((read_why(c, "/proc/self/cgroup", b, sizeof(b), why,
-			      sizeof(why)) < 0 && why[0]) ||
-		    (read_why(c, "/proc/self/mountinfo", b, sizeof(b), why,
-			      sizeof(why)) < 0 && why[0]))
+				   file, sizeof(file), why, sizeof(why)) < 0) {
+		if (why[0])
 			found(it, CHECK_NA, "%s", why);
 		else
 			found(it, CHECK_NA, "no cgroup v1 cpu controller (cgroup v2 has no RT group scheduling)");
 		note_cut(c, it, "/proc/self/cgroup");
 		note_cut(c, it, "/proc/self/mountinfo");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(file, '/') - file),
+		 file);
+	if (!is_dir(c, dir)) {
+		/* not a kernel without RT group scheduling: no such cgroup */
+		found(it, CHECK_NA, "cgroup %s: no directory %s", cg, dir);
 		return;
 	}
 	if (!read_ll_why(c, file, &v, why, sizeof(why))) {
@@ -803,6 +806,7 @@ static void check_cpuidle(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "cpuidle", "cpuidle states, /dev/cpu_dma_latency");
 	char p[128], name[32], drv[32] = "", gov[32] = "", qwhy[128] = "";
+	const char *tag;
 	char why[300] = "", lwhy[300];
 	long long lat, off, deepest = -1, qos = dma_latency_us(c, qwhy, sizeof(qwhy));
 	int i, n = 0, unknown = 0;
@@ -845,18 +849,31 @@ static void check_cpuidle(struct ctx *c, struct check_report *r)
 			lat = -1;
 		}
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/disable", i);
-		if (!read_ll(c, p, &off) || off < 0 || off > 1)
-			off = 0;	/* the kernel writes 0 or 1 */
+		lwhy[0] = '\0';
+		if (!read_ll_why(c, p, &off, lwhy, sizeof(lwhy))) {
+			/* not there (kernels before 3.10): enabled */
+			off = lwhy[0] ? -1 : 0;
+		} else if (off < 0 || off > 1) {
+			/* the kernel writes 0 or 1 */
+			snprintf(lwhy, sizeof(lwhy), "%s holds %lld, not 0 or 1",
+				 p, off);
+			off = -1;
+		}
+		if (off < 0 && !why[0])	/* whether it is enabled: not known */
+			snprintf(why, sizeof(why), "%s", lwhy);
 		if (!n++)
 			appendf(it->found, sizeof(it->found), "driver %s, governor %s; states",
 				drv[0] ? drv : "n/a", gov[0] ? gov : "n/a");
+		tag = off > 0 ? " (disabled)" : off < 0 ? " (disabled ?)" : "";
 		if (lat < 0)
 			appendf(it->found, sizeof(it->found), "%s %s ? us%s",
-				i ? "," : "", name, off ? " (disabled)" : "");
+				i ? "," : "", name, tag);
 		else
 			appendf(it->found, sizeof(it->found), "%s %s %lld us%s",
-				i ? "," : "", name, lat, off ? " (disabled)" : "");
-		if (!off && lat < 0)
+				i ? "," : "", name, lat, tag);
+		/* a state that may be enabled, its latency not known or
+		 * beyond 10 us: no ground for ok */
+		if ((!off && lat < 0) || (off < 0 && (lat < 0 || lat > 10)))
 			unknown++;
 		if (!off && lat > deepest)
 			deepest = lat;
@@ -1477,9 +1494,10 @@ static void check_clock(struct ctx *c, struct check_report *r)
 	} else if (!c->d.clocksource[0]) {
 		char why[300];
 
-		read_why(c, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-			 cs, sizeof(cs), why, sizeof(why));
-		if (why[0])
+		if (read_why(c, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			     cs, sizeof(cs), why, sizeof(why)) >= 0)
+			found(it, CHECK_NA, "/sys/devices/system/clocksource/clocksource0/current_clocksource is empty");
+		else if (why[0])
 			found(it, CHECK_NA, "%s", why);
 		else
 			found(it, CHECK_NA, "no current_clocksource in sysfs");
@@ -1567,26 +1585,55 @@ static void check_thp(struct ctx *c, struct check_report *r)
 	also(it, dwhy);
 }
 
+/* A swap area's line of /proc/swaps as the kernel writes it ("NAME TYPE
+ * SIZE USED PRIORITY", sizes in KiB): its size into *@kb. */
+static bool swap_area(const char *l, long long *kb)
+{
+	char name[256], type[32], size[32], used[32], prio[32], *end;
+	int k = 0;
+
+	if (sscanf(l, "%255s %31s %31s %31s %31s%n", name, type, size, used,
+		   prio, &k) != 5 || l[k + (int)strspn(l + k, " \t")] ||
+	    !isdigit((unsigned char)size[0]) ||
+	    strspn(used, "0123456789") != strlen(used) ||
+	    strspn(prio + (prio[0] == '-'), "0123456789") !=
+	    strlen(prio + (prio[0] == '-')))
+		return false;
+	errno = 0;
+	*kb = strtoll(size, &end, 10);
+	return !*end && !errno;
+}
+
 static void check_swap(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "swap", "swap");
-	char buf[4096], *l, *save = NULL, name[256], size[32];
+	char buf[4096], *l, *save = NULL, why[256], size[32];
 	long long kb = 0, v;
-	int n = 0;
+	int n = 0, lines = 0;
 
-	if (read_why(c, "/proc/swaps", buf, sizeof(buf), name, sizeof(name)) < 0) {
-		found(it, CHECK_NA, "%s", name[0] ? name :
+	if (read_why(c, "/proc/swaps", buf, sizeof(buf), why, sizeof(why)) < 0) {
+		found(it, CHECK_NA, "%s", why[0] ? why :
 		      "/proc/swaps cannot be read: not there");
 		return;
 	}
+	/* the kernel's: a "Filename Type Size Used Priority" header (always
+	 * there), then a line per area */
 	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(l, "Filename", 8) ||
-		    sscanf(l, "%255s %*s %31s", name, size) != 2)
+		if (!lines++) {
+			if (strncmp(l, "Filename", 8) != 0)
+				break;
 			continue;
+		}
+		if (!swap_area(l, &v))
+			break;
 		n++;
-		v = strtoll(size, NULL, 10);
 		/* saturated: a sum past the limit stays at it */
-		kb = v > 0 && v > LLONG_MAX - kb ? LLONG_MAX : kb + (v > 0 ? v : 0);
+		kb = v > LLONG_MAX - kb ? LLONG_MAX : kb + v;
+	}
+	if (l || !lines) {
+		found(it, CHECK_NA, "/proc/swaps: %s is not as the kernel writes it",
+		      lines <= 1 ? "the header" : "a swap area's line");
+		return;
 	}
 	if (!n) {
 		found(it, CHECK_OK, "no swap");
@@ -1636,9 +1683,20 @@ static void check_debug(struct ctx *c, struct check_report *r)
 	int set = 0;
 
 	if (!text) {
+		char boot[300], pb[PATH_MAX], pz[PATH_MAX];
+		const char *rel = c->d.release[0] ? c->d.release : "RELEASE";
+
 		found(it, CHECK_NA, "the kernel configuration cannot be read (%s)", why);
-		fix(it, "to check it: a kernel with CONFIG_IKCONFIG_PROC=y, or its config in /boot/config-%s",
-		    c->d.release[0] ? c->d.release : "RELEASE");
+		snprintf(boot, sizeof(boot), "/boot/config-%s", rel);
+		sys_path(pb, sizeof(pb), c->root, boot);
+		sys_path(pz, sizeof(pz), c->root, "/proc/config.gz");
+		if (access(pb, F_OK) == 0 || access(pz, F_OK) == 0)
+			/* there, but damaged or not readable: not to put one */
+			fix(it, "to check it: a readable, intact %s (or /proc/config.gz)",
+			    boot);
+		else
+			fix(it, "to check it: a kernel with CONFIG_IKCONFIG_PROC=y, or its config in %s",
+			    boot);
 		return;
 	}
 	it->verdict = CHECK_OK;

@@ -764,7 +764,56 @@ GARBAGE = [
      "debug_config", "n/a", ["not a kernel configuration (no CONFIG_ line)"]),
     ("boot/config-6.12.0-dbg", b"garbage\x01\x02\nCONFIG_X=y\n",
      "debug_config", "n/a", ["not text (a byte 0x01 at offset 7)"]),
+    # and what the last re-trial found (a ".." path was followed out of
+    # the tree: a file planted there gave "bad"; the rest gave ok or a
+    # figure of what was left)
+    ("proc/self/cgroup", b"4:cpu,cpuacct:/../../../../../../../tmp/x\n",
+     "rt_group", "n/a", ["/proc/self/cgroup: the cpu controller's cgroup "
+                         "path is not as the kernel writes one"]),
+    ("proc/self/cgroup", b"4:cpu,cpuacct:user.slice\n", "rt_group", "n/a",
+     ["cgroup path is not as the kernel writes one"]),
+    ("proc/self/cgroup", b"4:cpu,cpuacct:/user.slice/\x1b[31mrt\n",
+     "rt_group", "n/a", ["cgroup /user.slice/?[31mrt: no directory "
+                         "/sys/fs/cgroup/cpu,cpuacct/user.slice/?[31mrt"]),
+    (CPUIDLE + "/state3/disable", b"x\n", "cpuidle", "n/a",
+     ["C6 133 us (disabled ?)", "state3/disable holds no number"]),
+    (CPUIDLE + "/state3/disable", b"2\n", "cpuidle", "n/a",
+     ["state3/disable holds 2, not 0 or 1"]),
+    (CPUIDLE + "/state3/disable", b"1\0\n", "cpuidle", "n/a",
+     ["state3/disable cannot be read: not text (a NUL byte at offset 1)"]),
+    ("proc/swaps", b"garbage\n", "swap", "n/a",
+     ["/proc/swaps: the header is not as the kernel writes it"]),
+    ("proc/swaps", b"Filename Type Size Used Priority\n"
+     b"/dev/sda3 partition 12abc 0 -2\n", "swap", "n/a",
+     ["/proc/swaps: a swap area's line is not as the kernel writes it"]),
+    ("proc/sys/kernel/timer_migration", b"2\n", "timer_migration", "n/a",
+     ["/proc/sys/kernel/timer_migration holds 2, not 0 or 1"]),
+    (CLOCKSOURCE, b"\n", "clocksource", "n/a",
+     ["current_clocksource is empty"]),
 ]
+
+
+def test_check_damaged_config_fix(tmp_path):
+    """A kernel configuration that is there but damaged: the fix asks for
+    an intact one (it said to put one in the place of the damaged one);
+    none there: the fix says where one goes."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    cfg = tree / "boot/config-6.12.0-dbg"
+
+    def debug():
+        p = run(["check", "--json", "-T", "0", "--root", tree], check=2)
+        return items(json.loads(p.stdout))["debug_config"]
+    cfg.write_bytes(b"CONFIG_KASAN=y\n\0")
+    d = debug()
+    assert d["verdict"] == "n/a" and d["fix"] == (
+        "to check it: a readable, intact /boot/config-6.12.0-dbg (or "
+        "/proc/config.gz)"), d
+    cfg.unlink()
+    d = debug()
+    assert d["verdict"] == "n/a" and d["fix"] == (
+        "to check it: a kernel with CONFIG_IKCONFIG_PROC=y, or its config in "
+        "/boot/config-6.12.0-dbg"), d
 
 
 @pytest.mark.parametrize("f,data,item,verdict,says", GARBAGE,
