@@ -35,7 +35,8 @@ static const struct optdesc load_cmd_opts[] = {
 	  "run for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },
 	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LIST },
 	{ "json", 0, required_argument, "FILE",
-	  "also write what each load achieved as JSON to FILE", OPT_JSON },
+	  "also write what each load achieved as JSON to FILE\n"
+	  "(-: standard output)", OPT_JSON },
 	LOAD_OPTDESCS_CMD,
 	OPT_END
 };

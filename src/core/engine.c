@@ -87,10 +87,11 @@ const struct optdesc engine_common_opts[] = {
 	{ "hist-size", 0, required_argument, "N",
 	  "buckets of the printed histogram (default 1000)", OPT_HIST_SIZE },
 	{ "gnuplot", 'g', required_argument, "FILE",
-	  "write the histogram (raw counts) for gnuplot to FILE", 'g' },
+	  "write the histogram (raw counts) for gnuplot to FILE\n"
+	  "(-: standard output)", 'g' },
 	{ "json", 0, required_argument, "FILE",
 	  "write the result as JSON to FILE (see docs/result-schema.md);\n"
-	  "/dev/stdout: after the text, once", OPT_JSON },
+	  "- or /dev/stdout: after the text, once", OPT_JSON },
 	{ "checkpoint", 0, required_argument, "TIME",
 	  "rewrite the JSON result every TIME (default 10s; 0 = at the end)", OPT_CHECKPOINT },
 	{ "max-latency", 0, required_argument, "US",

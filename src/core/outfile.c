@@ -215,6 +215,18 @@ static int out_resolve(const char *path, struct out_target *t, bool future,
 		snprintf(err, errlen, "%s: out of memory", path ? path : "");
 		return -1;
 	}
+	if (path && !strcmp(path, "-")) {
+		/* "-": standard output, as /dev/stdout */
+		free(wk);
+		if (fstat(1, &t->st) < 0) {
+			snprintf(err, errlen, "cannot write -: standard output: %s",
+				 strerror(errno));
+			return -1;
+		}
+		t->kind = OUT_FD;
+		t->fd = 1;
+		return 0;
+	}
 	ret = walk(path, t, wk, err, errlen);
 	free(wk);
 	return ret;

@@ -40,7 +40,8 @@ struct atomic_file {
 	int sig;		/* the signal that ended a wait, or 0 */
 };
 
-/* Open @path for writing as a whole into @af (see above). Returns the
+/* Open @path for writing as a whole into @af (see above); "-" is
+ * standard output, as /dev/stdout. Returns the
  * stream (also af->f), or NULL with a message in @err. */
 FILE *atomic_open(struct atomic_file *af, const char *path, char *err,
 		  size_t errlen);

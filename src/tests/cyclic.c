@@ -70,8 +70,9 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "interval", 'i', required_argument, "US",
 	  "interval of thread 0 in us (default 1000)", 'i' },
 	{ "json", 0, required_argument, "FILE",
-	  "write the results to FILE: rt-tests JSON\n"
-	  "layout plus rtlat fields (docs/cyclic-json.md)", OPT_JSON },
+	  "write the results to FILE (-: standard output):\n"
+	  "rt-tests JSON layout plus rtlat fields\n"
+	  "(docs/cyclic-json.md)", OPT_JSON },
 	{ "loops", 'l', required_argument, "LOOPS",
 	  "stop each thread after LOOPS wake-ups (C:\n"
 	  "ends at LOOPS; missed periods are counted\n"

@@ -71,6 +71,33 @@ def test_json_and_gnuplot_to_stdout_link_with_stdout_a_pipe(tmp_path):
 
 
 @needs_root
+@pytest.mark.parametrize("test,args", [("latency", SHORT),
+                                       ("noise", SHORT),
+                                       ("cyclic", CYC_SHORT)])
+def test_json_dash_is_stdout(tmp_path, test, args):
+    """--json - is standard output, as /dev/stdout: the JSON after the
+    text, once; no file named "-" (one was written in the working
+    directory); the same for -g -."""
+    p = subprocess.run([RTLAT, test] + args + ["-q", "--json", "-"],
+                       cwd=tmp_path, capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0, p.stderr
+    text, doc = text_then_json(p.stdout)
+    if test == "cyclic":
+        assert "T: 0" in text and "thread" in doc, doc.keys()
+    else:
+        assert "RTS|" in text and doc["status"] == "complete", doc
+    assert list(tmp_path.iterdir()) == []
+    if test == "latency":
+        p = subprocess.run([RTLAT, test] + args + ["-q", "-g", "-"],
+                           cwd=tmp_path, capture_output=True, text=True,
+                           timeout=60)
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.index("RTS|") < p.stdout.index("\n# rtlat")
+        assert list(tmp_path.iterdir()) == []
+
+
+@needs_root
 def test_json_to_the_file_that_is_stdout(tmp_path):
     out = tmp_path / "out.txt"
     with open(out, "w") as f:
