@@ -4,6 +4,7 @@
  * found, a verdict (ok, warning, bad, n/a) and the fix; exit status 2 when
  * an item is bad.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,11 @@ static int check_main(int argc, char **argv)
 		jw_obj_end(&w);
 		ok = jw_finish(&w);
 	} else {
-		printf("# rtlat check of %s%s\n", a.root,
+		char root[PATH_MAX];
+
+		snprintf(root, sizeof(root), "%s", a.root);
+		syscheck_printable(root);
+		printf("# rtlat check of %s%s\n", root,
 		       strcmp(a.root, "/") ? " (not this system)" : "");
 		syscheck_print(rep, stdout);
 		ok = true;

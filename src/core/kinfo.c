@@ -18,15 +18,16 @@
 #define FILE_MAX (16u << 20)	/* file_read_whole(): a run's own output */
 
 /* The whole of @path, at most @max bytes (EFBIG when larger), opened with
- * sys_open_path() when @sys (a file of the system's: a FIFO in a fake
- * tree cannot block). */
-static char *read_whole(const char *path, bool sys, size_t max, size_t *n)
+ * sys_open_path() below @root when @sys (a file of the system's: a FIFO
+ * in a fake tree cannot block, a link cannot lead out of it). */
+static char *read_whole(const char *root, const char *path, bool sys,
+			size_t max, size_t *n)
 {
 	char *buf;
 	bool more;
 	int fd, e;
 
-	fd = sys ? sys_open_path(path, false) : open(path, O_RDONLY | O_CLOEXEC);
+	fd = sys ? sys_open_path(root, path, false) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	buf = sys_read_fd(fd, max, n, &more);
@@ -43,7 +44,7 @@ static char *read_whole(const char *path, bool sys, size_t max, size_t *n)
 
 char *file_read_whole(const char *path, size_t *n)
 {
-	return read_whole(path, false, FILE_MAX, n);
+	return read_whole(NULL, path, false, FILE_MAX, n);
 }
 
 /* Whether @text (@len bytes) is no kernel configuration: a control
@@ -82,7 +83,7 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	from[0] = '\0';
 	why[0] = '\0';
 	sys_path(p, sizeof(p), root, "/proc/config.gz");
-	gz = read_whole(p, true, SYS_READ_MAX, &n);
+	gz = read_whole(root, p, true, SYS_READ_MAX, &n);
 	if (gz) {
 		text = gunzip((const unsigned char *)gz, n, &len, err, sizeof(err));
 		free(gz);
@@ -101,7 +102,7 @@ char *kconfig_read(const char *root, const char *release, char *from,
 	w = snprintf(why, whylen, "/proc/config.gz: %s", err);
 	snprintf(boot, sizeof(boot), "/boot/config-%s", release);
 	sys_path(p, sizeof(p), root, boot);
-	text = release[0] ? read_whole(p, true, SYS_READ_MAX, &n) : NULL;
+	text = release[0] ? read_whole(root, p, true, SYS_READ_MAX, &n) : NULL;
 	if (text && kconfig_bad(text, n, err, sizeof(err))) {
 		free(text);
 		if (w > 0 && (size_t)w < whylen)

@@ -275,10 +275,11 @@ static int cpu_cgroup_path(const char *root, char *path, size_t len,
 }
 
 /* Mount point of the cgroup v1 "cpu" controller (/proc/self/mountinfo:
- * fs type cgroup with "cpu" among its super options), into @mnt; -1 as
- * cpu_cgroup_path() says. */
-static int cpu_cgroup_mount(const char *root, char *mnt, size_t len,
-			    char *why, size_t wlen)
+ * fs type cgroup with "cpu" among its super options), into @mnt, and the
+ * cgroup mounted there (its 4th field: "/" but in a container) into
+ * @mroot (as long as @mnt); -1 as cpu_cgroup_path() says. */
+static int cpu_cgroup_mount(const char *root, char *mnt, char *mroot,
+			    size_t len, char *why, size_t wlen)
 {
 	static const char file[] = "/proc/self/mountinfo";
 	char *line = NULL;
@@ -291,10 +292,13 @@ static int cpu_cgroup_mount(const char *root, char *mnt, size_t len,
 		return -1;
 	while (found < 0 &&
 	       line_why(f, &line, &cap, &pos, file, why, wlen) >= 0) {
-		char point[512], *sep = strstr(line, " - "), *tok, *save;
-		char type[32], src[256], opts[512];
+		/* twice the longest taken: a longer one is cut, and refused
+		 * by its length below, never taken for a shorter one */
+		char point[1024], top[1024], *sep = strstr(line, " - ");
+		char type[32], src[256], opts[512], *tok, *save;
 
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %511s", point) != 1 ||
+		if (!sep ||
+		    sscanf(line, "%*s %*s %*s %1023s %1023s", top, point) != 2 ||
 		    sscanf(sep + 3, "%31s %255s %511s", type, src, opts) != 3 ||
 		    strcmp(type, "cgroup") != 0)
 			continue;
@@ -306,13 +310,15 @@ static int cpu_cgroup_mount(const char *root, char *mnt, size_t len,
 			}
 		if (found < 0)
 			continue;
-		if (!kernel_path(point) || strlen(point) >= len) {
+		if (!kernel_path(point) || strlen(point) >= len ||
+		    !kernel_path(top) || strlen(top) >= len) {
 			snprintf(why, wlen, "%s: the cpu controller's mount point is not as the kernel writes one",
 				 file);
 			found = -1;
 			break;
 		}
 		snprintf(mnt, len, "%s", point);
+		snprintf(mroot, len, "%s", top);
 	}
 	free(line);
 	fclose(f);
@@ -323,12 +329,33 @@ int rt_cgroup_runtime_file(const char *root, char *cg, size_t cglen,
 			   char *mnt, size_t mntlen, char *file, size_t filelen,
 			   char *why, size_t wlen)
 {
-	if (cpu_cgroup_path(root, cg, cglen, why, wlen) < 0 ||
-	    cpu_cgroup_mount(root, mnt, mntlen, why, wlen) < 0)
+	char *top = malloc(mntlen);
+	const char *rel;
+	size_t n;
+	int r = -1;
+
+	if (!top) {
+		snprintf(why, wlen, "out of memory");
 		return -1;
+	}
+	if (cpu_cgroup_path(root, cg, cglen, why, wlen) < 0 ||
+	    cpu_cgroup_mount(root, mnt, top, mntlen, why, wlen) < 0)
+		goto out;
+	/* the cgroup's directory below the mount of the cgroup @top (a
+	 * container's: its own cgroup, not the hierarchy's root) */
+	n = strcmp(top, "/") ? strlen(top) : 0;
+	if (strncmp(cg, top, n) != 0 || (cg[n] && cg[n] != '/')) {
+		snprintf(why, wlen, "the cgroup %s is not below the cgroup %s mounted at %s (/proc/self/mountinfo)",
+			 cg, top, mnt);
+		goto out;
+	}
+	rel = cg + n;
 	snprintf(file, filelen, "%s%s/cpu.rt_runtime_us", mnt,
-		 strcmp(cg, "/") ? cg : "");
-	return 0;
+		 strcmp(rel, "/") ? rel : "");
+	r = 0;
+out:
+	free(top);
+	return r;
 }
 
 /* The first line of @path as a number; *@ok false when unreadable. */

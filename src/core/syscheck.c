@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -198,13 +199,18 @@ static bool read_ll_why(const struct ctx *c, const char *path, long long *v,
 {
 	char buf[64], *end;
 
+	const char *d;
+
 	if (read_why(c, path, buf, sizeof(buf), why, wlen) < 0)
 		return false;
 	errno = 0;
 	*v = strtoll(buf, &end, 10);
-	/* one decimal number and nothing after it (read_why() took the
-	 * trailing white space off): "0x85", "133abc", an overflow are none */
-	if (end != buf && !*end && errno != ERANGE)
+	/* one decimal number as the kernel prints one, and nothing after it
+	 * (read_why() took the trailing white space off): "0x85", "133abc",
+	 * an overflow, " 1", "+1", "01", "-0" are none */
+	d = buf + (buf[0] == '-');
+	if (end != buf && !*end && errno != ERANGE && isdigit((unsigned char)*d) &&
+	    (d[0] != '0' || (!d[1] && d == buf)))
 		return true;
 	snprintf(why, wlen, "%s holds no number", path);
 	return false;
@@ -623,14 +629,26 @@ static void check_timer_migration(struct ctx *c, struct check_report *r)
 	}
 }
 
-/* Whether @path below the root is a directory. */
-static bool is_dir(const struct ctx *c, const char *path)
+/* Whether @path below the root is a directory: 1, 0 when it is not
+ * there, -1 with @why set when it cannot be told (refused, or it leads out
+ * of the tree). */
+static int is_dir(const struct ctx *c, const char *path, char *why,
+		  size_t wlen)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], real[PATH_MAX], r[128];
 	struct stat st;
+	int e;
 
 	sys_path(p, sizeof(p), c->root, path);
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	if (stat(p, &st) == 0 && realpath(p, real) && !sys_below(c->root, real))
+		e = EXDEV;
+	else if (stat(p, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	else if ((e = errno) == ENOENT || e == ENOTDIR)
+		return 0;
+	snprintf(why, wlen, "%s cannot be read: %s", path,
+		 sys_read_why(c->root, path, e, r, sizeof(r)));
+	return -1;
 }
 
 static void check_rt_group(struct ctx *c, struct check_report *r)
@@ -651,9 +669,13 @@ static void check_rt_group(struct ctx *c, struct check_report *r)
 	}
 	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(file, '/') - file),
 		 file);
-	if (!is_dir(c, dir)) {
+	switch (is_dir(c, dir, why, sizeof(why))) {
+	case 0:
 		/* not a kernel without RT group scheduling: no such cgroup */
 		found(it, CHECK_NA, "cgroup %s: no directory %s", cg, dir);
+		return;
+	case -1:
+		found(it, CHECK_NA, "cgroup %s: %s", cg, why);
 		return;
 	}
 	if (!read_ll_why(c, file, &v, why, sizeof(why))) {
@@ -662,8 +684,15 @@ static void check_rt_group(struct ctx *c, struct check_report *r)
 		else
 			found(it, CHECK_OK, "cgroup %s: no %s (kernel without CONFIG_RT_GROUP_SCHED)",
 			      cg, file);
+	} else if (v < -1) {
+		/* the kernel's: -1 (no limit) or a runtime in us */
+		found(it, CHECK_NA, "cgroup %s: %s holds %lld, not a runtime (-1 or more)",
+		      cg, file, v);
 	} else if (!strcmp(cg, "/")) {
 		found(it, CHECK_OK, "root cgroup, cpu.rt_runtime_us = %lld", v);
+	} else if (v == -1) {
+		found(it, CHECK_OK, "this process's cgroup %s has cpu.rt_runtime_us = -1: no limit of its own",
+		      cg);
 	} else if (v == 0) {
 		found(it, CHECK_BAD,
 		      "this process's cgroup %s has cpu.rt_runtime_us = 0: real-time tasks cannot run there",
@@ -775,12 +804,22 @@ static long long dma_latency_us(const struct ctx *c, char *why, size_t wlen)
 	int fd, e;
 
 	sys_path(p, sizeof(p), c->root, "/dev/cpu_dma_latency");
-	fd = sys_open_path(p, true);
+	fd = sys_open_path(c->root, p, true);
 	if (fd < 0) {
 		sys_read_why(c->root, "/dev/cpu_dma_latency", errno, why, wlen);
 		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0;
+	if (S_ISCHR(st.st_mode) && major(st.st_rdev) != 10) {
+		/* the PM QoS device is a misc device (10:N): another one
+		 * (/dev/zero: 1:5) would give its bytes for a latency */
+		close(fd);
+		snprintf(why, wlen, "not the PM QoS device (the character device %u:%u; it is a misc device, 10:N)",
+			 major(st.st_rdev), minor(st.st_rdev));
+		return -1;
+	}
+	if (S_ISCHR(st.st_mode)) {
 		/* the device: one binary s32 */
 		n = read(fd, &v, sizeof(v));
 		e = errno;
@@ -1592,16 +1631,23 @@ static bool swap_area(const char *l, long long *kb)
 	char name[256], type[32], size[32], used[32], prio[32], *end;
 	int k = 0;
 
+	const char *p;
+	long long u;
+
 	if (sscanf(l, "%255s %31s %31s %31s %31s%n", name, type, size, used,
 		   prio, &k) != 5 || l[k + (int)strspn(l + k, " \t")] ||
-	    !isdigit((unsigned char)size[0]) ||
-	    strspn(used, "0123456789") != strlen(used) ||
-	    strspn(prio + (prio[0] == '-'), "0123456789") !=
-	    strlen(prio + (prio[0] == '-')))
+	    (strcmp(type, "partition") != 0 && strcmp(type, "file") != 0) ||
+	    !isdigit((unsigned char)size[0]) || !isdigit((unsigned char)used[0]))
+		return false;
+	p = prio + (prio[0] == '-');
+	if (!*p || strspn(p, "0123456789") != strlen(p))
 		return false;
 	errno = 0;
 	*kb = strtoll(size, &end, 10);
-	return !*end && !errno;
+	if (*end || errno)
+		return false;
+	u = strtoll(used, &end, 10);
+	return !*end && !errno && u <= *kb;
 }
 
 static void check_swap(struct ctx *c, struct check_report *r)
@@ -1620,7 +1666,15 @@ static void check_swap(struct ctx *c, struct check_report *r)
 	 * there), then a line per area */
 	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		if (!lines++) {
-			if (strncmp(l, "Filename", 8) != 0)
+			char w[5][16];
+			int k = 0;
+
+			if (sscanf(l, "%15s %15s %15s %15s %15s%n", w[0], w[1],
+				   w[2], w[3], w[4], &k) != 5 || l[k] ||
+			    strcmp(w[0], "Filename") != 0 ||
+			    strcmp(w[1], "Type") != 0 || strcmp(w[2], "Size") != 0 ||
+			    strcmp(w[3], "Used") != 0 ||
+			    strcmp(w[4], "Priority") != 0)
 				break;
 			continue;
 		}
@@ -1684,13 +1738,14 @@ static void check_debug(struct ctx *c, struct check_report *r)
 
 	if (!text) {
 		char boot[300], pb[PATH_MAX], pz[PATH_MAX];
+		struct stat st;
 		const char *rel = c->d.release[0] ? c->d.release : "RELEASE";
 
 		found(it, CHECK_NA, "the kernel configuration cannot be read (%s)", why);
 		snprintf(boot, sizeof(boot), "/boot/config-%s", rel);
 		sys_path(pb, sizeof(pb), c->root, boot);
 		sys_path(pz, sizeof(pz), c->root, "/proc/config.gz");
-		if (access(pb, F_OK) == 0 || access(pz, F_OK) == 0)
+		if (lstat(pb, &st) == 0 || lstat(pz, &st) == 0)
 			/* there, but damaged or not readable: not to put one */
 			fix(it, "to check it: a readable, intact %s (or /proc/config.gz)",
 			    boot);
@@ -1807,13 +1862,57 @@ static void check_cokernel(struct ctx *c, struct check_report *r)
 
 /* --- report ---------------------------------------------------------- */
 
-/* @s with its control bytes as '?': a name read from a damaged tree (an
- * escape sequence, a newline) reaches no terminal as it is. */
-static void printable(char *s)
+/* The code point of the UTF-8 sequence at @s and its length in *@len;
+ * -1 (*@len 1) when it is not one (a stray or overlong byte, a surrogate,
+ * beyond U+10FFFF). */
+static long utf8_at(const unsigned char *s, size_t *len)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	static const long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n, i;
+	long cp;
+
+	*len = 1;
+	if (s[0] < 0x80)
+		return s[0];
+	n = s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : s[0] >= 0xe0 ? (s[0] < 0xf0 ? 3 : 0) :
+	    s[0] >= 0xc2 ? 2 : 0;
+	if (!n)
+		return -1;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	*len = n;
+	return cp;
+}
+
+void syscheck_printable(char *s)
+{
+	const unsigned char *r = (const unsigned char *)s;
+	char *w = s;
+
+	while (*r) {
+		size_t n;
+		long cp = utf8_at(r, &n);
+
+		/* C0 and C1 controls, DEL, the line and paragraph separators,
+		 * the bidirectional overrides and isolates, a stray byte */
+		if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+		    (cp >= 0x200e && cp <= 0x200f) ||
+		    (cp >= 0x2028 && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069)) {
+			*w++ = '?';
+		} else {
+			memmove(w, r, n);
+			w += n;
+		}
+		r += n;
+	}
+	*w = '\0';
 }
 
 enum check_verdict syscheck_run(struct check_report *r, const char *root,
@@ -1848,8 +1947,8 @@ enum check_verdict syscheck_run(struct check_report *r, const char *root,
 	check_cokernel(c, r);
 	free(c);
 	for (i = 0; i < r->n; i++) {
-		printable(r->item[i].found);
-		printable(r->item[i].fix);
+		syscheck_printable(r->item[i].found);
+		syscheck_printable(r->item[i].fix);
 	}
 	return syscheck_worst(r);
 }

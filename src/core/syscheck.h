@@ -50,6 +50,15 @@ struct check_report {
 };
 
 /*
+ * @s (UTF-8) made safe to print in place: C0 and C1 control characters,
+ * DEL, the line/paragraph separators, the bidirectional overrides and
+ * isolates (U+200E-F, U+202A-E, U+2066-9) and bytes that are not UTF-8
+ * become '?' each, so that a name read from a damaged tree (an escape
+ * sequence, a newline) reaches no terminal as it is.
+ */
+void syscheck_printable(char *s);
+
+/*
  * Check the system below @root, sampling /proc/interrupts over
  * @interval_ns (0: one reading, counts since boot). Nothing fails: an
  * item that cannot be read says so. Returns the worst verdict.

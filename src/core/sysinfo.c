@@ -28,13 +28,50 @@ void sys_path(char *out, size_t len, const char *root, const char *path)
 			 root, path);
 }
 
-int sys_open_path(const char *path, bool device)
+bool sys_below(const char *root, const char *real)
+{
+	char r[PATH_MAX];
+	size_t n;
+
+	if (!root || !root[0] || !strcmp(root, "/"))
+		return true;
+	if (!realpath(root, r))
+		return true;	/* no tree to be out of: the open fails */
+	n = strlen(r);
+	if (n == 1)	/* the root given is a link to / */
+		return true;
+	return !strncmp(real, r, n) && (real[n] == '/' || !real[n]);
+}
+
+/* Whether the file open on @fd is below @root (sys_below() of the path
+ * the kernel gives for it); true when that cannot be told. */
+static bool fd_below(const char *root, int fd)
+{
+	char link[32], real[PATH_MAX];
+	ssize_t n;
+
+	if (!root || !root[0] || !strcmp(root, "/"))
+		return true;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, sizeof(real) - 1);
+	if (n <= 0)
+		return true;
+	real[n] = '\0';
+	return sys_below(root, real);
+}
+
+int sys_open_path(const char *root, const char *path, bool device)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
+	if (!fd_below(root, fd)) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
 	if (fstat(fd, &st) < 0 ||
 	    !(S_ISREG(st.st_mode) || (device && S_ISCHR(st.st_mode)))) {
 		close(fd);
@@ -59,8 +96,12 @@ const char *sys_read_why(const char *root, const char *path, int e,
 	struct stat st;
 
 	sys_path(p, sizeof(p), root, path);
-	if (stat(p, &st) < 0)
-		snprintf(buf, len, "%s", strerror(errno));
+	if (e == EXDEV)
+		snprintf(buf, len, "it leads out of the --root tree (a link or \"..\")");
+	else if (stat(p, &st) < 0)
+		snprintf(buf, len, "%s%s", strerror(errno),
+			 (errno == EACCES || errno == EPERM) && geteuid() ?
+			 " (not root)" : "");
 	else if (!S_ISREG(st.st_mode) && e == EINVAL)
 		snprintf(buf, len, "not a regular file (%s)",
 			 sys_file_kind(st.st_mode));
@@ -141,7 +182,7 @@ FILE *sys_fopen(const char *root, const char *path, bool *cut)
 	if (cut)
 		*cut = false;
 	sys_path(p, sizeof(p), root, path);
-	fd = sys_open_path(p, false);
+	fd = sys_open_path(root, p, false);
 	if (fd < 0)
 		return NULL;
 	buf = sys_read_fd(fd, SYS_READ_MAX, &n, &more);
@@ -193,7 +234,7 @@ int sys_read_file_nul(const char *root, const char *path, char *buf,
 		*nul = -1;
 	buf[0] = '\0';
 	sys_path(p, sizeof(p), root, path);
-	fd = sys_open_path(p, false);
+	fd = sys_open_path(root, p, false);
 	if (fd < 0)
 		return -1;
 	while (n + 1 < len) {

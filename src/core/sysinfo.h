@@ -105,12 +105,20 @@ int sys_read_file_nul(const char *root, const char *path, char *buf,
 		      size_t len, long *nul);
 
 /*
- * Open @path (already below the root) for reading without blocking: a
- * FIFO or another file that is neither regular nor (with @device) a
- * character device is refused (EINVAL), so that a fake tree cannot hang a
- * reader. Returns the descriptor (O_NONBLOCK set) or -1 (errno set).
+ * Open @path (already below @root, sys_path()) for reading without
+ * blocking: a FIFO or another file that is neither regular nor (with
+ * @device) a character device is refused (EINVAL), so that a fake tree
+ * cannot hang a reader; a file that is not below @root once opened (a
+ * link or a ".." of a copied tree led out of it) is refused (EXDEV), so
+ * that a copy is never judged by the host's files. @root NULL or "/":
+ * no such check. Returns the descriptor (O_NONBLOCK set) or -1 (errno
+ * set).
  */
-int sys_open_path(const char *path, bool device);
+int sys_open_path(const char *root, const char *path, bool device);
+
+/* Whether the resolved path @real (realpath()) is @root or below it
+ * (true for root "/" or NULL, and when @root cannot be resolved). */
+bool sys_below(const char *root, const char *real);
 
 /* What a file of mode @m is, for a reason: "a regular file", "a
  * directory", "a FIFO", "a socket", "a character device", ... */
@@ -118,7 +126,8 @@ const char *sys_file_kind(mode_t m);
 
 /*
  * Why @path below @root could not be read, the read having failed with
- * errno @e: "not a regular file (a directory)" (or a FIFO, a socket, a
+ * errno @e: "it leads out of the --root tree (a link or "..")" for EXDEV
+ * (sys_open_path()), "not a regular file (a directory)" (or a FIFO, a socket, a
  * device: what sys_open_path() refuses), the reason a stat() of it fails
  * ("Too many levels of symbolic links", "No such file or directory"),
  * sys_too_large() for EFBIG (larger than the bound), else strerror(@e),

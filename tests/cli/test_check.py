@@ -223,17 +223,18 @@ def test_check_endless_or_huge_file_is_bounded(tmp_path, f, item, kind):
     if item is None:
         return
     found = it[item]["found"]
+    # the link to /dev/zero leads out of the tree: refused as such, the
+    # host's file never read
+    why = "not a regular file (a FIFO)" if kind == "fifo" else \
+        "it leads out of the --root tree (a link or \"..\")"
     if kind == "huge":
         assert "/%s: larger than 4194304 bytes, read the first 4194304" % f \
             in found, found
     elif f.startswith("proc/self/"):
-        assert found == "/%s cannot be read: not a regular file (%s)" % (
-            f, "a FIFO" if kind == "fifo" else "a character device"), found
+        assert found == "/%s cannot be read: %s" % (f, why), found
         assert it[item]["verdict"] == "n/a"
     else:
-        assert "/%s cannot be read: not a regular file (%s)" % (
-            f, "a FIFO" if kind == "fifo" else "a character device") in \
-            found, found
+        assert "/%s cannot be read: %s" % (f, why) in found, found
 
 
 def _as_nobody():
@@ -790,7 +791,176 @@ GARBAGE = [
      ["/proc/sys/kernel/timer_migration holds 2, not 0 or 1"]),
     (CLOCKSOURCE, b"\n", "clocksource", "n/a",
      ["current_clocksource is empty"]),
+    # and what the breaker found behind those: numbers not as the kernel
+    # prints them, a runtime no kernel writes, swaps lines that are not
+    # the kernel's (each gave a verdict)
+    ("proc/sys/kernel/timer_migration", b" 0\n", "timer_migration", "n/a",
+     ["timer_migration holds no number"]),
+    ("proc/sys/kernel/timer_migration", b"+1\n", "timer_migration", "n/a",
+     ["timer_migration holds no number"]),
+    (CPUIDLE + "/state3/disable", b"01\n", "cpuidle", "n/a",
+     ["state3/disable holds no number"]),
+    ("sys/fs/cgroup/cpu,cpuacct/user.slice/rt/cpu.rt_runtime_us", b"-0\n",
+     "rt_group", "n/a", ["cpu.rt_runtime_us holds no number"]),
+    ("sys/fs/cgroup/cpu,cpuacct/user.slice/rt/cpu.rt_runtime_us", b"-7\n",
+     "rt_group", "n/a", ["cpu.rt_runtime_us holds -7, not a runtime (-1 or "
+                         "more)"]),
+    ("sys/fs/cgroup/cpu,cpuacct/user.slice/rt/cpu.rt_runtime_us", b"-1\n",
+     "rt_group", "ok", ["cgroup /user.slice/rt has cpu.rt_runtime_us = -1: "
+                        "no limit of its own"]),
+    ("proc/swaps", b"FilenameJUNK Type Size Used Priority\n"
+     b"/dev/sda3 partition 8388604 0 -2\n", "swap", "n/a",
+     ["/proc/swaps: the header is not as the kernel writes it"]),
+    ("proc/swaps", b"Filename Type Size Used Priority\n"
+     b"/dev/sda3 garbage 8388604 0 -2\n", "swap", "n/a",
+     ["a swap area's line is not as the kernel writes it"]),
+    ("proc/swaps", b"Filename Type Size Used Priority\n"
+     b"/dev/sda3 partition 8388604 0 -\n", "swap", "n/a",
+     ["a swap area's line is not as the kernel writes it"]),
+    ("proc/swaps", b"Filename Type Size Used Priority\n"
+     b"/dev/sda3 partition 100 200 -2\n", "swap", "n/a",
+     ["a swap area's line is not as the kernel writes it"]),
+    ("proc/swaps", b"Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+     b"/dev/sda3 partition 8388604 0 -2\n/swapfile file 1048576 0 -3\n",
+     "swap", "warning", ["2 swap areas, 9.0 GiB"]),
+    # C1 controls, bidi overrides and stray bytes reach no terminal
+    ("proc/self/cgroup", b"4:cpu,cpuacct:/user.slice/\xff\xc2\x9b31m"
+     b"\xe2\x80\xae\xc3\xa9\n", "rt_group", "n/a",
+     ["cgroup /user.slice/??31m?\u00e9: no directory"]),
 ]
+
+
+def test_check_never_reads_out_of_the_tree(tmp_path):
+    """A link or a ".." in a copied tree that leads out of it is refused,
+    said, and the file out there never judged: a planted runtime of 12345
+    (a directory linked out), a cgroup directory linked to /, the host's
+    /proc/self, a kernel release with "/.." naming a config outside (each
+    gave a verdict of the host's files or of the planted one)."""
+    out = tmp_path / "outside"
+    (out / "cgroup/cpu,cpuacct/user.slice/rt").mkdir(parents=True)
+    (out / "cgroup/cpu,cpuacct/user.slice/rt/cpu.rt_runtime_us"
+     ).write_text("12345\n")
+    (out / "cfg").write_text("CONFIG_FOO=y\nCONFIG_KCSAN=y\n")
+
+    def check(prepare):
+        tree = tmp_path / "tree"
+        if tree.exists():
+            shutil.rmtree(tree)
+        shutil.copytree(BAD, tree, symlinks=True)
+        prepare(tree)
+        p = run(["check", "--json", "-T", "0", "--root", tree], check=2)
+        return tree, items(json.loads(p.stdout))
+
+    def fs_out(t):
+        shutil.rmtree(t / "sys/fs")
+        (t / "sys/fs").symlink_to(out)
+    tree, it = check(fs_out)
+    leads = "it leads out of the --root tree (a link or \"..\")"
+    assert it["rt_group"] == {**it["rt_group"], "verdict": "n/a",
+                              "found": "cgroup /user.slice/rt: "
+                                       "/sys/fs/cgroup/cpu,cpuacct/user.slice"
+                                       "/rt cannot be read: " + leads}
+
+    def cg_root(t):
+        d = t / "sys/fs/cgroup/cpu,cpuacct/user.slice/rt"
+        shutil.rmtree(d)
+        d.symlink_to("/")
+    tree, it = check(cg_root)
+    assert it["rt_group"]["verdict"] == "n/a", it["rt_group"]
+    assert leads in it["rt_group"]["found"], it["rt_group"]
+
+    def self_host(t):
+        shutil.rmtree(t / "proc/self")
+        (t / "proc/self").symlink_to("/proc/self")
+    tree, it = check(self_host)
+    assert it["rt_group"]["found"] == "/proc/self/cgroup cannot be read: " + \
+        leads, it["rt_group"]
+
+    def release_out(t):
+        (t / "boot/config-x").mkdir()
+        (t / "proc/sys/kernel/osrelease").write_text(
+            "x/../../../outside/cfg\n")
+    tree, it = check(release_out)
+    dc = it["debug_config"]
+    assert dc["verdict"] == "n/a" and "KCSAN" not in dc["found"], dc
+    assert "/boot/config-x/../../../outside/cfg: " + leads in dc["found"], dc
+
+
+def test_check_cgroup_of_a_container(tmp_path):
+    """A cpu controller mounted from a cgroup of its own (a container's:
+    mountinfo's 4th field /user.slice): the process's cgroup is found
+    below it, not below a /user.slice that the mount does not have; a
+    cgroup out of the mounted one is said."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    mi = tree / "proc/self/mountinfo"
+    mi.write_text(mi.read_text().replace(
+        "0:33 / /sys/fs/cgroup/cpu,cpuacct", "0:33 /user.slice "
+        "/sys/fs/cgroup/cpu,cpuacct"))
+    base = tree / "sys/fs/cgroup/cpu,cpuacct"
+    shutil.move(base / "user.slice/rt", base / "rt")
+
+    def rt_group():
+        p = run(["check", "--json", "-T", "0", "--root", tree], check=2)
+        return items(json.loads(p.stdout))["rt_group"]
+    rg = rt_group()
+    assert rg["verdict"] != "n/a" and "cgroup /user.slice/rt has " \
+        "cpu.rt_runtime_us = " in rg["found"], rg
+    want = (base / "rt/cpu.rt_runtime_us").read_text().strip()
+    assert "cpu.rt_runtime_us = %s" % want in rg["found"], rg
+    (tree / "proc/self/cgroup").write_text("4:cpu,cpuacct:/system.slice\n")
+    rg = rt_group()
+    assert rg == {**rg, "verdict": "n/a", "found": "the cgroup /system.slice "
+                  "is not below the cgroup /user.slice mounted at "
+                  "/sys/fs/cgroup/cpu,cpuacct (/proc/self/mountinfo)"}, rg
+
+
+def test_check_dma_latency_only_from_the_pm_qos_device(tmp_path):
+    """/dev/cpu_dma_latency a character device that is not a misc device
+    (1:5, /dev/zero's): not read as the latency (its zeros gave "held at
+    0 us" and ok)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(BAD, tree, symlinks=True)
+    dev = tree / "dev/cpu_dma_latency"
+    dev.unlink()
+    try:
+        os.mknod(dev, 0o600 | 0o020000, os.makedev(1, 5))
+        with open(dev, "rb") as f:
+            f.read(4)
+    except OSError as e:
+        pytest.skip("no character device in %s: %s" % (tmp_path, e))
+    p = run(["check", "--json", "-T", "0", "--root", tree], check=2)
+    ci = items(json.loads(p.stdout))["cpuidle"]
+    assert "/dev/cpu_dma_latency cannot be read: not the PM QoS device (the "\
+        "character device 1:5; it is a misc device, 10:N)" in ci["found"], ci
+    assert ci["verdict"] == "warning", ci
+
+
+@pytest.mark.skipif(_as_nobody() is not None, reason=str(_as_nobody()))
+def test_check_refused_cgroup_directory_is_not_absent():
+    """A cgroup directory there but refused (mode 000, run as nobody):
+    said so, not "no directory"."""
+    top = pathlib.Path(tempfile.mkdtemp(prefix="rtlat-check-"))
+    try:
+        os.chmod(top, 0o755)
+        tree = top / "tree"
+        shutil.copytree(BAD, tree, symlinks=True)
+        os.chmod(tree / "sys/fs/cgroup/cpu,cpuacct/user.slice", 0)
+        copy_rtlat(top / "rtlat")
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
+                            "--clear-groups", str(top / "rtlat"), "check",
+                            "--json", "-T", "0", "--root", str(tree)],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        rg = items(json.loads(p.stdout))["rt_group"]
+        assert rg == {**rg, "verdict": "n/a", "found":
+                      "cgroup /user.slice/rt: /sys/fs/cgroup/cpu,cpuacct/"
+                      "user.slice/rt cannot be read: Permission denied (not "
+                      "root)"}, rg
+    finally:
+        for d, _, _ in os.walk(top):
+            os.chmod(d, 0o755)
+        shutil.rmtree(top)
 
 
 def test_check_damaged_config_fix(tmp_path):
@@ -809,6 +979,12 @@ def test_check_damaged_config_fix(tmp_path):
     assert d["verdict"] == "n/a" and d["fix"] == (
         "to check it: a readable, intact /boot/config-6.12.0-dbg (or "
         "/proc/config.gz)"), d
+    cfg.unlink()
+    # a link loop there: damaged too, not "put one there"
+    cfg.symlink_to(cfg.name)
+    d = debug()
+    assert "Too many levels of symbolic links" in d["found"], d
+    assert d["fix"].startswith("to check it: a readable, intact "), d
     cfg.unlink()
     d = debug()
     assert d["verdict"] == "n/a" and d["fix"] == (
@@ -833,3 +1009,7 @@ def test_check_garbage_is_no_ground(tmp_path, f, data, item, verdict, says):
     for s in says:
         assert s in it["found"], (s, it)
     assert "\x1b" not in p.stdout and "\n" not in it["found"]
+    # the text: the same, and nothing a terminal would act on
+    t = run(["check", "-T", "0", "--root", tree], timeout=30).stdout
+    for c in ("\x1b", "\u009b", "\u202e", "\ufffd"):
+        assert c not in t, (c, t)
