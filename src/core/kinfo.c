@@ -204,6 +204,12 @@ int kmsg_find(const char *root, const char *needle, char *out, size_t len,
 		errno = e;
 		return -1;
 	}
+	if (!self && !sys_fd_below(root, fd)) {
+		/* a link or ".." of a copied tree: the host's file */
+		sys_read_why(root, "/dev/kmsg", EXDEV, why, wlen);
+		e = EXDEV;
+		goto fail;
+	}
 	/* the kernel log is the character device 1:11 (a fake tree's, a
 	 * regular file): not /dev/zero bind-mounted over it, nor a FIFO */
 	if (fstat(fd, &st) < 0) {

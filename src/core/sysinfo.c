@@ -43,9 +43,7 @@ bool sys_below(const char *root, const char *real)
 	return !strncmp(real, r, n) && (real[n] == '/' || !real[n]);
 }
 
-/* Whether the file open on @fd is below @root (sys_below() of the path
- * the kernel gives for it); true when that cannot be told. */
-static bool fd_below(const char *root, int fd)
+bool sys_fd_below(const char *root, int fd)
 {
 	char link[32], real[PATH_MAX];
 	ssize_t n;
@@ -67,7 +65,7 @@ int sys_open_path(const char *root, const char *path, bool device)
 
 	if (fd < 0)
 		return -1;
-	if (!fd_below(root, fd)) {
+	if (!sys_fd_below(root, fd)) {
 		close(fd);
 		errno = EXDEV;
 		return -1;

@@ -120,6 +120,11 @@ int sys_open_path(const char *root, const char *path, bool device);
  * (true for root "/" or NULL, and when @root cannot be resolved). */
 bool sys_below(const char *root, const char *real);
 
+/* Whether the file open on @fd is below @root: sys_below() of the path
+ * the kernel gives for it (/proc/self/fd/N); true when that cannot be
+ * told. */
+bool sys_fd_below(const char *root, int fd);
+
 /* What a file of mode @m is, for a reason: "a regular file", "a
  * directory", "a FIFO", "a socket", "a character device", ... */
 const char *sys_file_kind(mode_t m);

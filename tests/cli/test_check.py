@@ -548,8 +548,10 @@ def test_check_garbled_interrupts_are_no_verdict(tmp_path, variant, later):
     ("fifo", "not a character device (a FIFO)"),
     ("dir", "not a character device (a directory)"),
     ("loop", "Too many levels of symbolic links"),
-    ("dev-zero", "not the kernel log (the character device 1:5; the log is "
-                 "1:11)")])
+    # links out of the tree: never read (a planted log out there was
+    # taken for the tree's: "mode full PLANTED at boot")
+    ("dev-zero", "it leads out of the --root tree (a link or \"..\")"),
+    ("planted", "it leads out of the --root tree (a link or \"..\")")])
 def test_check_kmsg_not_the_log_in_a_tree(tmp_path, kind, why):
     """dev/kmsg of the tree is not a kernel log: the preemption item says
     which source it used instead (the kernel config) and why not the boot
@@ -558,7 +560,11 @@ def test_check_kmsg_not_the_log_in_a_tree(tmp_path, kind, why):
     shutil.copytree(BAD, tree, symlinks=True)
     k = tree / "dev/kmsg"
     k.unlink()
-    if kind == "zeros":
+    if kind == "planted":
+        out = tmp_path / "kmsg"
+        out.write_text("6,1,0,-;Dynamic Preempt: full PLANTED\n")
+        os.symlink(out, k)
+    elif kind == "zeros":
         shutil.copyfile(GARBLED / "zeros/dev/kmsg", k)
     elif kind == "fifo":
         os.mkfifo(k)
