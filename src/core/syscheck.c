@@ -629,6 +629,21 @@ static void check_timer_migration(struct ctx *c, struct check_report *r)
 	}
 }
 
+/* Whether the longest part of @p (a path below the root) that resolves
+ * is out of the tree. */
+static bool out_of_tree(const struct ctx *c, const char *p)
+{
+	char q[PATH_MAX], real[PATH_MAX], *slash;
+
+	snprintf(q, sizeof(q), "%s", p);
+	while ((slash = strrchr(q, '/')) && slash != q) {
+		*slash = '\0';
+		if (realpath(q, real))
+			return !sys_below(c->root, real);
+	}
+	return false;
+}
+
 /* Whether @path below the root is a directory: 1, 0 when it is not
  * there, -1 with @why set when it cannot be told (refused, or it leads out
  * of the tree). */
@@ -645,6 +660,10 @@ static int is_dir(const struct ctx *c, const char *path, char *why,
 	else if (stat(p, &st) == 0)
 		return S_ISDIR(st.st_mode);
 	else if ((e = errno) == ENOENT || e == ENOTDIR)
+		/* not there; unless the part of it that is leads out of
+		 * the tree (a link to a directory of the host's) */
+		e = out_of_tree(c, p) ? EXDEV : 0;
+	if (!e)
 		return 0;
 	snprintf(why, wlen, "%s cannot be read: %s", path,
 		 sys_read_why(c->root, path, e, r, sizeof(r)));

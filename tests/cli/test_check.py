@@ -875,6 +875,19 @@ def test_check_never_reads_out_of_the_tree(tmp_path):
     assert it["rt_group"]["verdict"] == "n/a", it["rt_group"]
     assert leads in it["rt_group"]["found"], it["rt_group"]
 
+    def cg_gone(t):
+        d = t / "sys/fs/cgroup/cpu,cpuacct/user.slice"
+        shutil.rmtree(d)
+        d.symlink_to(tmp_path / "no-such-dir")
+        (tmp_path / "no-such-dir").mkdir()
+    tree, it = check(cg_gone)
+    # the link's target there, the cgroup below it not: out of the tree,
+    # not "no directory" of the host's
+    assert it["rt_group"] == {**it["rt_group"], "verdict": "n/a",
+                              "found": "cgroup /user.slice/rt: "
+                                       "/sys/fs/cgroup/cpu,cpuacct/user.slice"
+                                       "/rt cannot be read: " + leads}
+
     def self_host(t):
         shutil.rmtree(t / "proc/self")
         (t / "proc/self").symlink_to("/proc/self")
