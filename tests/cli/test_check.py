@@ -245,6 +245,16 @@ def _as_nobody():
     return None
 
 
+def _check_as_nobody(top, tree):
+    """rtlat check --json -T 0 of @tree as nobody (a copy of rtlat in
+    @top, which nobody can reach)."""
+    copy_rtlat(top / "rtlat")
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
+                           "--clear-groups", str(top / "rtlat"), "check",
+                           "--json", "-T", "0", "--root", str(tree)],
+                          capture_output=True, text=True, timeout=60)
+
+
 @pytest.mark.skipif(_as_nobody() is not None, reason=str(_as_nobody()))
 @pytest.mark.parametrize("sysfs_nohz", [True, False])
 def test_check_unreadable_cmdline_and_config_are_not_absent(sysfs_nohz):
@@ -483,11 +493,7 @@ def test_check_preempt_as_a_user_names_debugfs():
         pre.parent.mkdir(parents=True)
         pre.write_text("none (voluntary) full lazy\n")
         os.chmod(tree / "sys/kernel/debug", 0o700)
-        copy_rtlat(top / "rtlat")
-        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
-                            "--clear-groups", str(top / "rtlat"), "check",
-                            "--json", "-T", "0", "--root", str(tree)],
-                           capture_output=True, text=True, timeout=60)
+        p = _check_as_nobody(top, tree)
         assert p.returncode == 2, p.stderr
         found = items(json.loads(p.stdout))["preempt"]["found"]
         assert "configured default (kernel config" in found, found
@@ -965,11 +971,7 @@ def test_check_refused_cgroup_directory_is_not_absent():
         tree = top / "tree"
         shutil.copytree(BAD, tree, symlinks=True)
         os.chmod(tree / "sys/fs/cgroup/cpu,cpuacct/user.slice", 0)
-        copy_rtlat(top / "rtlat")
-        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
-                            "--clear-groups", str(top / "rtlat"), "check",
-                            "--json", "-T", "0", "--root", str(tree)],
-                           capture_output=True, text=True, timeout=60)
+        p = _check_as_nobody(top, tree)
         assert p.returncode == 2, p.stderr
         rg = items(json.loads(p.stdout))["rt_group"]
         assert rg == {**rg, "verdict": "n/a", "found":
