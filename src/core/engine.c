@@ -700,6 +700,20 @@ void sampler_overrun_span(struct sampler *s, int k, uint64_t n, int64_t t,
 	}
 }
 
+/* The first deadline @period apart from *@d inside the measurement, into
+ * *@d, when @now has passed it (true); false when @now has not, or when
+ * there is none before the end. */
+static bool late_into_measurement(const struct run *r, int64_t *d,
+				  int64_t now, int64_t period)
+{
+	int64_t first = *d + (r->t_measure - *d + period - 1) / period * period;
+
+	if (first >= r->t_end || now < first)
+		return false;
+	*d = first;
+	return true;
+}
+
 bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			int64_t period, int64_t next)
 {
@@ -723,6 +737,15 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 		sampler_add(s, k, wk->now - d, d);
 		s->wakeups++;
 		n--;
+	} else if (d < r->t_measure && !period && s->period_ns > 0 &&
+		   late_into_measurement(r, &d, wk->now, s->period_ns)) {
+		/* No grid (rel): a wait due in the warm-up that ended in the
+		 * measurement is the sample of the deadline it would have had
+		 * there, one period after another from its own; else a stall
+		 * across the whole measurement left no sample at all, and a
+		 * run without its worst case ended as complete. */
+		sampler_add(s, k, wk->now - d, d);
+		s->wakeups++;
 	}
 	/* -l LOOPS: the periods counted stop at exactly LOOPS */
 	if (r->o->max_cycles)

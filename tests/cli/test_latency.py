@@ -357,6 +357,29 @@ def test_stall_across_warmup_end_keeps_its_lateness(tmp_path):
 
 
 @needs_root
+def test_rel_stall_across_the_whole_measurement_is_its_worst_case(tmp_path):
+    """-w rel (no grid): rtlat stopped 0.2 s into the 1 s warm-up until
+    after the end of the 1 s measurement. The sampler's relative sleep was
+    due in the warm-up and ended after the measurement: it is the sample
+    of its deadline one period on inside the measurement, with its
+    lateness (at least 1.5 s: the stop ends 2.5 s after it began). It
+    counted nothing: the run ended complete, exit 0, with 0 samples and
+    the stall unseen (CI: test_wait_backends[rel] under ASan)."""
+    j = tmp_path / "r.json"
+    lat, err = start_warmed_up(["-T", "1", "--warmup", "1s", "-w", "rel",
+                                "-p", "500", "-c", usable_cpu(), "--json",
+                                j])
+    time.sleep(0.2)
+    lat.send_signal(signal.SIGSTOP)
+    time.sleep(2.5)
+    lat.send_signal(signal.SIGCONT)
+    out, rest = lat.communicate(timeout=30)
+    s = load_json_strict(j)["summary"]["latency"]
+    assert s["samples"] >= 1, (s, err + rest)
+    assert s["max_ns"] >= 1_500_000_000 - 500_000, s
+
+
+@needs_root
 def test_stopped_run_accounts_every_interval(tmp_path):
     """rtlat stopped (SIGSTOP) for 2 s in a 4 s run: every interval has its
     RTD line and result row, with samples + overruns = interval / period
