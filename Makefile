@@ -22,7 +22,8 @@
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, DESTDIR, PREFIX.
 # JOBS=N: the parallel jobs of the builds of make check and the quality
-# gates (default: the number of CPUs; their tests run one at a time).
+# gates (default: the number of CPUs). TEST_JOBS=N: the processes the
+# command-line tests run in (default: CPUs + 1; TEST_JOBS=1 one at a time).
 # O=DIR selects the build directory (default: build).
 # WITH_CJSON=0, WITH_SQLITE=0, WITH_LIBPQ=0, WITH_TRACEFS=0 leave one optional
 # library out.
@@ -451,11 +452,22 @@ asan:
 	$(MAKE) O=$(O)/asan SANITIZE=address,undefined all
 endif
 
+# The command-line tests run in TEST_JOBS processes when pytest-xdist is
+# installed (make deps installs it); what a test may run beside is its mark
+# (tests/cli/conftest.py: host tests beside anything, a measuring test
+# beside no other unless it is marked "measures"). CLI_ARGS: more pytest
+# arguments (a -m selection, -k, a file).
+TEST_JOBS ?= $(shell echo $$(($$(nproc 2>/dev/null || echo 2) + 1)))
+XDIST := $(shell $(PYTHON) -c 'import xdist' >/dev/null 2>&1 && echo yes)
+PYTEST_CLI = $(PYTHON) -m pytest -q -rfEs -p no:cacheprovider \
+	$(if $(XDIST),-n $(TEST_JOBS))
+CLI_ARGS ?=
 check-cli: $(BIN) $(HELPERS) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) \
-		RTLAT_SANITIZED=$(SANITIZE) $(PYTHON) -m pytest -q tests/cli
+		RTLAT_SANITIZED=$(SANITIZE) $(PYTEST_CLI) $(CLI_ARGS) tests/cli
 
-# The builds in parallel (JOBS), then the tests one after the other.
+# The builds in parallel (JOBS), then the unit tests and the command-line
+# tests.
 check:
 	$(MAKE) -j$(JOBS) --no-print-directory $(BIN) $(HELPERS) asan unit-tests
 	$(MAKE) -j1 --no-print-directory check-unit check-cli
@@ -467,7 +479,7 @@ PG_TESTS := test_db_list.py test_report.py test_compare_loads.py \
 	test_report_inputs.py test_db_store.py test_report_noise.py
 check-pg: $(BIN) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) RTLAT_TEST_DB=pg \
-		$(PYTHON) -m pytest -q $(addprefix tests/cli/,$(PG_TESTS))
+		$(PYTEST_CLI) $(addprefix tests/cli/,$(PG_TESTS))
 
 # libFuzzer targets, one per importer, from tests/fuzz/fuzz_import.c (clang).
 # make fuzz-run runs each for FUZZ_TIME seconds from the fixtures as seeds.
@@ -543,24 +555,28 @@ check-fresh:
 	scripts/check-fresh.sh $(O)
 
 # Static musl build: selftest, a short measurement, the size budget.
+TEST_LOCK := scripts/with-test-lock.sh
 check-musl:
-	+scripts/check-musl.sh $(O)
+	+$(TEST_LOCK) scripts/check-musl.sh $(O)
 
-# Unit and command-line tests with AddressSanitizer + UBSan.
+# Unit and command-line tests with AddressSanitizer + UBSan: the C paths,
+# not every assertion again: the tests marked slow (2 s or more of
+# measuring, the same paths as shorter ones; tests/cli/slow.txt) are left
+# out.
 SANITIZE_MAKE = $(MAKE) O=$(O)/sanitize SANITIZE=address,undefined \
 	CFLAGS="-O1 -g -fno-sanitize-recover=all"
 check-sanitize:
-	$(SANITIZE_MAKE) check
+	PYTEST_ADDOPTS='-m "not slow"' $(SANITIZE_MAKE) check
 
 # The threaded engine under ThreadSanitizer.
 TSAN_MAKE = $(MAKE) O=$(O)/tsan SANITIZE=thread CFLAGS="-O1 -g"
 check-tsan:
 	$(TSAN_MAKE) all
-	scripts/check-tsan.sh $(O)/tsan/rtlat
+	$(TEST_LOCK) scripts/check-tsan.sh $(O)/tsan/rtlat
 
 # valgrind memcheck on a short measurement: no errors, no leaks.
 check-valgrind: $(BIN)
-	valgrind -q --error-exitcode=3 --leak-check=full --show-leak-kinds=all \
+	$(TEST_LOCK) valgrind -q --error-exitcode=3 --leak-check=full --show-leak-kinds=all \
 		--errors-for-leak-kinds=all $(BIN) latency -T 1 --warmup 0.2s \
 		-p 1000 -q -h -s --json $(O)/valgrind.json >/dev/null
 
@@ -585,12 +601,20 @@ quality-builds: $(BIN) $(HELPERS) asan unit-tests $(COBALT_STANDIN)
 	$(COBALT_MAKE) static
 	$(MAKE) fuzz
 
-# One gate after the other (each one's builds with JOBS parallel jobs, its
-# tests alone), each one's wall time printed ("== stage NAME: N s").
-QUALITY_GATES := lint check-build-matrix check-cross check-musl check-tsan \
-	check-valgrind check-sanitize check-rtvm check-cobalt check-pg fuzz-run
-check-quality:
-	@set -e; for g in $(QUALITY_GATES); do \
+# One gate after the other (each one's builds with JOBS parallel jobs),
+# each one's wall time printed ("== stage NAME: N s"). The host gates
+# measure nothing; the measuring gates' tests take the CPUs as
+# tests/cli/conftest.py's locks say (pytest) or hold them alone
+# (scripts/with-test-lock.sh), so that the two lists, and another run's
+# tests, may run beside each other (CI: .ci/run).
+QUALITY_HOST := lint check-build-matrix check-cross fuzz-run
+QUALITY_MEASURING := check-sanitize check-pg check-cobalt check-musl \
+	check-tsan check-valgrind check-rtvm
+QUALITY_GATES := $(QUALITY_HOST) $(QUALITY_MEASURING)
+check-quality check-quality-host check-quality-measuring:
+	@set -e; for g in $(or $(if $(findstring host,$@),$(QUALITY_HOST)), \
+		$(if $(findstring measuring,$@),$(QUALITY_MEASURING)), \
+		$(QUALITY_GATES)); do \
 		scripts/ci-stage.sh $$g $(MAKE) -j$(JOBS) --no-print-directory $$g; \
 	done
 

@@ -10,7 +10,8 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config make \
-	libcmocka-dev python3 python3-pytest python3-junitparser python3-yaml \
+	libcmocka-dev python3 python3-pytest python3-pytest-xdist \
+	python3-junitparser python3-yaml iproute2 \
 	python3-prometheus-client python3-jsonschema \
 	libcjson-dev libsqlite3-dev libpq-dev postgresql gnuplot-nox \
 	libtracefs-dev libtraceevent-dev \

@@ -4,11 +4,16 @@
 RTLAT points at the binary under test (make check sets it). Tests that need
 root skip with a reason when not root; CI runs them as root.
 """
+import atexit
+import contextlib
+import fcntl
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -25,37 +30,76 @@ FIXTURES = pathlib.Path(os.environ.get("RTLAT_FIXTURES",
 SANITIZED = bool(os.environ.get("RTLAT_SANITIZED"))
 
 
+HELPERS = ("rtlat-full", "rtlat-host", "rtlat-trace")
+
+
 def copy_rtlat(dst):
-    """RTLAT copied to @dst (a file), with the rtlat-full beside it that it
-    runs for check, noise, suite, ... (a dynamic build); returns @dst."""
+    """RTLAT copied to @dst (a file), with the helpers beside it that it
+    runs in its place (rtlat-full for check, noise, suite, ...; rtlat-host,
+    rtlat-trace) when the build has them; returns @dst."""
     shutil.copy(RTLAT, dst)
-    full = pathlib.Path(RTLAT).resolve().parent / "rtlat-full"
-    if full.exists():
-        shutil.copy(full, pathlib.Path(dst).parent / "rtlat-full")
+    here = pathlib.Path(RTLAT).resolve().parent
+    for h in HELPERS:
+        if (here / h).exists():
+            shutil.copy(here / h, pathlib.Path(dst).parent / h)
     return dst
+
+
+_UNPRIVILEGED = []
+
+
+def unprivileged_rtlat():
+    """The path of a copy of RTLAT (and its helpers) in a directory of its
+    own, mode 0755, that every user may enter: a test that runs rtlat as
+    another user (nobody) must not depend on where the clone lives (a root
+    user's clone under /root, mode 0700, is out of nobody's reach). Made
+    once per test process, removed when it exits."""
+    if not _UNPRIVILEGED:
+        d = tempfile.mkdtemp(prefix="rtlat-unprivileged-")
+        os.chmod(d, 0o755)
+        atexit.register(shutil.rmtree, d, True)
+        _UNPRIVILEGED.append(copy_rtlat(os.path.join(d, "rtlat")))
+    return _UNPRIVILEGED[0]
+
+
+def nobody_cmd(*pre):
+    """The argv prefix that runs the unprivileged copy of rtlat as nobody
+    (uid and gid 65534, no supplementary groups, no inheritable
+    capabilities); @pre: setpriv options to add (e.g. a bounding set)."""
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+            "--inh-caps=-all"] + list(pre) + [unprivileged_rtlat()]
+
+
+def drop_to_nobody():
+    """preexec_fn for subprocess: the child becomes nobody (65534). The
+    child must exec unprivileged_rtlat(), not RTLAT."""
+    os.setgroups([])
+    os.setgid(65534)
+    os.setuid(65534)
 
 
 def is_root():
     return os.geteuid() == 0
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def tracefs_mounted():
     """For tests that read tracefs themselves (or skip without it):
-    tracefs mounted on /sys/kernel/tracing for the module's tests (a fresh
+    tracefs mounted on /sys/kernel/tracing for the test (a fresh
     machine may have it unmounted; rtlat mounts it itself, which tests in
     mount namespaces of their own check), and unmounted again after them
-    if it was not mounted. Use: pytestmark =
-    pytest.mark.usefixtures("tracefs_mounted")."""
+    if it was not mounted; the "tracefs" lock held meanwhile (see below).
+    Use: pytestmark = pytest.mark.usefixtures("tracefs_mounted")."""
     tracefs = "/sys/kernel/tracing"
-    mounted = False
-    if is_root() and os.path.isdir(tracefs) and \
-            not os.path.isdir(tracefs + "/instances"):
-        mounted = subprocess.run(["mount", "-t", "tracefs", "nodev",
-                                  tracefs]).returncode == 0
-    yield
-    if mounted:
-        subprocess.run(["umount", "-l", tracefs])
+    with _flock("tracefs", fcntl.LOCK_EX):	# no other test's meanwhile
+        mounted = False
+        if is_root() and os.path.isdir(tracefs) and \
+                not os.path.isdir(tracefs + "/instances"):
+            mounted = subprocess.run(["mount", "-t", "tracefs", "nodev",
+                                      tracefs]).returncode == 0
+        yield
+        if mounted:
+            subprocess.run(["umount", "-l", tracefs])
 
 
 needs_root = pytest.mark.skipif(not is_root(),
@@ -136,9 +180,9 @@ def db_args(args):
     return out
 
 
-def run(args, timeout=120, check=None, **kw):
-    """Run rtlat with args; return CompletedProcess (text)."""
-    p = subprocess.run([RTLAT] + db_args(args), capture_output=True,
+def run(args, timeout=120, check=None, binary=None, **kw):
+    """Run rtlat (or @binary) with args; return CompletedProcess (text)."""
+    p = subprocess.run([binary or RTLAT] + db_args(args), capture_output=True,
                        text=True, timeout=timeout, **kw)
     if check is not None:
         assert p.returncode == check, (p.returncode, p.stdout, p.stderr)
@@ -280,3 +324,163 @@ def fill_fs(path):
                 f.write(b"\0" * 65536)
         except OSError:
             pass
+
+
+# --- running beside each other (pytest-xdist) ---------------------------
+#
+# make check runs the tests in TEST_JOBS processes (pytest -n) when
+# pytest-xdist is installed. What a test may run beside is its mark:
+#   host      measures nothing (reads files, parses, renders, stores): runs
+#             beside anything;
+#   measures  runs rtlat's samplers but neither spins nor hogs a CPU at a
+#             real-time priority, nor asserts on a gap: runs beside host
+#             tests and other "measures" tests;
+#   (none)    a test that measures, spins, loads the CPUs or counts what
+#             another test's load would change: runs beside host tests
+#             only, never beside another measuring test (the default: a
+#             test is trusted to share the CPUs only when marked so);
+#   holds(NAME, ...)  also holds these machine-wide resources alone
+#             (tracefs: mounts it and turns trace events on and off; irq:
+#             moves interrupts), whatever its other mark.
+# The locks are flock(2) files in RTLAT_TEST_LOCKS (default
+# /run/lock/rtlat-tests), so that they also hold between two test runs on
+# the same machine (CI's fresh root binds the same directory in). A test
+# that takes the CPUs alone passes a turnstile first, so that a stream of
+# "measures" tests cannot keep it waiting forever.
+
+
+LOCK_DIR = os.environ.get("RTLAT_TEST_LOCKS", "/run/lock/rtlat-tests")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "host: measures nothing; runs "
+                            "beside anything")
+    config.addinivalue_line("markers", "measures: measures without hogging "
+                            "a CPU; runs beside other such tests")
+    config.addinivalue_line("markers", "alone: measures beside no other "
+                            "measuring test")
+    config.addinivalue_line("markers", "holds(*names): machine-wide "
+                            "resources the test holds alone (tracefs, irq)")
+    config.addinivalue_line("markers", "slow: takes 2 s or more (left out "
+                            "of the sanitizer run, which runs the C paths)")
+
+
+@contextlib.contextmanager
+def _flock(name, how):
+    os.makedirs(LOCK_DIR, mode=0o1777, exist_ok=True)
+    fd = os.open(os.path.join(LOCK_DIR, name), os.O_RDWR | os.O_CREAT,
+                 0o666)
+    try:
+        fcntl.flock(fd, how)
+        yield
+    finally:
+        os.close(fd)	# releases the lock
+
+
+@contextlib.contextmanager
+def _cpus(exclusive):
+    with contextlib.ExitStack() as st:
+        with _flock("turnstile", fcntl.LOCK_EX):
+            if exclusive:
+                st.enter_context(_flock("cpus", fcntl.LOCK_EX))
+        if not exclusive:
+            st.enter_context(_flock("cpus", fcntl.LOCK_SH))
+        yield
+
+
+# A test without a mark is classed by its source (its body, its parameters
+# and the module's functions it calls): it runs alone when anything there names a
+# load, a hog, a stall, a spin, a measuring test that spins or computes
+# (noise, cruncher, the suite that runs them), interrupts, tracing or the
+# CPUs' global settings; it "measures" when it runs another measuring
+# test; else it is a host test. A mark overrides the class (an
+# unmarked test is never trusted more than its words allow).
+_ALONE = re.compile(
+    r'["\'](noise|cruncher|suite|load|irq|busy|hell|spin|hwlat)["\']'  # args
+    r'|"--loads?",\s*(?![\s"]*none")|--load-cmd|--loads?[ =](?!none)'  # load
+    r'|\bstall(_after_warmup)?\(|stall\.py|\bhog'    # an injected stall
+    r'|--trace|rt_runtime|/irq/|smp_affinity'          # global settings
+    r'|\blava_?test|run_lava|lava-test')               # the suite, run by LAVA
+_MEASURES = re.compile(r'"(latency|cyclic|switch|handshake|selftest|'
+                       r'run_ipc)"|start_warmed_up|run_ipc|"-T"')
+
+
+def _source_of(item):
+    """The test's source and that of the module's functions it calls."""
+    import inspect
+    fn = getattr(item, "function", None)
+    if fn is None:
+        return ""
+    try:
+        src = inspect.getsource(fn)
+    except (OSError, TypeError):
+        return ""
+    cs = getattr(item, "callspec", None)	# the parameters' values too
+    if cs is not None:
+        src += "\n" + repr(sorted(cs.params.items(), key=str))
+    mod = inspect.getmodule(fn)
+    seen = {fn.__name__}
+    todo = re.findall(r"\b([A-Za-z_]\w*)\(", src)
+    while todo:
+        name = todo.pop()
+        f = getattr(mod, name, None)
+        if name in seen or not inspect.isfunction(f) or \
+                getattr(f, "__module__", None) != mod.__name__:
+            continue
+        seen.add(name)
+        try:
+            more = inspect.getsource(f)
+        except (OSError, TypeError):
+            continue
+        src += more
+        todo += re.findall(r"\b([A-Za-z_]\w*)\(", more)
+    return src
+
+
+def share_kind(item):
+    """'host', 'measures' or 'alone' (see above) for a collected test."""
+    if item.get_closest_marker("host"):
+        return "host"
+    if item.get_closest_marker("measures"):
+        return "measures"
+    if item.get_closest_marker("alone"):
+        return "alone"
+    src = _source_of(item)
+    if _ALONE.search(src):
+        return "alone"
+    if _MEASURES.search(src):
+        return "measures"
+    return "host"
+
+
+@pytest.fixture(autouse=True)
+def _share_the_machine(request):
+    """Takes the locks the test's marks name, in one order (the CPUs,
+    then the named resources sorted), for the test's whole run."""
+    names = sorted({n for m in request.node.iter_markers("holds")
+                    for n in m.args})
+    kind = share_kind(request.node)
+    with contextlib.ExitStack() as st:
+        if kind != "host":
+            st.enter_context(_cpus(kind == "alone"))
+        for n in names:
+            st.enter_context(_flock(n, fcntl.LOCK_EX))
+        yield
+
+
+# The tests of 2 s or more (tests/cli/slow.txt: "FILE::NAME" lines, from
+# a serial run's durations, e.g. pytest --junitxml) are marked slow: the
+# sanitizer run leaves them out (make check-sanitize: -m "not slow").
+_SLOW = pathlib.Path(__file__).with_name("slow.txt")
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = set()
+    if _SLOW.exists():
+        slow = {ln.strip() for ln in _SLOW.read_text().splitlines()
+                if ln.strip() and not ln.startswith("#")}
+    for it in items:
+        path, _, rest = it.nodeid.partition("::")
+        name = os.path.basename(path) + "::" + rest
+        if name in slow or name.split("[")[0] in slow:
+            it.add_marker(pytest.mark.slow)

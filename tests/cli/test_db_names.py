@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-from conftest import (ROOT, RTLAT, fill_fs, mount_tmpfs, needs_root, run,
+from conftest import (ROOT, RTLAT, fill_fs, unprivileged_rtlat, mount_tmpfs, needs_root, run,
                       sqlite_only, umount)
 
 RUN = ROOT / "tests" / "fixtures" / "report" / "suite-vm-01-latency-none.json"
@@ -166,7 +166,7 @@ def test_sqlite_permission_says_why(tmp_path):
         os.chmod(top, 0o755)
         d = os.path.join(top, "ro")
         os.mkdir(d, 0o555)
-        p = subprocess.run(["runuser", "-u", "nobody", "--", RTLAT, "db",
+        p = subprocess.run(["runuser", "-u", "nobody", "--", unprivileged_rtlat(), "db",
                             "add", "--db", os.path.join(d, "new.db"),
                             str(RUN)], capture_output=True, text=True)
         assert p.returncode == 1

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, fill_fs, is_root, load_json_strict,
+from conftest import (RTLAT, unprivileged_rtlat, fill_fs, is_root, load_json_strict,
                       mount_tmpfs, needs_root, run, umount)
 
 
@@ -105,7 +105,8 @@ def nobody(args, limits=()):
     pre = ["prlimit"] + list(limits) + ["--", "setpriv", "--reuid=nobody",
                                         "--regid=nogroup", "--clear-groups",
                                         "--inh-caps=-all"]
-    return subprocess.run(pre + [RTLAT] + args, capture_output=True,
+    return subprocess.run(pre + [unprivileged_rtlat()] + args,
+                          capture_output=True,
                           text=True, timeout=30)
 
 

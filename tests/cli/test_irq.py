@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, hist_total, is_root, measured_periods,
+from conftest import (RTLAT, drop_to_nobody, unprivileged_rtlat, hist_total, is_root, measured_periods,
                       needs_root, run)
 from procs import session_procs, start, wait_session_empty
 from rt_helpers import (check_stdout, load, need_cpus, run_ipc,
@@ -939,13 +939,10 @@ def test_respond_port_busy():
 
 def test_net_needs_privilege():
     """Without root the namespaces cannot be created: said, exit 1."""
-    def drop():
-        os.setgid(65534)
-        os.setuid(65534)
-    r = subprocess.run([RTLAT, "irq", "-T", "1", "--policy", "other",
+    r = subprocess.run([unprivileged_rtlat() if is_root() else RTLAT, "irq", "-T", "1", "--policy", "other",
                         "--no-mlock", "--no-dma-latency"],
                        capture_output=True, text=True, timeout=60,
-                       preexec_fn=drop if is_root() else None)
+                       preexec_fn=drop_to_nobody if is_root() else None)
     assert r.returncode == 1
     assert "net: cannot create a network namespace" in r.stderr
     assert "needs root" in r.stderr

@@ -19,7 +19,8 @@ import time
 
 import pytest
 
-from conftest import ROOT, RTLAT, hist_total, needs_root, run
+from conftest import (ROOT, RTLAT, drop_to_nobody, hist_total, needs_root,
+                      run, unprivileged_rtlat)
 from rt_helpers import check_stdout, load, run_ipc, wait_warming_up
 
 # the --trace test reads tracefs itself (conftest.tracefs_mounted)
@@ -329,12 +330,6 @@ def test_not_a_terminal():
     assert "RX port /dev/null: not a terminal (not a serial port)" in p.stderr
 
 
-def as_nobody():
-    os.setgroups([])
-    os.setgid(65534)
-    os.setuid(65534)
-
-
 @needs_root
 def test_port_busy(loop):
     """Another program holds the port exclusively (TIOCEXCL; root passes
@@ -344,7 +339,7 @@ def test_port_busy(loop):
     fcntl.ioctl(loop.slave, termios.TIOCEXCL)
     try:
         p = run(["irq", "--source", loop.spec(), "-T", "1"],
-                preexec_fn=as_nobody)
+                preexec_fn=drop_to_nobody, binary=unprivileged_rtlat())
     finally:
         fcntl.ioctl(loop.slave, termios.TIOCNXCL)
     assert p.returncode == 1
@@ -415,7 +410,7 @@ def test_same_port_named_twice_is_a_loop(tmp_path, loop):
 def test_port_permission(loop):
     os.chmod(loop.path, 0o600)
     p = run(["irq", "--source", loop.spec(), "-T", "1"],
-            preexec_fn=as_nobody)
+            preexec_fn=drop_to_nobody, binary=unprivileged_rtlat())
     assert p.returncode == 1
     assert "RX port %s: permission denied" % loop.path in p.stderr
 

@@ -289,6 +289,8 @@ def test_signal_stops_the_lava_reporting(tmp_path, sig):
     assert "latency-none" in cases and "latency-none-latency-max" in cases
 
 
+# a 0.3 s latency run, then a helper that sleeps
+@pytest.mark.measures
 @needs_root
 def test_hung_lava_test_case_is_killed_after_its_bound(tmp_path):
     """A lava-test-case call that does not end is killed after 10 s (said),

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, SANITIZED, check_layout, hist_total, is_root,
+from conftest import (RTLAT, unprivileged_rtlat, SANITIZED, check_layout, hist_total, is_root,
                       load_json_strict, needs_root, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -479,7 +479,8 @@ def as_nobody(args, memlock=None):
            "--inh-caps=-all"]
     if memlock is not None:
         pre = ["prlimit", "--memlock=%d" % memlock, "--"] + pre
-    return subprocess.run(pre + [RTLAT] + args, capture_output=True,
+    return subprocess.run(pre + [unprivileged_rtlat()] + args,
+                          capture_output=True,
                           text=True, timeout=30)
 
 

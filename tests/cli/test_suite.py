@@ -613,11 +613,9 @@ def test_suite_refuses_unknown_test_in_args(tmp_path):
 # --- privileges: named once, before anything starts ----------------------
 
 def _nobody(args, cwd, timeout=120):
-    from conftest import RTLAT
+    from conftest import nobody_cmd
     return subprocess.run(
-        ["setpriv", "--reuid", "nobody", "--regid", "nogroup",
-         "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", RTLAT]
-        + [str(a) for a in args], capture_output=True, text=True,
+        nobody_cmd("--bounding-set=-all") + [str(a) for a in args], capture_output=True, text=True,
         timeout=timeout, cwd=cwd)
 
 
@@ -762,6 +760,8 @@ def _ptrace(req, pid):
     return libc.ptrace(req, pid, None, None)
 
 
+# its one run held in a ptrace stop for 30 s: no load, no hog
+@pytest.mark.measures
 @needs_root
 def test_suite_hung_run_is_killed_after_its_time(tmp_path):
     """A run that does not end and is not stopped either (here: its main

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, check_layout, hist_total, is_root,
+from conftest import (RTLAT, nobody_cmd, check_layout, hist_total, is_root,
                       load_json_strict, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -194,9 +194,7 @@ def test_trace_needs_a_timer(args, msg):
 @needs_built_in
 @needs_trace
 def test_trace_unprivileged_names_root():
-    p = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup",
-                        "--clear-groups", "--inh-caps=-all", RTLAT,
-                        "latency", "--trace", "-T", "1", "--policy", "other",
+    p = subprocess.run(nobody_cmd() + ["latency", "--trace", "-T", "1", "--policy", "other",
                         "--no-mlock"],
                        capture_output=True, text=True, timeout=30)
     assert p.returncode == 1
