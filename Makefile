@@ -10,8 +10,8 @@
 #   make asan                 build/asan/rtlat with ASan+UBSan (make check uses it)
 #   make fuzz-run             run each report importer's libFuzzer target for
 #                             FUZZ_TIME seconds (default 10; needs clang)
-#   make check-fresh          README's first command in a fresh mmdebstrap
-#                             Debian root (root, about 2-5 minutes)
+#   make check-fresh          README's two set-up commands in a fresh
+#                             mmdebstrap Debian root (root)
 #   make check-build-matrix   every combination of the optional libraries
 #   make check-pg             the history tests on a real PostgreSQL server
 #   make check-cobalt         the Xenomai Cobalt build (XENO_CONFIG=) against
@@ -549,8 +549,8 @@ check-cross: $(BIN)
 check-build-matrix:
 	+scripts/check-build-matrix.sh $(O)
 
-# README's first set-up command in a minimal Debian root made by mmdebstrap
-# (root; about 5 minutes, most of it apt and the build).
+# README's two set-up commands, as written, in a minimal Debian root made by
+# mmdebstrap, the clone under /root (root; FRESH_STEPS=1: the first only).
 check-fresh:
 	scripts/check-fresh.sh $(O)
 

@@ -11,7 +11,7 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config make \
 	libcmocka-dev python3 python3-pytest python3-pytest-xdist \
-	python3-junitparser python3-yaml iproute2 \
+	python3-junitparser python3-yaml iproute2 groff-base \
 	python3-prometheus-client python3-jsonschema \
 	libcjson-dev libsqlite3-dev libpq-dev postgresql gnuplot-nox \
 	libtracefs-dev libtraceevent-dev \

@@ -166,9 +166,13 @@ def test_sqlite_permission_says_why(tmp_path):
         os.chmod(top, 0o755)
         d = os.path.join(top, "ro")
         os.mkdir(d, 0o555)
-        p = subprocess.run(["runuser", "-u", "nobody", "--", unprivileged_rtlat(), "db",
-                            "add", "--db", os.path.join(d, "new.db"),
-                            str(RUN)], capture_output=True, text=True)
+        # the input where nobody may read it (not in a clone under /root)
+        run_file = shutil.copy(RUN, os.path.join(top, RUN.name))
+        os.chmod(run_file, 0o644)
+        p = subprocess.run(["runuser", "-u", "nobody", "--",
+                            unprivileged_rtlat(), "db", "add", "--db",
+                            os.path.join(d, "new.db"), run_file],
+                           capture_output=True, text=True)
         assert p.returncode == 1
         assert "cannot open: unable to open database file: Permission " \
             "denied" in p.stderr, p.stderr
