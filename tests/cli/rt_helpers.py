@@ -98,7 +98,10 @@ def _leftovers():
 
 def run_reaped(args, timeout=60, interrupt_after=None, during=None):
     """Run rtlat with args as a child of a subreaper. interrupt_after: send
-    SIGINT after that many seconds; during(proc): called while it runs
+    SIGINT that many seconds after the warm-up began (the process start
+    when the run says nothing of it: -q, no warm-up; a loaded host delays
+    the start by more than a second: the run had not begun and counted
+    nothing); during(proc): called while it runs
     (it must wait for any process it starts).
     Returns (CompletedProcess, pids of processes left behind)."""
     _set_subreaper(True)
@@ -109,6 +112,9 @@ def run_reaped(args, timeout=60, interrupt_after=None, during=None):
         if during:
             during(p)
         if interrupt_after is not None:
+            if "-q" not in args and "--warmup" in args and \
+                    "warming up" not in getattr(p, "err_head", ""):
+                wait_warming_up(p)
             time.sleep(interrupt_after)
             p.send_signal(2)
         out, err = p.communicate(timeout=timeout)
