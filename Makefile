@@ -477,7 +477,7 @@ check:
 PG_TESTS := test_db_list.py test_report.py test_compare_loads.py \
 	test_report_labels.py test_report_percentiles.py test_gate.py \
 	test_report_inputs.py test_db_store.py test_report_noise.py
-check-pg: $(BIN) asan
+check-pg: $(BIN) $(HELPERS) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) RTLAT_TEST_DB=pg \
 		$(PYTEST_CLI) $(addprefix tests/cli/,$(PG_TESTS))
 
@@ -529,7 +529,7 @@ FORCE:
 # (includes and, with nm, the symbols each layer's objects use), and the
 # man pages' OPTIONS against the option tables (scripts/check-man.py
 # --update BIN rewrites their generated COMMON OPTIONS).
-lint: $(BIN)
+lint: $(BIN) $(HELPERS)
 	$(PYTHON) scripts/check-layers.py $(O)
 	$(PYTHON) scripts/check-man.py $(BIN)
 	cppcheck -q -j$(JOBS) --enable=warning,performance,portability --std=c11 \
@@ -575,7 +575,7 @@ check-tsan:
 	$(TEST_LOCK) scripts/check-tsan.sh $(O)/tsan/rtlat
 
 # valgrind memcheck on a short measurement: no errors, no leaks.
-check-valgrind: $(BIN)
+check-valgrind: $(BIN) $(HELPERS)
 	$(TEST_LOCK) valgrind -q --error-exitcode=3 --leak-check=full --show-leak-kinds=all \
 		--errors-for-leak-kinds=all $(BIN) latency -T 1 --warmup 0.2s \
 		-p 1000 -q -h -s --json $(O)/valgrind.json >/dev/null
@@ -585,7 +585,7 @@ check-valgrind: $(BIN)
 # noise --mode hwlat beside the kernel's hwlat tracer (and killed in it: the
 # knobs put back), irq over serial and the comparison with rtla timerlat
 # (RTVM_TIMEOUT); qemu runs one TCG thread (scripts/check-rtvm.sh says why).
-check-rtvm: $(BIN)
+check-rtvm: $(BIN) $(HELPERS)
 	scripts/check-rtvm.sh $(BIN) $(O)
 
 # The quality gates' builds alone, nothing run: CI does them in the
