@@ -32,7 +32,7 @@
 # A measuring rtlat maps no host-side library (issue 15): those parts are
 # separate programs of the same sources, O/rtlat-host (report, compare, db:
 # cJSON, SQLite) and O/rtlat-trace (--trace: libtracefs), which rtlat runs
-# in its own place (src/core/helper.h); so is O/rtlat-full, what a latency
+# in its own place (src/engine/helper.h); so is O/rtlat-full, what a latency
 # or cyclic run never uses (FULL_HELPER=0 keeps it in rtlat, the default
 # of static and cross builds). make install puts them into
 # $(LIBEXECDIR)/rtlat.
@@ -172,7 +172,7 @@ FEATURES_MISSING += PostgreSQL
 endif
 # rtlat report/compare/db (src/report/); text formats need libc only.
 HOST_CPPFLAGS += -DHAVE_REPORT
-REPORT_SRCS := $(wildcard src/report/*.c)
+REPORT_SRCS := $(wildcard src/report/*.c src/report/*/*.c)
 RTLAT_CPPFLAGS += -DRTLAT_HOST_HELPER
 HELPERS += $(O)/rtlat-host
 ifeq ($(WITH_TRACEFS)$(call have_pkg,libtracefs libtraceevent),1y)
@@ -189,7 +189,7 @@ endif
 # sysinfo, check, selftest, a test's loads, --metrics and lab outputs) is a program of
 # its own too in a dynamic native build, rtlat-full: rtlat's registry
 # lists those commands (--help), the companions their options, and they
-# run rtlat-full in rtlat's place (core/helper.h), so that a latency or
+# run rtlat-full in rtlat's place (engine/helper.h), so that a latency or
 # cyclic run maps, and locks, none of their code (issue 15). Static and
 # cross builds (a board's one file) keep it all in rtlat: FULL_HELPER=0.
 ifeq ($(STATIC),1)
@@ -216,16 +216,16 @@ FULL_LDLIBS = $(RTLAT_LDLIBS) $(HOST_LDLIBS) $(TRACE_LDLIBS)
 # calls Cobalt wraps are renamed to __real_NAME (Xenomai's __STD()) after
 # compiling, so that only the measuring code goes through libcobalt.
 # The measuring objects: wrapped calls kept (scripts/cobalt-audit.txt).
-COBALT_RT := src/core/wait src/tests/lib/ipc
+COBALT_RT := src/engine/wait src/measure/lib/ipc
 # Measuring and other code in one object: the Linux side's I/O, signal
 # waits and sleeps renamed, threads, clocks and synchronisation kept
 # (engine.c creates and joins its Linux threads with RTLAT_STD()).
 # irq's sources are Linux devices (no RTDM): its files are Linux-side
 # (docs/xenomai.md); so is noise_hwlat.c, which runs the kernel's hwlat
 # tracer (tracefs) as the reference before the measurement.
-COBALT_MIXED := src/core/engine src/core/rtsetup src/core/timeutil \
-	$(filter-out src/tests/irq% src/tests/noise_hwlat,$(patsubst %.c,%,$(wildcard src/tests/*.c))) \
-	src/tests/lib/timer_test src/tests/lib/crunch src/tests/lib/ipc_test
+COBALT_MIXED := src/engine/engine src/system/rtsetup src/util/timeutil \
+	$(filter-out src/measure/irq% src/measure/noise_hwlat,$(patsubst %.c,%,$(wildcard src/measure/*.c))) \
+	src/measure/lib/timer_test src/measure/lib/crunch src/measure/lib/ipc_test
 COBALT_KEPT := pthread_% sem_% mq_% clock_% sched_% timer_% timerfd_%
 XENO_CONFIG ?=
 ifneq ($(XENO_CONFIG),)
@@ -280,9 +280,10 @@ quiet = @printf '  %-7s %s\n'
 endif
 
 # Sources, one folder per layer (docs/ARCHITECTURE.md): the on-target
-# core, the tests, their companions (loads, trace), the output formats, the
-# commands and the host side.
-LAYERS := core tests tests/lib loads trace metrics output cmd
+# core (engine, system, util), the measuring tests, their companions
+# (loads, trace, metrics), the output formats, the commands and the host
+# side (report).
+LAYERS := util system engine measure measure/lib loads trace metrics output cmd
 LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 # What runs before or after a measurement, or beside it at a human's pace
@@ -292,8 +293,9 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 # accounting, waits, the tests), the loads (their work rates are figures)
 # and the host side (report speed) keep CFLAGS.
 COLD_SRCS := $(wildcard src/cmd/*.c src/output/*.c src/metrics/*.c) \
-	$(filter-out $(addprefix src/core/,engine.c accum.c histogram.c stats.c \
-	ring.c wait.c timeutil.c cobalt.c),$(wildcard src/core/*.c))
+	$(filter-out $(addprefix src/engine/,engine.c accum.c histogram.c ring.c \
+	wait.c cobalt.c) src/util/stats.c src/util/timeutil.c,\
+	$(wildcard src/engine/*.c src/system/*.c src/util/*.c))
 ifneq ($(COLD_CFLAGS),)
 $(COLD_SRCS:%.c=$(O)/%.o) $(COLD_SRCS:%.c=$(O)/lean/%.o): EXTRA_CFLAGS += $(COLD_CFLAGS)
 endif

@@ -8,8 +8,8 @@
    that another layer's objects define must be defined in a layer LAYER may
    use.
 
-A test (src/tests/NAME.c, src/tests/NAME_*.c, src/tests/NAME.h) may use the
-shared test mechanisms (src/tests/lib/) but never another test.
+A test (src/measure/NAME.c, src/measure/NAME_*.c, src/measure/NAME.h) may use
+the shared test mechanisms (src/measure/lib/) but never another test.
 
 And the suite (src/cmd/suite*.c) knows the tests by their descriptors only:
 no string of it is a test's name, one of a test's own options ("--LONG",
@@ -30,19 +30,32 @@ import re
 import subprocess
 import sys
 
-# layer -> the layers it may use (itself always)
+# layer -> the layers it may use (itself always). The on-target core is
+# three folders, bottom up: util (shared helpers), system (the system's
+# inspection and RT set-up), engine (run phases, accounting, ring, waits).
+CORE = {'util', 'system', 'engine'}
+REPORT = {'report', 'report/model', 'report/import', 'report/history',
+          'report/render'}
 ALLOWED = {
-    'core': set(),
-    'tests/lib': {'core', 'output'},
-    'tests': {'core', 'tests/lib', 'output'},
-    'loads': {'core'},
-    'trace': {'core'},
-    'metrics': {'core'},
-    'output': {'core'},
-    'report': {'core'},
-    'cmd': {'core', 'tests', 'tests/lib', 'loads', 'trace', 'metrics', 'output',
-            'report', 'cmd'},
-    'main': {'core', 'cmd'},
+    'util': set(),
+    'system': {'util'},
+    'engine': {'system', 'util'},
+    'measure/lib': CORE | {'output'},
+    'measure': CORE | {'measure/lib', 'output'},
+    'loads': CORE,
+    'trace': CORE,
+    'metrics': CORE,
+    'output': CORE,
+    # the host side: one model, importers and history fill it, the
+    # renderers read it; report/ itself is the front (report.h, cli)
+    'report/model': CORE,
+    'report/import': CORE | {'report/model', 'report'},
+    'report/history': CORE | {'report/model', 'report/import', 'report'},
+    'report/render': CORE | {'report/model', 'report'},
+    'report': CORE | REPORT,
+    'cmd': CORE | REPORT | {'measure', 'measure/lib', 'loads', 'trace',
+                            'metrics', 'output', 'cmd'},
+    'main': CORE | {'cmd'},
 }
 
 WAIVED = 'scripts/layers-waived.txt'
@@ -50,25 +63,25 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def layer_of(path):
-    """'src/tests/lib/ipc.c' -> 'tests/lib'; 'src/main.c' -> 'main'."""
+    """'src/measure/lib/ipc.c' -> 'measure/lib'; 'src/main.c' -> 'main'."""
     rel = os.path.relpath(path, 'src')
     d = os.path.dirname(rel)
     return d if d else 'main'
 
 
 def unit_of(path):
-    """A test's name for src/tests/NAME[_x].[ch], else its layer."""
+    """A test's name for src/measure/NAME[_x].[ch], else its layer."""
     lay = layer_of(path)
-    if lay != 'tests':
+    if lay != 'measure':
         return lay
     base = os.path.splitext(os.path.basename(path))[0]
-    return 'tests:' + base.split('_')[0]
+    return 'measure:' + base.split('_')[0]
 
 
 def may_use(src, dst, src_unit, dst_unit):
     if src == dst:
         # tests never reach each other
-        return src != 'tests' or src_unit == dst_unit
+        return src != 'measure' or src_unit == dst_unit
     return dst in ALLOWED.get(src, set())
 
 
@@ -154,11 +167,11 @@ def long_options(layers):
 
 
 def check_suite_names():
-    shared = long_options({'core', 'loads', 'trace', 'metrics', 'output'})
-    own = long_options({'tests', 'tests/lib'}) - shared
+    shared = long_options(CORE | {'loads', 'trace', 'metrics', 'output'})
+    own = long_options({'measure', 'measure/lib'}) - shared
     names = set()
     for path in sources():
-        if layer_of(path) == 'tests':
+        if layer_of(path) == 'measure':
             names |= set(TEST_NAME.findall(open(path, encoding='utf-8').read()))
     named = names | {'--' + o for o in own} | \
         {n + '-' + o for n in names for o in own} | \

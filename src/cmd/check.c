@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/opt.h"
-#include "core/outfile.h"
-#include "core/parse.h"
-#include "core/syscheck.h"
-#include "core/timeutil.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "util/outfile.h"
+#include "util/parse.h"
+#include "system/syscheck.h"
+#include "util/timeutil.h"
 
 #ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
 

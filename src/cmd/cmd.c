@@ -10,12 +10,12 @@
 #include "cmd/cmd.h"
 #include "cmd/headline.h"
 #include "cmd/lab.h"
-#include "core/kinfo.h"
-#include "core/outfile.h"
-#include "core/sysinfo.h"
-#include "core/timeutil.h"
-#include "core/engine.h"
-#include "core/log.h"
+#include "system/kinfo.h"
+#include "util/outfile.h"
+#include "system/sysinfo.h"
+#include "util/timeutil.h"
+#include "engine/engine.h"
+#include "util/log.h"
 #include "loads/load.h"
 #include "metrics/metrics.h"
 #include "output/result.h"
@@ -33,7 +33,7 @@ struct cmd_opt_ctx {
 };
 
 #ifdef IN_FULL_HELPER
-/* rtlat itself (core/helper.h): the lab outputs are rtlat-full's, which
+/* rtlat itself (engine/helper.h): the lab outputs are rtlat-full's, which
  * runs in this process's place for them */
 static int cmd_lab_opt(struct lab_opts *l, const struct optdesc *d,
 		       const char *arg)

@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
+#include "util/log.h"
 
 #ifdef HAVE_REPORT
-#include "core/label.h"
-#include "core/parse.h"
-#include "core/url.h"
+#include "util/label.h"
+#include "util/parse.h"
+#include "util/url.h"
 #include "report/cli.h"
 
 static const char db_usage[] =

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "cmd/headline.h"
-#include "core/opt.h"
+#include "util/opt.h"
 
 /* One test case. */
 struct lab_case {

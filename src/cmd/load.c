@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
-#include "core/jsonw.h"
-#include "core/parse.h"
-#include "core/rtsetup.h"
+#include "util/log.h"
+#include "util/jsonw.h"
+#include "util/parse.h"
+#include "system/rtsetup.h"
 #include "output/result.h"
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
 
 #ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */

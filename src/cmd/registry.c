@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "tests/lib/summary.h"
+#include "measure/lib/summary.h"
 
 /*
  * The tests, in help order: a new test is one line here, X(name) for the
  * "const struct test_desc name_test" its file defines. H(name): a test
- * that a dynamic build keeps in rtlat-full (core/helper.h), with its
- * summary in tests/lib/summary.h.
+ * that a dynamic build keeps in rtlat-full (engine/helper.h), with its
+ * summary in measure/lib/summary.h.
  */
 #define RTLAT_TESTS(X, H) \
 	X(latency) \
@@ -52,7 +52,7 @@ RTLAT_CMDS(DECLARE_CMD)
 
 #ifdef IN_FULL_HELPER
 /*
- * rtlat itself, when rtlat-full is built (core/helper.h): the H() tests
+ * rtlat itself, when rtlat-full is built (engine/helper.h): the H() tests
  * are listed by name and summary and run rtlat-full in their place, so
  * that their code is not in the measuring binary, whose every page
  * mlockall() locks (issue 15). measures: the run signals stay blocked

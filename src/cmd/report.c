@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
+#include "util/log.h"
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"

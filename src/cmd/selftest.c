@@ -3,8 +3,8 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
-#include "core/opt.h"
+#include "util/log.h"
+#include "util/opt.h"
 #include "cmd/selftest.h"
 
 #ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */

@@ -23,20 +23,20 @@
 #include <unistd.h>
 
 #include "cmd/suite.h"
-#include "core/children.h"
-#include "core/engine.h"
-#include "core/helper.h"
-#include "core/ini.h"
-#include "core/cobalt.h"
-#include "core/label.h"
-#include "core/log.h"
-#include "core/opt.h"
-#include "core/outfile.h"
-#include "core/parse.h"
-#include "core/rtsetup.h"
-#include "core/syscheck.h"
+#include "engine/children.h"
+#include "engine/engine.h"
+#include "engine/helper.h"
+#include "util/ini.h"
+#include "engine/cobalt.h"
+#include "util/label.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "util/outfile.h"
+#include "util/parse.h"
+#include "system/rtsetup.h"
+#include "system/syscheck.h"
 #include "output/result.h"
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
 
 #ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
@@ -1739,7 +1739,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 		s->label = s->label_buf;
 	}
 	/* in rtlat-host (--gate, --db): the runs are the rtlat that ran it,
-	 * which maps no host-side library (core/helper.h) */
+	 * which maps no host-side library (engine/helper.h) */
 	n = helper_caller() ? -1 :
 	    readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
 	if (helper_caller())

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/opt.h"
-#include "core/sysinfo.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "system/sysinfo.h"
 
 #ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
 

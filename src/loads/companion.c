@@ -7,16 +7,16 @@
  */
 #include <stdio.h>
 
-#include "core/engine.h"
-#include "core/log.h"
-#include "core/helper.h"
-#include "core/jsonw.h"
+#include "engine/engine.h"
+#include "util/log.h"
+#include "engine/helper.h"
+#include "util/jsonw.h"
 #include "loads/load.h"
 
 #ifdef IN_FULL_HELPER
 
 /*
- * rtlat itself, when rtlat-full is built (core/helper.h): a load option
+ * rtlat itself, when rtlat-full is built (engine/helper.h): a load option
  * runs rtlat-full, which has the loads, in this process's place; a run
  * here has none.
  */

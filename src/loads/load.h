@@ -41,7 +41,7 @@
 #include <stdio.h>
 #include <netinet/in.h>
 
-#include "core/opt.h"
+#include "util/opt.h"
 
 struct jw;
 

@@ -16,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
-#include "core/helper.h"
-#include "core/label.h"
-#include "core/log.h"
-#include "core/outfile.h"
-#include "core/parse.h"
-#include "core/sysinfo.h"
-#include "core/timeutil.h"
+#include "engine/engine.h"
+#include "engine/helper.h"
+#include "util/label.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "util/parse.h"
+#include "system/sysinfo.h"
+#include "util/timeutil.h"
 #include "metrics/http.h"
 #include "metrics/metrics.h"
 
@@ -34,7 +34,7 @@ enum {
 	OPT_METRICS_LABEL,
 };
 
-/* rtlat itself, when rtlat-full is built (core/helper.h): only the options,
+/* rtlat itself, when rtlat-full is built (engine/helper.h): only the options,
  * which run rtlat-full in its place */
 #ifndef IN_FULL_HELPER
 #define HTTP_IDLE_POLL_NS	(100 * NSEC_PER_MSEC)

@@ -17,12 +17,12 @@
 #include "output/figures.h"
 #include "output/output.h"
 #include "output/result.h"
-#include "core/cobalt.h"
-#include "core/rtsetup.h"
-#include "core/syscheck.h"
-#include "core/sysinfo.h"
-#include "core/timeutil.h"
-#include "core/url.h"
+#include "engine/cobalt.h"
+#include "system/rtsetup.h"
+#include "system/syscheck.h"
+#include "system/sysinfo.h"
+#include "util/timeutil.h"
+#include "util/url.h"
 
 void result_check_json(struct jw *w, const struct run *r)
 {

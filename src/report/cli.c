@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/label.h"
-#include "core/log.h"
+#include "util/label.h"
+#include "util/log.h"
 #include "report/cli.h"
 
 enum {

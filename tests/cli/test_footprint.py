@@ -249,7 +249,7 @@ def test_suite_gate_without_host_helper_says_so_before_any_run(tmp_path):
     assert not out.exists()
 
 
-# A log-linear histogram's buckets (src/core/histogram.h: HIST_LL_BUCKETS
+# A log-linear histogram's buckets (src/engine/histogram.h: HIST_LL_BUCKETS
 # counters of 8 bytes), in KiB; a sampler's two hand-over histograms have
 # 4-byte counters (hist_init_loglin32()): half of it each.
 HIST_KIB = (2 * 128 * (36 - 7 + 1) - 1) * 8 / 1024
