@@ -32,9 +32,7 @@
 # A measuring rtlat maps no host-side library (issue 15): those parts are
 # separate programs of the same sources, O/rtlat-host (report, compare, db:
 # cJSON, SQLite) and O/rtlat-trace (--trace: libtracefs), which rtlat runs
-# in its own place (src/engine/helper.h); so is O/rtlat-full, what a latency
-# or cyclic run never uses (FULL_HELPER=0 keeps it in rtlat, the default
-# of static and cross builds). make install puts them into
+# in its own place (src/engine/helper.h). make install puts them into
 # $(LIBEXECDIR)/rtlat.
 
 VERSION := 0.1.0
@@ -185,28 +183,8 @@ else
 FEATURES_MISSING += tracefs
 endif
 endif
-# What a latency or cyclic run never uses (the other tests, suite, load,
-# sysinfo, check, selftest, a test's loads, --metrics and lab outputs) is a program of
-# its own too in a dynamic native build, rtlat-full: rtlat's registry
-# lists those commands (--help), the companions their options, and they
-# run rtlat-full in rtlat's place (engine/helper.h), so that a latency or
-# cyclic run maps, and locks, none of their code (issue 15). Static and
-# cross builds (a board's one file) keep it all in rtlat: FULL_HELPER=0.
-ifeq ($(STATIC),1)
-FULL_HELPER ?= 0
-else ifneq ($(CROSS_COMPILE),)
-FULL_HELPER ?= 0
-else
-FULL_HELPER ?= 1
-endif
-FULL_ONLY_CPPFLAGS :=
-ifeq ($(FULL_HELPER),1)
-RTLAT_CPPFLAGS += -DRTLAT_FULL_HELPER
-FULL_ONLY_CPPFLAGS += -DHAVE_FULL
-HELPERS += $(O)/rtlat-full
-endif
 RTLAT_CPPFLAGS += -DRTLAT_LIBEXECDIR='"$(LIBEXECDIR)/rtlat"'
-FULL_CPPFLAGS = $(RTLAT_CPPFLAGS) $(HOST_CPPFLAGS) $(TRACE_CPPFLAGS) $(FULL_ONLY_CPPFLAGS)
+FULL_CPPFLAGS = $(RTLAT_CPPFLAGS) $(HOST_CPPFLAGS) $(TRACE_CPPFLAGS)
 FULL_LDLIBS = $(RTLAT_LDLIBS) $(HOST_LDLIBS) $(TRACE_LDLIBS)
 
 # Xenomai 3 Cobalt (docs/xenomai.md): XENO_CONFIG=/usr/xenomai/bin/xeno-config
@@ -253,8 +231,7 @@ endif
 
 ALL_CFLAGS = $(FULL_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 # the files that differ in rtlat itself: built without the HAVE_* of the
-# host side, the trace and the other tests (cmd/host.c runs rtlat-host,
-# trace.c rtlat-trace, registry.c rtlat-full)
+# host side and the trace (cmd/host.c runs rtlat-host, trace.c rtlat-trace)
 LEAN_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 
@@ -302,29 +279,18 @@ endif
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
 BIN := $(O)/rtlat
-# rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host, rtlat-trace and
-# rtlat-full take the full object of their files instead of the lean one
-# (the archive's objects only what these reference: the tests rtlat-full
-# holds are not in rtlat).
+# rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host and rtlat-trace take the
+# full object of their files instead of the lean one (the archive's
+# objects only what these reference).
 HOST_LEAN := src/cmd/report.c src/cmd/db.c src/cmd/suite_gate.c
 TRACE_LEAN := src/trace/trace_tracefs.c src/trace/trace.c
-ifeq ($(FULL_HELPER),1)
-FULL_LEAN := $(addprefix src/cmd/,registry.c suite.c load.c sysinfo.c check.c \
-	selftest.c cmd.c) src/loads/companion.c src/metrics/metrics.c
-else
-FULL_LEAN :=
-endif
-LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN) $(FULL_LEAN)
+LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN)
 LEAN_OBJS := $(LEAN_SRCS:%.c=$(O)/lean/%.o)
 CORE_LIB := $(O)/librtlat-core.a
 CORE_OBJS := $(filter-out $(REPORT_SRCS:%.c=$(O)/%.o) $(LEAN_SRCS:%.c=$(O)/%.o),$(LIB_OBJS))
 REPORT_LIB := $(O)/librtlat-report.a
-HOST_OBJS := $(HOST_LEAN:%.c=$(O)/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o) \
-	$(FULL_LEAN:%.c=$(O)/%.o)
-TRACE_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/%.o) \
-	$(FULL_LEAN:%.c=$(O)/%.o)
-FULL_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o) \
-	$(FULL_LEAN:%.c=$(O)/%.o)
+HOST_OBJS := $(HOST_LEAN:%.c=$(O)/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o)
+TRACE_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
@@ -352,10 +318,6 @@ $(O)/rtlat-host: $(MAIN_OBJ) $(HOST_OBJS) $(REPORT_LIB) $(CORE_LIB) $(FLAGS_STAM
 $(O)/rtlat-trace: $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(TRACE_LDLIBS) $(LDLIBS)
-
-$(O)/rtlat-full: $(MAIN_OBJ) $(FULL_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
-	$(quiet) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(FULL_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -611,7 +573,8 @@ install-links: install
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(BINDIR)/latency
-	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/rtlat/,rtlat-host rtlat-trace rtlat-full)
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/rtlat/,rtlat-host rtlat-trace)
+	rm -f $(DESTDIR)$(LIBEXECDIR)/rtlat/rtlat-full	# of an older install
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/rtlat 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 

@@ -97,7 +97,7 @@ def main(argv):
     wrapped = wraps(xeno)
     objs = {}
     # the objects of rtlat, and those compiled apart for it (lean/: the
-    # files rtlat-host, rtlat-trace and rtlat-full have whole)
+    # files rtlat-host and rtlat-trace have whole)
     walk = [w for d in ("src", os.path.join("lean", "src"))
             for w in os.walk(os.path.join(build, d))]
     for root, _, files in walk:

@@ -18,8 +18,6 @@
 #include "system/syscheck.h"
 #include "util/timeutil.h"
 
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
 enum { OPT_ROOT = 256, OPT_JSON };
 
 #define CHECK_INTERVAL_MAX_NS (3600 * NSEC_PER_SEC)
@@ -126,12 +124,6 @@ static int check_main(int argc, char **argv)
 	}
 	return worst == CHECK_BAD ? 2 : 0;
 }
-
-#else
-
-#define check_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_check = {
 	.name = "check",

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 
 #include "engine/engine.h"
-#include "engine/helper.h"
 #include "util/opt.h"
 
 struct companion;
@@ -98,13 +97,6 @@ int cmd_host_main(int argc, char **argv);
  * in its place before anything is set up. Returns -1 (said) if it cannot.
  */
 int cmd_host_exec(const char *what);
-
-/*
- * main() of the tests rtlat-full holds (registry.c) and of suite in an
- * rtlat built with rtlat-full: runs it in this process's place with its
- * command line (engine/helper.h). Returns 1 (error) if it cannot.
- */
-int cmd_full_main(int argc, char **argv);
 
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;

@@ -18,8 +18,6 @@
 #include "util/timeutil.h"
 #include "loads/load.h"
 
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
 enum { OPT_LIST = 256, OPT_JSON };
 
 struct load_args {
@@ -286,12 +284,6 @@ static int load_main(int argc, char **argv)
 	load_free(lr);
 	return fflush(stdout) == 0 ? ret : 1;
 }
-
-#else
-
-#define load_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_load = {
 	.name = "load",

@@ -7,8 +7,6 @@
 #include "util/opt.h"
 #include "cmd/selftest.h"
 
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
 enum { OPT_RESULT = 256 };
 
 struct selftest_args {
@@ -59,12 +57,6 @@ static int selftest_main(int argc, char **argv)
 		return 1;	/* reported by selftest_result() */
 	return selftest_run(a.verbose) ? 1 : 0;
 }
-
-#else
-
-#define selftest_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_selftest = {
 	.name = "selftest",

@@ -39,7 +39,6 @@
 #include "util/timeutil.h"
 #include "loads/load.h"
 
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
 #define DEFAULT_DURATION	(60 * NSEC_PER_SEC)
 #define DEFAULT_WARMUP		NSEC_PER_SEC	/* the tests' default */
 #define HEADLINE_MAX		((size_t)64 * 1024)
@@ -1799,12 +1798,6 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	s->wall_end = clock_now_ns(CLOCK_REALTIME);
 	return finish(s);
 }
-
-#else
-
-#define suite_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_suite = {
 	.name = "suite",

@@ -13,8 +13,6 @@
 #include "util/opt.h"
 #include "system/sysinfo.h"
 
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
 enum { OPT_ROOT = 256, OPT_JSON };
 
 struct sysinfo_args {
@@ -78,12 +76,6 @@ static int sysinfo_main(int argc, char **argv)
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }
-
-#else
-
-#define sysinfo_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_sysinfo = {
 	.name = "sysinfo",

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "engine/helper.h"
-#include "util/log.h"
 
 #ifndef RTLAT_LIBEXECDIR
 #define RTLAT_LIBEXECDIR "/usr/local/libexec/rtlat"
@@ -18,9 +17,9 @@
 
 /* the caller's path, handed to the helper it runs in its place */
 #define CALLER_ENV "RTLAT_HELPER_CALLER"
-/* the helpers this process was exec'd as, in order ("rtlat-full,..."):
- * a file that is not the helper it is named (a lean rtlat copied as
- * rtlat-full) would ask for that helper again, for ever */
+/* the helpers this process was exec'd as, in order ("rtlat-host,..."):
+ * a file that is not the helper it is named (rtlat copied as rtlat-host)
+ * would ask for that helper again, for ever */
 #define CHAIN_ENV "RTLAT_HELPER_CHAIN"
 
 static char **helper_argv;
@@ -111,8 +110,7 @@ int helper_exec(const char *name, char *err, size_t len)
 	if (n > 0) {
 		self[n] = '\0';
 		/* the helper runs rtlat as this one (suite --gate); a helper
-		 * running another (rtlat-full: rtlat-host for suite --db,
-		 * rtlat-trace for irq --trace) hands on its own caller */
+		 * running another hands on its own caller */
 		if (setenv(CALLER_ENV, caller[0] ? caller : self, 1) < 0) {
 			snprintf(err, len, "%s: %s", name, strerror(errno));
 			return -1;
@@ -148,17 +146,5 @@ int helper_exec(const char *name, char *err, size_t len)
 	else
 		snprintf(err, len, "%s is not installed in %s (make install puts it there)",
 			 name, RTLAT_LIBEXECDIR);
-	return -1;
-}
-
-int helper_exec_full(const char *opt)
-{
-	char err[3 * PATH_MAX + 256];
-
-	helper_exec("rtlat-full", err, sizeof(err));
-	if (opt)
-		log_error("--%s: %s", opt, err);
-	else
-		log_error("%s", err);
 	return -1;
 }

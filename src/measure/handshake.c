@@ -26,7 +26,6 @@
 #include "util/parse.h"
 #include "system/rtsetup.h"
 #include "util/timeutil.h"
-#include "measure/lib/summary.h"
 
 enum {
 	OPT_PERIOD = 600,
@@ -397,7 +396,7 @@ static const struct optdesc *const handshake_opts[] = {
 const struct test_desc handshake_test = {
 	.name = "handshake",
 	.mode = "two tasks ping-pong",
-	.summary = TEST_SUMMARY_handshake,
+	.summary = "ping-pong latency of two tasks over an IPC mechanism (ptsematest, pmqtest)",
 	.about = handshake_about,
 	.period_ns = 0,
 	.prio = 99,

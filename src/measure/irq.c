@@ -38,7 +38,6 @@
 #include "output/output.h"
 #include "measure/irq.h"
 #include "measure/lib/ipc_test.h"
-#include "measure/lib/summary.h"
 
 enum {
 	OPT_SOURCE = 800,
@@ -1587,7 +1586,7 @@ static const struct optdesc *const irq_opts[] = {
 const struct test_desc irq_test = {
 	.name = "irq",
 	.mode = "device stimulus served by a real-time task",
-	.summary = TEST_SUMMARY_irq,
+	.summary = "interrupt latency, from a device's stimulus to the RT task",
 	.about = irq_about,
 	.period_ns = 1000 * NSEC_PER_USEC,
 	.prio = 90,

@@ -44,7 +44,6 @@
 #include "system/sysinfo.h"
 #include "util/timeutil.h"
 #include "output/output.h"
-#include "measure/lib/summary.h"
 #include "measure/noise.h"
 
 enum { OPT_THRESHOLD = 720, OPT_MODE, OPT_WINDOW, OPT_WIDTH, OPT_NO_REF };
@@ -836,7 +835,7 @@ const struct test_desc noise_test = {
 	.name = "noise",
 	.mode = "busy loop reading the clock",
 	.mode_of = noise_mode_of,
-	.summary = TEST_SUMMARY_noise,
+	.summary = "OS noise and hardware latency seen by a busy task (oslat, osnoise)",
 	.about = noise_about,
 	.period_ns = 0,
 	.prio = 99,

@@ -23,7 +23,6 @@
 #include "util/log.h"
 #include "output/output.h"
 #include "util/timeutil.h"
-#include "measure/lib/summary.h"
 
 static const char switch_miss[] = "lost";	/* events the worker missed */
 
@@ -257,7 +256,7 @@ static const struct optdesc *const switch_opts[] = {
 const struct test_desc switch_test = {
 	.name = "switch",
 	.mode = "periodic event thread wakes a worker",
-	.summary = TEST_SUMMARY_switch,
+	.summary = "wake-up latency of a task woken by another (Xenomai switch)",
 	.about = switch_about,
 	.period_ns = 100 * NSEC_PER_USEC,
 	.prio = 99,

@@ -26,12 +26,8 @@ SANITIZED = bool(os.environ.get("RTLAT_SANITIZED"))
 
 
 def copy_rtlat(dst):
-    """RTLAT copied to @dst (a file), with the rtlat-full beside it that it
-    runs for check, noise, suite, ... (a dynamic build); returns @dst."""
+    """RTLAT copied to @dst (a file); returns @dst."""
     shutil.copy(RTLAT, dst)
-    full = pathlib.Path(RTLAT).resolve().parent / "rtlat-full"
-    if full.exists():
-        shutil.copy(full, pathlib.Path(dst).parent / "rtlat-full")
     return dst
 
 

@@ -171,8 +171,8 @@ def test_worked_example_is_one_file_and_one_line(tmp_path):
     (tree / "src" / "measure" / "nap.c").write_text(nap[0])
     reg = tree / "src" / "cmd" / "registry.c"
     text = reg.read_text()
-    assert "\tH(irq)\n" in text
-    reg.write_text(text.replace("\tH(irq)\n", "\tH(irq) \\\n\tX(nap)\n", 1))
+    assert "\tX(irq)\n" in text
+    reg.write_text(text.replace("\tX(irq)\n", "\tX(irq) \\\n\tX(nap)\n", 1))
     p = subprocess.run(["make", "-j2", "O=build", "build/rtlat"], cwd=tree,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
