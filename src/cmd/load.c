@@ -18,8 +18,6 @@
 #include "util/timeutil.h"
 #include "loads/load.h"
 
-enum { OPT_LIST = 256, OPT_JSON };
-
 struct load_args {
 	struct load_opts lo;
 	int64_t duration_ns;
@@ -31,10 +29,10 @@ struct load_args {
 static const struct optdesc load_cmd_opts[] = {
 	{ "duration", 'T', required_argument, "TIME",
 	  "run for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },
-	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LIST },
+	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LOADCMD_LIST },
 	{ "json", 0, required_argument, "FILE",
 	  "also write what each load achieved as JSON to FILE\n"
-	  "(-: standard output)", OPT_JSON },
+	  "(-: standard output)", OPT_LOADCMD_JSON },
 	LOAD_OPTDESCS_CMD,
 	OPT_END
 };
@@ -51,10 +49,10 @@ static int load_cmd_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h (0 = until interrupted)");
 		a->duration_ns = v;
 		return 0;
-	case OPT_LIST:
+	case OPT_LOADCMD_LIST:
 		a->list = true;
 		return 0;
-	case OPT_JSON:
+	case OPT_LOADCMD_JSON:
 		a->json = arg;
 		return 0;
 	}

@@ -16,22 +16,20 @@
 #ifdef HAVE_REPORT
 #include "report/cli.h"
 
-enum { K_HTML = 400, K_HTML_RUNS, K_LONGTERM };
-
 static const struct optdesc report_opts[] = {
 	{ "html", 0, required_argument, "FILE",
 	  "also write a self-contained HTML page with the tables and gnuplot\n"
 	  "plots (histogram, latency over time, tail, max/p99.9 bars; per\n"
 	  "board with runs over time, interval maxima and max/p99.9 over\n"
-	  "time per kernel)", K_HTML },
+	  "time per kernel)", OPT_REPORT_HTML },
 	{ "html-runs", 0, required_argument, "N",
 	  "with --html: a run's own plots (histogram, latency over time)\n"
 	  "only for the N latest runs of each table (default: every run;\n"
-	  "0: none), for a page over a long history", K_HTML_RUNS },
+	  "0: none), for a page over a long history", OPT_REPORT_HTML_RUNS },
 	{ "longterm", 0, no_argument, NULL,
 	  "with --html: only the long-term view (per board and kernel,\n"
 	  "interval maxima over time and max/p99.9 over runs) with the\n"
-	  "tables: no plot of a single run, no bars or tails", K_LONGTERM },
+	  "tables: no plot of a single run, no bars or tails", OPT_REPORT_LONGTERM },
 	OPT_END,
 };
 
@@ -40,11 +38,11 @@ static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
 	struct rep_cli *c = ctx;
 	int r;
 
-	if (d->key == K_HTML) {
+	if (d->key == OPT_REPORT_HTML) {
 		c->html = arg;
 		return 0;
 	}
-	if (d->key == K_HTML_RUNS) {
+	if (d->key == OPT_REPORT_HTML_RUNS) {
 		char *end;
 		long v = strtol(arg, &end, 10);
 
@@ -53,7 +51,7 @@ static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->out.html_runs = v;
 		return 0;
 	}
-	if (d->key == K_LONGTERM) {
+	if (d->key == OPT_REPORT_LONGTERM) {
 		c->out.html_longterm = true;
 		return 0;
 	}
@@ -139,8 +137,6 @@ static int report_main(int argc, char **argv)
 	return ret;
 }
 
-enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON, K_WITH_INTR };
-
 static const struct optdesc compare_opts[] = {
 	{ "gate", 0, no_argument, NULL,
 	  "release gate: A is the baseline, B the new runs; per table and\n"
@@ -148,21 +144,21 @@ static const struct optdesc compare_opts[] = {
 	  "than the baseline beyond its limit (the noise of the baseline's\n"
 	  "runs, at least --margin), 1 when a table of B has no baseline of\n"
 	  "the same test kind, load and period (refused, not compared; the\n"
-	  "other tables are gated all the same)", K_GATE },
+	  "other tables are gated all the same)", OPT_COMPARE_GATE },
 	{ "margin", 0, required_argument, "PCT",
 	  "with --gate: the smallest worsening that fails, and the limit\n"
 	  "when the baseline has one run (noise unknown), in % of the\n"
-	  "baseline value (default 10%)", K_MARGIN },
+	  "baseline value (default 10%)", OPT_COMPARE_MARGIN },
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: the metrics gated, of min, avg, max, p99.9, misses\n"
-	  "(overruns or lost) (default max,p99.9,avg,misses)", K_GATE_METRICS },
+	  "(overruns or lost) (default max,p99.9,avg,misses)", OPT_COMPARE_GATE_METRICS },
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
-	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
+	  "(schema rtlat-gate, times in ns) instead of tables", OPT_COMPARE_JSON },
 	{ "with-interrupted", 0, no_argument, NULL,
 	  "compare (with --gate: gate) runs cut short by a signal (status\n"
 	  "interrupted) too; by default they are left out of both sides, and\n"
-	  "said (without --gate a side of interrupted runs only is compared)", K_WITH_INTR },
+	  "said (without --gate a side of interrupted runs only is compared)", OPT_COMPARE_WITH_INTR },
 	OPT_END,
 };
 
@@ -181,20 +177,20 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 	const char *why;
 
 	switch (d->key) {
-	case K_GATE:
+	case OPT_COMPARE_GATE:
 		cc->gate = true;
 		return 0;
-	case K_JSON:
+	case OPT_COMPARE_JSON:
 		cc->json = true;
 		return 0;
-	case K_WITH_INTR:
+	case OPT_COMPARE_WITH_INTR:
 		cc->g.with_interrupted = true;
 		return 0;
-	case K_MARGIN:
+	case OPT_COMPARE_MARGIN:
 		cc->gate_only = "--margin";
 		why = gate_margin_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
-	case K_GATE_METRICS:
+	case OPT_COMPARE_GATE_METRICS:
 		cc->gate_only = "--gate-metrics";
 		why = gate_metrics_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;

@@ -7,8 +7,6 @@
 #include "util/opt.h"
 #include "cmd/selftest.h"
 
-enum { OPT_RESULT = 256 };
-
 struct selftest_args {
 	bool verbose;
 	const char *result;
@@ -18,7 +16,7 @@ static const struct optdesc selftest_opts[] = {
 	{ "verbose", 'v', no_argument, NULL, "list every check", 'v' },
 	{ "result", 0, required_argument, "FILE",
 	  "also write the synthetic result to FILE (for comparing architectures)",
-	  OPT_RESULT },
+	  OPT_SELFTEST_RESULT },
 	OPT_END
 };
 

@@ -13,8 +13,6 @@
 #include "util/opt.h"
 #include "system/sysinfo.h"
 
-enum { OPT_ROOT = 256, OPT_JSON };
-
 struct sysinfo_args {
 	const char *root;
 	bool json;
@@ -22,9 +20,9 @@ struct sysinfo_args {
 
 static const struct optdesc sysinfo_opts[] = {
 	{ "json", 0, no_argument, NULL,
-	  "print the description as a JSON object", OPT_JSON },
+	  "print the description as a JSON object", OPT_SYSINFO_JSON },
 	{ "root", 0, required_argument, "DIR",
-	  "read /proc and /sys below DIR instead of / (default /)", OPT_ROOT },
+	  "read /proc and /sys below DIR instead of / (default /)", OPT_SYSINFO_ROOT },
 	OPT_END
 };
 
@@ -32,7 +30,7 @@ static int sysinfo_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
 	struct sysinfo_args *a = ctx;
 
-	if (d->key == OPT_ROOT) {
+	if (d->key == OPT_SYSINFO_ROOT) {
 		if (cmd_root_check(d, arg) < 0)
 			return -1;
 		a->root = arg;

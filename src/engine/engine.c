@@ -43,24 +43,6 @@
  * higher priority holds its CPU */
 #define STARVED_NS		(2 * NSEC_PER_SEC)
 
-enum {
-	OPT_WARMUP = 256,
-	OPT_INTERVAL,
-	OPT_POLICY,
-	OPT_JSON,
-	OPT_MAXLAT,
-	OPT_BREAK,
-	OPT_CHECKPOINT,
-	OPT_NO_MLOCK,
-	OPT_NO_DMA,
-	OPT_CLOCK,
-	OPT_HIST_BUCKET,
-	OPT_HIST_SIZE,
-	OPT_HEADLINE_FD,
-	OPT_MAX_MSW,
-	OPT_HOUSEKEEPING,
-};
-
 const struct optdesc engine_common_opts[] = {
 	{ "duration", 'T', required_argument, "TIME",
 	  "measure for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },

@@ -587,7 +587,7 @@ struct suite_spec {
 };
 
 /* tests with a suite_spec.forward option, at most */
-#define SUITE_MAX_FORWARD 4
+#define SUITE_MAX_FORWARD OPT_SUITE_MAX_FORWARD
 
 struct opt_help;
 

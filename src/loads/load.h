@@ -64,15 +64,6 @@ struct load_opts {
 	const struct housekeeping *hk;
 };
 
-enum {
-	OPT_LOAD = 0x300,
-	OPT_LOAD_CMD,
-	OPT_LOAD_WORKERS,
-	OPT_LOAD_NICE,
-	OPT_LOAD_NET_DEST,
-	OPT_LOAD_IO_DIR,
-};
-
 /* The load options, for an option table (load_companion, rtlat load). */
 #define LOAD_OPTDESCS_CMD \
 	{ "load-cmd", 0, required_argument, "CMD", \

@@ -28,11 +28,6 @@
 
 #define TOLERANCE_PPM	50000		/* calibration: +-5 % */
 
-enum {
-	OPT_IDEAL = 700,
-	OPT_SLEEP,
-};
-
 enum { SLEEP, DEVIATION };
 
 /* Per sampler (CPU). */
@@ -65,10 +60,10 @@ static const struct series_desc *const cruncher_descs[] = {
 static const struct optdesc cruncher_opts_table[] = {
 	{ "ideal", 0, required_argument, "US",
 	  "ideal computation time in us, or with a unit (default 10000)",
-	  OPT_IDEAL },
+	  OPT_CRUNCHER_IDEAL },
 	{ "sleep", 0, required_argument, "US",
 	  "sleep before each computation in us, or with a unit\n(default 1000)",
-	  OPT_SLEEP },
+	  OPT_CRUNCHER_SLEEP },
 	OPT_END
 };
 
@@ -350,13 +345,13 @@ static int cruncher_opt(void *priv, struct engine_opts *o,
 	struct cruncher *c = priv;
 	int64_t *v, min;
 
-	if (d->key != OPT_IDEAL && d->key != OPT_SLEEP)
+	if (d->key != OPT_CRUNCHER_IDEAL && d->key != OPT_CRUNCHER_SLEEP)
 		return 1;
-	v = d->key == OPT_IDEAL ? &c->ideal_ns : &c->sleep_ns;
-	min = d->key == OPT_IDEAL ? NSEC_PER_USEC : 0;
+	v = d->key == OPT_CRUNCHER_IDEAL ? &c->ideal_ns : &c->sleep_ns;
+	min = d->key == OPT_CRUNCHER_IDEAL ? NSEC_PER_USEC : 0;
 	if (parse_time_ns(arg, NSEC_PER_USEC, v) < 0 || *v < min ||
 	    *v > 10 * NSEC_PER_SEC)
-		return opt_bad_value(d, arg, d->key == OPT_IDEAL ?
+		return opt_bad_value(d, arg, d->key == OPT_CRUNCHER_IDEAL ?
 				     "expected a time in us from 1 to 10000000, or with a unit (10ms)" :
 				     "expected a time in us up to 10000000, or with a unit (1ms)");
 	return 0;

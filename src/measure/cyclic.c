@@ -28,21 +28,6 @@
 /* live display and interval records: 100 ms */
 #define CYCLIC_INTERVAL_NS	(100 * NSEC_PER_MSEC)
 
-enum {
-	OPT_POLICY = 256,
-	OPT_PRIOSPREAD,
-	OPT_HISTFILE,
-	OPT_JSON,
-	OPT_TRACEMARK,
-	OPT_DEFAULT_SYSTEM,
-	OPT_LAPTOP,
-	OPT_WARMUP,
-	OPT_NO_MLOCK,
-	OPT_MAX_MSW,
-	OPT_MAINAFFINITY,
-	OPT_HOUSEKEEPING,
-};
-
 const struct optdesc cyclic_opt_table[] = {
 	{ "affinity", 'a', optional_argument, "CPUSET",
 	  "pin the threads round-robin to the CPUs of\n"
@@ -66,13 +51,13 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "histofall", 'H', required_argument, "US",
 	  "as -h, with a summary column over all threads", 'H' },
 	{ "histfile", 0, required_argument, "PATH",
-	  "write the histogram to PATH instead of stdout", OPT_HISTFILE },
+	  "write the histogram to PATH instead of stdout", OPT_CYCLIC_HISTFILE },
 	{ "interval", 'i', required_argument, "US",
 	  "interval of thread 0 in us (default 1000)", 'i' },
 	{ "json", 0, required_argument, "FILE",
 	  "write the results to FILE (-: standard output):\n"
 	  "rt-tests JSON layout plus rtlat fields\n"
-	  "(docs/cyclic-json.md)", OPT_JSON },
+	  "(docs/cyclic-json.md)", OPT_CYCLIC_JSON },
 	{ "loops", 'l', required_argument, "LOOPS",
 	  "stop each thread after LOOPS wake-ups (C:\n"
 	  "ends at LOOPS; missed periods are counted\n"
@@ -87,9 +72,9 @@ const struct optdesc cyclic_opt_table[] = {
 	  "SCHED_FIFO priority of the threads\n"
 	  "(default 0: SCHED_OTHER, as cyclictest)", 'p' },
 	{ "policy", 0, required_argument, "NAME",
-	  "other, normal, batch, idle, fifo or rr", OPT_POLICY },
+	  "other, normal, batch, idle, fifo or rr", OPT_CYCLIC_POLICY },
 	{ "priospread", 0, no_argument, NULL,
-	  "thread N runs at priority PRIO - N", OPT_PRIOSPREAD },
+	  "thread N runs at priority PRIO - N", OPT_CYCLIC_PRIOSPREAD },
 	{ "quiet", 'q', no_argument, NULL,
 	  "print only the summary on exit", 'q' },
 	{ "relative", 'r', no_argument, NULL,
@@ -103,7 +88,7 @@ const struct optdesc cyclic_opt_table[] = {
 	  "one per CPU)", 't' },
 	{ "tracemark", 0, no_argument, NULL,
 	  "with -b, write a trace marker (always done\n"
-	  "when tracefs is mounted)", OPT_TRACEMARK },
+	  "when tracefs is mounted)", OPT_CYCLIC_TRACEMARK },
 	{ "unbuffered", 'u', no_argument, NULL,
 	  "unbuffered standard output", 'u' },
 	{ "verbose", 'v', no_argument, NULL,
@@ -111,26 +96,26 @@ const struct optdesc cyclic_opt_table[] = {
 	{ "posix_timers", 'x', no_argument, NULL,
 	  "POSIX interval timer (timer_create + sigwaitinfo)", 'x' },
 	{ "default-system", 0, no_argument, NULL,
-	  "leave /dev/cpu_dma_latency alone", OPT_DEFAULT_SYSTEM },
+	  "leave /dev/cpu_dma_latency alone", OPT_CYCLIC_DEFAULT_SYSTEM },
 	{ "laptop", 0, no_argument, NULL,
-	  "leave /dev/cpu_dma_latency alone (saves battery)", OPT_LAPTOP },
+	  "leave /dev/cpu_dma_latency alone (saves battery)", OPT_CYCLIC_LAPTOP },
 	{ "warmup", 0, required_argument, "TIME",
 	  "rtlat: warm-up excluded from all results\n"
-	  "(default 0)", OPT_WARMUP },
+	  "(default 0)", OPT_CYCLIC_WARMUP },
 	{ "no-mlock", 0, no_argument, NULL,
 	  "rtlat: do not lock memory (page faults show\n"
-	  "as latency)", OPT_NO_MLOCK },
+	  "as latency)", OPT_CYCLIC_NO_MLOCK },
 	{ "max-msw", 0, required_argument, "N",
 	  "rtlat, Xenomai Cobalt build: exit status 2 if\n"
 	  "the threads switched to secondary mode more\n"
-	  "than N times (0: any)", OPT_MAX_MSW },
+	  "than N times (0: any)", OPT_CYCLIC_MAX_MSW },
 	{ "mainaffinity", 0, required_argument, "CPUSET",
 	  "run the main thread (and rtlat's display\n"
-	  "thread) on CPUSET; as --housekeeping CPUSET", OPT_MAINAFFINITY },
+	  "thread) on CPUSET; as --housekeeping CPUSET", OPT_CYCLIC_MAINAFFINITY },
 	{ "housekeeping", 0, required_argument, "WHERE",
 	  "rtlat: where the main and display threads\n"
 	  "run: auto (default), measured, any or a CPU\n"
-	  "list (see the manual page)", OPT_HOUSEKEEPING },
+	  "list (see the manual page)", OPT_CYCLIC_HOUSEKEEPING },
 	OPT_END
 };
 
@@ -252,12 +237,12 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return hist_opt(c, d, arg);
 	case 'h':
 		return hist_opt(c, d, arg);
-	case OPT_HISTFILE:
+	case OPT_CYCLIC_HISTFILE:
 		c->histfile = arg;
 		return 0;
 	case 'i':
 		return us_opt(d, arg, 1, 10 * 1000000LL, &c->interval_ns);
-	case OPT_JSON:
+	case OPT_CYCLIC_JSON:
 		c->json_file = arg;
 		return 0;
 	case 'l':
@@ -267,7 +252,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	case 'm':
 	case 'n':
-	case OPT_TRACEMARK:
+	case OPT_CYCLIC_TRACEMARK:
 		return 0;
 	case 'N':
 		c->nsecs = true;
@@ -277,7 +262,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected a priority 0..99");
 		c->prio = (int)v;
 		return 0;
-	case OPT_POLICY:
+	case OPT_CYCLIC_POLICY:
 		if (!strcasecmp(arg, "batch"))
 			c->policy = SCHED_BATCH;
 		else if (!strcasecmp(arg, "idle"))
@@ -288,7 +273,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected other, normal, batch, idle, fifo or rr");
 		c->policy_arg = arg;
 		return 0;
-	case OPT_PRIOSPREAD:
+	case OPT_CYCLIC_PRIOSPREAD:
 		c->priospread = true;
 		return 0;
 	case 'q':
@@ -325,26 +310,26 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case 'x':
 		c->posix_timers = true;
 		return 0;
-	case OPT_DEFAULT_SYSTEM:
-	case OPT_LAPTOP:
+	case OPT_CYCLIC_DEFAULT_SYSTEM:
+	case OPT_CYCLIC_LAPTOP:
 		c->eo.dma_latency = false;
 		return 0;
-	case OPT_WARMUP:
+	case OPT_CYCLIC_WARMUP:
 		if (parse_time_ns(arg, NSEC_PER_SEC, &c->eo.warmup_ns) < 0 ||
 		    c->eo.warmup_ns > 3600 * NSEC_PER_SEC)
 			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
 		return 0;
-	case OPT_NO_MLOCK:
+	case OPT_CYCLIC_NO_MLOCK:
 		c->eo.mlock = false;
 		return 0;
-	case OPT_MAX_MSW:
+	case OPT_CYCLIC_MAX_MSW:
 		return engine_max_msw_opt(&c->eo, d, arg);
-	case OPT_MAINAFFINITY:
+	case OPT_CYCLIC_MAINAFFINITY:
 		if (cpulist_parse(arg, &c->eo.hk.list, err, sizeof(err)) < 0)
 			return opt_bad_value(d, arg, err);
 		c->eo.hk.policy = HK_LIST;
 		return 0;
-	case OPT_HOUSEKEEPING:
+	case OPT_CYCLIC_HOUSEKEEPING:
 		if (hk_parse(&c->eo.hk, arg, err, sizeof(err)) < 0)
 			return opt_bad_value(d, arg, err);
 		return 0;

@@ -27,10 +27,6 @@
 #include "system/rtsetup.h"
 #include "util/timeutil.h"
 
-enum {
-	OPT_PERIOD = 600,
-};
-
 /* What side a counts beyond the series. */
 struct handshake_counts {
 	uint64_t round_trips;		/* started in the measurement */
@@ -57,7 +53,7 @@ static const struct series_desc *const handshake_descs[] = {
 static const struct optdesc handshake_opts_table[] = {
 	{ "period", 'p', required_argument, "US",
 	  "start a round trip every US (or with a unit: 500us, 1ms);\n"
-	  "0 = back to back (default)", OPT_PERIOD },
+	  "0 = back to back (default)", OPT_HANDSHAKE_PERIOD },
 	OPT_END
 };
 
@@ -335,7 +331,7 @@ static int handshake_opt(void *priv, struct engine_opts *o,
 {
 	struct handshake *h = priv;
 
-	if (d->key != OPT_PERIOD)
+	if (d->key != OPT_HANDSHAKE_PERIOD)
 		return ipc_test_opt(&h->t.cfg, d, arg);
 	if (parse_time_ns(arg, NSEC_PER_USEC, &o->period_ns) < 0 ||
 	    o->period_ns > 10 * NSEC_PER_SEC)

@@ -39,16 +39,6 @@
 #include "measure/irq.h"
 #include "measure/lib/ipc_test.h"
 
-enum {
-	OPT_SOURCE = 800,
-	OPT_RESPOND,
-	OPT_PORT,
-	OPT_IRQ,
-	OPT_IRQ_PRIO,
-	OPT_IRQ_CPU,
-	OPT_BAUD,
-};
-
 enum irq_mode {
 	MODE_LOCAL,		/* net: both ends here */
 	MODE_HOST,		/* net:HOST: stimulus and answer here */
@@ -221,17 +211,17 @@ static const struct optdesc irq_opts_table[] = {
 	  "(GPIO line OUT wired to line IN of CHIP, e.g. gpio:gpiochip0:17,27)\n"
 	  "or serial:TX,RX (a byte from UART port TX to port RX, wired to\n"
 	  "each other, e.g. serial:ttyS4,ttyS5; TX = RX: one port's TX-RX loop)",
-	  OPT_SOURCE },
+	  OPT_IRQ_SOURCE },
 	{ "baud", 0, required_argument, "N",
-	  "serial: the ports' baud rate (default 115200; 8N1, raw)", OPT_BAUD },
+	  "serial: the ports' baud rate (default 115200; 8N1, raw)", OPT_IRQ_BAUD },
 	{ "respond", 0, optional_argument, "ADDR",
 	  "answer net:HOST stimuli on this machine (bound to ADDR, default\n"
-	  "any address) and measure kernel_to_task here", OPT_RESPOND },
+	  "any address) and measure kernel_to_task here", OPT_IRQ_RESPOND },
 	{ "port", 0, required_argument, "N",
-	  "UDP port of net:HOST and --respond (default 4770)", OPT_PORT },
+	  "UDP port of net:HOST and --respond (default 4770)", OPT_IRQ_PORT },
 	{ "irq", 0, required_argument, "N",
 	  "the interrupt that serves the source (default: found from it)",
-	  OPT_IRQ },
+	  OPT_IRQ_NUMBER },
 	{ "irq-prio", 0, required_argument, "N",
 	  "run the interrupt's thread at SCHED_FIFO N for the run (restored)",
 	  OPT_IRQ_PRIO },
@@ -268,7 +258,7 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 
 	(void)o;
 	switch (d->key) {
-	case OPT_SOURCE:
+	case OPT_IRQ_SOURCE:
 		if (!strncmp(arg, "gpio:", 5)) {
 			char err[160];
 
@@ -308,19 +298,19 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 		}
 		snprintf(t->source, sizeof(t->source), "%s", arg);
 		return 0;
-	case OPT_RESPOND:
+	case OPT_IRQ_RESPOND:
 		t->net.respond = true;
 		snprintf(t->net.bind, sizeof(t->net.bind), "%s",
 			 arg ? arg : "");
 		return 0;
-	case OPT_PORT:
+	case OPT_IRQ_PORT:
 		if (parse_int(arg, 1, 65535, &v)) {
 			log_error("invalid value '%s' for --port: 1..65535", arg);
 			return -1;
 		}
 		t->net.port = (int)v;
 		return 0;
-	case OPT_IRQ:
+	case OPT_IRQ_NUMBER:
 		if (parse_int(arg, 0, INT_MAX, &v)) {
 			log_error("invalid value '%s' for --irq: an interrupt number",
 				  arg);
@@ -335,7 +325,7 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 		}
 		t->irq_prio = (int)v;
 		return 0;
-	case OPT_BAUD: {
+	case OPT_IRQ_BAUD: {
 		char rates[200];
 
 		if (parse_int(arg, 1, INT_MAX, &v) || !irq_serial_baud_ok((int)v)) {

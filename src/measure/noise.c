@@ -46,8 +46,6 @@
 #include "output/output.h"
 #include "measure/noise.h"
 
-enum { OPT_THRESHOLD = 720, OPT_MODE, OPT_WINDOW, OPT_WIDTH, OPT_NO_REF };
-
 /* The kernel's hwlat tracer uses 10 us when tracing_thresh is 0, and
  * hwlatdetect (rt-tests) passes 10 us by default. */
 #define DEFAULT_THRESHOLD_NS	(10 * NSEC_PER_USEC)
@@ -681,7 +679,7 @@ static int noise_opt(void *priv, struct engine_opts *o,
 
 	(void)o;
 	switch (d->key) {
-	case OPT_MODE:
+	case OPT_NOISE_MODE:
 		if (!strcmp(arg, "busy"))
 			n->mode = MODE_BUSY;
 		else if (!strcmp(arg, "hwlat"))
@@ -689,22 +687,22 @@ static int noise_opt(void *priv, struct engine_opts *o,
 		else
 			return opt_bad_value(d, arg, "expected busy or hwlat");
 		return 0;
-	case OPT_WINDOW:
-	case OPT_WIDTH:
+	case OPT_NOISE_WINDOW:
+	case OPT_NOISE_WIDTH:
 		n->hw_opts = true;
-		if (parse_time_ns(arg, NSEC_PER_MSEC, d->key == OPT_WINDOW ?
+		if (parse_time_ns(arg, NSEC_PER_MSEC, d->key == OPT_NOISE_WINDOW ?
 				  &n->window_ns : &n->width_ns) < 0 ||
-		    (d->key == OPT_WINDOW ? n->window_ns : n->width_ns) <
+		    (d->key == OPT_NOISE_WINDOW ? n->window_ns : n->width_ns) <
 		    NSEC_PER_MSEC ||
-		    (d->key == OPT_WINDOW ? n->window_ns : n->width_ns) >
+		    (d->key == OPT_NOISE_WINDOW ? n->window_ns : n->width_ns) >
 		    3600 * NSEC_PER_SEC)
 			return opt_bad_value(d, arg,
 					     "expected a time from 1ms to 1h, in ms or with a unit (500ms)");
 		return 0;
-	case OPT_NO_REF:
+	case OPT_NOISE_NO_REF:
 		n->hw_opts = n->no_ref = true;
 		return 0;
-	case OPT_THRESHOLD:
+	case OPT_NOISE_THRESHOLD:
 		break;
 	default:
 		return 1;
@@ -753,17 +751,17 @@ static int noise_configure(void *priv, struct engine_opts *o)
 static const struct optdesc noise_opts_table[] = {
 	{ "threshold", 0, required_argument, "US",
 	  "a gap above it is a noise event, in us or with a unit;\nhwlatdetect's and the hwlat tracer's (default 10)",
-	  OPT_THRESHOLD },
+	  OPT_NOISE_THRESHOLD },
 	{ "mode", 0, required_argument, "MODE",
 	  "busy (default): spin all the time (oslat); hwlat: spin --width\nout of every --window, on an isolated CPU by default\n(hwlatdetect), after the kernel's hwlat tracer as the reference",
-	  OPT_MODE },
+	  OPT_NOISE_MODE },
 	{ "window", 0, required_argument, "TIME",
-	  "--mode hwlat: the period of the spins, in ms or with a unit\n(default 1s, hwlatdetect's)", OPT_WINDOW },
+	  "--mode hwlat: the period of the spins, in ms or with a unit\n(default 1s, hwlatdetect's)", OPT_NOISE_WINDOW },
 	{ "width", 0, required_argument, "TIME",
-	  "--mode hwlat: how long each spin lasts, shorter than --window\n(default 500ms, hwlatdetect's)", OPT_WIDTH },
+	  "--mode hwlat: how long each spin lasts, shorter than --window\n(default 500ms, hwlatdetect's)", OPT_NOISE_WIDTH },
 	{ "no-reference", 0, no_argument, NULL,
 	  "--mode hwlat: do not run the kernel's hwlat tracer first",
-	  OPT_NO_REF },
+	  OPT_NOISE_NO_REF },
 	OPT_END
 };
 

@@ -26,13 +26,6 @@
 #include "metrics/http.h"
 #include "metrics/metrics.h"
 
-enum {
-	OPT_METRICS = 0x500,
-	OPT_METRICS_PORT,
-	OPT_METRICS_ADDR,
-	OPT_METRICS_LABEL,
-};
-
 #define HTTP_IDLE_POLL_NS	(100 * NSEC_PER_MSEC)
 #define OM_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 

@@ -1221,8 +1221,6 @@ void trace_json(const struct run *r, struct jw *w)
 
 /* --- the companion (engine.h) ----------------------------------------- */
 
-enum { OPT_TRACE = 0x400 };
-
 static const struct optdesc trace_opts[] = {
 	{ "trace", 0, optional_argument, "MODE",
 	  "from the kernel's trace events (root, tracefs): split every\n"

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "util/optkey.h"
+
 struct optdesc {
 	const char *lng;	/* long name without "--", or NULL */
 	int shrt;		/* short option character, or 0 */

@@ -288,3 +288,17 @@ def test_architecture_table_is_ls_src():
         top = f.split("/")[0]
         assert ("src/%s/" % f) in picture or \
             (top == "report" and (f.split("/")[-1] + "/") in picture), f
+
+
+def test_option_keys_come_from_one_enum():
+    """Every long option's key is an enumerator of util/optkey.h (unique
+    by construction): no other file numbers option keys by hand."""
+    own = ROOT / "src" / "util" / "optkey.h"
+    keys = re.compile(r"\b(?:OPT|K|LAB_OPT)_[A-Z0-9_]+\s*=\s*"
+                      r"(?:0x[0-9a-fA-F]+|\d+)")
+    bad = []
+    for p in sorted((ROOT / "src").rglob("*.[ch]")):
+        if p != own and keys.search(p.read_text()):
+            bad.append(str(p.relative_to(ROOT)))
+    assert bad == []
+    assert "OPT_KEY_FIRST 256" in own.read_text()

@@ -29,11 +29,6 @@
 #define REAP_WAIT_NS		(2 * NSEC_PER_SEC)
 #define MBOX_READ_TRIES		1000
 
-enum {
-	OPT_IPC = 512,
-	OPT_PROCESS,
-};
-
 const struct optdesc ipc_test_opts[] = {
 	{ "ipc", 0, required_argument, "NAME",
 	  "wake-up mechanism: sem (POSIX semaphore, default), futex,\n"
@@ -42,7 +37,7 @@ const struct optdesc ipc_test_opts[] = {
 	  "(UNIX datagram socket)", OPT_IPC },
 	{ "process", 0, no_argument, NULL,
 	  "run the partner in a child process sharing memory with rtlat\n"
-	  "(default: a thread)", OPT_PROCESS },
+	  "(default: a thread)", OPT_IPC_PROCESS },
 	OPT_END
 };
 
@@ -66,7 +61,7 @@ int ipc_test_opt(void *cfg, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, expected);
 		}
 		return 0;
-	case OPT_PROCESS:
+	case OPT_IPC_PROCESS:
 		c->process = true;
 		return 0;
 	}
