@@ -482,6 +482,7 @@ FORCE:
 # man pages' OPTIONS against the option tables (scripts/check-man.py
 # --update BIN rewrites their generated COMMON OPTIONS).
 lint: $(BIN)
+	$(PYTHON) scripts/check-layers.py --self-test
 	$(PYTHON) scripts/check-layers.py $(O)
 	$(PYTHON) scripts/check-man.py $(BIN)
 	cppcheck -q -j$(JOBS) --enable=warning,performance,portability --std=c11 \

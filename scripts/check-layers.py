@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The layering of src/ (docs/ARCHITECTURE.md), checked twice:
 
- - includes: every #include "LAYER/..." of a file in src/LAYER/ must name a
-   layer that LAYER may use;
+ - includes: every #include "..." of a file in src/LAYER/, resolved as the
+   compiler does (beside the file first, then under src/: "../LAYER/x.h"
+   is LAYER's x.h), must name a layer that LAYER may use; one that resolves
+   to nothing, or to a file outside src/, is refused too;
  - symbols: every undefined symbol of an object built from src/LAYER/ (nm)
    that another layer's objects define must be defined in a layer LAYER may
    use.
@@ -17,8 +19,11 @@ beside the options every test shares) or a suite option made of one
 ("TEST-LONG": suite_spec.forward).
 
 usage: check-layers.py BUILD_DIR [TREE]
+       check-layers.py --self-test
 BUILD_DIR holds src/*/*.o (make first); TREE is the source tree (default:
-the one of this script).
+the one of this script). --self-test checks the include check itself: a
+copy of the tree with #include "../measure/irq.h" injected into an engine
+file must fail, the copy as it is must pass.
 Exit status 1 and one line per violation when the layering is broken.
 
 scripts/layers-waived.txt lists violations still being worked off, one a
@@ -92,6 +97,17 @@ def sources():
                 yield os.path.join(root, f)
 
 
+def resolve(path, inc):
+    """The file #include "@inc" of @path names, as the compiler finds it
+    (beside @path, then under src/: -Isrc), relative to the tree; None
+    when neither exists."""
+    for base in (os.path.dirname(path), 'src'):
+        target = os.path.normpath(os.path.join(base, inc))
+        if os.path.isfile(target):
+            return target
+    return None
+
+
 def check_includes():
     bad = []
     for path in sources():
@@ -99,12 +115,17 @@ def check_includes():
         text = open(path, encoding='utf-8').read()
         for m in INCLUDE.finditer(text):
             inc = m.group(1)
-            target = os.path.join('src', inc)
-            if not os.path.exists(target):
+            line = text.count('\n', 0, m.start()) + 1
+            target = resolve(path, inc)
+            if target is None or target.startswith('..') or \
+                    not target.startswith('src' + os.sep):
+                bad.append('%s:%d: %s may not include %s (%s)' %
+                           (path, line, src, inc,
+                            'not found beside it nor under src/'
+                            if target is None else 'outside src/'))
                 continue
             dst = layer_of(target)
             if not may_use(src, dst, unit_of(path), unit_of(target)):
-                line = text.count('\n', 0, m.start()) + 1
                 bad.append('%s:%d: %s may not include %s (layer %s)' %
                            (path, line, src, inc, dst))
     return bad
@@ -195,7 +216,34 @@ def unlined(v):
     return re.sub(r'^([^:]*):\d+:', r'\1:', v)
 
 
+def self_test(here):
+    """The include check on a copy of the tree: as it is it passes, with
+    a relative include of a test injected into an engine file it fails."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(here, 'src'), os.path.join(tmp, 'src'))
+        os.chdir(tmp)
+        clean = check_includes()
+        victim = os.path.join('src', 'engine', 'ring.c')
+        with open(victim, 'a', encoding='utf-8') as f:
+            f.write('#include "../measure/irq.h"\n')
+        caught = [b for b in check_includes() if b not in clean]
+        os.chdir(here)
+    want = '%s:' % victim
+    ok = (clean == [] and len(caught) == 1 and caught[0].startswith(want)
+          and 'engine may not include ../measure/irq.h (layer measure)'
+          in caught[0])
+    print('check-layers --self-test: %s (clean tree: %d violation(s); '
+          'injected: %s)' % ('ok' if ok else 'FAILED', len(clean),
+                             caught[0] if caught else 'not caught'))
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[1:] == ['--self-test']:
+        return self_test(os.path.abspath(os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), '..')))
     if len(sys.argv) not in (2, 3):
         print(__doc__.strip(), file=sys.stderr)
         return 1

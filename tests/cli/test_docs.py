@@ -77,6 +77,10 @@ def test_layering_violation_fails(tmp_path):
     ("measure/zz_layer_probe.h", "measure/irq.h", "measure may not include"),
     ("loads/zz_layer_probe.h", "measure/lib/ipc.h", "loads may not include"),
     ("trace/zz_layer_probe.h", "output/output.h", "trace may not include"),
+    ("engine/zz_layer_probe.h", "../measure/irq.h", "engine may not include"),
+    ("engine/zz_layer_probe.h", "../../tests/unit/x.h",
+     "engine may not include"),
+    ("util/zz_layer_probe.h", "../engine/engine.h", "util may not include"),
 ])
 def test_layering_include_refused(tmp_path, probe, include, says):
     """The output knows the trace only as a companion; a test never
@@ -302,3 +306,13 @@ def test_option_keys_come_from_one_enum():
             bad.append(str(p.relative_to(ROOT)))
     assert bad == []
     assert "OPT_KEY_FIRST 256" in own.read_text()
+
+
+def test_layering_self_test():
+    """check-layers --self-test (make lint): a relative include of a test
+    injected into an engine file is caught, the tree as it is passes."""
+    p = subprocess.run([sys.executable,
+                        str(ROOT / "scripts" / "check-layers.py"),
+                        "--self-test"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "engine may not include ../measure/irq.h" in p.stdout
