@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The layering of src/ (docs/ARCHITECTURE.md), checked twice:
 
+ - private headers: engine/run.h (the engine's own state of a run) is
+   included by files of src/engine/ only;
  - includes: every #include "..." of a file in src/LAYER/, resolved as the
    compiler does (beside the file first, then under src/: "../LAYER/x.h"
    is LAYER's x.h), must name a layer that LAYER may use; one that resolves
@@ -62,6 +64,10 @@ ALLOWED = {
                             'metrics', 'output', 'cmd'},
     'main': CORE | {'cmd'},
 }
+
+# headers only the files of one layer may include: the engine's own state
+# of a run (the others see struct run, engine/engine.h)
+PRIVATE = {'src/engine/run.h': 'engine'}
 
 WAIVED = 'scripts/layers-waived.txt'
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -125,6 +131,10 @@ def check_includes():
                             if target is None else 'outside src/'))
                 continue
             dst = layer_of(target)
+            if PRIVATE.get(target, src) != src:
+                bad.append('%s:%d: %s may not include %s (private to %s)' %
+                           (path, line, src, inc, PRIVATE[target]))
+                continue
             if not may_use(src, dst, unit_of(path), unit_of(target)):
                 bad.append('%s:%d: %s may not include %s (layer %s)' %
                            (path, line, src, inc, dst))

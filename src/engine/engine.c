@@ -15,6 +15,7 @@
 
 #include "engine/cobalt.h"
 #include "engine/engine.h"
+#include "engine/run.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/parse.h"
@@ -645,17 +646,17 @@ void sampler_break(struct sampler *s, int k, int64_t v)
 	r->brk_value = v;
 	r->brk_cycle = s->cycles - 1;
 	/* The measurement is over: these writes no longer disturb it. */
-	if (r->trace_marker_fd >= 0) {
+	if (r->eng->trace_marker_fd >= 0) {
 		memcpy(msg, head, sizeof(head) - 1);
 		n = sizeof(head) - 1;
 		n += put_i64(msg + n, v);
 		memcpy(msg + n, " ns\n", 4);
 		n += 4;
-		if (write(r->trace_marker_fd, msg, n) < 0) {
+		if (write(r->eng->trace_marker_fd, msg, n) < 0) {
 			/* nothing to do: tracing is best effort */
 		}
 	}
-	if (r->tracing_on_fd >= 0 && write(r->tracing_on_fd, "0", 1) < 0) {
+	if (r->eng->tracing_on_fd >= 0 && write(r->eng->tracing_on_fd, "0", 1) < 0) {
 		/* best effort */
 	}
 	atomic_store(&r->stop, 1);
@@ -786,10 +787,10 @@ static void *sampler_main(void *arg)
 
 	atomic_store(&s->state, SAMPLER_READY);
 	/* before sampling: waiting on a lock here costs nothing */
-	pthread_mutex_lock(&r->gate_lock);
-	while (!atomic_load(&r->start) && !atomic_load(&r->stop))
-		pthread_cond_wait(&r->gate_cond, &r->gate_lock);
-	pthread_mutex_unlock(&r->gate_lock);
+	pthread_mutex_lock(&r->eng->gate_lock);
+	while (!atomic_load(&r->eng->start) && !atomic_load(&r->stop))
+		pthread_cond_wait(&r->eng->gate_cond, &r->eng->gate_lock);
+	pthread_mutex_unlock(&r->eng->gate_lock);
 	if (!atomic_load(&r->stop)) {
 		e = r->test->body(s);
 		if (e < 0) {
@@ -848,7 +849,7 @@ static bool companions_ready(struct run *r, uint64_t k)
 
 void engine_drain(struct run *r, bool final)
 {
-	const struct winrec **thr = r->thr;
+	const struct winrec **thr = r->eng->thr;
 	struct window agg[RTLAT_MAX_SERIES];
 	int i, j;
 
@@ -1006,10 +1007,10 @@ static int write_result(struct run *r, const char *status)
 {
 	char err[320];
 
-	if (!r->o->json_file || !r->result)
+	if (!r->o->json_file || !r->eng->result)
 		return 0;
 	engine_aggregate(r);
-	if (r->result->write(r, r->o->json_file, status, err,
+	if (r->eng->result->write(r, r->o->json_file, status, err,
 			     sizeof(err)) < 0) {
 		snprintf(r->error, sizeof(r->error), "--json: %s", err);
 		return -1;
@@ -1093,7 +1094,7 @@ static bool msw_read(struct run *r, bool base)
 	uint64_t *v;
 	bool *found, all = false;
 
-	if (!cobalt_build() || n <= 0 || (!base && !r->msw_based))
+	if (!cobalt_build() || n <= 0 || (!base && !r->eng->msw_based))
 		return false;
 	tids = calloc((size_t)n + RTLAT_MSW_EXTRA, sizeof(*tids));
 	v = calloc((size_t)n + RTLAT_MSW_EXTRA, sizeof(*v));
@@ -1108,7 +1109,7 @@ static bool msw_read(struct run *r, bool base)
 			for (i = 0; i < n + nx; i++)
 				msw_base(r, i, v[i]);
 			r->msw_nextra = nx;
-			r->msw_based = r->msw_known = all;
+			r->eng->msw_based = r->msw_known = all;
 		} else {
 			for (i = 0; i < n + r->msw_nextra && i < n + nx; i++)
 				if (found[i])
@@ -1146,7 +1147,7 @@ static void *display_main(void *arg)
 	struct companion *c;
 
 	for (;;) {
-		bool stopping = atomic_load(&r->display_stop);
+		bool stopping = atomic_load(&r->eng->display_stop);
 		int64_t now;
 
 		engine_drain_raw(r);
@@ -1156,8 +1157,8 @@ static void *display_main(void *arg)
 		engine_drain(r, stopping);
 		/* one snapshot per SIGUSR1/SIGUSR2 taken, also those taken
 		 * just before the end */
-		while (atomic_load(&r->snapshot_req) > 0) {
-			atomic_fetch_sub(&r->snapshot_req, 1);
+		while (atomic_load(&r->eng->snapshot_req) > 0) {
+			atomic_fetch_sub(&r->eng->snapshot_req, 1);
 			if (r->test->out->snapshot)
 				r->test->out->snapshot(r);
 			else
@@ -1167,27 +1168,27 @@ static void *display_main(void *arg)
 			break;
 		now = clock_now_ns(CLOCK_MONOTONIC);
 		if (now >= next_tick) {
-			if (!atomic_load(&r->msw_final))
+			if (!atomic_load(&r->eng->msw_final))
 				msw_read(r, false);
 			if (r->test->out->tick)
 				r->test->out->tick(r);
 			next_tick = now + TICK_NS;
 		}
 		if (r->o->json_file && r->o->checkpoint_ns > 0 &&
-		    now - r->last_checkpoint >= r->o->checkpoint_ns) {
-			r->last_checkpoint = now;
+		    now - r->eng->last_checkpoint >= r->o->checkpoint_ns) {
+			r->eng->last_checkpoint = now;
 			/* a failed checkpoint (a full disk) does not end the
 			 * measurement: said once, tried again at the next one
 			 * and at the end */
 			if (write_result(r, "running") < 0) {
-				if (!r->checkpoint_failed)
+				if (!r->eng->checkpoint_failed)
 					log_warn("checkpoint not written, the measurement goes on (tried again every --checkpoint and at the end): %s",
 						 r->error);
-				r->checkpoint_failed = true;
+				r->eng->checkpoint_failed = true;
 				r->error[0] = '\0';
-			} else if (r->checkpoint_failed) {
+			} else if (r->eng->checkpoint_failed) {
 				log_note("checkpoint written again");
-				r->checkpoint_failed = false;
+				r->eng->checkpoint_failed = false;
 			}
 		}
 		{
@@ -1273,16 +1274,16 @@ static void open_trace_fds(struct run *r)
 	char p[128];
 	size_t i;
 
-	r->trace_marker_fd = r->tracing_on_fd = -1;
+	r->eng->trace_marker_fd = r->eng->tracing_on_fd = -1;
 	if (r->o->break_ns < 0)
 		return;
 	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
 		snprintf(p, sizeof(p), "%s/trace_marker", roots[i]);
-		r->trace_marker_fd = open(p, O_WRONLY | O_CLOEXEC);
-		if (r->trace_marker_fd < 0)
+		r->eng->trace_marker_fd = open(p, O_WRONLY | O_CLOEXEC);
+		if (r->eng->trace_marker_fd < 0)
 			continue;
 		snprintf(p, sizeof(p), "%s/tracing_on", roots[i]);
-		r->tracing_on_fd = open(p, O_WRONLY | O_CLOEXEC);
+		r->eng->tracing_on_fd = open(p, O_WRONLY | O_CLOEXEC);
 		return;
 	}
 }
@@ -1291,10 +1292,17 @@ int engine_alloc(struct run *r)
 {
 	int i, j, e;
 
+	if (!r->eng) {		/* a run not made by engine_run() */
+		r->eng = calloc(1, sizeof(*r->eng));
+		if (!r->eng)
+			return -ENOMEM;
+		r->eng->owned = true;
+		r->eng->trace_marker_fd = r->eng->tracing_on_fd = -1;
+	}
 	r->total = calloc((size_t)r->nsamplers, sizeof(*r->total));
 	r->iv = calloc((size_t)r->nsamplers, sizeof(*r->iv));
-	r->thr = calloc((size_t)r->nsamplers, sizeof(const struct winrec *));
-	if (!r->total || !r->iv || !r->thr)
+	r->eng->thr = calloc((size_t)r->nsamplers, sizeof(const struct winrec *));
+	if (!r->total || !r->iv || !r->eng->thr)
 		return -ENOMEM;
 	for (j = 0; j < r->nnames; j++) {
 		/* one sampler series of this name (one thread): its total is
@@ -1384,7 +1392,14 @@ void engine_free(struct run *r)
 	}
 	free(r->total);
 	free(r->iv);
-	free(r->thr);
+	if (r->eng) {
+		free(r->eng->thr);
+		r->eng->thr = NULL;
+		if (r->eng->owned) {
+			free(r->eng);
+			r->eng = NULL;
+		}
+	}
 	free(r->s);
 	r->sys = NULL;		/* engine_run()'s */
 	r->check = NULL;
@@ -1443,10 +1458,10 @@ static void warn_helpers_on_measured(struct run *r)
 /* Set @flag (start or stop) and wake the samplers waiting at the gate. */
 static void gate_set(struct run *r, _Atomic int *flag)
 {
-	pthread_mutex_lock(&r->gate_lock);
+	pthread_mutex_lock(&r->eng->gate_lock);
 	atomic_store(flag, 1);
-	pthread_cond_broadcast(&r->gate_cond);
-	pthread_mutex_unlock(&r->gate_lock);
+	pthread_cond_broadcast(&r->eng->gate_cond);
+	pthread_mutex_unlock(&r->eng->gate_lock);
 }
 
 static int64_t starved_ns(const struct run *r)
@@ -1569,7 +1584,7 @@ int engine_setup_per_cpu(struct run *r, int nseries,
 /*
  * engine_run() in phases; each returns 0 or -1 (the run fails: exit status
  * 1) and leaves what it set up in @r for the one release path, which
- * undoes whatever was reached (r->reached).
+ * undoes whatever was reached (r->eng->reached, engine/run.h).
  */
 enum run_reached {
 	RUN_NOTHING,		/* options not yet valid */
@@ -1579,23 +1594,26 @@ enum run_reached {
 	RUN_FINISHED,		/* stopped, summarised, files written */
 };
 
-static void run_init(struct run *r, const struct test_desc *t,
-		     struct engine_opts *o, const struct engine_env *env)
+static void run_init(struct run *r, struct run_engine *eng,
+		     const struct test_desc *t, struct engine_opts *o,
+		     const struct engine_env *env)
 {
 	memset(r, 0, sizeof(*r));
+	memset(eng, 0, sizeof(*eng));
+	r->eng = eng;
 	r->test = t;
 	r->o = o;
 	r->argc = env->argc;
 	r->argv = env->argv;
 	r->comp = env->comp;
 	r->ncomp = env->ncomp;
-	r->result = env->result;
+	r->eng->result = env->result;
 	r->priv = env->priv;
 	r->dma_fd = -1;
-	r->trace_marker_fd = r->tracing_on_fd = -1;
+	r->eng->trace_marker_fd = r->eng->tracing_on_fd = -1;
 	r->t_end = INT64_MAX;
-	pthread_mutex_init(&r->gate_lock, NULL);
-	pthread_cond_init(&r->gate_cond, NULL);
+	pthread_mutex_init(&r->eng->gate_lock, NULL);
+	pthread_cond_init(&r->eng->gate_cond, NULL);
 	log_set_quiet(o->quiet);
 }
 
@@ -1666,7 +1684,7 @@ static int run_validate(struct run *r)
 			  (long long)o->interval_ns, (long long)o->period_ns);
 		return -1;
 	}
-	r->reached = RUN_VALID;
+	r->eng->reached = RUN_VALID;
 	return 0;
 }
 
@@ -1711,7 +1729,7 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 
 	if (t->setup(r) < 0 || r->nsamplers == 0)
 		return -1;
-	r->reached = RUN_SET_UP;
+	r->eng->reached = RUN_SET_UP;
 	if (housekeeping_plan(r, msg, sizeof(msg)) < 0)
 		return run_fail(r, msg);
 	/* RT throttling stops real-time tasks only: said when a sampler is
@@ -1782,7 +1800,7 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 		r->dma_held = r->dma_fd >= 0;
 	}
 	open_trace_fds(r);
-	r->reached = RUN_STARTED;	/* from here a failure ends as a run */
+	r->eng->reached = RUN_STARTED;	/* from here a failure ends as a run */
 
 	/* result file exists from the start: the configuration, no samples */
 	if (o->json_file && !output_is_special(o->json_file) &&
@@ -1790,7 +1808,7 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 		log_error("%s", r->error);
 		return -1;
 	}
-	r->last_checkpoint = clock_now_ns(CLOCK_MONOTONIC);
+	r->eng->last_checkpoint = clock_now_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
@@ -1840,7 +1858,7 @@ static int run_start(struct run *r, const sigset_t *sigs)
 		/* during a long set-up (cruncher's calibration): printed
 		 * once the display runs */
 		if (sig == SIGUSR1 || sig == SIGUSR2)
-			atomic_fetch_add(&r->snapshot_req, 1);
+			atomic_fetch_add(&r->eng->snapshot_req, 1);
 	}
 	if (first_sampler_error(r) < 0) {
 		log_error("%s", r->error);
@@ -1869,18 +1887,18 @@ static int run_start(struct run *r, const sigset_t *sigs)
 	msw_read(r, true);	/* the samplers wait at the gate */
 	if (t->out->start)
 		t->out->start(r);
-	e = start_thread(&r->display, display_main, r, SCHED_OTHER, 0,
+	e = start_thread(&r->eng->display, display_main, r, SCHED_OTHER, 0,
 			 DISPLAY_STACK, true);
 	if (e) {
 		log_error("cannot start the display thread: %s", strerror(e));
 		return -1;
 	}
-	r->display_started = true;
+	r->eng->display_started = true;
 	if (t->spins)
 		warn_helpers_on_measured(r);
 	if (o->warmup_ns > 0 && !o->quiet && !r->stop_reason)
 		fprintf(stderr, "warming up...\n");
-	gate_set(r, &r->start);
+	gate_set(r, &r->eng->start);
 	return 0;
 }
 
@@ -1934,7 +1952,7 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 			break;
 		}
 		if (sig == SIGUSR1 || sig == SIGUSR2)
-			atomic_fetch_add(&r->snapshot_req, 1);	/* display */
+			atomic_fetch_add(&r->eng->snapshot_req, 1);	/* display */
 		if (atomic_load(&r->brk_hit)) {
 			r->stop_reason = STOP_BREAK;
 			break;
@@ -1962,17 +1980,17 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 	mono_end = clock_now_ns(CLOCK_MONOTONIC);
 	/* the mode switches of the measurement, before the stop's own; a
 	 * count that cannot be read at the end is not known */
-	atomic_store(&r->msw_final, 1);
+	atomic_store(&r->eng->msw_final, 1);
 	if (r->msw_known && !msw_read(r, false))
 		r->msw_lost = true;
 	stop_samplers(r);
 	/* nothing measures any more: give the CPUs' idle states back before
 	 * anything may wait (a FIFO output for its reader) */
 	dma_release(r);
-	atomic_store(&r->display_stop, 1);
-	RTLAT_STD(pthread_join)(r->display, NULL);
-	r->display_started = false;
-	if (r->display_failed)
+	atomic_store(&r->eng->display_stop, 1);
+	RTLAT_STD(pthread_join)(r->eng->display, NULL);
+	r->eng->display_started = false;
+	if (r->eng->display_failed)
 		r->stop_reason = STOP_ERROR;
 	measured_end(r, &wall_end, &mono_end);
 	r->wall_end_ns = wall_end;
@@ -2005,12 +2023,12 @@ static void msw_settle(struct run *r)
 		return;
 	if (r->msw_lost)
 		r->msw_known = false;
-	r->msw_total = r->msw_known ? engine_msw_total(r) : 0;
+	r->eng->msw_total = r->msw_known ? engine_msw_total(r) : 0;
 	if (r->o->max_msw < 0)
 		return;
 	if (!r->msw_known)
-		r->msw_unchecked = true;
-	else if (r->msw_total > (uint64_t)r->o->max_msw)
+		r->eng->msw_unchecked = true;
+	else if (r->eng->msw_total > (uint64_t)r->o->max_msw)
 		r->threshold_exceeded = true;
 }
 
@@ -2048,12 +2066,12 @@ static void msw_warn(struct run *r)
 		engine_warn(r, "%s switched to secondary mode %llu time%s (%s): it called Linux (see docs/xenomai.md)",
 			    who, (unsigned long long)n, n == 1 ? "" : "s", when);
 	}
-	if (r->msw_unchecked)
+	if (r->eng->msw_unchecked)
 		log_error("--max-msw %lld cannot be checked: the mode switches are not known",
 			  (long long)r->o->max_msw);
-	else if (r->o->max_msw >= 0 && r->msw_total > (uint64_t)r->o->max_msw)
+	else if (r->o->max_msw >= 0 && r->eng->msw_total > (uint64_t)r->o->max_msw)
 		log_warn("mode switches: %llu in the measurement exceeded --max-msw %lld",
-			 (unsigned long long)r->msw_total,
+			 (unsigned long long)r->eng->msw_total,
 			 (long long)r->o->max_msw);
 }
 
@@ -2087,7 +2105,7 @@ static void run_finish(struct run *r)
 				    (unsigned long long)a->hist.saturated);
 	}
 	msw_settle(r);
-	if (r->stop_reason == STOP_ERROR || r->msw_unchecked)
+	if (r->stop_reason == STOP_ERROR || r->eng->msw_unchecked)
 		r->exit_code = 1;
 	else if (r->stop_reason == STOP_BREAK || r->threshold_exceeded)
 		r->exit_code = 2;
@@ -2104,8 +2122,8 @@ static void run_finish(struct run *r)
 			c->ops->summary(c, r);
 	/* the files last: any of them may be the standard output */
 	stdout_flush();
-	if (o->gnuplot_file && r->result &&
-	    r->result->gnuplot(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
+	if (o->gnuplot_file && r->eng->result &&
+	    r->eng->result->gnuplot(r, o->gnuplot_file, msg, sizeof(msg)) < 0) {
 		log_error("-g/--gnuplot: %s", msg);
 		r->exit_code = 1;
 	}
@@ -2115,7 +2133,7 @@ static void run_finish(struct run *r)
 	}
 	if (t->out->files)
 		t->out->files(r);
-	r->reached = RUN_FINISHED;
+	r->eng->reached = RUN_FINISHED;
 }
 
 /* The one release path: whatever the run reached is undone, the headline
@@ -2124,19 +2142,19 @@ static void run_release(struct run *r)
 {
 	struct companion *c;
 
-	if (r->reached < RUN_FINISHED)
+	if (r->eng->reached < RUN_FINISHED)
 		r->exit_code = 1;
-	if (r->reached == RUN_STARTED) {
+	if (r->eng->reached == RUN_STARTED) {
 		stop_samplers(r);
-		if (r->display_started) {
-			atomic_store(&r->display_stop, 1);
-			RTLAT_STD(pthread_join)(r->display, NULL);
-			r->display_started = false;
+		if (r->eng->display_started) {
+			atomic_store(&r->eng->display_stop, 1);
+			RTLAT_STD(pthread_join)(r->eng->display, NULL);
+			r->eng->display_started = false;
 		}
 	}
-	if (r->reached >= RUN_SET_UP && r->o->headline_fd >= 0 && r->result)
-		r->result->headline(r, r->o->headline_fd,
-				    r->reached >= RUN_STARTED ?
+	if (r->eng->reached >= RUN_SET_UP && r->o->headline_fd >= 0 && r->eng->result)
+		r->eng->result->headline(r, r->o->headline_fd,
+				    r->eng->reached >= RUN_STARTED ?
 				    run_status(r) : "error");
 	for_each_companion(r, c)	/* stops the loads on the error paths */
 		if (c->ops->release)
@@ -2144,10 +2162,10 @@ static void run_release(struct run *r)
 	if (r->test->teardown)
 		r->test->teardown(r);
 	dma_release(r);
-	if (r->trace_marker_fd >= 0)
-		close(r->trace_marker_fd);
-	if (r->tracing_on_fd >= 0)
-		close(r->tracing_on_fd);
+	if (r->eng->trace_marker_fd >= 0)
+		close(r->eng->trace_marker_fd);
+	if (r->eng->tracing_on_fd >= 0)
+		close(r->eng->tracing_on_fd);
 	engine_free(r);
 }
 
@@ -2155,6 +2173,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	       const struct engine_env *env)
 {
 	struct run run, *r = &run;
+	struct run_engine eng;		/* the engine's own (engine/run.h) */
 	/* The system description and rtlat check's findings (34 KB, for the
 	 * result at the end) in this frame, not on the heap: the main
 	 * thread's stack mapping, which mlockall() locks whole in every
@@ -2165,7 +2184,7 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	struct check_report check;
 	sigset_t sigs;
 
-	run_init(r, t, o, env);
+	run_init(r, &eng, t, o, env);
 	/* signals: handled by the main thread only, blocked before anything
 	 * else, so that a SIGINT or SIGTERM at any moment from here on ends
 	 * the run cleanly (with the summary, loads stopped) */

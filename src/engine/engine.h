@@ -714,7 +714,18 @@ enum stop_reason {
 	STOP_ERROR,
 };
 
+/*
+ * A run: what the tests, the outputs, the metrics and the companions may
+ * read of it (and, for a test, its private state, its samplers and its
+ * exit code). The engine's own machinery (the phase reached, the start
+ * gate, the display thread, the result files, the mode-switch baseline)
+ * is in struct run_engine, engine/run.h, which only src/engine/ includes
+ * (scripts/check-layers.py).
+ */
+struct run_engine;
+
 struct run {
+	struct run_engine *eng;		/* the engine's own (engine/run.h) */
 	const struct test_desc *test;
 	struct engine_opts *o;
 	int argc;
@@ -727,9 +738,6 @@ struct run {
 	struct series_name names[RTLAT_MAX_SERIES];
 
 	_Atomic int stop;
-	_Atomic int start;		/* start gate for samplers */
-	pthread_mutex_t gate_lock;	/* samplers wait for start or stop */
-	pthread_cond_t gate_cond;
 	int stop_reason;
 	int stop_signal;
 	int64_t t0;			/* first deadline, test clock */
@@ -743,7 +751,6 @@ struct run {
 	int brk_sampler, brk_series;
 	int64_t brk_value;
 	uint64_t brk_cycle;
-	int trace_marker_fd, tracing_on_fd;
 
 	int dma_fd;			/* -1 once released (end of measurement) */
 	bool dma_held;			/* cpu_dma_latency was held at 0 */
@@ -753,35 +760,18 @@ struct run {
 	char error[256];
 
 	/* display thread */
-	pthread_t display;
-	bool display_started;
-	_Atomic int display_stop;
-	_Atomic int snapshot_req;	/* SIGUSR1/2 taken, not yet printed by
-					 * the display (one snapshot each) */
-	bool display_failed;		/* the display thread failed */
-	bool checkpoint_failed;		/* the last checkpoint was not written */
 	uint64_t next_k;
 	struct accum (*total)[RTLAT_MAX_SERIES];	/* per sampler, per series */
 	struct ivstore (*iv)[RTLAT_MAX_SERIES];		/* per sampler, per series */
-	const struct winrec **thr;			/* per sampler, scratch */
-	int64_t last_checkpoint;
 	int lines_printed;
-	uint64_t intervals_shown;
 
 	struct companion *comp;		/* running beside the test (engine_env) */
 	int ncomp;
-	const struct result_ops *result;	/* result files, or NULL */
 
-	int reached;			/* phase reached (engine.c) */
 	bool threshold_exceeded;
-	/* Cobalt build: the mode-switch counts (cobalt.h) are known, the
-	 * baseline taken at the measurement's start, the last read taken at
-	 * its end; their total */
-	bool msw_known, msw_based;
+	/* Cobalt build: the mode-switch counts (cobalt.h) are known */
+	bool msw_known;
 	bool msw_lost;			/* not readable at the end */
-	bool msw_unchecked;		/* --max-msw given, count not known */
-	_Atomic int msw_final;
-	uint64_t msw_total;
 	struct msw_count msw_extra[RTLAT_MSW_EXTRA];	/* test_desc.msw_tids */
 	int msw_nextra;
 	int exit_code;
@@ -871,7 +861,9 @@ int64_t run_actual_ns(const struct run *r);
 void run_report_outcome(struct run *r);
 
 /* Internal steps of engine_run(), exposed for unit tests. */
-/* Allocate accumulators, rings and stores for the samplers laid out. */
+/* Allocate accumulators, rings and stores for the samplers laid out; a run
+ * not made by engine_run() (a unit test's) gets the engine's own state
+ * (struct run_engine) here too, which engine_free() frees. */
 int engine_alloc(struct run *r);
 void engine_free(struct run *r);
 /* Display side: process every interval whose records are all in, merging

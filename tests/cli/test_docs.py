@@ -81,6 +81,9 @@ def test_layering_violation_fails(tmp_path):
     ("engine/zz_layer_probe.h", "../../tests/unit/x.h",
      "engine may not include"),
     ("util/zz_layer_probe.h", "../engine/engine.h", "util may not include"),
+    ("output/zz_layer_probe.h", "engine/run.h",
+     "output may not include engine/run.h (private to engine)"),
+    ("measure/zz_layer_probe.h", "../engine/run.h", "private to engine"),
 ])
 def test_layering_include_refused(tmp_path, probe, include, says):
     """The output knows the trace only as a companion; a test never
