@@ -319,3 +319,22 @@ def test_layering_self_test():
                         "--self-test"], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "engine may not include ../measure/irq.h" in p.stdout
+
+
+def test_function_length(tmp_path):
+    """No function over 120 lines but the waived ones (make lint); one
+    more is refused, by name."""
+    script = str(ROOT / "scripts" / "check-function-length.py")
+    p = subprocess.run([sys.executable, script], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    shutil.copytree(ROOT / "src", tmp_path / "src")
+    (tmp_path / "src" / "util" / "zz_long.c").write_text(
+        "// SPDX-License-Identifier: GPL-2.0-or-later\n"
+        "int zz_long(int x);\n\nint zz_long(int x)\n{\n" +
+        "\tx++;\n" * 125 + "\treturn x;\n}\n")
+    p = subprocess.run([sys.executable, script, str(tmp_path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "src/util/zz_long.c:4: zz_long is 128 lines long" in p.stdout, \
+        p.stdout
