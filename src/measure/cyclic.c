@@ -194,62 +194,15 @@ static int hist_opt(struct cyclic_opts *c, const struct optdesc *d,
 	return 0;
 }
 
-int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
+/* cyclic_opt() for the flags and rtlat's own options; 1 for an option
+ * that is not cyclic's (a companion's). */
+static int cyclic_opt_more(struct cyclic_opts *c, const struct optdesc *d,
+			   const char *arg)
 {
-	struct cyclic_opts *c = ctx;
 	char err[256];
 	long long v;
-	int64_t t = 0;
 
 	switch (d->key) {
-	case 'a':
-		c->affinity = true;
-		if (!arg)
-			arg = next_word_arg(c, true);
-		if (!arg)
-			return 0;
-		if (cpulist_parse(arg, &c->aff, err, sizeof(err)) < 0)
-			return opt_bad_value(d, arg, err);
-		c->affinity_set = true;
-		return 0;
-	case 'b':
-		if (us_opt(d, arg, 0, 3600 * 1000000LL, &t) < 0)
-			return -1;
-		c->eo.break_ns = t ? t : -1;
-		return 0;
-	case 'c':
-		if (!strcmp(arg, "0") || !strcmp(arg, "monotonic"))
-			c->eo.clock = CLOCK_MONOTONIC;
-		else if (!strcmp(arg, "1") || !strcmp(arg, "realtime"))
-			c->eo.clock = CLOCK_REALTIME;
-		else
-			return opt_bad_value(d, arg, "expected 0 (monotonic) or 1 (realtime)");
-		return 0;
-	case 'd':
-		c->distance_given = true;
-		return us_opt(d, arg, 0, 10 * 1000000LL, &c->distance_ns);
-	case 'D':
-		if (cyclic_parse_duration(arg, &c->eo.duration_ns) < 0)
-			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h, 1d");
-		return 0;
-	case 'H':
-		c->histofall = true;
-		return hist_opt(c, d, arg);
-	case 'h':
-		return hist_opt(c, d, arg);
-	case OPT_CYCLIC_HISTFILE:
-		c->histfile = arg;
-		return 0;
-	case 'i':
-		return us_opt(d, arg, 1, 10 * 1000000LL, &c->interval_ns);
-	case OPT_CYCLIC_JSON:
-		c->json_file = arg;
-		return 0;
-	case 'l':
-		if (parse_int(arg, 0, INT64_MAX, &v) < 0)
-			return opt_bad_value(d, arg, "expected a number of cycles (0 = endless)");
-		c->eo.max_wakeups = (uint64_t)v;
-		return 0;
 	case 'm':
 	case 'n':
 	case OPT_CYCLIC_TRACEMARK:
@@ -335,6 +288,66 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	}
 	return 1;	/* a companion's (--metrics) */
+}
+
+int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
+{
+	struct cyclic_opts *c = ctx;
+	char err[256];
+	long long v;
+	int64_t t = 0;
+
+	switch (d->key) {
+	case 'a':
+		c->affinity = true;
+		if (!arg)
+			arg = next_word_arg(c, true);
+		if (!arg)
+			return 0;
+		if (cpulist_parse(arg, &c->aff, err, sizeof(err)) < 0)
+			return opt_bad_value(d, arg, err);
+		c->affinity_set = true;
+		return 0;
+	case 'b':
+		if (us_opt(d, arg, 0, 3600 * 1000000LL, &t) < 0)
+			return -1;
+		c->eo.break_ns = t ? t : -1;
+		return 0;
+	case 'c':
+		if (!strcmp(arg, "0") || !strcmp(arg, "monotonic"))
+			c->eo.clock = CLOCK_MONOTONIC;
+		else if (!strcmp(arg, "1") || !strcmp(arg, "realtime"))
+			c->eo.clock = CLOCK_REALTIME;
+		else
+			return opt_bad_value(d, arg, "expected 0 (monotonic) or 1 (realtime)");
+		return 0;
+	case 'd':
+		c->distance_given = true;
+		return us_opt(d, arg, 0, 10 * 1000000LL, &c->distance_ns);
+	case 'D':
+		if (cyclic_parse_duration(arg, &c->eo.duration_ns) < 0)
+			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h, 1d");
+		return 0;
+	case 'H':
+		c->histofall = true;
+		return hist_opt(c, d, arg);
+	case 'h':
+		return hist_opt(c, d, arg);
+	case OPT_CYCLIC_HISTFILE:
+		c->histfile = arg;
+		return 0;
+	case 'i':
+		return us_opt(d, arg, 1, 10 * 1000000LL, &c->interval_ns);
+	case OPT_CYCLIC_JSON:
+		c->json_file = arg;
+		return 0;
+	case 'l':
+		if (parse_int(arg, 0, INT64_MAX, &v) < 0)
+			return opt_bad_value(d, arg, "expected a number of cycles (0 = endless)");
+		c->eo.max_wakeups = (uint64_t)v;
+		return 0;
+	}
+	return cyclic_opt_more(c, d, arg);
 }
 
 /* Append a note (sentences separated by "; "). */

@@ -144,14 +144,42 @@ static bool rfc2822(const char *s, time_t *t)
 	return true;
 }
 
+/* The run's start and duration: start_time and end_time (RFC 2822),
+ * duration_actual_ns if there. Returns 0, or -1 (said). */
+static int json_times(struct imp_ctx *c, const cJSON *root, struct rep_run *r)
+{
+	const char *st, *et;
+	time_t t0, t1;
+	int64_t d;
+	bool has;
+
+	st = jr_str(c, root, "", "start_time");
+	et = jr_str(c, root, "", "end_time");
+	if (st && rfc2822(st, &t0)) {
+		char iso[32];
+		struct tm tm;
+
+		gmtime_r(&t0, &tm);
+		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+		str_set(&r->start_time, iso);
+		if (et && rfc2822(et, &t1) && t1 >= t0 &&
+		    (int64_t)(t1 - t0) < REP_MAX_VALUE / 1000000000)
+			r->duration_ns = (int64_t)(t1 - t0) * 1000000000;
+	}
+	if (jr_int(c, root, "", "duration_actual_ns", 1, 0, REP_MAX_VALUE, &d,
+		   &has))
+		return -1;
+	if (has)
+		r->duration_ns = d;
+	return 0;
+}
+
 static int parse_json(struct imp_ctx *c, const cJSON *root)
 {
 	const cJSON *thr, *e, *cmd, *ver, *sys, *tool, *lat;
-	const char *st, *et;
 	struct rep_run *r = imp_new_run(c, &imp_cyclictest, 0);
 	int64_t unit = 1000;
 	bool bad = false;
-	time_t t0, t1;
 
 	cmd = rt_member(root, "cmdline");
 	ver = rt_member(root, "rt_test_version");
@@ -172,29 +200,8 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 	if (cJSON_IsString(cmd))
 		from_cmdline(cmd->valuestring, r, &unit);
 	r->resolution_ns = unit;
-	st = jr_str(c, root, "", "start_time");
-	et = jr_str(c, root, "", "end_time");
-	if (st && rfc2822(st, &t0)) {
-		char iso[32];
-		struct tm tm;
-
-		gmtime_r(&t0, &tm);
-		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
-		str_set(&r->start_time, iso);
-		if (et && rfc2822(et, &t1) && t1 >= t0 &&
-		    (int64_t)(t1 - t0) < REP_MAX_VALUE / 1000000000)
-			r->duration_ns = (int64_t)(t1 - t0) * 1000000000;
-	}
-	{
-		int64_t d;
-		bool has;
-
-		if (jr_int(c, root, "", "duration_actual_ns", 1, 0,
-			   REP_MAX_VALUE, &d, &has))
-			return -1;
-		if (has)
-			r->duration_ns = d;
-	}
+	if (json_times(c, root, r))
+		return -1;
 	sys = jr_obj(c, root, "", "sysinfo", &bad);
 	if (sys)
 		jr_sysinfo(c, sys, r);

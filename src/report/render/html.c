@@ -268,6 +268,30 @@ static bool run_plotted(const struct out_opts *o, const struct group *g,
 	return later < o->html_runs;
 }
 
+/* The page's head and its first lines: how many runs, tables and
+ * systems, the checks the runs carry. */
+static void html_head(FILE *f, const struct rep_runs *rs, size_t ng,
+		      const struct out_opts *o, const char **sys, size_t nsys)
+{
+	struct timespec ts;
+	char now[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fmt_utc(now, ts_to_ns(&ts));
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>rtlat report</title>\n<style>%s</style>\n</head>\n<body>\n"
+		"<h1>rtlat report</h1>\n<p>%zu run%s",
+		css, runs_count(rs), runs_count(rs) == 1 ? "" : "s");
+	if (runs_count(rs) != rs->n)
+		fprintf(f, " (%zu series)", rs->n);
+	fprintf(f, " in %zu table%s (one per test kind and series, every load in it), generated %s by rtlat %s. "
+		"Tables in %s; plots in &micro;s.</p>\n",
+		ng, ng == 1 ? "" : "s", now, RTLAT_VERSION,
+		o->unit_ns == 1000 ? "&micro;s" : "ns");
+	system_list(f, sys, nsys);
+	checks_print_html(f, rs);
+}
+
 int html_report(const char *path, const struct rep_runs *rs,
 		const struct out_opts *o, int *nplots)
 {
@@ -277,7 +301,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 	size_t nlt = 0;
 	const char *sys[MAX_SYSTEMS];
 	size_t nsys = systems(rs, sys, MAX_SYSTEMS);
-	char err[512], why[512] = "", now[32];
+	char err[512], why[512] = "";
 	struct atomic_file af;
 	struct plots p;
 	struct group *g;
@@ -323,24 +347,7 @@ int html_report(const char *path, const struct rep_runs *rs,
 		log_error("%s", err);
 		goto out;
 	}
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		fmt_utc(now, ts_to_ns(&ts));
-	}
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		"<title>rtlat report</title>\n<style>%s</style>\n</head>\n<body>\n"
-		"<h1>rtlat report</h1>\n<p>%zu run%s",
-		css, runs_count(rs), runs_count(rs) == 1 ? "" : "s");
-	if (runs_count(rs) != rs->n)
-		fprintf(f, " (%zu series)", rs->n);
-	fprintf(f, " in %zu table%s (one per test kind and series, every load in it), generated %s by rtlat %s. "
-		"Tables in %s; plots in &micro;s.</p>\n",
-		ng, ng == 1 ? "" : "s", now, RTLAT_VERSION,
-		o->unit_ns == 1000 ? "&micro;s" : "ns");
-	system_list(f, sys, nsys);
-	checks_print_html(f, rs);
+	html_head(f, rs, ng, o, sys, nsys);
 	if (*why) {
 		fprintf(f, "<p class=\"warn\">Plots left out: ");
 		html_escape(f, why);

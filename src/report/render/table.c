@@ -327,6 +327,52 @@ static void spec_columns(struct rtable *t, const struct suite_spec *sp,
 	}
 }
 
+/* The rows of @t: one per run of @g, and one per thread of it with
+ * --threads; @kind and @col say what each column holds. *@bound, *@few:
+ * a p99.9 was a lower bound, or not known for too few samples. */
+static void table_rows(const struct group *g, const struct out_opts *o,
+		       struct rtable *t, const int *kind,
+		       const struct suite_col *const *col, bool stats,
+		       bool *bound, bool *few)
+{
+	size_t i, k;
+	int c;
+
+	for (i = 0; i < g->n; i++) {
+		const struct rep_run *r = g->v[i];
+
+		for (k = 0; k <= r->nthr; k++) {
+			const struct rep_series *s = k ? &r->thr[k - 1] : &r->sum;
+			char cell[C_NOTE + 1][TB_CELL];
+
+			if (k && (!o->threads || r->nthr < 2))
+				break;
+			if (!k)
+				add_row(t, xstrdup(r->label), false);
+			else
+				add_row(t, s->cpu >= 0 ?
+					xasprintf("%s cpu %d", r->label, s->cpu) :
+					xasprintf("%s thread %d", r->label, s->id),
+					true);
+			row_cells(r, s, o, cell);
+			for (c = 0; c < t->ncol; c++) {
+				if (kind[c] == C_FIG)
+					fig_cell(r, s, col[c],
+						 t->cell[t->nrow - 1][c]);
+				else
+					memcpy(t->cell[t->nrow - 1][c],
+					       cell[kind[c]], TB_CELL);
+			}
+			if (stats && s->has_pct[PCT_P999] && s->pct_bound[PCT_P999])
+				*bound = true;
+			if (stats && !s->has_pct[PCT_P999] && s->has_samples &&
+			    s->samples &&
+			    s->samples < rtlat_percentiles[PCT_P999].den_inv)
+				*few = true;
+		}
+	}
+}
+
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t)
 {
@@ -337,7 +383,7 @@ void table_build(const struct group *g, const struct out_opts *o,
 	bool mixed = false, ideal = false, stats = false, note = false;
 	bool bound = false, few = false;
 	int kind[TB_COLS], c;
-	size_t i, k;
+	size_t i;
 
 	memset(t, 0, sizeof(*t));
 	group_title(t->title, sizeof(t->title), g);
@@ -410,39 +456,7 @@ void table_build(const struct group *g, const struct out_opts *o,
 		kind[t->ncol] = C_NOTE;
 		add_col(t, NULL, "note", false);
 	}
-	for (i = 0; i < g->n; i++) {
-		const struct rep_run *r = g->v[i];
-
-		for (k = 0; k <= r->nthr; k++) {
-			const struct rep_series *s = k ? &r->thr[k - 1] : &r->sum;
-			char cell[C_NOTE + 1][TB_CELL];
-
-			if (k && (!o->threads || r->nthr < 2))
-				break;
-			if (!k)
-				add_row(t, xstrdup(r->label), false);
-			else
-				add_row(t, s->cpu >= 0 ?
-					xasprintf("%s cpu %d", r->label, s->cpu) :
-					xasprintf("%s thread %d", r->label, s->id),
-					true);
-			row_cells(r, s, o, cell);
-			for (c = 0; c < t->ncol; c++) {
-				if (kind[c] == C_FIG)
-					fig_cell(r, s, col[c],
-						 t->cell[t->nrow - 1][c]);
-				else
-					memcpy(t->cell[t->nrow - 1][c],
-					       cell[kind[c]], TB_CELL);
-			}
-			if (stats && s->has_pct[PCT_P999] && s->pct_bound[PCT_P999])
-				bound = true;
-			if (stats && !s->has_pct[PCT_P999] && s->has_samples &&
-			    s->samples &&
-			    s->samples < rtlat_percentiles[PCT_P999].den_inv)
-				few = true;
-		}
-	}
+	table_rows(g, o, t, kind, col, stats, &bound, &few);
 	for (c = 0; c < t->ncol; c++)
 		if (kind[c] == C_NOTE)
 			note_legend(t, c);
