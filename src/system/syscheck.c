@@ -1231,12 +1231,56 @@ static const char *irq_device(const struct irq_row *row)
 	return s ? s + 1 : row->desc;
 }
 
+/* The interrupts of column @k of readings @a and @b (with @interval_ns >
+ * 0: those between them, @elapsed ns apart; else @a's, since boot): their
+ * number, the devices' in *@dev, the first six in @top. */
+static uint64_t irq_column(const struct irq_table *a,
+			   const struct irq_table *b, int k,
+			   int64_t interval_ns, int64_t elapsed,
+			   uint64_t *dev, char *top, size_t len)
+{
+	uint64_t total = 0;
+	int shown = 0, i;
+
+	for (i = 0; i < a->nrows; i++) {
+		const struct irq_row *ra = &a->rows[i];
+		const struct irq_row *rb = b->rows ? irq_find(b, ra->name) : NULL;
+		uint64_t d;
+
+		if (interval_ns > 0)
+			d = rb && rb->n[k] > ra->n[k] ? rb->n[k] - ra->n[k] : 0;
+		else
+			d = ra->n[k];
+		if (!d)
+			continue;
+		total += d;
+		if (is_device_irq(ra->name))
+			*dev += d;
+		if (shown++ < 6) {
+			if (interval_ns > 0)
+				appendf(top, len, "%s%s%s%s %.1f/s",
+					shown > 1 ? ", " : "", ra->name,
+					is_device_irq(ra->name) ? " " : "",
+					is_device_irq(ra->name) ? irq_device(ra) : "",
+					(double)d * 1e9 / (double)elapsed);
+			else
+				appendf(top, len, "%s%s%s%s %" PRIu64,
+					shown > 1 ? ", " : "", ra->name,
+					is_device_irq(ra->name) ? " " : "",
+					is_device_irq(ra->name) ? irq_device(ra) : "", d);
+		}
+	}
+	if (shown > 6)
+		appendf(top, len, ", ...");
+	return total;
+}
+
 static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 {
 	char alt[160], why[200];
 	struct check_item *it = add(r, "isolated_irqs", "interrupts on isolated CPUs");
 	struct irq_table a, b;
-	int cpus[ISO_MAX], n = 0, cpu, k, i;
+	int cpus[ISO_MAX], n = 0, cpu, k;
 	int64_t t0, elapsed = r->interval_ns;
 	enum check_verdict worst = CHECK_OK;
 	bool bad_dev = false;
@@ -1282,40 +1326,11 @@ static void check_isolated_irqs(struct ctx *c, struct check_report *r)
 		}
 	}
 	for (k = 0; k < n; k++) {
-		uint64_t total = 0, dev = 0;
+		uint64_t dev = 0;
 		char top[CHECK_TEXT] = "";
-		int shown = 0;
+		uint64_t total = irq_column(&a, &b, k, r->interval_ns, elapsed,
+					    &dev, top, sizeof(top));
 
-		for (i = 0; i < a.nrows; i++) {
-			const struct irq_row *ra = &a.rows[i];
-			const struct irq_row *rb = b.rows ? irq_find(&b, ra->name) : NULL;
-			uint64_t d;
-
-			if (r->interval_ns > 0)
-				d = rb && rb->n[k] > ra->n[k] ? rb->n[k] - ra->n[k] : 0;
-			else
-				d = ra->n[k];
-			if (!d)
-				continue;
-			total += d;
-			if (is_device_irq(ra->name))
-				dev += d;
-			if (shown++ < 6) {
-				if (r->interval_ns > 0)
-					appendf(top, sizeof(top), "%s%s%s%s %.1f/s",
-						shown > 1 ? ", " : "", ra->name,
-						is_device_irq(ra->name) ? " " : "",
-						is_device_irq(ra->name) ? irq_device(ra) : "",
-						(double)d * 1e9 / (double)elapsed);
-				else
-					appendf(top, sizeof(top), "%s%s%s%s %" PRIu64,
-						shown > 1 ? ", " : "", ra->name,
-						is_device_irq(ra->name) ? " " : "",
-						is_device_irq(ra->name) ? irq_device(ra) : "", d);
-			}
-		}
-		if (shown > 6)
-			appendf(top, sizeof(top), ", ...");
 		if (r->interval_ns > 0) {
 			double rate = (double)total * 1e9 / (double)elapsed;
 

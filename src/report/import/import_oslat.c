@@ -148,6 +148,49 @@ static int os_values(struct imp_ctx *c, unsigned no, const char *p,
 	return n;
 }
 
+/* A bucket line ("N (us): COUNT COUNT ...") at line @no of @ncore
+ * columns into the threads' histograms of @r (@v: scratch). Returns 0
+ * (a line that does not fit is skipped, said), or -1 (said). */
+static int bucket_line(struct imp_ctx *c, struct rep_run *r, unsigned no,
+		       const char *p, int64_t *v, int ncore)
+{
+	const char *q = p;
+	uint64_t bucket;
+	int n, i;
+
+	if (imp_count(&q, &bucket) || bucket >= REP_MAX_LINEAR_BUCKETS) {
+		imp_warn(c, no, "unreadable bucket line skipped");
+		return 0;
+	}
+	n = os_values(c, no, q, 1, v, OS_MAXCPU, true);
+	if (n < 0)
+		return -1;
+	if (!ncore || n != ncore) {
+		imp_warn(c, no, "bucket line with %d values for %d cores skipped",
+			 n, ncore);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct rep_hist *h = &r->thr[i].hist;
+		int64_t lo = (int64_t)bucket * 1000;
+		int e = hist_push(h, lo, lo + 999, (uint64_t)v[i]);
+
+		h->layout = REP_HIST_LINEAR;
+		h->width = 1000;
+		h->quantized = true;
+		if (e == -ERANGE) {
+			imp_error(c, no, "bucket counts add up beyond range");
+			return -1;
+		}
+		if (e) {
+			imp_warn(c, no, "bucket out of order skipped");
+			break;
+		}
+		h->nbuckets = bucket + 1;
+	}
+	return 0;
+}
+
 static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct rep_run *r = imp_new_run(c, &imp_oslat, 1);
@@ -164,7 +207,6 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 	lines_init(&l, buf, len);
 	while (!ret && (line = lines_next(&l))) {
 		const char *p = skip_blank(line);
-		uint64_t bucket;
 
 		if (starts_with(p, "oslat V")) {
 			free(r->tool);
@@ -183,41 +225,8 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			if (!ncore)
 				ncore = n;
 		} else if (isdigit((unsigned char)*p) && strstr(p, "(us):")) {
-			const char *q = p;
-
-			if (imp_count(&q, &bucket) || bucket >= REP_MAX_LINEAR_BUCKETS) {
-				imp_warn(c, l.no, "unreadable bucket line skipped");
-				continue;
-			}
-			n = os_values(c, l.no, q, 1, v, OS_MAXCPU, true);
-			if (n < 0) {
+			if (bucket_line(c, r, l.no, p, v, ncore) < 0)
 				ret = -1;
-				break;
-			}
-			if (!ncore || n != ncore) {
-				imp_warn(c, l.no, "bucket line with %d values for %d cores skipped",
-					 n, ncore);
-				continue;
-			}
-			for (i = 0; i < n; i++) {
-				struct rep_hist *h = &r->thr[i].hist;
-				int64_t lo = (int64_t)bucket * 1000;
-				int e = hist_push(h, lo, lo + 999, (uint64_t)v[i]);
-
-				h->layout = REP_HIST_LINEAR;
-				h->width = 1000;
-				h->quantized = true;
-				if (e == -ERANGE) {
-					imp_error(c, l.no, "bucket counts add up beyond range");
-					ret = -1;
-					break;
-				}
-				if (e) {
-					imp_warn(c, l.no, "bucket out of order skipped");
-					break;
-				}
-				h->nbuckets = bucket + 1;
-			}
 		} else if (starts_with(p, "Minimum:") || starts_with(p, "Maximum:") ||
 			   starts_with(p, "Average:")) {
 			int64_t *dst = p[1] == 'i' ? mn : p[1] == 'a' ? mx : v;
