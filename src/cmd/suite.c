@@ -649,12 +649,13 @@ static int check_source(const struct rtlat_cmd *c, const char *src)
 	return 0;
 }
 
-static int build_runs(struct suite *s)
+/* The tests of the suite, --tests or every suite test that can run, in
+ * @tests (32 at most), their forwarded options and sources checked.
+ * Returns their number, or -1 (said). */
+static int suite_tests(struct suite *s, const struct rtlat_cmd **tests)
 {
-	const struct rtlat_cmd *tests[32];
-	char list[512], *tok, *next, *save = NULL, err[256];
-	const char *states[16];
-	int ntests = 0, nstates = 0, i, j, k;
+	char list[512], *tok, *save = NULL;
+	int ntests = 0, i, j;
 	bool needs;
 
 	if (s->tests) {
@@ -711,6 +712,19 @@ static int build_runs(struct suite *s)
 		if (src && check_source(tests[i], src) < 0)
 			return -1;
 	}
+	return ntests;
+}
+
+static int build_runs(struct suite *s)
+{
+	const struct rtlat_cmd *tests[32];
+	char list[512], *tok, *next, err[256];
+	const char *states[16];
+	int ntests, nstates = 0, i, j, k;
+
+	ntests = suite_tests(s, tests);
+	if (ntests < 0)
+		return -1;
 	/* load states: comma-separated, each a name or a '+' mix */
 	snprintf(list, sizeof(list), "%s", s->loads);
 	for (tok = list; tok; tok = next) {
@@ -1652,12 +1666,38 @@ static int suite_main(int argc, char **argv)
 	return r;
 }
 
+/* The suite's label (the board's, by default), and the rtlat that runs
+ * its tests. */
+static void suite_label_exe(struct suite *s)
+{
+	ssize_t n;
+
+	if (!s->label)
+		s->label = s->sys.hostname[0] ? s->sys.hostname : "this system";
+	if (cobalt_build() && s->label != s->label_given) {
+		/* the rows of the same board under Linux and under the
+		 * co-kernel stay apart in one report */
+		snprintf(s->label_buf, sizeof(s->label_buf), "%s, %s",
+			 s->label, cobalt_system());
+		s->label = s->label_buf;
+	}
+	/* in rtlat-host (--gate, --db): the runs are the rtlat that ran it,
+	 * which maps no host-side library (engine/helper.h) */
+	n = helper_caller() ? -1 :
+	    readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
+	if (helper_caller())
+		snprintf(s->exe, sizeof(s->exe), "%s", helper_caller());
+	else if (n > 0)
+		s->exe[n] = '\0';
+	else
+		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
+}
+
 static int suite_run(struct suite *s, int argc, char **argv)
 {
 	int64_t suite_t0, overhead = NSEC_PER_SEC, spent = 0;
 	char est[32], each[32];
 	sigset_t sigs;
-	ssize_t n;
 	int r, i, done = 0;
 
 	s->duration_ns = DEFAULT_DURATION;
@@ -1710,25 +1750,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	sysdesc_read(&s->sys, "/");
 	if (suite_gate_check(s) < 0)
 		return 1;
-	if (!s->label)
-		s->label = s->sys.hostname[0] ? s->sys.hostname : "this system";
-	if (cobalt_build() && s->label != s->label_given) {
-		/* the rows of the same board under Linux and under the
-		 * co-kernel stay apart in one report */
-		snprintf(s->label_buf, sizeof(s->label_buf), "%s, %s",
-			 s->label, cobalt_system());
-		s->label = s->label_buf;
-	}
-	/* in rtlat-host (--gate, --db): the runs are the rtlat that ran it,
-	 * which maps no host-side library (engine/helper.h) */
-	n = helper_caller() ? -1 :
-	    readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
-	if (helper_caller())
-		snprintf(s->exe, sizeof(s->exe), "%s", helper_caller());
-	else if (n > 0)
-		s->exe[n] = '\0';
-	else
-		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
+	suite_label_exe(s);
 	name_outdir(s);
 	/* the history opened (or made) only once no output clashes with it */
 	if (check_outputs(s) < 0 ||
