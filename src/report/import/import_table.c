@@ -173,6 +173,63 @@ static bool unknown_value(const char *f)
 	       !*f;
 }
 
+/* Value @v (a time, ns) or @cnt (a count) of a column of kind @col into
+ * @r; @bound: a p99.9 that is a lower bound. */
+static void store_value(struct rep_run *r, enum tcol col, int64_t v,
+			uint64_t cnt, bool bound)
+{
+	switch (col) {
+	case TC_MIN: r->sum.min = v; break;
+	case TC_AVG: r->sum.avg = (double)v; break;
+	case TC_MAX: r->sum.max = v; break;
+	case TC_OVERRUN:
+	case TC_LOST:
+		r->sum.misses = cnt;
+		r->sum.has_misses = true;
+		r->miss = col == TC_LOST ? MISS_LOST : MISS_OVERRUNS;
+		break;
+	case TC_P999:
+		r->sum.pct[PCT_P999] = v;
+		r->sum.has_pct[PCT_P999] = true;
+		r->sum.pct_bound[PCT_P999] = bound;
+		break;
+	case TC_TIME: r->duration_ns = v; break;
+	case TC_SAMPLES:
+		r->sum.samples = cnt;
+		r->sum.has_samples = true;
+		break;
+	case TC_IDEAL:
+		r->ideal_ns = v;
+		r->has_ideal = true;
+		break;
+	default: break;
+	}
+}
+
+/* min, avg and max of row @f (@n fields) come together or not at all;
+ * dropped (said) when they contradict each other. */
+static void row_stats(struct tstate *s, struct rep_run *r, char **f, int n,
+		      unsigned no)
+{
+	int i;
+	bool mn = false, av = false, mx = false;
+
+	for (i = 0; i < n - 1; i++) {
+		if (unknown_value(f[i + 1]))
+			continue;
+		mn |= s->col[i] == TC_MIN;
+		av |= s->col[i] == TC_AVG;
+		mx |= s->col[i] == TC_MAX;
+	}
+	r->sum.has_stats = mn && av && mx;
+	if (r->sum.has_stats &&
+	    (r->sum.min > r->sum.max || r->sum.avg < (double)r->sum.min ||
+	     r->sum.avg > (double)r->sum.max)) {
+		imp_warn(s->c, no, "row with min > avg or avg > max: figures dropped");
+		r->sum.has_stats = false;
+	}
+}
+
 static int do_row(struct tstate *s, char **f, int n, unsigned no)
 {
 	struct rep_run *r;
@@ -244,52 +301,9 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 		if (i == n - 2 && !r->status && note_status(p) &&
 		    *skip_blank(p) == '(')
 			str_set(&r->status, note_status(p));
-		switch (s->col[i]) {
-		case TC_MIN: r->sum.min = v; break;
-		case TC_AVG: r->sum.avg = (double)v; break;
-		case TC_MAX: r->sum.max = v; break;
-		case TC_OVERRUN:
-		case TC_LOST:
-			r->sum.misses = cnt;
-			r->sum.has_misses = true;
-			r->miss = s->col[i] == TC_LOST ? MISS_LOST : MISS_OVERRUNS;
-			break;
-		case TC_P999:
-			r->sum.pct[PCT_P999] = v;
-			r->sum.has_pct[PCT_P999] = true;
-			r->sum.pct_bound[PCT_P999] = bound;
-			break;
-		case TC_TIME: r->duration_ns = v; break;
-		case TC_SAMPLES:
-			r->sum.samples = cnt;
-			r->sum.has_samples = true;
-			break;
-		case TC_IDEAL:
-			r->ideal_ns = v;
-			r->has_ideal = true;
-			break;
-		default: break;
-		}
+		store_value(r, s->col[i], v, cnt, bound);
 	}
-	/* min, avg and max come together or not at all */
-	{
-		bool mn = false, av = false, mx = false;
-
-		for (i = 0; i < n - 1; i++) {
-			if (unknown_value(f[i + 1]))
-				continue;
-			mn |= s->col[i] == TC_MIN;
-			av |= s->col[i] == TC_AVG;
-			mx |= s->col[i] == TC_MAX;
-		}
-		r->sum.has_stats = mn && av && mx;
-		if (r->sum.has_stats &&
-		    (r->sum.min > r->sum.max || r->sum.avg < (double)r->sum.min ||
-		     r->sum.avg > (double)r->sum.max)) {
-			imp_warn(s->c, no, "row with min > avg or avg > max: figures dropped");
-			r->sum.has_stats = false;
-		}
-	}
+	row_stats(s, r, f, n, no);
 	if (!r->sum.has_stats && !r->has_ideal) {
 		/* nothing to show: drop the row again; quietly when the row
 		 * says why (rtlat suite: "n/a ...  (interrupted)",
