@@ -187,12 +187,91 @@ static int hist_row(struct tl_state *s, const char *p, int which,
 
 #define TL_MAXCOL 1024
 
+/* One run per series with figures, one thread per CPU of it. Returns 0,
+ * or -1 (said). */
+static int tl_runs(struct imp_ctx *c, struct tl_state *s)
+{
+	int k, i;
+
+	for (k = 0; k < TL_NSER; k++) {
+		struct rep_run *r = NULL;
+
+		for (i = 0; i < s->ncpu[k]; i++) {
+			struct tl_fig *f = &s->f[k][i];
+			struct rep_series *x;
+
+			if (f->seen_min && f->seen_avg && f->seen_max)
+				f->has_stats = true;
+			if (!f->has_stats && !f->has_count)
+				continue;
+			if (f->has_stats && (f->min > f->max || f->avg < f->min ||
+					     f->avg > f->max)) {
+				imp_error(c, 0, "CPU %d: min <= avg <= max does not hold", i);
+				return -1;
+			}
+			if (!r) {
+				r = imp_new_run(c, &imp_rtla, 1);
+				r->tool = xstrdup("rtla timerlat");
+				str_set(&r->test, "timerlat");
+				str_set(&r->series, tl_series[k]);
+				r->resolution_ns = s->unit;
+				r->miss = MISS_NONE;
+			}
+			x = run_add_thread(r, i);
+			x->cpu = i;
+			/* top's COUNT is the IRQ count: a CPU with thread
+			 * figures only shows #0 (user-space threads) */
+			x->has_samples = f->has_count && f->count;
+			x->samples = f->count;
+			if (f->has_stats) {
+				x->min = f->min;
+				x->avg = (double)f->avg;
+				x->max = f->max;
+				x->has_stats = true;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The runs from @first_run on: hist's ALL, when there. */
+static void tl_all(struct imp_ctx *c, struct tl_state *s, size_t first_run)
+{
+	int k, i;
+
+	/* hist's ALL: the run's own figures, as the output states them */
+	for (i = (int)first_run; i < (int)c->runs.n; i++) {
+		struct rep_run *r = c->runs.v[i];
+		struct tl_fig *f;
+
+		for (k = 0; k < TL_NSER; k++)
+			if (!strcmp(r->series, tl_series[k]))
+				break;
+		if (k == TL_NSER)
+			continue;
+		f = &s->all[k];
+		if (!(f->seen_min && f->seen_avg && f->seen_max))
+			continue;
+		if (f->min > f->max || f->avg < f->min || f->avg > f->max) {
+			imp_warn(c, 0, "ALL %s: min <= avg <= max does not hold: not used",
+				 tl_series[k]);
+			continue;
+		}
+		r->sum.min = f->min;
+		r->sum.avg = (double)f->avg;
+		r->sum.max = f->max;
+		r->sum.has_stats = true;
+		r->sum.has_samples = f->has_count && f->count;
+		r->sum.samples = f->count;
+	}
+}
+
 static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct tl_state s;
 	struct lines l;
 	char *line;
-	int gser[8], ng = 0, ret = 0, k, i;
+	int gser[8], ng = 0, ret = 0, k;
 	int *hser = xcalloc(TL_MAXCOL, sizeof(*hser));
 	uint64_t *hcpu = xcalloc(TL_MAXCOL, sizeof(*hcpu));
 	int nh = 0, na = 0, aser[TL_NSER];
@@ -254,70 +333,10 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			ret = top_row(&s, p, gser, ng, l.no);
 		}
 	}
-	for (k = 0; !ret && k < TL_NSER; k++) {
-		struct rep_run *r = NULL;
-
-		for (i = 0; i < s.ncpu[k]; i++) {
-			struct tl_fig *f = &s.f[k][i];
-			struct rep_series *x;
-
-			if (f->seen_min && f->seen_avg && f->seen_max)
-				f->has_stats = true;
-			if (!f->has_stats && !f->has_count)
-				continue;
-			if (f->has_stats && (f->min > f->max || f->avg < f->min ||
-					     f->avg > f->max)) {
-				imp_error(c, 0, "CPU %d: min <= avg <= max does not hold", i);
-				ret = -1;
-				break;
-			}
-			if (!r) {
-				r = imp_new_run(c, &imp_rtla, 1);
-				r->tool = xstrdup("rtla timerlat");
-				str_set(&r->test, "timerlat");
-				str_set(&r->series, tl_series[k]);
-				r->resolution_ns = s.unit;
-				r->miss = MISS_NONE;
-			}
-			x = run_add_thread(r, i);
-			x->cpu = i;
-			/* top's COUNT is the IRQ count: a CPU with thread
-			 * figures only shows #0 (user-space threads) */
-			x->has_samples = f->has_count && f->count;
-			x->samples = f->count;
-			if (f->has_stats) {
-				x->min = f->min;
-				x->avg = (double)f->avg;
-				x->max = f->max;
-				x->has_stats = true;
-			}
-		}
-	}
-	/* hist's ALL: the run's own figures, as the output states them */
-	for (i = (int)first_run; !ret && i < (int)c->runs.n; i++) {
-		struct rep_run *r = c->runs.v[i];
-		struct tl_fig *f;
-
-		for (k = 0; k < TL_NSER; k++)
-			if (!strcmp(r->series, tl_series[k]))
-				break;
-		if (k == TL_NSER)
-			continue;
-		f = &s.all[k];
-		if (!(f->seen_min && f->seen_avg && f->seen_max))
-			continue;
-		if (f->min > f->max || f->avg < f->min || f->avg > f->max) {
-			imp_warn(c, 0, "ALL %s: min <= avg <= max does not hold: not used",
-				 tl_series[k]);
-			continue;
-		}
-		r->sum.min = f->min;
-		r->sum.avg = (double)f->avg;
-		r->sum.max = f->max;
-		r->sum.has_stats = true;
-		r->sum.has_samples = f->has_count && f->count;
-		r->sum.samples = f->count;
-	}
+	if (!ret)
+		ret = tl_runs(c, &s);
+	if (!ret)
+		tl_all(c, &s, first_run);
 	for (k = 0; k < TL_NSER; k++)
 		free(s.f[k]);
 	free(hser);
