@@ -587,6 +587,46 @@ static int check_test_data(struct imp_ctx *c, const cJSON *root)
 	return 0;
 }
 
+/* The threads' objects of series @name (summary.NAME) into @r. Returns
+ * 0, or -1 (said). */
+static int read_threads(struct imp_ctx *c, const cJSON *thr,
+			const char *name, struct rep_run *r)
+{
+	const cJSON *t;
+	char w[160];
+	int k = 0;
+
+	cJSON_ArrayForEach(t, thr) {
+		const cJSON *ser, *so;
+		struct rep_series *s;
+		int64_t id, cpu, ivl = 0;
+		enum rep_miss m;
+		bool pid, pcpu;
+
+		snprintf(w, sizeof(w), "threads[%d]", k);
+		if (!cJSON_IsObject(t)) {
+			imp_error(c, 0, "'%s' must be an object", w);
+			return -1;
+		}
+		if (jr_int(c, t, w, "id", 1, 0, 1000000, &id, &pid) ||
+		    jr_int(c, t, w, "cpu", 1, 0, 1000000, &cpu, &pcpu))
+			return -1;
+		ser = cJSON_GetObjectItemCaseSensitive(t, "series");
+		so = cJSON_IsObject(ser) ?
+		     cJSON_GetObjectItemCaseSensitive(ser, name) : NULL;
+		k++;
+		if (!so)
+			continue;
+		s = run_add_thread(r, pid ? (int)id : k - 1);
+		s->cpu = pcpu ? (int)cpu : -1;
+		snprintf(w, sizeof(w), "threads[%d].series.%s", k - 1, name);
+		m = r->miss;
+		if (rtlat_read_series(c, so, w, s, &m, &ivl))
+			return -1;
+	}
+	return 0;
+}
+
 static int parse(struct imp_ctx *c, const cJSON *root)
 {
 	const cJSON *sum, *thr, *e, *cfg;
@@ -654,9 +694,7 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 	cJSON_ArrayForEach(e, sum) {
 		struct rep_run *r = imp_new_run(c, &imp_rtlat, 0);
 		const char *name = e->string ? e->string : "latency";
-		const cJSON *t;
 		char w[160];
-		int k = 0;
 
 		r->tool = xasprintf("rtlat %s%s%s", test, version ? " " : "",
 				    version ? version : "");
@@ -679,44 +717,10 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 		r->has_ideal = has_ideal && !strcmp(name, "deviation");
 		r->ideal_ns = r->has_ideal ? ideal : 0;
 		read_figures(root, r);
-		cJSON_ArrayForEach(t, thr) {
-			const cJSON *ser, *so;
-			struct rep_series *s;
-			int64_t id, cpu;
-			bool pid, pcpu;
-
-			snprintf(w, sizeof(w), "threads[%d]", k);
-			if (!cJSON_IsObject(t)) {
-				imp_error(c, 0, "'%s' must be an object", w);
-				ret = -1;
-				break;
-			}
-			if (jr_int(c, t, w, "id", 1, 0, 1000000, &id, &pid) ||
-			    jr_int(c, t, w, "cpu", 1, 0, 1000000, &cpu, &pcpu)) {
-				ret = -1;
-				break;
-			}
-			ser = cJSON_GetObjectItemCaseSensitive(t, "series");
-			so = cJSON_IsObject(ser) ?
-			     cJSON_GetObjectItemCaseSensitive(ser, name) : NULL;
-			k++;
-			if (!so)
-				continue;
-			s = run_add_thread(r, pid ? (int)id : k - 1);
-			s->cpu = pcpu ? (int)cpu : -1;
-			snprintf(w, sizeof(w), "threads[%d].series.%s", k - 1, name);
-			{
-				int64_t ivl = 0;
-				enum rep_miss m = r->miss;
-
-				if (rtlat_read_series(c, so, w, s, &m, &ivl)) {
-					ret = -1;
-					break;
-				}
-			}
-		}
-		if (ret)
+		if (read_threads(c, thr, name, r)) {
+			ret = -1;
 			break;
+		}
 		/* a computation has no deadline to miss: the cruncher's
 		 * "overruns" are always 0 and say nothing */
 		if (!test_counts_misses(test)) {
