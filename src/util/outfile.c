@@ -232,6 +232,62 @@ static int out_resolve(const char *path, struct out_target *t, bool future,
 	return ret;
 }
 
+/* The last component of @path, @name in directory @cur (@cand), is a
+ * magic link (/proc/self/fd/N and the like): only the kernel follows it.
+ * Returns 0, or -1 with @err. */
+static int magic_target(const char *path, struct out_target *t,
+			const char *cur, const char *name, const char *cand,
+			char *err, size_t errlen)
+{
+	if (stat(cand, &t->st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(t->st.st_mode)) {
+		snprintf(err, errlen, "%s is a directory", path);
+		return -1;
+	}
+	t->fd = own_fd(cur, name);
+	if (t->fd >= 0 && !fd_given(t->fd)) {
+		snprintf(err, errlen, "%s: descriptor %d was not given to rtlat",
+			 path, t->fd);
+		return -1;
+	}
+	t->kind = t->fd >= 0 ? OUT_FD : OUT_OPEN;
+	snprintf(t->real, sizeof(t->real), "%s", cand);
+	return 0;
+}
+
+/* @name in directory @cur (@cand) of @path cannot be lstat()ed (errno);
+ * @p: the components after it, @last: it is the last, @dirpart: it must
+ * be a directory. A new file is fine, and so is a directory that is not
+ * there yet (t->future); anything else is -1 with @err. */
+static int not_there(const char *path, struct out_target *t,
+		     const char *cur, const char *name, const char *cand,
+		     const char *p, bool last, bool dirpart, char *err,
+		     size_t errlen)
+{
+	if (errno == ENOENT && last && own_fd(cur, name) >= 0) {
+		snprintf(err, errlen, "%s: descriptor %s is not open",
+			 path, name);
+		return -1;
+	}
+	if (errno == ENOENT && last && !dirpart) {
+		t->kind = OUT_NEW;
+		snprintf(t->real, sizeof(t->real), "%s", cand);
+		return 0;
+	}
+	if (errno == ENOENT && t->future && !last)
+		return future_rest(path, t, cand, p, err, errlen);
+	if (errno == ENOENT)
+		snprintf(err, errlen, "%s: directory %s does not exist",
+			 path, cand);
+	else
+		snprintf(err, errlen, "%s: %s: %s", path, cand,
+			 strerror(errno));
+	return -1;
+}
+
 static int walk(const char *path, struct out_target *t, struct walk *wk,
 		char *err, size_t errlen)
 {
@@ -299,28 +355,9 @@ static int walk(const char *path, struct out_target *t, struct walk *wk,
 				 strerror(ENAMETOOLONG));
 			return -1;
 		}
-		if (lstat(cand, &lst) < 0) {
-			if (errno == ENOENT && last && own_fd(cur, name) >= 0) {
-				snprintf(err, errlen, "%s: descriptor %s is not open",
-					 path, name);
-				return -1;
-			}
-			if (errno == ENOENT && last && !dirpart) {
-				t->kind = OUT_NEW;
-				snprintf(t->real, sizeof(t->real), "%s", cand);
-				return 0;
-			}
-			if (errno == ENOENT && t->future && !last)
-				return future_rest(path, t, cand, p, err,
-						   errlen);
-			if (errno == ENOENT)
-				snprintf(err, errlen, "%s: directory %s does not exist",
-					 path, cand);
-			else
-				snprintf(err, errlen, "%s: %s: %s", path, cand,
-					 strerror(errno));
-			return -1;
-		}
+		if (lstat(cand, &lst) < 0)
+			return not_there(path, t, cur, name, cand, p, last,
+					 dirpart, err, errlen);
 		if (S_ISLNK(lst.st_mode)) {
 			if (++hops > 40) {
 				snprintf(err, errlen, "%s: %s", path,
@@ -334,28 +371,9 @@ static int walk(const char *path, struct out_target *t, struct walk *wk,
 				return -1;
 			}
 			text[n] = '\0';
-			if (last && magic_link(cur, text)) {
-				/* only the kernel follows it */
-				if (stat(cand, &t->st) < 0) {
-					snprintf(err, errlen, "%s: %s", path,
-						 strerror(errno));
-					return -1;
-				}
-				if (S_ISDIR(t->st.st_mode)) {
-					snprintf(err, errlen, "%s is a directory",
-						 path);
-					return -1;
-				}
-				t->fd = own_fd(cur, name);
-				if (t->fd >= 0 && !fd_given(t->fd)) {
-					snprintf(err, errlen, "%s: descriptor %d was not given to rtlat",
-						 path, t->fd);
-					return -1;
-				}
-				t->kind = t->fd >= 0 ? OUT_FD : OUT_OPEN;
-				snprintf(t->real, sizeof(t->real), "%s", cand);
-				return 0;
-			}
+			if (last && magic_link(cur, text))
+				return magic_target(path, t, cur, name, cand,
+						    err, errlen);
 			if (text[0] == '/')
 				cur[0] = '\0';
 			if ((size_t)snprintf(next, PATH_MAX, "%s%s", text, p) >=
