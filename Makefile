@@ -33,9 +33,7 @@
 # A measuring rtlat maps no host-side library (issue 15): those parts are
 # separate programs of the same sources, O/rtlat-host (report, compare, db:
 # cJSON, SQLite) and O/rtlat-trace (--trace: libtracefs), which rtlat runs
-# in its own place (src/core/helper.h); so is O/rtlat-full, what a latency
-# or cyclic run never uses (FULL_HELPER=0 keeps it in rtlat, the default
-# of static and cross builds). make install puts them into
+# in its own place (src/engine/helper.h). make install puts them into
 # $(LIBEXECDIR)/rtlat.
 
 VERSION := 0.1.0
@@ -173,7 +171,7 @@ FEATURES_MISSING += PostgreSQL
 endif
 # rtlat report/compare/db (src/report/); text formats need libc only.
 HOST_CPPFLAGS += -DHAVE_REPORT
-REPORT_SRCS := $(wildcard src/report/*.c)
+REPORT_SRCS := $(wildcard src/report/*.c src/report/*/*.c)
 RTLAT_CPPFLAGS += -DRTLAT_HOST_HELPER
 HELPERS += $(O)/rtlat-host
 ifeq ($(WITH_TRACEFS)$(call have_pkg,libtracefs libtraceevent),1y)
@@ -186,28 +184,8 @@ else
 FEATURES_MISSING += tracefs
 endif
 endif
-# What a latency or cyclic run never uses (the other tests, suite, load,
-# sysinfo, check, selftest, a test's loads, --metrics and lab outputs) is a program of
-# its own too in a dynamic native build, rtlat-full: rtlat's registry
-# lists those commands (--help), the companions their options, and they
-# run rtlat-full in rtlat's place (core/helper.h), so that a latency or
-# cyclic run maps, and locks, none of their code (issue 15). Static and
-# cross builds (a board's one file) keep it all in rtlat: FULL_HELPER=0.
-ifeq ($(STATIC),1)
-FULL_HELPER ?= 0
-else ifneq ($(CROSS_COMPILE),)
-FULL_HELPER ?= 0
-else
-FULL_HELPER ?= 1
-endif
-FULL_ONLY_CPPFLAGS :=
-ifeq ($(FULL_HELPER),1)
-RTLAT_CPPFLAGS += -DRTLAT_FULL_HELPER
-FULL_ONLY_CPPFLAGS += -DHAVE_FULL
-HELPERS += $(O)/rtlat-full
-endif
 RTLAT_CPPFLAGS += -DRTLAT_LIBEXECDIR='"$(LIBEXECDIR)/rtlat"'
-FULL_CPPFLAGS = $(RTLAT_CPPFLAGS) $(HOST_CPPFLAGS) $(TRACE_CPPFLAGS) $(FULL_ONLY_CPPFLAGS)
+FULL_CPPFLAGS = $(RTLAT_CPPFLAGS) $(HOST_CPPFLAGS) $(TRACE_CPPFLAGS)
 FULL_LDLIBS = $(RTLAT_LDLIBS) $(HOST_LDLIBS) $(TRACE_LDLIBS)
 
 # Xenomai 3 Cobalt (docs/xenomai.md): XENO_CONFIG=/usr/xenomai/bin/xeno-config
@@ -217,16 +195,16 @@ FULL_LDLIBS = $(RTLAT_LDLIBS) $(HOST_LDLIBS) $(TRACE_LDLIBS)
 # calls Cobalt wraps are renamed to __real_NAME (Xenomai's __STD()) after
 # compiling, so that only the measuring code goes through libcobalt.
 # The measuring objects: wrapped calls kept (scripts/cobalt-audit.txt).
-COBALT_RT := src/core/wait src/tests/lib/ipc
+COBALT_RT := src/engine/wait src/measure/lib/ipc
 # Measuring and other code in one object: the Linux side's I/O, signal
 # waits and sleeps renamed, threads, clocks and synchronisation kept
 # (engine.c creates and joins its Linux threads with RTLAT_STD()).
 # irq's sources are Linux devices (no RTDM): its files are Linux-side
 # (docs/xenomai.md); so is noise_hwlat.c, which runs the kernel's hwlat
 # tracer (tracefs) as the reference before the measurement.
-COBALT_MIXED := src/core/engine src/core/rtsetup src/core/timeutil \
-	$(filter-out src/tests/irq% src/tests/noise_hwlat,$(patsubst %.c,%,$(wildcard src/tests/*.c))) \
-	src/tests/lib/timer_test src/tests/lib/crunch src/tests/lib/ipc_test
+COBALT_MIXED := src/engine/engine src/system/rtsetup src/util/timeutil \
+	$(filter-out src/measure/irq% src/measure/noise_hwlat,$(patsubst %.c,%,$(wildcard src/measure/*.c))) \
+	src/measure/lib/timer_test src/measure/lib/crunch src/measure/lib/ipc_test
 COBALT_KEPT := pthread_% sem_% mq_% clock_% sched_% timer_% timerfd_%
 XENO_CONFIG ?=
 ifneq ($(XENO_CONFIG),)
@@ -254,8 +232,7 @@ endif
 
 ALL_CFLAGS = $(FULL_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 # the files that differ in rtlat itself: built without the HAVE_* of the
-# host side, the trace and the other tests (cmd/host.c runs rtlat-host,
-# trace.c rtlat-trace, registry.c rtlat-full)
+# host side and the trace (cmd/host.c runs rtlat-host, trace.c rtlat-trace)
 LEAN_CFLAGS = $(RTLAT_CPPFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
 
@@ -281,9 +258,10 @@ quiet = @printf '  %-7s %s\n'
 endif
 
 # Sources, one folder per layer (docs/ARCHITECTURE.md): the on-target
-# core, the tests, their companions (loads, trace), the output formats, the
-# commands and the host side.
-LAYERS := core tests tests/lib loads trace metrics output cmd
+# core (engine, system, util), the measuring tests, their companions
+# (loads, trace, metrics), the output formats, the commands and the host
+# side (report).
+LAYERS := util system engine measure measure/lib loads trace metrics output cmd
 LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)) $(REPORT_SRCS)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 # What runs before or after a measurement, or beside it at a human's pace
@@ -293,37 +271,27 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 # accounting, waits, the tests), the loads (their work rates are figures)
 # and the host side (report speed) keep CFLAGS.
 COLD_SRCS := $(wildcard src/cmd/*.c src/output/*.c src/metrics/*.c) \
-	$(filter-out $(addprefix src/core/,engine.c accum.c histogram.c stats.c \
-	ring.c wait.c timeutil.c cobalt.c),$(wildcard src/core/*.c))
+	$(filter-out $(addprefix src/engine/,engine.c accum.c histogram.c ring.c \
+	wait.c cobalt.c) src/util/stats.c src/util/timeutil.c,\
+	$(wildcard src/engine/*.c src/system/*.c src/util/*.c))
 ifneq ($(COLD_CFLAGS),)
 $(COLD_SRCS:%.c=$(O)/%.o) $(COLD_SRCS:%.c=$(O)/lean/%.o): EXTRA_CFLAGS += $(COLD_CFLAGS)
 endif
 MAIN_OBJ := $(O)/src/main.o
 LIB := $(O)/librtlat.a
 BIN := $(O)/rtlat
-# rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host, rtlat-trace and
-# rtlat-full take the full object of their files instead of the lean one
-# (the archive's objects only what these reference: the tests rtlat-full
-# holds are not in rtlat).
+# rtlat = main + LEAN_OBJS + CORE_LIB; rtlat-host and rtlat-trace take the
+# full object of their files instead of the lean one (the archive's
+# objects only what these reference).
 HOST_LEAN := src/cmd/report.c src/cmd/db.c src/cmd/suite_gate.c
 TRACE_LEAN := src/trace/trace_tracefs.c src/trace/trace.c
-ifeq ($(FULL_HELPER),1)
-FULL_LEAN := $(addprefix src/cmd/,registry.c suite.c load.c sysinfo.c check.c \
-	selftest.c cmd.c) src/loads/companion.c src/metrics/metrics.c
-else
-FULL_LEAN :=
-endif
-LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN) $(FULL_LEAN)
+LEAN_SRCS := $(HOST_LEAN) $(TRACE_LEAN)
 LEAN_OBJS := $(LEAN_SRCS:%.c=$(O)/lean/%.o)
 CORE_LIB := $(O)/librtlat-core.a
 CORE_OBJS := $(filter-out $(REPORT_SRCS:%.c=$(O)/%.o) $(LEAN_SRCS:%.c=$(O)/%.o),$(LIB_OBJS))
 REPORT_LIB := $(O)/librtlat-report.a
-HOST_OBJS := $(HOST_LEAN:%.c=$(O)/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o) \
-	$(FULL_LEAN:%.c=$(O)/%.o)
-TRACE_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/%.o) \
-	$(FULL_LEAN:%.c=$(O)/%.o)
-FULL_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o) \
-	$(FULL_LEAN:%.c=$(O)/%.o)
+HOST_OBJS := $(HOST_LEAN:%.c=$(O)/%.o) $(TRACE_LEAN:%.c=$(O)/lean/%.o)
+TRACE_OBJS := $(HOST_LEAN:%.c=$(O)/lean/%.o) $(TRACE_LEAN:%.c=$(O)/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
@@ -351,10 +319,6 @@ $(O)/rtlat-host: $(MAIN_OBJ) $(HOST_OBJS) $(REPORT_LIB) $(CORE_LIB) $(FLAGS_STAM
 $(O)/rtlat-trace: $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(TRACE_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(TRACE_LDLIBS) $(LDLIBS)
-
-$(O)/rtlat-full: $(MAIN_OBJ) $(FULL_OBJS) $(CORE_LIB) $(FLAGS_STAMP)
-	$(quiet) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(FULL_OBJS) $(CORE_LIB) $(RTLAT_LDLIBS) $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -526,11 +490,15 @@ FORCE:
 # --- quality gates (issue 7): run by CI after "make check" -----------------
 
 # Static analysis with the checked-in configurations, the layering of src/
-# (includes and, with nm, the symbols each layer's objects use), and the
+# (includes and, with nm, the symbols each layer's objects use), no
+# function over 120 lines (scripts/function-length-waived.txt: the ones
+# still to split), and the
 # man pages' OPTIONS against the option tables (scripts/check-man.py
 # --update BIN rewrites their generated COMMON OPTIONS).
 lint: $(BIN) $(HELPERS)
+	$(PYTHON) scripts/check-layers.py --self-test
 	$(PYTHON) scripts/check-layers.py $(O)
+	$(PYTHON) scripts/check-function-length.py
 	$(PYTHON) scripts/check-man.py $(BIN)
 	cppcheck -q -j$(JOBS) --enable=warning,performance,portability --std=c11 \
 		--error-exitcode=1 --inline-suppr -Isrc -D_GNU_SOURCE \
@@ -634,7 +602,8 @@ install-links: install
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rtlat $(DESTDIR)$(BINDIR)/latency
-	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/rtlat/,rtlat-host rtlat-trace rtlat-full)
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/rtlat/,rtlat-host rtlat-trace)
+	rm -f $(DESTDIR)$(LIBEXECDIR)/rtlat/rtlat-full	# of an older install
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/rtlat 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 

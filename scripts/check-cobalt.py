@@ -7,7 +7,7 @@ usage: check-cobalt.py [--list] [--audit FILE] BUILD_DIR XENO_CONFIG --kept PAT.
                        --rt OBJ... --mixed OBJ...
 
 PAT are the Makefile's COBALT_KEPT ("pthread_%"), OBJ the object stems of
-its COBALT_RT and COBALT_MIXED ("src/core/wait"). With nm, over BUILD_DIR's objects:
+its COBALT_RT and COBALT_MIXED ("src/engine/wait"). With nm, over BUILD_DIR's objects:
 - the Linux-side objects (neither list) reference no call that Cobalt
   wraps: the build renamed them all to __real_NAME;
 - the mixed objects reference, of the wrapped calls, only those of
@@ -97,7 +97,7 @@ def main(argv):
     wrapped = wraps(xeno)
     objs = {}
     # the objects of rtlat, and those compiled apart for it (lean/: the
-    # files rtlat-host, rtlat-trace and rtlat-full have whole)
+    # files rtlat-host and rtlat-trace have whole)
     walk = [w for d in ("src", os.path.join("lean", "src"))
             for w in os.walk(os.path.join(build, d))]
     for root, _, files in walk:

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The layering of src/ (docs/ARCHITECTURE.md), checked twice:
 
- - includes: every #include "LAYER/..." of a file in src/LAYER/ must name a
-   layer that LAYER may use;
+ - private headers: engine/run.h (the engine's own state of a run) is
+   included by files of src/engine/ only;
+ - includes: every #include "..." of a file in src/LAYER/, resolved as the
+   compiler does (beside the file first, then under src/: "../LAYER/x.h"
+   is LAYER's x.h), must name a layer that LAYER may use; one that resolves
+   to nothing, or to a file outside src/, is refused too;
  - symbols: every undefined symbol of an object built from src/LAYER/ (nm)
    that another layer's objects define must be defined in a layer LAYER may
    use.
 
-A test (src/tests/NAME.c, src/tests/NAME_*.c, src/tests/NAME.h) may use the
-shared test mechanisms (src/tests/lib/) but never another test.
+A test (src/measure/NAME.c, src/measure/NAME_*.c, src/measure/NAME.h) may use
+the shared test mechanisms (src/measure/lib/) but never another test.
 
 And the suite (src/cmd/suite*.c) knows the tests by their descriptors only:
 no string of it is a test's name, one of a test's own options ("--LONG",
@@ -17,8 +21,11 @@ beside the options every test shares) or a suite option made of one
 ("TEST-LONG": suite_spec.forward).
 
 usage: check-layers.py BUILD_DIR [TREE]
+       check-layers.py --self-test
 BUILD_DIR holds src/*/*.o (make first); TREE is the source tree (default:
-the one of this script).
+the one of this script). --self-test checks the include check itself: a
+copy of the tree with #include "../measure/irq.h" injected into an engine
+file must fail, the copy as it is must pass.
 Exit status 1 and one line per violation when the layering is broken.
 
 scripts/layers-waived.txt lists violations still being worked off, one a
@@ -30,45 +37,62 @@ import re
 import subprocess
 import sys
 
-# layer -> the layers it may use (itself always)
+# layer -> the layers it may use (itself always). The on-target core is
+# three folders, bottom up: util (shared helpers), system (the system's
+# inspection and RT set-up), engine (run phases, accounting, ring, waits).
+CORE = {'util', 'system', 'engine'}
+REPORT = {'report', 'report/model', 'report/import', 'report/history',
+          'report/render'}
 ALLOWED = {
-    'core': set(),
-    'tests/lib': {'core', 'output'},
-    'tests': {'core', 'tests/lib', 'output'},
-    'loads': {'core'},
-    'trace': {'core'},
-    'metrics': {'core'},
-    'output': {'core'},
-    'report': {'core'},
-    'cmd': {'core', 'tests', 'tests/lib', 'loads', 'trace', 'metrics', 'output',
-            'report', 'cmd'},
-    'main': {'core', 'cmd'},
+    'util': set(),
+    'system': {'util'},
+    'engine': {'system', 'util'},
+    'measure/lib': CORE | {'output'},
+    'measure': CORE | {'measure/lib', 'output'},
+    'loads': CORE,
+    'trace': CORE,
+    'metrics': CORE,
+    'output': CORE,
+    # the host side: one model, importers and history fill it, the
+    # renderers read it; report/ itself is the front (report.h, cli)
+    'report/model': CORE,
+    'report/import': CORE | {'report/model', 'report'},
+    'report/history': CORE | {'report/model', 'report/import', 'report'},
+    'report/render': CORE | {'report/model', 'report'},
+    'report': CORE | REPORT,
+    'cmd': CORE | REPORT | {'measure', 'measure/lib', 'loads', 'trace',
+                            'metrics', 'output', 'cmd'},
+    'main': CORE | {'cmd'},
 }
+
+# headers only the files of one layer may include: the engine's own state
+# of a run (the others see struct run, engine/engine.h)
+PRIVATE = {'src/engine/run.h': 'engine'}
 
 WAIVED = 'scripts/layers-waived.txt'
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def layer_of(path):
-    """'src/tests/lib/ipc.c' -> 'tests/lib'; 'src/main.c' -> 'main'."""
+    """'src/measure/lib/ipc.c' -> 'measure/lib'; 'src/main.c' -> 'main'."""
     rel = os.path.relpath(path, 'src')
     d = os.path.dirname(rel)
     return d if d else 'main'
 
 
 def unit_of(path):
-    """A test's name for src/tests/NAME[_x].[ch], else its layer."""
+    """A test's name for src/measure/NAME[_x].[ch], else its layer."""
     lay = layer_of(path)
-    if lay != 'tests':
+    if lay != 'measure':
         return lay
     base = os.path.splitext(os.path.basename(path))[0]
-    return 'tests:' + base.split('_')[0]
+    return 'measure:' + base.split('_')[0]
 
 
 def may_use(src, dst, src_unit, dst_unit):
     if src == dst:
         # tests never reach each other
-        return src != 'tests' or src_unit == dst_unit
+        return src != 'measure' or src_unit == dst_unit
     return dst in ALLOWED.get(src, set())
 
 
@@ -79,6 +103,17 @@ def sources():
                 yield os.path.join(root, f)
 
 
+def resolve(path, inc):
+    """The file #include "@inc" of @path names, as the compiler finds it
+    (beside @path, then under src/: -Isrc), relative to the tree; None
+    when neither exists."""
+    for base in (os.path.dirname(path), 'src'):
+        target = os.path.normpath(os.path.join(base, inc))
+        if os.path.isfile(target):
+            return target
+    return None
+
+
 def check_includes():
     bad = []
     for path in sources():
@@ -86,12 +121,21 @@ def check_includes():
         text = open(path, encoding='utf-8').read()
         for m in INCLUDE.finditer(text):
             inc = m.group(1)
-            target = os.path.join('src', inc)
-            if not os.path.exists(target):
+            line = text.count('\n', 0, m.start()) + 1
+            target = resolve(path, inc)
+            if target is None or target.startswith('..') or \
+                    not target.startswith('src' + os.sep):
+                bad.append('%s:%d: %s may not include %s (%s)' %
+                           (path, line, src, inc,
+                            'not found beside it nor under src/'
+                            if target is None else 'outside src/'))
                 continue
             dst = layer_of(target)
+            if PRIVATE.get(target, src) != src:
+                bad.append('%s:%d: %s may not include %s (private to %s)' %
+                           (path, line, src, inc, PRIVATE[target]))
+                continue
             if not may_use(src, dst, unit_of(path), unit_of(target)):
-                line = text.count('\n', 0, m.start()) + 1
                 bad.append('%s:%d: %s may not include %s (layer %s)' %
                            (path, line, src, inc, dst))
     return bad
@@ -154,11 +198,11 @@ def long_options(layers):
 
 
 def check_suite_names():
-    shared = long_options({'core', 'loads', 'trace', 'metrics', 'output'})
-    own = long_options({'tests', 'tests/lib'}) - shared
+    shared = long_options(CORE | {'loads', 'trace', 'metrics', 'output'})
+    own = long_options({'measure', 'measure/lib'}) - shared
     names = set()
     for path in sources():
-        if layer_of(path) == 'tests':
+        if layer_of(path) == 'measure':
             names |= set(TEST_NAME.findall(open(path, encoding='utf-8').read()))
     named = names | {'--' + o for o in own} | \
         {n + '-' + o for n in names for o in own} | \
@@ -182,7 +226,34 @@ def unlined(v):
     return re.sub(r'^([^:]*):\d+:', r'\1:', v)
 
 
+def self_test(here):
+    """The include check on a copy of the tree: as it is it passes, with
+    a relative include of a test injected into an engine file it fails."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(here, 'src'), os.path.join(tmp, 'src'))
+        os.chdir(tmp)
+        clean = check_includes()
+        victim = os.path.join('src', 'engine', 'ring.c')
+        with open(victim, 'a', encoding='utf-8') as f:
+            f.write('#include "../measure/irq.h"\n')
+        caught = [b for b in check_includes() if b not in clean]
+        os.chdir(here)
+    want = '%s:' % victim
+    ok = (clean == [] and len(caught) == 1 and caught[0].startswith(want)
+          and 'engine may not include ../measure/irq.h (layer measure)'
+          in caught[0])
+    print('check-layers --self-test: %s (clean tree: %d violation(s); '
+          'injected: %s)' % ('ok' if ok else 'FAILED', len(clean),
+                             caught[0] if caught else 'not caught'))
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[1:] == ['--self-test']:
+        return self_test(os.path.abspath(os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), '..')))
     if len(sys.argv) not in (2, 3):
         print(__doc__.strip(), file=sys.stderr)
         return 1

@@ -56,10 +56,9 @@ if [ ! -x "$rtvm" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-# --trace runs rtlat-trace, suite, noise, irq, ... rtlat-full (beside rtlat
-# in the guest's /bin)
+# --trace runs rtlat-trace (beside rtlat in the guest's /bin)
 trace_in=
-for h in rtlat-trace rtlat-full; do
+for h in rtlat-trace; do
 	[ -x "$(dirname "$bin")/$h" ] && trace_in="$trace_in -i $(dirname "$bin")/$h"
 done
 # One TCG thread for both vCPUs. QEMU 7.2's multi-threaded TCG (rtvm's

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/cobalt.h"
-#include "core/helper.h"
-#include "core/log.h"
-#include "core/opt.h"
-#include "core/outfile.h"
-#include "core/rtsetup.h"
+#include "engine/cobalt.h"
+#include "engine/helper.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "util/outfile.h"
+#include "system/rtsetup.h"
 
 static bool usage_on_stdout;
 

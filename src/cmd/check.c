@@ -10,17 +10,13 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/opt.h"
-#include "core/outfile.h"
-#include "core/parse.h"
-#include "core/syscheck.h"
-#include "core/timeutil.h"
-
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
-enum { OPT_ROOT = 256, OPT_JSON };
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "util/outfile.h"
+#include "util/parse.h"
+#include "system/syscheck.h"
+#include "util/timeutil.h"
 
 #define CHECK_INTERVAL_MAX_NS (3600 * NSEC_PER_SEC)
 
@@ -35,10 +31,10 @@ static const struct optdesc check_opts[] = {
 	  "sample /proc/interrupts over TIME (default 2s; a bare number is\n"
 	  "seconds; 0: one reading, counts since boot and no rate)", 'T' },
 	{ "json", 0, no_argument, NULL,
-	  "print the findings as a JSON document", OPT_JSON },
+	  "print the findings as a JSON document", OPT_CHECK_JSON },
 	{ "root", 0, required_argument, "DIR",
 	  "read /proc, /sys, /dev and /boot below DIR instead of / (default /);\n"
-	  "the clock read cost is then not measured", OPT_ROOT },
+	  "the clock read cost is then not measured", OPT_CHECK_ROOT },
 	OPT_END
 };
 
@@ -47,12 +43,12 @@ static int check_opt(void *ctx, const struct optdesc *d, const char *arg)
 	struct check_args *a = ctx;
 
 	switch (d->key) {
-	case OPT_ROOT:
+	case OPT_CHECK_ROOT:
 		if (cmd_root_check(d, arg) < 0)
 			return -1;
 		a->root = arg;
 		return 0;
-	case OPT_JSON:
+	case OPT_CHECK_JSON:
 		a->json = true;
 		return 0;
 	default:
@@ -126,12 +122,6 @@ static int check_main(int argc, char **argv)
 	}
 	return worst == CHECK_BAD ? 2 : 0;
 }
-
-#else
-
-#define check_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_check = {
 	.name = "check",

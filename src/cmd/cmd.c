@@ -10,12 +10,12 @@
 #include "cmd/cmd.h"
 #include "cmd/headline.h"
 #include "cmd/lab.h"
-#include "core/kinfo.h"
-#include "core/outfile.h"
-#include "core/sysinfo.h"
-#include "core/timeutil.h"
-#include "core/engine.h"
-#include "core/log.h"
+#include "system/kinfo.h"
+#include "util/outfile.h"
+#include "system/sysinfo.h"
+#include "util/timeutil.h"
+#include "engine/engine.h"
+#include "util/log.h"
 #include "loads/load.h"
 #include "metrics/metrics.h"
 #include "output/result.h"
@@ -32,23 +32,6 @@ struct cmd_opt_ctx {
 	struct lab_opts lab;	/* --lava, --junit */
 };
 
-#ifdef IN_FULL_HELPER
-/* rtlat itself (core/helper.h): the lab outputs are rtlat-full's, which
- * runs in this process's place for them */
-static int cmd_lab_opt(struct lab_opts *l, const struct optdesc *d,
-		       const char *arg)
-{
-	const struct optdesc *o;
-
-	for (o = lab_optdescs; o->lng; o++)
-		if (o->key == d->key)
-			return helper_exec_full(d->lng);
-	return 1;
-}
-#else
-#define cmd_lab_opt lab_opt
-#endif
-
 static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
 {
 	struct cmd_opt_ctx *c = p;
@@ -61,7 +44,7 @@ static int cmd_opt(void *p, const struct optdesc *d, const char *arg)
 		if (c->comp[i].ops->opt)
 			r = c->comp[i].ops->opt(&c->comp[i], d, arg);
 	if (r > 0)
-		r = cmd_lab_opt(&c->lab, d, arg);
+		r = lab_opt(&c->lab, d, arg);
 	return r > 0 ? opt_bad_value(d, arg, "unsupported") : r;
 }
 
@@ -139,7 +122,6 @@ int cmd_test_tables(const struct test_desc *t, const struct optdesc **all,
 	return n;
 }
 
-#ifndef IN_FULL_HELPER
 /* A file in memory for the headline (a temporary file where there is no
  * memfd_create()), or -1 (said). */
 static int headline_tmp(void)
@@ -289,8 +271,6 @@ static int run_lab(const struct test_desc *t, struct engine_opts *o,
 	return status;
 }
 
-#endif /* !IN_FULL_HELPER */
-
 /* Parse @argv with @tables and the companions' tables, each option to @h
  * first, then the engine's, then the companions'; run @t with @priv. */
 static int parse_and_run(int argc, char **argv,
@@ -321,10 +301,8 @@ static int parse_and_run(int argc, char **argv,
 		r = r > 0 ? 0 : 1;
 	else if (t->configure && t->configure(priv, o) < 0)
 		r = 1;
-#ifndef IN_FULL_HELPER	/* else never set: cmd_lab_opt() */
 	else if (c.lab.lava || c.lab.junit || c.lab.kcidb)
 		r = run_lab(t, o, comp, c.ncomp, priv, &c.lab);
-#endif
 	else
 		r = run_with(t, o, comp, c.ncomp, priv);
 	cmd_companions_free(comp, c.ncomp);

@@ -2,7 +2,7 @@
 /*
  * Sub-commands of the rtlat multi-call binary. Each command is one file in
  * src/cmd/ that defines a struct rtlat_cmd; each test is one file in
- * src/tests/ that defines a struct test_desc (core/engine.h), run by
+ * src/measure/ that defines a struct test_desc (engine/engine.h), run by
  * cmd_test_main(). registry.c lists them.
  */
 #ifndef RTLAT_CMD_H
@@ -10,9 +10,8 @@
 
 #include <stdbool.h>
 
-#include "core/engine.h"
-#include "core/helper.h"
-#include "core/opt.h"
+#include "engine/engine.h"
+#include "util/opt.h"
 
 struct companion;
 struct engine_opts;
@@ -87,7 +86,7 @@ void cmd_root_note(const char *root, const char *what);
 
 /*
  * main() of report, compare and db in an rtlat without the host side
- * linked in: runs rtlat-host in its place (core/helper.h), or says that
+ * linked in: runs rtlat-host in its place (engine/helper.h), or says that
  * the host side is not built in (HOST_FEATURES=0). Returns 1 (error).
  */
 int cmd_host_main(int argc, char **argv);
@@ -98,13 +97,6 @@ int cmd_host_main(int argc, char **argv);
  * in its place before anything is set up. Returns -1 (said) if it cannot.
  */
 int cmd_host_exec(const char *what);
-
-/*
- * main() of the tests rtlat-full holds (registry.c) and of suite in an
- * rtlat built with rtlat-full: runs it in this process's place with its
- * command line (core/helper.h). Returns 1 (error) if it cannot.
- */
-int cmd_full_main(int argc, char **argv);
 
 /* The process command line, as given (for result files). */
 extern int rtlat_argc;

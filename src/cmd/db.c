@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
+#include "util/log.h"
 
 #ifdef HAVE_REPORT
-#include "core/label.h"
-#include "core/parse.h"
-#include "core/url.h"
+#include "util/label.h"
+#include "util/parse.h"
+#include "util/url.h"
 #include "report/cli.h"
 
 static const char db_usage[] =
@@ -57,13 +57,11 @@ static const char db_about[] =
 	"\"--\" ends them.\n"
 	"Exit status: 0 ok, 1 an input or the database failed.";
 
-enum { K_LOCK_TIMEOUT = 0x4c54 };
-
 static const struct optdesc db_opts[] = {
 	{ "lock-timeout", 0, required_argument, "TIME",
 	  "how long to wait for another writer holding the history before\n"
 	  "giving up, nothing written (default $RTLAT_DB_LOCK_TIMEOUT, else\n"
-	  "60 s; 0: not at all)", K_LOCK_TIMEOUT },
+	  "60 s; 0: not at all)", OPT_DB_LOCK_TIMEOUT },
 	OPT_END,
 };
 
@@ -71,7 +69,7 @@ static int db_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
 	int r;
 
-	if (d->key == K_LOCK_TIMEOUT) {
+	if (d->key == OPT_DB_LOCK_TIMEOUT) {
 		int64_t ns;
 
 		if (parse_time_ns(arg, 1000000000LL, &ns))

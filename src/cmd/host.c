@@ -3,14 +3,13 @@
  * report, compare, db, suite --gate and suite --db in the measuring
  * binary: the host side (cJSON, SQLite, libpq) is a separate program,
  * rtlat-host, so that a measuring rtlat never maps (nor locks) those
- * libraries (core/helper.h). cmd_full_main(): the same for the commands
- * rtlat-full holds (what a latency or cyclic run never uses).
+ * libraries (engine/helper.h).
  */
 #include <limits.h>
 
 #include "cmd/cmd.h"
-#include "core/helper.h"
-#include "core/log.h"
+#include "engine/helper.h"
+#include "util/log.h"
 
 int cmd_host_exec(const char *what)
 {
@@ -29,11 +28,5 @@ int cmd_host_exec(const char *what)
 int cmd_host_main(int argc, char **argv)
 {
 	cmd_host_exec(NULL);
-	return 1;
-}
-
-int cmd_full_main(int argc, char **argv)
-{
-	helper_exec_full(NULL);
 	return 1;
 }

@@ -37,12 +37,12 @@
 
 #include "cmd/cmd.h"
 #include "cmd/lab.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/outfile.h"
-#include "core/rtsetup.h"
-#include "core/suitecol.h"
-#include "core/timeutil.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "system/rtsetup.h"
+#include "engine/suitecol.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
 
 static void clean_id(char *dst, size_t len, const char *src, bool slash)

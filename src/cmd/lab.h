@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "cmd/headline.h"
-#include "core/opt.h"
+#include "util/opt.h"
 
 /* One test case. */
 struct lab_case {
@@ -96,13 +96,6 @@ bool lab_kcidb_origin_ok(const char *s);
 bool lab_kcidb_build_ok(const char *s);
 
 /* Keys of the lab options (lab_opt()). */
-enum {
-	LAB_OPT_LAVA = 0x600,
-	LAB_OPT_JUNIT,
-	LAB_OPT_KCIDB,
-	LAB_OPT_KCIDB_ORIGIN,
-	LAB_OPT_KCIDB_BUILD,
-};
 
 /* The option descriptors of --kcidb, --kcidb-origin and --kcidb-build
  * with the keys @f, @o, @b (the suite's table and the tests'). */

@@ -10,17 +10,13 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
-#include "core/jsonw.h"
-#include "core/parse.h"
-#include "core/rtsetup.h"
+#include "util/log.h"
+#include "util/jsonw.h"
+#include "util/parse.h"
+#include "system/rtsetup.h"
 #include "output/result.h"
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
-
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
-enum { OPT_LIST = 256, OPT_JSON };
 
 struct load_args {
 	struct load_opts lo;
@@ -33,10 +29,10 @@ struct load_args {
 static const struct optdesc load_cmd_opts[] = {
 	{ "duration", 'T', required_argument, "TIME",
 	  "run for TIME: 30 (s), 30s, 10m, 2h; 0 = until Ctrl-C (default)", 'T' },
-	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LIST },
+	{ "list", 0, no_argument, NULL, "list the load generators", OPT_LOADCMD_LIST },
 	{ "json", 0, required_argument, "FILE",
 	  "also write what each load achieved as JSON to FILE\n"
-	  "(-: standard output)", OPT_JSON },
+	  "(-: standard output)", OPT_LOADCMD_JSON },
 	LOAD_OPTDESCS_CMD,
 	OPT_END
 };
@@ -53,10 +49,10 @@ static int load_cmd_opt(void *ctx, const struct optdesc *d, const char *arg)
 			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h (0 = until interrupted)");
 		a->duration_ns = v;
 		return 0;
-	case OPT_LIST:
+	case OPT_LOADCMD_LIST:
 		a->list = true;
 		return 0;
-	case OPT_JSON:
+	case OPT_LOADCMD_JSON:
 		a->json = arg;
 		return 0;
 	}
@@ -286,12 +282,6 @@ static int load_main(int argc, char **argv)
 	load_free(lr);
 	return fflush(stdout) == 0 ? ret : 1;
 }
-
-#else
-
-#define load_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_load = {
 	.name = "load",

@@ -7,22 +7,19 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "tests/lib/summary.h"
 
 /*
  * The tests, in help order: a new test is one line here, X(name) for the
- * "const struct test_desc name_test" its file defines. H(name): a test
- * that a dynamic build keeps in rtlat-full (core/helper.h), with its
- * summary in tests/lib/summary.h.
+ * "const struct test_desc name_test" its file defines.
  */
-#define RTLAT_TESTS(X, H) \
+#define RTLAT_TESTS(X) \
 	X(latency) \
 	X(cyclic) \
-	H(switch) \
-	H(handshake) \
-	H(cruncher) \
-	H(noise) \
-	H(irq)
+	X(switch) \
+	X(handshake) \
+	X(cruncher) \
+	X(noise) \
+	X(irq)
 
 /* The other commands; the tests come after the first (suite). */
 #define RTLAT_CMDS_FIRST(X) X(suite)
@@ -37,12 +34,7 @@
 
 #define DECLARE_TEST(n) extern const struct test_desc n##_test;
 #define DECLARE_CMD(n) extern const struct rtlat_cmd cmd_##n;
-#define NO_DECL(n)
-#ifdef IN_FULL_HELPER
-RTLAT_TESTS(DECLARE_TEST, NO_DECL)
-#else
-RTLAT_TESTS(DECLARE_TEST, DECLARE_TEST)
-#endif
+RTLAT_TESTS(DECLARE_TEST)
 RTLAT_CMDS_FIRST(DECLARE_CMD)
 RTLAT_CMDS(DECLARE_CMD)
 
@@ -50,25 +42,11 @@ RTLAT_CMDS(DECLARE_CMD)
 #define CMD_PTR(n) &cmd_##n,
 #define CMD_INDEX(n) CMD_INDEX_##n,
 
-#ifdef IN_FULL_HELPER
-/*
- * rtlat itself, when rtlat-full is built (core/helper.h): the H() tests
- * are listed by name and summary and run rtlat-full in their place, so
- * that their code is not in the measuring binary, whose every page
- * mlockall() locks (issue 15). measures: the run signals stay blocked
- * into rtlat-full (main.c).
- */
-#define HELPER_CMD(n) { .name = #n, .summary = TEST_SUMMARY_##n, \
-			.main = cmd_full_main, .measures = true },
-/* cmd_registry_init() completes the X() ones from their descriptors. */
-static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD, HELPER_CMD) };
-#else
-static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD, TEST_CMD) };
-#endif
+static struct rtlat_cmd test_cmds[] = { RTLAT_TESTS(TEST_CMD) };
 
 /* one enumerator per command: their count */
 enum {
-	RTLAT_CMDS_FIRST(CMD_INDEX) RTLAT_TESTS(CMD_INDEX, CMD_INDEX)
+	RTLAT_CMDS_FIRST(CMD_INDEX) RTLAT_TESTS(CMD_INDEX)
 	RTLAT_CMDS(CMD_INDEX)
 	RTLAT_NCMDS
 };
@@ -91,10 +69,6 @@ void cmd_registry_init(void)
 	for (i = 0; i < sizeof(test_cmds) / sizeof(test_cmds[0]); i++) {
 		struct rtlat_cmd *c = &test_cmds[i];
 
-		if (!c->test) {		/* in rtlat-full */
-			rtlat_cmds[n++] = c;
-			continue;
-		}
 		c->name = c->test->name;
 		c->summary = c->test->summary;
 		c->suite = c->test->suite;

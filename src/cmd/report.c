@@ -11,27 +11,25 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
+#include "util/log.h"
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"
-
-enum { K_HTML = 400, K_HTML_RUNS, K_LONGTERM };
 
 static const struct optdesc report_opts[] = {
 	{ "html", 0, required_argument, "FILE",
 	  "also write a self-contained HTML page with the tables and gnuplot\n"
 	  "plots (histogram, latency over time, tail, max/p99.9 bars; per\n"
 	  "board with runs over time, interval maxima and max/p99.9 over\n"
-	  "time per kernel)", K_HTML },
+	  "time per kernel)", OPT_REPORT_HTML },
 	{ "html-runs", 0, required_argument, "N",
 	  "with --html: a run's own plots (histogram, latency over time)\n"
 	  "only for the N latest runs of each table (default: every run;\n"
-	  "0: none), for a page over a long history", K_HTML_RUNS },
+	  "0: none), for a page over a long history", OPT_REPORT_HTML_RUNS },
 	{ "longterm", 0, no_argument, NULL,
 	  "with --html: only the long-term view (per board and kernel,\n"
 	  "interval maxima over time and max/p99.9 over runs) with the\n"
-	  "tables: no plot of a single run, no bars or tails", K_LONGTERM },
+	  "tables: no plot of a single run, no bars or tails", OPT_REPORT_LONGTERM },
 	OPT_END,
 };
 
@@ -40,11 +38,11 @@ static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
 	struct rep_cli *c = ctx;
 	int r;
 
-	if (d->key == K_HTML) {
+	if (d->key == OPT_REPORT_HTML) {
 		c->html = arg;
 		return 0;
 	}
-	if (d->key == K_HTML_RUNS) {
+	if (d->key == OPT_REPORT_HTML_RUNS) {
 		char *end;
 		long v = strtol(arg, &end, 10);
 
@@ -53,7 +51,7 @@ static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->out.html_runs = v;
 		return 0;
 	}
-	if (d->key == K_LONGTERM) {
+	if (d->key == OPT_REPORT_LONGTERM) {
 		c->out.html_longterm = true;
 		return 0;
 	}
@@ -139,8 +137,6 @@ static int report_main(int argc, char **argv)
 	return ret;
 }
 
-enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON, K_WITH_INTR };
-
 static const struct optdesc compare_opts[] = {
 	{ "gate", 0, no_argument, NULL,
 	  "release gate: A is the baseline, B the new runs; per table and\n"
@@ -148,21 +144,21 @@ static const struct optdesc compare_opts[] = {
 	  "than the baseline beyond its limit (the noise of the baseline's\n"
 	  "runs, at least --margin), 1 when a table of B has no baseline of\n"
 	  "the same test kind, load and period (refused, not compared; the\n"
-	  "other tables are gated all the same)", K_GATE },
+	  "other tables are gated all the same)", OPT_COMPARE_GATE },
 	{ "margin", 0, required_argument, "PCT",
 	  "with --gate: the smallest worsening that fails, and the limit\n"
 	  "when the baseline has one run (noise unknown), in % of the\n"
-	  "baseline value (default 10%)", K_MARGIN },
+	  "baseline value (default 10%)", OPT_COMPARE_MARGIN },
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: the metrics gated, of min, avg, max, p99.9, misses\n"
-	  "(overruns or lost) (default max,p99.9,avg,misses)", K_GATE_METRICS },
+	  "(overruns or lost) (default max,p99.9,avg,misses)", OPT_COMPARE_GATE_METRICS },
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
-	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
+	  "(schema rtlat-gate, times in ns) instead of tables", OPT_COMPARE_JSON },
 	{ "with-interrupted", 0, no_argument, NULL,
 	  "compare (with --gate: gate) runs cut short by a signal (status\n"
 	  "interrupted) too; by default they are left out of both sides, and\n"
-	  "said (without --gate a side of interrupted runs only is compared)", K_WITH_INTR },
+	  "said (without --gate a side of interrupted runs only is compared)", OPT_COMPARE_WITH_INTR },
 	OPT_END,
 };
 
@@ -181,20 +177,20 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 	const char *why;
 
 	switch (d->key) {
-	case K_GATE:
+	case OPT_COMPARE_GATE:
 		cc->gate = true;
 		return 0;
-	case K_JSON:
+	case OPT_COMPARE_JSON:
 		cc->json = true;
 		return 0;
-	case K_WITH_INTR:
+	case OPT_COMPARE_WITH_INTR:
 		cc->g.with_interrupted = true;
 		return 0;
-	case K_MARGIN:
+	case OPT_COMPARE_MARGIN:
 		cc->gate_only = "--margin";
 		why = gate_margin_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
-	case K_GATE_METRICS:
+	case OPT_COMPARE_GATE_METRICS:
 		cc->gate_only = "--gate-metrics";
 		why = gate_metrics_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
@@ -247,6 +243,243 @@ static int sides(struct compare_cli *cc, const struct rep_runs *a,
 	return cc->nref ? 1 : 0;
 }
 
+static const char compare_about[] =
+	"Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
+	"p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
+	"cruncher and handshake; noise's max gap, noise %, on CPU, events,\n"
+	"p99.9 as its NOISE table) the values, the delta and % change, and\n"
+	"whether the difference exceeds the run-to-run noise visible in the\n"
+	"data (spread of repeated runs, else of the interval series, else a\n"
+	"fixed rule: 10 % for min/avg, 25 % for max/p99.9; see\n"
+	"rtlat-compare(1)). A p99.9 beyond a histogram (\">=N\") is shown,\n"
+	"not compared.\n"
+	"A and B are files or directories (groups of runs); one FILE compares\n"
+	"within each of its tables the first run with the others; a SELECTOR\n"
+	"KEY=GLOB[,KEY=GLOB] (label, board, kernel, test, load, since, until)\n"
+	"picks a side from the given files or the history database; one\n"
+	"SELECTOR with files: the selector's side from the history, the\n"
+	"files the other (\"board=NAME,baseline=yes new/\").\n"
+	"Tables of A and B are matched by test kind (and series) and load: the\n"
+	"same load where both sides have it (a load not recorded matches any);\n"
+	"a test kind whose tables share no load on the two sides is compared\n"
+	"across loads, titled with both (\"LATENCY: without load (A) vs with\n"
+	"load hell (B)\"), e.g. rtlat compare 01-latency-none.json\n"
+	"02-latency-hell.json, or load=none load=hell. A table with no figure\n"
+	"on both sides says \"nothing to compare\" in one line.\n"
+	"With --gate, A is the board's baseline (e.g. the selector\n"
+	"board=NAME,baseline=yes over the history, see rtlat db baseline)\n"
+	"and B the new runs: see rtlat-compare(1), \"Release gate\".\n"
+	"Options may also follow the operands; \"--\" ends them.\n"
+	"Exit status: 0 ok (with --gate: no gated metric worse), 1 an\n"
+	"error (an input, a usage error; with --gate a refused table),\n"
+	"2 with --gate: a gated metric worse than the baseline (even when\n"
+	"other tables were refused or inputs failed).";
+
+/* compare's options before they are parsed. */
+static void compare_init(struct compare_cli *cc)
+{
+	rep_cli_init(&cc->c);
+	/* a test's own table, its own metrics (noise: max gap, noise %) */
+	cc->c.out.spec_of = cmd_spec_of;
+	cmp_set_spec_of(cmd_spec_of);
+	gate_opts_init(&cc->g);
+	cc->gate = cc->json = false;
+	cc->gate_only = NULL;
+	cc->ref = NULL;
+	cc->nref = 0;
+	import_set_load_names(cmd_load_names());
+}
+
+/* Options that go with --gate only. Returns 0, or 1 (said). */
+static int compare_check(const struct compare_cli *cc)
+{
+	if (cc->json && !cc->gate) {
+		log_error("--json needs --gate (the comparison tables are text, --markdown or --csv)");
+		return 1;
+	}
+	if (cc->gate_only && !cc->gate) {
+		log_error("%s goes with --gate (without it nothing is gated and compare exits 0 whatever it finds)",
+			  cc->gate_only);
+		return 1;
+	}
+	return 0;
+}
+
+/* compare's operands, @av[@nopt] to @av[@nargs - 1]: the files and
+ * directories into @paths (*@np), the selectors KEY=GLOB into @sel (*@ns,
+ * two at most; *@sel_first: the one selector came before the files).
+ * Returns 0, or 1 (said) when they make no comparison. */
+static int operands(char **av, int nopt, int nargs, char **paths, int *np,
+		    char **sel, int *ns, bool *sel_first)
+{
+	int i;
+
+	for (i = nopt; i < nargs; i++) {
+		if (access(av[i], F_OK) && strchr(av[i], '=')) {
+			if (*ns == 2) {
+				log_error("more than two selectors ('%s'): compare takes two, one per side",
+					  av[i]);
+				return 1;
+			}
+			if (!*ns && !*np)
+				*sel_first = true;
+			sel[(*ns)++] = av[i];
+		} else {
+			paths[(*np)++] = av[i];
+		}
+	}
+	if (*np > 2 && !*ns) {
+		log_error("three or more files or directories ('%s', '%s', '%s'%s): compare takes A B (two files or directories), one FILE, or FILE... with two selectors KEY=GLOB",
+			  paths[0], paths[1], paths[2], *np > 3 ? ", ..." : "");
+		return 1;
+	}
+	if (*ns == 1 && !*np) {
+		log_error("one selector ('%s') and no file: give two selectors (one per side), or one side as a selector over the history and the other as files or directories (e.g. board=NAME,baseline=yes results/)",
+			  sel[0]);
+		return 1;
+	}
+	if (!*ns && !*np) {
+		log_error("nothing to compare (see --help)");
+		return 1;
+	}
+	return 0;
+}
+
+/* The comparison's @n tables (and with --gate their verdicts) on
+ * stdout; @both: A and B had runs; @ret: the status so far. Returns the
+ * exit status. */
+static int compare_output(struct compare_cli *cc, struct cmp_row *rows,
+			  struct gate_row *gates, size_t n, bool both, int ret)
+{
+	const struct rep_cli *c = &cc->c;
+	size_t k;
+
+	if (!n && cc->json && cc->nref) {
+		gate_print_json(stdout, gates, n, cc->ref, cc->nref, &cc->g);
+		goto flush;
+	}
+	if (!n) {
+		if (ret)
+			return ret;	/* refused: said */
+		if (both)
+			log_error("A and B have no table in common: no test kind (and series) is on both sides");
+		return 1;
+	}
+	if (cc->json) {
+		gate_print_json(stdout, gates, n, cc->ref, cc->nref, &cc->g);
+		goto flush;
+	}
+	if (c->fmt == OUT_CSV)
+		cmp_print_csv_header(stdout, cc->gate);
+	for (k = 0; k < n; k++) {
+		char left[192];
+		const char *lo = cc->gate ? NULL :
+				 cmp_left_out(&rows[k], left, sizeof(left));
+
+		if (c->fmt == OUT_CSV) {
+			char why[128];
+
+			if (rows[k].nothing)
+				log_note("%s: A = %s, B = %s: %s", rows[k].title,
+					 rows[k].a_name, rows[k].b_name,
+					 cmp_nothing_why(&rows[k], why,
+							 sizeof(why)));
+			if (lo)	/* no column for it: said beside */
+				log_note("%s: %s", rows[k].title, lo);
+			cmp_print_csv(stdout, &rows[k], cc->gate ? &gates[k] : NULL);
+			continue;
+		}
+		if (k)
+			putchar('\n');
+		if (c->fmt == OUT_MARKDOWN)
+			cmp_print_markdown(stdout, &rows[k], c->out.unit_ns);
+		else
+			cmp_print_text(stdout, &rows[k], c->out.unit_ns);
+		if (lo)
+			printf("%snote: %s\n", c->fmt == OUT_MARKDOWN ? "\n- " : "",
+			       lo);
+		if (cc->gate)
+			gate_print_text(stdout, &gates[k], c->fmt == OUT_MARKDOWN);
+	}
+	if (cc->gate && c->fmt != OUT_CSV) {
+		putchar('\n');
+		gate_print_summary(stdout, gates, n, cc->nref);
+	}
+flush:
+	/* a regression found is one, whatever else was refused */
+	if (cc->gate && gate_failed(gates, n))
+		ret = 2;
+	if (fflush(stdout) || ferror(stdout)) {
+		log_error("cannot write the comparison to stdout");
+		ret = 1;
+	}
+	return ret;
+}
+
+/* The sides A (@a) and B (@b) that @ns selectors (@sel; @selbuf: their
+ * copies, freed by the caller) pick: two, both from @pool (the files
+ * @paths and the history); one, its side from the history and the other
+ * the files (@sel_first: the selector's side is A). Returns 0, or the
+ * exit status (said) when there is nothing to compare. */
+static int selector_sides(struct rep_cli *c, char **paths, int np,
+			  char **sel, int ns, bool sel_first, char **selbuf,
+			  struct rep_runs *pool, struct rep_runs *a,
+			  struct rep_runs *b)
+{
+	/* one side a selector over the history (--db or the default one),
+	 * the other the files: "board=vm,baseline=yes new/" */
+	struct rep_runs *hs = sel_first ? a : b, *fs = sel_first ? b : a;
+	struct filter fa, fb;
+	int ret;
+
+	if (ns == 2) {
+		selbuf[0] = xstrdup(sel[0]);
+		selbuf[1] = xstrdup(sel[1]);
+		if (rep_selector_parse(selbuf[0], &fa) ||
+		    rep_selector_parse(selbuf[1], &fb))
+			return 1;
+		/* the pool: the files among the operands, and the database
+		 * (--db, or the default one when no file is given); a run in
+		 * both counts once */
+		ret = rep_cli_load(c, np ? paths : NULL, np, pool);
+		if (ret)	/* an input failed (said): compare no part */
+			return ret;
+		select_runs(pool, &fa, a);
+		select_runs(pool, &fb, b);
+		if (!a->n || !b->n) {
+			/* a history that failed to open said so: no second error */
+			log_error("selector '%s' picks no run",
+				  !a->n ? sel[0] : sel[1]);
+			return 1;
+		}
+		return 0;
+	}
+	selbuf[0] = xstrdup(sel[0]);
+	if (rep_selector_parse(selbuf[0], &fa))
+		return 1;
+	if (!c->db && !rdb_exists(rdb_default_path())) {
+		log_error("selector '%s' takes its side from the history, and there is none: the default %s does not exist (fill it with: rtlat db add FILE...; two selectors pick both sides from the files given)",
+			  sel[0], rdb_default_path() ? rdb_default_path() :
+			  "$XDG_DATA_HOME/rtlat/history.db");
+		return 1;
+	}
+	ret = rep_cli_load(c, NULL, 0, pool);
+	select_runs(pool, &fa, hs);
+	if (ret)	/* the history failed (said) */
+		return 1;
+	if (import_paths(paths, np, &c->imp, fs))
+		return 1;	/* said: compare no part */
+	runs_filter(fs, &c->flt);
+	if (!hs->n) {
+		log_error("selector '%s' picks no run of the history %s (one selector takes its side from the history; two selectors pick both sides from the files given)",
+			  sel[0], rdb_shown(c->db ? c->db : rdb_default_path()));
+		return 1;
+	}
+	if (!fs->n)
+		return no_runs(sel_first ? "B" : "A", "the files", c);
+	return 0;
+}
+
 static int compare_main(int argc, char **argv)
 {
 	static const struct optdesc *const tables[] = {
@@ -258,22 +491,13 @@ static int compare_main(int argc, char **argv)
 	struct gate_row *gates = NULL;
 	struct compare_cli cc;
 	char **paths, *sel[2], *selbuf[2] = { NULL, NULL };
-	int first, nopt, nargs, r, ret = 0, np = 0, ns = 0, i;
+	int first, nopt, nargs, r, ret = 0, np = 0, ns = 0;
 	bool sel_first = false;	/* the one selector came before the files */
 	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 	struct rep_cli *c = &cc.c;
-	size_t n = 0, k;
+	size_t n = 0;
 
-	rep_cli_init(c);
-	/* a test's own table, its own metrics (noise: max gap, noise %) */
-	c->out.spec_of = cmd_spec_of;
-	cmp_set_spec_of(cmd_spec_of);
-	gate_opts_init(&cc.g);
-	cc.gate = cc.json = false;
-	cc.gate_only = NULL;
-	cc.ref = NULL;
-	cc.nref = 0;
-	import_set_load_names(cmd_load_names());
+	compare_init(&cc);
 	paths = xcalloc((size_t)nargs + 1, sizeof(*paths));
 	runs_init(&pool);
 	runs_init(&a);
@@ -281,154 +505,26 @@ static int compare_main(int argc, char **argv)
 	r = opt_parse(nopt, av, tables, compare_opt, &cc,
 		      "rtlat compare [OPTIONS] A B | FILE | [FILE...] SELECTOR SELECTOR |\n"
 		      "       SELECTOR FILE|DIR...",
-		      "Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
-		      "p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
-		      "cruncher and handshake; noise's max gap, noise %, on CPU, events,\n"
-		      "p99.9 as its NOISE table) the values, the delta and % change, and\n"
-		      "whether the difference exceeds the run-to-run noise visible in the\n"
-		      "data (spread of repeated runs, else of the interval series, else a\n"
-		      "fixed rule: 10 % for min/avg, 25 % for max/p99.9; see\n"
-		      "rtlat-compare(1)). A p99.9 beyond a histogram (\">=N\") is shown,\n"
-		      "not compared.\n"
-		      "A and B are files or directories (groups of runs); one FILE compares\n"
-		      "within each of its tables the first run with the others; a SELECTOR\n"
-		      "KEY=GLOB[,KEY=GLOB] (label, board, kernel, test, load, since, until)\n"
-		      "picks a side from the given files or the history database; one\n"
-		      "SELECTOR with files: the selector's side from the history, the\n"
-		      "files the other (\"board=NAME,baseline=yes new/\").\n"
-		      "Tables of A and B are matched by test kind (and series) and load: the\n"
-		      "same load where both sides have it (a load not recorded matches any);\n"
-		      "a test kind whose tables share no load on the two sides is compared\n"
-		      "across loads, titled with both (\"LATENCY: without load (A) vs with\n"
-		      "load hell (B)\"), e.g. rtlat compare 01-latency-none.json\n"
-		      "02-latency-hell.json, or load=none load=hell. A table with no figure\n"
-		      "on both sides says \"nothing to compare\" in one line.\n"
-		      "With --gate, A is the board's baseline (e.g. the selector\n"
-		      "board=NAME,baseline=yes over the history, see rtlat db baseline)\n"
-		      "and B the new runs: see rtlat-compare(1), \"Release gate\".\n"
-		      "Options may also follow the operands; \"--\" ends them.\n"
-		      "Exit status: 0 ok (with --gate: no gated metric worse), 1 an\n"
-		      "error (an input, a usage error; with --gate a refused table),\n"
-		      "2 with --gate: a gated metric worse than the baseline (even when\n"
-		      "other tables were refused or inputs failed).",
-		      &first);
+		      compare_about, &first);
 	if (r) {
 		ret = r > 0 ? 0 : 1;
 		goto out;
 	}
 	cc.g.unit_ns = c->out.unit_ns;
-	if (cc.json && !cc.gate) {
-		log_error("--json needs --gate (the comparison tables are text, --markdown or --csv)");
+	if (compare_check(&cc)) {
 		ret = 1;
 		goto out;
 	}
-	if (cc.gate_only && !cc.gate) {
-		log_error("%s goes with --gate (without it nothing is gated and compare exits 0 whatever it finds)",
-			  cc.gate_only);
+	if (operands(av, nopt, nargs, paths, &np, sel, &ns, &sel_first)) {
 		ret = 1;
 		goto out;
 	}
-	for (i = nopt; i < nargs; i++) {
-		if (access(av[i], F_OK) && strchr(av[i], '=')) {
-			if (ns == 2) {
-				log_error("more than two selectors ('%s'): compare takes two, one per side",
-					  av[i]);
-				ret = 1;
-				goto out;
-			}
-			if (!ns && !np)
-				sel_first = true;
-			sel[ns++] = av[i];
-		} else {
-			paths[np++] = av[i];
-		}
-	}
-	if (np > 2 && !ns) {
-		log_error("three or more files or directories ('%s', '%s', '%s'%s): compare takes A B (two files or directories), one FILE, or FILE... with two selectors KEY=GLOB",
-			  paths[0], paths[1], paths[2], np > 3 ? ", ..." : "");
-		ret = 1;
-		goto out;
-	}
-	if (ns == 1 && !np) {
-		log_error("one selector ('%s') and no file: give two selectors (one per side), or one side as a selector over the history and the other as files or directories (e.g. board=NAME,baseline=yes results/)",
-			  sel[0]);
-		ret = 1;
-		goto out;
-	}
-	if (!ns && !np) {
-		log_error("nothing to compare (see --help)");
-		ret = 1;
-		goto out;
-	}
-	if (ns == 2) {
-		struct filter fa, fb;
-
-		selbuf[0] = xstrdup(sel[0]);
-		selbuf[1] = xstrdup(sel[1]);
-		if (rep_selector_parse(selbuf[0], &fa) ||
-		    rep_selector_parse(selbuf[1], &fb)) {
-			ret = 1;
+	if (ns) {
+		/* the sides loaded: ret is 0 */
+		ret = selector_sides(c, paths, np, sel, ns, sel_first, selbuf,
+				     &pool, &a, &b);
+		if (ret)
 			goto out;
-		}
-		/* the pool: the files among the operands, and the database
-		 * (--db, or the default one when no file is given); a run in
-		 * both counts once */
-		ret = rep_cli_load(c, np ? paths : NULL, np, &pool);
-		if (ret)	/* an input failed (said): compare no part */
-			goto out;
-		select_runs(&pool, &fa, &a);
-		select_runs(&pool, &fb, &b);
-		if (!a.n || !b.n) {
-			/* a history that failed to open said so: no second error */
-			if (!ret)
-				log_error("selector '%s' picks no run",
-					  !a.n ? sel[0] : sel[1]);
-			ret = 1;
-			goto out;
-		}
-		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
-	} else if (ns == 1) {
-		/* one side a selector over the history (--db or the default
-		 * one), the other the files: "board=vm,baseline=yes new/" */
-		struct rep_runs *hs = sel_first ? &a : &b, *fs = sel_first ? &b : &a;
-		struct filter f;
-
-		selbuf[0] = xstrdup(sel[0]);
-		if (rep_selector_parse(selbuf[0], &f)) {
-			ret = 1;
-			goto out;
-		}
-		if (!c->db && !rdb_exists(rdb_default_path())) {
-			log_error("selector '%s' takes its side from the history, and there is none: the default %s does not exist (fill it with: rtlat db add FILE...; two selectors pick both sides from the files given)",
-				  sel[0], rdb_default_path() ? rdb_default_path() :
-				  "$XDG_DATA_HOME/rtlat/history.db");
-			ret = 1;
-			goto out;
-		}
-		ret = rep_cli_load(c, NULL, 0, &pool);
-		select_runs(&pool, &f, hs);
-		if (ret) {	/* the history failed (said) */
-			ret = 1;
-			goto out;
-		}
-		if (import_paths(paths, np, &c->imp, fs)) {
-			ret = 1;	/* said: compare no part */
-			goto out;
-		}
-		runs_filter(fs, &c->flt);
-		if (!hs->n) {
-			log_error("selector '%s' picks no run of the history %s (one selector takes its side from the history; two selectors pick both sides from the files given)",
-				  sel[0], rdb_shown(c->db ? c->db :
-						    rdb_default_path()));
-			ret = 1;
-			goto out;
-		}
-		if (!fs->n) {
-			if (!ret)
-				ret = no_runs(sel_first ? "B" : "A", "the files",
-					      c);
-			goto out;
-		}
 		ret |= sides(&cc, &a, &b, &rows, &gates, &n);
 	} else if (np == 2) {
 		ret = rep_cli_load(c, &paths[0], 1, &a);
@@ -461,66 +557,7 @@ static int compare_main(int argc, char **argv)
 		if (!n && pool.n)
 			log_error("%s: no table with two runs to compare", paths[0]);
 	}
-	if (!n && cc.json && cc.nref) {
-		gate_print_json(stdout, gates, n, cc.ref, cc.nref, &cc.g);
-		goto flush;
-	}
-	if (!n) {
-		if (ret)
-			goto out;	/* refused: said */
-		if (a.n && b.n)
-			log_error("A and B have no table in common: no test kind (and series) is on both sides");
-		ret = 1;
-		goto out;
-	}
-	if (cc.json) {
-		gate_print_json(stdout, gates, n, cc.ref, cc.nref, &cc.g);
-		goto flush;
-	}
-	if (c->fmt == OUT_CSV)
-		cmp_print_csv_header(stdout, cc.gate);
-	for (k = 0; k < n; k++) {
-		char left[192];
-		const char *lo = cc.gate ? NULL :
-				 cmp_left_out(&rows[k], left, sizeof(left));
-
-		if (c->fmt == OUT_CSV) {
-			char why[128];
-
-			if (rows[k].nothing)
-				log_note("%s: A = %s, B = %s: %s", rows[k].title,
-					 rows[k].a_name, rows[k].b_name,
-					 cmp_nothing_why(&rows[k], why,
-							 sizeof(why)));
-			if (lo)	/* no column for it: said beside */
-				log_note("%s: %s", rows[k].title, lo);
-			cmp_print_csv(stdout, &rows[k], cc.gate ? &gates[k] : NULL);
-			continue;
-		}
-		if (k)
-			putchar('\n');
-		if (c->fmt == OUT_MARKDOWN)
-			cmp_print_markdown(stdout, &rows[k], c->out.unit_ns);
-		else
-			cmp_print_text(stdout, &rows[k], c->out.unit_ns);
-		if (lo)
-			printf("%snote: %s\n", c->fmt == OUT_MARKDOWN ? "\n- " : "",
-			       lo);
-		if (cc.gate)
-			gate_print_text(stdout, &gates[k], c->fmt == OUT_MARKDOWN);
-	}
-	if (cc.gate && c->fmt != OUT_CSV) {
-		putchar('\n');
-		gate_print_summary(stdout, gates, n, cc.nref);
-	}
-flush:
-	/* a regression found is one, whatever else was refused */
-	if (cc.gate && gate_failed(gates, n))
-		ret = 2;
-	if (fflush(stdout) || ferror(stdout)) {
-		log_error("cannot write the comparison to stdout");
-		ret = 1;
-	}
+	ret = compare_output(&cc, rows, gates, n, a.n && b.n, ret);
 out:
 	free(rows);
 	free(gates);

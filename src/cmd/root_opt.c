@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
+#include "util/log.h"
 
 int cmd_root_check(const struct optdesc *d, const char *dir)
 {

@@ -3,13 +3,9 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-#include "core/log.h"
-#include "core/opt.h"
+#include "util/log.h"
+#include "util/opt.h"
 #include "cmd/selftest.h"
-
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
-enum { OPT_RESULT = 256 };
 
 struct selftest_args {
 	bool verbose;
@@ -20,7 +16,7 @@ static const struct optdesc selftest_opts[] = {
 	{ "verbose", 'v', no_argument, NULL, "list every check", 'v' },
 	{ "result", 0, required_argument, "FILE",
 	  "also write the synthetic result to FILE (for comparing architectures)",
-	  OPT_RESULT },
+	  OPT_SELFTEST_RESULT },
 	OPT_END
 };
 
@@ -59,12 +55,6 @@ static int selftest_main(int argc, char **argv)
 		return 1;	/* reported by selftest_result() */
 	return selftest_run(a.verbose) ? 1 : 0;
 }
-
-#else
-
-#define selftest_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_selftest = {
 	.name = "selftest",

@@ -15,13 +15,13 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/engine.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/parse.h"
+#include "engine/engine.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/parse.h"
 #include "output/result.h"
 #include "cmd/selftest.h"
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 
 struct st {
 	int checks;

@@ -23,23 +23,22 @@
 #include <unistd.h>
 
 #include "cmd/suite.h"
-#include "core/children.h"
-#include "core/engine.h"
-#include "core/helper.h"
-#include "core/ini.h"
-#include "core/cobalt.h"
-#include "core/label.h"
-#include "core/log.h"
-#include "core/opt.h"
-#include "core/outfile.h"
-#include "core/parse.h"
-#include "core/rtsetup.h"
-#include "core/syscheck.h"
+#include "engine/children.h"
+#include "engine/engine.h"
+#include "engine/helper.h"
+#include "util/ini.h"
+#include "engine/cobalt.h"
+#include "util/label.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "util/outfile.h"
+#include "util/parse.h"
+#include "system/rtsetup.h"
+#include "system/syscheck.h"
 #include "output/result.h"
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
 
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
 #define DEFAULT_DURATION	(60 * NSEC_PER_SEC)
 #define DEFAULT_WARMUP		NSEC_PER_SEC	/* the tests' default */
 #define HEADLINE_MAX		((size_t)64 * 1024)
@@ -48,69 +47,51 @@
 #define RUN_MARGIN_NS		(30 * NSEC_PER_SEC)	/* at least */
 #define REAP_TIMEOUT_NS		(10 * NSEC_PER_SEC)
 
-enum {
-	OPT_TESTS = 256,
-	OPT_LOADS,
-	OPT_LABEL,
-	OPT_OUT,
-	OPT_MAXLAT,
-	OPT_WARMUP,
-	OPT_TEST_ARGS,
-	OPT_LAVA,
-	OPT_JUNIT,
-	OPT_GATE,
-	OPT_BASELINE,
-	OPT_DB,
-	OPT_MARGIN,
-	OPT_GATE_METRICS,
-	OPT_FORWARD,		/* up to OPT_FORWARD + SUITE_MAX_FORWARD */
-};
-
 static const struct optdesc suite_opts[] = {
 	{ "duration", 'T', required_argument, "TIME",
 	  "measured time of each run: 30 (s), 30s, 10m, 2h (default 60s)", 'T' },
 	{ "tests", 0, required_argument, "LIST",
-	  "tests to run, e.g. latency (default: every suite test)", OPT_TESTS },
+	  "tests to run, e.g. latency (default: every suite test)", OPT_SUITE_TESTS },
 	{ "loads", 0, required_argument, "LIST",
 	  "load states, comma-separated, each run once per test: none, a\n"
 	  "load name or a '+' mix (cpu+io), cmd (only --load-cmd); no empty\n"
-	  "element (default none,hell)", OPT_LOADS },
+	  "element (default none,hell)", OPT_SUITE_LOADS },
 	{ "label", 0, required_argument, "TEXT",
 	  "row name of the tables, e.g. \"Ocotea iPipe 1.0-01\" (default:\n"
-	  "the host name)", OPT_LABEL },
+	  "the host name)", OPT_SUITE_LABEL },
 	{ "out", 'o', required_argument, "DIR",
 	  "output directory, not an existing file (default\n"
-	  "rtlat-results/HOST-UTCTIME/)", OPT_OUT },
+	  "rtlat-results/HOST-UTCTIME/)", OPT_SUITE_OUT },
 	{ "max-latency", 0, required_argument, "US",
-	  "exit with status 2 if any run's latency exceeded US", OPT_MAXLAT },
+	  "exit with status 2 if any run's latency exceeded US", OPT_SUITE_MAXLAT },
 	{ "lava", 0, no_argument, NULL,
 	  "report each run's figures as LAVA test cases (lava-test-case,\n"
-	  "else <LAVA_SIGNAL_TESTCASE> lines on stdout)", OPT_LAVA },
+	  "else <LAVA_SIGNAL_TESTCASE> lines on stdout)", OPT_SUITE_LAVA },
 	{ "junit", 0, required_argument, "FILE",
-	  "write the same test cases as JUnit XML to FILE", OPT_JUNIT },
+	  "write the same test cases as JUnit XML to FILE", OPT_SUITE_JUNIT },
 	{ "gate", 0, no_argument, NULL,
 	  "release gate: compare the fresh runs with the board's baseline\n"
 	  "(--baseline or --db); exit 2 when a gated metric is worse than\n"
 	  "the baseline beyond its limit (rtlat-compare(1)), 1 when a table\n"
-	  "has no baseline of the same test, load and period", OPT_GATE },
+	  "has no baseline of the same test, load and period", OPT_SUITE_GATE },
 	{ "baseline", 0, required_argument, "PATH",
 	  "with --gate: the baseline, a suite directory, result files'\n"
-	  "directory or a result file", OPT_BASELINE },
+	  "directory or a result file", OPT_SUITE_BASELINE },
 	{ "db", 0, required_argument, "FILE|URL",
 	  "store the suite's runs in the history FILE (or postgresql://\n"
 	  "URL) when it ends; with --gate and no --baseline the baseline is\n"
 	  "this board's there (the runs marked with rtlat db baseline set)",
-	  OPT_DB },
+	  OPT_SUITE_DB },
 	{ "margin", 0, required_argument, "PCT",
 	  "with --gate: the smallest worsening that fails, and the limit\n"
-	  "for a baseline of one run (default 10%)", OPT_MARGIN },
+	  "for a baseline of one run (default 10%)", OPT_SUITE_MARGIN },
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: metrics gated, of min, avg, max, p99.9, misses\n"
-	  "(default max,p99.9,avg,misses)", OPT_GATE_METRICS },
+	  "(default max,p99.9,avg,misses)", OPT_SUITE_GATE_METRICS },
 	LAB_KCIDB_OPTDESCS(LAB_OPT_KCIDB, LAB_OPT_KCIDB_ORIGIN,
 			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
-	  "warm-up of each run (default: the test's, 1s)", OPT_WARMUP },
+	  "warm-up of each run (default: the test's, 1s)", OPT_SUITE_WARMUP },
 	OPT_END
 };
 
@@ -124,7 +105,7 @@ static const struct rtlat_cmd *fwd_cmds[SUITE_MAX_FORWARD];
 
 static const struct optdesc suite_opts_more[] = {
 	{ "test-args", 0, required_argument, "TEST:ARGS",
-	  "extra arguments for every run of TEST, e.g. \"latency:-p 200\"", OPT_TEST_ARGS },
+	  "extra arguments for every run of TEST, e.g. \"latency:-p 200\"", OPT_SUITE_TEST_ARGS },
 	{ "file", 'f', required_argument, "FILE",
 	  "read settings from an INI suite file first (docs/suite.md);\n"
 	  "the command line overrides it", 'f' },
@@ -170,7 +151,7 @@ static void forward_build(void)
 		fwd_opts[n] = (struct optdesc){
 			fwd_names[n], 0, required_argument,
 			forward_metavar(rtlat_cmds[i]->test, sp->forward),
-			sp->forward_help, OPT_FORWARD + n,
+			sp->forward_help, OPT_SUITE_FORWARD + n,
 		};
 		fwd_cmds[n++] = rtlat_cmds[i];
 	}
@@ -414,10 +395,10 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	struct load_opts scratch;
 	int r;
 
-	if (d->key >= OPT_FORWARD && d->key < OPT_FORWARD + SUITE_MAX_FORWARD) {
+	if (d->key >= OPT_SUITE_FORWARD && d->key < OPT_SUITE_FORWARD + SUITE_MAX_FORWARD) {
 		if (!arg || !arg[0])
 			return opt_bad_value(d, arg, "expected a value");
-		s->forward[d->key - OPT_FORWARD] = arg;
+		s->forward[d->key - OPT_SUITE_FORWARD] = arg;
 		return 0;
 	}
 	switch (d->key) {
@@ -426,13 +407,13 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		    s->duration_ns <= 0)
 			return opt_bad_value(d, arg, "expected a duration above 0 such as 30, 30s, 10m, 2h");
 		return 0;
-	case OPT_TESTS:
+	case OPT_SUITE_TESTS:
 		s->tests = arg;
 		return 0;
-	case OPT_LOADS:
+	case OPT_SUITE_LOADS:
 		s->loads = arg;
 		return 0;
-	case OPT_LABEL: {
+	case OPT_SUITE_LABEL: {
 		const char *why = label_check(arg);
 
 		if (why)
@@ -440,7 +421,7 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		s->label = s->label_given = arg;
 		return 0;
 	}
-	case OPT_OUT: {
+	case OPT_SUITE_OUT: {
 		struct stat st;
 
 		/* "" would put the results into / (as "/suite.json") */
@@ -451,46 +432,46 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		s->out = arg;
 		return 0;
 	}
-	case OPT_LAVA:
+	case OPT_SUITE_LAVA:
 		s->lava = true;
 		return 0;
-	case OPT_JUNIT:
+	case OPT_SUITE_JUNIT:
 		if (!arg || !arg[0])
 			return opt_bad_value(d, arg, "expected a file name");
 		s->junit = arg;
 		return 0;
-	case OPT_GATE:
+	case OPT_SUITE_GATE:
 		s->gate = true;
 		return 0;
-	case OPT_BASELINE:
+	case OPT_SUITE_BASELINE:
 		if (!arg || !arg[0])
 			return opt_bad_value(d, arg, "expected a directory or file");
 		s->gate_baseline = arg;
 		return 0;
-	case OPT_DB:
+	case OPT_SUITE_DB:
 		if (!arg || !arg[0])
 			return opt_bad_value(d, arg, "expected a database file");
 		s->gate_db = arg;
 		return 0;
-	case OPT_MARGIN:
+	case OPT_SUITE_MARGIN:
 		s->gate_margin = arg;
 		return 0;
-	case OPT_GATE_METRICS:
+	case OPT_SUITE_GATE_METRICS:
 		s->gate_metrics = arg;
 		return 0;
 	case LAB_OPT_KCIDB:
 	case LAB_OPT_KCIDB_ORIGIN:
 	case LAB_OPT_KCIDB_BUILD:
 		return lab_opt(&s->kcidb, d, arg);
-	case OPT_MAXLAT:
+	case OPT_SUITE_MAXLAT:
 		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
 			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
 		return 0;
-	case OPT_WARMUP:
+	case OPT_SUITE_WARMUP:
 		if (parse_time_ns(arg, NSEC_PER_SEC, &s->warmup_ns) < 0)
 			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
 		return 0;
-	case OPT_TEST_ARGS:
+	case OPT_SUITE_TEST_ARGS:
 		return test_args_add(s, d, arg);
 	case 'f':
 		return 0;	/* read before the command line */
@@ -668,12 +649,13 @@ static int check_source(const struct rtlat_cmd *c, const char *src)
 	return 0;
 }
 
-static int build_runs(struct suite *s)
+/* The tests of the suite, --tests or every suite test that can run, in
+ * @tests (32 at most), their forwarded options and sources checked.
+ * Returns their number, or -1 (said). */
+static int suite_tests(struct suite *s, const struct rtlat_cmd **tests)
 {
-	const struct rtlat_cmd *tests[32];
-	char list[512], *tok, *next, *save = NULL, err[256];
-	const char *states[16];
-	int ntests = 0, nstates = 0, i, j, k;
+	char list[512], *tok, *save = NULL;
+	int ntests = 0, i, j;
 	bool needs;
 
 	if (s->tests) {
@@ -730,6 +712,19 @@ static int build_runs(struct suite *s)
 		if (src && check_source(tests[i], src) < 0)
 			return -1;
 	}
+	return ntests;
+}
+
+static int build_runs(struct suite *s)
+{
+	const struct rtlat_cmd *tests[32];
+	char list[512], *tok, *next, err[256];
+	const char *states[16];
+	int ntests, nstates = 0, i, j, k;
+
+	ntests = suite_tests(s, tests);
+	if (ntests < 0)
+		return -1;
 	/* load states: comma-separated, each a name or a '+' mix */
 	snprintf(list, sizeof(list), "%s", s->loads);
 	for (tok = list; tok; tok = next) {
@@ -1671,12 +1666,38 @@ static int suite_main(int argc, char **argv)
 	return r;
 }
 
+/* The suite's label (the board's, by default), and the rtlat that runs
+ * its tests. */
+static void suite_label_exe(struct suite *s)
+{
+	ssize_t n;
+
+	if (!s->label)
+		s->label = s->sys.hostname[0] ? s->sys.hostname : "this system";
+	if (cobalt_build() && s->label != s->label_given) {
+		/* the rows of the same board under Linux and under the
+		 * co-kernel stay apart in one report */
+		snprintf(s->label_buf, sizeof(s->label_buf), "%s, %s",
+			 s->label, cobalt_system());
+		s->label = s->label_buf;
+	}
+	/* in rtlat-host (--gate, --db): the runs are the rtlat that ran it,
+	 * which maps no host-side library (engine/helper.h) */
+	n = helper_caller() ? -1 :
+	    readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
+	if (helper_caller())
+		snprintf(s->exe, sizeof(s->exe), "%s", helper_caller());
+	else if (n > 0)
+		s->exe[n] = '\0';
+	else
+		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
+}
+
 static int suite_run(struct suite *s, int argc, char **argv)
 {
 	int64_t suite_t0, overhead = NSEC_PER_SEC, spent = 0;
 	char est[32], each[32];
 	sigset_t sigs;
-	ssize_t n;
 	int r, i, done = 0;
 
 	s->duration_ns = DEFAULT_DURATION;
@@ -1729,25 +1750,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	sysdesc_read(&s->sys, "/");
 	if (suite_gate_check(s) < 0)
 		return 1;
-	if (!s->label)
-		s->label = s->sys.hostname[0] ? s->sys.hostname : "this system";
-	if (cobalt_build() && s->label != s->label_given) {
-		/* the rows of the same board under Linux and under the
-		 * co-kernel stay apart in one report */
-		snprintf(s->label_buf, sizeof(s->label_buf), "%s, %s",
-			 s->label, cobalt_system());
-		s->label = s->label_buf;
-	}
-	/* in rtlat-host (--gate, --db): the runs are the rtlat that ran it,
-	 * which maps no host-side library (core/helper.h) */
-	n = helper_caller() ? -1 :
-	    readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
-	if (helper_caller())
-		snprintf(s->exe, sizeof(s->exe), "%s", helper_caller());
-	else if (n > 0)
-		s->exe[n] = '\0';
-	else
-		snprintf(s->exe, sizeof(s->exe), "%s", rtlat_argv[0]);
+	suite_label_exe(s);
 	name_outdir(s);
 	/* the history opened (or made) only once no output clashes with it */
 	if (check_outputs(s) < 0 ||
@@ -1799,12 +1802,6 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	s->wall_end = clock_now_ns(CLOCK_REALTIME);
 	return finish(s);
 }
-
-#else
-
-#define suite_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_suite = {
 	.name = "suite",

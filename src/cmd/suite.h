@@ -14,7 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/headline.h"
 #include "cmd/lab.h"
-#include "core/sysinfo.h"
+#include "system/sysinfo.h"
 
 #define SUITE_MAX_FWD 64		/* forwarded option words */
 #define SUITE_MAX_TARGS 16		/* --test-args entries */

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "cmd/suite.h"
-#include "core/log.h"
-#include "core/outfile.h"
+#include "util/log.h"
+#include "util/outfile.h"
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"
@@ -508,7 +508,7 @@ int suite_db_store(struct suite *s)
 
 /*
  * rtlat itself links no host-side library: with --gate or --db the whole
- * suite runs in rtlat-host (core/helper.h), whose runs are this rtlat
+ * suite runs in rtlat-host (engine/helper.h), whose runs are this rtlat
  * (helper_caller()), so the measuring processes still map none.
  */
 int suite_db_check(const struct suite *s)

@@ -9,8 +9,8 @@
 
 #include "cmd/lab.h"
 #include "cmd/suite.h"
-#include "core/log.h"
-#include "core/parse.h"
+#include "util/log.h"
+#include "util/parse.h"
 
 struct suite_lab {
 	struct lab_run *run;

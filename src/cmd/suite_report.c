@@ -16,12 +16,12 @@
 #include <string.h>
 
 #include "cmd/suite.h"
-#include "core/jsonw.h"
-#include "core/suitecol.h"
-#include "core/syscheck.h"
-#include "core/url.h"
+#include "util/jsonw.h"
+#include "engine/suitecol.h"
+#include "system/syscheck.h"
+#include "util/url.h"
 #include "output/result.h"
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
 
 #define W_US	12	/* "-----lat min" */

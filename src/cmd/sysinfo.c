@@ -8,14 +8,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/opt.h"
-#include "core/sysinfo.h"
-
-#ifndef IN_FULL_HELPER	/* else in rtlat-full (cmd.h) */
-
-enum { OPT_ROOT = 256, OPT_JSON };
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "system/sysinfo.h"
 
 struct sysinfo_args {
 	const char *root;
@@ -24,9 +20,9 @@ struct sysinfo_args {
 
 static const struct optdesc sysinfo_opts[] = {
 	{ "json", 0, no_argument, NULL,
-	  "print the description as a JSON object", OPT_JSON },
+	  "print the description as a JSON object", OPT_SYSINFO_JSON },
 	{ "root", 0, required_argument, "DIR",
-	  "read /proc and /sys below DIR instead of / (default /)", OPT_ROOT },
+	  "read /proc and /sys below DIR instead of / (default /)", OPT_SYSINFO_ROOT },
 	OPT_END
 };
 
@@ -34,7 +30,7 @@ static int sysinfo_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
 	struct sysinfo_args *a = ctx;
 
-	if (d->key == OPT_ROOT) {
+	if (d->key == OPT_SYSINFO_ROOT) {
 		if (cmd_root_check(d, arg) < 0)
 			return -1;
 		a->root = arg;
@@ -78,12 +74,6 @@ static int sysinfo_main(int argc, char **argv)
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }
-
-#else
-
-#define sysinfo_main cmd_full_main
-
-#endif
 
 const struct rtlat_cmd cmd_sysinfo = {
 	.name = "sysinfo",

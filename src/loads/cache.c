@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "core/sysinfo.h"
+#include "system/sysinfo.h"
 #include "loads/load.h"
 
 #define MIN_BYTES	((size_t)4 << 20)

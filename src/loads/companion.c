@@ -7,41 +7,10 @@
  */
 #include <stdio.h>
 
-#include "core/engine.h"
-#include "core/log.h"
-#include "core/helper.h"
-#include "core/jsonw.h"
+#include "engine/engine.h"
+#include "util/log.h"
+#include "util/jsonw.h"
 #include "loads/load.h"
-
-#ifdef IN_FULL_HELPER
-
-/*
- * rtlat itself, when rtlat-full is built (core/helper.h): a load option
- * runs rtlat-full, which has the loads, in this process's place; a run
- * here has none.
- */
-static int lc_opt(struct companion *c, const struct optdesc *d,
-		  const char *arg)
-{
-	switch (d->key) {
-	case OPT_LOAD:
-	case OPT_LOAD_CMD:
-	case OPT_LOAD_WORKERS:
-	case OPT_LOAD_NICE:
-	case OPT_LOAD_NET_DEST:
-	case OPT_LOAD_IO_DIR:
-		return helper_exec_full(d->lng);
-	}
-	return 1;
-}
-
-static void lc_json(struct companion *c, const struct run *r, struct jw *w)
-{
-	jw_arr_begin(w, "loads");
-	jw_arr_end(w);
-}
-
-#else
 
 #define MAX_RESULTS 32
 
@@ -195,23 +164,10 @@ static void lc_release(struct companion *c, struct run *r)
 	ls->lr = NULL;
 }
 
-#endif /* !IN_FULL_HELPER */
-
 const struct optdesc load_optdescs[] = {
 	LOAD_OPTDESCS,
 	OPT_END
 };
-
-#ifdef IN_FULL_HELPER
-
-const struct companion_ops load_companion = {
-	.name = "loads",
-	.opts = load_optdescs,
-	.opt = lc_opt,
-	.json = lc_json,
-};
-
-#else
 
 const struct companion_ops load_companion = {
 	.name = "loads",
@@ -227,5 +183,3 @@ const struct companion_ops load_companion = {
 	.headline = lc_headline,
 	.release = lc_release,
 };
-
-#endif

@@ -16,13 +16,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/children.h"
-#include "core/housekeeping.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/parse.h"
-#include "core/rtsetup.h"
-#include "core/timeutil.h"
+#include "engine/children.h"
+#include "engine/housekeeping.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/parse.h"
+#include "system/rtsetup.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
 
 extern const struct load_gen load_cpu, load_cache, load_fork, load_io,
@@ -433,7 +433,7 @@ static void cmd_guard(const char *cmd, struct load_slot *slot,
 	}
 	setpgid(pid, pid);
 	/* the command keeps where it was started; the guard itself is one
-	 * of rtlat's own threads (core/housekeeping.h) */
+	 * of rtlat's own threads (engine/housekeeping.h) */
 	if (hk)
 		hk_apply(hk);
 	slot->cmd_pgid = (int)pid;

@@ -41,7 +41,7 @@
 #include <stdio.h>
 #include <netinet/in.h>
 
-#include "core/opt.h"
+#include "util/opt.h"
 
 struct jw;
 
@@ -62,15 +62,6 @@ struct load_opts {
 	/* where a --load-cmd guard runs once it has started its command
 	 * (a test's --housekeeping; NULL: where it was started) */
 	const struct housekeeping *hk;
-};
-
-enum {
-	OPT_LOAD = 0x300,
-	OPT_LOAD_CMD,
-	OPT_LOAD_WORKERS,
-	OPT_LOAD_NICE,
-	OPT_LOAD_NET_DEST,
-	OPT_LOAD_IO_DIR,
 };
 
 /* The load options, for an option table (load_companion, rtlat load). */

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "loads/load.h"
 
 #define GROUP		10

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "metrics/http.h"
 
 bool http_addr_valid(const char *addr)

@@ -16,27 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
-#include "core/helper.h"
-#include "core/label.h"
-#include "core/log.h"
-#include "core/outfile.h"
-#include "core/parse.h"
-#include "core/sysinfo.h"
-#include "core/timeutil.h"
+#include "engine/engine.h"
+#include "util/label.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "util/parse.h"
+#include "system/sysinfo.h"
+#include "util/timeutil.h"
 #include "metrics/http.h"
 #include "metrics/metrics.h"
 
-enum {
-	OPT_METRICS = 0x500,
-	OPT_METRICS_PORT,
-	OPT_METRICS_ADDR,
-	OPT_METRICS_LABEL,
-};
-
-/* rtlat itself, when rtlat-full is built (core/helper.h): only the options,
- * which run rtlat-full in its place */
-#ifndef IN_FULL_HELPER
 #define HTTP_IDLE_POLL_NS	(100 * NSEC_PER_MSEC)
 #define OM_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
@@ -524,8 +513,6 @@ static void mc_release(struct companion *c, struct run *r)
 	}
 }
 
-#endif /* !IN_FULL_HELPER */
-
 static const struct optdesc metrics_opts[] = {
 	{ "metrics", 0, required_argument, "FILE",
 	  "OpenMetrics text of the run (histogram,\n"
@@ -544,29 +531,6 @@ static const struct optdesc metrics_opts[] = {
 	OPT_END
 };
 
-#ifdef IN_FULL_HELPER
-
-static int mc_opt(struct companion *c, const struct optdesc *d,
-		  const char *arg)
-{
-	switch (d->key) {
-	case OPT_METRICS:
-	case OPT_METRICS_PORT:
-	case OPT_METRICS_ADDR:
-	case OPT_METRICS_LABEL:
-		return helper_exec_full(d->lng);
-	}
-	return 1;
-}
-
-const struct companion_ops metrics_companion = {
-	.name = "metrics",
-	.opts = metrics_opts,
-	.opt = mc_opt,
-};
-
-#else
-
 const struct companion_ops metrics_companion = {
 	.name = "metrics",
 	.state_size = sizeof(struct metrics_state),
@@ -580,5 +544,3 @@ const struct companion_ops metrics_companion = {
 	.finish = mc_finish,
 	.release = mc_release,
 };
-
-#endif

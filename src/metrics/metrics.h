@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 
 extern const struct companion_ops metrics_companion;
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/outfile.h"
-#include "core/timeutil.h"
+#include "util/outfile.h"
+#include "util/timeutil.h"
 #include "output/figures.h"
 
 void figures_collect(struct run *r, struct test_figs *f)

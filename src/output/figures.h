@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A test's declared figures and "==" lines (test_desc.figures, .lines;
- * core/engine.h), rendered from that one declaration by every
+ * engine/engine.h), rendered from that one declaration by every
  * writer: the text output, the result's test_data and the headline.
  */
 #ifndef RTLAT_OUTPUT_FIGURES_H
@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "core/engine.h"
-#include "core/jsonw.h"
+#include "engine/engine.h"
+#include "util/jsonw.h"
 
 /* The figures of @r now: test_desc.figures(), its lists ended.
  * figs_free() after. */

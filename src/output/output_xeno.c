@@ -43,12 +43,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/outfile.h"
+#include "util/outfile.h"
 #include "output/figures.h"
 #include "output/output.h"
-#include "core/cobalt.h"
-#include "core/rtsetup.h"
-#include "core/timeutil.h"
+#include "engine/cobalt.h"
+#include "system/rtsetup.h"
+#include "util/timeutil.h"
 
 static void us_field(char *out, size_t len, int64_t ns, bool valid)
 {

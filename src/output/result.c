@@ -17,12 +17,12 @@
 #include "output/figures.h"
 #include "output/output.h"
 #include "output/result.h"
-#include "core/cobalt.h"
-#include "core/rtsetup.h"
-#include "core/syscheck.h"
-#include "core/sysinfo.h"
-#include "core/timeutil.h"
-#include "core/url.h"
+#include "engine/cobalt.h"
+#include "system/rtsetup.h"
+#include "system/syscheck.h"
+#include "system/sysinfo.h"
+#include "util/timeutil.h"
+#include "util/url.h"
 
 void result_check_json(struct jw *w, const struct run *r)
 {
@@ -109,6 +109,80 @@ void result_cobalt_json(struct jw *w, const struct run *r)
 		jw_null(w, "max_msw");
 }
 
+/* The result's "config": the options the run had. */
+static void config_json(const struct run *r, struct jw *w)
+{
+	const struct engine_opts *o = r->o;
+	char buf[256];
+
+	jw_obj_begin(w, "config");
+	if (o->period_ns)
+		jw_int(w, "period_ns", o->period_ns);
+	else
+		jw_null(w, "period_ns");
+	jw_int(w, "warmup_ns", o->warmup_ns);
+	jw_int(w, "interval_ns", o->interval_ns);
+	jw_str(w, "policy", policy_name(o->policy));
+	jw_int(w, "priority", o->policy == SCHED_OTHER ? 0 : o->prio);
+	jw_str(w, "cpus", cpulist_format(&o->cpus, buf, sizeof(buf)));
+	jw_str(w, "wait", wait_backend_name(o->wait));
+	jw_str(w, "clock", clock_name(o->clock));
+	jw_int(w, "clock_resolution_ns", r->clock_res_ns);
+	jw_bool(w, "mlockall", o->mlock);
+	jw_bool(w, "cpu_dma_latency_held", r->dma_held);
+	hk_json(w, "housekeeping", &o->hk);
+	if (o->max_latency_ns >= 0)
+		jw_int(w, "max_latency_ns", o->max_latency_ns);
+	else
+		jw_null(w, "max_latency_ns");
+	if (o->break_ns >= 0)
+		jw_int(w, "break_ns", o->break_ns);
+	else
+		jw_null(w, "break_ns");
+	jw_obj_end(w);
+}
+
+/* The result's "threads": one object per sampler, its series' totals. */
+static void threads_json(const struct run *r, struct jw *w)
+{
+	const struct engine_opts *o = r->o;
+	int i, j;
+
+	jw_arr_begin(w, "threads");
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		jw_obj_begin(w, NULL);
+		jw_int(w, "id", s->id);
+		if (s->cpu >= 0)
+			jw_int(w, "cpu", s->cpu);
+		else
+			jw_null(w, "cpu");
+		jw_int(w, "tid", s->tid);
+		jw_str(w, "policy", policy_name(s->policy_now));
+		jw_int(w, "priority", s->prio_now);
+		jw_int(w, "cpu_at_start", s->cpu_now);
+		jw_str(w, "cpus_allowed", s->allowed_now);
+		if (cobalt_build() && r->msw_known)
+			jw_uint(w, "msw", atomic_load(&((struct sampler *)s)->msw.n));
+		else if (cobalt_build())
+			jw_null(w, "msw");
+		/* interval records the display could not take in time: their
+		 * lines and interval rows are missing, the totals are not */
+		jw_uint(w, "intervals_dropped",
+			atomic_load_explicit(&((struct sampler *)s)->ring.dropped,
+					     memory_order_relaxed));
+		jw_obj_begin(w, "series");
+		for (j = 0; j < s->nseries; j++)
+			accum_json(w, s->series[j].desc->name,
+				   &r->total[i][j], s->series[j].desc,
+				   &r->iv[i][j], o->interval_ns);
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 static void write_body(struct run *r, struct jw *w, const char *status)
 {
 	const struct engine_opts *o = r->o;
@@ -174,31 +248,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 	}
 	result_check_json(w, r);
 
-	jw_obj_begin(w, "config");
-	if (o->period_ns)
-		jw_int(w, "period_ns", o->period_ns);
-	else
-		jw_null(w, "period_ns");
-	jw_int(w, "warmup_ns", o->warmup_ns);
-	jw_int(w, "interval_ns", o->interval_ns);
-	jw_str(w, "policy", policy_name(o->policy));
-	jw_int(w, "priority", o->policy == SCHED_OTHER ? 0 : o->prio);
-	jw_str(w, "cpus", cpulist_format(&o->cpus, host, sizeof(host)));
-	jw_str(w, "wait", wait_backend_name(o->wait));
-	jw_str(w, "clock", clock_name(o->clock));
-	jw_int(w, "clock_resolution_ns", r->clock_res_ns);
-	jw_bool(w, "mlockall", o->mlock);
-	jw_bool(w, "cpu_dma_latency_held", r->dma_held);
-	hk_json(w, "housekeeping", &o->hk);
-	if (o->max_latency_ns >= 0)
-		jw_int(w, "max_latency_ns", o->max_latency_ns);
-	else
-		jw_null(w, "max_latency_ns");
-	if (o->break_ns >= 0)
-		jw_int(w, "break_ns", o->break_ns);
-	else
-		jw_null(w, "break_ns");
-	jw_obj_end(w);
+	config_json(r, w);
 
 	result_outcome_json(w, r);
 	jw_bool(w, "threshold_exceeded", r->threshold_exceeded);
@@ -213,39 +263,7 @@ static void write_body(struct run *r, struct jw *w, const char *status)
 			   o->interval_ns);
 	jw_obj_end(w);
 
-	jw_arr_begin(w, "threads");
-	for (i = 0; i < r->nsamplers; i++) {
-		const struct sampler *s = &r->s[i];
-
-		jw_obj_begin(w, NULL);
-		jw_int(w, "id", s->id);
-		if (s->cpu >= 0)
-			jw_int(w, "cpu", s->cpu);
-		else
-			jw_null(w, "cpu");
-		jw_int(w, "tid", s->tid);
-		jw_str(w, "policy", policy_name(s->policy_now));
-		jw_int(w, "priority", s->prio_now);
-		jw_int(w, "cpu_at_start", s->cpu_now);
-		jw_str(w, "cpus_allowed", s->allowed_now);
-		if (cobalt_build() && r->msw_known)
-			jw_uint(w, "msw", atomic_load(&((struct sampler *)s)->msw.n));
-		else if (cobalt_build())
-			jw_null(w, "msw");
-		/* interval records the display could not take in time: their
-		 * lines and interval rows are missing, the totals are not */
-		jw_uint(w, "intervals_dropped",
-			atomic_load_explicit(&((struct sampler *)s)->ring.dropped,
-					     memory_order_relaxed));
-		jw_obj_begin(w, "series");
-		for (j = 0; j < s->nseries; j++)
-			accum_json(w, s->series[j].desc->name,
-				   &r->total[i][j], s->series[j].desc,
-				   &r->iv[i][j], o->interval_ns);
-		jw_obj_end(w);
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
+	threads_json(r, w);
 	for (i = 0; i < r->ncomp; i++)
 		if (r->comp[i].ops->json)
 			r->comp[i].ops->json(&r->comp[i], r, w);

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/accum_json.h"
-#include "core/engine.h"
-#include "core/jsonw.h"
-#include "core/outfile.h"
+#include "engine/accum_json.h"
+#include "engine/engine.h"
+#include "util/jsonw.h"
+#include "util/outfile.h"
 
 #define RTLAT_RESULT_SCHEMA "rtlat-result"
 #define RTLAT_RESULT_SCHEMA_VERSION 1
@@ -49,7 +49,7 @@ void result_headline(struct run *r, int fd, const char *status);
  * --break, or null) of a run. Shared by every result writer. */
 void result_outcome_json(struct jw *w, const struct run *r);
 /* "check": rtlat check's findings at the start of the run, compact
- * (core/syscheck.h), or null when they could not be read. */
+ * (system/syscheck.h), or null when they could not be read. */
 void result_check_json(struct jw *w, const struct run *r);
 
 

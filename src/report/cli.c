@@ -4,75 +4,69 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/label.h"
-#include "core/log.h"
+#include "util/label.h"
+#include "util/log.h"
 #include "report/cli.h"
-
-enum {
-	K_FORMAT = 256, K_INUNIT, K_SETLABEL, K_SETLOAD, K_SETTEST, K_DB, K_URL,
-	K_LABEL, K_BOARD, K_KERNEL, K_TEST, K_LOAD, K_SINCE, K_UNTIL,
-	K_MD, K_CSV, K_UNIT, K_THREADS, K_QUIET,
-};
 
 const struct optdesc rep_input_opts[] = {
 	{ "format", 'F', required_argument, "NAME",
 	  "read the inputs as NAME (default: detect): rtlat, cyclictest,\n"
 	  "xenomai, rtai, jitterdebugger, oslat, rt-tests, rtla, stress-ng,\n"
-	  "table", K_FORMAT },
+	  "table", OPT_REP_FORMAT },
 	{ "input-unit", 0, required_argument, "ns|us",
 	  "unit of unit-less figures in text logs (default: as the log\n"
-	  "says; Xenomai integers are ns, cyclictest us)", K_INUNIT },
+	  "says; Xenomai integers are ns, cyclictest us)", OPT_REP_INUNIT },
 	{ "set-label", 0, required_argument, "TEXT",
-	  "label (row name) for every run read from files", K_SETLABEL },
+	  "label (row name) for every run read from files", OPT_REP_SETLABEL },
 	{ "set-load", 0, required_argument, "NAME",
 	  "load for every run read from files (\"none\" = without load)",
-	  K_SETLOAD },
+	  OPT_REP_SETLOAD },
 	{ "set-test", 0, required_argument, "KIND",
 	  "test kind for every run read from files (latency, klatency, ...)",
-	  K_SETTEST },
+	  OPT_REP_SETTEST },
 	{ "db", 0, required_argument, "FILE|URL",
 	  "history database: an SQLite FILE or a postgresql:// URL\n"
-	  "(default $RTLAT_DB_URL, else $XDG_DATA_HOME/rtlat/history.db)", K_DB },
+	  "(default $RTLAT_DB_URL, else $XDG_DATA_HOME/rtlat/history.db)", OPT_REP_DB },
 	{ "url", 0, required_argument, "URL",
 	  "the history on a PostgreSQL server, postgresql://[USER@]HOST/DB\n"
-	  "(the same as --db URL)", K_URL },
+	  "(the same as --db URL)", OPT_REP_URL },
 	OPT_END,
 };
 
 const struct optdesc rep_filter_opts[] = {
 	{ "label", 0, required_argument, "GLOB", "only runs whose label matches",
-	  K_LABEL },
+	  OPT_REP_LABEL },
 	{ "board", 0, required_argument, "GLOB",
-	  "only runs on a matching board (or host name)", K_BOARD },
+	  "only runs on a matching board (or host name)", OPT_REP_BOARD },
 	{ "kernel", 0, required_argument, "GLOB",
-	  "only runs on a matching kernel release", K_KERNEL },
+	  "only runs on a matching kernel release", OPT_REP_KERNEL },
 	{ "test", 0, required_argument, "GLOB", "only runs of a matching test kind",
-	  K_TEST },
+	  OPT_REP_TEST },
 	{ "load", 0, required_argument, "GLOB",
 	  "only runs with a matching load (none, unnamed, unknown, a name)",
-	  K_LOAD },
+	  OPT_REP_LOAD },
 	{ "since", 0, required_argument, "DATE",
-	  "only runs started on or after DATE (2026-11-01[T12:00])", K_SINCE },
+	  "only runs started on or after DATE (2026-11-01[T12:00])", OPT_REP_SINCE },
 	{ "until", 0, required_argument, "DATE",
-	  "only runs started on or before DATE", K_UNTIL },
+	  "only runs started on or before DATE", OPT_REP_UNTIL },
 	OPT_END,
 };
 
 const struct optdesc rep_output_opts[] = {
-	{ "markdown", 0, no_argument, NULL, "tables in Markdown", K_MD },
-	{ "csv", 0, no_argument, NULL, "one CSV table, values in ns", K_CSV },
+	{ "markdown", 0, no_argument, NULL, "tables in Markdown", OPT_REP_MD },
+	{ "csv", 0, no_argument, NULL, "one CSV table, values in ns", OPT_REP_CSV },
 	{ "unit", 'u', required_argument, "us|ns",
 	  "unit of the tables (default us, 3 decimals, as rtlat suite,\n"
-	  "Xenomai and cyclictest; --unit ns for whole nanoseconds)", K_UNIT },
+	  "Xenomai and cyclictest; --unit ns for whole nanoseconds)", OPT_REP_UNIT },
 	{ "threads", 't', no_argument, NULL,
-	  "a row per thread/CPU under each run", K_THREADS },
+	  "a row per thread/CPU under each run", OPT_REP_THREADS },
 	OPT_END,
 };
 
 const struct optdesc rep_common_opts[] = {
 	{ "quiet", 'q', no_argument, NULL,
 	  "no notes on stderr (a write that waits for another writer\n"
-	  "still says so)", K_QUIET },
+	  "still says so)", OPT_REP_QUIET },
 	OPT_END,
 };
 
@@ -227,14 +221,14 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 	struct rep_cli *c = ctx;
 
 	switch (d->key) {
-	case K_FORMAT:
+	case OPT_REP_FORMAT:
 		if (!importer_find(arg))
 			return opt_bad_value(d, arg, "rtlat, cyclictest, xenomai, rtai, jitterdebugger, oslat, rt-tests, rtla, stress-ng or table");
 		c->imp.format = arg;
 		return 0;
-	case K_INUNIT:
+	case OPT_REP_INUNIT:
 		return unit_arg(d, arg, &c->imp.input_unit_ns);
-	case K_SETLABEL: {
+	case OPT_REP_SETLABEL: {
 		const char *why = label_check(arg);
 
 		if (why)
@@ -242,23 +236,23 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->imp.label = arg;
 		return 0;
 	}
-	case K_SETLOAD:
+	case OPT_REP_SETLOAD:
 		if (!*arg || text_has_ctrl(arg) || strchr(arg, '|') || strstr(arg, ", "))
 			return opt_bad_value(d, arg, "a load name (none, cpu, cpu+io, ...): not empty, without '|' or \", \"");
 		c->imp.load = arg;
 		return 0;
-	case K_SETTEST:
+	case OPT_REP_SETTEST:
 		if (!*arg || arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz"
 					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")])
 			return opt_bad_value(d, arg, "a test kind: one word of letters, digits, '-' and '_' (latency, klatency, switch, ...)");
 		c->imp.test = arg;
 		return 0;
-	case K_URL:
+	case OPT_REP_URL:
 		if (!rdb_is_url(arg))
 			return opt_bad_value(d, arg, "a postgresql:// URL (an SQLite file goes with --db FILE)");
 		c->db = arg;
 		return 0;
-	case K_DB: {
+	case OPT_REP_DB: {
 		const char *why = rdb_name_check(arg);
 
 		if (why)
@@ -266,37 +260,37 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 		c->db = arg;
 		return 0;
 	}
-	case K_LABEL:
+	case OPT_REP_LABEL:
 		c->flt.label = arg;
 		return 0;
-	case K_BOARD:
+	case OPT_REP_BOARD:
 		c->flt.board = arg;
 		return 0;
-	case K_KERNEL:
+	case OPT_REP_KERNEL:
 		c->flt.kernel = arg;
 		return 0;
-	case K_TEST:
+	case OPT_REP_TEST:
 		c->flt.test = arg;
 		return 0;
-	case K_LOAD:
+	case OPT_REP_LOAD:
 		c->flt.load = arg;
 		return 0;
-	case K_SINCE:
+	case OPT_REP_SINCE:
 		return date_arg(d, arg, c->since, sizeof(c->since), &c->flt.since);
-	case K_UNTIL:
+	case OPT_REP_UNTIL:
 		return date_arg(d, arg, c->until, sizeof(c->until), &c->flt.until);
-	case K_MD:
+	case OPT_REP_MD:
 		c->fmt = OUT_MARKDOWN;
 		return 0;
-	case K_CSV:
+	case OPT_REP_CSV:
 		c->fmt = OUT_CSV;
 		return 0;
-	case K_UNIT:
+	case OPT_REP_UNIT:
 		return unit_arg(d, arg, &c->out.unit_ns);
-	case K_THREADS:
+	case OPT_REP_THREADS:
 		c->out.threads = true;
 		return 0;
-	case K_QUIET:
+	case OPT_REP_QUIET:
 		log_set_quiet(true);
 		return 0;
 	default:

@@ -7,8 +7,8 @@
 #ifndef RTLAT_REPORT_CLI_H
 #define RTLAT_REPORT_CLI_H
 
-#include "core/opt.h"
-#include "report/import.h"
+#include "util/opt.h"
+#include "report/import/import.h"
 #include "report/report.h"
 
 enum out_fmt { OUT_TEXT, OUT_MARKDOWN, OUT_CSV };

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/label.h"
-#include "core/log.h"
+#include "util/label.h"
+#include "util/log.h"
 #include "report/report.h"
 
 #define TAIL_MIN_BEYOND	10	/* samples beyond a percentile to trust it */

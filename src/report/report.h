@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "report/model.h"
+#include "report/model/model.h"
 
 /* ---- grouping: one table per test kind, series and load ---- */
 
@@ -133,14 +133,14 @@ void fmt_pct(char *buf, size_t len, const struct rep_series *s, int i,
 /* One CSV field, quoted when needed (RFC 4180); NULL is empty. A field
  * starting with '=', '+', '-' or '@' is written "'..." (a spreadsheet
  * reads it as text, not a formula: OWASP's CSV injection advice); control
- * characters as blanks (core/label.h). */
+ * characters as blanks (util/label.h). */
 void csv_field(FILE *f, const char *s);
 
 /* All runs as CSV (RFC 4180), values in ns. */
 void csv_print(FILE *f, const struct rep_runs *rs, bool threads);
 
 /* Write @s with HTML special characters escaped, control characters as
- * blanks (core/label.h). */
+ * blanks (util/label.h). */
 void html_escape(FILE *f, const char *s);
 
 /* ---- filters (report, compare, db) ---- */

@@ -7,19 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/accum_json.h"
-#include "core/helper.h"
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/outfile.h"
-#include "core/timeutil.h"
+#include "engine/accum_json.h"
+#include "engine/helper.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "util/timeutil.h"
 #include "trace/trace.h"
 #include "trace/trace_gap.h"
 #include "trace/trace_irq.h"
 #include "trace/trace_source.h"
 
 /*
- * rtlat itself, when rtlat-trace is built (core/helper.h): --trace runs
+ * rtlat itself, when rtlat-trace is built (engine/helper.h): --trace runs
  * rtlat-trace in its place (tc_opt), so that the trace is never active
  * here. Only the option and the result's "trace": null are compiled in:
  * the matching and analysis (this file's, trace_gap's, trace_irq's,
@@ -1221,8 +1221,6 @@ void trace_json(const struct run *r, struct jw *w)
 
 /* --- the companion (engine.h) ----------------------------------------- */
 
-enum { OPT_TRACE = 0x400 };
-
 static const struct optdesc trace_opts[] = {
 	{ "trace", 0, optional_argument, "MODE",
 	  "from the kernel's trace events (root, tracefs): split every\n"
@@ -1252,7 +1250,7 @@ static int tc_opt(struct companion *c, const struct optdesc *d,
 	else
 		return opt_bad_value(d, arg, "expected events or timerlat");
 #ifdef RTLAT_TRACE_HELPER
-	/* libtracefs is in rtlat-trace only (core/helper.h): it runs in
+	/* libtracefs is in rtlat-trace only (engine/helper.h): it runs in
 	 * place of this process, before anything is set up */
 	if (!tsrc_built_in()) {
 		char err[3 * PATH_MAX + 256];

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/timeutil.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/timeutil.h"
 #include "trace/trace_gap.h"
 #include "trace/trace_source.h"
 

@@ -33,7 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "trace/trace_match.h"
 
 struct jw;

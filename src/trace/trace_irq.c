@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/jsonw.h"
-#include "core/log.h"
-#include "core/stats.h"
-#include "core/timeutil.h"
+#include "util/jsonw.h"
+#include "util/log.h"
+#include "util/stats.h"
+#include "util/timeutil.h"
 #include "trace/trace_irq.h"
 #include "trace/trace_source.h"
 

@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "trace/trace_match.h"
 
 struct jw;

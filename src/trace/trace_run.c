@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdlib.h>
 
-#include "core/engine.h"
-#include "core/log.h"
+#include "engine/engine.h"
+#include "util/log.h"
 #include "trace/trace_source.h"
 
 int tsrc_open_samplers(struct tsrc **out, const struct run *r,

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/log.h"
-#include "core/tracefs.h"
+#include "util/log.h"
+#include "system/tracefs.h"
 #include "trace/trace_source.h"
 
 #ifndef HAVE_TRACEFS
@@ -86,10 +86,10 @@ void tsrc_close(struct tsrc *s)
 #include <kbuffer.h>
 #include <tracefs.h>
 
-#include "core/cpulist.h"
-#include "core/kinfo.h"
-#include "core/rtsetup.h"
-#include "core/timeutil.h"
+#include "system/cpulist.h"
+#include "system/kinfo.h"
+#include "system/rtsetup.h"
+#include "util/timeutil.h"
 
 /* Events after the read started may still be in flight on other CPUs. */
 #define HOLDBACK_NS	(200 * NSEC_PER_USEC)

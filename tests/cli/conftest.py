@@ -30,13 +30,13 @@ FIXTURES = pathlib.Path(os.environ.get("RTLAT_FIXTURES",
 SANITIZED = bool(os.environ.get("RTLAT_SANITIZED"))
 
 
-HELPERS = ("rtlat-full", "rtlat-host", "rtlat-trace")
+HELPERS = ("rtlat-host", "rtlat-trace")
 
 
 def copy_rtlat(dst):
     """RTLAT copied to @dst (a file), with the helpers beside it that it
-    runs in its place (rtlat-full for check, noise, suite, ...; rtlat-host,
-    rtlat-trace) when the build has them; returns @dst."""
+    runs in its place (rtlat-host for report, compare, db; rtlat-trace for
+    --trace) when the build has them; returns @dst."""
     shutil.copy(RTLAT, dst)
     here = pathlib.Path(RTLAT).resolve().parent
     for h in HELPERS:

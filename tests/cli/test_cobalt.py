@@ -299,7 +299,7 @@ def test_link_audit_finds_an_unknown_call(tmp_path):
     bad = subprocess.run(cmd + ["--audit", str(cut)], capture_output=True,
                          text=True)
     assert bad.returncode == 1
-    assert "src/core/wait: calls gettid, which Cobalt does not wrap" in bad.stdout
+    assert "src/engine/wait: calls gettid, which Cobalt does not wrap" in bad.stdout
     # docs/xenomai.md lists the wrapped calls the measuring code relies on
     listed = subprocess.run(cmd + ["--list"], capture_output=True, text=True,
                             check=True).stdout.split()

@@ -48,7 +48,7 @@ def test_layering_holds():
     """The layers of src/ (scripts/check-layers.py, also run by make lint):
     includes and the symbols of the objects next to the binary."""
     build = os.path.dirname(os.environ["RTLAT"])
-    if not os.path.isdir(os.path.join(build, "src", "core")):
+    if not os.path.isdir(os.path.join(build, "src", "engine")):
         pytest.skip("no objects next to the binary")
     p = subprocess.run([sys.executable,
                         str(ROOT / "scripts" / "check-layers.py"), build],
@@ -57,33 +57,40 @@ def test_layering_holds():
 
 
 def test_layering_violation_fails(tmp_path):
-    """A core file that includes a load is refused."""
+    """An engine file that includes a load is refused."""
     build = os.path.dirname(os.environ["RTLAT"])
-    if not os.path.isdir(os.path.join(build, "src", "core")):
+    if not os.path.isdir(os.path.join(build, "src", "engine")):
         pytest.skip("no objects next to the binary")
     shutil.copytree(ROOT / "src", tmp_path / "src")
-    (tmp_path / "src" / "core" / "zz_layer_probe.h").write_text(
+    (tmp_path / "src" / "engine" / "zz_layer_probe.h").write_text(
         '/* SPDX-License-Identifier: GPL-2.0-or-later */\n'
         '#include "loads/load.h"\n')
     p = subprocess.run([sys.executable,
                         str(ROOT / "scripts" / "check-layers.py"), build,
                         str(tmp_path)], capture_output=True, text=True)
     assert p.returncode == 1
-    assert "zz_layer_probe.h" in p.stdout and "core may not include" in p.stdout
+    assert "zz_layer_probe.h" in p.stdout and "engine may not include" in p.stdout
 
 
 @pytest.mark.parametrize("probe,include,says", [
     ("output/zz_layer_probe.h", "trace/trace.h", "output may not include"),
-    ("tests/zz_layer_probe.h", "tests/irq.h", "tests may not include"),
-    ("loads/zz_layer_probe.h", "tests/lib/ipc.h", "loads may not include"),
+    ("measure/zz_layer_probe.h", "measure/irq.h", "measure may not include"),
+    ("loads/zz_layer_probe.h", "measure/lib/ipc.h", "loads may not include"),
     ("trace/zz_layer_probe.h", "output/output.h", "trace may not include"),
+    ("engine/zz_layer_probe.h", "../measure/irq.h", "engine may not include"),
+    ("engine/zz_layer_probe.h", "../../tests/unit/x.h",
+     "engine may not include"),
+    ("util/zz_layer_probe.h", "../engine/engine.h", "util may not include"),
+    ("output/zz_layer_probe.h", "engine/run.h",
+     "output may not include engine/run.h (private to engine)"),
+    ("measure/zz_layer_probe.h", "../engine/run.h", "private to engine"),
 ])
 def test_layering_include_refused(tmp_path, probe, include, says):
     """The output knows the trace only as a companion; a test never
     reaches another test; loads and the trace never reach tests or
     output."""
     build = os.path.dirname(os.environ["RTLAT"])
-    if not os.path.isdir(os.path.join(build, "src", "core")):
+    if not os.path.isdir(os.path.join(build, "src", "engine")):
         pytest.skip("no objects next to the binary")
     shutil.copytree(ROOT / "src", tmp_path / "src")
     (tmp_path / "src" / probe).write_text(
@@ -104,7 +111,7 @@ def test_suite_naming_a_test_refused(tmp_path, literal):
     --TEST-LONG) or a test's name is refused; an option every test shares
     is not."""
     build = os.path.dirname(os.environ["RTLAT"])
-    if not os.path.isdir(os.path.join(build, "src", "core")):
+    if not os.path.isdir(os.path.join(build, "src", "engine")):
         pytest.skip("no objects next to the binary")
     shutil.copytree(ROOT / "src", tmp_path / "src")
     probe = tmp_path / "src" / "cmd" / "suite_zz_probe.c"
@@ -124,7 +131,7 @@ def test_layering_symbol_refused(tmp_path):
     """nm: an output object that calls the trace by name (without
     including its header) is refused."""
     build = os.path.dirname(os.environ["RTLAT"])
-    if not os.path.isdir(os.path.join(build, "src", "core")):
+    if not os.path.isdir(os.path.join(build, "src", "engine")):
         pytest.skip("no objects next to the binary")
     cc = shutil.which("cc") or shutil.which("gcc")
     if not cc:
@@ -155,7 +162,7 @@ def test_worked_example_is_one_file_and_one_line(tmp_path):
     registry line make a test with options, help, a declared "==" line,
     figure in test_data and headline param."""
     build = os.path.dirname(os.environ["RTLAT"])
-    if not os.path.isdir(os.path.join(build, "src", "core")) or \
+    if not os.path.isdir(os.path.join(build, "src", "engine")) or \
             not shutil.which("make"):
         pytest.skip("no objects next to the binary, or no make")
     doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
@@ -168,11 +175,11 @@ def test_worked_example_is_one_file_and_one_line(tmp_path):
         shutil.copytree(ROOT / d, tree / d)
     shutil.copy2(ROOT / "Makefile", tree / "Makefile")
     shutil.copytree(build, tree / "build", symlinks=True)
-    (tree / "src" / "tests" / "nap.c").write_text(nap[0])
+    (tree / "src" / "measure" / "nap.c").write_text(nap[0])
     reg = tree / "src" / "cmd" / "registry.c"
     text = reg.read_text()
-    assert "\tH(irq)\n" in text
-    reg.write_text(text.replace("\tH(irq)\n", "\tH(irq) \\\n\tX(nap)\n", 1))
+    assert "\tX(irq)\n" in text
+    reg.write_text(text.replace("\tX(irq)\n", "\tX(irq) \\\n\tX(nap)\n", 1))
     p = subprocess.run(["make", "-j2", "O=build", "build/rtlat"], cwd=tree,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
@@ -271,3 +278,63 @@ def test_the_history_is_not_said_to_be_sqlite_only():
     gate = page("rtlat-suite.1").split(".B --gate\n", 1)[1].split(".TP", 1)[0]
     assert "static build" in gate and "rtlat compare --gate" in \
         gate.replace("\\fB", "").replace("\\fR", "")
+
+
+def test_architecture_table_is_ls_src():
+    """docs/ARCHITECTURE.md's table of layers names every folder of src/
+    that holds sources, and no other, and its picture shows each."""
+    doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    layers = doc[doc.index("| layer "):]
+    layers = layers[:layers.index("\n\n")]
+    table = set(re.findall(r"^\| `([a-z/]+)`\s*\|", layers, re.M))
+    folders = {str(p.parent.relative_to(ROOT / "src"))
+               for p in (ROOT / "src").rglob("*.[ch]")} - {"."}
+    assert table == folders
+    picture = re.search(r"```\n(src/cmd/.*?)```", doc, re.S).group(1)
+    for f in folders:
+        top = f.split("/")[0]
+        assert ("src/%s/" % f) in picture or \
+            (top == "report" and (f.split("/")[-1] + "/") in picture), f
+
+
+def test_option_keys_come_from_one_enum():
+    """Every long option's key is an enumerator of util/optkey.h (unique
+    by construction): no other file numbers option keys by hand."""
+    own = ROOT / "src" / "util" / "optkey.h"
+    keys = re.compile(r"\b(?:OPT|K|LAB_OPT)_[A-Z0-9_]+\s*=\s*"
+                      r"(?:0x[0-9a-fA-F]+|\d+)")
+    bad = []
+    for p in sorted((ROOT / "src").rglob("*.[ch]")):
+        if p != own and keys.search(p.read_text()):
+            bad.append(str(p.relative_to(ROOT)))
+    assert bad == []
+    assert "OPT_KEY_FIRST 256" in own.read_text()
+
+
+def test_layering_self_test():
+    """check-layers --self-test (make lint): a relative include of a test
+    injected into an engine file is caught, the tree as it is passes."""
+    p = subprocess.run([sys.executable,
+                        str(ROOT / "scripts" / "check-layers.py"),
+                        "--self-test"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "engine may not include ../measure/irq.h" in p.stdout
+
+
+def test_function_length(tmp_path):
+    """No function over 120 lines but the waived ones (make lint); one
+    more is refused, by name."""
+    script = str(ROOT / "scripts" / "check-function-length.py")
+    p = subprocess.run([sys.executable, script], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    shutil.copytree(ROOT / "src", tmp_path / "src")
+    (tmp_path / "src" / "util" / "zz_long.c").write_text(
+        "// SPDX-License-Identifier: GPL-2.0-or-later\n"
+        "int zz_long(int x);\n\nint zz_long(int x)\n{\n" +
+        "\tx++;\n" * 125 + "\treturn x;\n}\n")
+    p = subprocess.run([sys.executable, script, str(tmp_path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "src/util/zz_long.c:4: zz_long is 128 lines long" in p.stdout, \
+        p.stdout

@@ -6,9 +6,9 @@ libsqlite3 or libcjson locks megabytes it never uses. Those live in
 rtlat-host (report, compare, db) and libtracefs in rtlat-trace (--trace),
 separate programs that rtlat runs in its own place: the same PID, the
 same command line. Asserted on running processes, from /proc/PID/maps.
-What a latency or cyclic run does not use (the other tests, suite, load,
-a test's loads, --metrics and lab outputs, ...) is in rtlat-full in a dynamic build,
-run the same way: rtlat's own text is what such a run locks.
+Every test, the suite, the loads, --metrics and the lab outputs are in
+rtlat itself (issue 29: one measuring program; its footprint against
+cyclictest is bench/cyclic-vs-cyclictest.py's VmHWM ratio).
 """
 import os
 import pathlib
@@ -30,14 +30,6 @@ HOST_LIBS = ("libsqlite3", "libcjson", "libpq")
 TRACE_LIBS = ("libtracefs", "libtraceevent")
 BIN_DIR = pathlib.Path(RTLAT).resolve().parent
 CYCLICTEST_JSON = FIXTURES / "cyclictest" / "json-1thread.json"
-# rtlat-full: built beside a dynamic rtlat (static builds keep it all)
-FULL = (BIN_DIR / "rtlat-full").exists()
-
-
-def full_exe(name="rtlat"):
-    """The program that runs what rtlat-full holds."""
-    return "rtlat-full" if FULL else name
-
 
 def libraries(pid):
     """Base names of the shared objects mapped by @pid."""
@@ -77,10 +69,8 @@ def has(libs, names):
 def test_measuring_maps_no_host_library(args):
     libs, exe = maps_while_running(args)
     assert has(libs, HOST_LIBS + TRACE_LIBS) == [], libs
-    # the same process: rtlat itself, or rtlat-full in its place
-    assert os.path.basename(exe) == (
-        "rtlat" if args[0] in ("latency", "cyclic") and
-        "--metrics-port" not in args else full_exe()), exe
+    # the same process: rtlat itself
+    assert os.path.realpath(exe) == os.path.realpath(RTLAT), exe
 
 
 def children(pid):
@@ -136,9 +126,9 @@ def test_suite_runs_map_no_host_library(tmp_path):
         SUITE + ["-o", str(tmp_path / "o")])
     assert rc == 0, err
     assert has(libs, HOST_LIBS + TRACE_LIBS) == [], libs
-    # the suite in rtlat-full, its runs of latency in rtlat itself
+    # the suite and its runs of latency in rtlat itself
     assert os.path.realpath(exe) == os.path.realpath(RTLAT)
-    assert os.path.basename(sexe) == full_exe()
+    assert os.path.realpath(sexe) == os.path.realpath(RTLAT)
     assert has(slibs, HOST_LIBS + TRACE_LIBS) == [], slibs
 
 
@@ -184,8 +174,7 @@ def test_rtlat_links_no_host_library():
     assert not re.search(r"lib(sqlite3|cjson|tracefs|traceevent)", out), out
 
 
-def helper_copy(tmp_path, layout,
-                helpers=("rtlat-host", "rtlat-trace", "rtlat-full")):
+def helper_copy(tmp_path, layout, helpers=("rtlat-host", "rtlat-trace")):
     """rtlat and its @helpers as an installed tree (bin/, libexec/rtlat/)
     or rtlat alone; returns the copied rtlat."""
     bindir = tmp_path / "bin"
@@ -236,8 +225,8 @@ def test_report_without_host_helper_says_so(tmp_path):
 
 def test_suite_gate_without_host_helper_says_so_before_any_run(tmp_path):
     needs_host_helper()
-    # the suite's own program there (rtlat-full), not rtlat-host
-    rtlat = helper_copy(tmp_path, "installed", helpers=("rtlat-full",))
+    # no rtlat-host: the suite itself is rtlat's
+    rtlat = helper_copy(tmp_path, "installed", helpers=())
     out = tmp_path / "o"
     p = subprocess.run([str(rtlat), "suite", "--tests", "latency", "-T", "1",
                         "-o", str(out), "--db", str(tmp_path / "h.db")],
@@ -249,7 +238,7 @@ def test_suite_gate_without_host_helper_says_so_before_any_run(tmp_path):
     assert not out.exists()
 
 
-# A log-linear histogram's buckets (src/core/histogram.h: HIST_LL_BUCKETS
+# A log-linear histogram's buckets (src/engine/histogram.h: HIST_LL_BUCKETS
 # counters of 8 bytes), in KiB; a sampler's two hand-over histograms have
 # 4-byte counters (hist_init_loglin32()): half of it each.
 HIST_KIB = (2 * 128 * (36 - 7 + 1) - 1) * 8 / 1024
@@ -333,54 +322,6 @@ def test_measuring_binary_has_no_trace_analysis():
     assert "tmatch_init" in symbols(BIN_DIR / "rtlat-trace")
 
 
-# What only rtlat-full has: the other tests, suite, the load generators,
-# the --metrics server, the lab outputs, selftest (function names of their
-# files).
-FULL_ONLY = ("irq_test", "irq_body", "irq_net_", "irq_gpio_", "irq_intr_",
-             "irq_serial_", "noise_", "hwlat_", "suite_", "crunch_", "ipc_",
-             "handshake_", "switch_", "load_start", "load_cpu",
-             "metrics_render", "http_poll", "selftest_run", "check_main",
-             "lab_lava", "lab_junit", "headline_parse")
-
-
-def full_only(path):
-    return sorted(s for s in symbols(path) if s.startswith(FULL_ONLY))
-
-
-def needs_full():
-    if not FULL:
-        pytest.skip("no rtlat-full (static or cross build: rtlat has all)")
-
-
-def test_measuring_binary_has_only_latency_and_cyclic():
-    """rtlat holds none of what a latency or cyclic run never uses: every
-    page of it is locked by such a run (issue 15); rtlat-full has it."""
-    needs_full()
-    if SANITIZED:
-        pytest.skip("a sanitizer build keeps every global alive (its "
-                    "instrumentation references them): --gc-sections "
-                    "cannot drop what rtlat does not use")
-    assert full_only(RTLAT) == []
-    got = full_only(BIN_DIR / "rtlat-full")
-    for prefix in ("irq_test", "noise_", "suite_", "load_start",
-                   "metrics_render", "selftest_run"):
-        assert any(s.startswith(prefix) for s in got), (prefix, got)
-
-
-def test_help_lists_every_command_from_rtlat_itself():
-    """The registry of rtlat lists what rtlat-full holds, with the same
-    summaries (rtlat --help is not run through rtlat-full)."""
-    needs_full()
-    own = subprocess.run([RTLAT, "--help"], capture_output=True, text=True)
-    full = subprocess.run([str(BIN_DIR / "rtlat-full"), "--help"],
-                          capture_output=True, text=True)
-    assert own.returncode == 0 and full.returncode == 0
-    assert own.stdout == full.stdout
-    for name in ("switch", "handshake", "cruncher", "noise", "irq", "suite",
-                 "load", "sysinfo", "check", "selftest"):
-        assert re.search(r"^  %s " % name, own.stdout, re.M), name
-
-
 def destdir_install(tmp_path):
     """make install into DESTDIR @tmp_path (the build's own PREFIX: nothing
     rebuilt); returns its bin/rtlat."""
@@ -391,19 +332,18 @@ def destdir_install(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     rtlat = list(tmp_path.glob("**/bin/rtlat"))
     assert len(rtlat) == 1, rtlat
-    full = list(tmp_path.glob("**/libexec/rtlat/rtlat-full"))
-    assert len(full) == 1, full
-    return rtlat[0], full[0]
+    # one measuring program (issue 29): no rtlat-full
+    assert list(tmp_path.glob("**/rtlat-full")) == []
+    return rtlat[0]
 
 
 @needs_root
 @pytest.mark.skipif(SANITIZED, reason="installs the build's own binaries")
-def test_installed_tree_runs_what_rtlat_full_holds(tmp_path):
+def test_installed_tree_runs_every_test_in_rtlat_itself(tmp_path):
     """From a DESTDIR install (moved away from its prefix): rtlat noise,
-    rtlat irq and rtlat suite run the installed rtlat-full in rtlat's
-    place; the suite's latency runs are the installed rtlat."""
-    needs_full()
-    rtlat, full = destdir_install(tmp_path / "root")
+    rtlat irq and rtlat suite run in the installed rtlat itself, and so do
+    the suite's runs."""
+    rtlat = destdir_install(tmp_path / "root")
     for args in (["noise", "-c", "0", "-T", "2", "--warmup", "0.1s"],
                  ["irq", "-T", "2", "--warmup", "0.1s"]):
         p = subprocess.Popen([str(rtlat)] + args, stdout=subprocess.PIPE,
@@ -414,7 +354,7 @@ def test_installed_tree_runs_what_rtlat_full_holds(tmp_path):
         finally:
             out, err = p.communicate(timeout=60)
         assert p.returncode == 0, err
-        assert os.path.realpath(exe) == os.path.realpath(full), exe
+        assert os.path.realpath(exe) == os.path.realpath(rtlat), exe
         # its figures: the run measured (the "==" lines of either test)
         assert re.search(r"^== (Noise|Events)", out, re.M), out
     out = tmp_path / "o"
@@ -426,25 +366,23 @@ def test_installed_tree_runs_what_rtlat_full_holds(tmp_path):
     with open(out / "suite.json") as f:
         suite = f.read()
     assert "noise" in suite and "latency" in suite
-    # help of a command rtlat-full holds, through an installed rtlat
     p = subprocess.run([str(rtlat), "help", "irq"], capture_output=True,
                        text=True)
     assert p.returncode == 0 and "Usage: rtlat irq" in p.stdout, p.stdout
 
 
-def test_rtlat_copied_as_rtlat_full_is_refused(tmp_path):
-    """A file installed as rtlat-full that is not rtlat's rtlat-full (the
-    lean rtlat copied under that name) asks for rtlat-full again: it is
-    refused at once, exit 1, where it used to exec itself for ever (with
-    SIGTERM blocked: only SIGKILL ended it)."""
-    needs_full()
+def test_rtlat_copied_as_rtlat_host_is_refused(tmp_path):
+    """A file installed as rtlat-host that is not rtlat's rtlat-host (rtlat
+    copied under that name) asks for rtlat-host again: it is refused at
+    once, exit 1, and does not exec itself for ever."""
+    needs_host_helper()
     rtlat = helper_copy(tmp_path, "alone")
-    shutil.copy(rtlat, rtlat.parent / "rtlat-full")
-    p = subprocess.run([str(rtlat), "noise", "-T", "1"], capture_output=True,
-                       text=True, timeout=30)
+    shutil.copy(rtlat, rtlat.parent / "rtlat-host")
+    p = subprocess.run([str(rtlat), "report", str(CYCLICTEST_JSON)],
+                       capture_output=True, text=True, timeout=30)
     assert p.returncode == 1, p.stderr
-    assert "rtlat-full was run, and asks for rtlat-full again: the file " \
-        "installed as rtlat-full is not rtlat's rtlat-full" in p.stderr, \
+    assert "rtlat-host was run, and asks for rtlat-host again: the file " \
+        "installed as rtlat-host is not rtlat's rtlat-host" in p.stderr, \
         p.stderr
     assert p.stdout == ""
 
@@ -459,44 +397,42 @@ def test_rtlat_copied_as_rtlat_full_is_refused(tmp_path):
     ("empty, 0755", "Exec format error (not a program for this machine: "
      "another build's?)"),
 ])
-def test_rtlat_full_that_cannot_run_is_named(tmp_path, kind, says):
-    """rtlat-full beside rtlat but not runnable: the error names that file,
-    the cause and what to look at; it used to say "not installed" (trial
-    findings)."""
-    needs_full()
+def test_helper_that_cannot_run_is_named(tmp_path, kind, says):
+    """rtlat-host beside rtlat but not runnable: the error names that file,
+    the cause and what to look at, not "not installed"."""
+    needs_host_helper()
     rtlat = helper_copy(tmp_path, "alone")
-    full = rtlat.parent / "rtlat-full"
+    host = rtlat.parent / "rtlat-host"
     if kind == "mode 0644":
-        shutil.copy(BIN_DIR / "rtlat-full", full)
-        full.chmod(0o644)
+        shutil.copy(BIN_DIR / "rtlat-host", host)
+        host.chmod(0o644)
     elif kind == "dangling link":
-        full.symlink_to(tmp_path / "nonexistent")
+        host.symlink_to(tmp_path / "nonexistent")
     else:
-        full.write_text("#!/nonexistent/sh\n" if kind.startswith("script")
+        host.write_text("#!/nonexistent/sh\n" if kind.startswith("script")
                         else "")
-        full.chmod(0o755)
-    p = subprocess.run([str(rtlat), "noise", "-T", "1"], capture_output=True,
-                       text=True, timeout=30)
+        host.chmod(0o755)
+    p = subprocess.run([str(rtlat), "report", str(CYCLICTEST_JSON)],
+                       capture_output=True, text=True, timeout=30)
     assert p.returncode == 1, p.stderr
-    assert "rtlat-full cannot be run: %s: %s" % (full, says) in p.stderr, \
+    assert "rtlat-host cannot be run: %s: %s" % (host, says) in p.stderr, \
         p.stderr
     assert "not installed" not in p.stderr
     assert p.stdout == ""
 
 
-def test_without_rtlat_full_says_so(tmp_path):
-    """rtlat alone (no rtlat-full beside it or in its libexec): a command
-    rtlat-full holds fails with the places looked in; latency still runs."""
-    needs_full()
+def test_rtlat_alone_runs_every_test(tmp_path):
+    """rtlat alone (no helper beside it or in its libexec): the tests, a
+    test's loads and the suite's commands need none."""
     rtlat = helper_copy(tmp_path, "alone")
-    p = subprocess.run([str(rtlat), "noise", "-T", "1"], capture_output=True,
-                       text=True)
-    if p.returncode == 0:
-        pytest.skip("an rtlat-full is installed in the build prefix")
-    assert p.returncode == 1
-    assert "rtlat-full is not installed" in p.stderr, p.stderr
-    assert p.stdout == ""
-    p = subprocess.run([str(rtlat), "latency", "-T", "1", "--load", "cpu"],
-                       capture_output=True, text=True)
-    assert p.returncode == 1
-    assert "--load: rtlat-full is not installed" in p.stderr, p.stderr
+    for args in (["noise", "-T", "1", "--warmup", "0.1s", "-q"],
+                 ["latency", "-T", "1", "--warmup", "0.1s", "-q", "--load",
+                  "cpu"]):
+        p = subprocess.run([str(rtlat)] + args, capture_output=True,
+                           text=True, timeout=60)
+        assert "is not installed" not in p.stderr, p.stderr
+    p = subprocess.run([str(rtlat), "--help"], capture_output=True, text=True)
+    assert p.returncode == 0
+    for name in ("switch", "handshake", "cruncher", "noise", "irq", "suite",
+                 "load", "sysinfo", "check", "selftest"):
+        assert re.search(r"^  %s " % name, p.stdout, re.M), name

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/import.h"
+#include "report/import/import.h"
 #include "report/report.h"
 
 #ifndef FUZZ_FORMAT

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
-#include "core/timeutil.h"
+#include "engine/engine.h"
+#include "util/timeutil.h"
 
 #define P (100 * NSEC_PER_USEC)		/* period */
 #define T0 (1000 * NSEC_PER_SEC)	/* first deadline */

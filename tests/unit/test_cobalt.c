@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Cobalt core's thread statistics as the Cobalt build reads them
- * (core/cobalt.c, cobalt_msw()): MSW per thread id from a
+ * (engine/cobalt.c, cobalt_msw()): MSW per thread id from a
  * proc/xenomai/sched/stat under $RTLAT_XENOMAI_ROOT, the columns found by
  * the header; what is no count (a sign, garbage, an overflow) is no
  * count; a file that is not a regular one (a FIFO) is refused at once,
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/cobalt.h"
+#include "engine/cobalt.h"
 #include "scratch_tree.h"
 
 static char root[64];

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/cpulist.h"
-#include "core/rtsetup.h"
+#include "system/cpulist.h"
+#include "system/rtsetup.h"
 
 static char err[256];
 

@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "tests/lib/crunch.h"
-#include "core/histogram.h"
-#include "core/stats.h"
-#include "core/timeutil.h"
+#include "measure/lib/crunch.h"
+#include "engine/histogram.h"
+#include "util/stats.h"
+#include "util/timeutil.h"
 
 static void test_scale(void **state)
 {

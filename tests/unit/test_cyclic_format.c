@@ -19,8 +19,8 @@
 #include <cjson/cJSON.h>
 #endif
 
-#include "tests/cyclic.h"
-#include "core/timeutil.h"
+#include "measure/cyclic.h"
+#include "util/timeutil.h"
 
 static void test_unit(void **state)
 {

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/cyclic.h"
-#include "core/timeutil.h"
+#include "measure/cyclic.h"
+#include "util/timeutil.h"
 
 static char *errbuf;
 static size_t errlen;

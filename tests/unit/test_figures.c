@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "core/engine.h"
-#include "core/jsonw.h"
+#include "engine/engine.h"
+#include "util/jsonw.h"
 #include "output/figures.h"
 
 static const struct series_desc lat = { "latency", "lost", true };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: the guard process (core/guard.c). rtlat's word ends it with
+ * Unit tests: the guard process (engine/guard.c). rtlat's word ends it with
  * nothing restored; end of file without the word (rtlat gone) restores;
  * a kill of the starter's whole process group spares it (a session of
  * its own, from guard_start()'s return on) and it restores; only the pipe
@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/guard.h"
+#include "engine/guard.h"
 
 /* The restore: one byte 'R' on the descriptor *ctx (kept in the guard). */
 static void restore_byte(void *ctx)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/histogram.h"
+#include "engine/histogram.h"
 
 static int cmp64(const void *a, const void *b)
 {

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "tests/lib/ipc.h"
-#include "tests/lib/ipc_test.h"
+#include "measure/lib/ipc.h"
+#include "measure/lib/ipc_test.h"
 
 /* Feed wake-ups that found @heads posted, then the end at @last; returns
  * samples and lost, and checks each sampled event. */

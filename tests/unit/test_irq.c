@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: rtlat irq's event accounting (tests/irq_track.c) from
- * recorded sequences, and its interrupt lookup (tests/irq_intr.c) on a
+ * Unit tests: rtlat irq's event accounting (measure/irq_track.c) from
+ * recorded sequences, and its interrupt lookup (measure/irq_intr.c) on a
  * fake /proc tree.
  */
 #include <setjmp.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "scratch_tree.h"
-#include "tests/irq.h"
+#include "measure/irq.h"
 
 /* Feed @n sequence numbers, the measurement's first being @first and the
  * last sent @last; check served + lost == sent at the end. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: rtlat irq's gpio source (tests/irq_gpio.c) through a fake
+ * Unit tests: rtlat irq's gpio source (measure/irq_gpio.c) through a fake
  * GPIO chip: its requests and errors, the toggling output, and event
- * matching and accounting (with tests/irq_track.c) from recorded
+ * matching and accounting (with measure/irq_track.c) from recorded
  * sequences: seqno gaps lost, duplicated and late events, events of
  * another line, timestamps on another clock refused.
  */
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "tests/irq.h"
+#include "measure/irq.h"
 
 #define CHIP_FD 3
 #define OUT_FD 10

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: rtlat irq's serial source (tests/irq_serial.c) and the
+ * Unit tests: rtlat irq's serial source (measure/irq_serial.c) and the
  * split of its events at the kernel's trace events (trace/trace_irq.c):
  * bytes matched to stimuli from recorded sequences (in order, across the
  * 8-bit wrap, gaps lost, duplicates and late bytes never served twice,
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "scratch_tree.h"
-#include "tests/irq.h"
+#include "measure/irq.h"
 #include "trace/trace_irq.h"
 
 /* ---- byte matching ----------------------------------------------------- */

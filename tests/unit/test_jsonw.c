@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/jsonw.h"
+#include "util/jsonw.h"
 
 static char *escaped(const char *s)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests: the knobs noise --mode hwlat changes for the kernel's hwlat
- * tracer (tests/noise_hwlat.c), on a fake tracefs (regular files): put
+ * tracer (measure/noise_hwlat.c), on a fake tracefs (regular files): put
  * back by rtlat itself, and by the guard when rtlat is killed (SIGKILL)
  * while they are changed; the instance removed both times, the guard gone
  * after rtlat's own restore.
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "scratch_tree.h"
-#include "tests/noise.h"
+#include "measure/noise.h"
 
 static char fs[64];
 

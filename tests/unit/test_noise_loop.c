@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: noise's loop accounting (tests/noise.c) on a synthetic
+ * Unit tests: noise's loop accounting (measure/noise.c) on a synthetic
  * clock: the body is compiled here with its clock reads and sleeps
  * replaced (a read every STEP ns, a sleep jumps to its deadline). Busy
  * mode: the gaps tile [measure start, end]. --mode hwlat: each spin
@@ -17,8 +17,8 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
-#include "core/timeutil.h"
+#include "engine/engine.h"
+#include "util/timeutil.h"
 
 #define STEP	100			/* ns between two clock reads */
 #define T0	NSEC_PER_SEC		/* measurement start */
@@ -53,7 +53,7 @@ static int fake_sleep(clockid_t c, int flags, const struct timespec *ts,
 #define clock_now_ns fake_now
 #define clock_nanosleep fake_sleep
 #define noise_test noise_test_unit
-#include "../../src/tests/noise.c"
+#include "../../src/measure/noise.c"
 #undef clock_now_ns
 #undef clock_nanosleep
 

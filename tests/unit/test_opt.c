@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
-#include "core/timeutil.h"
+#include "engine/engine.h"
+#include "util/timeutil.h"
 
 static char *errbuf;
 static size_t errlen;

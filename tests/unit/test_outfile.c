@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Result files written whole (core/outfile.c): a write error in the middle
+ * Result files written whole (util/outfile.c): a write error in the middle
  * (a full disk; here a file size limit, RLIMIT_FSIZE, which fails every
  * write past it with EFBIG) is an error of atomic_commit(), the previous
  * file stays and no temporary file is left. The stream's write function
@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "core/outfile.h"
+#include "util/outfile.h"
 
 static void test_write_error_midway(void **state)
 {

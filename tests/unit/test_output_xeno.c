@@ -16,9 +16,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "output/output.h"
-#include "core/timeutil.h"
+#include "util/timeutil.h"
 #include "trace/trace.h"
 
 #define P (100 * NSEC_PER_USEC)

@@ -18,11 +18,11 @@
 #include <cmocka.h>
 
 #ifdef HAVE_REPORT
-#include "core/engine.h"
-#include "core/label.h"
-#include "core/log.h"
+#include "engine/engine.h"
+#include "util/label.h"
+#include "util/log.h"
 #include "report/cli.h"
-#include "report/import.h"
+#include "report/import/import.h"
 #include "report/report.h"
 
 static void test_imp_num(void **state)
@@ -455,7 +455,7 @@ static void test_compare_repeats(void **state)
 		run_free(b[i]);
 }
 
-/* A table of its own columns, as noise's (tests/noise.c). */
+/* A table of its own columns, as noise's (measure/noise.c). */
 static const struct suite_col own_cols[] = {
 	{ "max gap", "gap", SUITE_MAX },
 	{ "noise %", "noise_pct", SUITE_PERCENT },

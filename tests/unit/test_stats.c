@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "core/stats.h"
+#include "util/stats.h"
 
 static void test_empty_and_one(void **state)
 {

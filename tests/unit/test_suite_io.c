@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "cmd/headline.h"
-#include "core/ini.h"
+#include "util/ini.h"
 #include "loads/load.h"
 
 static const char sample[] =

@@ -20,10 +20,10 @@
 
 #include "scratch_tree.h"
 
-#include "core/gunzip.h"
-#include "core/kinfo.h"
-#include "core/syscheck.h"
-#include "core/sysinfo.h"
+#include "util/gunzip.h"
+#include "system/kinfo.h"
+#include "system/syscheck.h"
+#include "system/sysinfo.h"
 
 static char *root_of(char *buf, size_t len, const char *name)
 {

@@ -17,8 +17,8 @@
 
 #include "scratch_tree.h"
 
-#include "core/jsonw.h"
-#include "core/sysinfo.h"
+#include "util/jsonw.h"
+#include "system/sysinfo.h"
 
 static void read_root(struct sysdesc *d, const char *name)
 {

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "core/parse.h"
-#include "core/timeutil.h"
+#include "util/parse.h"
+#include "util/timeutil.h"
 
 static void test_sub_borrow(void **state)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/url.h"
+#include "util/url.h"
 
 static const char *hide(const char *s)
 {
