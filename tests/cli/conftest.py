@@ -389,18 +389,21 @@ def _cpus(exclusive):
 
 
 # A test without a mark is classed by its source (its body, its parameters
-# and the module's functions it calls): it runs alone when anything there names a
-# load, a hog, a stall, a spin, a measuring test that spins or computes
-# (noise, cruncher, the suite that runs them), interrupts, tracing or the
-# CPUs' global settings; it "measures" when it runs another measuring
-# test; else it is a host test. A mark overrides the class (an
-# unmarked test is never trusted more than its words allow).
+# and the module's functions it calls): it runs alone when anything there
+# names a test that spins or computes at a real-time priority (noise,
+# cruncher, the busy-poll wait, a suite of every test), an injected stall
+# (a SCHED_FIFO hog), interrupts, tracing or a global real-time setting;
+# it "measures" when it runs another measuring test, with or without a
+# load (the loads run at SCHED_OTHER: a sampler preempts them); else it
+# is a host test. A mark overrides the class.
 _ALONE = re.compile(
-    r'["\'](noise|cruncher|suite|load|irq|busy|hell|spin|hwlat)["\']'  # args
-    r'|"--loads?",\s*(?![\s"]*none")|--load-cmd|--loads?[ =](?!none)'  # load
+    r'["\'](noise|cruncher|irq|busy|spin|hwlat)["\']'  # tests, waits
     r'|\bstall(_after_warmup)?\(|stall\.py|\bhog'    # an injected stall
     r'|--trace|rt_runtime|/irq/|smp_affinity'          # global settings
-    r'|\blava_?test|run_lava|lava-test')               # the suite, run by LAVA
+    r'|\blava_?test|run_lava|lava-test')               # the suite, by LAVA
+# a suite without --tests runs noise and cruncher
+_SUITE = re.compile(r'["\']suite["\']')
+_SUITE_TESTS = re.compile(r'["\']--tests["\']')
 _MEASURES = re.compile(r'"(latency|cyclic|switch|handshake|selftest|'
                        r'run_ipc)"|start_warmed_up|run_ipc|"-T"')
 
@@ -446,7 +449,8 @@ def share_kind(item):
     if item.get_closest_marker("alone"):
         return "alone"
     src = _source_of(item)
-    if _ALONE.search(src):
+    if _ALONE.search(src) or \
+            (_SUITE.search(src) and not _SUITE_TESTS.search(src)):
         return "alone"
     if _MEASURES.search(src):
         return "measures"
