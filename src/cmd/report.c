@@ -15,6 +15,7 @@
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"
+#include "report/sysdiff.h"
 
 enum { K_HTML = 400, K_HTML_RUNS, K_LONGTERM };
 
@@ -139,7 +140,8 @@ static int report_main(int argc, char **argv)
 	return ret;
 }
 
-enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON, K_WITH_INTR };
+enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON, K_WITH_INTR,
+       K_CANNOT_TELL };
 
 static const struct optdesc compare_opts[] = {
 	{ "gate", 0, no_argument, NULL,
@@ -156,6 +158,10 @@ static const struct optdesc compare_opts[] = {
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: the metrics gated, of min, avg, max, p99.9, misses\n"
 	  "(overruns or lost) (default max,p99.9,avg,misses)", K_GATE_METRICS },
+	{ "cannot-tell", 0, required_argument, "pass|fail",
+	  "with --gate: what a metric the data cannot tell (too few\n"
+	  "intervals, samples or runs) does: pass (the default: said, exit\n"
+	  "status 0) or fail (exit status 2)", K_CANNOT_TELL },
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
 	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
@@ -193,6 +199,10 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case K_MARGIN:
 		cc->gate_only = "--margin";
 		why = gate_margin_parse(&cc->g, arg);
+		return why ? opt_bad_value(d, arg, why) : 0;
+	case K_CANNOT_TELL:
+		cc->gate_only = "--cannot-tell";
+		why = gate_cannot_tell_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
 	case K_GATE_METRICS:
 		cc->gate_only = "--gate-metrics";
@@ -245,6 +255,15 @@ static int sides(struct compare_cli *cc, const struct rep_runs *a,
 	for (k = 0; k < *n; k++)
 		(*rows)[k] = (*gates)[k].c;
 	return cc->nref ? 1 : 0;
+}
+
+/* "What changed in the system" before the tables: the differences of the
+ * two sides' systems that matter to latency, one line each; nothing when
+ * they match. Returns the number of lines. */
+static size_t system_changes(const struct rep_runs *a, const struct rep_runs *b,
+			     bool markdown)
+{
+	return sysdiff_print(stdout, a, b, markdown ? "- system: " : "system: ");
 }
 
 static int compare_main(int argc, char **argv)
@@ -479,6 +498,8 @@ static int compare_main(int argc, char **argv)
 	}
 	if (c->fmt == OUT_CSV)
 		cmp_print_csv_header(stdout, cc.gate);
+	else if (a.n && b.n && system_changes(&a, &b, c->fmt == OUT_MARKDOWN))
+		putchar('\n');
 	for (k = 0; k < n; k++) {
 		char left[192];
 		const char *lo = cc.gate ? NULL :

@@ -42,6 +42,12 @@ int suite_gate_prepare(struct suite *s)
 		log_error("invalid value '%s' for --margin: %s", s->gate_margin, why);
 		return -1;
 	}
+	if (s->gate_cannot_tell &&
+	    (why = gate_cannot_tell_parse(&g->o, s->gate_cannot_tell))) {
+		log_error("invalid value '%s' for --cannot-tell: %s",
+			  s->gate_cannot_tell, why);
+		return -1;
+	}
 	if (s->gate_metrics &&
 	    (why = gate_metrics_parse(&g->o, s->gate_metrics))) {
 		log_error("invalid value '%s' for --gate-metrics: %s",
@@ -263,7 +269,8 @@ static void add_case(struct suite *s, const struct gate_row *r, int m)
 			fmt_fig(c->value, sizeof(c->value), true, gm->value, 1000);
 	}
 	c->result = gm->v == GATE_FAIL ? "fail" :
-		    gm->v == GATE_PASS ? "pass" : "skip";
+		    gm->v == GATE_PASS ? "pass" :
+		    gm->v == GATE_WEAK && r->weak_fails ? "fail" : "skip";
 	snprintf(c->why, sizeof(c->why), "%s: %s", gate_verdict_name(gm->v),
 		 gm->reason);
 }
