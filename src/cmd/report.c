@@ -158,10 +158,10 @@ static const struct optdesc compare_opts[] = {
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: the metrics gated, of min, avg, max, p99.9, misses\n"
 	  "(overruns or lost) (default max,p99.9,avg,misses)", K_GATE_METRICS },
-	{ "cannot-tell", 0, required_argument, "pass|fail",
+	{ "cannot-tell", 0, required_argument, "WHAT",
 	  "with --gate: what a metric the data cannot tell (too few\n"
-	  "intervals, samples or runs) does: pass (the default: said, exit\n"
-	  "status 0) or fail (exit status 2)", K_CANNOT_TELL },
+	  "intervals, samples or runs) does to the gate: pass (said, exit\n"
+	  "status 0) or fail (exit status 2) (default pass)", K_CANNOT_TELL },
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
 	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },

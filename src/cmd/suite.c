@@ -108,10 +108,10 @@ static const struct optdesc suite_opts[] = {
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: metrics gated, of min, avg, max, p99.9, misses\n"
 	  "(default max,p99.9,avg,misses)", OPT_GATE_METRICS },
-	{ "cannot-tell", 0, required_argument, "pass|fail",
+	{ "cannot-tell", 0, required_argument, "WHAT",
 	  "with --gate: what a metric the data cannot tell (too few\n"
-	  "intervals, samples or runs) does to the gate (default pass:\n"
-	  "said, not failed)", OPT_CANNOT_TELL },
+	  "intervals, samples or runs) does to the gate: pass (said, its\n"
+	  "case skipped) or fail (default pass)", OPT_CANNOT_TELL },
 	LAB_KCIDB_OPTDESCS(LAB_OPT_KCIDB, LAB_OPT_KCIDB_ORIGIN,
 			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",

@@ -11,9 +11,14 @@
  *     run's own interval-to-interval spread is not a difference;
  *  3. else a fixed rule: 10 % of the A value for lat min and lat avg,
  *     25 % for lat max and p99.9;
- *  overrun/lost counts are compared as Poisson counts: noise 2 * sqrt(a + b).
+ *  overrun/lost counts are compared as counts in bursts: noise
+ *  2 * sqrt(s * (a + b)), s the larger max / period (at least 1).
  *  The noise is never below the resolution of the sources' figures (1 us
  *  for cyclictest).
+ *
+ * Where the runs hold interval series and histograms, the noise model of
+ * verdict.c decides lat max, lat avg and p99.9 instead (judge()); every
+ * metric gets a verdict: worse, better, same or cannot tell.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -20,8 +20,12 @@
  *    the verdict is weak); a B with less than half is weak unless it is
  *    worse anyway. A p99.9 of fewer than 10000 samples (fewer than 10
  *    beyond it) is weak.
- *  - the verdict: FAIL when B - A exceeds the limit, weak when it cannot
- *    tell (never fails), n/a when the metric is not known on both sides.
+ *  - the verdict: worse (GATE_FAIL) when B - A exceeds the limit, cannot
+ *    tell (GATE_WEAK; fails only with --cannot-tell fail), same
+ *    (GATE_PASS), n/a when the metric is not known on both sides.
+ *  - lat max, lat avg and p99.9 of runs with interval series and
+ *    histograms: the noise model of verdict.c from the baseline alone
+ *    (gate_model()), at least the margin; the rules above otherwise.
  */
 #include <math.h>
 #include <stdarg.h>
