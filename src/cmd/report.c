@@ -15,6 +15,7 @@
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"
+#include "report/cmp_html.h"
 #include "report/sysdiff.h"
 
 enum { K_HTML = 400, K_HTML_RUNS, K_LONGTERM };
@@ -141,7 +142,7 @@ static int report_main(int argc, char **argv)
 }
 
 enum { K_GATE = 410, K_MARGIN, K_GATE_METRICS, K_JSON, K_WITH_INTR,
-       K_CANNOT_TELL };
+       K_CANNOT_TELL, K_CMP_HTML };
 
 static const struct optdesc compare_opts[] = {
 	{ "gate", 0, no_argument, NULL,
@@ -165,6 +166,10 @@ static const struct optdesc compare_opts[] = {
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
 	  "(schema rtlat-gate, times in ns) instead of tables", K_JSON },
+	{ "html", 0, required_argument, "FILE",
+	  "also write the comparison as a self-contained HTML page: what\n"
+	  "changed in the system, the tables with their verdicts, and with\n"
+	  "--gate the gate's verdicts", K_CMP_HTML },
 	{ "with-interrupted", 0, no_argument, NULL,
 	  "compare (with --gate: gate) runs cut short by a signal (status\n"
 	  "interrupted) too; by default they are left out of both sides, and\n"
@@ -176,6 +181,7 @@ struct compare_cli {
 	struct rep_cli c;	/* first: report_opt() takes it */
 	struct gate_opts g;
 	bool gate, json;
+	const char *html;	/* --html FILE, or NULL */
 	const char *gate_only;	/* an option of --gate given (--margin...) */
 	struct gate_refusal *ref;	/* tables the gate refused */
 	size_t nref;
@@ -200,6 +206,9 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 		cc->gate_only = "--margin";
 		why = gate_margin_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
+	case K_CMP_HTML:
+		cc->html = arg;
+		return 0;
 	case K_CANNOT_TELL:
 		cc->gate_only = "--cannot-tell";
 		why = gate_cannot_tell_parse(&cc->g, arg);
@@ -289,6 +298,7 @@ static int compare_main(int argc, char **argv)
 	cmp_set_spec_of(cmd_spec_of);
 	gate_opts_init(&cc.g);
 	cc.gate = cc.json = false;
+	cc.html = NULL;
 	cc.gate_only = NULL;
 	cc.ref = NULL;
 	cc.nref = 0;
@@ -534,7 +544,12 @@ static int compare_main(int argc, char **argv)
 		putchar('\n');
 		gate_print_summary(stdout, gates, n, cc.nref);
 	}
+
 flush:
+	if (cc.html && cmp_html_write(cc.html, rows, n, cc.gate ? gates : NULL,
+				      cc.nref, a.n ? &a : NULL, b.n ? &b : NULL,
+				      c->out.unit_ns))
+		ret = 1;	/* said; a worse metric still makes it 2 */
 	/* a regression found is one, whatever else was refused */
 	if (cc.gate && gate_failed(gates, n))
 		ret = 2;

@@ -471,9 +471,8 @@ static void side_cell(char *cell, bool has, bool bound, double v,
 	snprintf(cell, TB_CELL, "%s%s", has && bound ? ">=" : "", d);
 }
 
-/* Cells of metric @i: a, b, delta, change, noise, source, beyond. */
-static void cells(const struct cmp_row *c, int i, int64_t unit,
-		  char cell[8][TB_CELL])
+void cmp_cells(const struct cmp_row *c, int i, int64_t unit,
+	       char cell[8][TB_CELL])
 {
 	const struct cmp_metric *x = &c->m[i];
 	char d[TB_CELL];
@@ -503,7 +502,7 @@ static void cells(const struct cmp_row *c, int i, int64_t unit,
 	snprintf(cell[7], TB_CELL, "%s", vd_name(x->verdict));
 }
 
-static const char *const cmp_cols[8] = {
+const char *const cmp_cols[8] = {
 	"A", "B", "delta", "change", "noise", "from", "beyond noise",
 	"verdict",
 };
@@ -548,7 +547,7 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	fputc('\n', f);
 	for (j = 0; j < c->nrow; j++) {
 		i = c->row[j];
-		cells(c, i, unit_ns, cell);
+		cmp_cells(c, i, unit_ns, cell);
 		fprintf(f, "%-12s", c->m[i].name);
 		for (k = 0; k < 8; k++)
 			fprintf(f, "|%*s", w[k], cell[k]);
@@ -576,7 +575,7 @@ void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	fputc('\n', f);
 	for (j = 0; j < c->nrow; j++) {
 		i = c->row[j];
-		cells(c, i, unit_ns, cell);
+		cmp_cells(c, i, unit_ns, cell);
 		fprintf(f, "| %s |", c->m[i].name);
 		for (k = 0; k < 8; k++)
 			fprintf(f, " %s |", cell[k]);

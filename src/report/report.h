@@ -295,6 +295,11 @@ const char *cmp_nothing_why(const struct cmp_row *c, char *buf, size_t len);
 
 /* Print one comparison as a seed-style table. */
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns);
+/* The cells of metric @i of @c (a, b, delta, change, noise, from, beyond
+ * noise, verdict; "" where none) in @unit_ns, and their headings. */
+void cmp_cells(const struct cmp_row *c, int i, int64_t unit_ns,
+	       char cell[8][TB_CELL]);
+extern const char *const cmp_cols[8];
 void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns);
 struct gate_row;
 /* CSV of comparisons; with @g (a gate, else NULL) two more columns:
