@@ -484,7 +484,7 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		s->gate_metrics = arg;
 		return 0;
 	case OPT_CANNOT_TELL:
-		if (strcmp(arg, "pass") && strcmp(arg, "fail"))
+		if (!arg || (strcmp(arg, "pass") != 0 && strcmp(arg, "fail") != 0))
 			return opt_bad_value(d, arg, "pass or fail");
 		s->gate_cannot_tell = arg;
 		return 0;

@@ -316,7 +316,7 @@ static void judge(struct cmp_metric *x, int m, struct rep_run *const *a,
 		  size_t na, struct rep_run *const *b, size_t nb, double res)
 {
 	struct vd_ask q = { .gate = false, .unit_ns = 1000, .floor_ns = res };
-	struct vd_judgement j;
+	struct vd_judgement j = { .v = VD_NA };
 	bool ok = false;
 
 	if (x->kind == CMP_WHERE) {

@@ -361,7 +361,7 @@ static bool gate_model(struct gate_metric *g, const struct cmp_row *c, int m,
 	const struct cmp_metric *x = &c->m[m];
 	struct vd_ask q = { .gate = true, .unit_ns = o->unit_ns,
 			    .floor_ns = res, .margin = o->margin };
-	struct vd_judgement j;
+	struct vd_judgement j = { .v = VD_NA };
 	char t1[48], t2[48], t3[48], spread[96] = "";
 	double d = x->b - x->a;
 	bool ok;

@@ -118,7 +118,7 @@ static bool check_get(const char *chk, const char *id, char **verdict,
 		return false;
 	while (check_next(chk, &pos, &l)) {
 		if (!l.id || (size_t)l.id_len != strlen(id) ||
-		    strncmp(l.id, id, (size_t)l.id_len))
+		    strncmp(l.id, id, (size_t)l.id_len) != 0)
 			continue;
 		*verdict = dupn(l.verdict, (size_t)l.verdict_len);
 		*found = dupn(l.text, (size_t)l.text_len);
@@ -172,8 +172,8 @@ static size_t check_lines(FILE *f, const char *prefix, const char *ca,
 			if (!ca || !cb) {
 				/* one side has no check at all: nothing to
 				 * tell apart */
-			} else if (!va || !vb || strcmp(va, vb) ||
-				   (is_setting(id) && strcmp(fa, fb))) {
+			} else if (!va || !vb || strcmp(va, vb) != 0 ||
+				   (is_setting(id) && strcmp(fa, fb) != 0)) {
 				ta = va ? xasprintf("%s (%s)", va, fa) :
 					  xstrdup("ok or n/a");
 				tb = vb ? xasprintf("%s (%s)", vb, fb) :
