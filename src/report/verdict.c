@@ -299,7 +299,9 @@ bool vd_max(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	if (!nba && (q->gate || !nbb))
 		return false;	/* no interval series: no model */
 	snprintf(j->src, sizeof(j->src), "blocks");
-	decide(j, q, va, vb, oka ? la - va : 0, okb && !q->gate ? va - lb : 0,
+	/* worse: B above A's law at B's exposure (vb > la); better: A above
+	 * B's law at A's exposure (va > lb), i.e. A - B beyond lb - vb */
+	decide(j, q, va, vb, oka ? la - va : 0, okb && !q->gate ? lb - vb : 0,
 	       oka && okb, true);
 	if (!oka)
 		snprintf(j->how, sizeof(j->how),

@@ -176,6 +176,13 @@ static void test_max_block_maxima(void **state)
 		assert_true(vd_max(a, 3, &b, 1, side_max(a, 3), side_max(&b, 1),
 				   &gate, &j));
 		assert_int_equal(j.v, VD_SAME);
+		/* compare, both ways: neither worse nor better */
+		assert_true(vd_max(a, 3, &b, 1, side_max(a, 3),
+				   side_max(&b, 1), &cmp, &j));
+		assert_int_equal(j.v, VD_SAME);
+		assert_true(vd_max(&b, 1, a, 3, side_max(&b, 1),
+				   side_max(a, 3), &cmp, &j));
+		assert_int_equal(j.v, VD_SAME);
 		run_free(b);
 	}
 	b = mk_run(300, 10, 10000, 60000, 8000, 20000, 20000000);
