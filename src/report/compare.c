@@ -348,7 +348,15 @@ static void judge(struct cmp_metric *x, int m, struct rep_run *const *a,
 		x->beyond = x->verdict == VD_WORSE || x->verdict == VD_BETTER;
 		return;
 	}
-	x->verdict = !x->beyond ? VD_SAME : x->delta > 0 ? VD_WORSE : VD_BETTER;
+	/* the fixed rule guesses the noise, and the intervals' spread is
+	 * one run's, not from one run to the next: beyond them, cannot tell
+	 * (the runs' spread and a count's noise are measured) */
+	if (x->beyond && x->kind != CMP_COUNT &&
+	    (x->src == NOISE_RULE || x->src == NOISE_INTERVALS))
+		x->verdict = VD_CANNOT_TELL;
+	else
+		x->verdict = !x->beyond ? VD_SAME : x->delta > 0 ? VD_WORSE :
+			     VD_BETTER;
 }
 
 void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,

@@ -35,7 +35,7 @@
 /* one-sided level of each metric's verdict: the chance that noise alone
  * says "worse" */
 #define VD_ALPHA	0.01
-#define VD_MIN_BLOCKS	5	/* interval maxima to fit their law */
+#define VD_MIN_BLOCKS	8	/* interval maxima to fit their law */
 #define VD_MIN_BATCHES	3	/* interval averages for a batch mean */
 #define VD_MIN_RUNS	3	/* runs a side to measure their spread */
 #define VD_MIN_BEYOND	10	/* samples beyond a percentile to trust it */

@@ -153,7 +153,7 @@ def test_cannot_tell_and_its_option(tmp_path):
     p, m = gate_json(base, new, check=0)
     assert m["max"]["verdict"] == "cannot tell", m["max"]["reason"]
     assert "3 interval maxima in the baseline, too few to fit their law " \
-        "(at least 5)" in m["max"]["reason"]
+        "(at least 8)" in m["max"]["reason"]
     assert json.loads(p.stdout)["cannot_tell"] == "pass"
     t = run(["compare", "--gate", base, new], check=0).stdout
     assert "gate lat max: cannot tell: " in t
