@@ -17,6 +17,7 @@
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"
+#include "report/sysdiff.h"
 
 struct suite_gate {
 	struct gate_opts o;
@@ -364,6 +365,9 @@ int suite_gate_run(struct suite *s)
 	}
 	fprintf(f, "Release gate against the baseline %s:\n\n",
 		s->gate_baseline ? s->gate_baseline : rdb_shown(s->gate_db));
+	/* what changed in the system, one line each; nothing when the same */
+	if (sysdiff_print(f, &g->base, &b, "system: "))
+		fputc('\n', f);
 	for (k = 0; k < nref; k++)
 		fprintf(f, "refused: %s %s\n\n", ref[k].title, ref[k].reason);
 	for (k = 0; k < n; k++) {

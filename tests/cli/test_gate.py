@@ -459,6 +459,8 @@ def test_suite_gate_fails_with_verdicts_in_json_lava_and_junit(tmp_path):
             "%s: %s" % (m["verdict"], m["reason"]), el.get("message")
     report = (out / "report.txt").read_text()
     assert "gate lat avg: worse" in report
+    # what changed in the system: the synthetic baseline's kernel
+    assert "\nsystem: kernel: 6.1.0 -> " in report
     # the exit status line says why, after the verdicts
     lines = [l for l in report.splitlines() if l]
     assert lines[-1] == "Exit status: 2 (the release gate failed: a gated " \
