@@ -15,6 +15,8 @@
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"
+#include "report/render/cmp_html.h"
+#include "report/render/sysdiff.h"
 
 static const struct optdesc report_opts[] = {
 	{ "html", 0, required_argument, "FILE",
@@ -152,9 +154,17 @@ static const struct optdesc compare_opts[] = {
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: the metrics gated, of min, avg, max, p99.9, misses\n"
 	  "(overruns or lost) (default max,p99.9,avg,misses)", OPT_COMPARE_GATE_METRICS },
+	{ "cannot-tell", 0, required_argument, "WHAT",
+	  "with --gate: what a metric the data cannot tell (too few\n"
+	  "intervals, samples or runs) does to the gate: pass (said, exit\n"
+	  "status 0) or fail (exit status 2) (default pass)", OPT_COMPARE_CANNOT_TELL },
 	{ "json", 0, no_argument, NULL,
 	  "with --gate: the comparison and verdicts as one JSON document\n"
 	  "(schema rtlat-gate, times in ns) instead of tables", OPT_COMPARE_JSON },
+	{ "html", 0, required_argument, "FILE",
+	  "also write the comparison as a self-contained HTML page: what\n"
+	  "changed in the system, the tables with their verdicts, and with\n"
+	  "--gate the gate's verdicts", OPT_COMPARE_HTML },
 	{ "with-interrupted", 0, no_argument, NULL,
 	  "compare (with --gate: gate) runs cut short by a signal (status\n"
 	  "interrupted) too; by default they are left out of both sides, and\n"
@@ -166,6 +176,7 @@ struct compare_cli {
 	struct rep_cli c;	/* first: report_opt() takes it */
 	struct gate_opts g;
 	bool gate, json;
+	const char *html;	/* --html FILE, or NULL */
 	const char *gate_only;	/* an option of --gate given (--margin...) */
 	struct gate_refusal *ref;	/* tables the gate refused */
 	size_t nref;
@@ -189,6 +200,13 @@ static int compare_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case OPT_COMPARE_MARGIN:
 		cc->gate_only = "--margin";
 		why = gate_margin_parse(&cc->g, arg);
+		return why ? opt_bad_value(d, arg, why) : 0;
+	case OPT_COMPARE_HTML:
+		cc->html = arg;
+		return 0;
+	case OPT_COMPARE_CANNOT_TELL:
+		cc->gate_only = "--cannot-tell";
+		why = gate_cannot_tell_parse(&cc->g, arg);
 		return why ? opt_bad_value(d, arg, why) : 0;
 	case OPT_COMPARE_GATE_METRICS:
 		cc->gate_only = "--gate-metrics";
@@ -243,6 +261,15 @@ static int sides(struct compare_cli *cc, const struct rep_runs *a,
 	return cc->nref ? 1 : 0;
 }
 
+/* "What changed in the system" before the tables: the differences of the
+ * two sides' systems that matter to latency, one line each; nothing when
+ * they match. Returns the number of lines. */
+static size_t system_changes(const struct rep_runs *a, const struct rep_runs *b,
+			     bool markdown)
+{
+	return sysdiff_print(stdout, a, b, markdown ? "- system: " : "system: ");
+}
+
 static const char compare_about[] =
 	"Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
 	"p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
@@ -284,6 +311,7 @@ static void compare_init(struct compare_cli *cc)
 	cmp_set_spec_of(cmd_spec_of);
 	gate_opts_init(&cc->g);
 	cc->gate = cc->json = false;
+	cc->html = NULL;
 	cc->gate_only = NULL;
 	cc->ref = NULL;
 	cc->nref = 0;
@@ -346,10 +374,13 @@ static int operands(char **av, int nopt, int nargs, char **paths, int *np,
 }
 
 /* The comparison's @n tables (and with --gate their verdicts) on
- * stdout; @both: A and B had runs; @ret: the status so far. Returns the
- * exit status. */
+ * stdout, after what changed in the system, and with --html as a page; @a
+ * and @b: the sides' runs; @ret: the status so far. Returns the exit
+ * status. */
 static int compare_output(struct compare_cli *cc, struct cmp_row *rows,
-			  struct gate_row *gates, size_t n, bool both, int ret)
+			  struct gate_row *gates, size_t n,
+			  const struct rep_runs *a, const struct rep_runs *b,
+			  int ret)
 {
 	const struct rep_cli *c = &cc->c;
 	size_t k;
@@ -361,7 +392,7 @@ static int compare_output(struct compare_cli *cc, struct cmp_row *rows,
 	if (!n) {
 		if (ret)
 			return ret;	/* refused: said */
-		if (both)
+		if (a->n && b->n)
 			log_error("A and B have no table in common: no test kind (and series) is on both sides");
 		return 1;
 	}
@@ -371,6 +402,8 @@ static int compare_output(struct compare_cli *cc, struct cmp_row *rows,
 	}
 	if (c->fmt == OUT_CSV)
 		cmp_print_csv_header(stdout, cc->gate);
+	else if (a->n && b->n && system_changes(a, b, c->fmt == OUT_MARKDOWN))
+		putchar('\n');
 	for (k = 0; k < n; k++) {
 		char left[192];
 		const char *lo = cc->gate ? NULL :
@@ -406,6 +439,10 @@ static int compare_output(struct compare_cli *cc, struct cmp_row *rows,
 		gate_print_summary(stdout, gates, n, cc->nref);
 	}
 flush:
+	if (cc->html && cmp_html_write(cc->html, rows, n, cc->gate ? gates : NULL,
+				       cc->nref, a->n ? a : NULL, b->n ? b : NULL,
+				       c->out.unit_ns))
+		ret = 1;	/* said; a worse metric still makes it 2 */
 	/* a regression found is one, whatever else was refused */
 	if (cc->gate && gate_failed(gates, n))
 		ret = 2;
@@ -557,7 +594,7 @@ static int compare_main(int argc, char **argv)
 		if (!n && pool.n)
 			log_error("%s: no table with two runs to compare", paths[0]);
 	}
-	ret = compare_output(&cc, rows, gates, n, a.n && b.n, ret);
+	ret = compare_output(&cc, rows, gates, n, &a, &b, ret);
 out:
 	free(rows);
 	free(gates);

@@ -88,6 +88,10 @@ static const struct optdesc suite_opts[] = {
 	{ "gate-metrics", 0, required_argument, "LIST",
 	  "with --gate: metrics gated, of min, avg, max, p99.9, misses\n"
 	  "(default max,p99.9,avg,misses)", OPT_SUITE_GATE_METRICS },
+	{ "cannot-tell", 0, required_argument, "WHAT",
+	  "with --gate: what a metric the data cannot tell (too few\n"
+	  "intervals, samples or runs) does to the gate: pass (said, its\n"
+	  "case skipped) or fail (default pass)", OPT_SUITE_CANNOT_TELL },
 	LAB_KCIDB_OPTDESCS(LAB_OPT_KCIDB, LAB_OPT_KCIDB_ORIGIN,
 			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
@@ -458,6 +462,11 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	case OPT_SUITE_GATE_METRICS:
 		s->gate_metrics = arg;
+		return 0;
+	case OPT_SUITE_CANNOT_TELL:
+		if (!arg || (strcmp(arg, "pass") != 0 && strcmp(arg, "fail") != 0))
+			return opt_bad_value(d, arg, "pass or fail");
+		s->gate_cannot_tell = arg;
 		return 0;
 	case LAB_OPT_KCIDB:
 	case LAB_OPT_KCIDB_ORIGIN:
@@ -1733,8 +1742,8 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	if (r)
 		return r > 0 ? 0 : 1;
 	if (!s->gate && (s->gate_baseline || s->gate_margin ||
-			 s->gate_metrics)) {
-		log_error("--baseline, --margin and --gate-metrics go with --gate");
+			 s->gate_metrics || s->gate_cannot_tell)) {
+		log_error("--baseline, --margin, --gate-metrics and --cannot-tell go with --gate");
 		return 1;
 	}
 	if (s->gate_db && suite_db_name(s) < 0)

@@ -45,7 +45,9 @@ struct suite_run {
 struct suite_gate_case {
 	char id[200];		/* TEST-LOAD-SERIES-gate-METRIC */
 	char test[32], load[64], series[32];	/* of its table (KCIDB path) */
-	const char *result;	/* pass, fail, skip (weak or n/a) */
+	const char *result;	/* pass (same), fail (worse; cannot tell with
+				 * --cannot-tell fail), skip (cannot tell,
+				 * n/a) */
 	char why[448];		/* "fail: worse by ..." */
 	const char *units;	/* of the value compared: "us", "count";
 				 * NULL: none (n/a) */
@@ -79,6 +81,7 @@ struct suite {
 	const char *gate_db;		/* --db FILE */
 	const char *gate_margin;	/* --margin PCT, or NULL */
 	const char *gate_metrics;	/* --gate-metrics LIST, or NULL */
+	const char *gate_cannot_tell;	/* --cannot-tell pass|fail, or NULL */
 	struct lab_opts kcidb;		/* --kcidb FILE, its origin and build */
 	/* the tests' options taken as the suite's (suite_spec.forward: irq's
 	 * --source, the suite's --irq-source), in the registry's order */

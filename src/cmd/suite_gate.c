@@ -17,6 +17,7 @@
 
 #ifdef HAVE_REPORT
 #include "report/cli.h"
+#include "report/render/sysdiff.h"
 
 struct suite_gate {
 	struct gate_opts o;
@@ -40,6 +41,12 @@ int suite_gate_prepare(struct suite *s)
 	runs_init(&g->base);
 	if (s->gate_margin && (why = gate_margin_parse(&g->o, s->gate_margin))) {
 		log_error("invalid value '%s' for --margin: %s", s->gate_margin, why);
+		return -1;
+	}
+	if (s->gate_cannot_tell &&
+	    (why = gate_cannot_tell_parse(&g->o, s->gate_cannot_tell))) {
+		log_error("invalid value '%s' for --cannot-tell: %s",
+			  s->gate_cannot_tell, why);
 		return -1;
 	}
 	if (s->gate_metrics &&
@@ -263,7 +270,8 @@ static void add_case(struct suite *s, const struct gate_row *r, int m)
 			fmt_fig(c->value, sizeof(c->value), true, gm->value, 1000);
 	}
 	c->result = gm->v == GATE_FAIL ? "fail" :
-		    gm->v == GATE_PASS ? "pass" : "skip";
+		    gm->v == GATE_PASS ? "pass" :
+		    gm->v == GATE_WEAK && r->weak_fails ? "fail" : "skip";
 	snprintf(c->why, sizeof(c->why), "%s: %s", gate_verdict_name(gm->v),
 		 gm->reason);
 }
@@ -357,6 +365,9 @@ int suite_gate_run(struct suite *s)
 	}
 	fprintf(f, "Release gate against the baseline %s:\n\n",
 		s->gate_baseline ? s->gate_baseline : rdb_shown(s->gate_db));
+	/* what changed in the system, one line each; nothing when the same */
+	if (sysdiff_print(f, &g->base, &b, "system: "))
+		fputc('\n', f);
 	for (k = 0; k < nref; k++)
 		fprintf(f, "refused: %s %s\n\n", ref[k].title, ref[k].reason);
 	for (k = 0; k < n; k++) {

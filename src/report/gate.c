@@ -20,8 +20,12 @@
  *    the verdict is weak); a B with less than half is weak unless it is
  *    worse anyway. A p99.9 of fewer than 10000 samples (fewer than 10
  *    beyond it) is weak.
- *  - the verdict: FAIL when B - A exceeds the limit, weak when it cannot
- *    tell (never fails), n/a when the metric is not known on both sides.
+ *  - the verdict: worse (GATE_FAIL) when B - A exceeds the limit, cannot
+ *    tell (GATE_WEAK; fails only with --cannot-tell fail), same
+ *    (GATE_PASS), n/a when the metric is not known on both sides.
+ *  - lat max, lat avg and p99.9 of runs with interval series and
+ *    histograms: the noise model of verdict.c from the baseline alone
+ *    (gate_model()), at least the margin; the rules above otherwise.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -31,6 +35,7 @@
 #include "util/label.h"
 #include "util/log.h"
 #include "report/report.h"
+#include "report/verdict.h"
 
 #define TAIL_MIN_BEYOND	10	/* samples beyond a percentile to trust it */
 #define SAMPLES_RATIO	2.0	/* "like for like" sample counts */
@@ -102,15 +107,24 @@ const char *gate_margin_parse(struct gate_opts *o, const char *arg)
 	return NULL;
 }
 
+const char *gate_cannot_tell_parse(struct gate_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "pass") || !strcmp(arg, "fail")) {
+		o->cannot_tell_fails = !strcmp(arg, "fail");
+		return NULL;
+	}
+	return "pass (a metric the data cannot tell does not fail the gate) or fail";
+}
+
 const char *gate_verdict_name(enum gate_verdict v)
 {
 	switch (v) {
 	case GATE_PASS:
-		return "pass";
+		return "same";
 	case GATE_WEAK:
-		return "weak";
+		return "cannot tell";
 	case GATE_FAIL:
-		return "fail";
+		return "worse";
 	default:
 		return "n/a";
 	}
@@ -331,6 +345,62 @@ static void gate_count(struct gate_metric *g, const struct cmp_row *c,
 			 g->limit, bursts, poisson, spread, marg);
 }
 
+/*
+ * Metric max, avg or p99.9 by the noise model of verdict.c, from the
+ * runs' interval series and histograms: worse, same or cannot tell, at
+ * least the margin and the resolution; the spread of the baseline's runs
+ * still counts for the max when it has VD_MIN_RUNS or more. False when
+ * the model has no data (no interval series, no histogram): the rule of
+ * gate_metric() then.
+ */
+static bool gate_model(struct gate_metric *g, const struct cmp_row *c, int m,
+		       struct rep_run *const *a, size_t na,
+		       struct rep_run *const *b, size_t nb,
+		       const struct gate_opts *o, double res)
+{
+	const struct cmp_metric *x = &c->m[m];
+	struct vd_ask q = { .gate = true, .unit_ns = o->unit_ns,
+			    .floor_ns = res, .margin = o->margin };
+	struct vd_judgement j = { .v = VD_NA };
+	char t1[48], t2[48], t3[48], spread[96] = "";
+	double d = x->b - x->a;
+	bool ok;
+
+	ok = m == CMP_MAX ? vd_max(a, na, b, nb, x->a, x->b, &q, &j) :
+	     m == CMP_AVG ? vd_avg(a, na, b, nb, x->a, x->b, &q, &j) :
+	     m == CMP_P999 ? vd_pct(a, na, b, nb, x->a, x->b, 1000, &q, &j) :
+	     false;
+	if (!ok)
+		return false;
+	if (m == CMP_MAX && x->ka >= VD_MIN_RUNS && x->range_a > j.limit) {
+		j.limit = x->range_a;
+		if (j.v == VD_WORSE && d <= j.limit)
+			j.v = VD_SAME;
+		snprintf(spread, sizeof(spread), "; the spread of the %zu baseline runs %s",
+			 x->ka, fig(t1, sizeof(t1), x->range_a, o->unit_ns));
+	}
+	g->v = j.v == VD_WORSE ? GATE_FAIL : j.v == VD_SAME ? GATE_PASS :
+	       GATE_WEAK;
+	g->limit = j.limit;
+	g->value = x->b;
+	g->noise_known = true;
+	if (fabs(d) < 1.0) {	/* below 1 ns, the figures' precision */
+		snprintf(g->reason, sizeof(g->reason),
+			 "the same: within the limit %s (noise: %s%s; margin %s)",
+			 fig(t2, sizeof(t2), j.limit, o->unit_ns), j.how, spread,
+			 pct_text(t3, sizeof(t3), o->margin));
+		return true;
+	}
+	snprintf(g->reason, sizeof(g->reason),
+		 "%s by %s (%s%+.1f %%): %s the limit %s (noise: %s%s; margin %s)",
+		 d > 0 ? "higher" : "lower", fig(t1, sizeof(t1), fabs(d), o->unit_ns),
+		 x->a != 0 ? "" : "n/a ", x->a != 0 ? 100 * d / fabs(x->a) : 0.0,
+		 d > j.limit ? "beyond" : "within",
+		 fig(t2, sizeof(t2), j.limit, o->unit_ns), j.how, spread,
+		 pct_text(t3, sizeof(t3), o->margin));
+	return true;
+}
+
 /* Verdict on metric @m of row @c (A = @a, B = @b). */
 static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 			struct rep_run *const *a, size_t na,
@@ -361,6 +431,8 @@ static void gate_metric(struct gate_metric *g, const struct cmp_row *c, int m,
 		return;
 	}
 	res = (double)resolution(b, nb, resolution(a, na, 1));
+	if (gate_model(g, c, m, a, na, b, nb, o, res))
+		return;
 	mabs = o->margin * fabs(x->a);
 	snprintf(marg, sizeof(marg), "margin %s = %s",
 		 pct_text(t2, sizeof(t2), o->margin),
@@ -441,12 +513,14 @@ static void gate_row(struct gate_row *r, struct rep_run *const *a, size_t na,
 	int m;
 
 	memset(r, 0, sizeof(*r));
+	r->weak_fails = o->cannot_tell_fails;
 	cmp_runs(a, na, b, nb, &r->c);
 	for (m = 0; m < CMP_METRICS; m++) {
 		if (!o->metric[m] || !r->c.m[m].name[0])
 			continue;
 		gate_metric(&r->g[m], &r->c, m, a, na, b, nb, o);
-		r->fail |= r->g[m].v == GATE_FAIL;
+		r->fail |= r->g[m].v == GATE_FAIL ||
+			   (o->cannot_tell_fails && r->g[m].v == GATE_WEAK);
 	}
 }
 
@@ -747,28 +821,36 @@ void gate_print_summary(FILE *f, const struct gate_row *rows, size_t n,
 {
 	size_t i, nfail = 0, nweak = 0, k = 0;
 	char refused[96] = "";
+	bool weak_fails = false;
 	int m;
 
 	for (i = 0; i < n; i++)
 		for (m = 0; m < CMP_METRICS; m++) {
 			nfail += rows[i].g[m].v == GATE_FAIL;
 			nweak += rows[i].g[m].v == GATE_WEAK;
+			weak_fails |= rows[i].g[m].v == GATE_WEAK &&
+				      rows[i].weak_fails;
 		}
 	if (nref)
 		snprintf(refused, sizeof(refused), "; %zu table%s refused, not compared (see above)",
 			 nref, nref == 1 ? "" : "s");
-	if (!nfail) {
-		fprintf(f, "gate: %s: no gated metric is worse than the baseline beyond its limit (%zu table%s, %zu weak verdict%s)%s\n",
+	if (!nfail && !weak_fails) {
+		fprintf(f, "gate: %s: no gated metric is worse than the baseline beyond its limit (%zu table%s, %zu cannot tell)%s\n",
 			nref ? "refused" : "pass", n, n == 1 ? "" : "s", nweak,
-			nweak == 1 ? "" : "s", refused);
+			refused);
 		return;
 	}
-	fprintf(f, "gate: fail: worse than the baseline beyond the limit:");
+	fprintf(f, "gate: fail: %s:", nfail ? "worse than the baseline beyond the limit" :
+		"the data cannot tell (--cannot-tell fail)");
 	for (i = 0; i < n; i++)
 		for (m = 0; m < CMP_METRICS; m++)
-			if (rows[i].g[m].v == GATE_FAIL)
-				fprintf(f, "%s %s (%s)", k++ ? ";" : "",
-					rows[i].c.m[m].name, rows[i].c.title);
+			if (rows[i].g[m].v == GATE_FAIL ||
+			    (rows[i].g[m].v == GATE_WEAK && rows[i].weak_fails))
+				fprintf(f, "%s %s%s (%s)", k++ ? ";" : "",
+					rows[i].c.m[m].name,
+					rows[i].g[m].v == GATE_WEAK ?
+					" cannot tell" : "",
+					rows[i].c.title);
 	fprintf(f, "%s\n", refused);
 }
 
@@ -809,8 +891,9 @@ void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
 	size_t i;
 	int m, k = 0;
 
-	fprintf(f, "{\"schema\": \"rtlat-gate\", \"schema_version\": 1, \"verdict\": \"%s\", \"margin_pct\": %.1f, \"metrics\": [",
-		gate_overall(rows, n, nref), o->margin * 100);
+	fprintf(f, "{\"schema\": \"rtlat-gate\", \"schema_version\": 1, \"verdict\": \"%s\", \"margin_pct\": %.1f, \"cannot_tell\": \"%s\", \"metrics\": [",
+		gate_overall(rows, n, nref), o->margin * 100,
+		o->cannot_tell_fails ? "fail" : "pass");
 	for (m = 0; m < CMP_METRICS; m++)
 		if (o->metric[m])
 			fprintf(f, "%s\"%s\"", k++ ? ", " : "", keys[m]);

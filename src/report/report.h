@@ -183,6 +183,10 @@ enum noise_source {
 	NOISE_REPEATS,		/* spread of repeated runs in a group */
 	NOISE_INTERVALS,	/* spread of the interval series */
 	NOISE_RULE,		/* the fixed rule: no data to estimate it */
+	NOISE_BLOCKS,		/* interval maxima (verdict.h) */
+	NOISE_BATCHES,		/* interval averages as batch means */
+	NOISE_RANKS,		/* a percentile's rank interval */
+	NOISE_RUNS,		/* the spread of 3 runs or more (verdict.h) */
 };
 
 /* What a metric of a comparison is. */
@@ -214,6 +218,8 @@ struct cmp_metric {
 	double noise;		/* absolute, same unit */
 	enum noise_source src;
 	bool beyond;		/* |delta| > noise */
+	int verdict;		/* enum vd_verdict (verdict.h): worse,
+				 * better, same, cannot tell */
 	size_t ka, kb;		/* runs of each side that have the metric */
 	double range_a, range_b;	/* max - min of it over those runs */
 };
@@ -289,6 +295,11 @@ const char *cmp_nothing_why(const struct cmp_row *c, char *buf, size_t len);
 
 /* Print one comparison as a seed-style table. */
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns);
+/* The cells of metric @i of @c (a, b, delta, change, noise, from, beyond
+ * noise, verdict; "" where none) in @unit_ns, and their headings. */
+void cmp_cells(const struct cmp_row *c, int i, int64_t unit_ns,
+	       char cell[8][TB_CELL]);
+extern const char *const cmp_cols[8];
 void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns);
 struct gate_row;
 /* CSV of comparisons; with @g (a gate, else NULL) two more columns:
@@ -307,14 +318,18 @@ struct gate_opts {
 	 * default they are left out of either side (fewer samples, a
 	 * smaller max: they would lower the baseline and widen its noise) */
 	bool with_interrupted;
+	/* --cannot-tell fail: a metric the data cannot tell fails the
+	 * gate too (default: it is said, and passes) */
+	bool cannot_tell_fails;
 };
 
 enum gate_verdict {
 	GATE_NA = 0,	/* not known on both sides: not compared */
-	GATE_PASS,	/* not worse beyond the limit */
-	GATE_WEAK,	/* cannot tell (tail of too few samples, not like for
-			 * like): said, never fails the gate */
-	GATE_FAIL,	/* worse than the baseline beyond the limit */
+	GATE_PASS,	/* "same": not worse beyond the limit */
+	GATE_WEAK,	/* "cannot tell" (too few intervals, samples or runs;
+			 * not like for like): said, fails the gate only
+			 * with --cannot-tell fail */
+	GATE_FAIL,	/* "worse" than the baseline beyond the limit */
 };
 
 struct gate_metric {
@@ -337,6 +352,7 @@ struct gate_row {
 	struct cmp_row c;	/* A = baseline, B = new */
 	struct gate_metric g[CMP_METRICS];
 	bool fail;		/* a gated metric failed */
+	bool weak_fails;	/* --cannot-tell fail: a "cannot tell" fails */
 	/* what the verdicts are read with (another CPU placement, a new run
 	 * that is in the baseline), or "" */
 	char note[400];
@@ -355,6 +371,8 @@ void gate_opts_init(struct gate_opts *o);
  * allowed. */
 const char *gate_metrics_parse(struct gate_opts *o, const char *list);
 const char *gate_margin_parse(struct gate_opts *o, const char *arg);
+/* --cannot-tell pass|fail. NULL, or what is allowed. */
+const char *gate_cannot_tell_parse(struct gate_opts *o, const char *arg);
 
 /*
  * Gate the tables of @b (new runs) against those of the baseline @a: each
@@ -371,6 +389,7 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 		  struct gate_refusal **ref, size_t *nref);
 /* Did any row fail? */
 bool gate_failed(const struct gate_row *rows, size_t n);
+/* "worse", "same", "cannot tell", "n/a" */
 const char *gate_verdict_name(enum gate_verdict v);
 /* "gate: lat max: FAIL: worse by ..." per gated metric of @g. */
 void gate_print_text(FILE *f, const struct gate_row *g, bool markdown);

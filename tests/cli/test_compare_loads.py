@@ -35,7 +35,10 @@ def csv_cmp(*args, check=0):
 def test_suite_files_without_against_with_load():
     """01-latency-none.json against 02-latency-hell.json of one suite."""
     p = run(["compare", NONE, HELL], check=0)
-    first = p.stdout.splitlines()[0]
+    # what changed in the system comes first: here the load
+    assert p.stdout.splitlines()[0] == "system: load: none -> hell"
+    first = [l for l in p.stdout.splitlines()
+             if l and not l.startswith("system: ")][0]
     assert first == ("LATENCY: without load (A) vs with load hell (B) (us): "
                      "A = suite-vm-01-latency-none, B = suite-vm-02-latency-hell")
     a, b = summary(NONE), summary(HELL)

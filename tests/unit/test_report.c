@@ -24,6 +24,7 @@
 #include "report/cli.h"
 #include "report/import/import.h"
 #include "report/report.h"
+#include "report/verdict.h"
 
 static void test_imp_num(void **state)
 {
@@ -413,7 +414,8 @@ static void add_iv(struct rep_run *r, int64_t mx)
 	iv->max = mx;
 }
 
-/* With interval series, the spread of interval maxima is the noise. */
+/* With interval series, the noise model (verdict.c): the law of the
+ * interval maxima for the max, batch means for the avg. */
 static void test_compare_intervals(void **state)
 {
 	struct rep_run *a = mk("a", 1000, 2000, 400000);
@@ -427,14 +429,18 @@ static void test_compare_intervals(void **state)
 		add_iv(b, i % 2 ? 20000 : 500000);
 	}
 	cmp_runs(&a, 1, &b, 1, &c);
-	assert_int_equal(c.m[2].src, NOISE_INTERVALS);
+	assert_int_equal(c.m[2].src, NOISE_BLOCKS);
 	assert_false(c.m[2].beyond);	/* +25 % but intervals swing 20..500 us */
-	assert_int_equal(c.m[1].src, NOISE_INTERVALS);
+	assert_int_equal(c.m[2].verdict, VD_SAME);
+	assert_int_equal(c.m[1].src, NOISE_BATCHES);
+	assert_int_equal(c.m[1].verdict, VD_SAME);
+	assert_int_equal(c.m[0].src, NOISE_INTERVALS);	/* min: the rule */
 	run_free(a);
 	run_free(b);
 }
 
-/* Repeated runs on a side: their range is the noise. */
+/* Repeated runs on a side: the spread of their averages (verdict.c);
+ * without interval series, the range of their maxima. */
 static void test_compare_repeats(void **state)
 {
 	struct rep_run *a[3] = { mk("a", 1000, 2000, 10000), mk("a", 1000, 2100, 30000),
@@ -445,8 +451,10 @@ static void test_compare_repeats(void **state)
 
 	(void)state;
 	cmp_runs(a, 3, b, 2, &c);
-	assert_int_equal(c.m[1].src, NOISE_REPEATS);
+	assert_int_equal(c.m[1].src, NOISE_RUNS);
 	assert_true(c.m[1].beyond);		/* 2050 -> 4050 */
+	assert_int_equal(c.m[1].verdict, VD_WORSE);
+	assert_int_equal(c.m[2].src, NOISE_REPEATS);
 	assert_true(c.m[2].a > 19999 && c.m[2].a < 20001);	/* median */
 	assert_false(c.m[2].beyond);		/* maxima spread 10..30 us */
 	for (i = 0; i < 3; i++)
@@ -523,9 +531,9 @@ static void test_compare_own_columns(void **state)
 	f = open_memstream(&buf, &len);
 	cmp_print_text(f, &c, 1000);
 	fclose(f);
-	assert_non_null(strstr(buf, "\nnoise %     |      5.9588|      6.4117|     +0.4529|   +7.6 %|      1.4897|      rule|           no\n"));
+	assert_non_null(strstr(buf, "\nnoise %     |      5.9588|      6.4117|     +0.4529|   +7.6 %|      1.4897|      rule|           no|        same\n"));
 	assert_non_null(strstr(buf, "\non CPU      |           1|           0|            |"));
-	assert_non_null(strstr(buf, "\nevents      |         699|         748|         +49|   +7.0 %|          76|   poisson|           no\n"));
+	assert_non_null(strstr(buf, "\nevents      |         699|         748|         +49|   +7.0 %|          76|   poisson|           no|        same\n"));
 	assert_null(strstr(buf, "lat "));
 	assert_null(strstr(buf, "overrun"));
 	free(buf);

@@ -11,9 +11,14 @@
  *     run's own interval-to-interval spread is not a difference;
  *  3. else a fixed rule: 10 % of the A value for lat min and lat avg,
  *     25 % for lat max and p99.9;
- *  overrun/lost counts are compared as Poisson counts: noise 2 * sqrt(a + b).
+ *  overrun/lost counts are compared as counts in bursts: noise
+ *  2 * sqrt(s * (a + b)), s the larger max / period (at least 1).
  *  The noise is never below the resolution of the sources' figures (1 us
  *  for cyclictest).
+ *
+ * Where the runs hold interval series and histograms, the noise model of
+ * verdict.c decides lat max, lat avg and p99.9 instead (judge()); every
+ * metric gets a verdict: worse, better, same or cannot tell.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 #include "util/log.h"
 #include "engine/suitecol.h"
 #include "report/report.h"
+#include "report/verdict.h"
 
 #define M_MIN CMP_MIN
 #define M_AVG CMP_AVG
@@ -286,6 +292,73 @@ static void cmp_rows(struct cmp_row *out, const struct suite_spec *sp,
 	}
 }
 
+/* The size of a burst of misses: the larger max of a side's first run
+ * over its period (one stall of L costs L / period misses), at least 1. */
+static double miss_burst(struct rep_run *const *a, size_t na,
+			 struct rep_run *const *b, size_t nb)
+{
+	const struct rep_run *r[2] = { na ? a[0] : NULL, nb ? b[0] : NULL };
+	double s = 1;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (r[i] && r[i]->sum.has_stats && r[i]->period_ns > 0)
+			s = fmax(s, (double)r[i]->sum.max /
+				    (double)r[i]->period_ns);
+	return s;
+}
+
+/* The verdict of metric @m (x->known): the noise model of verdict.c from
+ * the runs' interval series and histograms where it has data (its limit
+ * replaces the noise), else the noise above: beyond it worse (higher)
+ * or better. */
+static void judge(struct cmp_metric *x, int m, struct rep_run *const *a,
+		  size_t na, struct rep_run *const *b, size_t nb, double res)
+{
+	struct vd_ask q = { .gate = false, .unit_ns = 1000, .floor_ns = res };
+	struct vd_judgement j = { .v = VD_NA };
+	bool ok = false;
+
+	if (x->kind == CMP_WHERE) {
+		x->verdict = VD_NA;
+		return;
+	}
+	if (x->kind == CMP_TIME && !x->fig && m == M_MAX)
+		ok = vd_max(a, na, b, nb, x->a, x->b, &q, &j);
+	else if (x->kind == CMP_TIME && !x->fig && m == M_AVG)
+		ok = vd_avg(a, na, b, nb, x->a, x->b, &q, &j);
+	else if (x->kind == CMP_TIME && !x->fig && m == M_P999)
+		ok = vd_pct(a, na, b, nb, x->a, x->b, 1000, &q, &j);
+	if (ok) {
+		x->verdict = j.v;
+		x->noise = j.limit;
+		x->src = !strcmp(j.src, "blocks") ? NOISE_BLOCKS :
+			 !strcmp(j.src, "batches") ? NOISE_BATCHES :
+			 !strcmp(j.src, "ranks") ? NOISE_RANKS : NOISE_RUNS;
+		/* a max: the spread of 3 runs or more on a side still
+		 * counts (verdict.h) */
+		if (m == M_MAX && (x->ka >= VD_MIN_RUNS || x->kb >= VD_MIN_RUNS) &&
+		    fmax(x->range_a, x->range_b) > x->noise) {
+			x->noise = fmax(x->range_a, x->range_b);
+			x->src = NOISE_REPEATS;
+			if (fabs(x->delta) <= x->noise &&
+			    (j.v == VD_WORSE || j.v == VD_BETTER))
+				x->verdict = VD_SAME;
+		}
+		x->beyond = x->verdict == VD_WORSE || x->verdict == VD_BETTER;
+		return;
+	}
+	/* the fixed rule guesses the noise, and the intervals' spread is
+	 * one run's, not from one run to the next: beyond them, cannot tell
+	 * (the runs' spread and a count's noise are measured) */
+	if (x->beyond && x->kind != CMP_COUNT &&
+	    (x->src == NOISE_RULE || x->src == NOISE_INTERVALS))
+		x->verdict = VD_CANNOT_TELL;
+	else
+		x->verdict = !x->beyond ? VD_SAME : x->delta > 0 ? VD_WORSE :
+			     VD_BETTER;
+}
+
 void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 	      size_t nb, struct cmp_row *out)
 {
@@ -332,10 +405,14 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 			x->pct_known = true;
 		}
 		if (x->kind == CMP_COUNT) {
-			/* counts (overruns, lost, events): Poisson */
+			/* counts (overruns, lost, events): Poisson, misses
+			 * in bursts (verdict.c) */
 			x->noise = 2 * sqrt(x->a + x->b);
 			x->src = NOISE_RULE;
+			if (m == CMP_MISS)
+				x->noise *= sqrt(miss_burst(a, na, b, nb));
 			x->beyond = fabs(x->delta) > x->noise;
+			judge(x, m, a, na, b, nb, res);
 			continue;
 		}
 		if (ka > 1 || kb > 1) {
@@ -355,6 +432,7 @@ void cmp_runs(struct rep_run *const *a, size_t na, struct rep_run *const *b,
 		if (x->noise < (x->kind == CMP_PERCENT ? 1e-4 : res))
 			x->noise = x->kind == CMP_PERCENT ? 1e-4 : res;
 		x->beyond = fabs(x->delta) > x->noise;
+		judge(x, m, a, na, b, nb, res);
 	}
 }
 
@@ -369,6 +447,14 @@ static const char *src_name(const struct cmp_metric *x)
 		return "intervals";
 	case NOISE_RULE:
 		return miss ? "poisson" : "rule";
+	case NOISE_BLOCKS:
+		return "blocks";
+	case NOISE_BATCHES:
+		return "batches";
+	case NOISE_RANKS:
+		return "ranks";
+	case NOISE_RUNS:
+		return "runs";
 	default:
 		return "";
 	}
@@ -393,14 +479,13 @@ static void side_cell(char *cell, bool has, bool bound, double v,
 	snprintf(cell, TB_CELL, "%s%s", has && bound ? ">=" : "", d);
 }
 
-/* Cells of metric @i: a, b, delta, change, noise, source, beyond. */
-static void cells(const struct cmp_row *c, int i, int64_t unit,
-		  char cell[7][TB_CELL])
+void cmp_cells(const struct cmp_row *c, int i, int64_t unit,
+	       char cell[8][TB_CELL])
 {
 	const struct cmp_metric *x = &c->m[i];
 	char d[TB_CELL];
 
-	memset(cell, 0, sizeof(char[7][TB_CELL]));
+	memset(cell, 0, sizeof(char[8][TB_CELL]));
 	side_cell(cell[0], x->has_a, x->bound_a, x->a, x->kind, unit);
 	side_cell(cell[1], x->has_b, x->bound_b, x->b, x->kind, unit);
 	if (!x->known)
@@ -422,10 +507,12 @@ static void cells(const struct cmp_row *c, int i, int64_t unit,
 		snprintf(cell[3], TB_CELL, "n/a");
 	snprintf(cell[5], TB_CELL, "%s", src_name(x));
 	snprintf(cell[6], TB_CELL, "%s", x->beyond ? "yes" : "no");
+	snprintf(cell[7], TB_CELL, "%s", vd_name(x->verdict));
 }
 
-static const char *const cmp_cols[7] = {
+const char *const cmp_cols[8] = {
 	"A", "B", "delta", "change", "noise", "from", "beyond noise",
+	"verdict",
 };
 
 #define NOTHING "nothing to compare (no figure known on both sides)"
@@ -446,8 +533,8 @@ const char *cmp_nothing_why(const struct cmp_row *c, char *buf, size_t len)
 
 void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 {
-	static const int w[7] = { 12, 12, 12, 9, 12, 10, 13 };
-	char cell[7][TB_CELL], why[128];
+	static const int w[8] = { 12, 12, 12, 9, 12, 10, 13, 12 };
+	char cell[8][TB_CELL], why[128];
 	int i, j, k;
 
 	fprintf(f, "%s (%s): A = %s, B = %s%s%s\n", c->title,
@@ -457,7 +544,7 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	if (c->nothing)
 		return;
 	fprintf(f, "%-12s", "metric");
-	for (k = 0; k < 7; k++) {
+	for (k = 0; k < 8; k++) {
 		int dashes = w[k] - (int)strlen(cmp_cols[k]);
 
 		fputc('|', f);
@@ -468,9 +555,9 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	fputc('\n', f);
 	for (j = 0; j < c->nrow; j++) {
 		i = c->row[j];
-		cells(c, i, unit_ns, cell);
+		cmp_cells(c, i, unit_ns, cell);
 		fprintf(f, "%-12s", c->m[i].name);
-		for (k = 0; k < 7; k++)
+		for (k = 0; k < 8; k++)
 			fprintf(f, "|%*s", w[k], cell[k]);
 		fputc('\n', f);
 	}
@@ -478,7 +565,7 @@ void cmp_print_text(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 
 void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 {
-	char cell[7][TB_CELL], why[128];
+	char cell[8][TB_CELL], why[128];
 	int i, j, k;
 
 	fprintf(f, "### %s (values in %s)\n\nA = %s, B = %s%s%s\n", c->title,
@@ -488,17 +575,17 @@ void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 	if (c->nothing)
 		return;
 	fprintf(f, "\n| metric |");
-	for (k = 0; k < 7; k++)
+	for (k = 0; k < 8; k++)
 		fprintf(f, " %s |", cmp_cols[k]);
 	fprintf(f, "\n|:---|");
-	for (k = 0; k < 7; k++)
+	for (k = 0; k < 8; k++)
 		fprintf(f, "---:|");
 	fputc('\n', f);
 	for (j = 0; j < c->nrow; j++) {
 		i = c->row[j];
-		cells(c, i, unit_ns, cell);
+		cmp_cells(c, i, unit_ns, cell);
 		fprintf(f, "| %s |", c->m[i].name);
-		for (k = 0; k < 7; k++)
+		for (k = 0; k < 8; k++)
 			fprintf(f, " %s |", cell[k]);
 		fputc('\n', f);
 	}
@@ -506,7 +593,7 @@ void cmp_print_markdown(FILE *f, const struct cmp_row *c, int64_t unit_ns)
 
 void cmp_print_csv_header(FILE *f, bool gate)
 {
-	fprintf(f, "table,a,b,metric,a_value,b_value,delta,change_pct,noise,noise_from,beyond_noise%s\n",
+	fprintf(f, "table,a,b,metric,a_value,b_value,delta,change_pct,noise,noise_from,beyond_noise,verdict%s\n",
 		gate ? ",gate,gate_reason" : "");
 }
 
@@ -534,8 +621,8 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c, const struct gate_row *g)
 				x->delta);
 			if (x->pct_known)
 				fprintf(f, "%.2f", x->pct);
-			fprintf(f, ",%.*f,%s,%s", dec, x->noise, src_name(x),
-				x->beyond ? "yes" : "no");
+			fprintf(f, ",%.*f,%s,%s,%s", dec, x->noise, src_name(x),
+				x->beyond ? "yes" : "no", vd_name(x->verdict));
 		} else {
 			/* the side that has the metric, if any; a lower
 			 * bound as ">=N" */
@@ -546,7 +633,7 @@ void cmp_print_csv(FILE *f, const struct cmp_row *c, const struct gate_row *g)
 			if (x->has_b)
 				fprintf(f, "%s%.*f", x->bound_b ? ">=" : "", dec,
 					x->b);
-			fputs(",,,,,", f);
+			fputs(",,,,,,", f);
 		}
 		if (g && i < CMP_METRICS && g->g[i].gated) {
 			fprintf(f, ",%s,", gate_verdict_name(g->g[i].v));
