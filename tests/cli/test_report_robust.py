@@ -98,3 +98,15 @@ def test_text_errors_name_file_and_line(src, kind, expect, tmp_path):
     p = asan([f])
     assert p.returncode == 1
     assert str(f) in p.stderr and expect in p.stderr, p.stderr
+
+
+FOUND = sorted(p for p in (ROOT / "tests" / "fixtures" / "fuzz-found").glob("*")
+               if p.name != "README.md")
+
+
+@needs_asan
+@pytest.mark.parametrize("src", FOUND, ids=lambda p: p.name)
+def test_what_the_fuzzers_found(src):
+    """Each input a fuzzer once crashed an importer with imports or fails
+    with an error, under the sanitizers (tests/fixtures/fuzz-found)."""
+    asan([src])

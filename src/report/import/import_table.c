@@ -356,8 +356,11 @@ static void apply_desc(struct tstate *s)
 		bool board = !strcmp(s->d[k].key, "Board");
 		char *t;
 
+		/* a run without a label (none in the text before the
+		 * table) names no board */
 		for (i = 0; i < s->c->runs.n && !board; i++)
-			board = !strcmp(s->c->runs.v[i]->label, s->d[k].key);
+			board = s->c->runs.v[i]->label &&
+				!strcmp(s->c->runs.v[i]->label, s->d[k].key);
 		if (board)
 			continue;
 		t = xasprintf("%s%s%s %s", global ? global : "",
@@ -371,7 +374,7 @@ static void apply_desc(struct tstate *s)
 		struct rep_run *r = s->c->runs.v[i];
 		const char *bd = NULL;
 
-		for (k = 0; k < s->nd; k++)
+		for (k = 0; k < s->nd && r->label; k++)
 			if (!strcmp(s->d[k].key, r->label))
 				bd = s->d[k].val;
 		if (bd) {
