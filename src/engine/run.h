@@ -4,7 +4,7 @@
  * the display thread, the result files, the trace marker and the Cobalt
  * mode-switch baseline. Private to the engine: only files in src/engine/
  * include this header (scripts/check-layers.py refuses any other); the
- * tests, outputs, metrics and companions see struct run (engine/engine.h)
+ * tests, outputs, metrics and companions see struct run (engine/run_view.h)
  * and never this.
  */
 #ifndef RTLAT_RUN_H

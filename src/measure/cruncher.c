@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "measure/lib/crunch.h"
-#include "engine/engine.h"
+#include "engine/test.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "output/output.h"

@@ -84,6 +84,16 @@ def test_layering_violation_fails(tmp_path):
     ("output/zz_layer_probe.h", "engine/run.h",
      "output may not include engine/run.h (private to engine)"),
     ("measure/zz_layer_probe.h", "../engine/run.h", "private to engine"),
+    ("output/zz_layer_probe.h", "engine/engine.h",
+     "output may not include engine/engine.h (private to cmd, engine, main)"),
+    ("measure/zz_layer_probe.h", "engine/engine.h",
+     "measure may not include engine/engine.h (private to cmd, engine, "
+     "main)"),
+    ("metrics/zz_layer_probe.h", "../engine/test.h",
+     "metrics may not include ../engine/test.h (private to"),
+    ("loads/zz_layer_probe.h", "engine/test.h",
+     "loads may not include engine/test.h (private to"),
+    ("trace/zz_layer_probe.h", "engine/run.h", "private to engine"),
 ])
 def test_layering_include_refused(tmp_path, probe, include, says):
     """The output knows the trace only as a companion; a test never
@@ -313,12 +323,26 @@ def test_option_keys_come_from_one_enum():
 
 def test_layering_self_test():
     """check-layers --self-test (make lint): a relative include of a test
-    injected into an engine file is caught, the tree as it is passes."""
+    injected into an engine file is caught, and so is an engine-private
+    header (engine/run.h, engine/engine.h, engine/test.h) in a test, an
+    output or the metrics; the tree as it is passes."""
     p = subprocess.run([sys.executable,
                         str(ROOT / "scripts" / "check-layers.py"),
                         "--self-test"], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "engine may not include ../measure/irq.h" in p.stdout
+    # the engine's private headers, injected into a test, an output and
+    # the metrics, each caught
+    assert ("src/measure/latency.c:" in p.stdout and
+            "measure may not include engine/run.h (private to engine)"
+            in p.stdout)
+    assert "output may not include engine/run.h (private to engine)" \
+        in p.stdout
+    assert "output may not include ../engine/engine.h (private to" \
+        in p.stdout
+    assert "metrics may not include engine/test.h (private to" in p.stdout
+    assert "NOT caught" not in p.stdout
+    assert p.stdout.rstrip().endswith("check-layers --self-test: ok")
 
 
 def test_function_length(tmp_path):

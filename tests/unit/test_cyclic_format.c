@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 #endif
 
+#include "engine/engine.h"
 #include "measure/cyclic.h"
 #include "util/timeutil.h"
 

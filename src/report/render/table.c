@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/label.h"
 #include "engine/suitecol.h"
 #include "util/timeutil.h"
