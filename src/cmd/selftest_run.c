@@ -189,7 +189,9 @@ static void check_json(struct st *t)
 /* ---------------------------------------------------------------------- */
 /* A synthetic run written by the real result writer. */
 
-static const struct series_desc syn_series = { "latency", "overruns", true };
+static const struct series_desc syn_series = {
+	.name = "latency", .miss_name = "overruns", .threshold = true,
+};
 static const struct series_desc *const syn_descs[] = { &syn_series };
 static const struct output_ops syn_out;
 static const struct test_desc syn_test = {

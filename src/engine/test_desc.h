@@ -126,6 +126,14 @@ struct series_desc {
 	const char *name;	/* "latency"; JSON key and report name */
 	const char *miss_name;	/* "overruns" or "lost" */
 	bool threshold;		/* --max-latency / --break apply to it */
+	/* it has no deadline to miss (a computation): its misses are
+	 * always 0 and say nothing; the result says "counts_misses": false
+	 * and the report shows no miss column or row for it */
+	bool no_misses;
+	/* the figure of test_data (ns) its values deviate from, or NULL:
+	 * the result's "reference" ("ideal_ns": the cruncher's deviation is
+	 * the computation time - the ideal), shown beside it by the report */
+	const char *reference;
 };
 
 /* Whole-run (or partial) accumulation of one series. */

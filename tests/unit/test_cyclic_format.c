@@ -79,7 +79,7 @@ static void test_tline(void **state)
 #define MS NSEC_PER_MSEC
 #define T0 (1000 * NSEC_PER_SEC)
 
-static const struct series_desc lat = { "latency", "overruns", true };
+static const struct series_desc lat = { .name = "latency", .miss_name = "overruns", .threshold = true };
 static const struct series_desc *const descs[] = { &lat };
 static int intervals_seen;
 static uint64_t last_k;

@@ -249,7 +249,7 @@ static void cmp_rows(struct cmp_row *out, const struct suite_spec *sp,
 		for (m = 0; m < CMP_METRICS; m++) {
 			struct cmp_metric *x = &out->m[m];
 
-			if (m == CMP_MISS && !test_counts_misses(out->a->test))
+			if (m == CMP_MISS && out->a->no_misses)
 				continue;	/* nothing to miss: no row */
 			if (m == CMP_MISS)
 				snprintf(x->name, sizeof(x->name), "%s",
