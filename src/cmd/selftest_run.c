@@ -222,7 +222,6 @@ int selftest_result(const char *path, bool with_host, uint64_t *samples,
 	r.test = &syn_test;
 	r.argc = 2;
 	r.argv = argv;
-	r.dma_fd = -1;
 	r.no_host = !with_host;
 	if (!engine_add_sampler(&r, 0, 1, 99, 1, syn_descs) ||
 	    engine_alloc(&r) < 0)

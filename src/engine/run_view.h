@@ -248,7 +248,6 @@ struct run {
 	int64_t brk_value;
 	uint64_t brk_cycle;
 
-	int dma_fd;			/* -1 once released (end of measurement) */
 	bool dma_held;			/* cpu_dma_latency was held at 0 */
 	long long clock_res_ns;
 	char warnings[RTLAT_MAX_WARNINGS][320];

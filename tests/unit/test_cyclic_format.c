@@ -220,7 +220,6 @@ static void test_json_no_cycles(void **state)
 	r.priv = &st;
 	r.argc = 3;
 	r.argv = argv;
-	r.dma_fd = -1;
 
 	/* no thread at all */
 	j = json_of(&r);
