@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The layering of src/ (docs/ARCHITECTURE.md), checked twice:
 
- - private headers: engine/run.h (the engine's own state of a run) is
-   included by files of src/engine/ only;
+ - private headers (PRIVATE): engine/run.h (the engine's own state of a
+   run) is included by files of src/engine/ only; engine/engine.h (the
+   command layer's entry: engine_run(), the internal steps) by src/engine/,
+   src/cmd/ and src/main.c; engine/test.h (the test interface: the sampler
+   side) by those and the tests; the outputs, metrics, loads, trace and
+   report see a run through engine/run_view.h;
  - includes: every #include "..." of a file in src/LAYER/, resolved as the
    compiler does (beside the file first, then under src/: "../LAYER/x.h"
    is LAYER's x.h), must name a layer that LAYER may use; one that resolves
@@ -24,8 +28,10 @@ usage: check-layers.py BUILD_DIR [TREE]
        check-layers.py --self-test
 BUILD_DIR holds src/*/*.o (make first); TREE is the source tree (default:
 the one of this script). --self-test checks the include check itself: a
-copy of the tree with #include "../measure/irq.h" injected into an engine
-file must fail, the copy as it is must pass.
+copy of the tree must pass as it is, and fail with each of INJECTED on its
+own: #include "../measure/irq.h" in an engine file, the engine's private
+headers (engine/run.h, engine/engine.h, engine/test.h) in a test, an output
+or the metrics.
 Exit status 1 and one line per violation when the layering is broken.
 
 scripts/layers-waived.txt lists violations still being worked off, one a
@@ -65,9 +71,14 @@ ALLOWED = {
     'main': CORE | {'cmd'},
 }
 
-# headers only the files of one layer may include: the engine's own state
-# of a run (the others see struct run, engine/engine.h)
-PRIVATE = {'src/engine/run.h': 'engine'}
+# headers only the files of some layers may include: the engine's own state
+# of a run, the command layer's entry into the engine, the test interface
+# (the others see a run through engine/run_view.h)
+PRIVATE = {
+    'src/engine/run.h': {'engine'},
+    'src/engine/engine.h': {'engine', 'cmd', 'main'},
+    'src/engine/test.h': {'engine', 'cmd', 'main', 'measure', 'measure/lib'},
+}
 
 WAIVED = 'scripts/layers-waived.txt'
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -131,9 +142,10 @@ def check_includes():
                             if target is None else 'outside src/'))
                 continue
             dst = layer_of(target)
-            if PRIVATE.get(target, src) != src:
+            if src not in PRIVATE.get(target, {src}):
                 bad.append('%s:%d: %s may not include %s (private to %s)' %
-                           (path, line, src, inc, PRIVATE[target]))
+                           (path, line, src, inc,
+                            ', '.join(sorted(PRIVATE[target]))))
                 continue
             if not may_use(src, dst, unit_of(path), unit_of(target)):
                 bad.append('%s:%d: %s may not include %s (layer %s)' %
@@ -226,27 +238,54 @@ def unlined(v):
     return re.sub(r'^([^:]*):\d+:', r'\1:', v)
 
 
+# the self-test's injections: (file, line appended, what must be caught)
+INJECTED = [
+    ('src/engine/ring.c', '#include "../measure/irq.h"',
+     'engine may not include ../measure/irq.h (layer measure)'),
+    ('src/measure/latency.c', '#include "engine/run.h"',
+     'measure may not include engine/run.h (private to engine)'),
+    ('src/output/result.c', '#include "engine/run.h"',
+     'output may not include engine/run.h (private to engine)'),
+    ('src/output/result.c', '#include "../engine/engine.h"',
+     'output may not include ../engine/engine.h (private to cmd, engine, '
+     'main)'),
+    ('src/metrics/metrics.c', '#include "engine/test.h"',
+     'metrics may not include engine/test.h (private to cmd, engine, main, '
+     'measure, measure/lib)'),
+]
+
+
 def self_test(here):
-    """The include check on a copy of the tree: as it is it passes, with
-    a relative include of a test injected into an engine file it fails."""
+    """The include check on a copy of the tree: as it is it passes; with a
+    relative include of a test injected into an engine file, or a private
+    engine header into a test, an output or the metrics, it fails, each
+    injection on its own (INJECTED)."""
     import shutil
     import tempfile
+    ok = True
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(os.path.join(here, 'src'), os.path.join(tmp, 'src'))
         os.chdir(tmp)
         clean = check_includes()
-        victim = os.path.join('src', 'engine', 'ring.c')
-        with open(victim, 'a', encoding='utf-8') as f:
-            f.write('#include "../measure/irq.h"\n')
-        caught = [b for b in check_includes() if b not in clean]
+        ok = clean == []
+        print('check-layers --self-test: clean tree: %d violation(s)' %
+              len(clean))
+        for victim, line, want in INJECTED:
+            with open(victim, encoding='utf-8') as f:
+                text = f.read()
+            with open(victim, 'a', encoding='utf-8') as f:
+                f.write(line + '\n')
+            caught = [b for b in check_includes() if b not in clean]
+            with open(victim, 'w', encoding='utf-8') as f:
+                f.write(text)
+            hit = (len(caught) == 1 and caught[0].startswith(victim + ':')
+                   and want in caught[0])
+            ok = ok and hit
+            print('check-layers --self-test: %s injected in %s: %s' %
+                  (line, victim, caught[0] if hit else
+                   'NOT caught as "%s" (%s)' % (want, caught)))
         os.chdir(here)
-    want = '%s:' % victim
-    ok = (clean == [] and len(caught) == 1 and caught[0].startswith(want)
-          and 'engine may not include ../measure/irq.h (layer measure)'
-          in caught[0])
-    print('check-layers --self-test: %s (clean tree: %d violation(s); '
-          'injected: %s)' % ('ok' if ok else 'FAILED', len(clean),
-                             caught[0] if caught else 'not caught'))
+    print('check-layers --self-test: %s' % ('ok' if ok else 'FAILED'))
     return 0 if ok else 1
 
 

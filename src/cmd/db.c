@@ -305,8 +305,8 @@ static int db_list(struct rep_cli *c, bool info)
 			printf(" (%zu interrupted: cut short by a signal, left out of the release gate unless compare --with-interrupted)",
 			       nint);
 		putchar('\n');
-	} else if (c->fmt == OUT_CSV) {
-		csv_print(stdout, &rs, c->out.threads);
+	} else if (c->fmt->list) {
+		c->fmt->list(stdout, &rs, &c->out);
 	} else {
 		list_text(&rs, c->out.unit_ns);
 	}
@@ -479,6 +479,7 @@ static int db_main(int argc, char **argv)
 
 	/* options anywhere: "db add a.json --db x.db", "db --db x.db list" */
 	rep_cli_init(&c);
+	c.cmd = REP_FMT_DB;
 	import_set_load_names(cmd_load_names());
 	r = opt_parse(nopt, av, tables, db_opt, &c, db_usage, db_about, &first);
 	if (r) {

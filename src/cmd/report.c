@@ -16,7 +16,6 @@
 #ifdef HAVE_REPORT
 #include "report/cli.h"
 #include "report/render/cmp_html.h"
-#include "report/render/sysdiff.h"
 
 static const struct optdesc report_opts[] = {
 	{ "html", 0, required_argument, "FILE",
@@ -73,6 +72,7 @@ static int report_main(int argc, char **argv)
 	char **av = rep_cli_argv(argc, argv, tables, &nopt, &nargs);
 
 	rep_cli_init(&c);
+	c.cmd = REP_FMT_REPORT;
 	c.out.spec_of = cmd_spec_of;
 	import_set_load_names(cmd_load_names());
 	r = opt_parse(nopt, av, tables, report_opt, &c,
@@ -261,15 +261,6 @@ static int sides(struct compare_cli *cc, const struct rep_runs *a,
 	return cc->nref ? 1 : 0;
 }
 
-/* "What changed in the system" before the tables: the differences of the
- * two sides' systems that matter to latency, one line each; nothing when
- * they match. Returns the number of lines. */
-static size_t system_changes(const struct rep_runs *a, const struct rep_runs *b,
-			     bool markdown)
-{
-	return sysdiff_print(stdout, a, b, markdown ? "- system: " : "system: ");
-}
-
 static const char compare_about[] =
 	"Compare two sides run by run: per metric (lat min, lat avg, lat max,\n"
 	"p99.9, overruns/lost; dev/sleep/a->b/b->a/rtt for the series of\n"
@@ -306,6 +297,7 @@ static const char compare_about[] =
 static void compare_init(struct compare_cli *cc)
 {
 	rep_cli_init(&cc->c);
+	cc->c.cmd = REP_FMT_COMPARE;
 	/* a test's own table, its own metrics (noise: max gap, noise %) */
 	cc->c.out.spec_of = cmd_spec_of;
 	cmp_set_spec_of(cmd_spec_of);
@@ -400,44 +392,17 @@ static int compare_output(struct compare_cli *cc, struct cmp_row *rows,
 		gate_print_json(stdout, gates, n, cc->ref, cc->nref, &cc->g);
 		goto flush;
 	}
-	if (c->fmt == OUT_CSV)
-		cmp_print_csv_header(stdout, cc->gate);
-	else if (a->n && b->n && system_changes(a, b, c->fmt == OUT_MARKDOWN))
-		putchar('\n');
+	c->fmt->cmp_begin(stdout, a, b, cc->gate);
 	for (k = 0; k < n; k++) {
 		char left[192];
 		const char *lo = cc->gate ? NULL :
 				 cmp_left_out(&rows[k], left, sizeof(left));
 
-		if (c->fmt == OUT_CSV) {
-			char why[128];
-
-			if (rows[k].nothing)
-				log_note("%s: A = %s, B = %s: %s", rows[k].title,
-					 rows[k].a_name, rows[k].b_name,
-					 cmp_nothing_why(&rows[k], why,
-							 sizeof(why)));
-			if (lo)	/* no column for it: said beside */
-				log_note("%s: %s", rows[k].title, lo);
-			cmp_print_csv(stdout, &rows[k], cc->gate ? &gates[k] : NULL);
-			continue;
-		}
-		if (k)
-			putchar('\n');
-		if (c->fmt == OUT_MARKDOWN)
-			cmp_print_markdown(stdout, &rows[k], c->out.unit_ns);
-		else
-			cmp_print_text(stdout, &rows[k], c->out.unit_ns);
-		if (lo)
-			printf("%snote: %s\n", c->fmt == OUT_MARKDOWN ? "\n- " : "",
-			       lo);
-		if (cc->gate)
-			gate_print_text(stdout, &gates[k], c->fmt == OUT_MARKDOWN);
+		c->fmt->cmp_row(stdout, k, &rows[k], cc->gate ? &gates[k] : NULL,
+				lo, &c->out);
 	}
-	if (cc->gate && c->fmt != OUT_CSV) {
-		putchar('\n');
-		gate_print_summary(stdout, gates, n, cc->nref);
-	}
+	if (c->fmt->cmp_end)
+		c->fmt->cmp_end(stdout, cc->gate ? gates : NULL, n, cc->nref);
 flush:
 	if (cc->html && cmp_html_write(cc->html, rows, n, cc->gate ? gates : NULL,
 				       cc->nref, a->n ? a : NULL, b->n ? b : NULL,

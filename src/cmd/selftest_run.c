@@ -189,7 +189,9 @@ static void check_json(struct st *t)
 /* ---------------------------------------------------------------------- */
 /* A synthetic run written by the real result writer. */
 
-static const struct series_desc syn_series = { "latency", "overruns", true };
+static const struct series_desc syn_series = {
+	.name = "latency", .miss_name = "overruns", .threshold = true,
+};
 static const struct series_desc *const syn_descs[] = { &syn_series };
 static const struct output_ops syn_out;
 static const struct test_desc syn_test = {
@@ -220,7 +222,6 @@ int selftest_result(const char *path, bool with_host, uint64_t *samples,
 	r.test = &syn_test;
 	r.argc = 2;
 	r.argv = argv;
-	r.dma_fd = -1;
 	r.no_host = !with_host;
 	if (!engine_add_sampler(&r, 0, 1, 99, 1, syn_descs) ||
 	    engine_alloc(&r) < 0)

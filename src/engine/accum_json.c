@@ -91,6 +91,10 @@ void accum_json(struct jw *w, const char *key, const struct accum *a,
 	jw_obj_begin(w, key);
 	jw_uint(w, "samples", a->st.n);
 	jw_uint(w, d->miss_name, a->overruns);
+	if (d->no_misses)
+		jw_bool(w, "counts_misses", false);
+	if (d->reference)
+		jw_str(w, "reference", d->reference);
 	if (a->st.n) {
 		jw_int(w, "min_ns", a->st.min);
 		stats_mean(&a->st, &mean);

@@ -1044,9 +1044,9 @@ static int write_result(struct run *r, const char *status)
 /* Close /dev/cpu_dma_latency: the kernel drops the constraint. */
 static void dma_release(struct run *r)
 {
-	if (r->dma_fd >= 0)
-		close(r->dma_fd);
-	r->dma_fd = -1;
+	if (r->eng->dma_fd >= 0)
+		close(r->eng->dma_fd);
+	r->eng->dma_fd = -1;
 }
 
 void engine_snapshot(struct run *r)
@@ -1321,6 +1321,7 @@ int engine_alloc(struct run *r)
 			return -ENOMEM;
 		r->eng->owned = true;
 		r->eng->trace_marker_fd = r->eng->tracing_on_fd = -1;
+		r->eng->dma_fd = -1;
 	}
 	r->total = calloc((size_t)r->nsamplers, sizeof(*r->total));
 	r->iv = calloc((size_t)r->nsamplers, sizeof(*r->iv));
@@ -1632,8 +1633,8 @@ static void run_init(struct run *r, struct run_engine *eng,
 	r->ncomp = env->ncomp;
 	r->eng->result = env->result;
 	r->priv = env->priv;
-	r->dma_fd = -1;
 	r->eng->trace_marker_fd = r->eng->tracing_on_fd = -1;
+	r->eng->dma_fd = -1;
 	r->t_end = INT64_MAX;
 	pthread_mutex_init(&r->eng->gate_lock, NULL);
 	pthread_cond_init(&r->eng->gate_cond, NULL);
@@ -1817,10 +1818,10 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 	if (o->mlock && memory_lock(msg, sizeof(msg)) < 0)
 		return run_fail(r, msg);
 	if (o->dma_latency) {
-		r->dma_fd = dma_latency_hold(msg, sizeof(msg));
-		if (r->dma_fd < 0)
+		r->eng->dma_fd = dma_latency_hold(msg, sizeof(msg));
+		if (r->eng->dma_fd < 0)
 			log_note("%s", msg);
-		r->dma_held = r->dma_fd >= 0;
+		r->dma_held = r->eng->dma_fd >= 0;
 	}
 	open_trace_fds(r);
 	r->eng->reached = RUN_STARTED;	/* from here a failure ends as a run */

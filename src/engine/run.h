@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The engine's own state of a run: its phases, the samplers' start gate,
- * the display thread, the result files, the trace marker and the Cobalt
- * mode-switch baseline. Private to the engine: only files in src/engine/
- * include this header (scripts/check-layers.py refuses any other); the
- * tests, outputs, metrics and companions see struct run (engine/engine.h)
- * and never this.
+ * the display thread, the result files, the trace marker, the held
+ * /dev/cpu_dma_latency and the Cobalt mode-switch baseline. Private to
+ * the engine: only files in src/engine/ include this header
+ * (scripts/check-layers.py refuses any other); the tests, outputs,
+ * metrics and companions see struct run (engine/run_view.h) and never
+ * this.
  */
 #ifndef RTLAT_RUN_H
 #define RTLAT_RUN_H
@@ -21,6 +22,8 @@ struct run_engine {
 	pthread_mutex_t gate_lock;	/* samplers wait for start or stop */
 	pthread_cond_t gate_cond;
 	int trace_marker_fd, tracing_on_fd;	/* --break's trace marker */
+	int dma_fd;			/* /dev/cpu_dma_latency held, -1 once
+					 * released (end of measurement) */
 
 	/* display thread */
 	pthread_t display;

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/log.h"
 #include "util/jsonw.h"
 #include "loads/load.h"

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "system/cpulist.h"
-#include "engine/engine.h"
+#include "engine/test.h"
 #include "util/opt.h"
 
 #define CYCLIC_DEFAULT_INTERVAL_US	1000

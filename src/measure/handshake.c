@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/test.h"
 #include "measure/lib/ipc_test.h"
 #include "util/log.h"
 #include "output/output.h"

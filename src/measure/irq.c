@@ -28,7 +28,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "engine/engine.h"
+#include "engine/test.h"
 #include "util/jsonw.h"
 #include "util/log.h"
 #include "util/parse.h"

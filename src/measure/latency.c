@@ -5,7 +5,7 @@
  * deadline of a fixed period; latency = wake-up time - deadline.
  */
 
-#include "engine/engine.h"
+#include "engine/test.h"
 #include "output/output.h"
 #include "measure/lib/timer_test.h"
 #include "util/timeutil.h"

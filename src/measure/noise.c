@@ -36,7 +36,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/engine.h"
+#include "engine/test.h"
 #include "util/jsonw.h"
 #include "util/log.h"
 #include "util/outfile.h"

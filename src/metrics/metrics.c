@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/label.h"
 #include "util/log.h"
 #include "util/outfile.h"

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 
 extern const struct companion_ops metrics_companion;
 

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/jsonw.h"
 
 /* The figures of @r now: test_desc.figures(), its lists ended.

@@ -3,7 +3,7 @@
 #ifndef RTLAT_OUTPUT_H
 #define RTLAT_OUTPUT_H
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 
 /* Xenomai-style output of the first series: banner, RTT/RTH/RTD, RTS/RTP. */
 extern const struct output_ops xeno_output;

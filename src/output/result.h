@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "engine/accum_json.h"
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/jsonw.h"
 #include "util/outfile.h"
 

@@ -75,7 +75,7 @@ void rep_cli_init(struct rep_cli *c)
 	memset(c, 0, sizeof(*c));
 	c->out.unit_ns = 1000;	/* us, as rtlat suite, Xenomai and cyclictest */
 	c->out.html_runs = -1;
-	c->fmt = OUT_TEXT;
+	c->fmt = rep_formats[0];
 }
 
 static int unit_arg(const struct optdesc *d, const char *arg, int64_t *out)
@@ -216,10 +216,29 @@ static int date_arg(const struct optdesc *d, const char *arg, char *buf,
 	return 0;
 }
 
+/* An output format's option (--markdown, --csv: format.h): 0, -1 after
+ * an error, 1 when @d is none. */
+static int format_opt(struct rep_cli *c, const struct optdesc *d)
+{
+	const struct rep_format *f = d->key ? rep_format_of_key(d->key) : NULL;
+
+	if (!f)
+		return 1;
+	if (c->cmd && !(f->cmds & c->cmd)) {
+		log_error("--%s: not an output format of this command", d->lng);
+		return -1;
+	}
+	c->fmt = f;
+	return 0;
+}
+
 int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 {
 	struct rep_cli *c = ctx;
+	int r = format_opt(c, d);
 
+	if (r <= 0)
+		return r;
 	switch (d->key) {
 	case OPT_REP_FORMAT:
 		if (!importer_find(arg))
@@ -279,12 +298,6 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return date_arg(d, arg, c->since, sizeof(c->since), &c->flt.since);
 	case OPT_REP_UNTIL:
 		return date_arg(d, arg, c->until, sizeof(c->until), &c->flt.until);
-	case OPT_REP_MD:
-		c->fmt = OUT_MARKDOWN;
-		return 0;
-	case OPT_REP_CSV:
-		c->fmt = OUT_CSV;
-		return 0;
 	case OPT_REP_UNIT:
 		return unit_arg(d, arg, &c->out.unit_ns);
 	case OPT_REP_THREADS:
@@ -455,27 +468,5 @@ int rep_cli_load(struct rep_cli *c, char **paths, int n,
 
 void rep_cli_print(const struct rep_cli *c, const struct rep_runs *rs)
 {
-	struct group *g;
-	size_t ng, i;
-
-	if (c->fmt == OUT_CSV) {
-		csv_print(stdout, rs, c->out.threads);
-		return;
-	}
-	ng = groups_make(rs, &g);
-	for (i = 0; i < ng; i++) {
-		struct rtable t;
-
-		table_build(&g[i], &c->out, &t);
-		if (i)
-			putchar('\n');
-		if (c->fmt == OUT_MARKDOWN)
-			table_print_markdown(stdout, &t);
-		else
-			table_print_text(stdout, &t);
-		table_free(&t);
-	}
-	groups_free(g, ng);
-	if (c->fmt != OUT_MARKDOWN)
-		checks_print_text(stdout, rs);
+	c->fmt->runs(stdout, rs, &c->out);
 }

@@ -9,15 +9,15 @@
 
 #include "util/opt.h"
 #include "report/import/import.h"
+#include "report/format.h"
 #include "report/report.h"
-
-enum out_fmt { OUT_TEXT, OUT_MARKDOWN, OUT_CSV };
 
 struct rep_cli {
 	struct imp_opts imp;
 	struct filter flt;
 	struct out_opts out;
-	enum out_fmt fmt;
+	const struct rep_format *fmt;	/* --markdown, --csv (format.h) */
+	unsigned cmd;		/* the command: REP_FMT_REPORT, ... (0: any) */
 	const char *db;		/* --db FILE */
 	const char *html;	/* --html FILE */
 	char since[24], until[24];	/* --since, --until as checked */

@@ -151,15 +151,15 @@ static bool trace_active(const struct run *r)
 }
 
 static const struct series_desc part_desc[NSER] = {
-	{ "irq_latency", "untraced", false },
-	{ "handler_to_wakeup", "untraced", false },
-	{ "wakeup_to_running", "untraced", false },
-	{ "return_to_user", "untraced", false },
-	{ "traced_latency", "untraced", false },
+	{ .name = "irq_latency", .miss_name = "untraced" },
+	{ .name = "handler_to_wakeup", .miss_name = "untraced" },
+	{ .name = "wakeup_to_running", .miss_name = "untraced" },
+	{ .name = "return_to_user", .miss_name = "untraced" },
+	{ .name = "traced_latency", .miss_name = "untraced" },
 };
 static const struct series_desc tl_desc[2] = {
-	{ "irq", "lost", false },
-	{ "thread", "lost", false },
+	{ .name = "irq", .miss_name = "lost" },
+	{ .name = "thread", .miss_name = "lost" },
 };
 static const char *const part_label[NSER] = {
 	"irq latency", "handler to wake-up", "wake-up to running",

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "trace/trace_match.h"
 
 enum trace_mode {

@@ -33,7 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "trace/trace_match.h"
 
 struct jw;

@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "trace/trace_match.h"
 
 struct jw;

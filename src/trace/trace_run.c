@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdlib.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/log.h"
 #include "trace/trace_source.h"
 

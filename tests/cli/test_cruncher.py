@@ -20,6 +20,10 @@ def check_series(d):
         s = d["summary"][name]
         assert s["samples"] == n and s["overruns"] == 0
         assert hist_total(s["histogram"]) == n
+        # declared for the report: nothing to miss
+        assert s["counts_misses"] is False
+    assert d["summary"]["deviation"]["reference"] == "ideal_ns"
+    assert "reference" not in d["summary"]["sleep"]
     # one cycle per sleep + computation, not one per series
     assert d["summary"]["deviation"]["max_cycle"] < n
 

@@ -84,6 +84,16 @@ def test_layering_violation_fails(tmp_path):
     ("output/zz_layer_probe.h", "engine/run.h",
      "output may not include engine/run.h (private to engine)"),
     ("measure/zz_layer_probe.h", "../engine/run.h", "private to engine"),
+    ("output/zz_layer_probe.h", "engine/engine.h",
+     "output may not include engine/engine.h (private to cmd, engine, main)"),
+    ("measure/zz_layer_probe.h", "engine/engine.h",
+     "measure may not include engine/engine.h (private to cmd, engine, "
+     "main)"),
+    ("metrics/zz_layer_probe.h", "../engine/test.h",
+     "metrics may not include ../engine/test.h (private to"),
+    ("loads/zz_layer_probe.h", "engine/test.h",
+     "loads may not include engine/test.h (private to"),
+    ("trace/zz_layer_probe.h", "engine/run.h", "private to engine"),
 ])
 def test_layering_include_refused(tmp_path, probe, include, says):
     """The output knows the trace only as a companion; a test never
@@ -161,6 +171,12 @@ def test_worked_example_is_one_file_and_one_line(tmp_path):
     """docs/ARCHITECTURE.md's worked example: its test file and one
     registry line make a test with options, help, a declared "==" line,
     figure in test_data and headline param."""
+    worked_example(tmp_path)
+
+
+def worked_example(tmp_path):
+    """The worked example built in a copy of the tree under @tmp_path,
+    checked: (the tree, its rtlat)."""
     build = os.path.dirname(os.environ["RTLAT"])
     if not os.path.isdir(os.path.join(build, "src", "engine")) or \
             not shutil.which("make"):
@@ -208,6 +224,89 @@ def test_worked_example_is_one_file_and_one_line(tmp_path):
     assert m, p.stdout
     assert (int(m.group(1)), int(m.group(2))) == (samples, n)
     assert "param.samplers %d\n" % n in head.read_text()
+    return tree, str(tree / "build" / "rtlat")
+
+
+def tree_digest(tree):
+    """{path: content} of the files of @tree that a change can touch (the
+    build left out)."""
+    return {str(p.relative_to(tree)): p.read_bytes()
+            for p in sorted(tree.rglob("*"))
+            if p.is_file() and p.relative_to(tree).parts[0] != "build"}
+
+
+NAP_PAGE = """.\\" SPDX-License-Identifier: GPL-2.0-or-later
+.TH RTLAT-NAP 1 "2026-12-06" "rtlat 0.1.0" "rtlat manual"
+.SH NAME
+rtlat\\-nap \\- wake-up latency of a 1 ms periodic task
+.SH SYNOPSIS
+.B rtlat nap
+.RI [ OPTIONS ]
+.SH DESCRIPTION
+Measure how late a 1 ms periodic task at priority 80 wakes up.
+.SH OPTIONS
+It has no option of its own.
+.SH COMMON OPTIONS
+.SH SEE ALSO
+.BR rtlat (1)
+"""
+
+
+def test_a_new_test_touches_five_files(tmp_path):
+    """The files a new test touches, counted on a copy of the tree: the
+    test (src/measure/nap.c, docs/ARCHITECTURE.md's example), its line in
+    the registry (src/cmd/registry.c), its man page (man/rtlat-nap.1,
+    COMMON OPTIONS filled by check-man.py --update) - and two lines of the
+    documents that list every command (rtlat(1), README.md), which
+    test_man_page_covers_options and test_readme_mentions_command ask of
+    every command. With these the layering, the man pages and the build
+    hold; nothing else is touched (no summary header, no list of tests in
+    the build, the suite, the footprint test or the report)."""
+    tree0 = tmp_path / "tree"
+    tree0.mkdir()
+    for d in ("src", "scripts", "man"):
+        shutil.copytree(ROOT / d, tree0 / d)
+    for f in ("Makefile", "README.md"):
+        shutil.copy2(ROOT / f, tree0 / f)
+    before = tree_digest(tree0)
+    shutil.rmtree(tree0)
+    tree, rtlat = worked_example(tmp_path)
+    shutil.copy2(ROOT / "README.md", tree / "README.md")
+    (tree / "man" / "rtlat-nap.1").write_text(NAP_PAGE)
+    top = tree / "man" / "rtlat.1"
+    text = top.read_text()
+    assert ".SH SEE ALSO\n" in text
+    top.write_text(text.replace(".SH SEE ALSO\n",
+                                ".SH SEE ALSO\n.BR rtlat\\-nap (1),\n", 1))
+    readme = tree / "README.md"
+    text = readme.read_text()
+    line = "| `rtlat latency` |"
+    assert line in text
+    readme.write_text(text.replace(
+        line, "| `rtlat nap` | wake-up latency of a 1 ms periodic task |\n"
+        + line, 1))
+    man = str(tree / "scripts" / "check-man.py")
+    p = subprocess.run([sys.executable, man, "--update", rtlat,
+                        str(tree / "man")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    p = subprocess.run([sys.executable, man, rtlat, str(tree / "man")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "--load" in (tree / "man" / "rtlat-nap.1").read_text() \
+        .replace("\\-", "-")
+    p = subprocess.run([sys.executable,
+                        str(tree / "scripts" / "check-layers.py"),
+                        str(tree / "build"), str(tree)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    # what the docs tests ask of every command, of this one
+    assert "rtlat-nap" in top.read_text().replace("\\-", "-")
+    assert "rtlat nap" in readme.read_text()
+    after = tree_digest(tree)
+    changed = sorted(f for f in set(before) | set(after)
+                     if before.get(f) != after.get(f))
+    assert changed == ["README.md", "man/rtlat-nap.1", "man/rtlat.1",
+                       "src/cmd/registry.c", "src/measure/nap.c"]
 
 
 @pytest.mark.parametrize("cmd", commands())
@@ -313,12 +412,26 @@ def test_option_keys_come_from_one_enum():
 
 def test_layering_self_test():
     """check-layers --self-test (make lint): a relative include of a test
-    injected into an engine file is caught, the tree as it is passes."""
+    injected into an engine file is caught, and so is an engine-private
+    header (engine/run.h, engine/engine.h, engine/test.h) in a test, an
+    output or the metrics; the tree as it is passes."""
     p = subprocess.run([sys.executable,
                         str(ROOT / "scripts" / "check-layers.py"),
                         "--self-test"], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "engine may not include ../measure/irq.h" in p.stdout
+    # the engine's private headers, injected into a test, an output and
+    # the metrics, each caught
+    assert ("src/measure/latency.c:" in p.stdout and
+            "measure may not include engine/run.h (private to engine)"
+            in p.stdout)
+    assert "output may not include engine/run.h (private to engine)" \
+        in p.stdout
+    assert "output may not include ../engine/engine.h (private to" \
+        in p.stdout
+    assert "metrics may not include engine/test.h (private to" in p.stdout
+    assert "NOT caught" not in p.stdout
+    assert p.stdout.rstrip().endswith("check-layers --self-test: ok")
 
 
 def test_function_length(tmp_path):
@@ -338,3 +451,33 @@ def test_function_length(tmp_path):
     assert p.returncode == 1
     assert "src/util/zz_long.c:4: zz_long is 128 lines long" in p.stdout, \
         p.stdout
+
+
+def test_output_formats_one_registry():
+    """The tables' output formats are one registry (src/report/format.c):
+    no command chooses by format, each format is a file of its own
+    named in rep_formats[] (docs/ARCHITECTURE.md, "Adding an output
+    format")."""
+    src = ROOT / "src"
+    by_format = re.compile(r"\bfmt\s*[!=]=|\bOUT_(?:TEXT|MARKDOWN|CSV)\b|"
+                           r"\bOPT_REP_(?:MD|CSV)\b")
+    bad = []
+    for p in sorted(src.rglob("*.[ch]")):
+        rel = str(p.relative_to(ROOT))
+        if re.match(r"src/report/format_\w+\.c$", rel) or \
+                rel == "src/util/optkey.h":
+            continue
+        for n, line in enumerate(p.read_text().splitlines(), 1):
+            if by_format.search(line) and \
+                    not (rel == "src/report/cli.c" and
+                         re.search(r'^\s*\{ "(markdown|csv)"', line)):
+                bad.append("%s:%d: %s" % (rel, n, line.strip()))
+    assert bad == []
+    reg = (src / "report" / "format.c").read_text()
+    files = sorted(p.stem[len("format_"):]
+                   for p in (src / "report").glob("format_*.c"))
+    assert files == ["csv", "markdown", "text"]
+    for name in files:
+        assert "\t&rep_format_%s," % name in reg
+        assert "const struct rep_format rep_format_%s = {" % name in \
+            (src / "report" / ("format_%s.c" % name)).read_text()

@@ -197,6 +197,76 @@ def test_cruncher_deviation_table():
     assert r["deviation"]["p99.9_ns"] == "" and r["deviation"]["p50_ns"] != ""
 
 
+def renamed(tmp_path, name, test, declare=False, **test_data):
+    """CRUNCH as the result of test @test (its name unknown to the
+    report), declaring what the cruncher declares (@declare), with
+    @test_data added."""
+    d = json.loads(CRUNCH.read_text())
+    assert "counts_misses" not in json.dumps(d)      # written before
+    d["test"] = test
+    if declare:
+        for s in d["summary"].values():
+            s["counts_misses"] = False
+        d["summary"]["deviation"]["reference"] = "ideal_ns"
+    d["test_data"].update(test_data)
+    p = tmp_path / name
+    p.write_text(json.dumps(d))
+    return p
+
+
+def test_report_reads_what_a_test_declares(tmp_path):
+    """The report knows no test by name: a test "nap" that declares what
+    the cruncher declares ("counts_misses": false, "reference") gets the
+    cruncher's tables (no miss column, the ideal); the same file without
+    the declarations gets a miss column and no ideal."""
+    decl = renamed(tmp_path, "decl.json", "nap", declare=True)
+    text = run(["report", "--unit", "ns", decl], check=0).stdout
+    devt = [t for t in text.split("\n\n")
+            if t.startswith("NAP DEVIATION without load (ns):")][0]
+    assert devt.splitlines()[1].endswith(
+        "|-----dev min|-----dev avg|-----dev max|-------p99.9|---test-time|-------ideal")
+    assert "overrun" not in text
+    src = json.loads(CRUNCH.read_text())
+    assert devt.splitlines()[2].split("|")[-1].strip() == \
+        str(src["test_data"]["ideal_ns"])
+    r = {x["series"]: x for x in csv_rows(decl) if x["thread"] == "all"}
+    assert r["deviation"]["miss_kind"] == "" and r["deviation"]["misses"] == ""
+    assert r["deviation"]["ideal_ns"] == str(src["test_data"]["ideal_ns"])
+    undecl = renamed(tmp_path, "undecl.json", "nap")
+    text = run(["report", "--unit", "ns", undecl], check=0).stdout
+    devt = [t for t in text.split("\n\n")
+            if t.startswith("NAP DEVIATION without load (ns):")][0]
+    assert "|-overrun|" in devt.splitlines()[1]
+    assert "ideal" not in devt
+
+
+def test_compare_reads_what_a_test_declares(tmp_path):
+    """compare has a miss row for a series that counts misses, none for
+    one that declares it has nothing to miss, whatever the test's name."""
+    a = renamed(tmp_path, "a.json", "nap", declare=True)
+    b = renamed(tmp_path, "b.json", "nap", declare=True)
+    text = run(["compare", a, b], check=0).stdout
+    assert "overrun" not in text
+    a = renamed(tmp_path, "a2.json", "nap")
+    b = renamed(tmp_path, "b2.json", "nap")
+    text = run(["compare", a, b], check=0).stdout
+    assert "overrun" in text
+
+
+def test_test_data_figures_checked_by_name(tmp_path):
+    """test_data's figures the tables show are checked by their names,
+    whichever test wrote them; an object of counts ("events", irq's) is
+    no such figure."""
+    bad = renamed(tmp_path, "bad.json", "nap", noise_pct=150.0)
+    p = run(["report", bad], check=None)
+    assert p.returncode == 1
+    assert "'test_data.noise_pct' out of range (150; allowed 0 to 100)" \
+        in p.stderr
+    ok = renamed(tmp_path, "ok.json", "nap", events={"a": 1})
+    p = run(["report", ok], check=0)
+    assert "NAP DEVIATION" in p.stdout
+
+
 def test_handshake_tables_and_labels():
     text = run(["report", HANDSHAKE], check=0).stdout
     for title, word in (("HANDSHAKE A->B", "a->b"), ("HANDSHAKE B->A", "b->a"),

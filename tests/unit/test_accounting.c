@@ -18,7 +18,7 @@
 #define P (100 * NSEC_PER_USEC)		/* period */
 #define T0 (1000 * NSEC_PER_SEC)	/* first deadline */
 
-static const struct series_desc lat = { "latency", "overruns", true };
+static const struct series_desc lat = { .name = "latency", .miss_name = "overruns", .threshold = true };
 static const struct series_desc *const descs[] = { &lat };
 static const struct output_ops no_output;
 static const struct test_desc fake_test = {

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 #endif
 
+#include "engine/engine.h"
 #include "measure/cyclic.h"
 #include "util/timeutil.h"
 
@@ -78,7 +79,7 @@ static void test_tline(void **state)
 #define MS NSEC_PER_MSEC
 #define T0 (1000 * NSEC_PER_SEC)
 
-static const struct series_desc lat = { "latency", "overruns", true };
+static const struct series_desc lat = { .name = "latency", .miss_name = "overruns", .threshold = true };
 static const struct series_desc *const descs[] = { &lat };
 static int intervals_seen;
 static uint64_t last_k;
@@ -219,7 +220,6 @@ static void test_json_no_cycles(void **state)
 	r.priv = &st;
 	r.argc = 3;
 	r.argv = argv;
-	r.dma_fd = -1;
 
 	/* no thread at all */
 	j = json_of(&r);

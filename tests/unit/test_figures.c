@@ -15,7 +15,7 @@
 #include "util/jsonw.h"
 #include "output/figures.h"
 
-static const struct series_desc lat = { "latency", "lost", true };
+static const struct series_desc lat = { .name = "latency", .miss_name = "lost", .threshold = true };
 
 static struct test_desc desc = { .name = "probe" };
 

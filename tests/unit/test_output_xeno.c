@@ -45,12 +45,12 @@ static const struct xeno_col cruncher_cols[] = {
 	{ "dev max", 1, XENO_MAX },
 };
 
-static const struct series_desc lat = { "latency", "overruns", true };
-static const struct series_desc a_to_b = { "a_to_b", "lost", true };
-static const struct series_desc b_to_a = { "b_to_a", "lost", true };
-static const struct series_desc round_trip = { "round_trip", "lost", false };
-static const struct series_desc sleep_s = { "sleep", "overruns", true };
-static const struct series_desc deviation = { "deviation", "overruns", true };
+static const struct series_desc lat = { .name = "latency", .miss_name = "overruns", .threshold = true };
+static const struct series_desc a_to_b = { .name = "a_to_b", .miss_name = "lost", .threshold = true };
+static const struct series_desc b_to_a = { .name = "b_to_a", .miss_name = "lost", .threshold = true };
+static const struct series_desc round_trip = { .name = "round_trip", .miss_name = "lost" };
+static const struct series_desc sleep_s = { .name = "sleep", .miss_name = "overruns", .threshold = true };
+static const struct series_desc deviation = { .name = "deviation", .miss_name = "overruns", .threshold = true };
 
 static const struct output_ops latency_out;	/* the default columns */
 static const struct output_ops handshake_out = {

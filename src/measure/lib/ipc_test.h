@@ -36,7 +36,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "engine/engine.h"
+#include "engine/test.h"
 #include "measure/lib/ipc.h"
 
 /* Mailbox: the last IPC_MBOX_SLOTS messages sent to one side. */

@@ -3,7 +3,7 @@
 #ifndef RTLAT_TIMER_TEST_H
 #define RTLAT_TIMER_TEST_H
 
-#include "engine/engine.h"
+#include "engine/test.h"
 
 /*
  * Sampler body: wait for each deadline of the grid t0 + i * s->period_ns

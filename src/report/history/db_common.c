@@ -245,6 +245,8 @@ void db_run_defaults(struct rep_run *r)
 		r->test = xstrdup("latency");
 	if (!r->series)
 		r->series = xstrdup("latency");
+	/* the history keeps no "counts_misses" */
+	imp_legacy_no_misses(r);
 	if (r->resolution_ns < 1)
 		r->resolution_ns = 1;
 }

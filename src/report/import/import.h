@@ -210,6 +210,21 @@ int rth_names(const char *line, char names[][24], int max);
  * "switch", "cruncher", or NULL when not recognized. */
 const char *kind_from_text(const char *s);
 
+/*
+ * Legacy fallback: what a test declares in its result since rtlat wrote
+ * it (a series' "counts_misses": false and "reference"), for runs that
+ * do not say - rtlat result files written before, the other tools'
+ * formats and pasted tables (which name the test only), the history's
+ * rows (which keep no such column). The tests that declared it then:
+ * the cruncher (no misses; its "deviation" against test_data's
+ * "ideal_ns"). Only the importers and the history call these.
+ */
+/* Mark @r as counting no misses when its test did not count them. */
+void imp_legacy_no_misses(struct rep_run *r);
+/* The figure of test_data the series @series of a result of @test that
+ * says no "reference" deviates from, or NULL. */
+const char *imp_legacy_reference(const char *test, const char *series);
+
 #ifdef HAVE_CJSON
 /* ---- JSON helpers (json_read.c) ---- */
 

@@ -533,7 +533,9 @@ static void read_figures(const cJSON *root, struct rep_run *r)
 
 /* The figures the tables show (noise's "noise %", "on CPU", "events",
  * "test-time") of test_data's object @o (named @where), checked as the
- * summary's are: a number, an integer where one is due, in range. */
+ * summary's are: a number, an integer where one is due, in range; by
+ * their names, whichever test wrote them. A member that is an object or
+ * an array is no such figure (irq's "events": an object of counts). */
 static int check_figures(struct imp_ctx *c, const cJSON *o, const char *where)
 {
 	static const char *const counts[] = { "events", "measured_ns",
@@ -546,9 +548,14 @@ static int check_figures(struct imp_ctx *c, const cJSON *o, const char *where)
 
 	if (jr_int(c, o, where, "noise_cpu", 1, 0, 1000000, &v, &has))
 		return -1;
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, counts[i]);
+
+		if (cJSON_IsObject(m) || cJSON_IsArray(m))
+			continue;
 		if (jr_int(c, o, where, counts[i], 1, 0, REP_MAX_VALUE, &v, &has))
 			return -1;
+	}
 	if (jr_double(c, o, where, "noise_pct", 1, &pct, &has))
 		return -1;
 	if (has && (pct < 0 || pct > 100)) {
@@ -559,20 +566,16 @@ static int check_figures(struct imp_ctx *c, const cJSON *o, const char *where)
 	return 0;
 }
 
-/* check_figures() of a noise result's test_data and of each item of its
- * "cpus". */
+/* check_figures() of a result's test_data, whatever its test, and of each
+ * item of its "cpus". */
 static int check_test_data(struct imp_ctx *c, const cJSON *root)
 {
 	const cJSON *td = cJSON_GetObjectItemCaseSensitive(root, "test_data");
-	const cJSON *test = cJSON_GetObjectItemCaseSensitive(root, "test");
 	const cJSON *cpus, *e;
 	char w[48];
 	int i = 0;
 
-	/* noise's own figures: another test's test_data has its own words
-	 * (irq's "events" is an object of counts) */
-	if (!cJSON_IsObject(td) || !cJSON_IsString(test) ||
-	    strcmp(test->valuestring, "noise") != 0)
+	if (!cJSON_IsObject(td))
 		return 0;
 	if (check_figures(c, td, "test_data"))
 		return -1;
@@ -627,12 +630,47 @@ static int read_threads(struct imp_ctx *c, const cJSON *thr,
 	return 0;
 }
 
+/*
+ * What the test declares of its series @e (named @w) of @root, into @r:
+ * that it has nothing to miss ("counts_misses": false) and the figure of
+ * test_data its values deviate from ("reference": "ideal_ns"), read into
+ * r->ideal_ns. A series that says neither (a result written before rtlat
+ * wrote them) gets the legacy fallback of import.h. Returns 0 or -1.
+ */
+static int read_declared(struct imp_ctx *c, const cJSON *root,
+			 const cJSON *e, const char *w, struct rep_run *r)
+{
+	const cJSON *cm = cJSON_GetObjectItemCaseSensitive(e, "counts_misses");
+	const char *fig = jr_str(c, e, w, "reference");
+	const cJSON *td;
+	bool bad = false;
+
+	if (cm && !cJSON_IsBool(cm)) {
+		imp_warn(c, 0, "'%s.counts_misses' should be true or false: ignored",
+			 w);
+		cm = NULL;
+	}
+	if (!cm && !cJSON_GetObjectItemCaseSensitive(e, "reference")) {
+		imp_legacy_no_misses(r);
+		fig = imp_legacy_reference(r->test, r->series);
+	} else {
+		r->no_misses = cJSON_IsFalse(cm);
+	}
+	if (!fig)
+		return 0;
+	td = jr_obj(c, root, "", "test_data", &bad);
+	if (bad || (td && jr_int(c, td, "test_data", fig, 1, 0, REP_MAX_VALUE,
+				 &r->ideal_ns, &r->has_ideal)))
+		return -1;
+	return 0;
+}
+
 static int parse(struct imp_ctx *c, const cJSON *root)
 {
 	const cJSON *sum, *thr, *e, *cfg;
 	const char *test, *label, *status, *start, *version = NULL;
-	int64_t v, period = -1, dur = -1, ideal = 0;
-	bool p, bad = false, has_ideal = false;
+	int64_t v, period = -1, dur = -1;
+	bool p, bad = false;
 	struct rep_run proto_fields;
 	char *load;
 	int ret = 0;
@@ -680,14 +718,6 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 		return -1;
 	}
 	memset(&proto_fields, 0, sizeof(proto_fields));
-	/* the cruncher's ideal computation time, beside its deviation */
-	if (!strcmp(test, "cruncher")) {
-		const cJSON *td = jr_obj(c, root, "", "test_data", &bad);
-
-		if (bad || (td && jr_int(c, td, "test_data", "ideal_ns", 1, 0,
-					 REP_MAX_VALUE, &ideal, &has_ideal)))
-			return -1;
-	}
 	if (check_test_data(c, root))
 		return -1;
 	load = read_load(root);
@@ -714,16 +744,18 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 			ret = -1;
 			break;
 		}
-		r->has_ideal = has_ideal && !strcmp(name, "deviation");
-		r->ideal_ns = r->has_ideal ? ideal : 0;
+		if (read_declared(c, root, e, w, r)) {
+			ret = -1;
+			break;
+		}
 		read_figures(root, r);
 		if (read_threads(c, thr, name, r)) {
 			ret = -1;
 			break;
 		}
-		/* a computation has no deadline to miss: the cruncher's
+		/* a series with no deadline to miss (a computation): its
 		 * "overruns" are always 0 and say nothing */
-		if (!test_counts_misses(test)) {
+		if (r->no_misses) {
 			size_t i;
 
 			r->miss = MISS_NONE;

@@ -925,11 +925,6 @@ const char *series_of_prefix(const char *prefix)
 	return NULL;
 }
 
-bool test_counts_misses(const char *test)
-{
-	return !test || strcmp(test, "cruncher") != 0;
-}
-
 void load_title(char *buf, size_t len, const char *load)
 {
 	if (!load)

@@ -135,7 +135,14 @@ struct rep_run {
 	int64_t period_ns;	/* -1 when unknown */
 	int64_t resolution_ns;	/* smallest step of the source's figures */
 	enum rep_miss miss;
-	bool has_ideal;		/* cruncher: ideal computation time */
+	/* its test declares that it has nothing to miss (the result's
+	 * "counts_misses": false, a computation: the cruncher's): no miss
+	 * column or row */
+	bool no_misses;
+	/* the reference its values deviate from is known (the result's
+	 * "reference": test_data's "ideal_ns", the ideal computation
+	 * time) */
+	bool has_ideal;
 	int64_t ideal_ns;
 	int64_t interval_ns;	/* length of one interval of the series, or 0 */
 	int64_t db_id;		/* row id in the history database, or 0 */
@@ -316,10 +323,6 @@ const char *series_prefix(const char *series);
 /* The series whose columns start with @prefix (series_prefix()):
  * "deviation" for "dev", ...; NULL for "lat" and unknown words. */
 const char *series_of_prefix(const char *prefix);
-
-/* Does test kind @test count misses (overruns or lost)? Not the cruncher:
- * a computation has no deadline to miss. */
-bool test_counts_misses(const char *test);
 
 /* "without load", "with load hell", "load not recorded". */
 void load_title(char *buf, size_t len, const char *load);

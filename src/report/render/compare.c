@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/label.h"
 #include "util/log.h"
 #include "engine/suitecol.h"
@@ -249,7 +249,7 @@ static void cmp_rows(struct cmp_row *out, const struct suite_spec *sp,
 		for (m = 0; m < CMP_METRICS; m++) {
 			struct cmp_metric *x = &out->m[m];
 
-			if (m == CMP_MISS && !test_counts_misses(out->a->test))
+			if (m == CMP_MISS && out->a->no_misses)
 				continue;	/* nothing to miss: no row */
 			if (m == CMP_MISS)
 				snprintf(x->name, sizeof(x->name), "%s",

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/run_view.h"
 #include "util/label.h"
 #include "engine/suitecol.h"
 #include "util/timeutil.h"
@@ -425,8 +425,8 @@ void table_build(const struct group *g, const struct out_opts *o,
 		if (line[0])
 			legend_add(t, line);
 	}
-	/* a table of cruncher ideal times only: no empty latency columns;
-	 * no miss column for a test that has nothing to miss */
+	/* a table of reference (ideal) times only: no empty latency
+	 * columns; no miss column for a test that has nothing to miss */
 	if (sp) {
 		/* its columns are the spec's */
 	} else if (stats) {
@@ -436,7 +436,7 @@ void table_build(const struct group *g, const struct out_opts *o,
 		add_col(t, prefix, "avg", true);
 		kind[t->ncol] = C_MAX;
 		add_col(t, prefix, "max", true);
-		if (test_counts_misses(g->test)) {
+		if (!g->v[0]->no_misses) {
 			kind[t->ncol] = C_MISS;
 			add_col(t, NULL, miss_name(mixed ? MISS_NONE : miss), false);
 		}
