@@ -221,6 +221,20 @@ struct sampler {
 	uint64_t cycles;		/* samples + overruns accounted */
 	uint64_t wakeups;		/* timer tests: measured wake-ups
 					 * (sampler_timer_wake() samples) */
+	/* --clock realtime: the steps of CLOCK_REALTIME the sampler's wait
+	 * saw (engine/wait.h), the largest by size (signed ns), and the
+	 * deadlines of the measurement left out because a step made their
+	 * wake-up late (no sample, no overrun) */
+	uint64_t clock_steps;
+	int64_t clock_step_max;
+	uint64_t step_left_out;
+	/* a pinned sampler whose affinity is no longer its CPU (the CPU went
+	 * offline, or someone moved it): when the main thread saw it (test
+	 * clock, from the start of the measurement; negative: in the
+	 * warm-up) and the CPUs it was then allowed; cpu_lost false: not */
+	bool cpu_lost;
+	int64_t cpu_lost_at;
+	char allowed_at_loss[64];
 	/* spinning tests: the end of what the sampler accounted (test
 	 * clock; 0: not said). A spinning sampler notices a stop at its
 	 * next check, after the main thread took the end: the run's actual
@@ -1017,6 +1031,11 @@ static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
  * Returns true when the sampler has reached the end (next >= t_end,
  * max_cycles or max_wakeups).
  */
+/* Now on the run's scale of the test clock (t0, t_measure, t_end): the
+ * test clock itself, or for CLOCK_REALTIME (which can be stepped) the
+ * time since the start of the measurement by CLOCK_MONOTONIC. */
+int64_t run_now(const struct run *r);
+
 bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			int64_t period, int64_t next);
 
