@@ -258,7 +258,7 @@ int selftest_result(const char *path, bool with_host, uint64_t *samples,
 	r.mono_end_ns = r.t_end;
 	next = r.t0;
 	for (i = 0; i < 100000; i++) {
-		struct wake wk;
+		struct wake wk = { 0 };
 
 		seed ^= seed << 13;
 		seed ^= seed >> 7;

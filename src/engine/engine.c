@@ -725,8 +725,8 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 		next -= wk->shift;
 		wk = &w0;
 	}
-	if (wk->step) {
-		s->clock_steps++;
+	if (wk->steps) {
+		s->clock_steps += wk->steps;
 		if (llabs(wk->step) > llabs(s->clock_step_max))
 			s->clock_step_max = wk->step;
 	}

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -150,7 +151,9 @@ static bool stepped(struct waiter *w, int64_t now)
 	w->rt_off = off;
 	w->next += d;
 	w->shift += d;
-	w->step += d;
+	w->steps++;
+	if (llabs(d) > llabs(w->step))
+		w->step = d;
 	w->last_now = 0;	/* the previous read was on the old scale */
 	return true;
 }
@@ -281,18 +284,20 @@ int waiter_wait(struct waiter *w, struct wake *wk)
 				      clock_now_ns(CLOCK_REALTIME);
 
 			if (stepped(w, now)) {
-				int e = w->backend != WAIT_REL ? rearm(w) : 0;
+				int e;
 
-				if (e < 0)
-					return e;
 				/* the moved deadline has passed: the wake-up
 				 * for it is late because of the step (a
 				 * backward one, woken by the engine's kick) */
 				w->step_late = now >= w->next;
+				if (r == 0 && w->step_late)
+					break;	/* re-armed on the moved grid */
+				e = w->backend != WAIT_REL ? rearm(w) : 0;
+				if (e < 0)
+					return e;
 				if (r == WAIT_INTERRUPTED)
 					return r;	/* waited again */
-				if (!w->step_late)
-					continue;	/* still ahead */
+				continue;	/* still ahead */
 			}
 		}
 		if (r)
@@ -302,8 +307,10 @@ int waiter_wait(struct waiter *w, struct wake *wk)
 	wk->step_late = w->step_late;
 	w->step_late = false;
 	wk->step = w->step;
+	wk->steps = w->steps;
 	wk->shift = w->shift;
 	w->step = 0;
+	w->steps = 0;
 	if (w->backend == WAIT_REL) {
 		r = watch(w, wk, w->next);
 		wk->deadline = w->next;
@@ -314,11 +321,18 @@ int waiter_wait(struct waiter *w, struct wake *wk)
 	r = watch(w, wk, w->next);
 	if (r)
 		return r;
-	if (w->backend == WAIT_ABS || w->backend == WAIT_BUSY) {
+	/* after a step, the kernel's count of expirations (timerfd, posix)
+	 * holds the step's: the overruns are those of the moved grid */
+	if (w->backend == WAIT_ABS || w->backend == WAIT_BUSY || wk->steps) {
 		lat = wk->now - w->next;
 		wk->missed = lat >= w->period ? (uint64_t)(lat / w->period) : 0;
 	}
 	grid_advance(w, wk, wk->missed);
+	/* a late wake-up after a step: the kernel's timer from the grid's
+	 * next deadline on (timerfd, posix) */
+	if (wk->step_late && w->backend != WAIT_REL &&
+	    w->backend != WAIT_ABS && w->backend != WAIT_BUSY)
+		return rearm(w);
 	return 0;
 }
 

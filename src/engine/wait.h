@@ -65,7 +65,8 @@ struct waiter {
 	int64_t last_now;	/* the previous wake-up's read, ns (0: none) */
 	int64_t rt_off;		/* CLOCK_REALTIME: REALTIME - MONOTONIC, ns */
 	int64_t shift;		/* CLOCK_REALTIME: the steps so far, ns */
-	int64_t step;		/* a step seen since the last wake-up, ns */
+	int64_t step;		/* the largest step since the last wake-up */
+	unsigned steps;		/* steps since the last wake-up */
 	bool step_late;		/* the next wake-up is late by a step */
 	char fault[200];	/* WAIT_CLOCK_FAULT: what was seen */
 };
@@ -74,9 +75,10 @@ struct wake {
 	int64_t deadline;	/* the deadline waited for, ns */
 	int64_t now;		/* clock read right after the wait, ns */
 	uint64_t missed;	/* further deadlines already passed (overruns) */
-	int64_t step;		/* CLOCK_REALTIME stepped by this since the last
-				 * wake-up, ns (0: not); deadline is the moved
-				 * one, deadline - shift its place before */
+	unsigned steps;		/* CLOCK_REALTIME steps since the last wake-up
+				 * (0: none): deadline is the moved one,
+				 * deadline - shift its place before */
+	int64_t step;		/* the largest of them (signed ns) */
 	int64_t shift;		/* the steps since waiter_init(), ns */
 	bool step_late;		/* late because of the step: no sample */
 };

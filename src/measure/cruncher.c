@@ -160,7 +160,7 @@ static int cruncher_prepare(struct sampler *s)
 	}
 	if (e == -ENOTRECOVERABLE) {
 		snprintf(s->errmsg, sizeof(s->errmsg),
-			 "clock fault: calibration on CPU %d: CLOCK_MONOTONIC advanced less than a sleep across it (the clock is wrong)",
+			 "clock fault: CLOCK_MONOTONIC advanced less than a sleep across it in the calibration on CPU %d (the clock is wrong)",
 			 cc->cpu);
 		return e;
 	}
