@@ -10,8 +10,6 @@
 
 const char *clock_id_name(clockid_t c)
 {
-	static __thread char buf[24];
-
 	switch (c) {
 	case CLOCK_MONOTONIC:
 		return "CLOCK_MONOTONIC";
@@ -24,8 +22,7 @@ const char *clock_id_name(clockid_t c)
 	case CLOCK_TAI:
 		return "CLOCK_TAI";
 	}
-	snprintf(buf, sizeof(buf), "clock %d", (int)c);
-	return buf;
+	return "another clock";
 }
 
 int clock_verify(clockid_t c, int64_t *advance_ns, char *msg, size_t len)

@@ -39,7 +39,8 @@
  * tried again) */
 #define CLOCK_VERIFY_MAX_NS (INT64_C(10) * 1000000000)
 
-/* "CLOCK_MONOTONIC", "CLOCK_REALTIME", ... ("clock N" for others). */
+/* "CLOCK_MONOTONIC", "CLOCK_REALTIME", ... ("another clock" for others:
+ * rtlat measures on the first two). */
 const char *clock_id_name(clockid_t c);
 
 /*
