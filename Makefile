@@ -202,7 +202,7 @@ COBALT_RT := src/engine/wait src/measure/lib/ipc
 # irq's sources are Linux devices (no RTDM): its files are Linux-side
 # (docs/xenomai.md); so is noise_hwlat.c, which runs the kernel's hwlat
 # tracer (tracefs) as the reference before the measurement.
-COBALT_MIXED := src/engine/engine src/system/rtsetup src/util/timeutil \
+COBALT_MIXED := src/engine/engine src/system/rtsetup src/system/clockcheck src/util/timeutil \
 	$(filter-out src/measure/irq% src/measure/noise_hwlat,$(patsubst %.c,%,$(wildcard src/measure/*.c))) \
 	src/measure/lib/timer_test src/measure/lib/crunch src/measure/lib/ipc_test
 COBALT_KEPT := pthread_% sem_% mq_% clock_% sched_% timer_% timerfd_%

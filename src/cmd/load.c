@@ -45,8 +45,8 @@ static int load_cmd_opt(void *ctx, const struct optdesc *d, const char *arg)
 
 	switch (d->key) {
 	case 'T':
-		if (parse_time_ns(arg, NSEC_PER_SEC, &v) < 0)
-			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h (0 = until interrupted)");
+		if (parse_duration_ns(arg, DURATION_MAX_NS, &v) < 0)
+			return opt_bad_value(d, arg, DURATION_HINT " (0 = until interrupted)");
 		a->duration_ns = v;
 		return 0;
 	case OPT_LOADCMD_LIST:

@@ -19,6 +19,7 @@
 #include "util/jsonw.h"
 #include "util/log.h"
 #include "util/parse.h"
+#include "system/clockcheck.h"
 #include "output/result.h"
 #include "cmd/selftest.h"
 #include "util/timeutil.h"
@@ -71,6 +72,24 @@ static void check_time(struct st *t)
 	check(t, !strcmp(fmt_us3(b, -35125), "-35.125"), "fmt_us3(-35125)");
 	check(t, !strcmp(fmt_hms(b, 3725 * NSEC_PER_SEC), "01:02:05"),
 	      "fmt_hms(3725 s)");
+}
+
+/* The clocks rtlat measures with advance across a sleep by about it
+ * (system/clockcheck.h): a faked or broken clock fails here, not later as
+ * invented latencies. */
+static void check_clocks(struct st *t)
+{
+	static const clockid_t clocks[] = { CLOCK_MONOTONIC, CLOCK_REALTIME };
+	char msg[256];
+	int64_t adv;
+	size_t i;
+
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		bool ok = clock_verify(clocks[i], &adv, msg, sizeof(msg)) == 0;
+
+		check(t, ok, "%s advances across a sleep%s%s",
+		      clock_id_name(clocks[i]), ok ? "" : ": ", msg);
+	}
 }
 
 static void check_stats(struct st *t)
@@ -240,7 +259,7 @@ int selftest_result(const char *path, bool with_host, uint64_t *samples,
 	r.mono_end_ns = r.t_end;
 	next = r.t0;
 	for (i = 0; i < 100000; i++) {
-		struct wake wk;
+		struct wake wk = { 0 };
 
 		seed ^= seed << 13;
 		seed ^= seed >> 7;
@@ -317,6 +336,7 @@ int selftest_run(bool verbose)
 	struct st t = { 0, 0, verbose };
 
 	check_time(&t);
+	check_clocks(&t);
 	check_stats(&t);
 	check_histogram(&t);
 	check_parsing(&t);

@@ -407,9 +407,9 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	}
 	switch (d->key) {
 	case 'T':
-		if (parse_time_ns(arg, NSEC_PER_SEC, &s->duration_ns) < 0 ||
+		if (parse_duration_ns(arg, DURATION_MAX_NS, &s->duration_ns) < 0 ||
 		    s->duration_ns <= 0)
-			return opt_bad_value(d, arg, "expected a duration above 0 such as 30, 30s, 10m, 2h");
+			return opt_bad_value(d, arg, DURATION_HINT ", above 0");
 		return 0;
 	case OPT_SUITE_TESTS:
 		s->tests = arg;
@@ -473,12 +473,13 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 	case LAB_OPT_KCIDB_BUILD:
 		return lab_opt(&s->kcidb, d, arg);
 	case OPT_SUITE_MAXLAT:
-		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0)
-			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms)");
+		if (parse_time_ns(arg, NSEC_PER_USEC, &s->max_latency_ns) < 0 ||
+		    s->max_latency_ns > 3600 * NSEC_PER_SEC)
+			return opt_bad_value(d, arg, "expected a latency in us (or with unit, e.g. 1ms), at most 1h");
 		return 0;
 	case OPT_SUITE_WARMUP:
-		if (parse_time_ns(arg, NSEC_PER_SEC, &s->warmup_ns) < 0)
-			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms");
+		if (parse_duration_ns(arg, WARMUP_MAX_NS, &s->warmup_ns) < 0)
+			return opt_bad_value(d, arg, "expected a time such as 0, 1s, 500ms, at most 1d");
 		return 0;
 	case OPT_SUITE_TEST_ARGS:
 		return test_args_add(s, d, arg);
@@ -1706,6 +1707,7 @@ static int suite_run(struct suite *s, int argc, char **argv)
 {
 	int64_t suite_t0, overhead = NSEC_PER_SEC, spent = 0;
 	char est[32], each[32];
+	int64_t each_est;
 	sigset_t sigs;
 	int r, i, done = 0;
 
@@ -1779,7 +1781,10 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	suite_check(s);
 	write_index(s, "running");
 	if (!s->quiet) {
-		fmt_hms(est, (int64_t)s->nruns * run_estimate(s, overhead));
+		/* runs x (3650 d + 1 d) can pass INT64_MAX ns: saturated */
+		each_est = run_estimate(s, overhead);
+		fmt_hms(est, each_est > INT64_MAX / (s->nruns ? s->nruns : 1) ?
+			     INT64_MAX : (int64_t)s->nruns * each_est);
 		log_note("%d run%s of %s each, about %s in all; results in %s/",
 			 s->nruns, s->nruns == 1 ? "" : "s", fmt_time(each, s->duration_ns), est,
 			 s->outdir);

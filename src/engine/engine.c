@@ -19,6 +19,7 @@
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/parse.h"
+#include "system/clockcheck.h"
 #include "system/rtsetup.h"
 #include "system/syscheck.h"
 #include "system/sysinfo.h"
@@ -160,9 +161,9 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 
 	switch (d->key) {
 	case 'T':
-		return time_opt(d, arg, NSEC_PER_SEC, 0, INT64_C(3650) * 86400 * NSEC_PER_SEC,
+		return time_opt(d, arg, NSEC_PER_SEC, 0, DURATION_MAX_NS,
 				&o->duration_ns,
-				"expected a duration such as 30, 30s, 10m, 2h, 1d, at least 1 ns, at most 3650d (0 = until interrupted)");
+				DURATION_HINT ", at least 1 ns (0 = until interrupted)");
 	case 'P':
 		if (parse_int(arg, 0, 99, &v) < 0)
 			return opt_bad_value(d, arg, "expected a priority 0..99 (1..99 for fifo/rr)");
@@ -180,8 +181,8 @@ int engine_opt(struct engine_opts *o, const struct optdesc *d,
 		snprintf(o->cpus_arg, sizeof(o->cpus_arg), "%s", arg);
 		return 0;
 	case OPT_WARMUP:
-		return time_opt(d, arg, NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC,
-				&o->warmup_ns, "expected a time such as 0, 1s, 500ms");
+		return time_opt(d, arg, NSEC_PER_SEC, 0, WARMUP_MAX_NS,
+				&o->warmup_ns, "expected a time such as 0, 1s, 500ms, at most 1d");
 	case OPT_INTERVAL:
 		return time_opt(d, arg, NSEC_PER_SEC, 10 * NSEC_PER_MSEC,
 				86400 * NSEC_PER_SEC, &o->interval_ns,
@@ -697,15 +698,53 @@ static bool late_into_measurement(const struct run *r, int64_t *d,
 	return true;
 }
 
+int64_t run_now(const struct run *r)
+{
+	/* CLOCK_REALTIME may be stepped: the run's scale is kept by
+	 * CLOCK_MONOTONIC from the start of the measurement on */
+	if (r->o->clock == CLOCK_REALTIME && r->mono_start_ns)
+		return clock_now_ns(CLOCK_MONOTONIC) - r->mono_start_ns +
+		       r->t_measure;
+	return clock_now_ns(r->o->clock);
+}
+
 bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			int64_t period, int64_t next)
 {
 	const struct run *r = s->run;
-	int64_t d = wk->deadline;
+	struct wake w0;
+	int64_t d;
 	uint64_t n;
 
+	if (wk->shift) {
+		/* CLOCK_REALTIME was stepped: the deadlines and the wake-up
+		 * on the run's own scale (t_measure, t_end, intervals) */
+		w0 = *wk;
+		w0.deadline -= wk->shift;
+		w0.now -= wk->shift;
+		next -= wk->shift;
+		wk = &w0;
+	}
+	if (wk->steps) {
+		s->clock_steps += wk->steps;
+		if (llabs(wk->step) > llabs(s->clock_step_max))
+			s->clock_step_max = wk->step;
+	}
+	d = wk->deadline;
 	if (d >= r->t_end)
 		return true;
+	if (wk->step_late) {
+		/* late because the clock was stepped: its lateness is the
+		 * step's, not the system's; left out with the deadlines it
+		 * missed, counted */
+		if (d >= r->t_measure)
+			s->step_left_out++;
+		s->step_left_out += wake_missed_inside(wk, period, r->t_measure,
+						       r->t_end);
+		if (!s->cur_open || next >= s->cur_end)
+			sampler_close(s, next);
+		return next >= r->t_end;
+	}
 	if (d >= r->t_measure) {
 		sampler_add(s, k, wk->now - d, d);
 		s->wakeups++;
@@ -1097,7 +1136,7 @@ static void msw_seen(struct run *r, int i, uint64_t v)
 	uint64_t d = v > m->base ? v - m->base : 0, old = atomic_load(&m->n);
 
 	if (d && !old)
-		atomic_store(&m->seen_ns, clock_now_ns(r->o->clock) - r->t_measure);
+		atomic_store(&m->seen_ns, run_now(r) - r->t_measure);
 	while (d > old && !atomic_compare_exchange_weak(&m->n, &old, d))
 		;
 }
@@ -1769,8 +1808,18 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 	clock_res_check(o->clock, &r->clock_res_ns, msg, sizeof(msg));
 	if (msg[0])
 		engine_warn(r, "%s", msg);
+	{
+		int64_t adv;
+		char cm[256];
+
+		if (clock_verify(o->clock, &adv, cm, sizeof(cm)) < 0) {
+			snprintf(msg, sizeof(msg),
+				 "clock fault: %s: not fit to measure with", cm);
+			return run_fail(r, msg);
+		}
+	}
 	if (o->clock == CLOCK_REALTIME)
-		engine_warn(r, "CLOCK_REALTIME can be stepped (NTP, date); a step shows as a huge or negative latency");
+		engine_warn(r, "CLOCK_REALTIME can be stepped (NTP, date): a step moves the deadlines with it, the wake-up it made late is left out (clock_steps in the result)");
 	if (!o->mlock)
 		engine_warn(r, "memory not locked (--no-mlock): page faults show as latency");
 
@@ -1908,6 +1957,7 @@ static int run_start(struct run *r, const sigset_t *sigs)
 	r->mono_start_ns = clock_now_ns(CLOCK_MONOTONIC) +
 			   (r->t_measure - clock_now_ns(o->clock));
 
+	r->eng->rt_off = clock_rt_offset();
 	msw_read(r, true);	/* the samplers wait at the gate */
 	if (t->out->start)
 		t->out->start(r);
@@ -1948,6 +1998,60 @@ static bool starved_error(struct run *r)
 
 /* Wait for the end, a signal, a break or an error; then stop the
  * samplers and the display thread. */
+/* A pinned sampler no longer allowed on its CPU alone (the CPU went offline
+ * and the kernel broke the affinity, which stays broken when the CPU comes
+ * back; or someone changed it): it no longer measures that CPU. An error
+ * naming the sampler, when and where it may now run (true); the samples
+ * taken until then are kept. */
+static bool cpu_lost(struct run *r)
+{
+	struct cpuset cs;
+	char b[32];
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++) {
+		struct sampler *s = &r->s[i];
+
+		if (s->cpu < 0 || !s->created || s->tid <= 0 ||
+		    atomic_load(&s->state) == SAMPLER_DONE ||
+		    thread_cpus_allowed(s->tid, &cs) < 0)
+			continue;
+		if (cpuset_count(&cs) == 1 && cpuset_isset(&cs, s->cpu))
+			continue;
+		s->cpu_lost = true;
+		s->cpu_lost_at = run_now(r) - r->t_measure;
+		cpulist_format(&cs, s->allowed_at_loss,
+			       sizeof(s->allowed_at_loss));
+		snprintf(r->error, sizeof(r->error),
+			 "sampler %d lost CPU %d %s s %s the measurement (the CPU went offline, or its affinity was changed: it may now run on %s): it no longer measures CPU %d; the samples taken until then are kept (threads[].cpu_lost_at_ns)",
+			 s->id, s->cpu,
+			 fmt_us3(b, llabs(s->cpu_lost_at) / 1000000),
+			 s->cpu_lost_at < 0 ? "before" : "into",
+			 s->allowed_at_loss[0] ? s->allowed_at_loss : "none",
+			 s->cpu);
+		return true;
+	}
+	return false;
+}
+
+/* --clock realtime: CLOCK_REALTIME stepped since the last look? Every
+ * sampler is woken (its wait moves its grid, engine/wait.h): a backward
+ * step would leave a sleep on CLOCK_REALTIME asleep for as long as the
+ * step, a forward one wakes it in the kernel already. */
+static void kick_on_step(struct run *r)
+{
+	int64_t off = clock_rt_offset(), d = off - r->eng->rt_off;
+	int i;
+
+	if (d <= CLOCK_STEP_NS && d >= -CLOCK_STEP_NS)
+		return;
+	r->eng->rt_off = off;
+	for (i = 0; i < r->nsamplers; i++)
+		if (r->s[i].created &&
+		    atomic_load(&r->s[i].state) != SAMPLER_DONE)
+			pthread_kill(r->s[i].thread, engine_stop_signal());
+}
+
 static void run_wait(struct run *r, const sigset_t *sigs)
 {
 	struct engine_opts *o = r->o;
@@ -1963,7 +2067,7 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 		sig = sigtimedwait(sigs, &si, &ts);
 		if (is_stop_signal(sig) && !late_signal &&
 		    r->t_end != INT64_MAX &&
-		    clock_now_ns(o->clock) >= r->t_end) {
+		    run_now(r) >= r->t_end) {
 			/* the measurement is over already (the samplers are
 			 * accounting their last wake-ups): a complete run;
 			 * a second signal does not wait for them */
@@ -1992,12 +2096,18 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 			break;
 		}
 		if (r->t_end != INT64_MAX &&
-		    clock_now_ns(o->clock) - r->t_end >= starved_ns(r) &&
+		    run_now(r) - r->t_end >= starved_ns(r) &&
 		    starved_error(r))
 			break;
 		for_each_companion(r, c)	/* a load process that died */
 			if (c->ops->tick)
 				c->ops->tick(c, r);
+		if (o->clock == CLOCK_REALTIME)
+			kick_on_step(r);
+		if (cpu_lost(r)) {
+			r->stop_reason = STOP_ERROR;
+			break;
+		}
 	}
 	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);
@@ -2099,6 +2209,30 @@ static void msw_warn(struct run *r)
 			 (long long)r->o->max_msw);
 }
 
+/* CLOCK_REALTIME stepped during the run: said once for the run. */
+static void steps_warn(struct run *r)
+{
+	uint64_t steps = 0, left = 0;
+	int64_t big = 0;
+	char b[32];
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++) {
+		const struct sampler *s = &r->s[i];
+
+		steps = s->clock_steps > steps ? s->clock_steps : steps;
+		left += s->step_left_out;
+		if (llabs(s->clock_step_max) > llabs(big))
+			big = s->clock_step_max;
+	}
+	if (!steps)
+		return;
+	engine_warn(r, "CLOCK_REALTIME was stepped %llu time%s in the run (the largest by %s%s s): the deadlines moved with it; %llu wake-up%s made late by a step left out of the figures (threads[].clock_steps, step_left_out)",
+		    (unsigned long long)steps, steps == 1 ? "" : "s",
+		    big > 0 ? "+" : "", fmt_us3(b, big / 1000000),
+		    (unsigned long long)left, left == 1 ? "" : "s");
+}
+
 static void run_finish(struct run *r)
 {
 	const struct test_desc *t = r->test;
@@ -2116,6 +2250,7 @@ static void run_finish(struct run *r)
 		log_error("%s", r->error);
 
 	engine_aggregate(r);
+	steps_warn(r);
 	for (i = 0; i < r->nnames; i++) {
 		const struct accum *a = &r->names[i].agg;
 
@@ -2175,6 +2310,11 @@ static void run_release(struct run *r)
 			RTLAT_STD(pthread_join)(r->eng->display, NULL);
 			r->eng->display_started = false;
 		}
+		/* failed before the measurement (a sampler's set-up, a
+		 * clock fault in calibration): the file written at the start
+		 * says so, not "running" */
+		if (r->o->json_file && !output_is_special(r->o->json_file))
+			write_result(r, "error");
 	}
 	if (r->eng->reached >= RUN_SET_UP && r->o->headline_fd >= 0 && r->eng->result)
 		r->eng->result->headline(r, r->o->headline_fd,

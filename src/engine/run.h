@@ -46,6 +46,11 @@ struct run_engine {
 	_Atomic int msw_final;
 	uint64_t msw_total;
 
+	/* --clock realtime: CLOCK_REALTIME - CLOCK_MONOTONIC last seen by the
+	 * main thread; a step wakes the samplers (a backward one leaves a
+	 * CLOCK_REALTIME sleep asleep for the step's length) */
+	int64_t rt_off;
+
 	bool owned;			/* allocated by engine_alloc() (a run
 					 * not made by engine_run()) */
 };

@@ -189,6 +189,11 @@ static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
 	sampler_overrun(s, k, n, t);
 }
 
+/* Now on the run's scale of the test clock (t0, t_measure, t_end): the
+ * test clock itself, or for CLOCK_REALTIME (which can be stepped) the
+ * time since the start of the measurement by CLOCK_MONOTONIC, ns. */
+int64_t run_now(const struct run *r);
+
 /*
  * Account a timer wake-up @wk of a grid with period @period into series @k:
  * the latency now - deadline if the deadline is inside the measurement, the
@@ -196,6 +201,9 @@ static inline void sampler_overrun_same_cycle(struct sampler *s, int k,
  * the warm-up but which came so late that it missed deadlines inside the
  * measurement counts as the sample of the first of these (now - that
  * deadline), the rest as overruns. @next is the next deadline.
+ * A wake-up after a CLOCK_REALTIME step (wk->steps) is taken on the run's
+ * scale (deadline - shift); one the step made late (wk->step_late) is no
+ * sample: it and its missed deadlines count in step_left_out.
  * Returns true when the sampler has reached the end (next >= t_end,
  * max_cycles or max_wakeups).
  */

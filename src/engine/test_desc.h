@@ -226,6 +226,20 @@ struct sampler {
 	uint64_t cycles;		/* samples + overruns accounted */
 	uint64_t wakeups;		/* timer tests: measured wake-ups
 					 * (sampler_timer_wake() samples) */
+	/* --clock realtime: the steps of CLOCK_REALTIME the sampler's wait
+	 * saw (engine/wait.h), the largest by size (signed ns), and the
+	 * deadlines of the measurement left out because a step made their
+	 * wake-up late (no sample, no overrun) */
+	uint64_t clock_steps;
+	int64_t clock_step_max;
+	uint64_t step_left_out;
+	/* a pinned sampler whose affinity is no longer its CPU (the CPU went
+	 * offline, or someone moved it): when the main thread saw it (test
+	 * clock, from the start of the measurement; negative: in the
+	 * warm-up) and the CPUs it was then allowed; cpu_lost false: not */
+	bool cpu_lost;
+	int64_t cpu_lost_at;
+	char allowed_at_loss[64];
 	/* spinning tests: the end of what the sampler accounted (test
 	 * clock; 0: not said). A spinning sampler notices a stop at its
 	 * next check, after the main thread took the end: the run's actual

@@ -11,6 +11,7 @@
  * against the calibration's: a mismatch (FPU corruption) fails the run.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "util/outfile.h"
 #include "output/output.h"
 #include "util/parse.h"
+#include "system/clockcheck.h"
 #include "system/rtsetup.h"
 #include "util/timeutil.h"
 
@@ -105,6 +107,16 @@ static int cruncher_body(struct sampler *s)
 		if (!crunch_run_until(cc->cal.iterations, &r->stop, &res))
 			break;	/* stopped: a computation never completed */
 		tc = clock_now_ns(CLOCK_MONOTONIC);
+		if (tb - ta < c->sleep_ns - CLOCK_EARLY_NS || tc < tb) {
+			/* a sleep cannot end before its time: the clock's
+			 * reads are wrong (system/clockcheck.h) */
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "clock fault: CLOCK_MONOTONIC read %" PRId64
+				 ", %" PRId64 " and %" PRId64
+				 " ns around a %" PRId64 " ns sleep and a computation",
+				 ta, tb, tc, c->sleep_ns);
+			return WAIT_CLOCK_FAULT;
+		}
 		if (ta < r->t_measure)
 			continue;
 		cc->computations++;
@@ -146,6 +158,12 @@ static int cruncher_prepare(struct sampler *s)
 	if (e == -EIO) {
 		snprintf(s->errmsg, sizeof(s->errmsg),
 			 "calibration on CPU %d: identical computations gave different results: the FPU state is being corrupted",
+			 cc->cpu);
+		return e;
+	}
+	if (e == -ENOTRECOVERABLE) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "clock fault: CLOCK_MONOTONIC advanced less than a sleep across it in the calibration on CPU %d (the clock is wrong)",
 			 cc->cpu);
 		return e;
 	}

@@ -147,7 +147,7 @@ int cyclic_parse_duration(const char *s, int64_t *ns)
 	for (i = 0; i < n; i++)
 		buf[i] = (char)tolower((unsigned char)s[i]);
 	buf[n] = '\0';
-	return parse_time_ns(buf, NSEC_PER_SEC, ns) < 0 ? -EINVAL : 0;
+	return parse_duration_ns(buf, DURATION_MAX_NS, ns) < 0 ? -EINVAL : 0;
 }
 
 /* The value of an optional argument given as the next word ("-t 2"), as
@@ -326,7 +326,7 @@ int cyclic_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return us_opt(d, arg, 0, 10 * 1000000LL, &c->distance_ns);
 	case 'D':
 		if (cyclic_parse_duration(arg, &c->eo.duration_ns) < 0)
-			return opt_bad_value(d, arg, "expected a duration such as 30, 30s, 10m, 2h, 1d");
+			return opt_bad_value(d, arg, DURATION_HINT);
 		return 0;
 	case 'H':
 		c->histofall = true;

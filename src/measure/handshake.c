@@ -178,7 +178,7 @@ static int handshake_measure(struct sampler *s, struct ipc_test *t)
 			if (e < 0) {
 				snprintf(s->errmsg, sizeof(s->errmsg),
 					 "side a: period wait failed: %s",
-					 strerror(-e));
+					 waiter_error(&w, e));
 				break;
 			}
 			if (wk.deadline >= r->t_end)

@@ -600,7 +600,7 @@ static int irq_sender(struct sampler *s)
 		if (e < 0) {
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "sender: %s wait failed: %s",
-				 wait_backend_name(r->o->wait), strerror(-e));
+				 wait_backend_name(r->o->wait), waiter_error(&w, e));
 			break;
 		}
 		if (wk.deadline >= r->t_end)

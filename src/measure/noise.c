@@ -45,6 +45,7 @@
 #include "util/timeutil.h"
 #include "output/output.h"
 #include "measure/noise.h"
+#include "system/clockcheck.h"
 
 /* The kernel's hwlat tracer uses 10 us when tracing_thresh is 0, and
  * hwlatdetect (rt-tests) passes 10 us by default. */
@@ -149,6 +150,48 @@ noise_event(struct sampler *s, struct noise_cpu *nc, int64_t start,
 }
 
 /*
+ * A read @t not above the one before (@prev): a clock that went back, or
+ * stood still for CLOCK_STILL_READS reads in a row (*@still counts them), is
+ * a clock fault (system/clockcheck.h): said in the sampler's error, true.
+ */
+static __attribute__((noinline, cold)) bool
+clock_stuck(struct sampler *s, int64_t prev, int64_t t, long *still)
+{
+	if (t < prev)
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "clock fault: %s went back from %" PRId64 " ns to %"
+			 PRId64 " ns", clock_id_name(s->run->o->clock), prev, t);
+	else if (++*still >= CLOCK_STILL_READS)
+		snprintf(s->errmsg, sizeof(s->errmsg),
+			 "clock fault: %s stood still at %" PRId64
+			 " ns for %ld reads in a row",
+			 clock_id_name(s->run->o->clock), t, *still);
+	else
+		return false;
+	s->err = WAIT_CLOCK_FAULT;
+	return true;
+}
+
+/* Read the clock until it reaches @at (into *@t); false on a clock fault. */
+static bool spin_until(struct sampler *s, int64_t at, int64_t *t)
+{
+	const clockid_t clk = s->run->o->clock;
+	int64_t prev = clock_now_ns(clk);
+	long still = 0;
+
+	while ((*t = clock_now_ns(clk)) < at) {
+		if (sampler_stopping(s))
+			return true;
+		if (*t <= prev && clock_stuck(s, prev, *t, &still))
+			return false;
+		if (*t > prev)
+			still = 0;
+		prev = *t;
+	}
+	return true;
+}
+
+/*
  * Spin from @a to @b (test clock, ns), @t the first clock read (>= @a):
  * the first gap starts at @a, the last is cut at @b. Returns false when
  * the run is stopping.
@@ -164,6 +207,7 @@ static bool spin(struct sampler *s, struct noise_cpu *nc, struct loop *l,
 	int64_t d, prev = a, check = t, close_at = l->close_at;
 	int64_t loop_ns = 0, lmin = l->lmin, lmax = l->lmax;
 	uint64_t iters = 0;
+	long still = 0;
 	bool last, going = true;
 
 	for (;;) {
@@ -174,6 +218,13 @@ static bool spin(struct sampler *s, struct noise_cpu *nc, struct loop *l,
 		if (__builtin_expect(d > thr, 0)) {
 			noise_event(s, nc, prev, d);
 		} else {
+			if (__builtin_expect(d <= 0, 0) &&
+			    clock_stuck(s, prev, t, &still)) {
+				going = false;
+				break;
+			}
+			if (d > 0)
+				still = 0;
 			loop_ns += d;
 			if (d < lmin)
 				lmin = d;
@@ -234,22 +285,21 @@ static int noise_body(struct sampler *s)
 
 	if (n->mode == MODE_BUSY) {
 		/* the start lead and the warm-up: spin, nothing accounted */
-		do {
-			if (sampler_stopping(s))
-				return 0;
-			t = clock_now_ns(clk);
-		} while (t < t0);
+		if (!spin_until(s, t0, &t))
+			return s->err;
+		if (sampler_stopping(s))
+			return 0;
 		nc->measured = true;
-		spin(s, nc, &l, t0, end, t);
+		if (!spin(s, nc, &l, t0, end, t) && s->err)
+			return s->err;
 	} else {
 		/* a spin of --width at the start of every --window */
 		for (k = 0;; k++) {
 			a = t0 + (int64_t)k * n->window_ns;
 			if (a >= end || !sleep_until(s, a))
 				break;
-			do
-				t = clock_now_ns(clk);
-			while (t < a);
+			if (!spin_until(s, a, &t))
+				return s->err;
 			/* the spin starts at its first clock read: the wake-up
 			 * from the sleep is the timer's latency, not noise (as
 			 * the hwlat tracer's sampling starts when it runs) */
@@ -260,8 +310,11 @@ static int noise_body(struct sampler *s)
 			nc->spins++;
 			/* that read is the spin's start, not a gap: the first
 			 * gap ends at the next read */
-			if (!spin(s, nc, &l, t, b, clock_now_ns(clk)))
+			if (!spin(s, nc, &l, t, b, clock_now_ns(clk))) {
+				if (s->err)
+					return s->err;
 				break;
+			}
 		}
 	}
 	nc->iterations = l.iters;

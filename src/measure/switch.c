@@ -58,7 +58,7 @@ static int switch_event(struct ipc_test *t, char *err, size_t len)
 		}
 		if (e < 0) {
 			snprintf(err, len, "event thread: %s wait failed: %s",
-				 wait_backend_name(b), strerror(-e));
+				 wait_backend_name(b), waiter_error(&w, e));
 			break;
 		}
 		if (wk.deadline >= c->t_end)

@@ -172,6 +172,21 @@ static void threads_json(const struct run *r, struct jw *w)
 		jw_uint(w, "intervals_dropped",
 			atomic_load_explicit(&((struct sampler *)s)->ring.dropped,
 					     memory_order_relaxed));
+		/* --clock realtime (engine/wait.h): steps seen, the largest,
+		 * the deadlines a step made late (no sample, no overrun) */
+		jw_uint(w, "clock_steps", s->clock_steps);
+		if (s->clock_steps)
+			jw_int(w, "clock_step_max_ns", s->clock_step_max);
+		else
+			jw_null(w, "clock_step_max_ns");
+		jw_uint(w, "step_left_out", s->step_left_out);
+		if (s->cpu_lost) {
+			jw_int(w, "cpu_lost_at_ns", s->cpu_lost_at);
+			jw_str(w, "cpus_allowed_at_loss", s->allowed_at_loss);
+		} else {
+			jw_null(w, "cpu_lost_at_ns");
+			jw_null(w, "cpus_allowed_at_loss");
+		}
 		jw_obj_begin(w, "series");
 		for (j = 0; j < s->nseries; j++)
 			accum_json(w, s->series[j].desc->name,

@@ -74,12 +74,17 @@ int cpus_online(struct cpuset *set)
 
 int cpus_allowed(struct cpuset *set)
 {
+	return thread_cpus_allowed(0, set);
+}
+
+int thread_cpus_allowed(pid_t tid, struct cpuset *set)
+{
 	cpu_set_t cs;
 	int c;
 
 	cpuset_zero(set);
 	CPU_ZERO(&cs);
-	if (sched_getaffinity(0, sizeof(cs), &cs) < 0)
+	if (sched_getaffinity(tid, sizeof(cs), &cs) < 0)
 		return -errno;
 	for (c = 0; c < CPU_SETSIZE && c < RTLAT_MAX_CPUS; c++)
 		if (CPU_ISSET(c, &cs))

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -23,6 +24,8 @@ const char *policy_name(int policy);
 /* CPUs online (sysfs, else sysconf) and CPUs this process may use. */
 int cpus_online(struct cpuset *set);
 int cpus_allowed(struct cpuset *set);
+/* The CPUs thread @tid (0: the caller) may run on. 0 or -errno. */
+int thread_cpus_allowed(pid_t tid, struct cpuset *set);
 
 /*
  * Check that every CPU in @req is online and allowed. On failure returns

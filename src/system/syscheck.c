@@ -21,6 +21,7 @@
 #include "util/log.h"
 #include "system/rtsetup.h"
 #include "system/syscheck.h"
+#include "system/clockcheck.h"
 #include "system/sysinfo.h"
 #include "util/timeutil.h"
 
@@ -1592,6 +1593,19 @@ static void check_clock(struct ctx *c, struct check_report *r)
 	if (!c->self) {
 		found(cost, CHECK_NA, "not measured: --root %s is not this system", c->root);
 		return;
+	}
+	{
+		char msg[256];
+		int64_t adv;
+
+		/* a clock that does not advance (or returns garbage) reads
+		 * cheaply: its cost is no verdict */
+		if (clock_verify(CLOCK_MONOTONIC, &adv, msg, sizeof(msg)) < 0) {
+			found(cost, CHECK_BAD, "clock fault: %s: no latency measured with it can be trusted",
+			      msg);
+			fix(cost, "find why the clock is wrong (dmesg | grep -i clocksource; an LD_PRELOAD or a virtualisation layer that fakes clock_gettime)");
+			return;
+		}
 	}
 	r->clock_read_ns = clock_read_cost();
 	if (r->clock_read_ns < 0) {

@@ -78,6 +78,19 @@ int parse_time_ns(const char *s, int64_t unit_ns, int64_t *out)
 	return 0;
 }
 
+int parse_duration_ns(const char *s, int64_t max_ns, int64_t *out)
+{
+	int64_t v;
+	int e = parse_time_ns(s, NSEC_PER_SEC, &v);
+
+	if (e)
+		return e;
+	if (v > max_ns || v > DURATION_MAX_NS)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int parse_int(const char *s, long long min, long long max, long long *out)
 {
 	char *end;

@@ -15,6 +15,24 @@
  */
 int parse_time_ns(const char *s, int64_t unit_ns, int64_t *out);
 
+/*
+ * The one cap of every run duration rtlat takes (-T of every test, the
+ * suite and `rtlat load`, cyclic's -D): 3650 days. Deadlines and watchdogs
+ * computed from a duration (now + warm-up + duration, either clock) stay far
+ * below INT64_MAX ns with it. A warm-up is capped at one day.
+ */
+#define DURATION_MAX_NS (INT64_C(3650) * 86400 * INT64_C(1000000000))
+#define WARMUP_MAX_NS (INT64_C(86400) * INT64_C(1000000000))
+/* The words every command uses for a duration outside 0..DURATION_MAX_NS. */
+#define DURATION_HINT \
+	"expected a duration such as 30, 30s, 10m, 2h, 1d, at most 3650d"
+
+/*
+ * A duration (bare number: seconds) in 0..@max_ns, @max_ns at most
+ * DURATION_MAX_NS. Returns 0, -EINVAL (syntax) or -ERANGE (above @max_ns).
+ */
+int parse_duration_ns(const char *s, int64_t max_ns, int64_t *out);
+
 /* Parse a decimal integer in [min, max]. Returns 0, -EINVAL or -ERANGE. */
 int parse_int(const char *s, long long min, long long max, long long *out);
 

@@ -57,7 +57,7 @@ static void sim_init(struct sim *m, int64_t duration)
  * would account it. Returns true at the end. */
 static bool sim_wake(struct sim *m, int64_t late)
 {
-	struct wake wk;
+	struct wake wk = { 0 };
 
 	wk.deadline = m->next;
 	wk.now = m->next + late;
@@ -241,7 +241,7 @@ static void test_long_stall_and_slow_display(void **state)
 	struct sim m;
 	const struct accum *a;
 	uint64_t over;
-	struct wake wk;
+	struct wake wk = { 0 };
 	int i;
 
 	(void)state;

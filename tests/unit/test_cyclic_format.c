@@ -64,6 +64,19 @@ static void test_tline(void **state)
 	cyclic_tline(buf, sizeof(buf), &v, true);
 	assert_string_equal(buf,
 		"T: 1 (  123) P: 0 I:1500 C:12345678 Min:  11999 Act:   12000 Avg:   18500 Max:  103001");
+	/* a latency is the signed value measured: never printed as an
+	 * unsigned 32-bit number (issue 30: Act:4204935386 Max:4204935386) */
+	v.cycles = 5;
+	v.min = -90031910;
+	v.act = -90031910;
+	v.avg = -1500;
+	v.max = 2000;
+	cyclic_tline(buf, sizeof(buf), &v, false);
+	assert_string_equal(buf,
+		"T: 1 (  123) P: 0 I:1500 C:      5 Min: -90032 Act:-90032 Avg:   -2 Max:       2");
+	cyclic_tline(buf, sizeof(buf), &v, true);
+	assert_string_equal(buf,
+		"T: 1 (  123) P: 0 I:1500 C:      5 Min:-90031910 Act:-90031910 Avg:   -1500 Max:    2000");
 	/* no cycle: n/a, never a sentinel */
 	v.cycles = 0;
 	cyclic_tline(buf, sizeof(buf), &v, false);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "measure/lib/crunch.h"
+#include "system/clockcheck.h"
 #include "util/timeutil.h"
 
 #define CAL_START	1024
@@ -131,11 +132,18 @@ int64_t crunch_calibration_estimate(int64_t ideal_ns, int64_t gap_ns)
 static bool timed_run(uint64_t n, int64_t pause_ns, const _Atomic int *stop,
 		      int64_t *took, double *res)
 {
-	int64_t t0;
+	int64_t t0 = clock_now_ns(CLOCK_MONOTONIC), ta = t0;
 
-	if (pause_ns > 0)
+	if (pause_ns > 0) {
 		sleep_ns(pause_ns);
-	t0 = clock_now_ns(CLOCK_MONOTONIC);
+		t0 = clock_now_ns(CLOCK_MONOTONIC);
+		/* a sleep cannot end before its time: a clock fault
+		 * (system/clockcheck.h) */
+		if (t0 - ta < pause_ns - CLOCK_EARLY_NS) {
+			*took = -1;
+			return true;
+		}
+	}
 	if (!crunch_run_until(n, stop, res))
 		return false;
 	*took = clock_now_ns(CLOCK_MONOTONIC) - t0;
@@ -161,6 +169,8 @@ static int median_run(uint64_t n, int64_t pause_ns, const _Atomic int *stop,
 	for (i = 0; i < CAL_RUNS; i++) {
 		if (!timed_run(n, pause_ns, stop, &t[i], &r))
 			return -EINTR;
+		if (t[i] < 0)
+			return -ENOTRECOVERABLE;
 		if (i && !crunch_same(r, *res))
 			return -EIO;
 		*res = r;
@@ -186,6 +196,8 @@ int crunch_calibrate(struct crunch_cal *cal, int64_t ideal_ns,
 	for (;;) {
 		if (!timed_run(n, pause, stop, &t, &res))
 			return -EINTR;
+		if (t < 0)
+			return -ENOTRECOVERABLE;
 		if (t >= probe / CRUNCH_MAX_STEP || n >= CRUNCH_MAX_ITER / 2)
 			break;
 		n *= 2;
@@ -219,6 +231,8 @@ int crunch_calibrate(struct crunch_cal *cal, int64_t ideal_ns,
 				       ideal_ns);
 		if (!timed_run(n, pause, stop, &t, &res))
 			return -EINTR;
+		if (t < 0)
+			return -ENOTRECOVERABLE;
 		cal->full_runs++;
 		cal->iterations = n;
 		cal->reached_ns = t;

@@ -82,7 +82,8 @@ struct crunch_cal {
  * for @ideal_ns within @tol_ppm. Each timed run follows a sleep of @gap_ns
  * (the test's sleep between computations) up to CRUNCH_PAUSE_NS. Returns
  * 0 (cal->done; check cal->within), -EIO when identical runs gave
- * different results (FPU corruption), or -EINTR as soon as @stop (may be
+ * different results (FPU corruption), -ENOTRECOVERABLE when the clock did not advance across a sleep
+ * (a clock fault), or -EINTR as soon as @stop (may be
  * NULL) is set.
  */
 int crunch_calibrate(struct crunch_cal *cal, int64_t ideal_ns,

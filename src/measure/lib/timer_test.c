@@ -32,7 +32,7 @@ int timer_test_body(struct sampler *s)
 		if (e < 0) {
 			snprintf(s->errmsg, sizeof(s->errmsg),
 				 "%s wait failed: %s",
-				 wait_backend_name(o->wait), strerror(-e));
+				 wait_backend_name(o->wait), waiter_error(&w, e));
 			break;
 		}
 		if (sampler_timer_wake(s, 0, &wk,
