@@ -752,14 +752,20 @@ static void account(struct sampler *s, struct irq_test *t, uint64_t lost,
 		    int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
 		    int64_t task_ns, int64_t *t_last)
 {
+	const struct run *r = s->run;
+	int64_t floor;
+
 	miss_all(s, lost, *t_last);
-	/* in the interval of its stimulus, or (an answer that came after
-	 * that interval was handed over) in the one open now */
-	deadline = event_at(s->run, t0, deadline);
-	if (deadline < *t_last)
-		deadline = *t_last;
+	/* in the interval of its stimulus, at its t0 (--trace's window is
+	 * [t0, t2]), or (an answer that came after that interval was handed
+	 * over) at the start of the one open now */
+	deadline = event_at(r, t0, deadline);
 	receiver_roll(s, deadline, t_last);
-	*t_last = deadline;
+	floor = s->cur_open ? s->cur_end - r->o->interval_ns : r->t_measure;
+	if (deadline < floor)
+		deadline = floor;
+	if (deadline > *t_last)
+		*t_last = deadline;
 	sampler_add(s, S_LATENCY, t2 - t0, deadline);
 	if (s->nseries == 1)
 		return;
