@@ -753,7 +753,7 @@ static void account(struct sampler *s, struct irq_test *t, uint64_t lost,
 		    int64_t task_ns, int64_t *t_last)
 {
 	const struct run *r = s->run;
-	int64_t floor;
+	int64_t open_start;
 
 	miss_all(s, lost, *t_last);
 	/* in the interval of its stimulus, at its t0 (--trace's window is
@@ -761,9 +761,10 @@ static void account(struct sampler *s, struct irq_test *t, uint64_t lost,
 	 * over) at the start of the one open now */
 	deadline = event_at(r, t0, deadline);
 	receiver_roll(s, deadline, t_last);
-	floor = s->cur_open ? s->cur_end - r->o->interval_ns : r->t_measure;
-	if (deadline < floor)
-		deadline = floor;
+	open_start = s->cur_open ? s->cur_end - r->o->interval_ns :
+		     r->t_measure;
+	if (deadline < open_start)
+		deadline = open_start;
 	if (deadline > *t_last)
 		*t_last = deadline;
 	sampler_add(s, S_LATENCY, t2 - t0, deadline);
