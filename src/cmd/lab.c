@@ -328,6 +328,18 @@ void lab_run_cases(const struct lab_run *r, lab_case_fn fn, void *ctx)
 			snprintf(run.why, sizeof(run.why),
 				 "%s max exceeded --max-latency", h->series[j].name);
 		}
+	/* a threshold of the test's own (irq: events lost, --max-lost) */
+	if (run.result[0] == 'p' && h->threshold_exceeded) {
+		run.result = "fail";
+		run.status = "FAIL";
+		snprintf(run.why, sizeof(run.why), "threshold exceeded");
+		for (j = 0; j < h->nwarnings; j++)
+			if (!strncmp(h->warnings[j], "lost events:", 12)) {
+				snprintf(run.why, sizeof(run.why), "%s",
+					 h->warnings[j]);
+				break;
+			}
+	}
 	fn(ctx, &run);
 	if (r->ran && h->valid) {
 		for (j = 0; j < h->nseries; j++)

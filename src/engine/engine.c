@@ -1885,11 +1885,6 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 	return 0;
 }
 
-/* The stop signals the main thread waits for. */
-static bool is_stop_signal(int sig)
-{
-	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
-}
 
 /* Start: the sampler threads (their set-up and test_desc.prepare), the
  * companions that need their thread ids, the time grid, the display

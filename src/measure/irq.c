@@ -25,8 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/test.h"
 #include "util/jsonw.h"
@@ -121,17 +123,26 @@ struct irq_stim {
 	struct half64 t0, deadline;
 };
 
-/* --respond: a sender, and its events */
+/* --respond: a sender (its address and its run's secret), and its events */
 struct irq_peer {
 	struct sockaddr_storage addr;
 	size_t len;
+	int64_t secret;			/* the sender's, in each stimulus */
+	bool used;
 	struct irq_track tr;
 	bool tracked;
 	int64_t last;			/* t2 of its last event served */
+	int64_t seen;			/* t2 of its last stimulus */
 };
 
-/* --respond: the senders accounted apart (more are stray) */
+/* --respond: the senders accounted apart at a time; a sender silent for
+ * IRQ_PEER_IDLE_NS is forgotten (its slot free, its counts kept); when
+ * all are taken, a new sender takes the slot of the one seen longest ago
+ * among those with fewer than IRQ_PEER_SETTLED events served (a sender
+ * that measures is never displaced), else it is stray */
 #define IRQ_PEERS 16
+#define IRQ_PEER_IDLE_NS (2 * NSEC_PER_SEC)
+#define IRQ_PEER_SETTLED 64
 
 struct irq_test {
 	/* options */
@@ -140,6 +151,9 @@ struct irq_test {
 	int irq;			/* --irq, -1: found from the source */
 	int irq_prio;			/* --irq-prio, -1: leave it */
 	char irq_cpu[64];		/* --irq-cpu, "": leave it */
+	long long max_lost;		/* --max-lost, -1: not given */
+	bool source_given;		/* --source on the command line */
+	bool lost_failed;		/* more lost than allowed (irq_summary) */
 	/* the source and its interrupt */
 	struct irq_net net;
 	bool is_gpio;			/* --source gpio:... */
@@ -171,12 +185,17 @@ struct irq_test {
 	int64_t offset_bound_max;	/* net: the largest conversion bound
 					 * of a receive stamp, ns (-1 none) */
 	struct irq_peer peers[IRQ_PEERS];	/* --respond */
-	int npeers;
+	int npeers;			/* senders accounted (slots reused) */
+	uint64_t wrong_secret;		/* --respond: a sender's address with
+					 * another secret: dropped */
+	uint64_t peers_displaced;	/* --respond: unsettled senders
+					 * displaced by new ones */
+	int64_t secret;			/* net: this run's, in each stimulus */
 	bool tracked;
 	/* --irq-prio: the thread's priority changed during the run */
 	bool prio_changed;
 	int prio_now, policy_now;
-	uint64_t iv_next;		/* --respond: next interval to open */
+	uint64_t iv_next;		/* next interval to open (receiver_roll()) */
 };
 
 static const char irq_miss[] = "lost";
@@ -228,6 +247,10 @@ static const struct optdesc irq_opts_table[] = {
 	{ "irq-cpu", 0, required_argument, "CPUS",
 	  "set the interrupt's CPU affinity for the run (restored)",
 	  OPT_IRQ_CPU },
+	{ "max-lost", 0, required_argument, "N",
+	  "fail the run (exit 2) when more than N events are lost (never\n"
+	  "answered); default: with --max-latency any lost event fails it,\n"
+	  "without it losses are counted only", OPT_IRQ_MAX_LOST },
 	OPT_END
 };
 
@@ -242,6 +265,7 @@ static void irq_init(void *priv, struct engine_opts *o, int argc,
 	snprintf(t->source, sizeof(t->source), "net");
 	t->irq = -1;
 	t->irq_prio = -1;
+	t->max_lost = -1;
 	t->intr.irq = -1;
 	guard_init(&t->intr.guard);
 	t->offset_bound_max = -1;
@@ -258,7 +282,16 @@ static int irq_opt(void *priv, struct engine_opts *o, const struct optdesc *d,
 
 	(void)o;
 	switch (d->key) {
+	case OPT_IRQ_MAX_LOST:
+		if (parse_int(arg, 0, LLONG_MAX, &v)) {
+			log_error("invalid value '%s' for --max-lost: a count of events, 0 or more",
+				  arg);
+			return -1;
+		}
+		t->max_lost = v;
+		return 0;
 	case OPT_IRQ_SOURCE:
+		t->source_given = true;
 		if (!strncmp(arg, "gpio:", 5)) {
 			char err[160];
 
@@ -357,6 +390,11 @@ static int irq_configure(void *priv, struct engine_opts *o)
 {
 	struct irq_test *t = priv;
 
+	if (t->net.respond && t->source_given) {
+		log_error("--respond and --source %s do not go together: the responder answers the stimuli of rtlat irq --source net:HOST run on another machine, it has no source of its own",
+			  t->source);
+		return -1;
+	}
 	if (t->net.respond && strcmp(t->source, "net") != 0) {
 		log_error("--respond and --source %s: the responder answers a net:HOST source elsewhere",
 			  t->source);
@@ -390,6 +428,14 @@ static int irq_configure(void *priv, struct engine_opts *o)
 			snprintf(t->net.host, sizeof(t->net.host), "%s", h);
 	}
 	return 0;
+}
+
+/* --max-lost N, or 0 with --max-latency (any loss), or -1: none */
+static long long lost_allowed(const struct run *r, const struct irq_test *t)
+{
+	if (t->max_lost >= 0)
+		return t->max_lost;
+	return r->o->max_latency_ns >= 0 ? 0 : -1;
 }
 
 /* ---- the interrupt ---------------------------------------------------- */
@@ -498,6 +544,12 @@ static int irq_setup(struct run *r)
 		return -1;
 	}
 	if (t->mode != MODE_RESPOND) {
+		/* the run's secret: the responder ties this run's stimuli to
+		 * it, this run takes only answers that carry it */
+		if (getrandom(&t->secret, sizeof(t->secret), 0) !=
+		    (ssize_t)sizeof(t->secret))
+			t->secret = clock_now_ns(CLOCK_MONOTONIC) ^
+				    ((int64_t)getpid() << 40);
 		t->stim = calloc(IRQ_T0_RING, sizeof(*t->stim));
 		if (!t->stim) {
 			log_error("out of memory");
@@ -578,7 +630,7 @@ static int irq_sender(struct sampler *s)
 	struct run *r = s->run;
 	struct irq_test *t = r->priv;
 	struct irq_pkt p = { .magic = IRQ_PKT_MAGIC, .task_ns = INT64_MIN,
-			     .kernel_ns = INT64_MIN };
+			     .secret = t->secret };
 	struct waiter w;
 	struct wake wk;
 	int e;
@@ -675,6 +727,8 @@ static int64_t event_at(const struct run *r, int64_t t0, int64_t deadline)
 	return t0 >= r->t_measure && t0 < r->t_end ? t0 : deadline;
 }
 
+static void receiver_roll(struct sampler *s, int64_t t, int64_t *t_last);
+
 /*
  * Event @seq (stimulus at @t0 of the period @deadline, kernel stamp @t1 or
  * INT64_MIN, the task has it at @t2) arrived: account it once, the events
@@ -698,9 +752,21 @@ static void account(struct sampler *s, struct irq_test *t, uint64_t lost,
 		    int64_t t0, int64_t t1, int64_t t2, int64_t deadline,
 		    int64_t task_ns, int64_t *t_last)
 {
+	const struct run *r = s->run;
+	int64_t open_start;
+
 	miss_all(s, lost, *t_last);
-	deadline = event_at(s->run, t0, deadline);
-	*t_last = deadline;
+	/* in the interval of its stimulus, at its t0 (--trace's window is
+	 * [t0, t2]), or (an answer that came after that interval was handed
+	 * over) at the start of the one open now */
+	deadline = event_at(r, t0, deadline);
+	receiver_roll(s, deadline, t_last);
+	open_start = s->cur_open ? s->cur_end - r->o->interval_ns :
+		     r->t_measure;
+	if (deadline < open_start)
+		deadline = open_start;
+	if (deadline > *t_last)
+		*t_last = deadline;
 	sampler_add(s, S_LATENCY, t2 - t0, deadline);
 	if (s->nseries == 1)
 		return;
@@ -776,6 +842,53 @@ static void stim_lookup(struct irq_test *t, uint64_t seq, int64_t *t0,
 		*t0 = *deadline = INT64_MIN;
 }
 
+/*
+ * The intervals up to the one of @t (test clock, inside the measurement)
+ * opened in turn, also those nothing came in (an RTD line and an entry of
+ * "intervals" each, n/a); *@t_last (may be NULL) raised to the start of
+ * @t's: what is accounted later goes there or after.
+ */
+static void receiver_roll(struct sampler *s, int64_t t, int64_t *t_last)
+{
+	const struct run *r = s->run;
+	struct irq_test *it = r->priv;
+	uint64_t idx;
+	int64_t start;
+
+	if (t < r->t_measure)
+		return;
+	if (t >= r->t_end)
+		t = r->t_end - 1;
+	idx = (uint64_t)(t - r->t_measure) / (uint64_t)r->o->interval_ns;
+	for (; it->iv_next <= idx; it->iv_next++)
+		if (!s->cur_open || s->cur.index < it->iv_next)
+			sampler_roll(s, it->iv_next);
+	start = r->t_measure + (int64_t)idx * r->o->interval_ns;
+	if (t_last && *t_last < start)
+		*t_last = start;
+}
+
+/* At @now: the intervals before the oldest event outstanding (its
+ * stimulus' interval stays open for its answer or its loss) and before
+ * now - IRQ_POLL_NS (a stimulus being recorded) are opened, empty or not. */
+static void receiver_tick(struct sampler *s, struct irq_test *t, int64_t now,
+			  int64_t *t_last)
+{
+	int64_t t0, deadline, upto = now - IRQ_POLL_NS;
+
+	if (!atomic_load_explicit(&t->first_known, memory_order_acquire))
+		return;
+	if (t->tracked) {
+		stim_lookup(t, t->tr.next, &t0, &deadline);
+		if (t0 != INT64_MIN) {
+			deadline = event_at(s->run, t0, deadline);
+			if (deadline < upto)
+				upto = deadline;
+		}
+	}
+	receiver_roll(s, upto, t_last);
+}
+
 static void expire(struct sampler *s, struct irq_test *t, int64_t limit,
 		   int64_t *t_last);
 static int receiver_end(struct sampler *s, struct irq_test *t,
@@ -796,7 +909,7 @@ static int irq_receiver(struct sampler *s)
 	struct irq_test *t = r->priv;
 	struct irq_pkt p;
 	int64_t t0, t1, t2, deadline, t_last = r->t_measure, done_at = 0;
-	int64_t bound, limit;
+	int64_t bound;
 	int e;
 
 	e = irq_net_timeout(t->net.rx, IRQ_POLL_NS);
@@ -812,6 +925,7 @@ static int irq_receiver(struct sampler *s)
 		if (e == -EAGAIN || e == -EINTR || e == -ECONNREFUSED) {
 			/* ECONNREFUSED: net:HOST, nobody answers (yet) */
 			expire(s, t, INT64_MIN, &t_last);
+			receiver_tick(s, t, t2, &t_last);
 			if (receiver_done(t, t2, &done_at))
 				break;
 			continue;
@@ -823,8 +937,9 @@ static int irq_receiver(struct sampler *s)
 			return receiver_fail(s, t, t_last, e);
 		}
 		if (p.magic != IRQ_PKT_MAGIC ||
-		    (t->mode == MODE_HOST) != !!(p.flags & IRQ_PKT_REPLY)) {
-			t->foreign++;
+		    (t->mode == MODE_HOST) != !!(p.flags & IRQ_PKT_REPLY) ||
+		    p.secret != t->secret) {
+			t->foreign++;	/* not rtlat's, or another run's */
 			continue;
 		}
 		if (!atomic_load_explicit(&t->first_known,
@@ -843,15 +958,14 @@ static int irq_receiver(struct sampler *s)
 		/* an event whose record is gone first: the one named may
 		 * be IRQ_T0_RING ahead of it */
 		expire(s, t, INT64_MIN, &t_last);
-		limit = INT64_MIN;
 		switch (irq_track_exact(&t->tr, p.seq, t0 != INT64_MIN &&
 					t0 <= t2 && p.t0 == t0 &&
 					p.deadline == deadline)) {
 		case IRQ_EV_SERVED:
+			/* however late: its latency is known, a sample */
 			account(s, t, 0, t0, t1, t2, deadline,
 				t->mode == MODE_HOST ? p.task_ns : INT64_MIN,
 				&t_last);
-			limit = t0 - IRQ_LOST_NS;
 			break;
 		case IRQ_EV_STRAY:
 			t->stray++;
@@ -859,12 +973,12 @@ static int irq_receiver(struct sampler *s)
 		default:
 			break;		/* duplicate, late, warm-up */
 		}
-		/* an event overtaken by the answer of one sent IRQ_LOST_NS
-		 * after it is lost (answers come in order but for a few:
-		 * a stall of the receiver or the responder only delays them
-		 * all, and each is served with its latency); the rest at
-		 * the end */
-		expire(s, t, limit, &t_last);
+		/* an event is lost only when its answer can no longer be
+		 * told genuine (its record overwritten, IRQ_T0_RING stimuli
+		 * later) or at the end: an answer that comes later than the
+		 * others is a sample, the largest one, never a loss */
+		expire(s, t, INT64_MIN, &t_last);
+		receiver_tick(s, t, t2, &t_last);
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
@@ -885,6 +999,7 @@ static int irq_receiver_gpio(struct sampler *s)
 		e = irq_gpio_wait(&t->gpio, &ev, (int)(IRQ_POLL_NS / 1000000));
 		t2 = clock_now_ns(CLOCK_MONOTONIC);
 		if (e == -EAGAIN || e == -EINTR) {
+			receiver_tick(s, t, t2, &t_last);
 			if (receiver_done(t, t2, &done_at))
 				break;
 			continue;
@@ -915,6 +1030,7 @@ static int irq_receiver_gpio(struct sampler *s)
 				      t2, deadline, INT64_MIN, &t_last);
 			break;
 		}
+		receiver_tick(s, t, t2, &t_last);
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
@@ -951,6 +1067,7 @@ static void expire(struct sampler *s, struct irq_test *t, int64_t limit,
 		deadline = event_at(s->run, t0, deadline);
 		if (deadline < *t_last)
 			deadline = *t_last;
+		receiver_roll(s, deadline, t_last);
 		miss_all(s, irq_track_end(&t->tr, t->tr.next), deadline);
 		*t_last = deadline;
 	}
@@ -993,6 +1110,7 @@ static int irq_receiver_serial(struct sampler *s)
 				      INT64_MIN, &t_last);
 		}
 		expire(s, t, t2 - IRQ_LOST_NS, &t_last);
+		receiver_tick(s, t, t2, &t_last);
 		if (receiver_done(t, t2, &done_at))
 			break;
 	}
@@ -1006,10 +1124,14 @@ static int receiver_end(struct sampler *s, struct irq_test *t, int64_t t_last)
 			irq_track_init(&t->tr, t->first_seq);
 			t->tracked = true;
 		}
-		/* the sender is done: its last store is whole */
+		/* the sender is done: its last store is whole; the events
+		 * never answered are lost, each in its stimulus' interval */
 		t->last_seq_seen = shared64_load(&t->last_seq, t->last_seq_seen);
+		expire(s, t, INT64_MAX, &t_last);
 		miss_all(s, irq_track_end(&t->tr, t->last_seq_seen), t_last);
 	}
+	/* the intervals up to the end, also those nothing came in */
+	receiver_roll(s, clock_now_ns(CLOCK_MONOTONIC), &t_last);
 	return 0;
 }
 
@@ -1032,21 +1154,59 @@ static int receiver_fail(struct sampler *s, struct irq_test *t,
 
 /* ---- the responder (--respond) ---------------------------------------- */
 
-/* The peer of address @from (of @fl bytes), a new one while there is room,
- * or NULL. */
+/* The peer of address @from (of @fl bytes) whose secret is @secret, at
+ * @t2: its slot, or a new one (a free slot, an idle one's, or an unsettled
+ * one's); NULL when the address is a sender's with another secret (a
+ * forgery: t->wrong_secret counted) or every slot holds a settled sender
+ * (t->stray counted). */
 static struct irq_peer *peer_of(struct irq_test *t,
-				const struct sockaddr_storage *from, size_t fl)
+				const struct sockaddr_storage *from, size_t fl,
+				int64_t secret, int64_t t2)
 {
+	struct irq_peer *pe, *free_pe = NULL, *weak = NULL;
 	int i;
 
-	for (i = 0; i < t->npeers; i++)
-		if (t->peers[i].len == fl && !memcmp(&t->peers[i].addr, from, fl))
-			return &t->peers[i];
-	if (t->npeers == IRQ_PEERS || fl > sizeof(t->peers[0].addr))
+	if (fl > sizeof(t->peers[0].addr)) {
+		t->stray++;
 		return NULL;
-	memcpy(&t->peers[t->npeers].addr, from, fl);
-	t->peers[t->npeers].len = fl;
-	return &t->peers[t->npeers++];
+	}
+	for (i = 0; i < IRQ_PEERS; i++) {
+		pe = &t->peers[i];
+		if (pe->used && t2 - pe->seen > IRQ_PEER_IDLE_NS)
+			pe->used = false;	/* gone quiet: forgotten */
+		if (!pe->used) {
+			if (!free_pe)
+				free_pe = pe;
+			continue;
+		}
+		if (pe->len == fl && !memcmp(&pe->addr, from, fl)) {
+			if (pe->secret != secret) {
+				t->wrong_secret++;
+				return NULL;
+			}
+			pe->seen = t2;
+			return pe;
+		}
+		if (pe->tr.served < IRQ_PEER_SETTLED &&
+		    (!weak || pe->seen < weak->seen))
+			weak = pe;
+	}
+	if (!free_pe && weak) {
+		t->peers_displaced++;
+		free_pe = weak;
+	}
+	if (!free_pe) {
+		t->stray++;	/* every slot a sender that measures */
+		return NULL;
+	}
+	memset(free_pe, 0, sizeof(*free_pe));
+	memcpy(&free_pe->addr, from, fl);
+	free_pe->len = fl;
+	free_pe->secret = secret;
+	free_pe->used = true;
+	free_pe->seen = t2;
+	t->npeers++;
+	return free_pe;
 }
 
 /*
@@ -1090,18 +1250,7 @@ static enum irq_ev peer_event(struct irq_test *t, struct irq_peer *pe,
  * (after it stopped) */
 static void responder_tick(struct sampler *s, int64_t t)
 {
-	const struct run *r = s->run;
-	struct irq_test *it = r->priv;
-	uint64_t idx;
-
-	if (t < r->t_measure)
-		return;
-	if (t >= r->t_end)
-		t = r->t_end - 1;
-	idx = (uint64_t)(t - r->t_measure) / (uint64_t)r->o->interval_ns;
-	for (; it->iv_next <= idx; it->iv_next++)
-		if (!s->cur_open || s->cur.index < it->iv_next)
-			sampler_roll(s, it->iv_next);
+	receiver_roll(s, t, NULL);
 }
 
 static int irq_responder(struct sampler *s)
@@ -1141,18 +1290,18 @@ static int irq_responder(struct sampler *s)
 			t->foreign++;
 			continue;
 		}
+		/* the sender it is (a forged one is not answered) */
+		pe = t2 < r->t_measure ? NULL :
+		     peer_of(t, &from, fl, p.secret, t2);
+		if (t2 >= r->t_measure && !pe)
+			continue;
 		p.flags |= IRQ_PKT_REPLY;
 		p.task_ns = t1 != INT64_MIN && t1 <= t2 ? t2 - t1 : INT64_MIN;
 		e = irq_net_send(&t->net, t->net.tx, &p, &from, fl);
 		if (e)
 			t->send_errors++;	/* the sender counts it lost */
-		if (t2 < r->t_measure)
+		if (!pe)
 			continue;
-		pe = peer_of(t, &from, fl);
-		if (!pe) {
-			t->stray++;	/* more senders than IRQ_PEERS */
-			continue;
-		}
 		if (peer_event(t, pe, p.seq, t2, &lost) != IRQ_EV_SERVED)
 			continue;
 		if (t1 != INT64_MIN && t1 > t2)
@@ -1308,6 +1457,8 @@ static void irq_figures(struct run *r, struct test_figs *f)
 	sent = t->mode == MODE_RESPOND ? t->tr.served + t->tr.lost : t->sent;
 	fig_str(f, "source", t->source);
 	fig_num(f, "port", "%d", t->net.port);
+	fig_str(f, "bound_to", t->mode != MODE_RESPOND ? "" :
+		t->net.bind[0] ? t->net.bind : "any address (IPv6 and IPv4)");
 	fig_str(f, "receive_stamps", stamps_text(t));
 	fig_bool(f, "hardware_stamps", false);
 	fig_bool(f, "hardware_stamps_available", t->net.hw_stamps);
@@ -1356,8 +1507,19 @@ static void irq_figures(struct run *r, struct test_figs *f)
 	if (!t->is_gpio && !t->is_serial)
 		fig_num(f, "events.stamp_conversion_bound_max_ns", "%lld",
 			(long long)t->offset_bound_max);
-	if (t->mode == MODE_RESPOND)
+	if (t->mode == MODE_RESPOND) {
 		fig_num(f, "events.senders", "%d", t->npeers);
+		fig_num(f, "events.wrong_secret", "%llu",
+			(unsigned long long)t->wrong_secret);
+		fig_num(f, "events.senders_displaced", "%llu",
+			(unsigned long long)t->peers_displaced);
+	}
+
+	if (lost_allowed(r, t) >= 0)
+		fig_num(f, "events.lost_allowed", "%lld", lost_allowed(r, t));
+	else
+		fig_null(f, "events.lost_allowed");
+	fig_bool(f, "events.lost_exceeded", t->lost_failed);
 	fig_num(f, "events.send_errors", "%llu",
 		(unsigned long long)t->send_errors);
 	fig_num(f, "events.sender_missed_periods", "%llu",
@@ -1380,7 +1542,7 @@ static const struct test_line irq_lines[] = {
 	  "[?serial.tx:[?serial.pty:{serial.tx} -> {serial.rx}, pseudo-terminals (no UART: no line, no baud rate), raw]"
 	  "[!serial.pty:{serial.tx} -> {serial.rx} at {serial.baud} baud, 8N1 raw]]"
 	  "[?gpio.chip:{gpio.chip} line {gpio.out} -> line {gpio.in}]"
-	  "[!serial.tx:[!gpio.chip:port {port}]]" },
+	  "[!serial.tx:[!gpio.chip:port {port}[?role=responder: of {bound_to}]]]" },
 	{ LINE_BANNER, NULL,
 	  "[?serial.tx:[?serial.pty:Serial: a pty has no line: t2-t0 is the tty layer and the reader's wake-up, without a character's transmission time]"
 	  "[!serial.pty:Serial: t2-t0 includes one character's transmission time, 10 bits / {serial.baud} baud = {serial.character_ns} us]]" },
@@ -1409,7 +1571,7 @@ static const struct test_line irq_lines[] = {
 	  "[!interrupt.effective_affinity=: (effective {interrupt.effective_affinity}[?interrupt.effective_affinity_pending:: the move is pending, done when the interrupt next arrives])]"
 	  "[!interrupt.note=:; {interrupt.note}]]" },
 	{ LINE_SUMMARY, NULL,
-	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} [?events.foreign_packets=1:foreign packet][!events.foreign_packets=1:foreign packets], {events.stray} stray (of no sender's sequence), {events.send_errors} [?events.send_errors=1:answer not sent][!events.send_errors=1:answers not sent]; {events.senders} [?events.senders=1:sender][!events.senders=1:senders]]"
+	  "[?role=responder:Events: {events.sent} answered in the measurement = {events.served} served + {events.lost} lost (sequence gaps); {events.duplicate} duplicated, {events.late} late, {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with a stamp after the wake-up (refused), {events.foreign_packets} [?events.foreign_packets=1:foreign packet][!events.foreign_packets=1:foreign packets], {events.stray} stray (of no sender's sequence, or of a new sender while every slot held a sender that measures), {events.wrong_secret} [?events.wrong_secret=1:datagram][!events.wrong_secret=1:datagrams] with a sender's address and another secret (dropped, not answered), {events.senders_displaced} [?events.senders_displaced=1:sender][!events.senders_displaced=1:senders] displaced, {events.send_errors} [?events.send_errors=1:answer not sent][!events.send_errors=1:answers not sent]; {events.senders} [?events.senders=1:sender][!events.senders=1:senders]]"
 	  "[!role=responder:Events: {events.sent} sent in the measurement = {events.served} served + {events.lost} lost; {events.duplicate} duplicated, {events.late} late (after being counted lost), {events.without_kernel_stamp} without a kernel stamp, {events.kernel_stamp_refused} with one not between t0 and t2 (refused), {events.stray} stray (of no stimulus sent), {events.send_errors} [?events.send_errors=1:send error][!events.send_errors=1:send errors]; the sender missed {events.sender_missed_periods} [?events.sender_missed_periods=1:period][!events.sender_missed_periods=1:periods]]" },
 	{ LINE_SUMMARY, NULL,
 	  "[?serial.tx:Serial: {serial.stray_bytes} [?serial.stray_bytes=1:stray byte][!serial.stray_bytes=1:stray bytes] (of no stimulus sent)]" },
@@ -1418,6 +1580,26 @@ static const struct test_line irq_lines[] = {
 	  "[?role=stimulus:[!events.sent=0:[?events.served=0:No answer from {net_host} port {port}: is rtlat irq --respond running there?]]]" },
 	{ 0, NULL, NULL },
 };
+
+/* An event never answered hides its latency: more of them than allowed
+ * fail the run as a threshold exceeded does (exit 2), said. */
+static void lost_verdict(struct run *r, struct irq_test *t)
+{
+	long long allowed = lost_allowed(r, t);
+
+	if (allowed < 0 || t->tr.lost <= (uint64_t)allowed)
+		return;
+	t->lost_failed = true;
+	r->threshold_exceeded = true;
+	if (r->exit_code == 0)
+		r->exit_code = 2;
+	if (t->max_lost >= 0)
+		engine_warn(r, "lost events: %llu never answered, more than --max-lost %lld: their latency is not known",
+			    (unsigned long long)t->tr.lost, t->max_lost);
+	else
+		engine_warn(r, "lost events: %llu never answered, with --max-latency (any lost event fails it; --max-lost N allows N): their latency is not known",
+			    (unsigned long long)t->tr.lost);
+}
 
 static void irq_summary(struct run *r)
 {
@@ -1467,6 +1649,7 @@ static void irq_summary(struct run *r)
 			  fmt_us3(a, r->o->max_latency_ns));
 		r->exit_code = 1;
 	}
+	lost_verdict(r, t);
 	for (i = 0; i < r->nnames; i++)
 		xeno_summary_series(r, i);
 	figures_lines(r, LINE_SUMMARY);		/* irq_lines */
@@ -1556,7 +1739,8 @@ static const char irq_about[] =
 	"(the RX interrupt) --trace finds; --trace splits the events of\n"
 	"every source at the interrupt and the receiver's wake-up.\n"
 	"Output: RTD lines, RTS summaries per series, in microseconds.\n"
-	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded or --break hit.";
+	"Exit status: 0 ok, 1 error, 2 --max-latency exceeded, more events\n"
+	"lost than --max-lost allows (with --max-latency: any) or --break hit.";
 
 static const struct opt_help irq_help[] = {
 	{ 'c', "one CPU (sender and receiver on it) or two: the sender on the\n"

@@ -166,7 +166,8 @@ struct irq_pkt {
 	int64_t t0;		/* sender: the send, its CLOCK_MONOTONIC */
 	int64_t deadline;	/* sender: the period's deadline */
 	int64_t task_ns;	/* responder: its t2 - t1, or INT64_MIN */
-	int64_t kernel_ns;	/* reserved (INT64_MIN) */
+	int64_t secret;		/* sender: its run's, chosen at random;
+				 * the answer carries it back */
 };
 
 #define IRQ_PKT_MAGIC 0x72746c69u	/* "rtli" */

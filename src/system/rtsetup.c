@@ -579,17 +579,50 @@ void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 			 *res_ns);
 }
 
+/* The signals whose default action ends the process, besides SIGINT,
+ * SIGTERM, SIGHUP (taken as they are), SIGUSR1/2 (snapshots), SIGPIPE
+ * (ignored: a write fails instead), SIGKILL, and those that report a
+ * fault of the program itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+ * SIGTRAP, SIGSYS): a run that gets one ends as at SIGTERM. The real-time
+ * signals from SIGRTMIN + 8 on (those below are rtlat's own: waits, IPC). */
+static const int other_stops[] = {
+	SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGXCPU, SIGXFSZ,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
 void stop_sigset(sigset_t *set)
 {
 	struct sigaction sa;
+	size_t i;
+	int sig;
 
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
 	/* nohup: a hang-up ignored when rtlat started stays ignored (blocked,
-	 * Linux would queue it for sigtimedwait and end the run) */
+	 * Linux would queue it for sigtimedwait and end the run); so does
+	 * any other ignored when rtlat started */
 	if (sigaction(SIGHUP, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
 		sigaddset(set, SIGHUP);
+	for (i = 0; i < sizeof(other_stops) / sizeof(other_stops[0]); i++)
+		if (sigaction(other_stops[i], NULL, &sa) < 0 ||
+		    sa.sa_handler != SIG_IGN)
+			sigaddset(set, other_stops[i]);
+	for (sig = SIGRTMIN + 8; sig <= SIGRTMAX; sig++)
+		if (sigaction(sig, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
+			sigaddset(set, sig);
+}
+
+bool is_stop_signal(int sig)
+{
+	sigset_t set;
+
+	if (sig <= 0)
+		return false;
+	stop_sigset(&set);
+	return sigismember(&set, sig) == 1;
 }
 
 void run_sigset(sigset_t *set)

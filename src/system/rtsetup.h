@@ -90,9 +90,14 @@ void rt_throttling_check(char *warn, size_t len);
 void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 		     size_t len);
 
-/* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP (not
- * SIGHUP when it was ignored at the start: nohup). */
+/* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP and
+ * every other whose default action ends the process (SIGALRM, SIGVTALRM,
+ * SIGPROF, SIGIO, SIGPWR, SIGXCPU, SIGXFSZ, SIGSTKFLT, SIGRTMIN+8 ..
+ * SIGRTMAX), but SIGUSR1/2 (snapshots), SIGPIPE and the faults of the
+ * program itself; not one ignored at the start (nohup). */
 void stop_sigset(sigset_t *set);
+/* Is @sig one of stop_sigset()'s? */
+bool is_stop_signal(int sig);
 
 /* The signals a measuring process takes itself: stop_sigset() and SIGUSR1,
  * SIGUSR2 (a snapshot of the figures so far; the run goes on). */

@@ -23,6 +23,7 @@
 #include "system/syscheck.h"
 #include "system/clockcheck.h"
 #include "system/sysinfo.h"
+#include "system/tracefs.h"
 #include "util/timeutil.h"
 
 #define ISO_MAX 16		/* isolated CPUs whose interrupts are counted */
@@ -1895,6 +1896,48 @@ static void check_tracers(struct ctx *c, struct check_report *r)
 		    "(Debian: the -rt flavour has them)");
 }
 
+/* tracefs instances rtlat-PID (rtlat-WHAT-PID) of rtlat runs that are
+ * gone (killed with SIGKILL): tracing on, events enabled, their buffers
+ * allocated, until removed. This system only (a process's liveness: no
+ * item for --root). */
+static void check_trace_instances(struct ctx *c, struct check_report *r)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing",
+		"/sys/kernel/debug/tracing" };
+	struct check_item *it = add(r, "trace_instances",
+				    "stale rtlat trace instances");
+	char names[400], all[420] = "", inst[64];
+	const char *where = NULL;
+	struct stat st;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !n; i++) {
+		snprintf(inst, sizeof(inst), "%s/instances", dirs[i]);
+		if (stat(inst, &st) != 0)
+			continue;
+		if (!where)
+			where = dirs[i];
+		n = tracefs_list_stale(dirs[i], names, sizeof(names));
+		if (n) {
+			where = dirs[i];
+			snprintf(all, sizeof(all), "%s", names);
+		}
+	}
+	if (!where) {
+		found(it, CHECK_NA, "tracefs is not mounted: no instance");
+		return;
+	}
+	if (!n) {
+		found(it, CHECK_OK, "none in %s/instances", where);
+		return;
+	}
+	found(it, CHECK_WARN, "%d in %s/instances of rtlat runs that are gone (killed): %s; each may trace with its events enabled and holds its buffers",
+	      n, where, all);
+	fix(it, "the next rtlat --trace run removes them (and says so); or by hand: rmdir %s/instances/NAME",
+	    where);
+}
+
 static void check_cokernel(struct ctx *c, struct check_report *r)
 {
 	struct check_item *it = add(r, "cokernel", "co-kernel");
@@ -1992,6 +2035,8 @@ enum check_verdict syscheck_run(struct check_report *r, const char *root,
 	check_rt_group(c, r);
 	check_debug(c, r);
 	check_tracers(c, r);
+	if (c->self)
+		check_trace_instances(c, r);
 	check_cokernel(c, r);
 	free(c);
 	for (i = 0; i < r->n; i++) {

@@ -23,7 +23,7 @@ static bool mounted_here;
 
 /* The pid in an rtlat instance's name ("rtlat-PID", "rtlat-WHAT-PID"),
  * else 0. */
-static long instance_pid(const char *name)
+long tracefs_instance_pid(const char *name)
 {
 	const char *dash = strrchr(name, '-');
 	char *end;
@@ -35,25 +35,48 @@ static long instance_pid(const char *name)
 	return dash[1] && !*end && pid > 0 && pid <= INT32_MAX ? pid : 0;
 }
 
-void tracefs_remove_stale(const char *dir)
+/* The stale instances under @dir: their names, space-separated, into
+ * @names; @remove: removed too (those that could not be are not named).
+ * Returns how many. */
+static int stale(const char *dir, bool remove, char *names, size_t len)
 {
 	char p[512];
 	struct dirent *d;
 	DIR *dh;
 	long pid;
+	size_t o = 0;
+	int n = 0;
 
+	if (len)
+		names[0] = '\0';
 	snprintf(p, sizeof(p), "%s/instances", dir);
 	dh = opendir(p);
 	if (!dh)
-		return;
+		return 0;
 	while ((d = readdir(dh))) {
-		pid = instance_pid(d->d_name);
+		pid = tracefs_instance_pid(d->d_name);
 		if (!pid || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(p, sizeof(p), "%s/instances/%s", dir, d->d_name);
-		rmdir(p);
+		if (remove && rmdir(p) != 0)
+			continue;
+		n++;
+		if (o < len)
+			o += (size_t)snprintf(names + o, len - o, "%s%s",
+					      o ? " " : "", d->d_name);
 	}
 	closedir(dh);
+	return n;
+}
+
+int tracefs_remove_stale(const char *dir, char *names, size_t len)
+{
+	return stale(dir, true, names, len);
+}
+
+int tracefs_list_stale(const char *dir, char *names, size_t len)
+{
+	return stale(dir, false, names, len);
 }
 
 /* Some tracefs instance not ours is there (another rtlat --trace, or rtla,
@@ -65,13 +88,13 @@ static bool instances_in_use(void)
 	struct dirent *e;
 	bool any = false;
 
-	tracefs_remove_stale(TRACING);
+	tracefs_remove_stale(TRACING, NULL, 0);
 	d = opendir(TRACING "/instances");
 	if (!d)
 		return false;
 	while (!any && (e = readdir(d)))
 		any = e->d_name[0] != '.' &&
-		      instance_pid(e->d_name) != (long)getpid();
+		      tracefs_instance_pid(e->d_name) != (long)getpid();
 	closedir(d);
 	return any;
 }

@@ -27,6 +27,15 @@ const char *tracefs_dir(char *err, size_t len);
 /* Remove the tracefs instances under @dir/instances of rtlat processes
  * that no longer exist (killed with SIGKILL: "rtlat-PID" of --trace,
  * "rtlat-WHAT-PID" of noise's hwlat reference). Errors are ignored. */
-void tracefs_remove_stale(const char *dir);
+int tracefs_remove_stale(const char *dir, char *names, size_t len);
+/* The instances under @dir named rtlat-PID (or rtlat-WHAT-PID) whose
+ * process is gone (a run killed with SIGKILL left them, tracing on, their
+ * buffers allocated): their names, space-separated, into @names (of @len;
+ * may be 0); how many. tracefs_remove_stale() removes them too (those
+ * that could not be are neither named nor counted). */
+int tracefs_list_stale(const char *dir, char *names, size_t len);
+/* The pid in an rtlat instance's name ("rtlat-PID", "rtlat-WHAT-PID"),
+ * else 0. */
+long tracefs_instance_pid(const char *name);
 
 #endif

@@ -384,7 +384,14 @@ int tsrc_open(struct tsrc **out, const struct tsrc_cfg *c, char *err,
 	*out = NULL;
 	if (!dir)
 		return -1;
-	tracefs_remove_stale(dir);
+	{
+		char gone[256];
+		int n = tracefs_remove_stale(dir, gone, sizeof(gone));
+
+		if (n)
+			log_note_always("removed %d stale tracefs instance%s of rtlat runs that are gone (killed): %s",
+					n, n == 1 ? "" : "s", gone);
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto nomem;

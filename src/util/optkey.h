@@ -86,6 +86,7 @@ enum opt_key {
 	OPT_IRQ_PRIO,
 	OPT_IRQ_CPU,
 	OPT_IRQ_BAUD,
+	OPT_IRQ_MAX_LOST,
 	/* rtlat suite (cmd/suite.c) */
 	OPT_SUITE_TESTS,
 	OPT_SUITE_LOADS,

@@ -13,7 +13,8 @@ stimulus' number k (k % 8):
   7  the right number, t0 = 0 and task_ns = -5 (stamps not its own)
 
 and, for every stimulus, an answer for the number 1000 ahead (not sent
-yet). Runs until killed; prints how many stimuli it got on SIGTERM.
+yet). Every answer carries back the sender's secret (the stimulus' last
+field), as rtlat irq --respond does. Runs until killed; prints how many stimuli it got on SIGTERM.
 
 With "reorder": faithful answers, each odd-numbered stimulus answered
 only after the next one's answer (a forged answer for a number already
@@ -26,7 +27,14 @@ With "replay": faithful answers, each followed by 3 answers sent again,
 picked at random among the last 3000 (replays of answers already given,
 most of them more than 64 stimuli back).
 
-usage: irq_forger.py ADDR PORT [reorder|stall|replay]
+With "late": faithful answers, but the stimuli numbered 50 modulo 100
+answered 600 ms late (the others meanwhile on time). On SIGTERM it also
+prints how many of those it still held (never answered).
+
+With "drop": faithful answers, but the stimuli numbered 50 modulo 100
+never answered.
+
+usage: irq_forger.py ADDR PORT [reorder|stall|replay|late|drop]
 """
 import collections
 import os
@@ -47,6 +55,9 @@ def main():
     reorder = sys.argv[3:] == ["reorder"]
     stall = sys.argv[3:] == ["stall"]
     replay = sys.argv[3:] == ["replay"]
+    late = sys.argv[3:] == ["late"]
+    drop = sys.argv[3:] == ["drop"]
+    held_late = []                  # (when, answer, peer)
     given = collections.deque(maxlen=3000)
     held = None
     fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
@@ -55,26 +66,42 @@ def main():
     got = [0]
 
     def stop(*_):
-        print(got[0], flush=True)
+        print(got[0], len(held_late), flush=True)
         sys.exit(0)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    if late:
+        s.settimeout(0.005)
     while True:
-        data, peer = s.recvfrom(256)
+        now = time.monotonic()
+        while held_late and held_late[0][0] <= now:
+            s.sendto(held_late[0][1], held_late[0][2])
+            held_late.pop(0)
+        try:
+            data, peer = s.recvfrom(256)
+        except socket.timeout:
+            continue
         if len(data) != PKT.size:
             continue
         magic, flags, seq, t0, dl, task, kern = PKT.unpack(data)
         if magic != MAGIC or flags & REPLY:
             continue
         got[0] += 1
+        if late or drop:
+            ans = PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, kern)
+            if seq % 100 != 50:
+                s.sendto(ans, peer)
+            elif late:
+                held_late.append((time.monotonic() + 0.6, ans, peer))
+            continue
         if stall:
             if got[0] == 200:
                 time.sleep(0.4)
-            s.sendto(PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, I64_MIN),
+            s.sendto(PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, kern),
                      peer)
             continue
         if replay:
-            ans = PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, I64_MIN)
+            ans = PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, kern)
             s.sendto(ans, peer)
             given.append(ans)
             for _ in range(3):
@@ -85,20 +112,20 @@ def main():
             if seq % 2:
                 held = data
                 continue
-            s.sendto(PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, I64_MIN),
+            s.sendto(PKT.pack(MAGIC, REPLY, seq, t0, dl, 1000, kern),
                      peer)
             if held is not None:
                 h = PKT.unpack(held)
                 s.sendto(PKT.pack(MAGIC, REPLY, h[2], h[3], h[4], 1000,
-                                  I64_MIN), peer)
+                                  h[6]), peer)
                 held = None
             continue
         k = seq % 8
 
         def answer(sq=seq, a=t0, b=dl, c=1000):
-            s.sendto(PKT.pack(MAGIC, REPLY, sq % 2 ** 64, a, b, c, I64_MIN),
+            s.sendto(PKT.pack(MAGIC, REPLY, sq % 2 ** 64, a, b, c, kern),
                      peer)
-        s.sendto(PKT.pack(MAGIC, REPLY, seq + 1000, t0, dl, 1000, I64_MIN),
+        s.sendto(PKT.pack(MAGIC, REPLY, seq + 1000, t0, dl, 1000, kern),
                  peer)
         if k == 0:
             answer()

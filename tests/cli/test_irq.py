@@ -736,6 +736,127 @@ def test_host_answer_overtaking_another(tmp_path, veth_pair):
     assert ev["served"] >= ev["sent"] - 2
 
 
+def forger_run(tmp_path, veth_pair, mode, args, seconds="2"):
+    """rtlat irq --source net:HOST against irq_forger.py MODE: (the run,
+    its result, its headline, what the forger said on SIGTERM: stimuli
+    got and late answers it still held)."""
+    hj = tmp_path / "host.json"
+    forger = subprocess.Popen(
+        ["ip", "netns", "exec", NS[0], "/usr/bin/python3", FORGER,
+         veth_pair, "4770", mode], stdout=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=default_signals)
+    r, w = os.pipe()
+    try:
+        time.sleep(0.5)
+        host = subprocess.run(
+            ["ip", "netns", "exec", NS[1], RTLAT, "irq", "--source",
+             "net:" + veth_pair, "-T", seconds, "--warmup", "200ms",
+             "--headline-fd", str(w), "--json", str(hj)] +
+            [str(a) for a in args], capture_output=True, text=True,
+            timeout=120, pass_fds=(w,))
+    finally:
+        os.close(w)
+        forger.terminate()
+        fout, _ = forger.communicate(timeout=10)
+    with os.fdopen(r) as f:
+        headline = f.read()
+    return host, load(hj), headline, [int(x) for x in fout.split()]
+
+
+def test_host_late_answer_is_a_sample(tmp_path, veth_pair):
+    """A responder that answers 1 % of the stimuli 600 ms late (the
+    others on time): each late answer is a sample, the largest ones, in
+    the maximum, the histogram and the threshold (exit 2 with
+    --max-latency 50 ms); never lost and then late. Lost are only the
+    late ones the forger still held at the end."""
+    host, d, headline, (got, held) = forger_run(
+        tmp_path, veth_pair, "late", ["--max-latency", "50000"])
+    assert host.returncode == 2, host.stderr[-3000:]
+    ev = check_accounting(d, ("round_trip", "kernel_to_task"))
+    assert ev["late"] == 0, ev
+    assert ev["lost"] <= held + 1, (ev, held)
+    # about 1 % of them were answered late (the warm-up's and the held
+    # ones aside)
+    rt = d["summary"]["round_trip"]
+    assert rt["max_ns"] >= 600 * 10 ** 6
+    assert rt["samples"] == ev["served"]
+    assert "round_trip max" in host.stderr and \
+        "exceeded --max-latency 50000.000 us" in host.stderr
+    assert "\nthreshold_exceeded 1\n" in headline
+
+
+def test_host_lost_events_fail_a_threshold(tmp_path, veth_pair):
+    """A responder that never answers 1 % of the stimuli: lost events
+    fail a run with --max-latency (exit 2, said, in the result and in
+    JUnit), and a run with --max-lost below them; --max-lost above them
+    passes, and without either losses are counted only (exit 0)."""
+    xml = tmp_path / "j.xml"
+    host, d, headline, _ = forger_run(
+        tmp_path, veth_pair, "drop",
+        ["--max-latency", "10s", "--junit", xml], seconds="1")
+    assert host.returncode == 2, host.stderr[-3000:]
+    ev = check_accounting(d, ("round_trip", "kernel_to_task"))
+    assert ev["lost"] >= 5 and ev["late"] == 0, ev
+    assert ev["lost_allowed"] == 0 and ev["lost_exceeded"] is True
+    why = "lost events: %d never answered, with --max-latency" % ev["lost"]
+    assert why in host.stderr
+    assert any(why in w for w in d["warnings"])
+    assert "\nthreshold_exceeded 1\n" in headline
+    assert "\nexit 2\n" in headline
+    junit = xml.read_text()
+    assert re.search(r'<testsuites name="rtlat" tests="\d+" failures="[1-9]',
+                     junit), junit[:400]
+    assert "lost events: %d never answered" % ev["lost"] in junit
+
+    host, d, _, _ = forger_run(tmp_path, veth_pair, "drop",
+                               ["--max-lost", "2"], seconds="1")
+    assert host.returncode == 2, host.stderr[-3000:]
+    ev = d["test_data"]["events"]
+    assert ev["lost_allowed"] == 2 and ev["lost_exceeded"] is True
+    assert "lost events: %d never answered, more than --max-lost 2" % \
+        ev["lost"] in host.stderr
+
+    host, d, _, _ = forger_run(tmp_path, veth_pair, "drop",
+                               ["--max-latency", "10s", "--max-lost",
+                                "100000"], seconds="1")
+    assert host.returncode == 0, host.stderr[-3000:]
+    ev = d["test_data"]["events"]
+    assert ev["lost"] >= 5 and ev["lost_exceeded"] is False
+
+    host, d, _, _ = forger_run(tmp_path, veth_pair, "drop", [], seconds="1")
+    assert host.returncode == 0, host.stderr[-3000:]
+    ev = d["test_data"]["events"]
+    assert ev["lost"] >= 5 and ev["lost_allowed"] is None
+    assert "lost events" not in host.stderr
+
+
+def test_host_empty_intervals_are_shown(tmp_path, veth_pair):
+    """No responder, -T 3 --interval 1s: every interval has its RTD line
+    (n/a) and its entry of "intervals", each with the losses of its own
+    stimuli (not all in the first or the last)."""
+    hj = tmp_path / "host.json"
+    host = in_ns(NS[1], ["irq", "--source", "net:" + veth_pair, "-T", "3",
+                         "--interval", "1s", "--warmup", "100ms",
+                         "--json", hj])
+    out, err = host.communicate(timeout=60)
+    assert host.returncode == 0, err
+    d = load(hj)
+    ev = check_accounting(d, ("round_trip", "kernel_to_task"))
+    assert ev["served"] == 0 and ev["lost"] == ev["sent"] > 0
+    rtd = [ln for ln in out.splitlines() if ln.startswith("RTD|")]
+    assert len(rtd) == 3, out
+    assert all(ln.split("|")[1].strip() == "n/a" for ln in rtd), rtd
+    # the lost column is the run's count so far
+    total = [int(ln.split("|")[6]) for ln in rtd]
+    assert total[-1] == ev["lost"]
+    lost = [b - a for a, b in zip([0] + total, total)]
+    # one stimulus per period: each second has about a third of them
+    assert all(n >= ev["sent"] // 6 for n in lost), lost
+    rows = d["summary"]["round_trip"]["intervals"]["data"]
+    assert len(rows) == 3, rows
+    assert [r[5] for r in rows] == lost
+
+
 def test_respond_accounts_each_sender(tmp_path, veth_pair):
     """Two senders against one responder: each numbers its own events;
     the responder accounts them apart (one sequence for both would make
@@ -769,6 +890,71 @@ def test_respond_accounts_each_sender(tmp_path, veth_pair):
     # both senders' measurements lie in the responder's
     assert rev["served"] >= served
     assert "2 senders" in rout
+
+
+# From N ports of its own: 3 stimuli each with the magic and a secret of
+# its own; then, from the last port, 5 with another secret.
+FORGE_PORTS = r"""
+import os, socket, struct, sys
+addr, n = sys.argv[1], int(sys.argv[2])
+pkt = struct.Struct("<IIQqqqq")
+socks = []
+for i in range(n):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sec = int.from_bytes(os.urandom(8), "little", signed=True)
+    for seq in (1, 2, 3):
+        s.sendto(pkt.pack(0x72746c69, 0, seq, 1, 1, -2**63, sec),
+                 (addr, 4770))
+    socks.append((s, sec))
+s, sec = socks[-1]
+for seq in range(4, 9):
+    s.sendto(pkt.pack(0x72746c69, 0, seq, 1, 1, -2**63, sec ^ 1),
+             (addr, 4770))
+"""
+
+
+def test_respond_forgers_do_not_displace_the_sender(tmp_path, veth_pair):
+    """Datagrams with the magic from 40 ports of their own (before the real
+    sender starts, and while it measures) neither take the responder's
+    senders nor displace the real one (it measures: its events are all
+    accounted by the responder); datagrams from a sender's address with
+    another secret are dropped, counted and said."""
+    rj, hj = tmp_path / "resp.json", tmp_path / "host.json"
+    resp = in_ns(NS[0], ["irq", "--respond=" + veth_pair, "--warmup",
+                         "100ms", "--json", rj])
+
+    def forge():
+        subprocess.run(["ip", "netns", "exec", NS[1], "/usr/bin/python3",
+                        "-c", FORGE_PORTS, veth_pair, "40"], check=True,
+                       timeout=30)
+    try:
+        wait_warming_up(resp)
+        time.sleep(0.3)
+        forge()
+        host = in_ns(NS[1], ["irq", "--source", "net:" + veth_pair,
+                             "-T", "2", "--warmup", "200ms", "--json", hj])
+        time.sleep(1.2)
+        forge()
+        out, err = host.communicate(timeout=60)
+        assert host.returncode == 0, err
+    finally:
+        os.kill(resp.pid, signal.SIGINT)
+        rout, rerr = resp.communicate(timeout=30)
+    assert resp.returncode == 0, rerr
+    ev = check_accounting(load(hj), ("round_trip", "kernel_to_task"))
+    assert ev["served"] > 0 and ev["stray"] == 0
+    rd = load(rj)
+    rev = rd["test_data"]["events"]
+    # the real sender's events are the responder's, none stray
+    assert rev["served"] >= ev["served"], rev
+    assert rev["wrong_secret"] == 10, rev
+    # 80 forgers and the sender through 16 slots
+    assert rev["senders"] == 81 and rev["senders_displaced"] >= 60, rev
+    assert rd["test_data"]["bound_to"] == veth_pair
+    assert "== Source: net (--respond), port 4770 of %s" % veth_pair in rout
+    assert "10 datagrams with a sender's address and another secret " \
+        "(dropped, not answered), %d senders displaced" % \
+        rev["senders_displaced"] in rout
 
 
 @needs_root
@@ -914,6 +1100,21 @@ def test_unknown_source():
     r = run(["irq", "--source", "parport:0", "-T", "1"])
     assert r.returncode == 1
     assert "invalid value 'parport:0' for --source" in r.stderr
+
+
+@pytest.mark.parametrize("src", ["net", "net:127.0.0.1", "serial:ttyS4,ttyS5"])
+def test_respond_refuses_a_source(src):
+    """--respond has no source of its own: any --source with it, the
+    default's name included, is refused (it was ignored), exit 1 as a
+    bad option (DESIGN.md), before anything is set up."""
+    r = run(["irq", "--source", src, "--respond", "-T", "1"])
+    assert r.returncode == 1, r.stderr
+    assert "--respond and --source %s do not go together: the responder " \
+        "answers the stimuli of rtlat irq --source net:HOST run on " \
+        "another machine" % src in r.stderr
+    r = run(["irq", "--respond", "--source", src, "-T", "1"])
+    assert r.returncode == 1, r.stderr
+    assert "do not go together" in r.stderr
 
 
 def test_host_does_not_exist():

@@ -5,6 +5,7 @@ As root with tracefs: the parts add up, an injected stall is named, the
 private instance disappears on every exit path and the global tracing state
 is left exactly as it was. No absolute latency is asserted.
 """
+import json
 import os
 import pathlib
 import re
@@ -423,6 +424,64 @@ def test_trace_killed_instance_removed_by_next_run(tmp_path):
     run(["latency", "--trace", "-T", "1", "--warmup", "0.2s", "-q", "-c",
          str(usable_cpu())], check=0)
     assert name not in our_instances()
+
+
+@needs_built_in
+@needs_trace
+@pytest.mark.parametrize("sig", [signal.SIGALRM, signal.SIGVTALRM,
+                                 signal.SIGPROF, signal.SIGXCPU,
+                                 signal.SIGRTMIN + 10],
+                         ids=lambda s: signal.Signals(s).name
+                         if s < signal.SIGRTMIN else "SIGRTMIN+10")
+def test_trace_terminating_signal_as_sigterm(tmp_path, sig):
+    """Any signal whose default action ends the process ends a --trace run
+    as SIGTERM does: the result complete (status interrupted, not left at
+    running), the instance removed, exit 0."""
+    before = global_state()
+    j = tmp_path / "r.json"
+    proc = subprocess.Popen([RTLAT, "latency", "--trace", "--warmup", "0.2s",
+                             "-c", str(usable_cpu()), "--json", str(j)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    wait_instance(proc.pid)
+    time.sleep(1)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert global_state() == before
+    d = load_json_strict(j)
+    assert d["status"] == "interrupted"
+    assert "rtlat-%d" % proc.pid not in our_instances()
+
+
+@needs_built_in
+@needs_trace
+def test_check_names_a_stale_instance_and_trace_removes_it(tmp_path):
+    """A --trace run killed with SIGKILL leaves its instance: rtlat check
+    names it (a warning, with the fix), the next --trace run removes it and
+    says so; then check finds none."""
+    proc = subprocess.Popen([RTLAT, "latency", "--trace", "--warmup", "0.2s",
+                             "-q", "-c", str(usable_cpu())],
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    wait_instance(proc.pid)
+    name = "rtlat-%d" % proc.pid
+    proc.kill()
+    proc.wait(timeout=10)
+    assert name in our_instances()        # SIGKILL cannot clean up
+    d = json.loads(run(["check", "--json", "-T", "0"]).stdout)
+    it = {i["id"]: i for i in d["items"]}["trace_instances"]
+    assert it["verdict"] == "warning", it
+    assert "of rtlat runs that are gone (killed): " in it["found"]
+    assert name in it["found"].split(": ", 1)[1].split(";")[0].split()
+    assert "the next rtlat --trace run removes them" in it["fix"]
+    r = run(["latency", "--trace", "-T", "1", "--warmup", "0.2s", "-q", "-c",
+             str(usable_cpu())], check=0)
+    assert name not in our_instances()
+    assert "stale tracefs instance" in r.stderr and name in r.stderr
+    d = json.loads(run(["check", "--json", "-T", "0"]).stdout)
+    it = {i["id"]: i for i in d["items"]}["trace_instances"]
+    assert name not in it["found"]
 
 
 @needs_built_in
