@@ -104,6 +104,10 @@ bool run_interrupted(const struct rep_run *r);
 /* A run that says it has no sample (interrupted before its first): its
  * figures are no data, not zeros (its overrun count is not compared). */
 bool run_no_samples(const struct rep_run *r);
+/* A run that is not run_no_samples() but has no latency figure at all:
+ * its min/avg/max are unknown (NaN, null or missing in its source), and
+ * it has neither a percentile nor a histogram. */
+bool run_no_figures(const struct rep_run *r);
 
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t);
