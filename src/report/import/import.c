@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,99 @@ int imp_count(const char **pp, uint64_t *out)
 		return -ERANGE;
 	*out = v;
 	*pp = p;
+	return 0;
+}
+
+/* The text of the number at @p, for a message (at most 24 bytes). */
+static int fig_len(const char *p)
+{
+	size_t n = strcspn(p, " \t,;|");
+
+	return (int)(n > 24 ? 24 : n);
+}
+
+/* Does an exponent or more of a number follow at @p ("e23", "E+5")? */
+static bool fig_more(const char *p)
+{
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		return isdigit((unsigned char)*p);
+	}
+	return false;
+}
+
+int imp_figure(struct imp_ctx *c, unsigned line, const char *what,
+	       const char **pp, int64_t unit_ns, unsigned flags, int64_t *out)
+{
+	const char *p = skip_blank(*pp), *q = p;
+	int64_t v;
+	int e = imp_num(&q, unit_ns, &v);
+
+	if (e == -EINVAL)
+		return 1;
+	if (e) {
+		imp_error(c, line, "%s '%.*s': %s", what, fig_len(p), p,
+			  e == -ERANGE ? "beyond what the tool can print (magnitude above 2^53 ns)" :
+			  imp_num_err(e));
+		return -1;
+	}
+	if (fig_more(q)) {
+		imp_error(c, line, "%s '%.*s': an exponent, which the tool never prints",
+			  what, fig_len(p), p);
+		return -1;
+	}
+	if (v < 0 && !(flags & IMP_FIG_SIGNED)) {
+		imp_error(c, line, "%s '%.*s': negative, which the tool never prints",
+			  what, fig_len(p), p);
+		return -1;
+	}
+	*out = v;
+	*pp = q;
+	return 0;
+}
+
+int imp_figure_count(struct imp_ctx *c, unsigned line, const char *what,
+		     const char **pp, uint64_t *out)
+{
+	const char *p = skip_blank(*pp), *q = p;
+	uint64_t v;
+	int e;
+
+	if (*p == '-' && isdigit((unsigned char)p[1])) {
+		imp_error(c, line, "%s '%.*s': a negative count", what,
+			  fig_len(p), p);
+		return -1;
+	}
+	e = imp_count(&q, &v);
+	if (e == -EINVAL)
+		return 1;
+	if (e) {
+		imp_error(c, line, "%s '%.*s': %s", what, fig_len(p), p,
+			  e == -ERANGE ? "a count beyond what the tool can print (above 2^53)" :
+			  imp_num_err(e));
+		return -1;
+	}
+	if (fig_more(q) || (*q == '.' && isdigit((unsigned char)q[1]))) {
+		imp_error(c, line, "%s '%.*s': not a whole count", what,
+			  fig_len(p), p);
+		return -1;
+	}
+	*out = v;
+	*pp = q;
+	return 0;
+}
+
+int imp_check_stats(struct imp_ctx *c, unsigned line, const char *what,
+		    int64_t min, double avg, int64_t max)
+{
+	if (min > max || (!isnan(avg) && (avg < (double)min ||
+					  avg > (double)max))) {
+		imp_error(c, line, "%s: min <= avg <= max does not hold (min %lld, avg %.1f, max %lld ns)",
+			  what, (long long)min, avg, (long long)max);
+		return -1;
+	}
 	return 0;
 }
 
@@ -1034,6 +1128,43 @@ static bool run_thread_stats(const struct rep_run *r)
 	return false;
 }
 
+/* The check of one series every importer's runs pass (what each read
+ * is checked as it reads it, imp_figure()): figures no tool prints. */
+static int check_series(struct imp_ctx *c, const struct rep_run *r,
+			const struct rep_series *s, const char *what)
+{
+	if (s->has_stats && (!isfinite(s->avg) ||
+			     imp_check_stats(c, r->line, what, s->min, s->avg,
+					     s->max)))
+		goto bad;
+	if (s->has_stddev && (!isfinite(s->stddev) || s->stddev < 0))
+		goto bad;
+	if ((s->has_samples && s->samples > (uint64_t)REP_MAX_VALUE) ||
+	    (s->has_misses && s->misses > (uint64_t)REP_MAX_VALUE))
+		goto bad;
+	return 0;
+bad:
+	if (!c->errors)
+		imp_error(c, r->line, "%s: a figure no tool prints (NaN, infinity, a negative deviation or a count above 2^53)",
+			  what);
+	return -1;
+}
+
+static int check_run(struct imp_ctx *c, const struct rep_run *r)
+{
+	char w[48];
+	size_t i;
+
+	if (check_series(c, r, &r->sum, "the run"))
+		return -1;
+	for (i = 0; i < r->nthr; i++) {
+		snprintf(w, sizeof(w), "thread %d", r->thr[i].id);
+		if (check_series(c, r, &r->thr[i], w))
+			return -1;
+	}
+	return 0;
+}
+
 /* Check what an importer produced; fill defaults and overrides. */
 static int finish_runs(struct imp_ctx *c, const char *default_label)
 {
@@ -1063,6 +1194,11 @@ static int finish_runs(struct imp_ctx *c, const char *default_label)
 			str_set(&r->load, c->o->load);
 		if (c->o->test)
 			str_set(&r->test, c->o->test);
+		if (check_run(c, r)) {
+			free(unlabelled);
+			free(stem);
+			return -1;
+		}
 		if (!r->sum.has_stats && !r->sum.has_samples && !r->has_ideal &&
 		    !run_thread_stats(r)) {
 			imp_error(c, r->line, "run without any figure (no min/avg/max, no sample count)");
