@@ -23,6 +23,10 @@
 
 /* Larger inputs are refused (a week of 1 s RTD lines is 5 MB). */
 #define IMP_MAX_FILE	(256u << 20)
+/* A JSON document is parsed whole into a tree (cJSON) before its runs are
+ * read: about 19 times its size in memory (an rtlat result of 13.9 MB
+ * took 264 MB, one of 239 MB 4.2 GB). Larger ones are refused. */
+#define IMP_MAX_JSON	(32u << 20)
 /* Bytes given to the text probes. */
 #define IMP_PROBE_LEN	65536
 /* Skipped-line warnings shown per file; the rest are counted. */
@@ -1049,6 +1053,11 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		char *clean;
 		int nans = 0;
 
+		if (len > IMP_MAX_JSON && first_char(buf, len) == '{') {
+			imp_error(c, 0, "a JSON document of %.1f MiB: rtlat report reads at most %u MiB of JSON (reading it takes about 19 times its size in memory); a long run's interval series make a result that large: report its text output, or the result without them (jq 'del(.. | .intervals?)')",
+				  (double)len / (1 << 20), IMP_MAX_JSON >> 20);
+			return -1;
+		}
 		clean = json_sanitize(buf, len, &nans);
 		root = jr_parse(clean, &err, true);
 		if (!root && !(imp && imp->json)) {
