@@ -343,3 +343,41 @@ def test_password_in_libpq_own_messages_hidden(tmp_path):
     p = run(["db", "info", "--db",
              "postgresql://sec@127.0.0.1:1/x?pass%77ord=hunter2"], check=1)
     assert "hunter2" not in p.stderr
+
+
+def test_an_unencoded_at_in_the_password_is_refused(tmp_path):
+    """A password with an unencoded '@' leaked its end through libpq's
+    message (could not translate host name "SECRET@127.0.0.1"), also from
+    suite --db. Such a URL is refused before libpq sees it, with the hint
+    to percent-encode, and without the password (no server needed)."""
+    url = "postgresql://rtlat:pa@SECRET@127.0.0.1:1/x"
+    hint = "an '@' in the user name or password must be percent-encoded as %40"
+    env = dict(os.environ, RTLAT_DB_URL=url)
+    for args, kw in ((["db", "info", "--db", url], {}),
+                     (["report", "--db", url], {}),
+                     (["db", "list"], {"env": env}),
+                     (["suite", "-T", "1", "--tests", "latency", "--loads",
+                       "none", "-q", "-o", tmp_path / "s", "--db", url], {})):
+        p = run(args, check=1, **kw)
+        assert hint in p.stderr, (args, p.stderr)
+        assert "SECRET" not in p.stderr + p.stdout, (args, p.stderr)
+    assert not (tmp_path / "s").exists()
+
+
+def test_libpq_never_repeats_a_part_of_the_password(server, tmp_path):
+    """An unencoded '/' in a password ends the host part for libpq: the
+    rest was quoted as the port ("invalid integer value "SECRET" for
+    connection option "port"") and the whole URL named the database in
+    every message. Both are left out. A percent-encoded '@' is read."""
+    p = run(["db", "info", "--db",
+             "postgresql://rtlat:SECRET/PASS@127.0.0.1:1/x"], check=1)
+    assert "cannot connect" in p.stderr, p.stderr
+    assert "SECRET" not in p.stderr and "PASS" not in p.stderr, p.stderr
+    assert 'invalid integer value "***" for connection option "port"' \
+        in p.stderr, p.stderr
+    url = server.new_db().replace("@", ":pa%40SECRET@", 1)  # trust: unchecked
+    p = run(["db", "add", "--db", url] + result_copies(tmp_path, 1, "e"),
+            check=0)
+    assert "SECRET" not in p.stderr + p.stdout
+    assert len(run(["db", "list", "--db", url], check=0).stdout
+               .splitlines()) == 2

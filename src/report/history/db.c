@@ -31,7 +31,7 @@ const char *rdb_shown(const char *path)
 {
 	static char buf[4096];
 
-	return url_hide_password(path, buf, sizeof(buf));
+	return url_redact(path, path, buf, sizeof(buf));
 }
 
 const char *rdb_name_check(const char *path)
@@ -41,7 +41,9 @@ const char *rdb_name_check(const char *path)
 	if (!path || !*path)
 		return "an empty name (an SQLite FILE or a postgresql:// URL)";
 	if (rdb_is_url(path))
-		return NULL;
+		return url_user_ambiguous(path) ?
+		       "a URL with more than one '@' before its host: an '@' in the user name or password must be percent-encoded as %40 (postgresql://USER:PA%40SS@HOST/DB); libpq would take the rest of the password for the host name" :
+		       NULL;
 	/* scheme "://": letters, digits, '+', '-', '.' (RFC 3986) */
 	for (p = path; *p && (isalnum((unsigned char)*p) || strchr("+-.", *p)); p++)
 		;
