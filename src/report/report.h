@@ -495,10 +495,12 @@ int rdb_remove(struct rdb *db, int64_t id);
  * board, for their table: the runs of the same board, test, series, load
  * and section marked before are unmarked first (*@unmarked counts them).
  * Runs without a board are passed over (the caller refuses them). One
- * transaction. Returns 0 or -1 after an error message.
+ * transaction. Returns 0, 1 when a run of @rs is no longer stored (a db
+ * remove beside it; *@gone is its id, nothing marked, nothing said: pick
+ * the runs again), or -1 after an error message.
  */
 int rdb_baseline_set(struct rdb *db, const struct rep_runs *rs,
-		     size_t *unmarked);
+		     size_t *unmarked, int64_t *gone);
 /* Unmark the runs of @rs; *@n: how many were marked. 0 or -1. */
 int rdb_baseline_clear(struct rdb *db, const struct rep_runs *rs, size_t *n);
 

@@ -381,3 +381,57 @@ def test_libpq_never_repeats_a_part_of_the_password(server, tmp_path):
     assert "SECRET" not in p.stderr + p.stdout
     assert len(run(["db", "list", "--db", url], check=0).stdout
                .splitlines()) == 2
+
+
+def test_baseline_set_beside_a_remove_picks_again(server, tmp_path):
+    """A db remove whose transaction deletes a run that a db baseline set
+    picked: the set failed with the server's raw "violates foreign key
+    constraint". It waits for the remove (the runs it picked are locked
+    FOR KEY SHARE), says what happened, picks again and marks the rest."""
+    url = server.new_db()
+    name = url.rsplit("/", 1)[1]
+    run(["db", "add", "-q", "--db", url] + result_copies(tmp_path, 3, "u"),
+        check=0)
+    ids = sorted(int(x) for x in
+                 server.psql("SELECT id FROM runs", db=name).split())
+    psql = subprocess.Popen(
+        ["runuser", "-u", "postgres", "--", os.path.join(server.bin, "psql"),
+         "-X", "-q", "-h", "127.0.0.1", "-p", str(server.port), "-d", name],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, text=True)
+    proc = None
+    try:
+        psql.stdin.write("BEGIN;\nDELETE FROM runs WHERE id = %d;\n" % ids[0])
+        psql.stdin.flush()
+        open_tx = ("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s'"
+                   " AND state = 'idle in transaction'" % name)
+        for _ in range(600):
+            if int(server.psql(open_tx)) > 0:
+                break
+            time.sleep(0.05)
+        proc = subprocess.Popen([RTLAT, "db", "baseline", "set", "--db", url,
+                                 "label=u-[01]"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        waiting = ("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                   "'%s' AND wait_event_type = 'Lock'" % name)
+        for _ in range(600):
+            if proc.poll() is not None or int(server.psql(waiting)) > 0:
+                break
+            time.sleep(0.05)
+        psql.stdin.write("COMMIT;\n")
+        psql.stdin.close()
+        psql.wait(timeout=30)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if psql.poll() is None:
+            psql.kill()
+        if proc and proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "foreign key" not in err, err
+    assert ("run %d was removed from the history by another writer after "
+            "it was picked: picking the runs again" % ids[0]) in err, err
+    assert "1 run marked as the baseline of its board" in err, err
+    assert server.psql("SELECT run_id FROM baselines", db=name).split() == \
+        [str(ids[1])]
+    assert out.split("\t")[0] == str(ids[1])

@@ -1077,7 +1077,8 @@ static int unmark_table(struct pgdb *d, const struct rep_run *r, size_t *n)
 	return 0;
 }
 
-int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone)
 {
 	char now[32], id[32];
 	const char *v[2] = { id, now };
@@ -1087,6 +1088,27 @@ int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
 	*unmarked = 0;
 	if (x(d, "begin", "BEGIN"))
 		return -1;
+	/* the picked runs, locked against a db remove beside us (it waits
+	 * for our commit); one removed since it was picked: said by the
+	 * caller, who picks again */
+	for (i = 0; i < rs->n; i++) {
+		bool there;
+
+		if (!rs->v[i]->board)
+			continue;
+		snprintf(id, sizeof(id), "%" PRId64, rs->v[i]->db_id);
+		res = q(d, "find run",
+			"SELECT 1 FROM runs WHERE id = $1 FOR KEY SHARE", 1, v);
+		if (!res)
+			goto fail;
+		there = PQntuples(res) > 0;
+		PQclear(res);
+		if (!there) {
+			*gone = rs->v[i]->db_id;
+			rollback(d, "ROLLBACK");
+			return 1;
+		}
+	}
 	for (i = 0; i < rs->n; i++)
 		if (rs->v[i]->board && unmark_table(d, rs->v[i], unmarked))
 			goto fail;
@@ -1189,8 +1211,10 @@ int pg_version(struct pgdb *d)
 	return -1;
 }
 
-int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone)
 {
+	(void)gone;
 	return -1;
 }
 
