@@ -159,12 +159,35 @@ static void secret_add(struct secrets *k, const char *p, size_t n)
 		free(dec);
 }
 
-/* @n bytes of a password at @p into @k: itself, and its pieces. */
-static void secret_pieces(struct secrets *k, const char *p, size_t n)
+/* @n bytes of a password at @p into @k: itself, and its pieces (as
+ * written, then percent-decoded). */
+static void secret_pieces(struct secrets *k, const char *p, size_t n,
+			  bool decoded)
 {
 	size_t i = 0;
 
 	secret_add(k, p, n);
+	if (!decoded && memchr(p, '%', n)) {
+		char *d = malloc(n + 1);
+		size_t o = 0;
+
+		for (i = 0; d && i < n; i++) {
+			if (p[i] == '%' && i + 2 < n &&
+			    isxdigit((unsigned char)p[i + 1]) &&
+			    isxdigit((unsigned char)p[i + 2])) {
+				char hex[3] = { p[i + 1], p[i + 2], 0 };
+
+				d[o++] = (char)strtol(hex, NULL, 16);
+				i += 2;
+			} else {
+				d[o++] = p[i];
+			}
+		}
+		if (d)
+			secret_pieces(k, d, o, true);
+		free(d);
+		i = 0;
+	}
 	while (i < n) {
 		size_t m = 0;
 
@@ -192,7 +215,7 @@ static void secrets_of(const char *url, struct secrets *k)
 			at = p;
 	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
 	if (colon)
-		secret_pieces(k, colon + 1, (size_t)(at - colon - 1));
+		secret_pieces(k, colon + 1, (size_t)(at - colon - 1), false);
 	if (*q != '?')
 		return;
 	for (p = q + 1; *p && *p != '#';) {
@@ -200,7 +223,7 @@ static void secrets_of(const char *url, struct secrets *k)
 		const char *eq = memchr(p, '=', n);
 
 		if (eq && is_password(p, n))
-			secret_pieces(k, eq + 1, n - (size_t)(eq + 1 - p));
+			secret_pieces(k, eq + 1, n - (size_t)(eq + 1 - p), false);
 		p += n;
 		if (*p == '&')
 			p++;
