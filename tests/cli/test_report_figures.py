@@ -77,3 +77,26 @@ def test_stressng_impossible_figures_are_refused(tmp_path, old, new, why):
     p = run(["report", f], check=1)
     assert "%s:%d: %s" % (f, no, why) in p.stderr, p.stderr
     assert "cyclic" not in p.stdout.lower()
+
+
+SHARED = ROOT / "tests" / "fixtures" / "shared"
+
+
+@pytest.mark.parametrize("src,old,new", [
+    (SHARED / "cyclictest" / "quiet-2threads.txt", "Max:     103",
+     "Max:    1e23"),
+    (SHARED / "oslat" / "oslat-1cpu.txt", "002 (us):\t 1125",
+     "002 (us):\t 1e20"),
+    (SHARED / "xenomai" / "latency-3.2-vm-overruns.log",
+     "|     21.765|", "|    2.1e+01|"),
+], ids=["cyclictest", "oslat", "xenomai"])
+def test_an_exponent_is_no_figure_of_any_text_importer(tmp_path, src, old,
+                                                       new):
+    """Every text importer reads its numbers through imp_num() or
+    imp_count(): "1e23" was read as 1 (cyclictest's max 1 us, then "min <=
+    avg <= max does not hold" without a line). No tool prints an exponent:
+    refused, with the file and line."""
+    f, no = edited(tmp_path, src, old, new)
+    p = run(["report", f], check=1)
+    assert "%s:%d: " % (f, no) in p.stderr, p.stderr
+    assert "exponent" in p.stderr, p.stderr

@@ -199,11 +199,39 @@ bool starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* The text of the number at @p, for a message (at most 24 bytes). */
+static int fig_len(const char *p)
+{
+	size_t n = strcspn(p, " \t,;|");
+
+	return (int)(n > 24 ? 24 : n);
+}
+
+/* Is the figure at @p NaN or infinity (signed or not)? */
+static bool fig_nan(const char *p)
+{
+	if (*p == '-' || *p == '+')
+		p++;
+	return !strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3);
+}
+
+/* Does an exponent of a number follow at @p ("e23", "E+5")? */
+static bool fig_more(const char *p)
+{
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		return isdigit((unsigned char)*p);
+	}
+	return false;
+}
+
 const char *imp_num_err(int err)
 {
 	switch (err) {
 	case -EDOM:
-		return "not a number (NaN or infinity)";
+		return "not a number (NaN or infinity) or one with an exponent, which no tool prints";
 	case -ERANGE:
 		return "number out of range";
 	default:
@@ -239,6 +267,8 @@ int imp_num(const char **pp, int64_t unit_ns, int64_t *out)
 	}
 	if (!digits)
 		return -EINVAL;
+	if (fig_more(p))
+		return -EDOM;	/* "1e23" is no 1 */
 	if (unit_ns < 1 || ip > max / (uint64_t)unit_ns)
 		return -ERANGE;
 	v = ip * (uint64_t)unit_ns;
@@ -270,31 +300,13 @@ int imp_count(const char **pp, uint64_t *out)
 	}
 	if (!digits)
 		return -EINVAL;
+	if (fig_more(p))
+		return -EDOM;	/* "1e20" is no 1 */
 	if (v > (uint64_t)REP_MAX_VALUE)
 		return -ERANGE;
 	*out = v;
 	*pp = p;
 	return 0;
-}
-
-/* The text of the number at @p, for a message (at most 24 bytes). */
-static int fig_len(const char *p)
-{
-	size_t n = strcspn(p, " \t,;|");
-
-	return (int)(n > 24 ? 24 : n);
-}
-
-/* Does an exponent or more of a number follow at @p ("e23", "E+5")? */
-static bool fig_more(const char *p)
-{
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		return isdigit((unsigned char)*p);
-	}
-	return false;
 }
 
 int imp_figure(struct imp_ctx *c, unsigned line, const char *what,
@@ -309,12 +321,8 @@ int imp_figure(struct imp_ctx *c, unsigned line, const char *what,
 	if (e) {
 		imp_error(c, line, "%s '%.*s': %s", what, fig_len(p), p,
 			  e == -ERANGE ? "beyond what the tool can print (magnitude above 2^53 ns)" :
-			  imp_num_err(e));
-		return -1;
-	}
-	if (fig_more(q)) {
-		imp_error(c, line, "%s '%.*s': an exponent, which the tool never prints",
-			  what, fig_len(p), p);
+			  fig_nan(p) ? "not a number (NaN or infinity)" :
+			  "an exponent, which the tool never prints");
 		return -1;
 	}
 	if (v < 0 && !(flags & IMP_FIG_SIGNED)) {
@@ -345,10 +353,11 @@ int imp_figure_count(struct imp_ctx *c, unsigned line, const char *what,
 	if (e) {
 		imp_error(c, line, "%s '%.*s': %s", what, fig_len(p), p,
 			  e == -ERANGE ? "a count beyond what the tool can print (above 2^53)" :
-			  imp_num_err(e));
+			  fig_nan(p) ? "not a number (NaN or infinity)" :
+			  "not a whole count");
 		return -1;
 	}
-	if (fig_more(q) || (*q == '.' && isdigit((unsigned char)q[1]))) {
+	if (*q == '.' && isdigit((unsigned char)q[1])) {
 		imp_error(c, line, "%s '%.*s': not a whole count", what,
 			  fig_len(p), p);
 		return -1;

@@ -154,8 +154,9 @@ bool starts_with(const char *s, const char *prefix);
  * digits, optionally "." and more digits (no exponent), scaled to ns by
  * @unit_ns (1 for ns, 1000 for us). Fraction digits below 1 ns are
  * truncated. On success *@p points after the number.
- * Returns 0, -EINVAL (no number here), -EDOM (nan/inf) or -ERANGE (the value
- * exceeds REP_MAX_VALUE in magnitude).
+ * Returns 0, -EINVAL (no number here), -EDOM (nan/inf, or an exponent:
+ * "1e23" is no 1, no tool prints one) or -ERANGE (the value exceeds
+ * REP_MAX_VALUE in magnitude).
  */
 int imp_num(const char **p, int64_t unit_ns, int64_t *out);
 
