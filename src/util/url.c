@@ -269,7 +269,7 @@ const char *url_redact(const char *url, const char *msg, char *buf,
 		/* after each "***": a password of "***" ends too */
 		while ((f = strstr(from, k.v[i]))) {
 			memmove(f + 3, f + sl, strlen(f + sl) + 1);
-			memcpy(f, "***", 3);
+			f[0] = f[1] = f[2] = '*';
 			from = f + 3;
 			hid = true;
 		}
