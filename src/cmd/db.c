@@ -141,7 +141,7 @@ static void hint_db_meant(const struct rep_cli *c, char **paths, int n)
 	}
 	return;
 meant:
-	shown = url_hide_password(paths[k], buf, sizeof(buf));
+	shown = url_redact(paths[k], paths[k], buf, sizeof(buf));
 	log_note("%s is read as an input to add, into the default database %s; to add to %s, name it with --db: rtlat db add --db %s FILE|DIR...",
 		 shown, db_name(c), shown, shown);
 }

@@ -1748,7 +1748,7 @@ int import_paths(char *const *paths, int n, const struct imp_opts *o,
 			char shown[1024];	/* a URL given as a path */
 
 			log_error("%s: %s",
-				  url_hide_password(path, shown, sizeof(shown)),
+				  url_redact(path, path, shown, sizeof(shown)),
 				  strerror(errno));
 			ret = -1;
 			continue;
