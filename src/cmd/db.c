@@ -141,7 +141,7 @@ static void hint_db_meant(const struct rep_cli *c, char **paths, int n)
 	}
 	return;
 meant:
-	shown = url_hide_password(paths[k], buf, sizeof(buf));
+	shown = url_redact(paths[k], paths[k], buf, sizeof(buf));
 	log_note("%s is read as an input to add, into the default database %s; to add to %s, name it with --db: rtlat db add --db %s FILE|DIR...",
 		 shown, db_name(c), shown, shown);
 }
@@ -366,7 +366,8 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 	struct rdb *db;
 	char *spec = NULL;
 	size_t i, k = 0, nb = 0;
-	int ret = 0;
+	int64_t gone = 0;
+	int ret = 0, r, picks = 0;
 
 	if (strcmp(verb, "set") != 0 && strcmp(verb, "show") != 0 &&
 	    strcmp(verb, "clear") != 0) {
@@ -403,6 +404,7 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 	runs_init(&rs);
 	if (!strcmp(verb, "show"))
 		sel.baseline = "yes";
+pick:
 	if (rdb_load(db, &c->flt, &rs)) {
 		ret = 1;
 		goto out;
@@ -442,7 +444,19 @@ static int db_baseline(struct rep_cli *c, char **ops, int n)
 		ret = 1;
 		goto out;
 	}
-	if (rdb_baseline_set(db, &rs, &k)) {
+	r = rdb_baseline_set(db, &rs, &k, &gone);
+	if (r > 0 && ++picks < 5) {
+		/* a db remove beside us took a run picked: pick again */
+		log_note("run %lld was removed from the history by another writer after it was picked: picking the runs again",
+			 (long long)gone);
+		runs_free(&rs);
+		runs_init(&rs);
+		goto pick;
+	}
+	if (r > 0)
+		log_error("db baseline set: the runs picked kept being removed by another writer (run %lld the last time, %d tries): nothing marked",
+			  (long long)gone, picks);
+	if (r) {
 		ret = 1;
 		goto out;
 	}

@@ -667,7 +667,7 @@ int suite_json_write(const struct suite *s, const char *status, char *err,
 	if (s->gate) {
 		jw_obj_begin(&w, "gate");
 		jw_str(&w, "baseline", s->gate_baseline ? s->gate_baseline :
-		       url_hide_password(s->gate_db, hidden, sizeof(hidden)));
+		       url_redact(s->gate_db, s->gate_db, hidden, sizeof(hidden)));
 		jw_str(&w, "baseline_from", s->gate_baseline ? "path" : "db");
 		if (s->gate_verdict)
 			jw_str(&w, "verdict", s->gate_verdict);

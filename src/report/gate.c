@@ -756,7 +756,11 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 			size_t xa = group_uninterrupted(&ga[hit], o->with_interrupted, &ua);
 			size_t xb = group_uninterrupted(&gb[k], o->with_interrupted, &ub);
 
+			size_t nf;
+
 			for (i = 0; i < ub.n && !run_no_samples(ub.v[i]); i++)
+				;
+			for (nf = 0; nf < ub.n && !run_no_figures(ub.v[nf]); nf++)
 				;
 			if (!ua.n || !ub.n) {
 				refuse(ref, nref, t, "has only interrupted runs %s (cut short by a signal: not gated; compare --with-interrupted gates them)",
@@ -766,6 +770,13 @@ size_t gate_sides(const struct rep_runs *a, const struct rep_runs *b,
 				 * every period missed) is no pass */
 				refuse(ref, nref, t, "has a new run without a sample (%s): nothing measured is never gated",
 				       ub.v[i]->file ? ub.v[i]->file : "?");
+			} else if (nf < ub.n) {
+				/* samples, but not one latency figure (NaN,
+				 * null or missing min/avg/max): as little
+				 * measured as no sample */
+				refuse(ref, nref, t, "has a new run without latency figures (%s: %llu samples, no min/avg/max): nothing measured is never gated",
+				       ub.v[nf]->file ? ub.v[nf]->file : "?",
+				       (unsigned long long)ub.v[nf]->sum.samples);
 			} else {
 				gate_row(&(*out)[n], ua.v, ua.n, ub.v, ub.n, o);
 				gate_notes(&(*out)[n], &ua, &ub);

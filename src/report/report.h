@@ -104,6 +104,10 @@ bool run_interrupted(const struct rep_run *r);
 /* A run that says it has no sample (interrupted before its first): its
  * figures are no data, not zeros (its overrun count is not compared). */
 bool run_no_samples(const struct rep_run *r);
+/* A run that is not run_no_samples() but has no latency figure at all:
+ * its min/avg/max are unknown (NaN, null or missing in its source), and
+ * it has neither a percentile nor a histogram. */
+bool run_no_figures(const struct rep_run *r);
 
 void table_build(const struct group *g, const struct out_opts *o,
 		 struct rtable *t);
@@ -491,10 +495,12 @@ int rdb_remove(struct rdb *db, int64_t id);
  * board, for their table: the runs of the same board, test, series, load
  * and section marked before are unmarked first (*@unmarked counts them).
  * Runs without a board are passed over (the caller refuses them). One
- * transaction. Returns 0 or -1 after an error message.
+ * transaction. Returns 0, 1 when a run of @rs is no longer stored (a db
+ * remove beside it; *@gone is its id, nothing marked, nothing said: pick
+ * the runs again), or -1 after an error message.
  */
 int rdb_baseline_set(struct rdb *db, const struct rep_runs *rs,
-		     size_t *unmarked);
+		     size_t *unmarked, int64_t *gone);
 /* Unmark the runs of @rs; *@n: how many were marked. 0 or -1. */
 int rdb_baseline_clear(struct rdb *db, const struct rep_runs *rs, size_t *n);
 

@@ -343,3 +343,95 @@ def test_password_in_libpq_own_messages_hidden(tmp_path):
     p = run(["db", "info", "--db",
              "postgresql://sec@127.0.0.1:1/x?pass%77ord=hunter2"], check=1)
     assert "hunter2" not in p.stderr
+
+
+def test_an_unencoded_at_in_the_password_is_refused(tmp_path):
+    """A password with an unencoded '@' leaked its end through libpq's
+    message (could not translate host name "SECRET@127.0.0.1"), also from
+    suite --db. Such a URL is refused before libpq sees it, with the hint
+    to percent-encode, and without the password (no server needed)."""
+    url = "postgresql://rtlat:pa@SECRET@127.0.0.1:1/x"
+    hint = "an '@' in the user name or password must be percent-encoded as %40"
+    env = dict(os.environ, RTLAT_DB_URL=url)
+    for args, kw in ((["db", "info", "--db", url], {}),
+                     (["report", "--db", url], {}),
+                     (["db", "list"], {"env": env}),
+                     (["suite", "-T", "1", "--tests", "latency", "--loads",
+                       "none", "-q", "-o", tmp_path / "s", "--db", url], {})):
+        p = run(args, check=1, **kw)
+        assert hint in p.stderr, (args, p.stderr)
+        assert "SECRET" not in p.stderr + p.stdout, (args, p.stderr)
+    assert not (tmp_path / "s").exists()
+
+
+def test_libpq_never_repeats_a_part_of_the_password(server, tmp_path):
+    """An unencoded '/' in a password ends the host part for libpq: the
+    rest was quoted as the port ("invalid integer value "SECRET" for
+    connection option "port"") and the whole URL named the database in
+    every message. Both are left out. A percent-encoded '@' is read."""
+    p = run(["db", "info", "--db",
+             "postgresql://rtlat:SECRET/PASS@127.0.0.1:1/x"], check=1)
+    assert "cannot connect" in p.stderr, p.stderr
+    assert "SECRET" not in p.stderr and "PASS" not in p.stderr, p.stderr
+    assert 'invalid integer value "***" for connection option "port"' \
+        in p.stderr, p.stderr
+    url = server.new_db().replace("@", ":pa%40SECRET@", 1)  # trust: unchecked
+    p = run(["db", "add", "--db", url] + result_copies(tmp_path, 1, "e"),
+            check=0)
+    assert "SECRET" not in p.stderr + p.stdout
+    assert len(run(["db", "list", "--db", url], check=0).stdout
+               .splitlines()) == 2
+
+
+def test_baseline_set_beside_a_remove_picks_again(server, tmp_path):
+    """A db remove whose transaction deletes a run that a db baseline set
+    picked: the set failed with the server's raw "violates foreign key
+    constraint". It waits for the remove (the runs it picked are locked
+    FOR KEY SHARE), says what happened, picks again and marks the rest."""
+    url = server.new_db()
+    name = url.rsplit("/", 1)[1]
+    run(["db", "add", "-q", "--db", url] + result_copies(tmp_path, 3, "u"),
+        check=0)
+    ids = sorted(int(x) for x in
+                 server.psql("SELECT id FROM runs", db=name).split())
+    psql = subprocess.Popen(
+        ["runuser", "-u", "postgres", "--", os.path.join(server.bin, "psql"),
+         "-X", "-q", "-h", "127.0.0.1", "-p", str(server.port), "-d", name],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, text=True)
+    proc = None
+    try:
+        psql.stdin.write("BEGIN;\nDELETE FROM runs WHERE id = %d;\n" % ids[0])
+        psql.stdin.flush()
+        open_tx = ("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s'"
+                   " AND state = 'idle in transaction'" % name)
+        for _ in range(600):
+            if int(server.psql(open_tx)) > 0:
+                break
+            time.sleep(0.05)
+        proc = subprocess.Popen([RTLAT, "db", "baseline", "set", "--db", url,
+                                 "label=u-[01]"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        waiting = ("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                   "'%s' AND wait_event_type = 'Lock'" % name)
+        for _ in range(600):
+            if proc.poll() is not None or int(server.psql(waiting)) > 0:
+                break
+            time.sleep(0.05)
+        psql.stdin.write("COMMIT;\n")
+        psql.stdin.close()
+        psql.wait(timeout=30)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if psql.poll() is None:
+            psql.kill()
+        if proc and proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "foreign key" not in err, err
+    assert ("run %d was removed from the history by another writer after "
+            "it was picked: picking the runs again" % ids[0]) in err, err
+    assert "1 run marked as the baseline of its board" in err, err
+    assert server.psql("SELECT run_id FROM baselines", db=name).split() == \
+        [str(ids[1])]
+    assert out.split("\t")[0] == str(ids[1])

@@ -80,6 +80,41 @@ def runs_stored(db):
     return int(re.search(r"^runs: (\d+)", p.stdout, re.M).group(1))
 
 
+@sqlite_only
+def test_baseline_set_beside_a_remove_picks_again(tmp_path):
+    """db baseline set picks its runs, then waits for the writer's lock; a
+    db remove that held it took one of them: the set failed with SQLite's
+    raw "FOREIGN KEY constraint failed" (PostgreSQL: "violates foreign key
+    constraint"). It says what happened, picks the runs again and marks
+    those still there."""
+    db = tmp_path / "h.db"
+    files = result_copies(tmp_path / "r", 3, "u")
+    run(["db", "add", "-q", "--db", db] + files, check=0)
+    ids = [r[0] for r in db_query(db, "SELECT id FROM runs ORDER BY id")]
+    con = sqlite3.connect(str(db), isolation_level=None)
+    con.execute("PRAGMA foreign_keys = ON")
+    con.execute("BEGIN IMMEDIATE")          # the remove's transaction
+    proc = subprocess.Popen([RTLAT, "db", "baseline", "set", "--db", str(db),
+                             "label=u-[01]"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        assert "waiting for another writer" in line, line
+        con.execute("DELETE FROM runs WHERE id = ?", (ids[0],))
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "FOREIGN KEY" not in err and "foreign key" not in err
+    assert ("run %d was removed from the history by another writer after "
+            "it was picked: picking the runs again" % ids[0]) in err, err
+    assert "1 run marked as the baseline of its board" in err, err
+    assert [r[0] for r in db_query(db, "SELECT run_id FROM baselines")] == \
+        [ids[1]]
+    assert out.split("\t")[0] == str(ids[1])
+
+
 def test_stalled_writer_is_waited_for_boundedly(tmp_path):
     """A writer that holds the history and stalls (SQLite's write lock,
     PostgreSQL's add lock) used to hold the others with no word: for ever

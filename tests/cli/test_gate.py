@@ -1106,6 +1106,38 @@ def test_nothing_measured_is_never_a_pass(tmp_path):
     assert "has no gated metric known on both sides" in p.stderr, p.stderr
 
 
+def test_samples_without_figures_are_never_a_pass(tmp_path):
+    """A complete run of 20000 samples whose min/avg/max are missing, null
+    or NaN passed the gate ("gate lat max: n/a: not known in the new runs
+    ... gate: pass", exit 0): only its overrun count was compared. It is
+    refused like a run without a sample."""
+    base = baseline(tmp_path)
+    new = result(tmp_path / "new.json", gauss(30), minute=30)
+    doc = json.loads(new.read_text())
+    s = doc["summary"]["latency"]
+    s.pop("histogram")
+    for how in ("missing", "null", "NaN"):
+        for k in ("min_ns", "max_ns", "avg_ns"):
+            s.pop(k, None)
+            if how == "null":
+                s[k] = None
+        text = json.dumps(doc)
+        if how == "NaN":
+            text = text.replace('"samples": 20000,', '"samples": 20000, '
+                                '"min_ns": NaN, "max_ns": NaN, '
+                                '"avg_ns": NaN,')
+            assert "NaN" in text
+        new.write_text(text)
+        p = gate(base, new, check=1)
+        assert "has a new run without latency figures (%s: 20000 samples, " \
+            "no min/avg/max): nothing measured is never gated" % new \
+            in p.stderr, (how, p.stderr)
+        assert "gate: pass" not in p.stdout
+        doc2 = json.loads(gate("--json", base, new, check=1).stdout)
+        assert doc2["verdict"] == "refused" and not doc2["tables"]
+        assert "without latency figures" in doc2["refused"][0]["reason"]
+
+
 @needs_root
 def test_a_dangling_gate_json_link_is_found_before_the_runs(tmp_path):
     out = tmp_path / "s"

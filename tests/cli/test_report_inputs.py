@@ -656,3 +656,35 @@ def test_row_without_figures_or_reason_is_warned(tmp_path):
         "b        |         n/a|         n/a|         n/a|    00:00:01\n")
     p = run(["report", f], check=0)
     assert "t.txt:4: row without figures skipped" in p.stderr, p.stderr
+
+
+def test_a_json_document_above_32_mib_is_refused(tmp_path):
+    """A 239 MB rtlat result (a long run's interval series) took 4.2 GB and
+    17 s to report, 14 MB took 264 MB: cJSON's tree is about 19 times the
+    document. A JSON document above 32 MiB is refused before it is parsed,
+    with the bound and what to do; one below it is read. Both are made
+    from a real result: its interval rows repeated (refused) and padded
+    with blanks (read: blanks cost nothing to parse)."""
+    src = OWN / "rtlat-2cpu.json"
+    doc = json.loads(src.read_text())
+    s = doc["summary"]["latency"]
+    rows = s["intervals"]["data"]
+    s["intervals"]["data"] = [[i] + rows[i % len(rows)][1:]
+                              for i in range(900000)]
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(doc))
+    size = big.stat().st_size
+    assert size > 32 << 20
+    p = run(["report", big], check=1)
+    assert "%s: a JSON document of %.1f MiB: rtlat report reads at most " \
+        "32 MiB of JSON" % (big, size / 2**20) in p.stderr, p.stderr
+    assert "jq 'del(.. | .intervals?)'" in p.stderr
+    assert "LATENCY" not in p.stdout
+    # at the bound, and one byte above it
+    text = src.read_text()
+    for pad, rc in (((32 << 20) - len(text.encode()), 0),
+                    ((32 << 20) - len(text.encode()) + 1, 1)):
+        f = tmp_path / "padded.json"
+        f.write_text(text + " " * pad)
+        p = run(["report", "--csv", f], check=rc)
+        assert (str(f) in p.stdout) == (rc == 0), p.stderr

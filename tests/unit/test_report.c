@@ -59,6 +59,13 @@ static void test_imp_num(void **state)
 	assert_int_equal(imp_num(&p, 1, &v), -EDOM);
 	p = "inf";
 	assert_int_equal(imp_num(&p, 1, &v), -EDOM);
+	p = "1e23 ns";		/* an exponent: no 1 (no tool prints one) */
+	assert_int_equal(imp_num(&p, 1, &v), -EDOM);
+	p = "2.1E+01|";
+	assert_int_equal(imp_num(&p, 1000, &v), -EDOM);
+	p = "12 events";	/* a word after the number is no exponent */
+	assert_int_equal(imp_num(&p, 1, &v), 0);
+	assert_int_equal(v, 12);
 	p = "with";
 	assert_int_equal(imp_num(&p, 1, &v), -EINVAL);
 	assert_string_equal(p, "with");		/* not moved on error */

@@ -75,6 +75,46 @@ static void test_cut(void **state)
 					      buf, sizeof(buf)), "postgresql://us");
 }
 
+static void test_ambiguous(void **state)
+{
+	(void)state;
+	assert_true(url_user_ambiguous("postgresql://u:pa@SECRET@127.0.0.1/d"));
+	assert_true(url_user_ambiguous("--db=postgres://a@b@h"));
+	assert_false(url_user_ambiguous("postgresql://u:pa%40SECRET@127.0.0.1/d"));
+	assert_false(url_user_ambiguous("postgresql://u@h/d?x=a@b@c"));
+	assert_false(url_user_ambiguous("postgresql://h/d"));
+	assert_false(url_user_ambiguous("a@b@c"));
+	assert_false(url_user_ambiguous(NULL));
+}
+
+static void test_redact(void **state)
+{
+	const char *u1 = "postgresql://rtlat:SECRET/PASS@127.0.0.1:1/x";
+	const char *u2 = "postgresql://u@h/d?password=p%40ss%3Aword&sslmode=disable";
+	const char *u3 = "postgresql://u:***@h/d";
+	const char *m = "no such host";
+	char buf[256];
+
+	(void)state;
+	/* libpq took the part after the '/' for the port */
+	assert_string_equal(url_redact(u1, "invalid integer value \"SECRET\" for connection option \"port\"",
+				       buf, sizeof(buf)),
+			    "invalid integer value \"***\" for connection option \"port\"");
+	/* the URL itself: its whole password */
+	assert_string_equal(url_redact(u1, u1, buf, sizeof(buf)),
+			    "postgresql://rtlat:***@127.0.0.1:1/x");
+	/* a parameter's password, percent-decoded and in pieces */
+	assert_string_equal(url_redact(u2, "p@ss:word, then p%40ss%3Aword", buf,
+				       sizeof(buf)), "***, then ***");
+	assert_string_equal(url_redact(u2, "word and pss", buf, sizeof(buf)),
+			    "*** and pss");
+	/* a password of "***" ends */
+	assert_string_equal(url_redact(u3, "x *** y", buf, sizeof(buf)),
+			    "x *** y");
+	/* nothing to leave out: the message itself */
+	assert_ptr_equal(url_redact("postgresql://u@h/d", m, buf, sizeof(buf)), m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +122,8 @@ int main(void)
 		cmocka_unit_test(test_parameter),
 		cmocka_unit_test(test_unchanged),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_ambiguous),
+		cmocka_unit_test(test_redact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

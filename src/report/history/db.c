@@ -31,7 +31,7 @@ const char *rdb_shown(const char *path)
 {
 	static char buf[4096];
 
-	return url_hide_password(path, buf, sizeof(buf));
+	return url_redact(path, path, buf, sizeof(buf));
 }
 
 const char *rdb_name_check(const char *path)
@@ -41,7 +41,9 @@ const char *rdb_name_check(const char *path)
 	if (!path || !*path)
 		return "an empty name (an SQLite FILE or a postgresql:// URL)";
 	if (rdb_is_url(path))
-		return NULL;
+		return url_user_ambiguous(path) ?
+		       "a URL with more than one '@' before its host: an '@' in the user name or password must be percent-encoded as %40 (postgresql://USER:PA%40SS@HOST/DB); libpq would take the rest of the password for the host name" :
+		       NULL;
 	/* scheme "://": letters, digits, '+', '-', '.' (RFC 3986) */
 	for (p = path; *p && (isalnum((unsigned char)*p) || strchr("+-.", *p)); p++)
 		;
@@ -908,7 +910,8 @@ static int unmark_table(struct sqdb *d, const struct rep_run *r, size_t *n)
 	return 0;
 }
 
-int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked)
+int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone)
 {
 	sqlite3_stmt *st = NULL;
 	char now[32];
@@ -917,6 +920,34 @@ int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked)
 	*unmarked = 0;
 	if (exec(d, "BEGIN IMMEDIATE"))
 		return -1;
+	/* a run removed since it was picked (db remove beside us): said by
+	 * the caller, who picks again; a writer's lock is held from here */
+	if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM runs WHERE id = ?", -1,
+			       &st, NULL)) {
+		db_fail(d, "prepare");
+		goto fail;
+	}
+	for (i = 0; i < rs->n; i++) {
+		int rc;
+
+		if (!rs->v[i]->board)
+			continue;
+		sqlite3_bind_int64(st, 1, rs->v[i]->db_id);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc == SQLITE_DONE) {
+			*gone = rs->v[i]->db_id;
+			sqlite3_finalize(st);
+			sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+			return 1;
+		}
+		if (rc != SQLITE_ROW) {
+			db_fail(d, "find run");
+			goto fail;
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
 	for (i = 0; i < rs->n; i++)
 		if (rs->v[i]->board && unmark_table(d, rs->v[i], unmarked))
 			goto fail;
@@ -1327,8 +1358,10 @@ int sq_version(struct sqdb *d)
 	return -1;
 }
 
-int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked)
+int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone)
 {
+	(void)gone;
 	return -1;
 }
 
@@ -1487,10 +1520,11 @@ int rdb_version(struct rdb *d)
 	return d->pg ? pg_version(d->pg) : sq_version(d->sq);
 }
 
-int rdb_baseline_set(struct rdb *d, const struct rep_runs *rs, size_t *unmarked)
+int rdb_baseline_set(struct rdb *d, const struct rep_runs *rs, size_t *unmarked,
+		     int64_t *gone)
 {
-	return d->pg ? pg_baseline_set(d->pg, rs, unmarked) :
-		       sq_baseline_set(d->sq, rs, unmarked);
+	return d->pg ? pg_baseline_set(d->pg, rs, unmarked, gone) :
+		       sq_baseline_set(d->sq, rs, unmarked, gone);
 }
 
 int rdb_baseline_clear(struct rdb *d, const struct rep_runs *rs, size_t *n)

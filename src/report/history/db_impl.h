@@ -27,7 +27,8 @@ void sq_rollback(struct sqdb *d);
 int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out);
 int sq_remove(struct sqdb *d, int64_t id);
 int sq_version(struct sqdb *d);
-int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked);
+int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone);
 int sq_baseline_clear(struct sqdb *d, const struct rep_runs *rs, size_t *n);
 
 struct pgdb *pg_open(const char *url, bool create);
@@ -44,7 +45,8 @@ const char *pg_retryable(const struct pgdb *d);
 int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out);
 int pg_remove(struct pgdb *d, int64_t id);
 int pg_version(struct pgdb *d);
-int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked);
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone);
 int pg_baseline_clear(struct pgdb *d, const struct rep_runs *rs, size_t *n);
 
 /* The wait for another writer (rdb_set_lock_timeout(), settled by

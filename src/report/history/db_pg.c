@@ -41,6 +41,8 @@ bool rdb_is_url(const char *s)
 struct pgdb {
 	PGconn *c;
 	char *name;		/* the URL without its password, for messages */
+	char *url;		/* as given: its password is left out of
+				 * libpq's messages (url_redact()) */
 	bool batch;		/* in rdb_begin()'s transaction */
 	bool retry;		/* the last failure was a deadlock or a
 				 * serialization failure: try again */
@@ -120,7 +122,7 @@ static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
 	 * "Error codes" appendix): the transaction may succeed if tried again */
 	d->retry = d->batch && state &&
 		   (!strcmp(state, "40P01") || !strcmp(state, "40001"));
-	m = url_hide_password(t, hid, sizeof(hid));
+	m = url_redact(d->url, t, hid, sizeof(hid));
 	if (d->retry)
 		snprintf(d->retry_msg, sizeof(d->retry_msg), "%s: %s: %s",
 			 d->name, what, *m ? m : "failed");
@@ -438,6 +440,7 @@ struct pgdb *pg_open(const char *url, bool create)
 	struct pgdb *d = xcalloc(1, sizeof(*d));
 
 	d->name = xstrdup(rdb_shown(url));
+	d->url = xstrdup(url);
 	/*
 	 * libpq waits for a server that accepts and never answers as long as
 	 * TCP does: a connection is given 10 s unless the URL or
@@ -464,9 +467,10 @@ struct pgdb *pg_open(const char *url, bool create)
 		char hid[4096];
 
 		m[strcspn(m, "\n")] = '\0';
-		/* libpq's parse errors quote the URL, password and all */
+		/* libpq's parse errors quote the URL, password and all, or
+		 * a part of it taken for another field */
 		log_error("%s: cannot connect: %s", d->name,
-			  url_hide_password(m, hid, sizeof(hid)));
+			  url_redact(url, m, hid, sizeof(hid)));
 		free(m);
 		pg_close(d);
 		return NULL;
@@ -496,6 +500,7 @@ void pg_close(struct pgdb *d)
 	if (d->c)
 		PQfinish(d->c);
 	free(d->name);
+	free(d->url);
 	free(d);
 }
 
@@ -1072,7 +1077,8 @@ static int unmark_table(struct pgdb *d, const struct rep_run *r, size_t *n)
 	return 0;
 }
 
-int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone)
 {
 	char now[32], id[32];
 	const char *v[2] = { id, now };
@@ -1082,6 +1088,27 @@ int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
 	*unmarked = 0;
 	if (x(d, "begin", "BEGIN"))
 		return -1;
+	/* the picked runs, locked against a db remove beside us (it waits
+	 * for our commit); one removed since it was picked: said by the
+	 * caller, who picks again */
+	for (i = 0; i < rs->n; i++) {
+		bool there;
+
+		if (!rs->v[i]->board)
+			continue;
+		snprintf(id, sizeof(id), "%" PRId64, rs->v[i]->db_id);
+		res = q(d, "find run",
+			"SELECT 1 FROM runs WHERE id = $1 FOR KEY SHARE", 1, v);
+		if (!res)
+			goto fail;
+		there = PQntuples(res) > 0;
+		PQclear(res);
+		if (!there) {
+			*gone = rs->v[i]->db_id;
+			rollback(d, "ROLLBACK");
+			return 1;
+		}
+	}
 	for (i = 0; i < rs->n; i++)
 		if (rs->v[i]->board && unmark_table(d, rs->v[i], unmarked))
 			goto fail;
@@ -1184,8 +1211,10 @@ int pg_version(struct pgdb *d)
 	return -1;
 }
 
-int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked)
+int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked,
+		    int64_t *gone)
 {
+	(void)gone;
 	return -1;
 }
 

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,10 @@
 
 /* Larger inputs are refused (a week of 1 s RTD lines is 5 MB). */
 #define IMP_MAX_FILE	(256u << 20)
+/* A JSON document is parsed whole into a tree (cJSON) before its runs are
+ * read: about 19 times its size in memory (an rtlat result of 13.9 MB
+ * took 264 MB, one of 239 MB 4.2 GB). Larger ones are refused. */
+#define IMP_MAX_JSON	(32u << 20)
 /* Bytes given to the text probes. */
 #define IMP_PROBE_LEN	65536
 /* Skipped-line warnings shown per file; the rest are counted. */
@@ -194,11 +199,39 @@ bool starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* The text of the number at @p, for a message (at most 24 bytes). */
+static int fig_len(const char *p)
+{
+	size_t n = strcspn(p, " \t,;|");
+
+	return (int)(n > 24 ? 24 : n);
+}
+
+/* Is the figure at @p NaN or infinity (signed or not)? */
+static bool fig_nan(const char *p)
+{
+	if (*p == '-' || *p == '+')
+		p++;
+	return !strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3);
+}
+
+/* Does an exponent of a number follow at @p ("e23", "E+5")? */
+static bool fig_more(const char *p)
+{
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		return isdigit((unsigned char)*p);
+	}
+	return false;
+}
+
 const char *imp_num_err(int err)
 {
 	switch (err) {
 	case -EDOM:
-		return "not a number (NaN or infinity)";
+		return "not a number (NaN or infinity) or one with an exponent, which no tool prints";
 	case -ERANGE:
 		return "number out of range";
 	default:
@@ -234,6 +267,8 @@ int imp_num(const char **pp, int64_t unit_ns, int64_t *out)
 	}
 	if (!digits)
 		return -EINVAL;
+	if (fig_more(p))
+		return -EDOM;	/* "1e23" is no 1 */
 	if (unit_ns < 1 || ip > max / (uint64_t)unit_ns)
 		return -ERANGE;
 	v = ip * (uint64_t)unit_ns;
@@ -265,10 +300,82 @@ int imp_count(const char **pp, uint64_t *out)
 	}
 	if (!digits)
 		return -EINVAL;
+	if (fig_more(p))
+		return -EDOM;	/* "1e20" is no 1 */
 	if (v > (uint64_t)REP_MAX_VALUE)
 		return -ERANGE;
 	*out = v;
 	*pp = p;
+	return 0;
+}
+
+int imp_figure(struct imp_ctx *c, unsigned line, const char *what,
+	       const char **pp, int64_t unit_ns, unsigned flags, int64_t *out)
+{
+	const char *p = skip_blank(*pp), *q = p;
+	int64_t v;
+	int e = imp_num(&q, unit_ns, &v);
+
+	if (e == -EINVAL)
+		return 1;
+	if (e) {
+		imp_error(c, line, "%s '%.*s': %s", what, fig_len(p), p,
+			  e == -ERANGE ? "beyond what the tool can print (magnitude above 2^53 ns)" :
+			  fig_nan(p) ? "not a number (NaN or infinity)" :
+			  "an exponent, which the tool never prints");
+		return -1;
+	}
+	if (v < 0 && !(flags & IMP_FIG_SIGNED)) {
+		imp_error(c, line, "%s '%.*s': negative, which the tool never prints",
+			  what, fig_len(p), p);
+		return -1;
+	}
+	*out = v;
+	*pp = q;
+	return 0;
+}
+
+int imp_figure_count(struct imp_ctx *c, unsigned line, const char *what,
+		     const char **pp, uint64_t *out)
+{
+	const char *p = skip_blank(*pp), *q = p;
+	uint64_t v;
+	int e;
+
+	if (*p == '-' && isdigit((unsigned char)p[1])) {
+		imp_error(c, line, "%s '%.*s': a negative count", what,
+			  fig_len(p), p);
+		return -1;
+	}
+	e = imp_count(&q, &v);
+	if (e == -EINVAL)
+		return 1;
+	if (e) {
+		imp_error(c, line, "%s '%.*s': %s", what, fig_len(p), p,
+			  e == -ERANGE ? "a count beyond what the tool can print (above 2^53)" :
+			  fig_nan(p) ? "not a number (NaN or infinity)" :
+			  "not a whole count");
+		return -1;
+	}
+	if (*q == '.' && isdigit((unsigned char)q[1])) {
+		imp_error(c, line, "%s '%.*s': not a whole count", what,
+			  fig_len(p), p);
+		return -1;
+	}
+	*out = v;
+	*pp = q;
+	return 0;
+}
+
+int imp_check_stats(struct imp_ctx *c, unsigned line, const char *what,
+		    int64_t min, double avg, int64_t max)
+{
+	if (min > max || (!isnan(avg) && (avg < (double)min ||
+					  avg > (double)max))) {
+		imp_error(c, line, "%s: min <= avg <= max does not hold (min %lld, avg %.1f, max %lld ns)",
+			  what, (long long)min, avg, (long long)max);
+		return -1;
+	}
 	return 0;
 }
 
@@ -977,6 +1084,11 @@ static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		char *clean;
 		int nans = 0;
 
+		if (len > IMP_MAX_JSON && first_char(buf, len) == '{') {
+			imp_error(c, 0, "a JSON document of %.1f MiB: rtlat report reads at most %u MiB of JSON (reading it takes about 19 times its size in memory); a long run's interval series make a result that large: report its text output, or the result without them (jq 'del(.. | .intervals?)')",
+				  (double)len / (1 << 20), IMP_MAX_JSON >> 20);
+			return -1;
+		}
 		clean = json_sanitize(buf, len, &nans);
 		root = jr_parse(clean, &err, true);
 		if (!root && !(imp && imp->json)) {
@@ -1056,6 +1168,43 @@ static bool run_thread_stats(const struct rep_run *r)
 	return false;
 }
 
+/* The check of one series every importer's runs pass (what each read
+ * is checked as it reads it, imp_figure()): figures no tool prints. */
+static int check_series(struct imp_ctx *c, const struct rep_run *r,
+			const struct rep_series *s, const char *what)
+{
+	if (s->has_stats && (!isfinite(s->avg) ||
+			     imp_check_stats(c, r->line, what, s->min, s->avg,
+					     s->max)))
+		goto bad;
+	if (s->has_stddev && (!isfinite(s->stddev) || s->stddev < 0))
+		goto bad;
+	if ((s->has_samples && s->samples > (uint64_t)REP_MAX_VALUE) ||
+	    (s->has_misses && s->misses > (uint64_t)REP_MAX_VALUE))
+		goto bad;
+	return 0;
+bad:
+	if (!c->errors)
+		imp_error(c, r->line, "%s: a figure no tool prints (NaN, infinity, a negative deviation or a count above 2^53)",
+			  what);
+	return -1;
+}
+
+static int check_run(struct imp_ctx *c, const struct rep_run *r)
+{
+	char w[48];
+	size_t i;
+
+	if (check_series(c, r, &r->sum, "the run"))
+		return -1;
+	for (i = 0; i < r->nthr; i++) {
+		snprintf(w, sizeof(w), "thread %d", r->thr[i].id);
+		if (check_series(c, r, &r->thr[i], w))
+			return -1;
+	}
+	return 0;
+}
+
 /* Check what an importer produced; fill defaults and overrides. */
 static int finish_runs(struct imp_ctx *c, const char *default_label)
 {
@@ -1086,6 +1235,11 @@ static int finish_runs(struct imp_ctx *c, const char *default_label)
 			str_set(&r->load, c->o->load);
 		if (c->o->test)
 			str_set(&r->test, c->o->test);
+		if (check_run(c, r)) {
+			free(unlabelled);
+			free(stem);
+			return -1;
+		}
 		if (!r->sum.has_stats && !r->sum.has_samples && !r->has_ideal &&
 		    !run_thread_stats(r)) {
 			imp_error(c, r->line, "run without any figure (no min/avg/max, no sample count)");
@@ -1617,7 +1771,7 @@ int import_paths(char *const *paths, int n, const struct imp_opts *o,
 			char shown[1024];	/* a URL given as a path */
 
 			log_error("%s: %s",
-				  url_hide_password(path, shown, sizeof(shown)),
+				  url_redact(path, path, shown, sizeof(shown)),
 				  strerror(errno));
 			ret = -1;
 			continue;

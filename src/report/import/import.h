@@ -154,8 +154,9 @@ bool starts_with(const char *s, const char *prefix);
  * digits, optionally "." and more digits (no exponent), scaled to ns by
  * @unit_ns (1 for ns, 1000 for us). Fraction digits below 1 ns are
  * truncated. On success *@p points after the number.
- * Returns 0, -EINVAL (no number here), -EDOM (nan/inf) or -ERANGE (the value
- * exceeds REP_MAX_VALUE in magnitude).
+ * Returns 0, -EINVAL (no number here), -EDOM (nan/inf, or an exponent:
+ * "1e23" is no 1, no tool prints one) or -ERANGE (the value exceeds
+ * REP_MAX_VALUE in magnitude).
  */
 int imp_num(const char **p, int64_t unit_ns, int64_t *out);
 
@@ -164,6 +165,30 @@ int imp_count(const char **p, uint64_t *out);
 
 /* Message for an imp_num() error code. */
 const char *imp_num_err(int err);
+
+/*
+ * The one check of every figure and count an importer reads from a text
+ * line: what the tool can print, or the file is refused. imp_figure()
+ * reads a time at *@p as imp_num() does; imp_figure_count() a count as
+ * imp_count() does. Refused, with imp_error() naming the file, @line,
+ * @what and the text: NaN or infinity, an exponent ("1e23"), a magnitude
+ * beyond REP_MAX_VALUE (2^53; counts of 2^63 or 2^64-1 among them), a
+ * negative time unless @flags has IMP_FIG_SIGNED (the tool prints early
+ * wake-ups), a negative count. Returns 0 (*@p after the number), 1 (no
+ * number at *@p: nothing said, *@p unchanged) or -1 (refused, said).
+ */
+#define IMP_FIG_SIGNED	1u
+int imp_figure(struct imp_ctx *c, unsigned line, const char *what,
+	       const char **p, int64_t unit_ns, unsigned flags, int64_t *out);
+int imp_figure_count(struct imp_ctx *c, unsigned line, const char *what,
+		     const char **p, uint64_t *out);
+/*
+ * The figures of one series read together: min <= avg <= max (@avg NaN:
+ * not known, only min <= max). Returns 0, or -1 after imp_error() naming
+ * @line and @what.
+ */
+int imp_check_stats(struct imp_ctx *c, unsigned line, const char *what,
+		    int64_t min, double avg, int64_t max);
 
 /*
  * Split @line in place at @sep into at most @max trimmed fields.

@@ -76,36 +76,40 @@ static int top_row(struct tl_state *s, const char *line, const int *gser,
 	uint64_t cpu, count;
 	int g;
 
+	static const char *const col[4] = { "cur", "min", "avg", "max" };
+	char w[48];
+	int e;
+
 	if (imp_count(&p, &cpu))
 		return 0;
 	p = skip_blank(p);
 	if (*p != '#')
 		return 0;
 	p++;
-	if (imp_count(&p, &count))
-		return 0;
+	e = imp_figure_count(s->c, no, "COUNT", &p, &count);
+	if (e)
+		return e < 0 ? -1 : 0;
 	for (g = 0; g < ng; g++) {
 		int64_t v[4];
 		struct tl_fig *f;
-		int i, e = 0;
+		int i;
 
 		p = strchr(p, '|');
 		if (!p)
 			break;
 		p++;
-		for (i = 0; i < 4 && !e; i++)
-			e = imp_num(&p, s->unit, &v[i]);
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(s->c, no, "%s", imp_num_err(e));
-			return -1;
+		for (i = 0, e = 0; i < 4 && !e; i++) {
+			snprintf(w, sizeof(w), "CPU %llu %s",
+				 (unsigned long long)cpu, col[i]);
+			e = imp_figure(s->c, no, w, &p, s->unit, 0, &v[i]);
 		}
+		if (e < 0)
+			return -1;
 		if (e || gser[g] < 0 || !(f = tl_fig(s, gser[g], cpu)))
 			continue;
-		if (v[1] > v[3] || v[2] < v[1] || v[2] > v[3]) {
-			imp_error(s->c, no, "CPU %llu: min <= avg <= max does not hold",
-				  (unsigned long long)cpu);
+		snprintf(w, sizeof(w), "CPU %llu", (unsigned long long)cpu);
+		if (imp_check_stats(s->c, no, w, v[1], (double)v[2], v[3]))
 			return -1;
-		}
 		f->count = count;
 		f->has_count = true;
 		f->min = v[1];
@@ -149,6 +153,7 @@ static int hist_row(struct tl_state *s, const char *p, int which,
 		    const int *ser, const uint64_t *cpu, int n, bool all,
 		    unsigned no)
 {
+	static const char *const names[4] = { "count", "min", "avg", "max" };
 	int i;
 
 	p = strchr(p, ':') + 1;
@@ -163,11 +168,10 @@ static int hist_row(struct tl_state *s, const char *p, int which,
 			p++;
 			continue;
 		}
-		e = which ? imp_num(&p, s->unit, &v) : imp_count(&p, &cnt);
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(s->c, no, "%s", imp_num_err(e));
+		e = which ? imp_figure(s->c, no, names[which], &p, s->unit, 0, &v) :
+			    imp_figure_count(s->c, no, names[which], &p, &cnt);
+		if (e < 0)
 			return -1;
-		}
 		if (e)
 			break;
 		if (ser[i] < 0)
@@ -186,6 +190,39 @@ static int hist_row(struct tl_state *s, const char *p, int which,
 }
 
 #define TL_MAXCOL 1024
+
+/*
+ * A histogram row, "INDEX COUNT ...", or "over:" (and "under:"): not kept
+ * (the bucket size is not in the output), but what rtla cannot print (a
+ * negative index, a count above 2^53 or not a number) refuses the file.
+ * Returns 0 or -1 (said).
+ */
+static int bucket_row(struct tl_state *s, const char *p, unsigned no)
+{
+	uint64_t v;
+	int64_t idx;
+	int e;
+
+	if (*p == 'o' || *p == 'u') {
+		p = strchr(p, ':') + 1;
+	} else {
+		e = imp_figure(s->c, no, "histogram index", &p, 1, 0, &idx);
+		if (e)
+			return e < 0 ? -1 : 0;
+	}
+	for (;;) {
+		p = skip_blank(p);
+		if (!*p)
+			return 0;
+		if (*p == '-' && !isdigit((unsigned char)p[1])) {
+			p++;
+			continue;
+		}
+		e = imp_figure_count(s->c, no, "histogram count", &p, &v);
+		if (e)
+			return e < 0 ? -1 : 0;
+	}
+}
 
 /* One run per series with figures, one thread per CPU of it. Returns 0,
  * or -1 (said). */
@@ -329,6 +366,11 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			else
 				ret = hist_row(&s, p, which, hser, hcpu, nh,
 					       false, l.no);
+		} else if (nh && !all && (isdigit((unsigned char)*p) ||
+					  (*p == '-' && isdigit((unsigned char)p[1])) ||
+					  starts_with(p, "over:") ||
+					  starts_with(p, "under:"))) {
+			ret = bucket_row(&s, p, l.no);
 		} else if (ng && isdigit((unsigned char)*p) && strchr(p, '#')) {
 			ret = top_row(&s, p, gser, ng, l.no);
 		}

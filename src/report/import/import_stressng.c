@@ -24,6 +24,7 @@
 
 struct sn_inst {
 	uint64_t pid;
+	unsigned line;		/* of its "min:" line */
 	bool has_samples, has_mean, has_min, has_max, has_sd;
 	uint64_t samples;
 	int64_t delay;
@@ -33,18 +34,29 @@ struct sn_inst {
 	int64_t pct[RTLAT_NPCT];
 };
 
-/* "123.45" as a double (no exponent); false when there is no number. */
-static bool sn_double(const char **pp, double *out)
+/* "123.45" as a double (no exponent, never negative): 1 (read), 0 (no
+ * number here) or -1 (refused, said: imp_figure()). */
+static int sn_double(struct imp_ctx *c, unsigned no, const char *what,
+		     const char **pp, double *out)
 {
-	const char *p = skip_blank(*pp);
 	int64_t v;
+	int e;
 
-	/* through imp_num() in units of 1/1000: range checked */
-	if (imp_num(&p, 1000, &v))
-		return false;
+	/* in units of 1/1000: range checked */
+	e = imp_figure(c, no, what, pp, 1000, 0, &v);
+	if (e)
+		return e < 0 ? -1 : 0;
 	*out = (double)v / 1000.0;
-	*pp = p;
-	return true;
+	return 1;
+}
+
+/* A figure in ns, never negative: as sn_double(). */
+static int sn_ns(struct imp_ctx *c, unsigned no, const char *what,
+		 const char **pp, int64_t *out)
+{
+	int e = imp_figure(c, no, what, pp, 1, 0, out);
+
+	return e ? (e < 0 ? -1 : 0) : 1;
 }
 
 static struct sn_inst *sn_find(struct sn_inst **v, size_t *n, uint64_t pid)
@@ -98,11 +110,12 @@ static int sn_run(struct imp_ctx *c, const struct sn_inst *v, size_t n,
 		s->samples = v[i].samples;
 		if (v[i].has_min && v[i].has_max && v[i].has_mean &&
 		    (!v[i].has_samples || v[i].samples)) {
-			if (v[i].min > v[i].max ||
-			    v[i].mean < (double)v[i].min ||
-			    v[i].mean > (double)v[i].max) {
-				imp_error(c, 0, "instance %llu: min <= mean <= max does not hold",
-					  (unsigned long long)v[i].pid);
+			char w[48];
+
+			snprintf(w, sizeof(w), "instance %llu",
+				 (unsigned long long)v[i].pid);
+			if (imp_check_stats(c, v[i].line, w, v[i].min,
+					    v[i].mean, v[i].max)) {
 				ret = -1;
 				break;
 			}
@@ -128,7 +141,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 	struct lines l;
 	char *line;
 	char *tool = NULL;
-	int ret = 0, k;
+	int ret = 0, k, e;
 
 	lines_init(&l, buf, len);
 	while ((line = lines_next(&l))) {
@@ -161,35 +174,53 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 
 			while (d > p && isdigit((unsigned char)d[-1]))
 				d--;
-			if (!imp_num(&d, 1, &t))
+			if ((e = sn_ns(c, l.no, "delay", &d, &t)) < 0)
+				break;
+			if (e)
 				x->delay = t;
 			q += 11;
-			if (!imp_count(&q, &x->samples))
-				x->has_samples = true;
+			if ((e = imp_figure_count(c, l.no, "samples", &q,
+						  &x->samples)) < 0)
+				break;
+			x->has_samples = !e;
 		} else if (starts_with(p, "mean:")) {
 			q = p + 5;
-			x->has_mean = sn_double(&q, &x->mean);
+			if ((e = sn_double(c, l.no, "mean", &q, &x->mean)) < 0)
+				break;
+			x->has_mean = e;
 		} else if (starts_with(p, "min:")) {
+			x->line = l.no;
 			q = p + 4;
-			x->has_min = !imp_num(&q, 1, &x->min);
+			if ((e = sn_ns(c, l.no, "min", &q, &x->min)) < 0)
+				break;
+			x->has_min = e;
 			q = strstr(p, "max:");
 			if (q) {
 				q += 4;
-				x->has_max = !imp_num(&q, 1, &x->max);
+				if ((e = sn_ns(c, l.no, "max", &q, &x->max)) < 0)
+					break;
+				x->has_max = e;
 			}
 			q = strstr(p, "std.dev.");
 			if (q) {
 				q += 8;
-				x->has_sd = sn_double(&q, &x->sd);
+				if ((e = sn_double(c, l.no, "std.dev.", &q,
+						   &x->sd)) < 0)
+					break;
+				x->has_sd = e;
 			}
 		} else if ((k = sn_pct(p)) >= 0) {
 			q = strchr(p, ':') + 1;
-			if (!imp_num(&q, 1, &t) && starts_with(skip_blank(q), "ns")) {
+			if ((e = sn_ns(c, l.no, "percentile", &q, &t)) < 0)
+				break;
+			if (e && starts_with(skip_blank(q), "ns")) {
 				x->pct[k] = t;
 				x->has_pct[k] = true;
 			}
 		}
 	}
+	if (c->errors)
+		ret = -1;
 	if (!ret && n)
 		ret = sn_run(c, v, n, &tool);
 	free(tool);

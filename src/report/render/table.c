@@ -218,6 +218,18 @@ bool run_no_samples(const struct rep_run *r)
 	return r->sum.has_samples && !r->sum.samples;
 }
 
+bool run_no_figures(const struct rep_run *r)
+{
+	int i;
+
+	if (run_no_samples(r) || r->sum.has_stats || r->sum.hist.n)
+		return false;
+	for (i = 0; i < RTLAT_NPCT; i++)
+		if (r->sum.has_pct[i])
+			return false;
+	return true;
+}
+
 static const struct {
 	const char *note, *meaning;
 } notes[] = {
