@@ -56,6 +56,8 @@ static int xeno_int(char opt, const char *arg, long min, long max,
 	char *end;
 	long n;
 
+	if (!arg)	/* xeno_opt() is given one for these */
+		arg = "";
 	n = strtol(arg, &end, 10);
 	if (!*arg || *end || n < min || n > max) {
 		log_error("invalid value '%s' for -%c: expected %s", arg, opt,
@@ -171,7 +173,7 @@ static int xeno_opt(struct xargs *x, char o, const char *arg)
 		return 0;
 	case 'g':
 		add(x, "-g");
-		add(x, arg);
+		add(x, arg ? arg : "");
 		return 0;
 	case 'p':
 		if (xeno_int(o, arg, 1, 1000000, "a period in us, 1..1000000 (Xenomai: at most 1 s)", &v) < 0)
