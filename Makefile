@@ -597,7 +597,8 @@ ifneq ($(HELPERS),)
 endif
 	install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 
-# Xenomai-style short name: 'latency' behaves as 'rtlat latency'.
+# Xenomai-style short name: 'latency' takes Xenomai 3's latency command
+# line (rtlat latency --xenomai).
 install-links: install
 	ln -sf rtlat $(DESTDIR)$(BINDIR)/latency
 

@@ -94,8 +94,9 @@ __attribute__((constructor(101))) static void block_run_signals(void)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 }
 
+/* @xeno: Xenomai 3's latency command line (xeno_cli_main()) */
 static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
-		   const char *prefix)
+		   const char *prefix, bool xeno)
 {
 	static char pfx[64];
 	sigset_t sigs;
@@ -106,6 +107,8 @@ static int run_cmd(const struct rtlat_cmd *c, int argc, char **argv,
 	}
 	snprintf(pfx, sizeof(pfx), "%s", prefix);
 	log_set_prefix(pfx);
+	if (xeno)
+		return finish_stdout(xeno_cli_main(c, argc, argv));
 	return finish_stdout(c->main ? c->main(argc, argv) :
 			     cmd_test_main(c->test, argc, argv));
 }
@@ -127,8 +130,10 @@ int main(int argc, char **argv)
 	rtlat_argv = argv;
 
 	c = cmd_find(base);
-	if (c)			/* called through a link named after a command */
-		return run_cmd(c, argc, argv, base);
+	if (c)			/* called through a link named after a command:
+				 * "latency" takes Xenomai's command line */
+		return run_cmd(c, argc, argv, base,
+			       c->test && !strcmp(c->name, "latency"));
 
 	if (argc < 2) {
 		usage(stderr);
@@ -171,7 +176,7 @@ int main(int argc, char **argv)
 		hargv[1] = "--help";
 		hargv[2] = NULL;
 		snprintf(prefix, sizeof(prefix), "rtlat %s", c->name);
-		return run_cmd(c, 2, hargv, prefix);
+		return run_cmd(c, 2, hargv, prefix, false);
 	}
 	c = cmd_find(argv[1]);
 	if (!c) {
@@ -180,5 +185,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(prefix, sizeof(prefix), "rtlat %s", c->name);
-	return run_cmd(c, argc - 1, argv + 1, prefix);
+	if (c->test && !strcmp(c->name, "latency") && argc > 2 &&
+	    !strcmp(argv[2], "--xenomai")) {
+		/* rtlat latency --xenomai ...: argv[0] stays the command */
+		argv[2] = argv[1];
+		return run_cmd(c, argc - 2, argv + 2, prefix, true);
+	}
+	return run_cmd(c, argc - 1, argv + 1, prefix, false);
 }

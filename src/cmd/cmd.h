@@ -50,6 +50,12 @@ int cmd_test_main(const struct test_desc *t, int argc, char **argv);
 int cmd_test_tables(const struct test_desc *t, const struct optdesc **all,
 		    int max);
 
+/* "latency" (a link) and "rtlat latency --xenomai": Xenomai 3's latency
+ * command line (@argv after the command name or the option) turned into
+ * rtlat latency's, run by cmd_test_main() of @c's test with Xenomai's
+ * output layouts. Returns the exit status (0, 1 or 2). */
+int xeno_cli_main(const struct rtlat_cmd *c, int argc, char **argv);
+
 /* NULL-terminated list of commands, in help order. */
 extern const struct rtlat_cmd *rtlat_cmds[];
 

@@ -7,6 +7,14 @@
 
 /* Xenomai-style output of the first series: banner, RTT/RTH/RTD, RTS/RTP. */
 extern const struct output_ops xeno_output;
+/* Xenomai 3's latency layouts (latency link, rtlat latency --xenomai;
+ * cmd/xeno_cli.c): msw column and RTS line as Xenomai's, -l 0 no
+ * headers, -h/-s/-g as Xenomai's; set before the run */
+extern bool xeno_compat_layout;
+/* Xenomai 3's gnuplot dump (latency -g) of @r's histogram into @f: the
+ * "#" title, header and figures lines, rtlat's version and the system,
+ * then "x count+1" pairs. Returns 0. */
+int xeno_gnuplot(struct run *r, FILE *f);
 
 /* Building blocks for tests with their own Xenomai-style columns. */
 /* output_ops.start: the "==" banner, the test's LINE_BANNER lines in it

@@ -42,6 +42,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "util/outfile.h"
 #include "output/figures.h"
@@ -49,6 +50,18 @@
 #include "engine/cobalt.h"
 #include "system/rtsetup.h"
 #include "util/timeutil.h"
+
+bool xeno_compat_layout;
+
+/* Xenomai layout (-h, -s, -g): the histograms of the interval minima and
+ * maxima (Xenomai's "min" and "max"), kept by the display thread; the
+ * "avg" one is the run's linear histogram of every sample */
+static struct histogram xh_min, xh_max;
+
+static bool xeno_need_histo(const struct engine_opts *o)
+{
+	return o->print_hist || o->print_stats || o->gnuplot_file;
+}
 
 static void us_field(char *out, size_t len, int64_t ns, bool valid)
 {
@@ -74,8 +87,14 @@ void xeno_banner(struct run *r)
 	char buf[32], dur[32], iv[32], mode[192], hk[192];
 	int i;
 
-	if (o->quiet)
-		return;
+	if (xeno_compat_layout && xeno_need_histo(o) &&
+	    (hist_init_linear(&xh_min, 0, o->hist_bucket_ns,
+			      (size_t)o->hist_buckets) < 0 ||
+	     hist_init_linear(&xh_max, 0, o->hist_bucket_ns,
+			      (size_t)o->hist_buckets) < 0))
+		engine_warn(r, "out of memory: no histograms of the interval minima and maxima");
+	if (o->quiet && !xeno_compat_layout)
+		return;	/* Xenomai's -q keeps the banner */
 	if (o->period_ns)
 		printf("== Sampling period: %s\n", fmt_time(buf, o->period_ns));
 	printf("== Test mode: %s", cobalt_mode(run_mode(r), mode, sizeof(mode)));
@@ -111,7 +130,16 @@ void xeno_banner(struct run *r)
 		if (b)
 			printf("== %s\n", b);
 	}
+	if (xeno_compat_layout && xeno_need_histo(o))
+		printf("== Histograms: signed latencies, in cells of %s us, overflow apart (Xenomai: |latency|, overflow in the last cell)\n",
+		       fmt_us3(buf, o->hist_bucket_ns));
 	printf("== All results in microseconds\n");
+	if (xeno_compat_layout) {
+		printf("warming up...\n");
+		if (o->quiet)
+			fprintf(stderr, "running quietly for %lld seconds\n",
+				(long long)(o->duration_ns / NSEC_PER_SEC));
+	}
 	stdout_flush();
 	figures_lines(r, LINE_START);
 }
@@ -122,6 +150,11 @@ void xeno_title(struct run *r, uint64_t k, const char *head)
 
 	if (r->o->quiet)
 		return;
+	if (xeno_compat_layout && r->o->lines_per_header == 0) {
+		/* Xenomai's -l 0: no headers at all */
+		r->lines_printed++;
+		return;
+	}
 	if (r->o->lines_per_header == 0 ? r->lines_printed == 0 :
 	    r->lines_printed % r->o->lines_per_header == 0) {
 		fmt_hms(t, (int64_t)(k + 1) * r->o->interval_ns);
@@ -258,7 +291,7 @@ static void columns(struct run *r, uint64_t k, const struct window *agg,
 			break;
 		}
 		ln += (size_t)snprintf(line + ln, sizeof(line) - ln, "|%s", f);
-		if (cobalt_build() &&
+		if ((cobalt_build() || xeno_compat_layout) &&
 		    (c->field == XENO_MISSED || (i == ncols - 1 && !missed))) {
 			/* Xenomai's latency: "|---msw" after the overruns
 			 * (at the end when there are none: cruncher);
@@ -266,7 +299,10 @@ static void columns(struct run *r, uint64_t k, const struct window *agg,
 			col_head(f, sizeof(f), "msw", 6);
 			hn += (size_t)snprintf(head + hn, sizeof(head) - hn,
 					       "|%s", f);
-			if (r->msw_known && !r->msw_lost)
+			if (!cobalt_build())	/* Linux threads: none */
+				ln += (size_t)snprintf(line + ln, sizeof(line) - ln,
+						       "|%6d", 0);
+			else if (r->msw_known && !r->msw_lost)
 				ln += (size_t)snprintf(line + ln, sizeof(line) - ln,
 						       "|%6" PRIu64,
 						       engine_msw_total(r));
@@ -316,6 +352,12 @@ void xeno_interval(struct run *r, uint64_t k, const struct window *agg,
 	int n;
 
 	(void)thr;
+	if (xeno_compat_layout && agg[0].n) {
+		if (xh_min.count)
+			hist_add(&xh_min, agg[0].min);
+		if (xh_max.count)
+			hist_add(&xh_max, agg[0].max);
+	}
 	cols = rtd_cols(r, &n);
 	xeno_columns(r, k, agg, cols, n);
 }
@@ -568,8 +610,135 @@ void xeno_summary_all(struct run *r)
 	run_report_outcome(r);
 }
 
+/* One of Xenomai's -h histograms, "min", "avg" or "max": its cells by
+ * index (bucket size units, us with -B 1000) as Xenomai prints them;
+ * rtlat's own figures: the samples below 0 in a "<" row, those beyond the
+ * last cell in a ">=" row (Xenomai folds |latency| and adds the overflow
+ * to the last cell). */
+static void xeno3_hsd(const struct histogram *h, const char *kind)
+{
+	size_t i;
+
+	printf("---|--param|----range-|--samples\n");
+	if (!h->count)
+		return;
+	if (h->underflow)
+		printf("HSD|    %s|   <  0  | %8" PRIu64 "\n", kind,
+		       h->underflow);
+	for (i = 0; i < h->nbuckets; i++)
+		if (h->count[i])
+			printf("HSD|    %s| %3zu -%3zu | %8" PRIu64 "\n", kind,
+			       i, i + 1, h->count[i]);
+	if (h->overflow)
+		printf("HSD|    %s|  >=%3zu  | %8" PRIu64 "\n", kind,
+		       h->nbuckets, h->overflow);
+}
+
+/* The msw field of the RTS line and the gnuplot header: the samplers'
+ * switches (Cobalt build; "-" when not known), 0 on Linux */
+static void msw_field(struct run *r, char *buf, size_t len)
+{
+	if (!cobalt_build())
+		snprintf(buf, len, "%6d", 0);
+	else if (r->msw_known && !r->msw_lost)
+		snprintf(buf, len, "%6" PRIu64, engine_msw_total(r));
+	else
+		snprintf(buf, len, "%6s", "-");
+}
+
+/* The summary in Xenomai 3's layout (one sampler): -h, -s (with any of
+ * -h, -s, -g, as Xenomai), rtlat's RTP lines, Xenomai's RTS line. */
+static void xeno3_summary(struct run *r)
+{
+	const struct series_name *nm = &r->names[0];
+	const struct accum *a = &nm->agg;
+	char mn[16], av[16], mx[16], act[32], req[32], msw[16];
+	double mean = 0;
+
+	if (r->o->print_hist) {
+		xeno3_hsd(&xh_min, "min");
+		xeno3_hsd(&a->lin, "avg");
+		xeno3_hsd(&xh_max, "max");
+	}
+	if (xeno_need_histo(r->o))
+		xeno_stats(nm, NULL);
+	xeno_rtp(a, NULL);
+	stats_mean(&a->st, &mean);
+	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);
+	us_field(av, sizeof(av),
+		 (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5), a->st.n > 0);
+	us_field(mx, sizeof(mx), a->st.max, a->st.n > 0);
+	msw_field(r, msw, sizeof(msw));
+	fmt_hms(act, run_actual_ns(r));
+	/* Xenomai: the measured time when no duration was asked for */
+	fmt_hms(req, r->o->duration_ns ? r->o->duration_ns : run_actual_ns(r));
+	printf("---|-----------|-----------|-----------|--------|------|-------------------------\n");
+	printf("RTS|%s|%s|%s|%8" PRIu64 "|%s|    %s/%s\n", mn, av, mx,
+	       a->overruns, msw, act, req);
+	hist_free(&xh_min);
+	hist_free(&xh_max);
+	figures_lines(r, LINE_SUMMARY);
+	run_report_outcome(r);
+}
+
+int xeno_gnuplot(struct run *r, FILE *f)
+{
+	const struct series_name *nm = &r->names[0];
+	const struct accum *a = &nm->agg;
+	const struct histogram *h = &a->lin;
+	double b = (double)r->o->hist_bucket_ns / 1000.0, mean = 0;
+	char t[32], p[32], mn[16], av[16], mx[16], msw[16];
+	size_t i, start, stop;
+	struct utsname u;
+
+	fmt_hms(t, run_actual_ns(r));
+	fprintf(f, "# %s (%s, %s period, priority %d)\n", t, run_mode(r),
+		fmt_time(p, r->o->period_ns), r->s[0].prio_now);
+	fprintf(f, "# %11s|%11s|%11s|%8s|%6s|\n", "----lat min",
+		"----lat avg", "----lat max", "-overrun", "---msw");
+	stats_mean(&a->st, &mean);
+	us_field(mn, sizeof(mn), a->st.min, a->st.n > 0);
+	us_field(av, sizeof(av),
+		 (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5), a->st.n > 0);
+	us_field(mx, sizeof(mx), a->st.max, a->st.n > 0);
+	msw_field(r, msw, sizeof(msw));
+	fprintf(f, "# %s|%s|%s|%8" PRIu64 "|%s|\n", mn, av, mx, a->overruns,
+		msw);
+	/* where Xenomai has xeno-config --info */
+	if (cobalt_build())
+		fprintf(f, "# rtlat %s (built for %s)\n", RTLAT_VERSION,
+			cobalt_system());
+	else
+		fprintf(f, "# rtlat %s\n", RTLAT_VERSION);
+	if (uname(&u) == 0)
+		fprintf(f, "# %s %s %s %s\n", u.sysname, u.release, u.version,
+			u.machine);
+	if (!h->count)
+		return 0;
+	if (h->underflow || h->overflow)
+		fprintf(f, "# rtlat: %" PRIu64 " samples below 0 us and %" PRIu64 " at or above %g us are not in the cells below (Xenomai folds the former into them and adds the latter to the last cell)\n",
+			h->underflow, h->overflow, (double)h->nbuckets * b);
+	for (start = 0; start < h->nbuckets && !h->count[start]; start++)
+		;
+	if (start == h->nbuckets)
+		return 0;
+	for (stop = h->nbuckets - 1; !h->count[stop]; stop--)
+		;
+	/* Xenomai's: a 1 at both ends, each count + 1 (log scale) */
+	fprintf(f, "%g 1\n", (double)start * b);
+	for (i = start; i <= stop; i++)
+		fprintf(f, "%g %" PRIu64 "\n", ((double)i + 0.5) * b,
+			h->count[i] + 1);
+	fprintf(f, "%g 1\n", (double)(stop + 1) * b);
+	return 0;
+}
+
 static void xeno_summary(struct run *r)
 {
+	if (xeno_compat_layout) {
+		xeno3_summary(r);
+		return;
+	}
 	xeno_summary_series(r, 0);
 	figures_lines(r, LINE_SUMMARY);
 	run_report_outcome(r);

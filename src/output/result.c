@@ -341,6 +341,10 @@ int gnuplot_write(struct run *r, const char *path, char *err, size_t errlen)
 	f = atomic_open(&af, path, err, errlen);
 	if (!f)
 		return -1;
+	if (xeno_compat_layout) {	/* Xenomai's layout */
+		xeno_gnuplot(r, f);
+		return atomic_commit(&af, err, errlen);
+	}
 	fprintf(f, "# rtlat %s %s histogram, raw counts\n", RTLAT_VERSION,
 		r->test->name);
 	fprintf(f, "# test: %s (%s)\n", r->test->name, run_mode(r));

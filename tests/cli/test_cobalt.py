@@ -161,6 +161,26 @@ def test_mode_switch_is_counted_warned_and_gated(tmp_path):
     assert r["msw"] == 1
 
 
+def test_xenomai_command_line_b_and_t(tmp_path):
+    """Xenomai's latency -b (break upon mode switch) is --max-msw 0; its
+    msw column is the Cobalt count, in RTD and RTS lines; -t 1 and -t 2
+    (Cobalt's timer benchmark device) are said to be unsupported."""
+    args = ["latency", "--xenomai", "-b", "-T", "2", "-p", "1000",
+            "--warmup", "0"]
+    p, _, r = cobalt_run(tmp_path, args, msw_at=2)
+    assert p.returncode == 2, p.stderr_text
+    assert "mode switches: 1 in the measurement exceeded --max-msw 0" in p.stderr_text
+    assert r["max_msw"] == 0 and r["msw"] == 1
+    assert [t["cpu"] for t in r["threads"]] == [0]
+    rtd = [l for l in p.stdout_text.splitlines() if l.startswith("RTD|")]
+    assert rtd[-1].split("|")[5].strip() == "1"
+    rts = p.stdout_text.splitlines()[-1]
+    assert rts.startswith("RTS|") and rts.split("|")[5].strip() == "1"
+    for mode in ("1", "2"):
+        q = run(["latency", "--xenomai", "-t", mode, "-T", "1"], check=1)
+        assert "Cobalt's timer benchmark device (/dev/rtdm/timerbench) is not supported by this rtlat yet" in q.stderr
+
+
 def test_no_thread_statistics_is_said(tmp_path):
     """Without the statistics the count is not known: said, null, "-" in
     the RTD lines; --max-msw then cannot be checked (exit 1)."""

@@ -56,6 +56,10 @@ struct xstate {
 	bool have_cum;
 	size_t nrtd;
 	bool rtt;		/* an RTT line was seen for the open run */
+	/* rtlat's Xenomai layout (latency link, latency --xenomai): "==
+	 * Histograms: signed latencies, in cells of X us": HSD rows are
+	 * cell indices of @cell ns, not folded */
+	int64_t cell;
 	char pct_names[RTLAT_NPCT][24];
 	int npct;
 };
@@ -405,6 +409,13 @@ static int do_rtp(struct xstate *x, char *line)
 	return 0;
 }
 
+/* An HSD edge read as us (in ns) into ns: a cell index of rtlat's
+ * Xenomai layout times its cell */
+static int64_t hsd_edge(const struct xstate *x, int64_t v)
+{
+	return x->cell > 0 ? v / 1000 * x->cell : v;
+}
+
 /* HSD|  kind|  lo - hi | count   (also "< hi" underflow, ">= lo" overflow) */
 static int do_hsd(struct xstate *x, char *line)
 {
@@ -432,7 +443,8 @@ static int do_hsd(struct xstate *x, char *line)
 		h->layout = REP_HIST_LINEAR;
 		h->lo = 0;
 		h->width = 0;
-		h->abs_folded = !strcmp(f[1], "avg");	/* Xenomai: |latency| */
+		/* Xenomai: |latency|; rtlat's Xenomai layout: signed */
+		h->abs_folded = !strcmp(f[1], "avg") && !x->cell;
 	}
 	p = skip_blank(f[2]);
 	if (*p == '<') {	/* underflow below the layout's lo */
@@ -440,7 +452,7 @@ static int do_hsd(struct xstate *x, char *line)
 		e = imp_num(&p, 1000, &lo);
 		if (e)
 			return bad_fig(x, "HSD", 1, e);
-		h->lo = lo;
+		h->lo = hsd_edge(x, lo);
 		h->underflow = cnt;
 		return 0;
 	}
@@ -449,6 +461,7 @@ static int do_hsd(struct xstate *x, char *line)
 		e = imp_num(&p, 1000, &lo);
 		if (e)
 			return bad_fig(x, "HSD", 1, e);
+		lo = hsd_edge(x, lo);
 		h->overflow = cnt;
 		if (h->width > 0 && lo > h->lo)
 			h->nbuckets = (uint64_t)((lo - h->lo) / h->width);
@@ -466,6 +479,8 @@ static int do_hsd(struct xstate *x, char *line)
 		e = imp_num(&p, 1000, &hi);
 	if (e)
 		return bad_fig(x, "HSD", 1, e);
+	lo = hsd_edge(x, lo);
+	hi = hsd_edge(x, hi);
 	if (hi <= lo) {
 		imp_warn(x->c, x->line, "HSD bucket with hi <= lo skipped");
 		return 0;
@@ -543,6 +558,9 @@ static void do_banner(struct xstate *x, const char *line)
 	else if ((p = strstr(line, ", interval ")) &&
 		 !parse_time_words(p + 11, &v, NULL) && v > 0)
 		x->interval = v;
+	if ((p = strstr(line, "== Histograms: signed latencies, in cells of ")) &&
+	    !parse_time_words(p + 45, &v, NULL) && v > 0)
+		x->cell = v;
 	if (strstr(line, "== Sampler ") || strstr(line, "== Duration:"))
 		x->tool = "rtlat (text output)";
 }
