@@ -708,6 +708,16 @@ int64_t run_now(const struct run *r)
 	return clock_now_ns(r->o->clock);
 }
 
+/* A pinned sampler woke on another CPU: said to the main thread once. */
+static __attribute__((noinline, cold)) void sampler_moved(struct sampler *s,
+							   int cpu, int64_t d)
+{
+	if (atomic_load_explicit(&s->moved_to, memory_order_relaxed))
+		return;
+	s->moved_at = d;
+	atomic_store_explicit(&s->moved_to, cpu + 1, memory_order_release);
+}
+
 bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			int64_t period, int64_t next)
 {
@@ -733,6 +743,13 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 	d = wk->deadline;
 	if (d >= r->t_end)
 		return true;
+	/* its CPU at each wake-up (rseq or the vDSO: no system call) */
+	if (s->cpu >= 0) {
+		int cpu = sched_getcpu();
+
+		if (__builtin_expect(cpu != s->cpu && cpu >= 0, 0))
+			sampler_moved(s, cpu, d);
+	}
 	if (wk->step_late) {
 		/* late because the clock was stepped: its lateness is the
 		 * step's, not the system's; left out with the deadlines it
@@ -2007,8 +2024,26 @@ static bool cpu_lost(struct run *r)
 	for (i = 0; i < r->nsamplers; i++) {
 		struct sampler *s = &r->s[i];
 
-		if (s->cpu < 0 || !s->created || s->tid <= 0 ||
-		    atomic_load(&s->state) == SAMPLER_DONE ||
+		int moved;
+
+		if (s->cpu < 0 || !s->created || s->tid <= 0)
+			continue;
+		moved = atomic_load_explicit(&s->moved_to,
+					     memory_order_acquire);
+		if (moved) {
+			s->cpu_lost = true;
+			s->cpu_lost_at = s->moved_at - r->t_measure;
+			snprintf(s->allowed_at_loss, sizeof(s->allowed_at_loss),
+				 "%d", moved - 1);
+			snprintf(r->error, sizeof(r->error),
+				 "sampler %d woke on CPU %d instead of CPU %d at %s s %s the measurement (its affinity was changed, even for a moment): that wake-up did not measure CPU %d; the samples taken until then are kept (threads[].cpu_lost_at_ns)",
+				 s->id, moved - 1, s->cpu,
+				 fmt_us3(b, llabs(s->cpu_lost_at) / 1000000),
+				 s->cpu_lost_at < 0 ? "before" : "into",
+				 s->cpu);
+			return true;
+		}
+		if (atomic_load(&s->state) == SAMPLER_DONE ||
 		    thread_cpus_allowed(s->tid, &cs) < 0)
 			continue;
 		if (cpuset_count(&cs) == 1 && cpuset_isset(&cs, s->cpu))
@@ -2104,6 +2139,9 @@ static void run_wait(struct run *r, const sigset_t *sigs)
 			break;
 		}
 	}
+	/* a sampler that woke on another CPU just before it ended */
+	if (r->stop_reason == STOP_END && cpu_lost(r))
+		r->stop_reason = STOP_ERROR;
 	/* the measurement ends now, not when the samplers have noticed */
 	wall_end = clock_now_ns(CLOCK_REALTIME);
 	mono_end = clock_now_ns(CLOCK_MONOTONIC);
@@ -2222,9 +2260,12 @@ static void steps_warn(struct run *r)
 	}
 	if (!steps)
 		return;
-	engine_warn(r, "CLOCK_REALTIME was stepped %llu time%s in the run (the largest by %s%s s): the deadlines moved with it; %llu wake-up%s made late by a step left out of the figures (threads[].clock_steps, step_left_out)",
+	/* seconds, or us below one (a step of 77 us is no "0.000 s") */
+	engine_warn(r, "CLOCK_REALTIME was stepped %llu time%s in the run (the largest by %s%s %s): the deadlines moved with it; %llu wake-up%s made late by a step left out of the figures (threads[].clock_steps, step_left_out)",
 		    (unsigned long long)steps, steps == 1 ? "" : "s",
-		    big > 0 ? "+" : "", fmt_us3(b, big / 1000000),
+		    big > 0 ? "+" : "",
+		    fmt_us3(b, llabs(big) >= NSEC_PER_SEC ? big / 1000000 : big),
+		    llabs(big) >= NSEC_PER_SEC ? "s" : "us",
 		    (unsigned long long)left, left == 1 ? "" : "s");
 }
 
@@ -2349,6 +2390,10 @@ int engine_run(const struct test_desc *t, struct engine_opts *o,
 	 * the run cleanly (with the summary, loads stopped) */
 	run_sigset(&sigs);
 	sigaddset(&sigs, wait_timer_signal());
+	/* the IPC signals (SIGRTMIN + 3, + 4) are waited for where used:
+	 * sent from outside, they stay pending, never kill the run */
+	sigaddset(&sigs, SIGRTMIN + 3);
+	sigaddset(&sigs, SIGRTMIN + 4);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	if (run_validate(r) < 0)

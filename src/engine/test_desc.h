@@ -240,6 +240,11 @@ struct sampler {
 	bool cpu_lost;
 	int64_t cpu_lost_at;
 	char allowed_at_loss[64];
+	/* a timer sampler that woke on another CPU than its own (even after
+	 * a move of a few ms between two of the main thread's looks): that
+	 * CPU + 1 (0: never), and the deadline it was seen at (test clock) */
+	_Atomic int moved_to;
+	int64_t moved_at;
 	/* spinning tests: the end of what the sampler accounted (test
 	 * clock; 0: not said). A spinning sampler notices a stop at its
 	 * next check, after the main thread took the end: the run's actual

@@ -187,6 +187,18 @@ static int watch(struct waiter *w, const struct wake *wk, int64_t deadline)
 		return fault(w, "clock fault: %s went back from %" PRId64
 			     " ns to %" PRId64 " ns", clock_id_name(w->clock),
 			     w->last_now, wk->now);
+	/* a late wake-up: is its read the clock's, or one far ahead of it
+	 * (garbage)? A second read is never below it. One more read on late
+	 * wake-ups only. */
+	if (wk->now - deadline > CLOCK_CONFIRM_NS) {
+		int64_t again = clock_now_ns(w->clock);
+
+		if (again < wk->now)
+			return fault(w, "clock fault: %s read %" PRId64
+				     " ns on a wake-up and %" PRId64
+				     " ns right after (a read ahead of the clock)",
+				     clock_id_name(w->clock), wk->now, again);
+	}
 	w->last_now = wk->now;
 	return 0;
 }

@@ -535,6 +535,20 @@ static void json_thread(struct run *r, struct jw *w, int i)
 	jw_int(w, "priority", s->prio_now);
 	jw_int(w, "interval_us", s->period_ns / NSEC_PER_USEC);
 	jw_uint(w, "overruns", a->overruns);
+	/* the faults of rtlat(1)'s FAULTS, as in rtlat's own result */
+	jw_uint(w, "clock_steps", s->clock_steps);
+	if (s->clock_steps)
+		jw_int(w, "clock_step_max_ns", s->clock_step_max);
+	else
+		jw_null(w, "clock_step_max_ns");
+	jw_uint(w, "step_left_out", s->step_left_out);
+	if (s->cpu_lost) {
+		jw_int(w, "cpu_lost_at_ns", s->cpu_lost_at);
+		jw_str(w, "cpus_allowed_at_loss", s->allowed_at_loss);
+	} else {
+		jw_null(w, "cpu_lost_at_ns");
+		jw_null(w, "cpus_allowed_at_loss");
+	}
 	jw_uint(w, "histogram_underflow", a->lin.count ? a->lin.underflow : 0);
 	jw_uint(w, "histogram_overflow", a->lin.count ? a->lin.overflow : 0);
 	jw_arr_begin_inline(w, "histogram_overflow_cycles");

@@ -172,11 +172,28 @@ clock_stuck(struct sampler *s, int64_t prev, int64_t t, long *still)
 	return true;
 }
 
+/* A gap ended by read @t: a second read must not be below it (else @t was
+ * a garbage read far ahead of the clock: a clock fault, said; false). */
+static __attribute__((noinline, cold)) bool
+gap_confirmed(struct sampler *s, int64_t t)
+{
+	int64_t again = clock_now_ns(s->run->o->clock);
+
+	if (again >= t)
+		return true;
+	snprintf(s->errmsg, sizeof(s->errmsg),
+		 "clock fault: %s read %" PRId64 " ns, then %" PRId64
+		 " ns right after (a read ahead of the clock)",
+		 clock_id_name(s->run->o->clock), t, again);
+	s->err = WAIT_CLOCK_FAULT;
+	return false;
+}
+
 /* Read the clock until it reaches @at (into *@t); false on a clock fault. */
 static bool spin_until(struct sampler *s, int64_t at, int64_t *t)
 {
 	const clockid_t clk = s->run->o->clock;
-	int64_t prev = clock_now_ns(clk);
+	int64_t prev = INT64_MIN;	/* no read more than before */
 	long still = 0;
 
 	while ((*t = clock_now_ns(clk)) < at) {
@@ -204,7 +221,7 @@ static bool spin(struct sampler *s, struct noise_cpu *nc, struct loop *l,
 	const clockid_t clk = r->o->clock;
 	const int64_t thr = n->threshold_ns, iv = r->o->interval_ns;
 	const int64_t t0 = r->t_measure;
-	int64_t d, prev = a, check = t, close_at = l->close_at;
+	int64_t d, tr, prev = a, check = t, close_at = l->close_at;
 	int64_t loop_ns = 0, lmin = l->lmin, lmax = l->lmax;
 	uint64_t iters = 0;
 	long still = 0;
@@ -212,10 +229,15 @@ static bool spin(struct sampler *s, struct noise_cpu *nc, struct loop *l,
 
 	for (;;) {
 		last = t >= check;
+		tr = t;
 		if (__builtin_expect(last, 0) && t > b)
 			t = b;	/* the last gap ends with the spin */
 		d = t - prev;
 		if (__builtin_expect(d > thr, 0)) {
+			if (!gap_confirmed(s, tr)) {
+				going = false;
+				break;
+			}
 			noise_event(s, nc, prev, d);
 		} else {
 			if (__builtin_expect(d <= 0, 0) &&

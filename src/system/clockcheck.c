@@ -2,6 +2,7 @@
 /* Clock checks; see clockcheck.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,10 +26,30 @@ const char *clock_id_name(clockid_t c)
 	return "another clock";
 }
 
+/* CLOCK_VERIFY_READS reads from @from on: true at the first that goes back
+ * or jumps beyond CLOCK_VERIFY_MAX_NS (the pair in *@x, *@y). */
+static bool burst_bad(clockid_t c, int64_t from, int64_t *x, int64_t *y)
+{
+	int64_t prev = from, t;
+	int i;
+
+	for (i = 0; i < CLOCK_VERIFY_READS; i++) {
+		t = clock_now_ns(c);
+		if (t < prev || t - prev > CLOCK_VERIFY_MAX_NS) {
+			*x = prev;
+			*y = t;
+			return true;
+		}
+		prev = t;
+	}
+	return false;
+}
+
 int clock_verify(clockid_t c, int64_t *advance_ns, char *msg, size_t len)
 {
 	struct timespec ts = ns_to_ts(CLOCK_VERIFY_SLEEP_NS);
-	int64_t a = 0, b = 0, adv = 0;
+	int64_t a = 0, b = 0, adv = 0, bad_a = 0, bad_b = 0;
+	bool burst = false;
 	int i, e;
 
 	msg[0] = '\0';
@@ -47,8 +68,17 @@ int clock_verify(clockid_t c, int64_t *advance_ns, char *msg, size_t len)
 		if (!e && a > 0 && b > 0 && adv >= CLOCK_VERIFY_SLEEP_NS &&
 		    adv <= CLOCK_VERIFY_MAX_NS) {
 			*advance_ns = adv;
-			return 0;
+			if (!burst_bad(c, b, &bad_a, &bad_b))
+				return 0;
+			burst = true;
 		}
+	}
+	if (burst) {
+		snprintf(msg, len,
+			 "%s read %" PRId64 " ns then %" PRId64
+			 " ns right after, in %d reads back to back (3 tries)",
+			 clock_id_name(c), bad_a, bad_b, CLOCK_VERIFY_READS);
+		return -1;
 	}
 	*advance_ns = adv;
 	if (a <= 0 || b <= 0)

@@ -10,6 +10,8 @@
  *    goes back), is a clock fault;
  *  - a clock that returns the same value for CLOCK_STILL_READS reads in a
  *    row (a spinning loop) stands still: a clock fault;
+ *  - a late wake-up, or a gap of the noise loop, is confirmed by a second
+ *    read: one below the first means the first was garbage: a fault;
  *  - on CLOCK_REALTIME, a change of CLOCK_REALTIME - CLOCK_MONOTONIC by more
  *    than CLOCK_STEP_NS is a step (clock_settime, date -s, NTP's step, a
  *    leap second), not a fault: the two clocks otherwise advance at the
@@ -33,6 +35,11 @@
 #define CLOCK_EARLY_NS INT64_C(1000)
 #endif
 #define CLOCK_STILL_READS (1L << 22)
+/* a wake-up later than this is confirmed by a second read, which must not
+ * be below it (a garbage read far ahead of the clock is a clock fault) */
+#define CLOCK_CONFIRM_NS INT64_C(100000)
+/* clock_verify(): reads back to back, each at or above the one before */
+#define CLOCK_VERIFY_READS 20000
 #define CLOCK_STEP_NS INT64_C(50000)
 #define CLOCK_VERIFY_SLEEP_NS INT64_C(5000000)
 /* an advance across the sleep above this is no clock (or a host stall:
@@ -45,8 +52,9 @@ const char *clock_id_name(clockid_t c);
 
 /*
  * Sleep CLOCK_VERIFY_SLEEP_NS (relative, on @c) between two reads of @c, up
- * to 3 times until the advance lies in [the sleep, CLOCK_VERIFY_MAX_NS]
- * and both reads are above 0. Returns 0 (advance in *@advance_ns), or -1
+ * to 3 times until the advance lies in [the sleep, CLOCK_VERIFY_MAX_NS],
+ * both reads are above 0 and CLOCK_VERIFY_READS reads back to back never
+ * go back nor pass CLOCK_VERIFY_MAX_NS. Returns 0 (advance in *@advance_ns), or -1
  * with what was seen in @msg ("CLOCK_MONOTONIC advanced 0 ns across a 5 ms
  * sleep (3 tries)"). @msg is "" on success.
  */

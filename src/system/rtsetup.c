@@ -583,8 +583,10 @@ void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
  * SIGTERM, SIGHUP (taken as they are), SIGUSR1/2 (snapshots), SIGPIPE
  * (ignored: a write fails instead), SIGKILL, and those that report a
  * fault of the program itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
- * SIGTRAP, SIGSYS): a run that gets one ends as at SIGTERM. The real-time
- * signals from SIGRTMIN + 8 on (those below are rtlat's own: waits, IPC). */
+ * SIGTRAP, SIGSYS): a run that gets one ends as at SIGTERM. So do the
+ * real-time signals but rtlat's own (SIGRTMIN + 1 .. + RTLAT_OWN_RTSIGS:
+ * the stop kick, the posix wait's timer, the IPC signals), which a run
+ * blocks or handles. */
 static const int other_stops[] = {
 	SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGXCPU, SIGXFSZ,
 #ifdef SIGSTKFLT
@@ -610,8 +612,9 @@ void stop_sigset(sigset_t *set)
 		if (sigaction(other_stops[i], NULL, &sa) < 0 ||
 		    sa.sa_handler != SIG_IGN)
 			sigaddset(set, other_stops[i]);
-	for (sig = SIGRTMIN + 8; sig <= SIGRTMAX; sig++)
-		if (sigaction(sig, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if ((sig < SIGRTMIN + 1 || sig > SIGRTMIN + RTLAT_OWN_RTSIGS) &&
+		    (sigaction(sig, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN))
 			sigaddset(set, sig);
 }
 

@@ -17,6 +17,10 @@
 
 #include "system/cpulist.h"
 
+/* rtlat's own real-time signals: SIGRTMIN + 1 (the engine's stop kick),
+ * + 2 (the posix wait's timer), + 3 and + 4 (the IPC signal sides). */
+#define RTLAT_OWN_RTSIGS 4
+
 /* "fifo", "rr", "other" <-> SCHED_* */
 int policy_parse(const char *s, int *policy);
 const char *policy_name(int policy);
@@ -92,7 +96,8 @@ void clock_res_check(clockid_t clock, long long *res_ns, char *warn,
 
 /* Fill @set with the signals that end a run: SIGINT, SIGTERM, SIGHUP and
  * every other whose default action ends the process (SIGALRM, SIGVTALRM,
- * SIGPROF, SIGIO, SIGPWR, SIGXCPU, SIGXFSZ, SIGSTKFLT, SIGRTMIN+8 ..
+ * SIGPROF, SIGIO, SIGPWR, SIGXCPU, SIGXFSZ, SIGSTKFLT, SIGRTMIN and
+ * SIGRTMIN+5 ..
  * SIGRTMAX), but SIGUSR1/2 (snapshots), SIGPIPE and the faults of the
  * program itself; not one ignored at the start (nohup). */
 void stop_sigset(sigset_t *set);

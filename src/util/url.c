@@ -23,10 +23,14 @@ static void put(char *buf, size_t len, size_t *at, const char *p, size_t n)
 
 /* Is the parameter at @k (@n bytes, "name=value") the password? Its name
  * percent-decoded first, as libpq decodes it ("pass%77ord" is one). */
+/* Is the parameter @k (@n bytes, "key=value") a password: its key, percent-
+ * decoded, ends in "password" whatever the case (libpq's password and
+ * sslpassword)? */
 static bool is_password(const char *k, size_t n)
 {
 	static const char want[] = "password";
-	size_t i = 0, o = 0;
+	char key[64];
+	size_t i = 0, o = 0, w = sizeof(want) - 1;
 
 	while (i < n && k[i] != '=') {
 		int c = (unsigned char)k[i];
@@ -40,11 +44,11 @@ static bool is_password(const char *k, size_t n)
 		} else {
 			i++;
 		}
-		if (o >= sizeof(want) - 1 || tolower(c) != want[o])
+		if (o >= sizeof(key))
 			return false;
-		o++;
+		key[o++] = (char)tolower(c);
 	}
-	return i < n && o == sizeof(want) - 1;
+	return i < n && o >= w && !memcmp(key + o - w, want, w);
 }
 
 const char *url_hide_password(const char *s, char *buf, size_t len)

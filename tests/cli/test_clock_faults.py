@@ -22,13 +22,14 @@ FREEZE = r"""
 #include <string.h>
 #include <time.h>
 /* CLOCK_FREEZE=zero: every read is 0; =after:N: every clock stands still
- * at its last value after N reads (of all clocks, all threads) */
+ * at its last value after N reads (of all clocks, all threads);
+ * =ahead:N: after N reads, every 1000th read is 1000 s ahead (garbage) */
 int clock_gettime(clockid_t c, struct timespec *ts)
 {
 	static int (*real)(clockid_t, struct timespec *);
 	static long n, after = -2;
 	static struct timespec frozen[16];
-	static int have[16], zero;
+	static int have[16], zero, ahead;
 	const char *m;
 
 	if (!real)
@@ -37,6 +38,7 @@ int clock_gettime(clockid_t c, struct timespec *ts)
 	if (after == -2) {
 		m = getenv("CLOCK_FREEZE");
 		zero = m && !strcmp(m, "zero");
+		ahead = m && !strncmp(m, "ahead:", 6);
 		after = !m ? -1 : zero ? 0 : atol(m + 6);
 	}
 	if (after < 0 || c < 0 || c >= 16)
@@ -45,6 +47,14 @@ int clock_gettime(clockid_t c, struct timespec *ts)
 		ts->tv_sec = 0;
 		ts->tv_nsec = 0;
 		return 0;
+	}
+	if (ahead) {
+		long k = __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
+		int r = real(c, ts);
+
+		if (k > after && k % 1000 == 0)
+			ts->tv_sec += 1000;
+		return r;
 	}
 	if (__atomic_add_fetch(&n, 1, __ATOMIC_RELAXED) <= after ||
 	    !have[c]) {
@@ -133,6 +143,26 @@ def test_clock_that_stops_during_the_run_ends_it_with_an_error(
                 assert s["min_ns"] >= -1000 or test == "cruncher", s
 
 
+@pytest.mark.parametrize("test,args", [
+    ("latency", ["-p", "50", "-T", "6"]),
+    ("cyclic", ["-i", "50", "-D", "6"]),
+    ("noise", ["-T", "6"]),
+], ids=["latency", "cyclic", "noise"])
+def test_a_read_far_ahead_of_the_clock_is_a_fault_not_a_latency(
+        freeze_so, tmp_path, test, args):
+    """Every 1000th read 1000 s ahead (after the checks before the first
+    sample): the breaker's trial saw latency max 3 820 s, cyclic
+    Max:3805496317, noise 97 % noise, all 'complete', exit 0. A late
+    wake-up (and a noise gap) is confirmed by a second read: a fault."""
+    js = tmp_path / "r.json"
+    r = frozen(freeze_so, "ahead:50000",
+               [test] + args + ["--json", str(js), "-q"], timeout=60)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "a read ahead of the clock" in r.stderr, r.stderr
+    if test != "cyclic":
+        assert load_json_strict(js)["status"] == "error"
+
+
 def test_check_and_selftest_say_bad_for_a_clock_that_does_not_advance(
         freeze_so):
     """rtlat check used to say 'clock_read ok ... 0 ns' and the selftest
@@ -203,10 +233,15 @@ def test_realtime_step_in_cyclic(tmp_path):
     """cyclic -c 1 (CLOCK_REALTIME) used to print C: 1991 ... Max:10000001
     after a +10 s step."""
     rc, out, err, js = _run_with_steps(
-        tmp_path, ["cyclic", "--clock", "1", "-D", "4", "-i", "1000", "-q"],
+        tmp_path, ["cyclic", "--clock", "1", "-D", "4", "-i", "1000", "-q",
+                   "-m", "-p", "80"],
         [10, -10])
     assert rc == 0, err
     assert "CLOCK_REALTIME was stepped 2 times" in err
+    # its rt-tests JSON carries the steps as rtlat's result does
+    for t in load_json_strict(js)["thread"].values():
+        assert t["clock_steps"] == 2
+        assert t["cycles"] + t["overruns"] + t["step_left_out"] == 4000
     tl = [ln for ln in out.splitlines() if ln.startswith("T:")]
     assert tl
     for ln in tl:
@@ -239,7 +274,10 @@ def test_sampler_that_loses_its_cpu_ends_the_run_with_an_error(tmp_path):
             f.write("1")
     out, err = p.communicate(timeout=60)
     assert p.returncode == 1, err
-    assert "sampler 0 lost CPU 1" in err
+    # seen by the main thread (the affinity) or by the sampler's next
+    # wake-up (on CPU 0), whichever first
+    assert "sampler 0 lost CPU 1" in err or \
+        "sampler 0 woke on CPU 0 instead of CPU 1" in err, err
     d = load_json_strict(js)
     assert d["status"] == "error"
     t = d["threads"][0]
@@ -248,6 +286,52 @@ def test_sampler_that_loses_its_cpu_ends_the_run_with_an_error(tmp_path):
     assert t["series"]["latency"]["samples"] > 0	# kept
     # stopped at the loss, not at -T 10
     assert d["duration_actual_ns"] < 8e9
+
+
+def _sampler_tid(pid, prio=99):
+    """The SCHED_FIFO thread of rtlat PID (its sampler), or None."""
+    for t in os.listdir("/proc/%d/task" % pid):
+        try:
+            st = open("/proc/%d/task/%s/stat" % (pid, t)).read()
+        except OSError:
+            continue
+        f = st.rsplit(")", 1)[1].split()
+        if int(f[37]) == prio and int(f[38]) == 1:	# rt_priority, policy
+            return int(t)
+    return None
+
+
+@needs_root
+@pytest.mark.alone
+def test_a_sampler_moved_for_a_moment_is_seen(tmp_path):
+    """The breaker moved a pinned sampler to CPU 0 for 5 ms and back: the
+    main thread's look every 50 ms missed it, 'complete', exit 0, its
+    samples of CPU 0 reported as CPU 1's. Each wake-up now checks its
+    CPU."""
+    if os.cpu_count() < 2:
+        pytest.skip("needs 2 CPUs")
+    js = tmp_path / "r.json"
+    p = subprocess.Popen([RTLAT, "latency", "-c", "1", "-T", "3", "-p",
+                          "1000", "-q", "--json", str(js)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    tid = None
+    deadline = time.monotonic() + 10
+    while tid is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        tid = _sampler_tid(p.pid)
+    assert tid, "no sampler thread found"
+    time.sleep(1.5)		# in the measurement
+    os.sched_setaffinity(tid, {0})
+    time.sleep(0.005)
+    os.sched_setaffinity(tid, {1})
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 1, err
+    assert "sampler 0 woke on CPU 0 instead of CPU 1" in err
+    d = load_json_strict(js)
+    assert d["status"] == "error"
+    assert d["threads"][0]["cpu_lost_at_ns"] is not None
+    assert d["threads"][0]["cpus_allowed_at_loss"] == "0"
 
 
 @pytest.mark.parametrize("args", [

@@ -39,6 +39,12 @@ static void test_parameter(void **state)
 	assert_string_equal(hide("postgresql://h/d?password=s"), "postgresql://h/d");
 	assert_string_equal(hide("postgresql://u:a@h/d?password=b&x=1#f"),
 			    "postgresql://u@h/d?x=1#f");
+	/* sslpassword (the client key's) is a password too (the breaker's
+	 * trial saw it printed in clear) */
+	assert_string_equal(hide("postgresql://bob@h:1/db?sslpassword=SSLPW@x"),
+			    "postgresql://bob@h:1/db");
+	assert_string_equal(hide("postgresql://h/d?sslmode=require&SSLPassword=s&x=1"),
+			    "postgresql://h/d?sslmode=require&x=1");
 	/* libpq decodes the names: "pass%77ord" is the password too */
 	assert_string_equal(hide("postgresql://u@h/d?pass%77ord=s&x=1"),
 			    "postgresql://u@h/d?x=1");
