@@ -237,3 +237,34 @@ def test_load_sigusr_prints_the_loads_so_far(tmp_path):
     assert all("#   cpu " in s and "ops/s" in s for s in snaps), err
     [ld] = load(js)["loads"]
     assert ld["name"] == "cpu" and ld["count"] > 0
+
+
+@needs_root
+def test_rtlats_own_realtime_signals_from_outside_do_nothing(tmp_path):
+    """SIGRTMIN+3 and +4 are rtlat's IPC signals: sent from outside they
+    used to kill the run (exit 165..169, the result at 'running'); now
+    they stay pending, and the run ends complete."""
+    js = tmp_path / "r.json"
+    p, left = run_reaped(["latency", "-p", "1000", "-T", "3", "--warmup",
+                          "0.2", "--json", js],
+                         during=_signals_after_warmup(
+                             [signal.SIGRTMIN + 3, signal.SIGRTMIN + 4],
+                             0.5))
+    assert p.returncode == 0, p.stderr
+    assert left == []
+    assert load(js)["status"] == "complete"
+
+
+@needs_root
+@pytest.mark.parametrize("n", [0, 5, 7])
+def test_other_realtime_signals_end_the_run_as_sigterm(tmp_path, n):
+    """SIGRTMIN and SIGRTMIN+5..+7 used to kill the run; now they end it
+    as SIGTERM does: summary, result 'interrupted', exit 0."""
+    js = tmp_path / "r.json"
+    p, left = run_reaped(["latency", "-p", "1000", "-T", "10", "--warmup",
+                          "0.2", "--json", js],
+                         during=_signals_after_warmup(
+                             [signal.SIGRTMIN + n], 0.8))
+    assert p.returncode == 0, p.stderr
+    assert left == []
+    assert load(js)["status"] == "interrupted"
