@@ -94,13 +94,68 @@ void rt_throttle_read(struct rt_throttle *t, int cpu)
 		return;
 	n = strlen(t->source);
 	snprintf(t->source + n, sizeof(t->source) - n,
-		 "%sthe fair server (Linux 6.12+: normal tasks waiting get %s of every %s before the real-time ones%s)",
+		 "%sthe fair server (Linux 6.12+: %s of every %s for normal tasks waiting%s)",
 		 n ? "; " : "", fmt_time(a, frun), fmt_time(b, fper),
-		 known ? "" : "; Linux's default, debugfs not readable");
+		 known ? "" : "; the default: debugfs not readable");
 	if (frun > t->budget_ns) {
 		t->budget_ns = frun;
 		t->period_ns = fper;
 	}
+}
+
+#define THR_PIECE	50	/* a gap of an episode: >= budget / 50 */
+#define THR_SHARE_NUM	4	/* a throttled period: >= 4/5 of the budget */
+#define THR_SHARE_DEN	5
+#define THR_MAX_NUM	5	/* and <= 5/4 of it, within 2 budgets: a */
+#define THR_MAX_DEN	4	/* longer stall is another task's */
+
+void rt_throttle_seen_init(struct rt_throttle_seen *t, int64_t budget_ns)
+{
+	memset(t, 0, sizeof(*t));
+	t->budget_ns = budget_ns > 0 ? budget_ns : 0;
+	t->piece_ns = t->budget_ns / THR_PIECE;
+}
+
+void rt_throttle_close(struct rt_throttle_seen *t)
+{
+	if (!t->ep_n)
+		return;
+	if (t->ep_sum * THR_SHARE_DEN >= t->budget_ns * THR_SHARE_NUM &&
+	    t->ep_sum * THR_MAX_DEN <= t->budget_ns * THR_MAX_NUM &&
+	    t->ep_end - t->ep_start <= 2 * t->budget_ns) {
+		t->periods++;
+		t->gaps += t->ep_n;
+		t->misses += t->ep_misses;
+		t->time_ns += t->ep_sum;
+		if (t->periods > 1 &&
+		    (!t->spacing || t->ep_start - t->last < t->spacing))
+			t->spacing = t->ep_start - t->last;
+		t->last = t->ep_start;
+	} else if (t->ep_max > t->other_max) {
+		t->other_max = t->ep_max;
+	}
+	t->ep_n = t->ep_misses = 0;
+	t->ep_sum = t->ep_max = 0;
+}
+
+void rt_throttle_see(struct rt_throttle_seen *t, int64_t start, int64_t len,
+		     uint64_t misses)
+{
+	if (!t->budget_ns || len < t->piece_ns) {
+		if (len > t->other_max)
+			t->other_max = len;
+		return;
+	}
+	if (t->ep_n && start - t->ep_start > 2 * t->budget_ns)
+		rt_throttle_close(t);
+	if (!t->ep_n)
+		t->ep_start = start;
+	t->ep_n++;
+	t->ep_end = start + len;
+	t->ep_misses += misses;
+	t->ep_sum += len;
+	if (len > t->ep_max)
+		t->ep_max = len;
 }
 
 /* Write @v to sched_rt_runtime_us: 0 or an errno. Async-signal-safe. */

@@ -34,6 +34,38 @@ struct rt_throttle {
  */
 void rt_throttle_read(struct rt_throttle *t, int cpu);
 
+/*
+ * Gaps a real-time task saw (a busy loop's, a timer's late wake-ups), told
+ * apart: those of at least budget / 50 starting within two budgets of the
+ * first are one episode; an episode adding up to 4/5 to 5/4 of the budget
+ * and ending within two budgets of its start is a throttled period, its
+ * gaps RT throttling's (a longer stall is another task's). Written by one
+ * thread (the sampler); no system call, no I/O.
+ */
+struct rt_throttle_seen {
+	int64_t budget_ns;		/* 0: not throttled, nothing attributed */
+	int64_t piece_ns;		/* budget / 50: shorter gaps are not
+					 * throttling's (0 with the budget) */
+	int64_t ep_start, ep_end, ep_sum, ep_max;	/* the episode being
+							 * seen */
+	uint64_t ep_n, ep_misses;
+	uint64_t periods, gaps, misses;	/* attributed to RT throttling */
+	int64_t time_ns;
+	int64_t last, spacing;		/* last throttled period's start; the
+					 * shortest time between two (0: none) */
+	int64_t other_max;		/* the longest gap not attributed */
+};
+
+/* Attribute to @t the throttling of @budget_ns per period (0: none). */
+void rt_throttle_seen_init(struct rt_throttle_seen *t, int64_t budget_ns);
+
+/* A gap of @len ns from @start (test clock) that cost @misses periods. */
+void rt_throttle_see(struct rt_throttle_seen *t, int64_t start, int64_t len,
+		     uint64_t misses);
+
+/* The episode being seen ends (the measurement's end). */
+void rt_throttle_close(struct rt_throttle_seen *t);
+
 struct rt_throttle_off {
 	bool changed;		/* sched_rt_runtime_us was set to -1 */
 	char saved[32];		/* its value before ("950000\n") */

@@ -83,18 +83,7 @@ struct noise_cpu {
 	uint64_t range[NRANGES];
 	struct noise_ev *ev;	/* the first LIST_CAP events */
 	size_t nev;
-	/* RT throttling (engine/rtthrottle.h): gaps of at least
-	 * budget / THR_PIECE starting within 2 budgets of the first are one
-	 * episode; an episode adding up to THR_SHARE of the budget is the
-	 * kernel's throttling of a period, its gaps attributed to it */
-	int64_t budget_ns;	/* 0: the sampler is not throttled */
-	int64_t ep_start, ep_sum, ep_max;	/* the episode being seen */
-	uint64_t ep_n;
-	uint64_t thr_periods, thr_gaps;	/* attributed to RT throttling */
-	int64_t thr_ns;
-	int64_t thr_last, thr_spacing;	/* last episode's start; shortest
-					 * time between two (0: none) */
-	int64_t other_max;		/* the longest other event */
+	struct rt_throttle_seen thr;	/* the events RT throttling made */
 };
 
 enum noise_mode { MODE_BUSY, MODE_HWLAT };
@@ -150,56 +139,13 @@ static int first_range(const struct noise *n)
 	return i;
 }
 
-#define THR_PIECE	50	/* a gap of an episode: >= budget / 50 */
-#define THR_SHARE_NUM	4	/* an episode: >= 4/5 of the budget */
-#define THR_SHARE_DEN	5
-
-/* The episode of gaps seen so far ends: RT throttling or noise. */
-static void throttle_close(struct noise_cpu *nc)
-{
-	if (!nc->ep_n)
-		return;
-	if (nc->ep_sum * THR_SHARE_DEN >= nc->budget_ns * THR_SHARE_NUM) {
-		nc->thr_periods++;
-		nc->thr_gaps += nc->ep_n;
-		nc->thr_ns += nc->ep_sum;
-		if (nc->thr_periods > 1 &&
-		    (!nc->thr_spacing ||
-		     nc->ep_start - nc->thr_last < nc->thr_spacing))
-			nc->thr_spacing = nc->ep_start - nc->thr_last;
-		nc->thr_last = nc->ep_start;
-	} else if (nc->ep_max > nc->other_max) {
-		nc->other_max = nc->ep_max;
-	}
-	nc->ep_n = 0;
-	nc->ep_sum = nc->ep_max = 0;
-}
-
-/* An event of @len ns from @start, seen for RT throttling. */
-static void throttle_see(struct noise_cpu *nc, int64_t start, int64_t len)
-{
-	if (!nc->budget_ns || len * THR_PIECE < nc->budget_ns) {
-		if (len > nc->other_max)
-			nc->other_max = len;
-		return;
-	}
-	if (nc->ep_n && start - nc->ep_start > 2 * nc->budget_ns)
-		throttle_close(nc);
-	if (!nc->ep_n)
-		nc->ep_start = start;
-	nc->ep_n++;
-	nc->ep_sum += len;
-	if (len > nc->ep_max)
-		nc->ep_max = len;
-}
-
 /* A gap of @len ns from @start above the threshold (out of the loop). */
 static __attribute__((noinline, cold)) void
 noise_event(struct sampler *s, struct noise_cpu *nc, int64_t start,
 	    int64_t len)
 {
 	sampler_add(s, 0, len, start);
-	throttle_see(nc, start, len);
+	rt_throttle_see(&nc->thr, start, len, 0);
 	nc->events++;
 	nc->noise_ns += len;
 	nc->range[range_of(len)]++;
@@ -378,7 +324,7 @@ static int noise_body(struct sampler *s)
 			}
 		}
 	}
-	throttle_close(nc);
+	rt_throttle_close(&nc->thr);
 	nc->iterations = l.iters;
 	nc->loop_ns = l.loop_ns;
 	nc->loop_min = l.lmin;
@@ -493,7 +439,7 @@ static int noise_setup(struct run *r)
 		/* RT throttling stops real-time tasks only */
 		if (s->policy != SCHED_OTHER) {
 			rt_throttle_read(&n->thr, cpu);
-			nc->budget_ns = n->thr.budget_ns;
+			rt_throttle_seen_init(&nc->thr, n->thr.budget_ns);
 		}
 	}
 	if (n->mode == MODE_HWLAT)
@@ -651,43 +597,43 @@ static void range_figures(struct test_figs *f, const struct noise *n,
 static void throttle_figures(struct test_figs *f, const struct noise_cpu *nc)
 {
 	const int64_t m = cpu_measured(nc);
-	if (!nc->budget_ns) {
+	if (!nc->thr.budget_ns) {
 		fig_null(f, "rt_throttling");
 	} else {
 		fig_num(f, "rt_throttling.periods", "%llu",
-			(unsigned long long)nc->thr_periods);
+			(unsigned long long)nc->thr.periods);
 		fig_num(f, "rt_throttling.gaps", "%llu",
-			(unsigned long long)nc->thr_gaps);
+			(unsigned long long)nc->thr.gaps);
 		fig_num(f, "rt_throttling.time_ns", "%lld",
-			(long long)nc->thr_ns);
-		if (nc->thr_spacing) {
+			(long long)nc->thr.time_ns);
+		if (nc->thr.spacing) {
 			fig_num(f, "rt_throttling.shortest_spacing_ns", "%lld",
-				(long long)nc->thr_spacing);
+				(long long)nc->thr.spacing);
 			fig_text(f, "%.3f s",
-				 (double)nc->thr_spacing / NSEC_PER_SEC);
+				 (double)nc->thr.spacing / NSEC_PER_SEC);
 		} else {
 			fig_null(f, "rt_throttling.shortest_spacing_ns");
 		}
 	}
 	fig_num(f, "unthrottled.events", "%llu",
-		(unsigned long long)(nc->events - nc->thr_gaps));
+		(unsigned long long)(nc->events - nc->thr.gaps));
 	fig_num(f, "unthrottled.noise_ns", "%lld",
-		(long long)(nc->noise_ns - nc->thr_ns));
+		(long long)(nc->noise_ns - nc->thr.time_ns));
 	if (m > 0)
 		fig_num(f, "unthrottled.noise_pct", "%.4f",
-			100.0 * (double)(nc->noise_ns - nc->thr_ns) / (double)m);
+			100.0 * (double)(nc->noise_ns - nc->thr.time_ns) / (double)m);
 	else
 		fig_null(f, "unthrottled.noise_pct");
-	if (nc->events > nc->thr_gaps)
+	if (nc->events > nc->thr.gaps)
 		fig_num(f, "unthrottled.max_gap_ns", "%lld",
-			(long long)nc->other_max);
+			(long long)nc->thr.other_max);
 	else
 		fig_null(f, "unthrottled.max_gap_ns");
 	/* the NOISE tables' columns, per CPU (rtlat report --threads) */
-	fig_num(f, "throttled_ns", "%lld", (long long)nc->thr_ns);
-	if (nc->events > nc->thr_gaps)
+	fig_num(f, "throttled_ns", "%lld", (long long)nc->thr.time_ns);
+	if (nc->events > nc->thr.gaps)
 		fig_num(f, "max_gap_unthrottled_ns", "%lld",
-			(long long)nc->other_max);
+			(long long)nc->thr.other_max);
 	else
 		fig_null(f, "max_gap_unthrottled_ns");
 }
@@ -760,10 +706,10 @@ static void worst_figures(struct test_figs *f, const struct noise *n)
 	for (i = 0; n->cpu && i < n->n; i++) {
 		events += n->cpu[i].events;
 		noise += n->cpu[i].noise_ns;
-		thr += n->cpu[i].thr_ns;
-		if (n->cpu[i].events > n->cpu[i].thr_gaps &&
-		    n->cpu[i].other_max > umax)
-			umax = n->cpu[i].other_max;
+		thr += n->cpu[i].thr.time_ns;
+		if (n->cpu[i].events > n->cpu[i].thr.gaps &&
+		    n->cpu[i].thr.other_max > umax)
+			umax = n->cpu[i].thr.other_max;
 		if (cpu_measured(&n->cpu[i]) > measured)
 			measured = cpu_measured(&n->cpu[i]);
 		if (cpu_noise_pct(&n->cpu[i], &pct) && pct > worst) {
