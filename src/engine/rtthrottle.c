@@ -74,6 +74,11 @@ static bool fair_server(int cpu, long long *run, long long *per, bool *known)
 	return true;
 }
 
+bool rt_runtime_read(long long *us)
+{
+	return read_num(RT_RUNTIME, us);
+}
+
 void rt_throttle_read(struct rt_throttle *t, int cpu)
 {
 	long long rt, per, frun, fper;

@@ -34,6 +34,9 @@ struct rt_throttle {
  */
 void rt_throttle_read(struct rt_throttle *t, int cpu);
 
+/* kernel.sched_rt_runtime_us into *@us; false when it cannot be read. */
+bool rt_runtime_read(long long *us);
+
 /*
  * Gaps a real-time task saw (a busy loop's, a timer's late wake-ups), told
  * apart: those of at least budget / 50 starting within two budgets of the

@@ -99,6 +99,8 @@ struct noise {
 	struct hwlat_ref ref;		/* the kernel's hwlat tracer */
 	bool no_throttling;		/* --no-rt-throttling */
 	struct rt_throttle_off thr_off;	/* what it changed */
+	long long rt_runtime_us;	/* sched_rt_runtime_us in the run */
+	bool rt_runtime_known;
 	struct rt_throttle thr;		/* the throttling read (of the
 					 * last real-time sampler's CPU) */
 	int n;
@@ -411,6 +413,7 @@ static int noise_setup(struct run *r)
 		log_error("%s", err);
 		return -1;
 	}
+	n->rt_runtime_known = rt_runtime_read(&n->rt_runtime_us);
 	isolated_cpus(&iso);
 	if (!o->cpus_given)
 		default_cpu(o, n, &iso);
@@ -786,7 +789,12 @@ static void noise_figures(struct run *r, struct test_figs *f)
 	} else {
 		fig_null(f, "rt_throttling");
 	}
-	fig_bool(f, "rt_throttling_off", n->thr_off.changed);
+	/* kernel.sched_rt_runtime_us during the run (-1: off; null: not
+	 * readable) */
+	if (n->rt_runtime_known)
+		fig_num(f, "sched_rt_runtime_us", "%lld", n->rt_runtime_us);
+	else
+		fig_null(f, "sched_rt_runtime_us");
 	worst_figures(f, n);
 	/* the hwlat method's line: the spins of the first CPU */
 	fig_num(f, "spins", "%llu",

@@ -926,7 +926,7 @@ def test_rt_throttling_attributed(tmp_path):
     assert rt["budget_ns"] >= budget
     assert "kernel.sched_rt_runtime_us %d of sched_rt_period_us %d" % (
         runtime, period) in rt["source"]
-    assert td["rt_throttling_off"] is False
+    assert td["sched_rt_runtime_us"] == runtime
     c = td["cpus"][0]
     t = c["rt_throttling"]
     # 3.5 s beside a hog: a throttled period every second
@@ -971,7 +971,7 @@ def test_no_rt_throttling_restores(tmp_path):
         assert rt_runtime() == before
         assert "RT throttling is active" not in p.stderr
         td = load(js)["test_data"]
-        assert td["rt_throttling_off"] is True
+        assert td["sched_rt_runtime_us"] == -1
         assert "sched_rt_runtime_us" not in (td["rt_throttling"] or
                                              {}).get("source", "")
         for sig in (2, 9):

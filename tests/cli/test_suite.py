@@ -125,6 +125,11 @@ EXPECT = {
             100.0 * c["noise_ns"] / c["measured_ns"]
             for c in res["test_data"]["cpus"] if c["measured_ns"] > 0)),
         ("on CPU", lambda res, sm: str(res["test_data"]["cpus"][0]["cpu"])),
+        ("max w/o RT thr.", lambda res, sm: us3(
+            res["test_data"]["max_gap_unthrottled_ns"])
+         if "max_gap_unthrottled_ns" in res["test_data"] else "n/a"),
+        ("RT throttled",
+         lambda res, sm: us3(res["test_data"]["throttled_ns"])),
         ("events", lambda res, sm: str(sm["gap"]["samples"])),
         ("p99.9", lambda res, sm: us3(pct(sm["gap"]))),
         ("test-time", lambda res, sm: "00:00:01"),
@@ -230,10 +235,16 @@ def test_suite_end_to_end(tmp_path):
         elif test == "noise":
             td = res["test_data"]
             c = td["cpus"][0]
-            assert r["params"] == {
+            want = {
                 "noise_pct": float(t["noise %"]), "noise_cpu": c["cpu"],
                 "events": c["events"], "noise_ns": c["noise_ns"],
-                "measured_ns": c["measured_ns"]}
+                "measured_ns": c["measured_ns"],
+                "throttled_ns": c["rt_throttling"]["time_ns"]
+                if c["rt_throttling"] else 0}
+            if c["unthrottled"]["events"]:
+                want["max_gap_unthrottled_ns"] = \
+                    c["unthrottled"]["max_gap_ns"]
+            assert r["params"] == want
             # noise's words under the row: events (gaps above the
             # threshold), not cyclictest's samples, overruns and cycles
             lines = report.splitlines()
@@ -283,7 +294,8 @@ def check_report_of_suite_dir(out, idx, tables, label):
         for col, want in EXPECT[r["test"]]:
             # the figures of test_data are not in the report's CSV
             if want and col not in ("ideal", "calibrated", "test-time",
-                                    "noise %", "on CPU"):
+                                    "noise %", "on CPU", "max w/o RT thr.",
+                                    "RT throttled"):
                 assert t[col] == want(None, sm), (r["test"], r["load"], col)
 
 
