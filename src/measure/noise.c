@@ -185,7 +185,8 @@ clock_stuck(struct sampler *s, int64_t prev, int64_t t, long *still)
 static bool spin_until(struct sampler *s, int64_t at, int64_t *t)
 {
 	const clockid_t clk = s->run->o->clock;
-	int64_t prev = clock_now_ns(clk);
+	int64_t prev = INT64_MIN;	/* no read of its own: the first is
+					 * the loop's (a spin starts there) */
 	long still = 0;
 
 	while ((*t = clock_now_ns(clk)) < at) {
