@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, unprivileged_rtlat, SANITIZED, check_layout, hist_total, is_root,
+from conftest import (ROOT, RTLAT, unprivileged_rtlat, SANITIZED, check_layout, hist_total, is_root,
                       load_json_strict, needs_root, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -58,6 +58,18 @@ def test_help_and_version():
     p = run(["help", "latency", "extra"], check=1)
     assert p.stdout == ""
     assert "help takes one command: 'extra' is one too many" in p.stderr
+
+
+def test_no_arguments_points_to_pages_that_work_before_install():
+    """rtlat alone: man rtlat-COMMAND works only once installed; before
+    that the source tree's page (man -l) and rtlat help COMMAND do."""
+    p = run([], check=1)
+    err = " ".join(p.stderr.split())
+    assert "man rtlat-COMMAND once installed (make install)" in err, err
+    assert "in the source tree: man -l man/rtlat-COMMAND.1" in err, err
+    assert "anywhere: rtlat help COMMAND." in err, err
+    # the pages it names are there
+    assert (ROOT / "man" / "rtlat-latency.1").exists()
 
 
 def test_link_named_latency(tmp_path):
