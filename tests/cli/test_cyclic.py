@@ -8,6 +8,7 @@ loop at a higher SCHED_FIFO priority on the measured CPU.
 """
 import json
 import os
+import pathlib
 import re
 import signal
 import subprocess
@@ -551,3 +552,22 @@ def test_missed_periods_said_at_the_end():
             (100.0 * ov / (ov + c), ov, ov + c))
     # a stall of another task, not RT throttling
     assert note + "\n" in err, (out, err)
+
+
+def test_man_errors_are_not_supported_options():
+    """rtlat-cyclic(1)'s list of cyclictest options that are errors names
+    none that rtlat cyclic takes (--mainaffinity was in both), and each
+    of them is refused naming it."""
+    page = (pathlib.Path(__file__).resolve().parents[2] / "man" /
+            "rtlat-cyclic.1").read_text()
+    i = page.index("Other cyclictest options")
+    j = page.index("are errors naming the option", i)
+    listed = re.findall(r"\\-(?:\\-)?[A-Za-z_]+", page[i:j])
+    listed = [o.replace("\\-", "-") for o in listed]
+    assert "-A" in listed and "--dbg_cyclictest" in listed, listed
+    help_text = cyc("--help").stdout
+    taken = set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", help_text))
+    assert not set(listed) & taken, set(listed) & taken
+    for o in listed:
+        p = cyc(o, "1", check=1)
+        assert o in p.stderr, (o, p.stderr)
