@@ -36,7 +36,9 @@ static void usage(FILE *f)
 		fprintf(f, "  %-12s %s\n", rtlat_cmds[i]->name,
 			rtlat_cmds[i]->summary);
 	fprintf(f, "\nExit status: 0 success, 1 error, 2 a latency threshold was exceeded.\n"
-		   "Every command has a manual page: man rtlat-COMMAND.\n");
+		   "Every command has a manual page: man rtlat-COMMAND once installed\n"
+		   "(make install); in the source tree: man -l man/rtlat-COMMAND.1;\n"
+		   "anywhere: rtlat help COMMAND.\n");
 }
 
 /*

@@ -96,6 +96,9 @@ static const struct optdesc suite_opts[] = {
 			   LAB_OPT_KCIDB_BUILD),
 	{ "warmup", 0, required_argument, "TIME",
 	  "warm-up of each run (default: the test's, 1s)", OPT_SUITE_WARMUP },
+	{ "no-rt-throttling", 0, no_argument, NULL,
+	  "set kernel.sched_rt_runtime_us to -1 for the suite (root), put\n"
+	  "back on every exit", OPT_SUITE_NO_THROTTLING },
 	OPT_END
 };
 
@@ -483,6 +486,9 @@ static int suite_opt(void *ctx, const struct optdesc *d, const char *arg)
 		return 0;
 	case OPT_SUITE_TEST_ARGS:
 		return test_args_add(s, d, arg);
+	case OPT_SUITE_NO_THROTTLING:
+		s->no_throttling = true;
+		return 0;
 	case 'f':
 		return 0;	/* read before the command line */
 	case 'q':
@@ -1672,6 +1678,7 @@ static int suite_main(int argc, char **argv)
 		return 1;
 	}
 	r = suite_run(s, argc, argv);
+	rt_throttle_restore(&s->thr_off);
 	suite_free(s);
 	return r;
 }
@@ -1769,6 +1776,14 @@ static int suite_run(struct suite *s, int argc, char **argv)
 	    make_outdir(s) < 0)
 		return 1;
 
+	if (s->no_throttling) {
+		char err[256];
+
+		if (rt_throttle_disable(&s->thr_off, err, sizeof(err)) < 0) {
+			log_error("%s", err);
+			return 1;
+		}
+	}
 	/* signals: taken by the run loop, forwarded to the running test */
 	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);

@@ -15,6 +15,7 @@
 #include "cmd/headline.h"
 #include "cmd/lab.h"
 #include "system/sysinfo.h"
+#include "engine/rtthrottle.h"
 
 #define SUITE_MAX_FWD 64		/* forwarded option words */
 #define SUITE_MAX_TARGS 16		/* --test-args entries */
@@ -66,6 +67,8 @@ struct suite {
 	char label_buf[320];		/* the default label of a Cobalt build */
 	const char *out;
 	bool quiet;
+	bool no_throttling;		/* --no-rt-throttling */
+	struct rt_throttle_off thr_off;	/* what it changed */
 	const char *fwd[SUITE_MAX_FWD];	/* load options for loaded runs */
 	int nfwd;
 	struct {

@@ -762,11 +762,15 @@ bool sampler_timer_wake(struct sampler *s, int k, const struct wake *wk,
 			sampler_close(s, next);
 		return next >= r->t_end;
 	}
+	n = wake_missed_inside(wk, period, r->t_measure, r->t_end);
 	if (d >= r->t_measure) {
 		sampler_add(s, k, wk->now - d, d);
 		s->wakeups++;
+		/* a wake-up late by a piece of the throttling budget */
+		if (__builtin_expect(s->thr.piece_ns &&
+				     wk->now - d >= s->thr.piece_ns, 0))
+			rt_throttle_see(&s->thr, d, wk->now - d, n);
 	}
-	n = wake_missed_inside(wk, period, r->t_measure, r->t_end);
 	if (d < r->t_measure && n) {
 		/* A wake-up late from the warm-up into the measurement: its
 		 * first deadline inside the measurement is a sample with its
@@ -1817,8 +1821,12 @@ static int run_prepare(struct run *r, struct sysdesc *sys,
 	msg[0] = '\0';
 	for (i = 0; i < r->nsamplers; i++)
 		if (r->s[i].policy != SCHED_OTHER) {
-			rt_throttling_check(msg, sizeof(msg));
-			break;
+			if (!msg[0])
+				rt_throttling_check(msg, sizeof(msg));
+			rt_throttle_read(&r->eng->rt_thr,
+					 r->s[i].cpu >= 0 ? r->s[i].cpu : 0);
+			rt_throttle_seen_init(&r->s[i].thr,
+					      r->eng->rt_thr.budget_ns);
 		}
 	if (msg[0])
 		engine_warn(r, "%s", msg);
@@ -2269,6 +2277,55 @@ static void steps_warn(struct run *r)
 		    (unsigned long long)left, left == 1 ? "" : "s");
 }
 
+/*
+ * Periods missed: 1 % or more of a series' periods make its max that of
+ * a starved task (said as rtlat suite's report says it); the late
+ * wake-ups RT throttling made, and their overruns, said as such.
+ */
+static void starved_warn(struct run *r)
+{
+	uint64_t per = 0, miss = 0, late = 0;
+	int64_t ns = 0, period = 0;
+	const char *mn;
+	char b[32], c[32], d[32];
+	int i;
+
+	for (i = 0; i < r->nsamplers; i++) {
+		rt_throttle_close(&r->s[i].thr);
+		per += r->s[i].thr.periods;
+		miss += r->s[i].thr.misses;
+		late += r->s[i].thr.gaps;
+		ns += r->s[i].thr.time_ns;
+		if (r->s[i].period_ns > period)
+			period = r->s[i].period_ns;
+	}
+	if (per && period > 0)
+		engine_warn(r, "RT throttling: %llu overrun%s in %llu throttled period%s (%llu late wake-up%s, %s us); up to %s of every %s: %s",
+			    (unsigned long long)miss, miss == 1 ? "" : "s",
+			    (unsigned long long)per, per == 1 ? "" : "s",
+			    (unsigned long long)late, late == 1 ? "" : "s",
+			    fmt_us3(b, ns),
+			    fmt_time(c, r->eng->rt_thr.budget_ns),
+			    fmt_time(d, r->eng->rt_thr.period_ns),
+			    r->eng->rt_thr.source);
+	for (i = 0; period > 0 && i < r->nnames; i++) {
+		const struct accum *a = &r->names[i].agg;
+		uint64_t all = a->st.n + a->overruns;
+
+		mn = r->names[i].desc->miss_name;
+		if (mn && strcmp(mn, "overruns") != 0)
+			continue;	/* lost events, not periods */
+		if (!all || a->overruns * 100 < all)
+			continue;
+		engine_warn(r, "%s: %.1f %% of the periods were missed (%llu of %llu): the max is that of a starved task, not a latency%s",
+			    r->names[i].desc->name,
+			    100.0 * (double)a->overruns / (double)all,
+			    (unsigned long long)a->overruns,
+			    (unsigned long long)all,
+			    miss ? " (RT throttling: see above)" : "");
+	}
+}
+
 static void run_finish(struct run *r)
 {
 	const struct test_desc *t = r->test;
@@ -2287,6 +2344,7 @@ static void run_finish(struct run *r)
 
 	engine_aggregate(r);
 	steps_warn(r);
+	starved_warn(r);
 	for (i = 0; i < r->nnames; i++) {
 		const struct accum *a = &r->names[i].agg;
 

@@ -18,6 +18,8 @@
 #include "engine/engine.h"
 
 struct run_engine {
+	struct rt_throttle rt_thr;	/* what throttles the real-time
+					 * samplers (engine/rtthrottle.h) */
 	_Atomic int start;		/* start gate for samplers */
 	pthread_mutex_t gate_lock;	/* samplers wait for start or stop */
 	pthread_cond_t gate_cond;

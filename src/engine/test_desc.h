@@ -41,6 +41,7 @@
 #include "engine/ring.h"
 #include "util/stats.h"
 #include "engine/wait.h"
+#include "engine/rtthrottle.h"
 
 #define RTLAT_MAX_SERIES 4
 #define RTLAT_MAX_WARNINGS 16
@@ -233,6 +234,9 @@ struct sampler {
 	uint64_t clock_steps;
 	int64_t clock_step_max;
 	uint64_t step_left_out;
+	/* timer tests: the late wake-ups (and their overruns) RT throttling
+	 * made (engine/rtthrottle.h); budget 0: not throttled */
+	struct rt_throttle_seen thr;
 	/* a pinned sampler whose affinity is no longer its CPU (the CPU went
 	 * offline, or someone moved it): when the main thread saw it (test
 	 * clock, from the start of the measurement; negative: in the

@@ -46,6 +46,7 @@
 #include "output/output.h"
 #include "measure/noise.h"
 #include "system/clockcheck.h"
+#include "engine/rtthrottle.h"
 
 /* The kernel's hwlat tracer uses 10 us when tracing_thresh is 0, and
  * hwlatdetect (rt-tests) passes 10 us by default. */
@@ -82,6 +83,7 @@ struct noise_cpu {
 	uint64_t range[NRANGES];
 	struct noise_ev *ev;	/* the first LIST_CAP events */
 	size_t nev;
+	struct rt_throttle_seen thr;	/* the events RT throttling made */
 };
 
 enum noise_mode { MODE_BUSY, MODE_HWLAT };
@@ -95,6 +97,12 @@ struct noise {
 					 * --no-reference given */
 	bool isolated;			/* the measured CPUs are isolated */
 	struct hwlat_ref ref;		/* the kernel's hwlat tracer */
+	bool no_throttling;		/* --no-rt-throttling */
+	struct rt_throttle_off thr_off;	/* what it changed */
+	long long rt_runtime_us;	/* sched_rt_runtime_us in the run */
+	bool rt_runtime_known;
+	struct rt_throttle thr;		/* the throttling read (of the
+					 * last real-time sampler's CPU) */
 	int n;
 	struct noise_cpu *cpu;
 };
@@ -139,6 +147,7 @@ noise_event(struct sampler *s, struct noise_cpu *nc, int64_t start,
 	    int64_t len)
 {
 	sampler_add(s, 0, len, start);
+	rt_throttle_see(&nc->thr, start, len, 0);
 	nc->events++;
 	nc->noise_ns += len;
 	nc->range[range_of(len)]++;
@@ -339,6 +348,7 @@ static int noise_body(struct sampler *s)
 			}
 		}
 	}
+	rt_throttle_close(&nc->thr);
 	nc->iterations = l.iters;
 	nc->loop_ns = l.loop_ns;
 	nc->loop_min = l.lmin;
@@ -417,8 +427,15 @@ static int noise_setup(struct run *r)
 	struct noise *n = r->priv;
 	struct cpuset iso;
 	struct sampler *s;
+	char err[256];
 	int cpu, i;
 
+	if (n->no_throttling &&
+	    rt_throttle_disable(&n->thr_off, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	n->rt_runtime_known = rt_runtime_read(&n->rt_runtime_us);
 	isolated_cpus(&iso);
 	if (!o->cpus_given)
 		default_cpu(o, n, &iso);
@@ -444,6 +461,11 @@ static int noise_setup(struct run *r)
 		if (!s)
 			return -1;
 		s->priv = nc;
+		/* RT throttling stops real-time tasks only */
+		if (s->policy != SCHED_OTHER) {
+			rt_throttle_read(&n->thr, cpu);
+			rt_throttle_seen_init(&nc->thr, n->thr.budget_ns);
+		}
 	}
 	if (n->mode == MODE_HWLAT)
 		hwlat_prepare(r, n, &iso);
@@ -455,6 +477,7 @@ static void noise_teardown(struct run *r)
 	struct noise *n = r->priv;
 	int i;
 
+	rt_throttle_restore(&n->thr_off);
 	for (i = 0; n->cpu && i < n->n; i++)
 		free(n->cpu[i].ev);
 	free(n->cpu);
@@ -594,6 +617,52 @@ static void range_figures(struct test_figs *f, const struct noise *n,
 	fig_end(f);
 }
 
+/* A CPU's RT throttling: the gaps attributed to it (null when its sampler
+ * is not throttled), and the noise figures without them. */
+static void throttle_figures(struct test_figs *f, const struct noise_cpu *nc)
+{
+	const int64_t m = cpu_measured(nc);
+	if (!nc->thr.budget_ns) {
+		fig_null(f, "rt_throttling");
+	} else {
+		fig_num(f, "rt_throttling.periods", "%llu",
+			(unsigned long long)nc->thr.periods);
+		fig_num(f, "rt_throttling.gaps", "%llu",
+			(unsigned long long)nc->thr.gaps);
+		fig_num(f, "rt_throttling.time_ns", "%lld",
+			(long long)nc->thr.time_ns);
+		if (nc->thr.spacing) {
+			fig_num(f, "rt_throttling.shortest_spacing_ns", "%lld",
+				(long long)nc->thr.spacing);
+			fig_text(f, "%.3f s",
+				 (double)nc->thr.spacing / NSEC_PER_SEC);
+		} else {
+			fig_null(f, "rt_throttling.shortest_spacing_ns");
+		}
+	}
+	fig_num(f, "unthrottled.events", "%llu",
+		(unsigned long long)(nc->events - nc->thr.gaps));
+	fig_num(f, "unthrottled.noise_ns", "%lld",
+		(long long)(nc->noise_ns - nc->thr.time_ns));
+	if (m > 0)
+		fig_num(f, "unthrottled.noise_pct", "%.4f",
+			100.0 * (double)(nc->noise_ns - nc->thr.time_ns) / (double)m);
+	else
+		fig_null(f, "unthrottled.noise_pct");
+	if (nc->events > nc->thr.gaps)
+		fig_num(f, "unthrottled.max_gap_ns", "%lld",
+			(long long)nc->thr.other_max);
+	else
+		fig_null(f, "unthrottled.max_gap_ns");
+	/* the NOISE tables' columns, per CPU (rtlat report --threads) */
+	fig_num(f, "throttled_ns", "%lld", (long long)nc->thr.time_ns);
+	if (nc->events > nc->thr.gaps)
+		fig_num(f, "max_gap_unthrottled_ns", "%lld",
+			(long long)nc->thr.other_max);
+	else
+		fig_null(f, "max_gap_unthrottled_ns");
+}
+
 /* A CPU's figures: an item of test_data.cpus and its summary lines. */
 static void cpu_figures(struct run *r, struct test_figs *f,
 			const struct noise *n, int i)
@@ -640,6 +709,7 @@ static void cpu_figures(struct run *r, struct test_figs *f,
 	fig_json(f, "event_list", event_list_json, nc);
 	fig_num(f, "events_not_listed", "%llu",
 		(unsigned long long)(nc->events - nc->nev));
+	throttle_figures(f, nc);
 	/* the largest event, for the line */
 	if (acc->st.n)
 		fig_num(f, "max_gap_ns", "%lld", (long long)acc->st.max);
@@ -654,13 +724,17 @@ static void cpu_figures(struct run *r, struct test_figs *f,
 static void worst_figures(struct test_figs *f, const struct noise *n)
 {
 	uint64_t events = 0;
-	int64_t noise = 0, measured = 0;
+	int64_t noise = 0, measured = 0, thr = 0, umax = -1;
 	double pct, worst = -1;
 	int i, wcpu = -1;
 
 	for (i = 0; n->cpu && i < n->n; i++) {
 		events += n->cpu[i].events;
 		noise += n->cpu[i].noise_ns;
+		thr += n->cpu[i].thr.time_ns;
+		if (n->cpu[i].events > n->cpu[i].thr.gaps &&
+		    n->cpu[i].thr.other_max > umax)
+			umax = n->cpu[i].thr.other_max;
 		if (cpu_measured(&n->cpu[i]) > measured)
 			measured = cpu_measured(&n->cpu[i]);
 		if (cpu_noise_pct(&n->cpu[i], &pct) && pct > worst) {
@@ -681,6 +755,13 @@ static void worst_figures(struct test_figs *f, const struct noise *n)
 	/* the test time: the longest measured (--mode hwlat: spun) */
 	fig_num(f, "measured_ns", "%lld", (long long)measured);
 	fig_headline(f);
+	/* RT throttling kept apart: its time, the largest gap without it */
+	fig_num(f, "throttled_ns", "%lld", (long long)thr);
+	fig_headline(f);
+	if (umax >= 0) {
+		fig_num(f, "max_gap_unthrottled_ns", "%lld", (long long)umax);
+		fig_headline(f);
+	}
 }
 
 /* Everything noise shows: the kernel's reference, the CPUs (their events
@@ -719,6 +800,23 @@ static void noise_figures(struct run *r, struct test_figs *f)
 		fig_text(f, "%s", fmt_time(t, n->width_ns));
 		fig_bool(f, "isolated", n->isolated);
 	}
+	if (n->thr.budget_ns) {
+		fig_num(f, "rt_throttling.budget_ns", "%lld",
+			(long long)n->thr.budget_ns);
+		fig_text(f, "%s", fmt_time(t, n->thr.budget_ns));
+		fig_num(f, "rt_throttling.period_ns", "%lld",
+			(long long)n->thr.period_ns);
+		fig_text(f, "%s", fmt_time(t, n->thr.period_ns));
+		fig_str(f, "rt_throttling.source", n->thr.source);
+	} else {
+		fig_null(f, "rt_throttling");
+	}
+	/* kernel.sched_rt_runtime_us during the run (-1: off; null: not
+	 * readable) */
+	if (n->rt_runtime_known)
+		fig_num(f, "sched_rt_runtime_us", "%lld", n->rt_runtime_us);
+	else
+		fig_null(f, "sched_rt_runtime_us");
 	worst_figures(f, n);
 	/* the hwlat method's line: the spins of the first CPU */
 	fig_num(f, "spins", "%llu",
@@ -735,6 +833,12 @@ static const struct test_line noise_lines[] = {
 	  "[!measured_ns=0:Noise CPU {cpu}: [?events=0:no gap above {threshold_ns} us][!events=0:max gap {max_gap_ns} us], noise {noise_ns} us in {measured_ns} s ({noise_pct} %), {events} events above {threshold_ns} us\n"
 	  "Events by length CPU {cpu}: {events_by_range}\n"
 	  "Loop CPU {cpu} (oslat's figures): {iterations} iterations, gap min {gap_min_ns} us, avg {gap_avg_ns} us, max {gap_max_ns} us]" },
+	/* RT throttling: attributed, and the figures without it */
+	{ LINE_SUMMARY, NULL,
+	  "[?rt_throttling.budget_ns:RT throttling: real-time tasks lose up to {rt_throttling.budget_ns} of every {rt_throttling.period_ns}: {rt_throttling.source}]" },
+	{ LINE_SUMMARY, "cpus",
+	  "[!measured_ns=0:[?rt_throttling.periods:RT throttling CPU {cpu}: [?rt_throttling.periods=0:none seen][!rt_throttling.periods=0:{rt_throttling.gaps} of the events ({rt_throttling.time_ns} us) in {rt_throttling.periods} periods[?rt_throttling.shortest_spacing_ns:, {rt_throttling.shortest_spacing_ns} apart at the closest]; "
+	  "without them: [?unthrottled.max_gap_ns:max gap {unthrottled.max_gap_ns} us][!unthrottled.max_gap_ns:no gap above {threshold_ns} us], noise {unthrottled.noise_ns} us ({unthrottled.noise_pct} %), {unthrottled.events} events (the figures above include them)]]]" },
 	/* --mode hwlat: the method and the kernel's reference */
 	{ LINE_SUMMARY, NULL,
 	  "[?mode=hwlat:hwlat method: spin {width_ns} every {window_ns}, [?spins=1:1 spin][!spins=1:{spins} spins], CPU [?isolated:isolated][!isolated:NOT isolated (interrupts and tasks show)]; a gap no kernel event explains (--trace: nothing traced) is the hardware's or firmware's]" },
@@ -776,6 +880,9 @@ static int noise_opt(void *priv, struct engine_opts *o,
 		return 0;
 	case OPT_NOISE_NO_REF:
 		n->hw_opts = n->no_ref = true;
+		return 0;
+	case OPT_NOISE_NO_THROTTLING:
+		n->no_throttling = true;
 		return 0;
 	case OPT_NOISE_THRESHOLD:
 		break;
@@ -837,6 +944,9 @@ static const struct optdesc noise_opts_table[] = {
 	{ "no-reference", 0, no_argument, NULL,
 	  "--mode hwlat: do not run the kernel's hwlat tracer first",
 	  OPT_NOISE_NO_REF },
+	{ "no-rt-throttling", 0, no_argument, NULL,
+	  "set kernel.sched_rt_runtime_us to -1 for the run (root), put\nback on every exit; the fair server of Linux 6.12+ stays",
+	  OPT_NOISE_NO_THROTTLING },
 	OPT_END
 };
 
@@ -871,6 +981,8 @@ static const struct suite_col noise_suite_cols[] = {
 	{ "max gap", "gap", SUITE_MAX },
 	{ "noise %", "noise_pct", SUITE_PERCENT },
 	{ "on CPU", "noise_cpu", SUITE_CPU },
+	{ "max w/o RT thr.", "max_gap_unthrottled_ns", SUITE_FIGURE },
+	{ "RT throttled", "throttled_ns", SUITE_FIGURE },
 	{ "events", "events", SUITE_FIGURE },
 	{ "p99.9", "gap", SUITE_P999 },
 	{ "test-time", "measured_ns", SUITE_TIME },

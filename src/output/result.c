@@ -180,6 +180,17 @@ static void threads_json(const struct run *r, struct jw *w)
 		else
 			jw_null(w, "clock_step_max_ns");
 		jw_uint(w, "step_left_out", s->step_left_out);
+		/* the late wake-ups RT throttling made (engine/rtthrottle.h) */
+		if (s->thr.budget_ns && s->period_ns > 0) {
+			jw_obj_begin(w, "rt_throttling");
+			jw_uint(w, "periods", s->thr.periods);
+			jw_uint(w, "late_wakeups", s->thr.gaps);
+			jw_uint(w, "overruns", s->thr.misses);
+			jw_int(w, "time_ns", s->thr.time_ns);
+			jw_obj_end(w);
+		} else {
+			jw_null(w, "rt_throttling");
+		}
 		if (s->cpu_lost) {
 			jw_int(w, "cpu_lost_at_ns", s->cpu_lost_at);
 			jw_str(w, "cpus_allowed_at_loss", s->allowed_at_loss);

@@ -232,7 +232,7 @@ struct cmp_metric {
  * series (CMP_METRICS; the gate's), then the figures of a test's table
  * (CMP_FIGS at most, from CMP_METRICS on). */
 enum { CMP_MIN, CMP_AVG, CMP_MAX, CMP_P999, CMP_MISS, CMP_METRICS };
-#define CMP_FIGS 4
+#define CMP_FIGS 6
 #define CMP_ALL (CMP_METRICS + CMP_FIGS)
 
 struct cmp_row {

@@ -8,6 +8,7 @@ loop at a higher SCHED_FIFO priority on the measured CPU.
 """
 import json
 import os
+import pathlib
 import re
 import signal
 import subprocess
@@ -513,3 +514,60 @@ def test_help_lists_cyclictest_options():
                 "--histfile", "--priospread", "--json", "--smp",
                 "--posix_timers", "--system", "--nsecs", "--verbose"):
         assert opt in p.stdout
+
+
+@needs_root
+@pytest.mark.alone
+def test_missed_periods_said_at_the_end():
+    """About half the periods missed (a SCHED_FIFO 90 task takes the CPU
+    from the priority 80 sampler for 1.5 s of the 3): cyclic says at the end
+    what rtlat suite's report says, with the counts of its own Overruns
+    and C: figures."""
+    cpu = str(cpus_allowed()[-1])
+    p = subprocess.Popen([RTLAT, "cyclic", "-D", "3", "-a", cpu, "-t", "1",
+                          "-i", "1000", "-p", "80", "-q"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    wait_measuring(p)
+    # it ends by itself after 1.5 s (no other task at its priority or
+    # below could end it: a timeout(1) beside it would starve)
+    hog = subprocess.Popen(["taskset", "-c", cpu, "chrt", "-f", "90",
+                            sys.executable, "-c",
+                            "import time\nend = time.monotonic() + 1.5\n"
+                            "while time.monotonic() < end: pass"])
+    try:
+        out, err = p.communicate(timeout=60)
+    finally:
+        hog.kill()
+        hog.wait()
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    ov = int(re.search(r"# Overruns: *(\d+)", out).group(1))
+    c = int(re.search(r"C: *(\d+)", out).group(1))
+    # the hog's 1.5 s of the 3 (less what RT throttling gives back)
+    assert ov * 100 >= ov + c, (out, err)
+    note = ("latency: %.1f %% of the periods were missed (%d of %d): the "
+            "max is that of a starved task, not a latency" %
+            (100.0 * ov / (ov + c), ov, ov + c))
+    # a stall of another task, not RT throttling
+    assert note + "\n" in err, (out, err)
+
+
+def test_man_errors_are_not_supported_options():
+    """rtlat-cyclic(1)'s list of cyclictest options that are errors names
+    none that rtlat cyclic takes (--mainaffinity was in both), and each
+    of them is refused naming it."""
+    page = (pathlib.Path(__file__).resolve().parents[2] / "man" /
+            "rtlat-cyclic.1").read_text()
+    i = page.index("Other cyclictest options")
+    j = page.index("are errors naming the option", i)
+    listed = re.findall(r"\\-(?:\\-)?[A-Za-z_]+", page[i:j])
+    listed = [o.replace("\\-", "-") for o in listed]
+    assert "-A" in listed and "--dbg_cyclictest" in listed, listed
+    help_text = cyc("--help").stdout
+    taken = set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", help_text))
+    assert not set(listed) & taken, set(listed) & taken
+    for o in listed:
+        p = cyc(o, "1", check=1)
+        assert o in p.stderr, (o, p.stderr)

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import (RTLAT, unprivileged_rtlat, SANITIZED, check_layout, hist_total, is_root,
+from conftest import (ROOT, RTLAT, unprivileged_rtlat, SANITIZED, check_layout, hist_total, is_root,
                       load_json_strict, needs_root, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -58,6 +58,18 @@ def test_help_and_version():
     p = run(["help", "latency", "extra"], check=1)
     assert p.stdout == ""
     assert "help takes one command: 'extra' is one too many" in p.stderr
+
+
+def test_no_arguments_points_to_pages_that_work_before_install():
+    """rtlat alone: man rtlat-COMMAND works only once installed; before
+    that the source tree's page (man -l) and rtlat help COMMAND do."""
+    p = run([], check=1)
+    err = " ".join(p.stderr.split())
+    assert "man rtlat-COMMAND once installed (make install)" in err, err
+    assert "in the source tree: man -l man/rtlat-COMMAND.1" in err, err
+    assert "anywhere: rtlat help COMMAND." in err, err
+    # the pages it names are there
+    assert (ROOT / "man" / "rtlat-latency.1").exists()
 
 
 def test_link_named_latency(tmp_path):
@@ -511,3 +523,86 @@ def test_unprivileged_other_policy_runs():
     assert p.returncode == 0, p.stderr
     assert len(rts_lines(p.stdout)) == 1
     assert "memory not locked" in p.stderr
+
+
+class _starve:
+    """A normal and a SCHED_FIFO 1 task spinning on @cpu: the real-time
+    tasks there need more than RT throttling leaves them, so the kernel
+    stops them for its budget every period (sched_rt_runtime_us, the
+    fair server of Linux 6.12+)."""
+
+    def __init__(self, cpu):
+        self.cpu = str(cpu)
+        self.procs = []
+
+    def __enter__(self):
+        # each ends by itself after 20 s, should the test be killed
+        spin = [sys.executable, "-c", "import time\nend = time.monotonic()"
+                " + 20\nwhile time.monotonic() < end: pass"]
+        self.procs.append(subprocess.Popen(["taskset", "-c", self.cpu] + spin))
+        self.procs.append(subprocess.Popen(["taskset", "-c", self.cpu,
+                                            "chrt", "-f", "1"] + spin))
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            p.kill()
+            p.wait()
+
+
+def _rt_throttled():
+    with open("/proc/sys/kernel/sched_rt_runtime_us") as f:
+        rt = int(f.read())
+    return rt >= 0 or os.uname().release.split(".")[:2] >= ["6", "12"]
+
+
+@needs_root
+@pytest.mark.alone
+def test_overruns_of_rt_throttling_said(tmp_path):
+    """A latency sampler starved by RT throttling (a real-time hog beside
+    it): the late wake-ups of the throttled periods and their overruns
+    are named RT throttling (threads[].rt_throttling, a warning), and the
+    end says that the periods missed make the max a starved task's."""
+    if not _rt_throttled():
+        pytest.skip("no RT throttling (sched_rt_runtime_us -1, Linux < 6.12)")
+    cpu = max(os.sched_getaffinity(0))
+    js = tmp_path / "l.json"
+    with _starve(cpu):
+        p = run(["latency", "-T", "3.5", "-c", str(cpu), "-p", "1000", "-q",
+                 "--json", js], check=0)
+    d = load_json_strict(js)
+    t = d["threads"][0]["rt_throttling"]
+    # 3.5 s: a throttled period every second
+    assert t["periods"] >= 2, (t, d["warnings"])
+    assert t["late_wakeups"] >= t["periods"]
+    ov = d["summary"]["latency"]["overruns"]
+    # each throttled period (50 ms of 1 ms periods) costs overruns
+    assert t["periods"] * 10 <= t["overruns"] <= ov
+    # its late wake-ups' lateness: the budget's most, each period
+    assert t["time_ns"] >= t["periods"] * 40_000_000
+    msg = ("RT throttling: %d overruns in %d throttled periods (%d late "
+           "wake-up" % (t["overruns"], t["periods"], t["late_wakeups"]))
+    assert any(w.startswith(msg) for w in d["warnings"]), d["warnings"]
+    assert msg in p.stderr
+    n = d["summary"]["latency"]["samples"]
+    note = ("latency: %.1f %% of the periods were missed (%d of %d): the "
+            "max is that of a starved task, not a latency (RT throttling: "
+            "see above)" % (100.0 * ov / (n + ov), ov, n + ov))
+    assert note in d["warnings"], d["warnings"]
+    assert note in p.stderr
+
+
+@needs_root
+def test_few_overruns_no_starved_note(tmp_path):
+    """Under 1 % of the periods missed: no note (a quiet run), and no
+    attribution where no throttled period was seen."""
+    js = tmp_path / "l.json"
+    p = run(["latency", "-T", "0.5", "-p", "1000", "-q", "--json", js],
+            check=0)
+    d = load_json_strict(js)
+    s = d["summary"]["latency"]
+    if s["overruns"] * 100 < s["samples"] + s["overruns"]:
+        assert "of the periods were missed" not in p.stderr
+    if all(not t["rt_throttling"] or not t["rt_throttling"]["periods"]
+           for t in d["threads"]):
+        assert "RT throttling: " not in p.stderr

@@ -741,8 +741,9 @@ def test_report_noise_table_speaks_noise(tmp_path):
     [i] = [k for k, ln in enumerate(lines)
            if ln.startswith("NOISE GAP without load")]
     head = [c.strip("-") for c in lines[i + 1].split("|")[1:]]
-    assert head == ["max gap", "noise %", "on CPU", "events", "p99.9",
-                    "test-time"], lines[i + 1]
+    assert head == ["max gap", "noise %", "on CPU", "max w/o RT thr.",
+                    "RT throttled", "events", "p99.9", "test-time"], \
+        lines[i + 1]
     table = {}
     for ln in lines[i + 2:]:
         if "|" not in ln:
@@ -756,6 +757,13 @@ def test_report_noise_table_speaks_noise(tmp_path):
         assert row["max gap"] == _us3(d["summary"]["gap"]["max_ns"])
         assert row["noise %"] == "%.4f" % td["noise_pct"]
         assert row["on CPU"] == str(td["noise_cpu"])
+        # RT throttling apart: its time, the longest gap without it
+        assert row["RT throttled"] == _us3(td["throttled_ns"])
+        assert td["throttled_ns"] == sum(c["throttled_ns"]
+                                         for c in td["cpus"])
+        assert row["max w/o RT thr."] == (
+            _us3(td["max_gap_unthrottled_ns"])
+            if "max_gap_unthrottled_ns" in td else "n/a")
         assert row["events"] == str(td["events"]) == \
             str(sum(c["events"] for c in td["cpus"]))
         measured = max(c["measured_ns"] for c in td["cpus"])
@@ -766,6 +774,7 @@ def test_report_noise_table_speaks_noise(tmp_path):
             sub = table["%s cpu %d" % (name, c["cpu"])]
             assert sub["events"] == str(c["events"])
             assert sub["noise %"] == "%.4f" % c["noise_pct"]
+            assert sub["RT throttled"] == _us3(c["throttled_ns"])
             assert sub["test-time"] == _hms(c["measured_ns"] + 500000000)
     # hwlat: 10 spins of 100 ms at most, not the 2 s asked
     assert table["hw"]["test-time"] in ("00:00:00", "00:00:01")
@@ -858,3 +867,127 @@ def test_hwlat_one_spin_is_one_spin(tmp_path):
     word = "1 spin," if n == 1 else "0 spins,"
     assert "== hwlat method: spin 100 ms every 300 ms, %s CPU " % word \
         in p.stdout, p.stdout
+
+
+RT_RUNTIME = "/proc/sys/kernel/sched_rt_runtime_us"
+
+
+def rt_runtime():
+    with open(RT_RUNTIME) as f:
+        return int(f.read())
+
+
+def set_rt_runtime(v):
+    """Write @v; False when the kernel refuses it (Linux 6.12+ keeps the
+    fair servers' bandwidth: nothing below 950000 of 1000000)."""
+    fd = os.open(RT_RUNTIME, os.O_WRONLY)
+    try:
+        os.write(fd, b"%d\n" % v)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+@needs_root
+@pytest.mark.alone
+def test_rt_throttling_attributed(tmp_path):
+    """A SCHED_FIFO noise run beside a normal task spinning on its CPU
+    loses the kernel's throttling budget every period: those gaps are
+    named RT throttling (count, time, spacing, what takes them), and
+    the noise figures are given without them as well."""
+    cpu = last_cpu()
+    js = tmp_path / "r.json"
+    saved = rt_runtime()
+    hog = None
+    try:
+        if not set_rt_runtime(500000):     # 500 ms of every 1 s
+            assert set_rt_runtime(950000)  # Linux 6.12+: its least
+        runtime = rt_runtime()
+        with open("/proc/sys/kernel/sched_rt_period_us") as f:
+            period = int(f.read())
+        budget = (period - runtime) * 1000
+        hog = subprocess.Popen(["taskset", "-c", str(cpu), sys.executable,
+                                "-c", "while True: pass"])
+        p = run(["noise", "-T", "3.5", "--warmup", "0.2", "-c", cpu,
+                 "--json", js], check=0)
+    finally:
+        if hog:
+            hog.kill()
+            hog.wait()
+        set_rt_runtime(saved)
+    assert rt_runtime() == saved
+    d = load(js)
+    td = d["test_data"]
+    rt = td["rt_throttling"]
+    assert rt["period_ns"] == period * 1000
+    # the fair server (50 ms) may take more than sched_rt_runtime_us
+    assert rt["budget_ns"] >= budget
+    assert "kernel.sched_rt_runtime_us %d of sched_rt_period_us %d" % (
+        runtime, period) in rt["source"]
+    assert td["sched_rt_runtime_us"] == runtime
+    c = td["cpus"][0]
+    t = c["rt_throttling"]
+    # 3.5 s beside a hog: a throttled period every second
+    assert t["periods"] >= 2, (t, [e for e in c["event_list"]
+                                   if e[1] > 1000000])
+    assert t["gaps"] >= t["periods"]
+    # each period's gaps add up to most of the budget, at most a period
+    assert t["time_ns"] >= t["periods"] * rt["budget_ns"] * 4 // 5
+    assert t["shortest_spacing_ns"] >= rt["period_ns"] * 9 // 10
+    # the figures without them account for every other event
+    u = c["unthrottled"]
+    assert u["events"] + t["gaps"] == c["events"]
+    assert u["noise_ns"] + t["time_ns"] == c["noise_ns"]
+    assert u["max_gap_ns"] <= c["gap_max_ns"]
+    attributed = sorted(e[1] for e in c["event_list"]
+                        if e[1] * 50 >= rt["budget_ns"])
+    assert sum(attributed) >= t["time_ns"]
+    out = p.stdout
+    assert ("== RT throttling CPU %d: %d of the events" % (cpu, t["gaps"])) \
+        in out, out
+    assert "(the figures above include them)" in out
+    assert "== RT throttling: real-time tasks lose up to" in out
+    # the suite's headline: the time, the largest gap without it
+    assert td["throttled_ns"] == t["time_ns"]
+
+
+@needs_root
+@pytest.mark.alone
+def test_no_rt_throttling_restores(tmp_path):
+    """--no-rt-throttling: sched_rt_runtime_us is -1 during the run and
+    as it was after it: at its end, after SIGINT and after SIGKILL (the
+    guard)."""
+    cpu = last_cpu()
+    saved = rt_runtime()
+    try:
+        if saved < 0:
+            assert set_rt_runtime(950000)
+        before = rt_runtime()
+        js = tmp_path / "r.json"
+        p = run(["noise", "-T", "0.3", "--warmup", "0", "-c", cpu, "-q",
+                 "--no-rt-throttling", "--json", js], check=0)
+        assert rt_runtime() == before
+        assert "RT throttling is active" not in p.stderr
+        td = load(js)["test_data"]
+        assert td["sched_rt_runtime_us"] == -1
+        assert "sched_rt_runtime_us" not in (td["rt_throttling"] or
+                                             {}).get("source", "")
+        for sig in (2, 9):
+            q = subprocess.Popen([RTLAT, "noise", "-T", "30", "-c", str(cpu),
+                                  "-q", "--no-rt-throttling"],
+                                 stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 20
+            while rt_runtime() != -1 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert rt_runtime() == -1
+            q.send_signal(sig)
+            q.wait(timeout=30)
+            deadline = time.monotonic() + 10
+            while rt_runtime() != before and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert rt_runtime() == before, sig
+    finally:
+        set_rt_runtime(saved)

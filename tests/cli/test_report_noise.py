@@ -80,13 +80,17 @@ def check_block(stdout):
 
 def assert_noise_table(stdout, name, d):
     head, rows = table(stdout, "NOISE GAP without load")
-    assert head == ["max gap", "noise %", "on CPU", "events", "p99.9",
-                    "test-time"], head
+    assert head == ["max gap", "noise %", "on CPU", "max w/o RT thr.",
+                    "RT throttled", "events", "p99.9", "test-time"], head
     td = d["test_data"]
     row = rows[name]
     assert row["max gap"] == us3(d["summary"]["gap"]["max_ns"])
     assert row["noise %"] == "%.4f" % td["noise_pct"]
     assert row["on CPU"] == str(td["noise_cpu"])
+    assert row["RT throttled"] == us3(td["throttled_ns"])
+    assert row["max w/o RT thr."] == (us3(td["max_gap_unthrottled_ns"])
+                                      if "max_gap_unthrottled_ns" in td
+                                      else "n/a")
     assert row["events"] == str(td["events"])
     # a row per CPU under a run of several (--threads)
     for c in td["cpus"] if len(td["cpus"]) > 1 else []:
@@ -249,7 +253,8 @@ def test_compare_speaks_noise(tmp_path):
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("NOISE GAP without load (us): A = a, B = b\n")
     names, rows = _compare_rows(p.stdout)
-    assert names == ["max gap", "noise %", "on CPU", "events", "p99.9"]
+    assert names == ["max gap", "noise %", "on CPU", "max w/o RT thr.",
+                     "RT throttled", "events", "p99.9"]
     for w in ("lat ", "overrun"):
         assert w not in p.stdout, p.stdout
     ta, tb = da["test_data"], dbb["test_data"]
@@ -262,6 +267,9 @@ def test_compare_speaks_noise(tmp_path):
     assert pct["delta"] == "%+.4f" % (float(pct["B"]) - float(pct["A"]))
     ev = rows["events"]
     assert ev["A"] == str(ta["events"]) and ev["B"] == str(tb["events"])
+    thr = rows["RT throttled"]
+    assert thr["A"] == us3(ta["throttled_ns"])
+    assert thr["B"] == us3(tb["throttled_ns"])
     assert ev["delta"] == "%+d" % (tb["events"] - ta["events"])
     assert ev["from"] == "poisson"
     assert ev["noise"] == "%.0f" % (2 * (ta["events"] + tb["events"]) ** 0.5)
@@ -368,8 +376,14 @@ def test_lava_gives_noise_figures(tmp_path):
     want = ["noise-none", "noise-none-gap-max"] + \
         (["noise-none-gap-p99.9"] if gap["samples"] >= 1000 else []) + \
         ["noise-none-gap-cpu%d-max" % c for c in cpus] + \
-        ["noise-none-noise_pct", "noise-none-events"]
+        ["noise-none-noise_pct"] + \
+        (["noise-none-max_gap_unthrottled"]
+         if "max_gap_unthrottled_ns" in td else []) + \
+        ["noise-none-throttled", "noise-none-events"]
     assert list(cases) == want, list(cases)
+    th = cases["noise-none-throttled"]
+    assert th["measurement"] == us3(td["throttled_ns"])
+    assert th["units"] == "us"
     mx = cases["noise-none-gap-max"]
     assert mx["measurement"] == us3(gap["max_ns"]) and mx["units"] == "us"
     if gap["samples"]:

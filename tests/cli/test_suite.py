@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import (fake_lava_test_case, fill_fs, load_json_strict,
+from conftest import (RTLAT, fake_lava_test_case, fill_fs, load_json_strict,
                       mount_tmpfs, needs_root, run, umount)
 from procs import children, session_procs, start, stop, wait_session_empty
 
@@ -125,6 +125,11 @@ EXPECT = {
             100.0 * c["noise_ns"] / c["measured_ns"]
             for c in res["test_data"]["cpus"] if c["measured_ns"] > 0)),
         ("on CPU", lambda res, sm: str(res["test_data"]["cpus"][0]["cpu"])),
+        ("max w/o RT thr.", lambda res, sm: us3(
+            res["test_data"]["max_gap_unthrottled_ns"])
+         if "max_gap_unthrottled_ns" in res["test_data"] else "n/a"),
+        ("RT throttled",
+         lambda res, sm: us3(res["test_data"]["throttled_ns"])),
         ("events", lambda res, sm: str(sm["gap"]["samples"])),
         ("p99.9", lambda res, sm: us3(pct(sm["gap"]))),
         ("test-time", lambda res, sm: "00:00:01"),
@@ -230,10 +235,16 @@ def test_suite_end_to_end(tmp_path):
         elif test == "noise":
             td = res["test_data"]
             c = td["cpus"][0]
-            assert r["params"] == {
+            want = {
                 "noise_pct": float(t["noise %"]), "noise_cpu": c["cpu"],
                 "events": c["events"], "noise_ns": c["noise_ns"],
-                "measured_ns": c["measured_ns"]}
+                "measured_ns": c["measured_ns"],
+                "throttled_ns": c["rt_throttling"]["time_ns"]
+                if c["rt_throttling"] else 0}
+            if c["unthrottled"]["events"]:
+                want["max_gap_unthrottled_ns"] = \
+                    c["unthrottled"]["max_gap_ns"]
+            assert r["params"] == want
             # noise's words under the row: events (gaps above the
             # threshold), not cyclictest's samples, overruns and cycles
             lines = report.splitlines()
@@ -283,7 +294,8 @@ def check_report_of_suite_dir(out, idx, tables, label):
         for col, want in EXPECT[r["test"]]:
             # the figures of test_data are not in the report's CSV
             if want and col not in ("ideal", "calibrated", "test-time",
-                                    "noise %", "on CPU"):
+                                    "noise %", "on CPU", "max w/o RT thr.",
+                                    "RT throttled"):
                 assert t[col] == want(None, sm), (r["test"], r["load"], col)
 
 
@@ -1110,3 +1122,48 @@ def test_suite_db_stores_its_runs(tmp_path):
                   tmp_path / "s1" / "01-latency-none.json"], check=0).stdout
     strip = lambda t: [l.rsplit(",", 4)[0] for l in t.splitlines()]  # noqa: E731
     assert strip(stored)[1:] == strip(direct)[1:]
+
+
+@needs_root
+@pytest.mark.alone
+def test_suite_no_rt_throttling_restores(tmp_path):
+    """rtlat suite --no-rt-throttling: sched_rt_runtime_us is -1 while
+    the suite runs and as it was after it, also after SIGKILL (the
+    guard)."""
+    path = "/proc/sys/kernel/sched_rt_runtime_us"
+
+    def get():
+        with open(path) as f:
+            return int(f.read())
+
+    def put(v):
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.write(fd, b"%d\n" % v)
+        finally:
+            os.close(fd)
+    saved = get()
+    try:
+        if saved < 0:
+            put(950000)
+        before = get()
+        for sig in (None, 9):
+            q = subprocess.Popen(
+                [RTLAT, "suite", "--tests", "noise", "--loads", "none",
+                 "-T", "30" if sig else "1", "--warmup", "0", "-q",
+                 "--no-rt-throttling", "--out", str(tmp_path / str(sig))],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True)
+            deadline = time.monotonic() + 30
+            while get() != -1 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert get() == -1
+            if sig:     # the suite and its run, as a job's time-out does
+                os.killpg(q.pid, sig)
+            q.wait(timeout=120)
+            deadline = time.monotonic() + 10
+            while get() != before and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert get() == before, sig
+    finally:
+        put(saved)
