@@ -145,6 +145,9 @@ struct irq_peer {
 #define IRQ_PEER_SETTLED 64
 
 struct irq_test {
+	/* receiver_done(): its last read, and how often it stood still */
+	int64_t done_last_now;
+	int done_still;
 	/* options */
 	char source[160];
 	enum irq_mode mode;
@@ -714,10 +717,17 @@ static bool receiver_done(struct irq_test *t, int64_t now, int64_t *done_at)
 		*done_at = now;
 	if (!atomic_load(&t->first_known))
 		return true;
+	/* a clock that stands still (a clock fault, which the sender's wait
+	 * saw and ended the run with) never passes the grace: the receiver's
+	 * waits, timed by the kernel, end it then */
+	if (now <= t->done_last_now)
+		t->done_still++;
+	t->done_last_now = now;
 	/* everything sent arrived, or the rest is lost */
 	t->last_seq_seen = shared64_load(&t->last_seq, t->last_seq_seen);
 	return t->tr.next > t->last_seq_seen ||
-	       now - *done_at > IRQ_GRACE_NS;
+	       now - *done_at > IRQ_GRACE_NS ||
+	       t->done_still > 2 * IRQ_GRACE_NS / IRQ_POLL_NS;
 }
 
 /* The time an event is accounted at: its t0 (--trace finds its kernel

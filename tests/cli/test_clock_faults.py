@@ -109,26 +109,34 @@ def test_clock_that_reads_zero_is_refused_before_the_first_sample(
         assert load_json_strict(js)["status"] == "error"
 
 
-@pytest.mark.parametrize("test,args", [
-    ("latency", ["-p", "100"]),
-    ("cyclic", ["-i", "100"]),
-    ("noise", []),
-    ("noise", ["--mode", "hwlat", "--window", "100ms", "--width", "50ms"]),
-    ("cruncher", ["--ideal", "2ms", "--sleep", "500us"]),
-], ids=["latency", "cyclic", "noise", "noise-hwlat", "cruncher"])
+# the check before the first sample reads the clock 20 000 times: the
+# clock stops after it (reads of all threads counted)
+@pytest.mark.parametrize("test,args,after", [
+    ("latency", ["-p", "100"], 60000),
+    ("cyclic", ["-i", "100"], 60000),
+    ("noise", [], 60000),
+    ("noise", ["--mode", "hwlat", "--window", "100ms", "--width", "50ms"],
+     60000),
+    ("cruncher", ["--ideal", "2ms", "--sleep", "500us"], 24000),
+    ("irq", [], 90000),
+], ids=["latency", "cyclic", "noise", "noise-hwlat", "cruncher", "irq"])
 def test_clock_that_stops_during_the_run_ends_it_with_an_error(
-        freeze_so, tmp_path, test, args):
-    """The clock stands still after 20 000 reads (inside the warm-up or the
-    measurement): the run stops with an error naming the clock, status
-    error, exit 1, and no negative latency is reported. noise's loop and
-    cruncher's calibration used to spin (at SCHED_FIFO) forever."""
+        freeze_so, tmp_path, test, args, after):
+    """The clock stands still after the check before the first sample
+    (inside the warm-up or the measurement): the run stops with an error
+    naming the clock, status error, exit 1, and no negative latency is
+    reported. noise's loop and cruncher's calibration used to spin (at
+    SCHED_FIFO) forever, irq's receiver to wait for a grace time that
+    never passed."""
     js = tmp_path / "r.json"
     dur = ["-D" if test == "cyclic" else "-T", "20"]
     t0 = time.monotonic()
-    r = frozen(freeze_so, "after:20000",
+    r = frozen(freeze_so, "after:%d" % after,
                [test] + dur + args + ["--json", str(js), "-q"], timeout=60)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "clock fault: CLOCK_MONOTONIC" in r.stderr
+    # after the check: a fault of the run, not the check's refusal
+    assert "not fit to measure with" not in r.stderr, r.stderr
     # it stopped at the fault, not at the end of -T 20
     assert time.monotonic() - t0 < 15
     if test == "cyclic":
