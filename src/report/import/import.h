@@ -9,7 +9,10 @@
  * Text importers get a private, writable, NUL-terminated copy of the file
  * and may cut it into lines in place. Every number goes through imp_num()
  * or imp_count(), which range-check it: nothing an input holds can overflow
- * or reach undefined behaviour.
+ * or reach undefined behaviour; every figure and count of a tool's line
+ * through imp_figure()/imp_figure_count(), and the figures of one line
+ * together through imp_check_stats(): what the tool cannot print is
+ * refused with the file and line.
  */
 #ifndef RTLAT_REPORT_IMPORT_H
 #define RTLAT_REPORT_IMPORT_H

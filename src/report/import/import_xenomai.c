@@ -120,22 +120,46 @@ static void close_run(struct xstate *x, bool summary_seen)
 	x->run = NULL;
 }
 
+/* A figure refused and said (imp_figure()): bad_fig() says no more. */
+#define XN_SAID	(-EIO)
+
 /*
- * Parse a figure at *p. Times: a decimal point means microseconds, else
- * x->unit. Returns imp_num()'s codes.
+ * Parse a figure at *p through imp_figure() (Xenomai prints early
+ * wake-ups: signed), named "@tag column @col" in a refusal. Times: a
+ * decimal point means microseconds, else x->unit (@unit_ns when not 0).
+ * Returns 0, -EINVAL (no number) or XN_SAID.
  */
-static int fig(struct xstate *x, const char **p, int64_t *v)
+static int fig(struct xstate *x, const char *tag, int col, const char **p,
+	       int64_t unit_ns, int64_t *v)
 {
 	const char *s = skip_blank(*p);
 	const char *q = s;
+	char w[32];
 	bool dot;
+	int e;
 
 	if (*q == '-' || *q == '+')
 		q++;
 	while (isdigit((unsigned char)*q))
 		q++;
 	dot = *q == '.' && isdigit((unsigned char)q[1]);
-	return imp_num(p, dot ? 1000 : x->unit, v);
+	snprintf(w, sizeof(w), "%s column %d", tag, col + 1);
+	e = imp_figure(x->c, x->line, w, p,
+		       unit_ns ? unit_ns : dot ? 1000 : x->unit,
+		       IMP_FIG_SIGNED, v);
+	return e < 0 ? XN_SAID : e ? -EINVAL : 0;
+}
+
+/* A count through imp_figure_count(); returns as fig(). */
+static int cnt(struct xstate *x, const char *tag, int col, const char **p,
+	       uint64_t *v)
+{
+	char w[32];
+	int e;
+
+	snprintf(w, sizeof(w), "%s column %d", tag, col + 1);
+	e = imp_figure_count(x->c, x->line, w, p, v);
+	return e < 0 ? XN_SAID : e ? -EINVAL : 0;
 }
 
 /* The label after the last figure of a data line, or NULL. */
@@ -172,6 +196,8 @@ static bool is_cpu_label(const char *l, int *cpu)
  * line with a warning. Returns -1 for an error, 0 for a skip. */
 static int bad_fig(struct xstate *x, const char *tag, int col, int err)
 {
+	if (err == XN_SAID)
+		return -1;
 	if (err == -ERANGE || err == -EDOM) {
 		imp_error(x->c, x->line, "%s column %d: %s", tag, col + 1,
 			  imp_num_err(err));
@@ -215,10 +241,10 @@ static int do_rtd(struct xstate *x, char *line)
 		if (x->col[i] == XC_MISS) {
 			uint64_t c;
 
-			e = imp_count(&p, &c);
+			e = cnt(x, "RTD", i, &p, &c);
 			v[i] = (int64_t)c;
 		} else {
-			e = fig(x, &p, &v[i]);
+			e = fig(x, "RTD", i, &p, 0, &v[i]);
 		}
 		if (e)
 			return bad_fig(x, "RTD", i, e);
@@ -243,10 +269,8 @@ static int do_rtd(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "RTD line without lat min/avg/max skipped");
 		return 0;
 	}
-	if (mn > mx || av < mn || av > mx) {
-		imp_warn(x->c, x->line, "RTD line with min > avg or avg > max skipped");
-		return 0;
-	}
+	if (imp_check_stats(x->c, x->line, "RTD line", mn, (double)av, mx))
+		return -1;
 	/* a new label on a data line starts a new run */
 	if (x->run && label && x->run->label && strcmp(label, x->run->label) != 0)
 		close_run(x, false);
@@ -320,10 +344,10 @@ static int do_rts(struct xstate *x, char *line)
 		if (nfig == 3) {
 			uint64_t c;
 
-			e = imp_count(&p, &c);
+			e = cnt(x, "RTS", i - 1, &p, &c);
 			v[3] = (int64_t)c;
 		} else {
-			e = fig(x, &p, &v[nfig]);
+			e = fig(x, "RTS", i - 1, &p, 0, &v[nfig]);
 		}
 		if (e)
 			return bad_fig(x, "RTS", i - 1, e);
@@ -337,10 +361,9 @@ static int do_rts(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "RTS line without lat min/avg/max skipped");
 		return 0;
 	}
-	if (v[0] > v[2] || v[1] < v[0] || v[1] > v[2]) {
-		imp_warn(x->c, x->line, "RTS line with min > avg or avg > max skipped");
-		return 0;
-	}
+	if (imp_check_stats(x->c, x->line, "RTS line", v[0], (double)v[1],
+			    v[2]))
+		return -1;
 	r = open_run(x);
 	if (is_cpu_label(label, &cpu)) {
 		s = run_add_thread(r, (int)r->nthr);
@@ -392,7 +415,7 @@ static int do_rtp(struct xstate *x, char *line)
 
 		if (!strncmp(skip_blank(p), "n/a", 3))
 			continue;
-		e = fig(x, &p, &v);
+		e = fig(x, "RTP", i - 1, &p, 0, &v);
 		if (e)
 			return bad_fig(x, "RTP", i - 1, e);
 		for (j = 0; j < RTLAT_NPCT; j++) {
@@ -412,7 +435,7 @@ static int do_hsd(struct xstate *x, char *line)
 	int n = split_fields(line, '|', f, 5), e;
 	const char *p;
 	int64_t lo, hi;
-	uint64_t cnt;
+	uint64_t count;
 	struct rep_hist *h;
 	struct rep_run *r;
 
@@ -423,7 +446,7 @@ static int do_hsd(struct xstate *x, char *line)
 	if (strcmp(f[1], "avg") != 0 && strcmp(f[1], "lat") != 0)
 		return 0;	/* histograms of interval minima/maxima */
 	p = f[3];
-	e = imp_count(&p, &cnt);
+	e = cnt(x, "HSD", 2, &p, &count);
 	if (e)
 		return bad_fig(x, "HSD", 2, e);
 	r = open_run(x);
@@ -437,24 +460,24 @@ static int do_hsd(struct xstate *x, char *line)
 	p = skip_blank(f[2]);
 	if (*p == '<') {	/* underflow below the layout's lo */
 		p++;
-		e = imp_num(&p, 1000, &lo);
+		e = fig(x, "HSD", 1, &p, 1000, &lo);
 		if (e)
 			return bad_fig(x, "HSD", 1, e);
 		h->lo = lo;
-		h->underflow = cnt;
+		h->underflow = count;
 		return 0;
 	}
 	if (*p == '>' && p[1] == '=') {
 		p += 2;
-		e = imp_num(&p, 1000, &lo);
+		e = fig(x, "HSD", 1, &p, 1000, &lo);
 		if (e)
 			return bad_fig(x, "HSD", 1, e);
-		h->overflow = cnt;
+		h->overflow = count;
 		if (h->width > 0 && lo > h->lo)
 			h->nbuckets = (uint64_t)((lo - h->lo) / h->width);
 		return 0;
 	}
-	e = imp_num(&p, 1000, &lo);
+	e = fig(x, "HSD", 1, &p, 1000, &lo);
 	if (!e) {
 		p = skip_blank(p);
 		if (*p != '-')
@@ -463,7 +486,7 @@ static int do_hsd(struct xstate *x, char *line)
 			p++;
 	}
 	if (!e)
-		e = imp_num(&p, 1000, &hi);
+		e = fig(x, "HSD", 1, &p, 1000, &hi);
 	if (e)
 		return bad_fig(x, "HSD", 1, e);
 	if (hi <= lo) {
@@ -476,7 +499,7 @@ static int do_hsd(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "HSD bucket does not fit the layout: skipped");
 		return 0;
 	}
-	switch (hist_push(h, lo, hi - 1, cnt)) {
+	switch (hist_push(h, lo, hi - 1, count)) {
 	case 0:
 		break;
 	case -ERANGE:
@@ -497,7 +520,7 @@ static int do_hss(struct xstate *x, char *line)
 	char *f[6];
 	int n = split_fields(line, '|', f, 6), e;
 	const char *p;
-	uint64_t cnt;
+	uint64_t count;
 	int64_t sd;
 	struct rep_run *r;
 
@@ -508,21 +531,21 @@ static int do_hss(struct xstate *x, char *line)
 	if (strcmp(f[1], "avg") != 0 && strcmp(f[1], "lat") != 0)
 		return 0;
 	p = f[2];
-	e = imp_count(&p, &cnt);
+	e = cnt(x, "HSS", 1, &p, &count);
 	if (e)
 		return bad_fig(x, "HSS", 1, e);
 	r = open_run(x);
-	r->sum.samples = cnt;
+	r->sum.samples = count;
 	r->sum.has_samples = true;
 	p = f[4];
 	if (strncmp(skip_blank(p), "n/a", 3) != 0) {
-		e = imp_num(&p, 1000, &sd);
+		/* a deviation is never negative */
+		e = imp_figure(x->c, x->line, "HSS column 4", &p, 1000, 0,
+			       &sd);
 		if (e)
-			return bad_fig(x, "HSS", 3, e);
-		if (sd >= 0) {
-			r->sum.stddev = (double)sd;
-			r->sum.has_stddev = true;
-		}
+			return e < 0 ? -1 : bad_fig(x, "HSS", 3, -EINVAL);
+		r->sum.stddev = (double)sd;
+		r->sum.has_stddev = true;
 	}
 	return 0;
 }
