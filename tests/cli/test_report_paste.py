@@ -288,3 +288,23 @@ def test_xenomai_gnuplot_dump(tmp_path):
                  "".join("%d.5 %d\n" % (i, 1000 >> i) for i in range(10)))
     want = [(r["min_ns"], r["avg_ns"], r["max_ns"]) for r in rows(log)]
     assert [(r["min_ns"], r["avg_ns"], r["max_ns"]) for r in rows(f)] == want
+
+
+def test_xenomai_3_gnuplot_dump_as_published():
+    """Xenomai 3.1 latency -g's dump as a user published it (no RTH/RTS
+    tags: "# hh:mm:ss (mode, period, priority)", a "# ----lat min|"
+    header and a "#" figures row, xeno-config --info lines, then "x
+    count" rows) was "no run found": the figures of its row, its run
+    time, period and overruns are read; its histogram rows are said not
+    read, at the first of them."""
+    f = REAL / "xenomai-3.1-gnuplot-dump-zh.txt"
+    p = run(["report", "--csv", f])
+    r = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert len(r) == 1
+    r = r[0]
+    assert (r["test"], r["min_ns"], r["avg_ns"], r["max_ns"],
+            r["miss_kind"], r["misses"]) == \
+        ("latency", "343", "1078.0", "23110", "overruns", "0")
+    assert r["duration_ns"] == str((211 * 3600 + 4 * 60 + 55) * 10**9)
+    assert "%s:12: the histogram rows of this latency -g dump are not read" \
+        % f in p.stderr, p.stderr

@@ -58,6 +58,11 @@ struct xstate {
 	bool rtt;		/* an RTT line was seen for the open run */
 	char pct_names[RTLAT_NPCT][24];
 	int npct;
+	/* latency -g's gnuplot dump: "# hh:mm:ss (...)" title, "# ----lat
+	 * min|..." header, "#  0.343|..." figures, "x count" rows */
+	bool gp_header;		/* the header seen, its figures not yet */
+	bool gp_rows_said;	/* the note on its histogram rows given */
+	int64_t gp_dur;		/* the title's run time, or -1 */
 };
 
 static void set_header(struct xstate *x, const char *line)
@@ -596,6 +601,58 @@ static void do_rtt(struct xstate *x, const char *line)
 	}
 }
 
+/*
+ * A line of Xenomai latency -g's gnuplot dump ("# 211:04:55 (periodic
+ * user-mode task, 100 us period, priority 99)", "# ----lat min|----lat
+ * avg|----lat max|-overrun|---msw|", "#       0.343|      1.078|
+ * 23.110|       0|     0|"): read as RTT, RTH and RTS lines, the run
+ * time the title's. Returns 1 when @line is none of them, else as do_rts().
+ */
+static int do_gnuplot(struct xstate *x, const char *line)
+{
+	const char *p = skip_blank(line + 1), *e;
+	int64_t d;
+	char *t;
+	int r;
+
+	if (p[0] == '-' && strstr(p, "lat min|")) {
+		t = xasprintf("RTH|%s", p);
+		set_header(x, t);
+		free(t);
+		x->gp_header = true;
+		return 0;
+	}
+	if (x->gp_header && (isdigit((unsigned char)*p) || *p == '-') &&
+	    strchr(p, '|')) {
+		x->gp_header = false;
+		t = xasprintf("RTS|%s", p);
+		r = do_rts(x, t);
+		free(t);
+		if (!r && x->last && x->gp_dur >= 0 && x->last->duration_ns < 0)
+			x->last->duration_ns = x->gp_dur;
+		return r;
+	}
+	if (isdigit((unsigned char)*p) && !parse_hms(p, &d, &e) &&
+	    starts_with(e, " (") && strchr(e, ')')) {
+		close_run(x, false);
+		do_rtt(x, e);
+		x->gp_dur = d;
+		return 0;
+	}
+	return 1;
+}
+
+/* "0.5 1599357037": a histogram row of a gnuplot dump. */
+static bool gnuplot_row(const char *line)
+{
+	const char *p = line;
+	int64_t v;
+	uint64_t n;
+
+	return !imp_num(&p, 1000, &v) && *p == ' ' && !imp_count(&p, &n) &&
+	       !*skip_blank(p);
+}
+
 static int parse(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct xstate x;
@@ -609,6 +666,7 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 	x.period = -1;
 	x.interval = 1000000000;
 	x.tool = "Xenomai";
+	x.gp_dur = -1;
 	lines_init(&l, buf, len);
 	while (!ret && (line = lines_next(&l))) {
 		struct heading hd;
@@ -632,6 +690,9 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 			ret = do_hsd(&x, line);
 		} else if (starts_with(line, "HSS|")) {
 			ret = do_hss(&x, line);
+		} else if (line[0] == '#' && line[1] == ' ' &&
+			   (ret = do_gnuplot(&x, line)) != 1) {
+			;
 		} else if (starts_with(line, "==")) {
 			do_banner(&x, line);
 		} else if (parse_heading(line, &hd)) {
@@ -640,7 +701,14 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 			snprintf(x.load, sizeof(x.load), "%s", hd.load);
 			x.ncol = 0;
 			x.miss = MISS_NONE;
+		} else if (x.gp_dur >= 0 && !x.gp_rows_said &&
+			   gnuplot_row(line)) {
+			/* said once: what is in the file and not read */
+			imp_warn(c, l.no, "the histogram rows of this latency -g dump are not read (it does not state their bucket size)");
+			x.gp_rows_said = true;
 		}
+		if (ret == 1)
+			ret = 0;
 	}
 	close_run(&x, false);
 	if (!ret && strcmp(x.tool, "Xenomai") != 0) {
@@ -660,7 +728,8 @@ static int probe(const char *text)
 	while (p && *p) {
 		p = (const char *)skip_blank(p);
 		if (starts_with(p, "RTD|") || starts_with(p, "RTS|") ||
-		    starts_with(p, "RTH|") || starts_with(p, "HSS|"))
+		    starts_with(p, "RTH|") || starts_with(p, "HSS|") ||
+		    starts_with(p, "# ----lat min|"))
 			n++;
 		p = strchr(p, '\n');
 		if (p)
