@@ -373,6 +373,7 @@ static int ct_footer(struct ct_state *s, const char *p, int which, unsigned no)
 		"Min Latencies", "Avg Latencies", "Max Latencies",
 		"Histogram Overflows", "Total"
 	};
+	const char *what = names[which >= 4 ? 4 : which < 0 ? 0 : which];
 	int col = 0;
 
 	for (;;) {
@@ -385,10 +386,9 @@ static int ct_footer(struct ct_state *s, const char *p, int which, unsigned no)
 		if (!isdigit((unsigned char)*p) && *p != '-')
 			break;
 		if (which >= 3)
-			e = imp_figure_count(s->c, no, names[which], &p, &cnt);
+			e = imp_figure_count(s->c, no, what, &p, &cnt);
 		else
-			e = imp_figure(s->c, no, names[which], &p, s->unit, 0,
-				       &v);
+			e = imp_figure(s->c, no, what, &p, s->unit, 0, &v);
 		if (e < 0)
 			return -1;
 		if (e || !(t = ct_thread(s, (uint64_t)col)))
