@@ -999,3 +999,23 @@ def test_report_shows_the_system_check(tmp_path):
         ["preempt", "bad", "mainline PREEMPT_DYNAMIC, mode none <x>"],
         ["swap", "warning", "1 swap area, 8 GiB"]]
     assert html.count('<table class="check">') == 2
+
+
+def test_test_time_is_what_the_tool_printed(tmp_path):
+    """The table's test-time is the run time to the nearest second, not
+    cut down: oslat's "Duration: 2.998 (sec)" was 00:00:02, a cyclictest
+    run of 9999 cycles of 10 ms (99.99 s, the 100 s asked less the last
+    cycle) 00:01:39."""
+    oslat = FIXTURES / "oslat" / "oslat-1cpu.txt"
+    assert "Duration:\t 2.998 (sec)" in oslat.read_text()
+    p = run(["report", oslat])
+    assert re.search(r"^oslat-1cpu *\|.*\|    00:00:03$", p.stdout, re.M), \
+        p.stdout
+    src = ROOT / "tests" / "fixtures" / "real" / "machinekit-792-rpi2.txt"
+    f = tmp_path / "ct.txt"
+    f.write_text(src.read_text().replace("C:  10000", "C:   9999"))
+    p = run(["report", f])
+    assert re.search(r"^ct *\|.*\|    00:01:40$", p.stdout, re.M), p.stdout
+    h = tmp_path / "r.html"
+    run(["report", "--html", h, oslat])
+    assert ", 00:00:03" in h.read_text()

@@ -100,3 +100,105 @@ def test_an_exponent_is_no_figure_of_any_text_importer(tmp_path, src, old,
     p = run(["report", f], check=1)
     assert "%s:%d: " % (f, no) in p.stderr, p.stderr
     assert "exponent" in p.stderr, p.stderr
+
+
+# Issue 30's leftover: every text importer reads its figures through
+# imp_figure()/imp_figure_count()/imp_check_stats(). Each case edits one
+# figure of a real output so that it is one the tool cannot print; before,
+# each of these was read (a negative latency, a row or line whose min is
+# above its max skipped or dropped with a warning only, a negative count
+# read as unknown, a bad count or deviation silently left out) or refused
+# without a line.
+CT = REAL / "machinekit-792-rpi2.txt"
+OSLAT = REAL / "container-perf-tools-oslat-7cores.txt"
+JD = REAL / "upboard-audio-tweaks-jitterdebugger-a.txt"
+PTSEMA = REAL / "ptsematest-4cores-indented-zh.txt"
+RTAI = SHARED / "rtai" / "kern-latency-display.log"
+XENO = SHARED / "xenomai" / "latency-3.2-vm-overruns.log"
+TABLE = SHARED / "seed" / "xenomai-latencies-ppc-summary.log"
+
+
+@pytest.mark.parametrize("src,old,new,why", [
+    # cyclictest sleeps to an absolute deadline: no negative latency
+    (CT, "Min:     12 ", "Min:    -12 ",
+     "Min '-12': negative, which the tool never prints"),
+    (CT, "Max:      66", "Max:    nan",
+     "Max 'nan': not a number (NaN or infinity)"),
+    (CT, "C:  10000", "C:  18446744073709551615",
+     "C '18446744073709551615': a count beyond what the tool can print"),
+    (CT, "Max:      66", "Max:       6",
+     "T: line: min <= avg <= max does not hold"),
+    (OSLAT, "Minimum:\t 1 1 1", "Minimum:\t 1 -1 1",
+     "Minimum '-1': negative, which the tool never prints"),
+    # said on the last of the Minimum/Average/Maximum lines
+    (OSLAT, "Maximum:\t 14 17 9", "Maximum:\t 14 0 9",
+     "core 1: min <= avg <= max does not hold"),
+    (OSLAT, "002 (us):\t 122 2697", "002 (us):\t 122 -2697",
+     "bucket count '-2697': a negative count"),
+    (JD, "Min:         4 Avg:    5.57 Max:        34",
+     "Min:        -4 Avg:    5.57 Max:        34",
+     "Min '-4': negative, which the tool never prints"),
+    (JD, "C:     18286", "C:     99999999999999999999",
+     "C '99999999999999999999': a count beyond what the tool can print"),
+    (JD, "Avg:    5.63 Max:        14", "Avg:    5.63 Max:         1",
+     "T: line: min <= avg <= max does not hold"),
+    (PTSEMA, "Min    1, Cur    2, Avg    2, Max   13",
+     "Min   -1, Cur    2, Avg    2, Max   13",
+     "Min '-1': negative, which the tool never prints"),
+    (PTSEMA, "Cycles 811035", "Cycles 18446744073709551615",
+     "Cycles '18446744073709551615': a count beyond what the tool can print"),
+    (PTSEMA, "Avg    3, Max   12", "Avg    3, Max    2",
+     "the line: min <= avg <= max does not hold"),
+    # RTAI prints negative latencies (those of the file are kept); a line
+    # whose min is above its max was skipped with a warning
+    (RTAI, "RTD|     -35087|     -35125|     -10587|      24400",
+     "RTD|      35087|     -35125|     -10587|      24400",
+     "RTD line: min <= avg <= max does not hold"),
+    (RTAI, "|      19762|          0", "|      19762|         -1",
+     "RTD column 6 '-1': a negative count"),
+    (XENO, "RTD|      1.740|      2.933|     12.989|",
+     "RTD|     13.740|      2.933|     12.989|",
+     "RTD line: min <= avg <= max does not hold"),
+    (XENO, "RTS|      1.175|      2.955|    374.075|      40|",
+     "RTS|      1.175|      2.955|    374.075|     -40|",
+     "RTS column 4 '-40': a negative count"),
+    (XENO, "HSS|    avg|    599943|      2.200|      1.460",
+     "HSS|    avg|    599943|      2.200|     -1.460",
+     "HSS column 4 '-1.460': negative, which the tool never prints"),
+    (XENO, "HSS|    avg|    599943|", "HSS|    avg|    9007199254740993|",
+     "HSS column 2 '9007199254740993': a count beyond what the tool can print"),
+    (TABLE, "Walnut | 24620| 25965| 32280| 1",
+     "Walnut | 24620| 25965| 32280| -1",
+     "column 5 '-1': a negative count"),
+    (TABLE, "Yosemite | 5626| 5655| 17403| 0",
+     "Yosemite | 5626| 5655| 1403| 0",
+     "the row: min <= avg <= max does not hold"),
+    (TABLE, "Ocotea | 5158| 5169| 10038| 0",
+     "Ocotea | 5158| nan| 10038| 0",
+     "column 3 'nan': not a number (NaN or infinity)"),
+], ids=["cyclictest-negative-min", "cyclictest-nan-max",
+        "cyclictest-count-2^64-1", "cyclictest-min-above-max",
+        "oslat-negative-min", "oslat-min-above-max",
+        "oslat-negative-bucket",
+        "jitterdebugger-negative-min", "jitterdebugger-count-10^20",
+        "jitterdebugger-min-above-max",
+        "rttests-negative-min", "rttests-cycles-2^64-1",
+        "rttests-min-above-max",
+        "rtai-min-above-max", "rtai-negative-overruns",
+        "xenomai-min-above-max", "xenomai-negative-overruns",
+        "xenomai-negative-stddev", "xenomai-samples-2^53+1",
+        "table-negative-lost", "table-min-above-max", "table-nan-avg"])
+def test_every_text_importer_refuses_impossible_figures(tmp_path, src, old,
+                                                        new, why):
+    f, no = edited(tmp_path, src, old, new)
+    p = run(["report", "--csv", f], check=1)
+    assert "%s:%d: %s" % (f, no, why) in p.stderr, p.stderr
+    # a failed file adds no run
+    assert len(p.stdout.strip().splitlines()) <= 1, p.stdout
+
+
+@pytest.mark.parametrize("src", [CT, OSLAT, JD, PTSEMA, RTAI, XENO, TABLE],
+                         ids=lambda p: p.name)
+def test_the_edited_outputs_import_unedited(src):
+    p = run(["report", "--csv", src], check=0)
+    assert len(p.stdout.strip().splitlines()) >= 2, p.stdout

@@ -79,6 +79,63 @@ def test_a_prompt_first_is_text_not_json(tmp_path, prompt):
     assert figures(f) == figures(JETSON)
 
 
+@pytest.mark.parametrize("prompt", ["[root@localhost ~]# ./oslat -D 3",
+                                    "[root@localhost ~]#",
+                                    "[user@host rt-tests]$ sudo ./foo"])
+def test_a_bracketed_prompt_before_nothing_readable_is_no_json(tmp_path,
+                                                               prompt):
+    """A paste whose first line is a bracketed prompt is text: when
+    nothing in it is read, the error is the text one (the formats tried,
+    no figures), not "invalid JSON (truncated...)" because it starts with
+    '['; exit 1."""
+    f = tmp_path / "prompt.txt"
+    f.write_text(prompt + "\nthe test hung, no output\n")
+    p = run(["report", f], check=1)
+    assert "JSON" not in p.stderr, p.stderr
+    assert "%s: format not recognized" % f in p.stderr, p.stderr
+
+
+def qp_encode(data):
+    """A mail body in quoted-printable, as a board farm's mailer writes
+    it: lines over 76 characters broken with a soft line break "=",
+    "=" as "=3D", blanks at a line's end as "=20"."""
+    import quopri
+    return quopri.encodestring(data)
+
+
+def test_quoted_printable_mail_gives_the_same_figures(tmp_path):
+    """A cyclictest paste (T: lines 80 characters wide: each broken with a
+    soft line break) and a Xenomai log ("==" banners as "=3D=3D", its RTD
+    lines broken): decoded before detection, the same figures; a line is
+    still named by its number in the file as mailed."""
+    f = tmp_path / "jetson-qp.txt"
+    enc = qp_encode(JETSON.read_bytes() + b"trailing blanks   \n")
+    assert b"=\n" in enc and b"=20\n" in enc
+    f.write_bytes(enc)
+    assert figures(f) == figures(JETSON)
+    xeno = ROOT / "tests" / "fixtures" / "shared" / "xenomai" / \
+        "latency-3.2-vm-overruns.log"
+    g = tmp_path / "xenomai-qp.txt"
+    enc = qp_encode(xeno.read_bytes())
+    assert b"=3D=3D Sampling period" in enc
+    g.write_bytes(enc)
+    assert figures(g) == figures(xeno)
+    assert figures(g)[0][1:] == ("599943", "1175", "2955.0", "374075")
+    # the one garbled RTD line, at its line of the mailed file
+    no = next(i for i, l in enumerate(enc.decode().splitlines(), 1)
+              if l.startswith("RTD|      1.592|      2.847|     82.516|"))
+    p = run(["report", g])
+    assert "%s:%d: unreadable RTD line skipped" % (g, no) in p.stderr
+
+
+def test_an_equals_sign_is_no_quoted_printable(tmp_path):
+    """Text with a bare '=' (a note "max = 66 us", a Xenomai "==" banner)
+    is read as it is: "=20" in it stays."""
+    f = tmp_path / "notes.txt"
+    f.write_text("max = 66 us, tag =20 \n" + JETSON.read_text())
+    assert figures(f) == figures(JETSON)
+
+
 def test_runs_of_several_tools_in_one_file(tmp_path):
     """Two cyclictest runs and a stress-ng run between notes: three runs,
     each with the figures of its own file."""
@@ -231,3 +288,23 @@ def test_xenomai_gnuplot_dump(tmp_path):
                  "".join("%d.5 %d\n" % (i, 1000 >> i) for i in range(10)))
     want = [(r["min_ns"], r["avg_ns"], r["max_ns"]) for r in rows(log)]
     assert [(r["min_ns"], r["avg_ns"], r["max_ns"]) for r in rows(f)] == want
+
+
+def test_xenomai_3_gnuplot_dump_as_published():
+    """Xenomai 3.1 latency -g's dump as a user published it (no RTH/RTS
+    tags: "# hh:mm:ss (mode, period, priority)", a "# ----lat min|"
+    header and a "#" figures row, xeno-config --info lines, then "x
+    count" rows) was "no run found": the figures of its row, its run
+    time, period and overruns are read; its histogram rows are said not
+    read, at the first of them."""
+    f = REAL / "xenomai-3.1-gnuplot-dump-zh.txt"
+    p = run(["report", "--csv", f])
+    r = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert len(r) == 1
+    r = r[0]
+    assert (r["test"], r["min_ns"], r["avg_ns"], r["max_ns"],
+            r["miss_kind"], r["misses"]) == \
+        ("latency", "343", "1078.0", "23110", "overruns", "0")
+    assert r["duration_ns"] == str((211 * 3600 + 4 * 60 + 55) * 10**9)
+    assert "%s:12: the histogram rows of this latency -g dump are not read" \
+        % f in p.stderr, p.stderr

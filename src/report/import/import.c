@@ -732,10 +732,19 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* A document that starts with '{' or '[', unless its first line is a
+ * shell prompt ("[root@localhost ~]# ./oslat ..."): a paste, text. */
 static bool looks_json(const char *buf, size_t len)
 {
 	char c = first_char(buf, len);
+	size_t i = 0;
 
+	if (c == '[') {
+		while (i < len && isspace((unsigned char)buf[i]))
+			i++;
+		if (frame_prompt_line(buf + i, len - i))
+			return false;
+	}
 	return c == '{' || c == '[';
 }
 
@@ -1047,12 +1056,32 @@ static int parse_pasted(struct imp_ctx *c, const char *buf, size_t len,
 	return 0;
 }
 
+static int parse_detect(struct imp_ctx *c, const char *buf, size_t len,
+			bool quiet_unknown);
+
 /*
  * Detect and parse. Returns 0, -1 on error, or 1 when the format was not
- * recognized and @quiet_unknown asks to skip such files silently.
+ * recognized and @quiet_unknown asks to skip such files silently. A mail
+ * body still in quoted-printable is decoded first (its lines kept: line
+ * numbers are the file's).
  */
 static int parse_any(struct imp_ctx *c, const char *buf, size_t len,
 		     bool quiet_unknown)
+{
+	size_t dlen;
+	char *dec;
+	int r;
+
+	if (memchr(buf, '\0', len) || !frame_is_qp(buf, len))
+		return parse_detect(c, buf, len, quiet_unknown);
+	dec = frame_qp_decode(buf, len, &dlen);
+	r = parse_detect(c, dec, dlen, quiet_unknown);
+	free(dec);
+	return r;
+}
+
+static int parse_detect(struct imp_ctx *c, const char *buf, size_t len,
+			bool quiet_unknown)
 {
 	const struct importer *imp = NULL;
 	const char *nul;

@@ -9,7 +9,10 @@
  * Text importers get a private, writable, NUL-terminated copy of the file
  * and may cut it into lines in place. Every number goes through imp_num()
  * or imp_count(), which range-check it: nothing an input holds can overflow
- * or reach undefined behaviour.
+ * or reach undefined behaviour; every figure and count of a tool's line
+ * through imp_figure()/imp_figure_count(), and the figures of one line
+ * together through imp_check_stats(): what the tool cannot print is
+ * refused with the file and line.
  */
 #ifndef RTLAT_REPORT_IMPORT_H
 #define RTLAT_REPORT_IMPORT_H
@@ -124,6 +127,23 @@ void strip_ansi(char *s);
  * malloc'ed NUL-terminated copy, its length in *@out_len.
  */
 char *frame_clean(const char *buf, size_t len, size_t *out_len);
+
+/* Is the first line of @buf (@len bytes, no NUL needed) a shell prompt,
+ * with or without a command ("[root@localhost ~]# ./oslat ...",
+ * "root@board:~# ", "$ cyclictest ...")? Such a paste is text, never JSON,
+ * whatever follows. */
+bool frame_prompt_line(const char *buf, size_t len);
+
+/* Is @buf a mail body still in quoted-printable: soft line breaks ("="
+ * at a line's end) or "=20"/"=09"/"=3D" at least twice, and no '=' that
+ * is neither? */
+bool frame_is_qp(const char *buf, size_t len);
+
+/* @buf decoded from quoted-printable: "=XX" is the byte, a soft line break
+ * joins the lines, and an empty line follows the joined one (line i of the
+ * result is line i of @buf). A malloc'ed NUL-terminated copy, its length
+ * in *@out_len. */
+char *frame_qp_decode(const char *buf, size_t len, size_t *out_len);
 
 /* The command of a command line of frame_clean()'s output ("$ cmd", or
  * "# tool ..." for a known tool), or NULL. */

@@ -285,6 +285,7 @@ struct ct_thr {
 	bool hist_min, hist_avg, hist_max, hist_ovf, hist_total;
 	int64_t hmin, havg, hmax;
 	uint64_t ovf, total;
+	unsigned tline, fline;	/* its T: line, its "# Max Latencies:" line */
 };
 
 struct ct_state {
@@ -309,10 +310,14 @@ static struct ct_thr *ct_thread(struct ct_state *s, uint64_t id)
 	return &s->t[id];
 }
 
-/* "T: 0 (12340) P:80 I:1000 C:   3000 Min:     11 Act:   12 Avg:   18 Max:     103" */
+/* "T: 0 (12340) P:80 I:1000 C:   3000 Min:     11 Act:   12 Avg:   18 Max:     103"
+ * Every figure through imp_figure()/imp_figure_count(): cyclictest prints
+ * no negative latency (it sleeps to an absolute deadline) and no count
+ * beyond 2^53; min <= avg <= max checked on the line. */
 static int ct_tline(struct ct_state *s, const char *line, unsigned no)
 {
 	static const char *const keys[] = { "I:", "C:", "Min:", "Avg:", "Max:" };
+	static const char *const names[] = { "interval", "C", "Min", "Avg", "Max" };
 	const char *p = line + 2;
 	int64_t v[5];
 	uint64_t id;
@@ -335,21 +340,24 @@ static int ct_tline(struct ct_state *s, const char *line, unsigned no)
 		if (i == 1) {
 			uint64_t c;
 
-			e = imp_count(&k, &c);
+			e = imp_figure_count(s->c, no, names[i], &k, &c);
 			v[i] = (int64_t)c;
 		} else {
-			e = imp_num(&k, i == 0 ? 1000 : s->unit, &v[i]);
+			e = imp_figure(s->c, no, names[i], &k,
+				       i == 0 ? 1000 : s->unit, 0, &v[i]);
 		}
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(s->c, no, "T: %s %s", keys[i], imp_num_err(e));
+		if (e < 0)
 			return -1;
-		}
 		if (e) {
 			imp_warn(s->c, no, "unreadable T: line skipped (%s)", keys[i]);
 			return 0;
 		}
 	}
+	if (v[1] > 0 && imp_check_stats(s->c, no, "T: line", v[2],
+					 (double)v[3], v[4]))
+		return -1;
 	t->seen = true;
+	t->tline = no;
 	t->interval = v[0];
 	t->cycles = (uint64_t)v[1];
 	t->min = v[2];
@@ -361,6 +369,11 @@ static int ct_tline(struct ct_state *s, const char *line, unsigned no)
 /* "# Max Latencies: 00027 00031   # comment" -> per-thread values */
 static int ct_footer(struct ct_state *s, const char *p, int which, unsigned no)
 {
+	static const char *const names[] = {
+		"Min Latencies", "Avg Latencies", "Max Latencies",
+		"Histogram Overflows", "Total"
+	};
+	const char *what = names[which >= 4 ? 4 : which < 0 ? 0 : which];
 	int col = 0;
 
 	for (;;) {
@@ -373,19 +386,17 @@ static int ct_footer(struct ct_state *s, const char *p, int which, unsigned no)
 		if (!isdigit((unsigned char)*p) && *p != '-')
 			break;
 		if (which >= 3)
-			e = imp_count(&p, &cnt);
+			e = imp_figure_count(s->c, no, what, &p, &cnt);
 		else
-			e = imp_num(&p, s->unit, &v);
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(s->c, no, "%s", imp_num_err(e));
+			e = imp_figure(s->c, no, what, &p, s->unit, 0, &v);
+		if (e < 0)
 			return -1;
-		}
 		if (e || !(t = ct_thread(s, (uint64_t)col)))
 			break;
 		switch (which) {
 		case 0: t->hmin = v; t->hist_min = true; break;
 		case 1: t->havg = v; t->hist_avg = true; break;
-		case 2: t->hmax = v; t->hist_max = true; break;
+		case 2: t->hmax = v; t->hist_max = true; t->fline = no; break;
 		case 3: t->ovf = cnt; t->hist_ovf = true; break;
 		default: t->total = cnt; t->hist_total = true; break;
 		}
@@ -413,11 +424,9 @@ static int ct_hist_row(struct ct_state *s, const char *line, unsigned no)
 			imp_warn(s->c, no, "histogram row with too many columns skipped");
 			return 0;
 		}
-		e = imp_count(&p, &cnt[n]);
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(s->c, no, "histogram count: %s", imp_num_err(e));
+		e = imp_figure_count(s->c, no, "histogram count", &p, &cnt[n]);
+		if (e < 0)
 			return -1;
-		}
 		if (e) {
 			imp_warn(s->c, no, "unreadable histogram row skipped");
 			return 0;
@@ -512,7 +521,11 @@ static int ct_build(struct ct_state *s, struct rep_run *r)
 		}
 		if (x->has_stats && (x->min > x->max || x->avg < (double)x->min ||
 				     x->avg > (double)x->max)) {
-			imp_error(s->c, 0, "thread %d: min <= avg <= max does not hold", i);
+			char w[32];
+
+			snprintf(w, sizeof(w), "thread %d", i);
+			imp_check_stats(s->c, t->fline ? t->fline : t->tline,
+					w, x->min, x->avg, x->max);
 			return -1;
 		}
 	}

@@ -331,3 +331,96 @@ char *frame_clean(const char *buf, size_t len, size_t *out_len)
 	*out_len = o;
 	return out;
 }
+
+bool frame_prompt_line(const char *buf, size_t len)
+{
+	char line[256];
+	size_t n = 0;
+
+	while (n < len && n < sizeof(line) - 3 && buf[n] != '\n' &&
+	       buf[n] != '\r')
+		n++;
+	memcpy(line, buf, n);
+	while (n && isblank((unsigned char)line[n - 1]))
+		n--;
+	/* a bare prompt ("[root@localhost ~]#") is one with a command */
+	memcpy(line + n, " x", 3);
+	return prompt_command(line) != NULL;
+}
+
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* Is @p (of @end) a quoted-printable soft line break: '=', blanks, end of
+ * line? Sets *@next to the start of the next line. */
+static bool qp_soft_break(const char *p, const char *end, const char **next)
+{
+	const char *q = p + 1;
+
+	while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+		q++;
+	if (q < end && *q != '\n')
+		return false;
+	*next = q < end ? q + 1 : q;
+	return true;
+}
+
+bool frame_is_qp(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *next;
+	unsigned marks = 0;
+
+	while ((p = memchr(p, '=', (size_t)(end - p)))) {
+		if (qp_soft_break(p, end, &next)) {
+			marks++;
+			p = next;
+		} else if (end - p >= 3 && hexval(p[1]) >= 0 &&
+			   hexval(p[2]) >= 0) {
+			/* "=20" before a line's end, "=3D": what an encoder
+			 * writes; "=00".."=1F" but blanks are no text */
+			int v = hexval(p[1]) * 16 + hexval(p[2]);
+
+			if (v < 0x20 && v != '\t')
+				return false;
+			marks += v == ' ' || v == '\t' || v == '=';
+			p += 3;
+		} else {
+			return false;	/* a bare '=': plain text */
+		}
+	}
+	return marks >= 2;
+}
+
+char *frame_qp_decode(const char *buf, size_t len, size_t *out_len)
+{
+	const char *p = buf, *end = buf + len, *next;
+	char *out = xmalloc(len + 1), *o = out;
+	size_t owed = 0;	/* line ends of joined lines, still to write */
+
+	while (p < end) {
+		if (*p == '=' && qp_soft_break(p, end, &next)) {
+			owed++;
+			p = next;
+		} else if (*p == '=' && end - p >= 3 && hexval(p[1]) >= 0 &&
+			   hexval(p[2]) >= 0) {
+			*o++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
+			p += 3;
+		} else {
+			if (*p == '\n')
+				for (; owed; owed--)
+					*o++ = '\n';
+			*o++ = *p++;
+		}
+	}
+	for (; owed; owed--)
+		*o++ = '\n';
+	*o = '\0';
+	*out_len = (size_t)(o - out);
+	return out;
+}

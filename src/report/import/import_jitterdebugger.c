@@ -96,9 +96,12 @@ static int parse(struct imp_ctx *c, const cJSON *root)
 
 #define JD_MAXTHR 4096
 
-/* "T: 0 ( 1599) A: 0 C: 593447 Min: 2 Avg: 2.97 Max: 59" */
-static int jd_line(const char *p, uint64_t *id, uint64_t *cpu,
-		   uint64_t *count, int64_t v[3])
+/* "T: 0 ( 1599) A: 0 C: 593447 Min: 2 Avg: 2.97 Max: 59": the count and
+ * the figures through imp_figure_count()/imp_figure() (jitterdebugger
+ * prints no negative latency). Returns 0, 1 (not such a line) or -1
+ * (refused, said). */
+static int jd_line(struct imp_ctx *c, unsigned no, const char *p,
+		   uint64_t *id, uint64_t *cpu, uint64_t *count, int64_t v[3])
 {
 	static const char *const keys[] = { "Min:", "Avg:", "Max:" };
 	const char *q;
@@ -106,26 +109,28 @@ static int jd_line(const char *p, uint64_t *id, uint64_t *cpu,
 
 	p += 2;
 	if (imp_count(&p, id))
-		return -EINVAL;
+		return 1;
 	q = strstr(p, " A:");
 	if (!q)
-		return -EINVAL;
+		return 1;
 	q += 3;
 	if (imp_count(&q, cpu))
-		return -EINVAL;
+		return 1;
 	q = strstr(q, " C:");
 	if (!q)
-		return -EINVAL;
+		return 1;
 	q += 3;
-	if (imp_count(&q, count))
-		return -EINVAL;
+	e = imp_figure_count(c, no, "C", &q, count);
+	if (e)
+		return e;
 	for (i = 0; i < 3; i++) {
 		const char *k = strstr(q, keys[i]);
 
 		if (!k)
-			return -EINVAL;
+			return 1;
 		k += 4;
-		e = imp_num(&k, 1000, &v[i]);
+		e = imp_figure(c, no, i == 0 ? "Min" : i == 1 ? "Avg" : "Max",
+			       &k, 1000, 0, &v[i]);
 		if (e)
 			return e;
 	}
@@ -165,19 +170,16 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 				after_other = true;
 			continue;
 		}
-		e = jd_line(p, &id, &cpu, &count, v);
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(c, l.no, "%s", imp_num_err(e));
+		e = jd_line(c, l.no, p, &id, &cpu, &count, v);
+		if (e < 0)
 			return -1;
-		}
 		if (e || id >= JD_MAXTHR || cpu >= JD_MAXTHR) {
 			imp_warn(c, l.no, "unreadable T: line skipped");
 			continue;
 		}
-		if (v[0] > v[2] || (double)v[1] < (double)v[0] || v[1] > v[2]) {
-			imp_error(c, l.no, "Min <= Avg <= Max does not hold");
+		if (count > 0 && imp_check_stats(c, l.no, "T: line", v[0],
+						 (double)v[1], v[2]))
 			return -1;
-		}
 		for (i = 0; r && i < r->nthr; i++)
 			if (r->thr[i].id == (int)id)
 				s = &r->thr[i];

@@ -114,9 +114,12 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 
 #endif /* HAVE_CJSON */
 
-/* Numbers after the ':' of a text line, one per core. */
-static int os_values(struct imp_ctx *c, unsigned no, const char *p,
-		     int64_t unit, int64_t *v, int max, bool counts)
+/* Numbers after the ':' of a text line, one per core, each read through
+ * imp_figure() (oslat prints no negative figure) or imp_figure_count()
+ * (@counts), named @what in a refusal. Returns how many, or -1 (said). */
+static int os_values(struct imp_ctx *c, unsigned no, const char *what,
+		     const char *p, int64_t unit, int64_t *v, int max,
+		     bool counts)
 {
 	int n = 0, e;
 
@@ -133,16 +136,13 @@ static int os_values(struct imp_ctx *c, unsigned no, const char *p,
 		if (counts) {
 			uint64_t x;
 
-			e = imp_count(&p, &x);
+			e = imp_figure_count(c, no, what, &p, &x);
 			v[n] = (int64_t)x;
 		} else {
-			e = imp_num(&p, unit, &v[n]);
+			e = imp_figure(c, no, what, &p, unit, 0, &v[n]);
 		}
-		if (e) {
-			if (e == -ERANGE || e == -EDOM)
-				imp_error(c, no, "%s", imp_num_err(e));
-			return e == -ERANGE || e == -EDOM ? -1 : n;
-		}
+		if (e)
+			return e < 0 ? -1 : n;
 		n++;
 	}
 	return n;
@@ -162,7 +162,7 @@ static int bucket_line(struct imp_ctx *c, struct rep_run *r, unsigned no,
 		imp_warn(c, no, "unreadable bucket line skipped");
 		return 0;
 	}
-	n = os_values(c, no, q, 1, v, OS_MAXCPU, true);
+	n = os_values(c, no, "bucket count", q, 1, v, OS_MAXCPU, true);
 	if (n < 0)
 		return -1;
 	if (!ncore || n != ncore) {
@@ -199,6 +199,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 	double avg[OS_MAXCPU];
 	bool have_min = false, have_max = false, have_avg = false;
 	int ncore = 0, n, i, ret = 0;
+	unsigned stats_line = 0;	/* the last of Minimum/Average/Maximum */
 	struct lines l;
 	char *line;
 
@@ -215,7 +216,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			/* "core_i:" is oslat v0.1.0's name of the row */
 			if (*p == 'c')
 				p += 5;
-			n = os_values(c, l.no, p, 1, v, OS_MAXCPU, true);
+			n = os_values(c, l.no, "core", p, 1, v, OS_MAXCPU, true);
 			if (n < 0) {
 				ret = -1;
 				break;
@@ -231,7 +232,9 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			   starts_with(p, "Average:")) {
 			int64_t *dst = p[1] == 'i' ? mn : p[1] == 'a' ? mx : v;
 
-			n = os_values(c, l.no, p, 1000, dst, OS_MAXCPU, false);
+			n = os_values(c, l.no, p[1] == 'i' ? "Minimum" :
+				      p[1] == 'a' ? "Maximum" : "Average", p,
+				      1000, dst, OS_MAXCPU, false);
 			if (n < 0) {
 				ret = -1;
 				break;
@@ -241,6 +244,7 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 					 n, ncore);
 				continue;
 			}
+			stats_line = l.no;
 			if (p[1] == 'i')
 				have_min = true;
 			else if (p[1] == 'a')
@@ -267,8 +271,11 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			s->has_samples = true;
 		}
 		if (have_min && have_max && have_avg) {
-			if (mn[i] > mx[i]) {
-				imp_error(c, 0, "core %d: Minimum > Maximum", i);
+			char w[32];
+
+			snprintf(w, sizeof(w), "core %d", i);
+			if (imp_check_stats(c, stats_line, w, mn[i], avg[i],
+					    mx[i])) {
 				ret = -1;
 				break;
 			}

@@ -86,24 +86,25 @@ static int rtai_rtd(struct rstate *s, char *line, unsigned no)
 	for (i = 0; i < n && i < s->ncol; i++) {
 		const char *p = f[i + 1];
 		enum rcol k = s->col[i];
+		char w[32];
 		int e;
 
 		if (k == RC_OTHER)
 			continue;
+		snprintf(w, sizeof(w), "RTD column %d", i + 1);
 		if (k == RC_OVR) {
 			uint64_t cnt;
 
-			e = imp_count(&p, &cnt);
+			e = imp_figure_count(s->c, no, w, &p, &cnt);
 			v[k] = (int64_t)cnt;
 		} else {
-			e = imp_num(&p, s->c->o->input_unit_ns ?
-				    s->c->o->input_unit_ns : 1, &v[k]);
+			/* RTAI prints early wake-ups: negative latencies */
+			e = imp_figure(s->c, no, w, &p, s->c->o->input_unit_ns ?
+				       s->c->o->input_unit_ns : 1,
+				       IMP_FIG_SIGNED, &v[k]);
 		}
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(s->c, no, "RTD column %d: %s", i + 1,
-				  imp_num_err(e));
+		if (e < 0)
 			return -1;
-		}
 		if (e || *skip_blank(p)) {
 			imp_warn(s->c, no, "unreadable RTD line skipped (column %d)",
 				 i + 1);
@@ -111,12 +112,13 @@ static int rtai_rtd(struct rstate *s, char *line, unsigned no)
 		}
 		has[k] = true;
 	}
-	if (!has[RC_MIN] || !has[RC_AVG] || !has[RC_MAX] ||
-	    v[RC_MIN] > v[RC_MAX] || v[RC_AVG] < v[RC_MIN] ||
-	    v[RC_AVG] > v[RC_MAX]) {
+	if (!has[RC_MIN] || !has[RC_AVG] || !has[RC_MAX]) {
 		imp_warn(s->c, no, "RTD line without consistent lat min/avg/max skipped");
 		return 0;
 	}
+	if (imp_check_stats(s->c, no, "RTD line", v[RC_MIN],
+			    (double)v[RC_AVG], v[RC_MAX]))
+		return -1;
 	r = rtai_run(s, no);
 	iv = series_add_interval(&r->sum);
 	iv->start_ns = s->avrg > 0 ? (int64_t)(r->sum.nint - 1) * s->avrg : 0;

@@ -173,27 +173,30 @@ static int parse_json(struct imp_ctx *c, const cJSON *root)
 /* ---- text of the handshake tools ---- */
 
 /* "#1 -> #0, Min    1, Cur    3, Avg    3, Max   12": the receiver's
- * number (the even one) into *@rcv, the figures into @v (ns). */
-static int hs_line(const char *p, uint64_t *rcv, int64_t v[3])
+ * number (the even one) into *@rcv, the figures into @v (ns), each through
+ * imp_figure() (the handshake tools print no negative latency). Returns
+ * 0, 1 (not such a line) or -1 (refused, said). */
+static int hs_line(struct imp_ctx *c, unsigned no, const char *p,
+		   uint64_t *rcv, int64_t v[3])
 {
 	static const char *const keys[] = { "Min", "Avg", "Max" };
 	uint64_t a, b;
 	size_t i;
 
 	if (*p++ != '#' || imp_count(&p, &a) || strncmp(p, " -> #", 5) != 0)
-		return -EINVAL;
+		return 1;
 	p += 5;
 	if (imp_count(&p, &b))
-		return -EINVAL;
+		return 1;
 	*rcv = b;
 	for (i = 0; i < 3; i++) {
 		const char *k = strstr(p, keys[i]);
 		int e;
 
 		if (!k)
-			return -EINVAL;
+			return 1;
 		k += 3;
-		e = imp_num(&k, 1000, &v[i]);
+		e = imp_figure(c, no, keys[i], &k, 1000, 0, &v[i]);
 		if (e)
 			return e;
 	}
@@ -227,19 +230,16 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 		if (strstr(p, " -> #")) {
 			struct rep_series *s;
 
-			e = hs_line(p, &id, v);
-			if (e == -ERANGE || e == -EDOM) {
-				imp_error(c, l.no, "%s", imp_num_err(e));
+			e = hs_line(c, l.no, p, &id, v);
+			if (e < 0)
 				return -1;
-			}
 			if (e || id / 2 >= RT_MAXTHR) {
 				imp_warn(c, l.no, "unreadable line skipped");
 				continue;
 			}
-			if (v[0] > v[2] || v[1] < v[0] || v[1] > v[2]) {
-				imp_error(c, l.no, "Min <= Avg <= Max does not hold");
+			if (imp_check_stats(c, l.no, "the line", v[0],
+					    (double)v[1], v[2]))
 				return -1;
-			}
 			s = run_thread(r, (int)(id / 2));
 			s->min = v[0];
 			s->avg = (double)v[1];
@@ -250,8 +250,12 @@ static int parse_text(struct imp_ctx *c, char *buf, size_t len)
 			const char *q = p + 1, *k = strstr(p, "Cycles ") + 7;
 			struct rep_series *s;
 
-			if (imp_count(&q, &id) || id / 2 >= RT_MAXTHR ||
-			    imp_count(&k, &cyc))
+			if (imp_count(&q, &id) || id / 2 >= RT_MAXTHR)
+				continue;
+			e = imp_figure_count(c, l.no, "Cycles", &k, &cyc);
+			if (e < 0)
+				return -1;
+			if (e)
 				continue;
 			s = run_thread(r, (int)(id / 2));
 			s->samples = cyc;

@@ -117,8 +117,12 @@ struct tstate {
 	bool tables_started;
 };
 
-/* A figure with an optional unit word: "368 us", "12.5", "7438". */
-static int tfig(struct tstate *s, const char **p, int64_t *v)
+/* A figure with an optional unit word: "368 us", "12.5", "7438", read
+ * through imp_figure() (a table's latencies may be negative: early
+ * wake-ups), named @what in a refusal. Returns 0, 1 (no number) or -1
+ * (refused, said). */
+static int tfig(struct tstate *s, unsigned no, const char *what,
+		const char **p, int64_t *v)
 {
 	const char *q = skip_blank(*p), *u;
 	int64_t unit = s->hd.unit_ns ? s->hd.unit_ns :
@@ -128,19 +132,23 @@ static int tfig(struct tstate *s, const char **p, int64_t *v)
 
 	/* look ahead for a unit word after the number */
 	e = imp_num(&q, 1, v);
-	if (e)
-		return e;
-	u = skip_blank(q);
-	if (starts_with(u, "us") && !isalpha((unsigned char)u[2]))
-		unit = 1000;
-	else if (starts_with(u, "ms") && !isalpha((unsigned char)u[2]))
-		unit = 1000000;
-	else if (starts_with(u, "ns") && !isalpha((unsigned char)u[2]))
-		unit = 1;
-	else
+	if (e == -EINVAL)
+		return 1;
+	if (!e) {
+		u = skip_blank(q);
+		if (starts_with(u, "us") && !isalpha((unsigned char)u[2]))
+			unit = 1000;
+		else if (starts_with(u, "ms") && !isalpha((unsigned char)u[2]))
+			unit = 1000000;
+		else if (starts_with(u, "ns") && !isalpha((unsigned char)u[2]))
+			unit = 1;
+		else
+			u = NULL;
+	} else {
 		u = NULL;
+	}
 	q = save;
-	e = imp_num(&q, unit, v);
+	e = imp_figure(s->c, no, what, &q, unit, IMP_FIG_SIGNED, v);
 	if (e)
 		return e;
 	*p = u ? u + 2 : q;
@@ -208,8 +216,8 @@ static void store_value(struct rep_run *r, enum tcol col, int64_t v,
 
 /* min, avg and max of row @f (@n fields) come together or not at all;
  * dropped (said) when they contradict each other. */
-static void row_stats(struct tstate *s, struct rep_run *r, char **f, int n,
-		      unsigned no)
+static int row_stats(struct tstate *s, struct rep_run *r, char **f, int n,
+		     unsigned no)
 {
 	int i;
 	bool mn = false, av = false, mx = false;
@@ -223,11 +231,10 @@ static void row_stats(struct tstate *s, struct rep_run *r, char **f, int n,
 	}
 	r->sum.has_stats = mn && av && mx;
 	if (r->sum.has_stats &&
-	    (r->sum.min > r->sum.max || r->sum.avg < (double)r->sum.min ||
-	     r->sum.avg > (double)r->sum.max)) {
-		imp_warn(s->c, no, "row with min > avg or avg > max: figures dropped");
-		r->sum.has_stats = false;
-	}
+	    imp_check_stats(s->c, no, "the row", r->sum.min, r->sum.avg,
+			    r->sum.max))
+		return -1;
+	return 0;
 }
 
 static int do_row(struct tstate *s, char **f, int n, unsigned no)
@@ -259,8 +266,10 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 		int64_t v = 0;
 		uint64_t cnt = 0;
 		bool bound = false;
+		char w[32];
 		int e;
 
+		snprintf(w, sizeof(w), "column %d", i + 2);
 		if (s->col[i] == TC_NOTE) {
 			if (note_status(p))
 				str_set(&r->status, note_status(p));
@@ -275,23 +284,21 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 		case TC_OVERRUN:
 		case TC_LOST:
 		case TC_SAMPLES:
-			e = imp_count(&p, &cnt);
+			e = imp_figure_count(s->c, no, w, &p, &cnt);
 			break;
 		case TC_P999:
 			/* a lower bound: ">=N" (rtlat report) */
 			bound = starts_with(skip_blank(p), ">=");
 			if (bound)
 				p = skip_blank(p) + 2;
-			e = tfig(s, &p, &v);
+			e = tfig(s, no, w, &p, &v);
 			break;
 		default:
-			e = tfig(s, &p, &v);
+			e = tfig(s, no, w, &p, &v);
 			break;
 		}
-		if (e == -ERANGE || e == -EDOM) {
-			imp_error(s->c, no, "column %d: %s", i + 2, imp_num_err(e));
+		if (e < 0)
 			return -1;
-		}
 		if (e) {
 			imp_warn(s->c, no, "unreadable value '%s' in column %d: read as unknown",
 				 f[i + 1], i + 2);
@@ -303,7 +310,8 @@ static int do_row(struct tstate *s, char **f, int n, unsigned no)
 			str_set(&r->status, note_status(p));
 		store_value(r, s->col[i], v, cnt, bound);
 	}
-	row_stats(s, r, f, n, no);
+	if (row_stats(s, r, f, n, no))
+		return -1;
 	if (!r->sum.has_stats && !r->has_ideal) {
 		/* nothing to show: drop the row again; quietly when the row
 		 * says why (rtlat suite: "n/a ...  (interrupted)",

@@ -62,6 +62,11 @@ struct xstate {
 	int64_t cell;
 	char pct_names[RTLAT_NPCT][24];
 	int npct;
+	/* latency -g's gnuplot dump: "# hh:mm:ss (...)" title, "# ----lat
+	 * min|..." header, "#  0.343|..." figures, "x count" rows */
+	bool gp_header;		/* the header seen, its figures not yet */
+	bool gp_rows_said;	/* the note on its histogram rows given */
+	int64_t gp_dur;		/* the title's run time, or -1 */
 };
 
 static void set_header(struct xstate *x, const char *line)
@@ -124,22 +129,46 @@ static void close_run(struct xstate *x, bool summary_seen)
 	x->run = NULL;
 }
 
+/* A figure refused and said (imp_figure()): bad_fig() says no more. */
+#define XN_SAID	(-EIO)
+
 /*
- * Parse a figure at *p. Times: a decimal point means microseconds, else
- * x->unit. Returns imp_num()'s codes.
+ * Parse a figure at *p through imp_figure() (Xenomai prints early
+ * wake-ups: signed), named "@tag column @col" in a refusal. Times: a
+ * decimal point means microseconds, else x->unit (@unit_ns when not 0).
+ * Returns 0, -EINVAL (no number) or XN_SAID.
  */
-static int fig(struct xstate *x, const char **p, int64_t *v)
+static int fig(struct xstate *x, const char *tag, int col, const char **p,
+	       int64_t unit_ns, int64_t *v)
 {
 	const char *s = skip_blank(*p);
 	const char *q = s;
+	char w[32];
 	bool dot;
+	int e;
 
 	if (*q == '-' || *q == '+')
 		q++;
 	while (isdigit((unsigned char)*q))
 		q++;
 	dot = *q == '.' && isdigit((unsigned char)q[1]);
-	return imp_num(p, dot ? 1000 : x->unit, v);
+	snprintf(w, sizeof(w), "%s column %d", tag, col + 1);
+	e = imp_figure(x->c, x->line, w, p,
+		       unit_ns ? unit_ns : dot ? 1000 : x->unit,
+		       IMP_FIG_SIGNED, v);
+	return e < 0 ? XN_SAID : e ? -EINVAL : 0;
+}
+
+/* A count through imp_figure_count(); returns as fig(). */
+static int cnt(struct xstate *x, const char *tag, int col, const char **p,
+	       uint64_t *v)
+{
+	char w[32];
+	int e;
+
+	snprintf(w, sizeof(w), "%s column %d", tag, col + 1);
+	e = imp_figure_count(x->c, x->line, w, p, v);
+	return e < 0 ? XN_SAID : e ? -EINVAL : 0;
 }
 
 /* The label after the last figure of a data line, or NULL. */
@@ -176,6 +205,8 @@ static bool is_cpu_label(const char *l, int *cpu)
  * line with a warning. Returns -1 for an error, 0 for a skip. */
 static int bad_fig(struct xstate *x, const char *tag, int col, int err)
 {
+	if (err == XN_SAID)
+		return -1;
 	if (err == -ERANGE || err == -EDOM) {
 		imp_error(x->c, x->line, "%s column %d: %s", tag, col + 1,
 			  imp_num_err(err));
@@ -219,10 +250,10 @@ static int do_rtd(struct xstate *x, char *line)
 		if (x->col[i] == XC_MISS) {
 			uint64_t c;
 
-			e = imp_count(&p, &c);
+			e = cnt(x, "RTD", i, &p, &c);
 			v[i] = (int64_t)c;
 		} else {
-			e = fig(x, &p, &v[i]);
+			e = fig(x, "RTD", i, &p, 0, &v[i]);
 		}
 		if (e)
 			return bad_fig(x, "RTD", i, e);
@@ -247,10 +278,8 @@ static int do_rtd(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "RTD line without lat min/avg/max skipped");
 		return 0;
 	}
-	if (mn > mx || av < mn || av > mx) {
-		imp_warn(x->c, x->line, "RTD line with min > avg or avg > max skipped");
-		return 0;
-	}
+	if (imp_check_stats(x->c, x->line, "RTD line", mn, (double)av, mx))
+		return -1;
 	/* a new label on a data line starts a new run */
 	if (x->run && label && x->run->label && strcmp(label, x->run->label) != 0)
 		close_run(x, false);
@@ -324,10 +353,10 @@ static int do_rts(struct xstate *x, char *line)
 		if (nfig == 3) {
 			uint64_t c;
 
-			e = imp_count(&p, &c);
+			e = cnt(x, "RTS", i - 1, &p, &c);
 			v[3] = (int64_t)c;
 		} else {
-			e = fig(x, &p, &v[nfig]);
+			e = fig(x, "RTS", i - 1, &p, 0, &v[nfig]);
 		}
 		if (e)
 			return bad_fig(x, "RTS", i - 1, e);
@@ -341,10 +370,9 @@ static int do_rts(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "RTS line without lat min/avg/max skipped");
 		return 0;
 	}
-	if (v[0] > v[2] || v[1] < v[0] || v[1] > v[2]) {
-		imp_warn(x->c, x->line, "RTS line with min > avg or avg > max skipped");
-		return 0;
-	}
+	if (imp_check_stats(x->c, x->line, "RTS line", v[0], (double)v[1],
+			    v[2]))
+		return -1;
 	r = open_run(x);
 	if (is_cpu_label(label, &cpu)) {
 		s = run_add_thread(r, (int)r->nthr);
@@ -396,7 +424,7 @@ static int do_rtp(struct xstate *x, char *line)
 
 		if (!strncmp(skip_blank(p), "n/a", 3))
 			continue;
-		e = fig(x, &p, &v);
+		e = fig(x, "RTP", i - 1, &p, 0, &v);
 		if (e)
 			return bad_fig(x, "RTP", i - 1, e);
 		for (j = 0; j < RTLAT_NPCT; j++) {
@@ -423,7 +451,7 @@ static int do_hsd(struct xstate *x, char *line)
 	int n = split_fields(line, '|', f, 5), e;
 	const char *p;
 	int64_t lo, hi;
-	uint64_t cnt;
+	uint64_t count;
 	struct rep_hist *h;
 	struct rep_run *r;
 
@@ -434,7 +462,7 @@ static int do_hsd(struct xstate *x, char *line)
 	if (strcmp(f[1], "avg") != 0 && strcmp(f[1], "lat") != 0)
 		return 0;	/* histograms of interval minima/maxima */
 	p = f[3];
-	e = imp_count(&p, &cnt);
+	e = cnt(x, "HSD", 2, &p, &count);
 	if (e)
 		return bad_fig(x, "HSD", 2, e);
 	r = open_run(x);
@@ -449,25 +477,25 @@ static int do_hsd(struct xstate *x, char *line)
 	p = skip_blank(f[2]);
 	if (*p == '<') {	/* underflow below the layout's lo */
 		p++;
-		e = imp_num(&p, 1000, &lo);
+		e = fig(x, "HSD", 1, &p, 1000, &lo);
 		if (e)
 			return bad_fig(x, "HSD", 1, e);
 		h->lo = hsd_edge(x, lo);
-		h->underflow = cnt;
+		h->underflow = count;
 		return 0;
 	}
 	if (*p == '>' && p[1] == '=') {
 		p += 2;
-		e = imp_num(&p, 1000, &lo);
+		e = fig(x, "HSD", 1, &p, 1000, &lo);
 		if (e)
 			return bad_fig(x, "HSD", 1, e);
 		lo = hsd_edge(x, lo);
-		h->overflow = cnt;
+		h->overflow = count;
 		if (h->width > 0 && lo > h->lo)
 			h->nbuckets = (uint64_t)((lo - h->lo) / h->width);
 		return 0;
 	}
-	e = imp_num(&p, 1000, &lo);
+	e = fig(x, "HSD", 1, &p, 1000, &lo);
 	if (!e) {
 		p = skip_blank(p);
 		if (*p != '-')
@@ -476,7 +504,7 @@ static int do_hsd(struct xstate *x, char *line)
 			p++;
 	}
 	if (!e)
-		e = imp_num(&p, 1000, &hi);
+		e = fig(x, "HSD", 1, &p, 1000, &hi);
 	if (e)
 		return bad_fig(x, "HSD", 1, e);
 	lo = hsd_edge(x, lo);
@@ -491,7 +519,7 @@ static int do_hsd(struct xstate *x, char *line)
 		imp_warn(x->c, x->line, "HSD bucket does not fit the layout: skipped");
 		return 0;
 	}
-	switch (hist_push(h, lo, hi - 1, cnt)) {
+	switch (hist_push(h, lo, hi - 1, count)) {
 	case 0:
 		break;
 	case -ERANGE:
@@ -512,7 +540,7 @@ static int do_hss(struct xstate *x, char *line)
 	char *f[6];
 	int n = split_fields(line, '|', f, 6), e;
 	const char *p;
-	uint64_t cnt;
+	uint64_t count;
 	int64_t sd;
 	struct rep_run *r;
 
@@ -523,21 +551,21 @@ static int do_hss(struct xstate *x, char *line)
 	if (strcmp(f[1], "avg") != 0 && strcmp(f[1], "lat") != 0)
 		return 0;
 	p = f[2];
-	e = imp_count(&p, &cnt);
+	e = cnt(x, "HSS", 1, &p, &count);
 	if (e)
 		return bad_fig(x, "HSS", 1, e);
 	r = open_run(x);
-	r->sum.samples = cnt;
+	r->sum.samples = count;
 	r->sum.has_samples = true;
 	p = f[4];
 	if (strncmp(skip_blank(p), "n/a", 3) != 0) {
-		e = imp_num(&p, 1000, &sd);
+		/* a deviation is never negative */
+		e = imp_figure(x->c, x->line, "HSS column 4", &p, 1000, 0,
+			       &sd);
 		if (e)
-			return bad_fig(x, "HSS", 3, e);
-		if (sd >= 0) {
-			r->sum.stddev = (double)sd;
-			r->sum.has_stddev = true;
-		}
+			return e < 0 ? -1 : bad_fig(x, "HSS", 3, -EINVAL);
+		r->sum.stddev = (double)sd;
+		r->sum.has_stddev = true;
 	}
 	return 0;
 }
@@ -591,6 +619,58 @@ static void do_rtt(struct xstate *x, const char *line)
 	}
 }
 
+/*
+ * A line of Xenomai latency -g's gnuplot dump ("# 211:04:55 (periodic
+ * user-mode task, 100 us period, priority 99)", "# ----lat min|----lat
+ * avg|----lat max|-overrun|---msw|", "#       0.343|      1.078|
+ * 23.110|       0|     0|"): read as RTT, RTH and RTS lines, the run
+ * time the title's. Returns 1 when @line is none of them, else as do_rts().
+ */
+static int do_gnuplot(struct xstate *x, const char *line)
+{
+	const char *p = skip_blank(line + 1), *e;
+	int64_t d;
+	char *t;
+	int r;
+
+	if (p[0] == '-' && strstr(p, "lat min|")) {
+		t = xasprintf("RTH|%s", p);
+		set_header(x, t);
+		free(t);
+		x->gp_header = true;
+		return 0;
+	}
+	if (x->gp_header && (isdigit((unsigned char)*p) || *p == '-') &&
+	    strchr(p, '|')) {
+		x->gp_header = false;
+		t = xasprintf("RTS|%s", p);
+		r = do_rts(x, t);
+		free(t);
+		if (!r && x->last && x->gp_dur >= 0 && x->last->duration_ns < 0)
+			x->last->duration_ns = x->gp_dur;
+		return r;
+	}
+	if (isdigit((unsigned char)*p) && !parse_hms(p, &d, &e) &&
+	    starts_with(e, " (") && strchr(e, ')')) {
+		close_run(x, false);
+		do_rtt(x, e);
+		x->gp_dur = d;
+		return 0;
+	}
+	return 1;
+}
+
+/* "0.5 1599357037": a histogram row of a gnuplot dump. */
+static bool gnuplot_row(const char *line)
+{
+	const char *p = line;
+	int64_t v;
+	uint64_t n;
+
+	return !imp_num(&p, 1000, &v) && *p == ' ' && !imp_count(&p, &n) &&
+	       !*skip_blank(p);
+}
+
 static int parse(struct imp_ctx *c, char *buf, size_t len)
 {
 	struct xstate x;
@@ -604,6 +684,7 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 	x.period = -1;
 	x.interval = 1000000000;
 	x.tool = "Xenomai";
+	x.gp_dur = -1;
 	lines_init(&l, buf, len);
 	while (!ret && (line = lines_next(&l))) {
 		struct heading hd;
@@ -627,6 +708,9 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 			ret = do_hsd(&x, line);
 		} else if (starts_with(line, "HSS|")) {
 			ret = do_hss(&x, line);
+		} else if (line[0] == '#' && line[1] == ' ' &&
+			   (ret = do_gnuplot(&x, line)) != 1) {
+			;
 		} else if (starts_with(line, "==")) {
 			do_banner(&x, line);
 		} else if (parse_heading(line, &hd)) {
@@ -635,7 +719,14 @@ static int parse(struct imp_ctx *c, char *buf, size_t len)
 			snprintf(x.load, sizeof(x.load), "%s", hd.load);
 			x.ncol = 0;
 			x.miss = MISS_NONE;
+		} else if (x.gp_dur >= 0 && !x.gp_rows_said &&
+			   gnuplot_row(line)) {
+			/* said once: what is in the file and not read */
+			imp_warn(c, l.no, "the histogram rows of this latency -g dump are not read (it does not state their bucket size)");
+			x.gp_rows_said = true;
 		}
+		if (ret == 1)
+			ret = 0;
 	}
 	close_run(&x, false);
 	if (!ret && strcmp(x.tool, "Xenomai") != 0) {
@@ -655,7 +746,8 @@ static int probe(const char *text)
 	while (p && *p) {
 		p = (const char *)skip_blank(p);
 		if (starts_with(p, "RTD|") || starts_with(p, "RTS|") ||
-		    starts_with(p, "RTH|") || starts_with(p, "HSS|"))
+		    starts_with(p, "RTH|") || starts_with(p, "HSS|") ||
+		    starts_with(p, "# ----lat min|"))
 			n++;
 		p = strchr(p, '\n');
 		if (p)

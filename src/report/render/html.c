@@ -195,7 +195,8 @@ static void sources(FILE *f, const struct rep_runs *rs, const char **sys,
 			html_escape(f, r->start_time);
 		}
 		if (r->duration_ns >= 0)
-			fprintf(f, ", %s", fmt_hms(b, r->duration_ns));
+			fprintf(f, ", %s",
+				fmt_hms(b, r->duration_ns + NSEC_PER_SEC / 2));
 		if (r->sum.has_samples)
 			fprintf(f, ", %" PRIu64 " samples", r->sum.samples);
 		for (k = 0; r->system && *r->system && k < nsys; k++)
