@@ -202,3 +202,22 @@ def test_every_text_importer_refuses_impossible_figures(tmp_path, src, old,
 def test_the_edited_outputs_import_unedited(src):
     p = run(["report", "--csv", src], check=0)
     assert len(p.stdout.strip().splitlines()) >= 2, p.stdout
+
+
+def test_a_percentile_beyond_the_max_is_refused(tmp_path):
+    """The breaker's trial: an rtlat result whose p99.9 was ten times its
+    max was read, and the gate said 'cannot tell', then pass. A percentile
+    outside min..max (beyond a histogram bucket's slack) is no figure any
+    tool prints: refused with the file."""
+    import json
+    from conftest import ROOT, run
+    src = ROOT / "tests" / "fixtures" / "report" / "suite-vm-01-latency-none.json"
+    d = json.loads(src.read_text())
+    s = d["summary"]["latency"]
+    s["percentiles_ns"]["p99.9"] = 10 * s["max_ns"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(d))
+    p = run(["report", str(bad)], check=1)
+    assert "a percentile (%d ns) outside min" % (10 * s["max_ns"]) in p.stderr
+    # the file as it was reads
+    run(["report", str(src)], check=0)

@@ -1197,6 +1197,30 @@ static bool run_thread_stats(const struct rep_run *r)
 	return false;
 }
 
+/* The percentiles of @s lie between its min and max (a histogram's
+ * estimate may pass them by its bucket: 2 % and 1 us allowed): else
+ * refused (the breaker's trial: a p99.9 ten times
+ * the max gated as "cannot tell", then pass). */
+static int check_pct(struct imp_ctx *c, const struct rep_run *r,
+		     const struct rep_series *s, const char *what)
+{
+	int64_t slack = (s->max > 0 ? s->max / 50 : 0) + 1000;
+	int i;
+
+	for (i = 0; i < RTLAT_NPCT; i++) {
+		if (!s->has_pct[i])
+			continue;
+		if (s->pct[i] > s->max + slack ||
+		    (!s->pct_bound[i] && s->pct[i] < s->min - slack)) {
+			imp_error(c, r->line, "%s: a percentile (%lld ns) outside min %lld .. max %lld ns: no tool prints that",
+				  what, (long long)s->pct[i], (long long)s->min,
+				  (long long)s->max);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The check of one series every importer's runs pass (what each read
  * is checked as it reads it, imp_figure()): figures no tool prints. */
 static int check_series(struct imp_ctx *c, const struct rep_run *r,
@@ -1208,6 +1232,8 @@ static int check_series(struct imp_ctx *c, const struct rep_run *r,
 		goto bad;
 	if (s->has_stddev && (!isfinite(s->stddev) || s->stddev < 0))
 		goto bad;
+	if (s->has_stats && check_pct(c, r, s, what))
+		return -1;
 	if ((s->has_samples && s->samples > (uint64_t)REP_MAX_VALUE) ||
 	    (s->has_misses && s->misses > (uint64_t)REP_MAX_VALUE))
 		goto bad;
