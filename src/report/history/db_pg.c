@@ -104,6 +104,11 @@ static const struct {
 	     " run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	     " idx INTEGER NOT NULL, cpu INTEGER NOT NULL, name TEXT NOT NULL,"
 	     " value TEXT NOT NULL, PRIMARY KEY (run_id, idx))" },
+	/* the indexes of a large history's queries (db.c's version 9) */
+	{ 9, "CREATE INDEX IF NOT EXISTS runs_board ON runs(board, kernel, test,"
+	     " series, load, (COALESCE(start_time, added_at)))" },
+	{ 9, "CREATE INDEX IF NOT EXISTS runs_time ON runs((COALESCE(start_time,"
+	     " added_at)))" },
 };
 
 static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
@@ -1001,8 +1006,11 @@ static struct rep_run *run_from_row(const PGresult *res, int row)
 	return r;
 }
 
-int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
+int pg_load(struct pgdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out)
 {
+	char sql[3 * sizeof(((struct db_where *)0)->sql) + 1024];
+	struct db_where w;
 	PGresult *res;
 	int row, ret = 0;
 	size_t i;
@@ -1010,8 +1018,21 @@ int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
 	/* one snapshot: runs added meanwhile are not half read */
 	if (x(d, "begin", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
 		return -1;
-	res = q(d, "read runs", "SELECT " DB_RUN_COLS " FROM runs ORDER BY id",
-		0, NULL);
+	/* the filter in SQL (an index serves a board's runs), and again
+	 * below as it always was */
+	db_where(f, true, &w);
+	if (limit > 0) {
+		char latest[sizeof(w.sql) + 256];
+
+		db_latest_sql(&w, limit, latest, sizeof(latest));
+		snprintf(sql, sizeof(sql), "SELECT " DB_RUN_COLS " FROM runs"
+			 " WHERE id IN (%s) ORDER BY id", latest);
+	} else {
+		snprintf(sql, sizeof(sql), "SELECT " DB_RUN_COLS " FROM runs"
+			 " WHERE %s ORDER BY id", w.sql);
+	}
+	res = q(d, "read runs", sql, w.n, w.v);
+	db_where_free(&w);
 	if (!res) {
 		rollback(d, "ROLLBACK");
 		return -1;
@@ -1039,6 +1060,79 @@ int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
 	PQclear(res);
 	rollback(d, "COMMIT");
 	return ret;
+}
+
+int pg_count(struct pgdb *d, const struct filter *f, int64_t *n)
+{
+	char sql[sizeof(((struct db_where *)0)->sql) + 64];
+	struct db_where w;
+	PGresult *res;
+
+	db_where(f, true, &w);
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM runs WHERE %s", w.sql);
+	res = q(d, "count runs", sql, w.n, w.v);
+	db_where_free(&w);
+	if (!res)
+		return -1;
+	*n = PQntuples(res) ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : 0;
+	PQclear(res);
+	return 0;
+}
+
+int pg_envelope(struct pgdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n)
+{
+	struct db_where w;
+	PGresult *res;
+	char *sql;
+	int row, c;
+
+	*rows = NULL;
+	*n = 0;
+	db_where(f, true, &w);
+	sql = db_env_query(w.sql);
+	res = q(d, "aggregate runs", sql, w.n, w.v);
+	free(sql);
+	db_where_free(&w);
+	if (!res)
+		return -1;
+	*rows = xcalloc((size_t)PQntuples(res) + 1, sizeof(**rows));
+	for (row = 0; row < PQntuples(res); row++) {
+		struct rdb_env_row *r = &(*rows)[(*n)++];
+
+		for (c = 0; c < DB_ENV_NCOLS; c++)
+			db_env_col(r, c, PQgetisnull(res, row, c) ? NULL :
+				   PQgetvalue(res, row, c));
+	}
+	PQclear(res);
+	return 0;
+}
+
+int pg_summary(struct pgdb *d, const struct filter *f, struct rdb_summary *out)
+{
+	struct db_where w;
+	PGresult *res;
+	char *sql;
+	int row, c;
+
+	db_where(f, true, &w);
+	sql = db_sum_query(w.sql);
+	res = q(d, "summarise runs", sql, w.n, w.v);
+	free(sql);
+	db_where_free(&w);
+	if (!res)
+		return -1;
+	out->v = xcalloc((size_t)PQntuples(res) + 1, sizeof(*out->v));
+	for (row = 0; row < PQntuples(res); row++) {
+		struct rdb_sum_row *r = &out->v[out->n++];
+
+		for (c = 0; c < DB_SUM_NCOLS; c++)
+			db_sum_col(r, c, PQgetisnull(res, row, c) ? NULL :
+				   PQgetvalue(res, row, c));
+	}
+	PQclear(res);
+	db_sum_done(out);
+	return 0;
 }
 
 int pg_remove(struct pgdb *d, int64_t id)
@@ -1196,7 +1290,24 @@ const char *pg_retryable(const struct pgdb *d)
 	return NULL;
 }
 
-int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
+int pg_load(struct pgdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out)
+{
+	return -1;
+}
+
+int pg_count(struct pgdb *d, const struct filter *f, int64_t *n)
+{
+	return -1;
+}
+
+int pg_summary(struct pgdb *d, const struct filter *f, struct rdb_summary *out)
+{
+	return -1;
+}
+
+int pg_envelope(struct pgdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n)
 {
 	return -1;
 }
