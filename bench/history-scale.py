@@ -29,6 +29,7 @@ import os
 import random
 import resource
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -115,9 +116,9 @@ def measure(a, rtlat, db, tmp):
     print("history: %s" % (db if not db.startswith("postgres") else
                             db.split("@")[-1]), flush=True)
     if a.keep and os.path.exists(db):
-        n = int(subprocess.run(["sqlite3", db, "SELECT COUNT(*) FROM runs"],
-                               capture_output=True, text=True,
-                               check=True).stdout)
+        con = sqlite3.connect(db)
+        n = con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        con.close()
         print("kept      %d runs (no db add)" % n)
     else:
         spent, n = build(a, rtlat, db, tmp)
