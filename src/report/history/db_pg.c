@@ -652,17 +652,18 @@ static void interval_params(const char *id, const struct rep_series *s,
  * statement whatever series they belong to. */
 static int put_intervals(struct pgdb *d, const char *id, const struct rep_run *r)
 {
+	const size_t rows = 200, cells = rows * 10;
 	size_t ns = 1 + r->nthr, si = 0, k = 0;
 
 	for (;;) {
-		char **v = xcalloc(200 * 10, sizeof(*v));
-		char (*b)[32] = xcalloc(200 * 10, sizeof(*b));
-		size_t len = 64 + 200 * 112, o, n = 0;
+		char **v = xcalloc(cells, sizeof(*v));
+		char (*b)[32] = xcalloc(cells, sizeof(*b));
+		size_t len = 64 + rows * 112, o, n = 0;
 		char *sql = xmalloc(len);
 		PGresult *res;
 
 		o = (size_t)snprintf(sql, len, "INSERT INTO intervals VALUES ");
-		while (n < 200 && si < ns) {
+		while (n < rows && si < ns) {
 			const struct rep_series *s = si ? &r->thr[si - 1] : &r->sum;
 			int c;
 

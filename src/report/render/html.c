@@ -579,7 +579,7 @@ int html_longterm_db(const char *path, struct rdb_env_row *rows, size_t n,
 	for (i = 0; i < n && !plots_stopped(&p); i = j) {
 		struct env_line *l;
 		size_t nl, np, nr = 0;
-		bool loads = false;
+		bool loads = false, ser;
 		char title[400], cap[400];
 
 		for (j = i + 1; j < n && !env_text_cmp(rows[j].test, rows[i].test) &&
@@ -594,14 +594,13 @@ int html_longterm_db(const char *path, struct rdb_env_row *rows, size_t n,
 		if (have_plots) {
 			l = xcalloc(j - i, sizeof(*l));
 			nl = env_lines(rows + i, j - i, week, loads, l, &np);
+			/* the series when not the test's only one */
+			ser = rows[i].series && rows[i].test &&
+			      strcmp(rows[i].series, rows[i].test) != 0 &&
+			      strcmp(rows[i].series, "latency") != 0;
 			snprintf(title, sizeof(title), "%s%s%s%s%s on %s: interval maxima per %s",
 				 rows[i].test ? rows[i].test : "n/a",
-				 rows[i].series && rows[i].test &&
-				 strcmp(rows[i].series, rows[i].test) &&
-				 strcmp(rows[i].series, "latency") ? " " : "",
-				 rows[i].series && rows[i].test &&
-				 strcmp(rows[i].series, rows[i].test) &&
-				 strcmp(rows[i].series, "latency") ? rows[i].series : "",
+				 ser ? " " : "", ser ? rows[i].series : "",
 				 loads ? "" : ", load ", loads ? "" : rows[i].load,
 				 rows[i].board ? rows[i].board : "an unnamed board",
 				 week ? "week" : "day");

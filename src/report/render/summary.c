@@ -51,8 +51,8 @@ static char *cell_text(const char *s)
  * ("handshake a->b"). */
 static void test_name(const struct rdb_sum_row *r, char *buf, size_t len)
 {
-	if (r->series && r->test && strcmp(r->series, r->test) &&
-	    strcmp(r->series, "latency"))
+	if (r->series && r->test && strcmp(r->series, r->test) != 0 &&
+	    strcmp(r->series, "latency") != 0)
 		snprintf(buf, len, "%s %s", r->test, r->series);
 	else
 		snprintf(buf, len, "%s", r->test ? r->test : "n/a");
