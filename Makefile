@@ -440,7 +440,8 @@ check:
 # by the tests (tests/cli/pgserver.py; root, Debian's postgresql package).
 PG_TESTS := test_db_list.py test_report.py test_compare_loads.py \
 	test_report_labels.py test_report_percentiles.py test_gate.py \
-	test_report_inputs.py test_db_store.py test_report_noise.py
+	test_report_inputs.py test_db_store.py test_report_noise.py \
+	test_report_summary.py
 check-pg: $(BIN) $(HELPERS) asan
 	RTLAT=$(abspath $(BIN)) RTLAT_ASAN=$(abspath $(ASAN_BIN)) RTLAT_TEST_DB=pg \
 		$(PYTEST_CLI) $(addprefix tests/cli/,$(PG_TESTS))

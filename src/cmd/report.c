@@ -31,6 +31,16 @@ static const struct optdesc report_opts[] = {
 	  "with --html: only the long-term view (per board and kernel,\n"
 	  "interval maxima over time and max/p99.9 over runs) with the\n"
 	  "tables: no plot of a single run, no bars or tails", OPT_REPORT_LONGTERM },
+	{ "runs", 0, no_argument, NULL,
+	  "a history of more than 200 runs (that pass the filters) is\n"
+	  "summarised, a row per board, kernel, test and load: print its\n"
+	  "runs instead, a row each", OPT_REPORT_RUNS },
+	{ "limit", 0, required_argument, "N",
+	  "only the N latest runs of the history (that pass the filters;\n"
+	  "by start time), a row each", OPT_REPORT_LIMIT },
+	{ "summary", 0, no_argument, NULL,
+	  "the history's summary however few runs pass the filters",
+	  OPT_REPORT_SUMMARY },
 	OPT_END,
 };
 
@@ -54,6 +64,23 @@ static int report_opt(void *ctx, const struct optdesc *d, const char *arg)
 	}
 	if (d->key == OPT_REPORT_LONGTERM) {
 		c->out.html_longterm = true;
+		return 0;
+	}
+	if (d->key == OPT_REPORT_SUMMARY) {
+		c->summary = true;
+		return 0;
+	}
+	if (d->key == OPT_REPORT_RUNS) {
+		c->runs = true;
+		return 0;
+	}
+	if (d->key == OPT_REPORT_LIMIT) {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (end == arg || *end || v < 1 || v > 100000000)
+			return opt_bad_value(d, arg, "a number of runs from 1");
+		c->limit = v;
 		return 0;
 	}
 	r = rep_cli_opt(ctx, d, arg);
@@ -89,7 +116,9 @@ static int report_main(int argc, char **argv)
 		      "cruncher series, no overrun). A p99.9 whose rank is beyond the histogram is shown as\n"
 		      "\">=N\" (at least the histogram's limit N), one of fewer than 1000\n"
 		      "samples as n/a. Without FILE, the runs of the history database\n"
-		      "(see rtlat db) are reported.\n"
+		      "(see rtlat db) are reported; one of more than 200 runs as a\n"
+		      "summary, a row per board, kernel, test and load (--runs,\n"
+		      "--limit N: its runs).\n"
 		      "Options may also follow the files; \"--\" ends them.\n"
 		      "Exit status: 0 ok, 1 an input could not be read (the others are\n"
 		      "still reported).",
@@ -103,6 +132,37 @@ static int report_main(int argc, char **argv)
 			  "--longterm" : "--html-runs");
 		free(av);
 		return 1;
+	}
+	if (c.summary && (c.runs || c.limit || c.out.threads ||
+			  (c.html && !c.out.html_longterm) || nargs > nopt)) {
+		log_error("--summary goes with the history alone, without %s",
+			  nargs > nopt ? "files" : c.runs ? "--runs" :
+			  c.limit ? "--limit" : c.html ? "--html (but --html --longterm)" :
+			  "--threads");
+		free(av);
+		return 1;
+	}
+	if (nargs == nopt) {
+		bool done;
+		int sig;
+
+		ret = rep_cli_summary(&c, &done, &sig);
+		if (sig) {
+			/* cleaned up: end as the signal would have ended us */
+			free(av);
+			fflush(stdout);
+			signal(sig, SIG_DFL);
+			raise(sig);
+			return 1;
+		}
+		if (done) {
+			free(av);
+			if (!ret && (fflush(stdout) || ferror(stdout))) {
+				log_error("cannot write the report to stdout");
+				ret = 1;
+			}
+			return ret;
+		}
 	}
 	runs_init(&rs);
 	ret = rep_cli_load(&c, av + nopt, nargs - nopt, &rs);

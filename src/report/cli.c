@@ -7,6 +7,7 @@
 #include "util/label.h"
 #include "util/log.h"
 #include "report/cli.h"
+#include "report/format.h"
 
 const struct optdesc rep_input_opts[] = {
 	{ "format", 'F', required_argument, "NAME",
@@ -453,7 +454,7 @@ int rep_cli_load(struct rep_cli *c, char **paths, int n,
 		struct rep_runs stored;
 
 		runs_init(&stored);
-		if (!h || rdb_load(h, &c->flt, &stored))
+		if (!h || rdb_load_latest(h, &c->flt, c->limit, &stored))
 			ret = 1;
 		rdb_close(h);
 		/* a file given that is in the history too counts once */
@@ -463,6 +464,66 @@ int rep_cli_load(struct rep_cli *c, char **paths, int n,
 	}
 	runs_move(out, &files);
 	runs_filter(out, &c->flt);
+	return ret;
+}
+
+int rep_cli_summary(struct rep_cli *c, bool *done, int *sig)
+{
+	const char *db = c->db ? c->db : rdb_default_path();
+	struct rdb_summary s;
+	struct rdb *h;
+	int64_t n;
+	int ret = 0;
+
+	*done = false;
+	*sig = 0;
+	if (c->runs || c->limit || c->out.threads ||
+	    (c->html && !c->out.html_longterm) ||
+	    (!c->db && !rdb_exists(db)))
+		return 0;	/* rep_cli_load() says what is missing */
+	h = rdb_open(db, false);
+	if (!h || rdb_count(h, &c->flt, &n)) {
+		rdb_close(h);
+		*done = true;
+		return 1;
+	}
+	if (n <= RDB_SUMMARY_RUNS && !c->summary) {
+		rdb_close(h);
+		return 0;
+	}
+	*done = true;
+	if (!n) {
+		rdb_close(h);
+		log_error("no run matches the filters");
+		return 1;
+	}
+	if (rdb_summary(h, &c->flt, &s)) {
+		rdb_close(h);
+		return 1;
+	}
+	if (!c->summary)
+		log_note("%s: %lld runs (more than %d): a row per board, kernel, test and load; the runs with --runs or --limit N",
+			 rdb_shown(db), (long long)n, RDB_SUMMARY_RUNS);
+	summary_print(stdout, &s, c->fmt->name, &c->out);
+	if (c->html) {
+		struct rdb_env_row *rows = NULL;
+		size_t nrows = 0;
+		int nplots = 0, r = -1;
+
+		if (!rdb_envelope(h, &c->flt, &rows, &nrows))
+			r = html_longterm_db(c->html, rows, nrows, &s, &c->out,
+					     &nplots);
+		rdb_envelope_free(rows, nrows);
+		if (r > 0)
+			*sig = r;
+		else if (r)
+			ret = 1;
+		else
+			log_note("%s: %lld runs, %d plots (a point per day or week, aggregated by the database)",
+				 c->html, (long long)s.runs, nplots);
+	}
+	rdb_close(h);
+	rdb_summary_free(&s);
 	return ret;
 }
 

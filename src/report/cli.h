@@ -21,6 +21,9 @@ struct rep_cli {
 	const char *db;		/* --db FILE */
 	const char *html;	/* --html FILE */
 	char since[24], until[24];	/* --since, --until as checked */
+	long limit;		/* --limit: the latest N runs of the history */
+	bool runs;		/* --runs: the runs, not the summary */
+	bool summary;		/* --summary: the summary, however few runs */
 };
 
 /*
@@ -73,6 +76,17 @@ int rep_cli_opt(void *ctx, const struct optdesc *d, const char *arg);
  */
 int rep_cli_load(struct rep_cli *c, char **paths, int n,
 		 struct rep_runs *out);
+
+/*
+ * rtlat report over the history alone (no file; not --runs, --limit,
+ * --threads, or --html without --longterm): when more than
+ * RDB_SUMMARY_RUNS runs pass the filters (or with --summary), print their
+ * summary (rdb_summary()) on stdout, with --html --longterm write the
+ * long-term page of the database's aggregates (html_longterm_db()), and
+ * set *@done. Returns 0, or 1 after an error message (*@done set too);
+ * *@sig the signal that stopped the page (html_report()), else 0.
+ */
+int rep_cli_summary(struct rep_cli *c, bool *done, int *sig);
 
 /* Print @rs as tables in the chosen style on stdout. */
 void rep_cli_print(const struct rep_cli *c, const struct rep_runs *rs);

@@ -161,6 +161,9 @@ struct filter {
  * compare with the run's start time, else the time it was added to the
  * history database; a run with neither fails a date filter. */
 bool filter_match(const struct filter *f, const struct rep_run *r);
+/* Does text @s (NULL: never) match glob @pat (NULL: always) as a filter
+ * matches (both cleaned to UTF-8 first)? */
+bool filter_glob(const char *pat, const char *s);
 bool filter_empty(const struct filter *f);
 /* Keep only the runs that pass (frees the others). */
 void runs_filter(struct rep_runs *rs, const struct filter *f);
@@ -410,7 +413,7 @@ void gate_print_json(FILE *f, const struct gate_row *rows, size_t n,
 
 /* ---- history database (db.c) ---- */
 
-#define RDB_SCHEMA_VERSION 8
+#define RDB_SCHEMA_VERSION 9
 
 struct rdb;
 
@@ -486,6 +489,92 @@ int rdb_add_all(struct rdb *db, const struct rep_runs *rs, int64_t *ids,
 
 /* Append the stored runs that pass @f, in the order they were added. */
 int rdb_load(struct rdb *db, const struct filter *f, struct rep_runs *out);
+/* The same, only the @limit latest (by start time, else the time added;
+ * 0: all) of them, in the order they were added. */
+int rdb_load_latest(struct rdb *db, const struct filter *f, long limit,
+		    struct rep_runs *out);
+/* How many stored runs pass @f (the rows of rdb_load()): 0 or -1. */
+int rdb_count(struct rdb *db, const struct filter *f, int64_t *n);
+
+/* A history of more runs than this is summarised by rtlat report (one row
+ * per board, kernel, test, series and load) unless the runs are asked
+ * for (--runs, --limit, --threads). */
+#define RDB_SUMMARY_RUNS 200
+
+/* One row of the history's summary (rdb_summary(), docs/report.md
+ * "History"): the runs of one board, kernel, test, series and load; the
+ * maxima are the runs' whole-run lat max. Times in ns, -1: not known. */
+struct rdb_sum_row {
+	char *board, *kernel, *test, *series, *load;	/* NULL: not known */
+	int64_t runs;		/* rows of rdb_load() */
+	int64_t nmax;		/* of them with a max */
+	int64_t worst_ns;	/* the highest max */
+	char *worst_at;		/* that run's start (else added) time */
+	int64_t worst_id;	/* its id, -1 */
+	double median_ns;	/* of the maxima, -1 */
+	int64_t q1_ns, q3_ns;	/* their quartiles (nearest rank): the spread */
+	int64_t p99_9_ns;	/* the highest p99.9 */
+	int64_t misses;		/* overruns or lost, summed; -1: none counted */
+	char *miss_kind;	/* "overruns", "lost", or NULL */
+	char *last_at;		/* the latest run's start (else added) time */
+	int64_t resolution_ns;	/* the coarsest of the runs */
+	/* the trend: the older half of the runs (A) against the newer (B),
+	 * by compare's rule for repeated runs (their maxima's medians, the
+	 * noise the larger range of either side's maxima) */
+	int64_t a_n, b_n;	/* maxima a side */
+	double a_med, b_med;	/* their medians */
+	int64_t a_range, b_range;	/* max - min */
+	const char *trend;	/* "worse", "better", "same", "cannot tell" */
+};
+
+struct rdb_summary {
+	struct rdb_sum_row *v;
+	size_t n;
+	int64_t runs;		/* in all */
+};
+
+/* The summary of the stored runs that pass @f, computed by the database
+ * (docs/db-schema.md, "Queries"): 0, or -1 after an error message. */
+int rdb_summary(struct rdb *db, const struct filter *f, struct rdb_summary *out);
+void rdb_summary_free(struct rdb_summary *s);
+/* A day of the runs of one board, kernel, test, series and load
+ * (rdb_envelope()): how many, the least of their interval maxima (of a
+ * run without intervals its max), the highest max, the highest p99.9 (ns,
+ * -1: none). */
+struct rdb_env_row {
+	char *board, *kernel, *test, *series, *load;
+	char day[16];		/* "2026-11-01" (start, else added, UTC) */
+	int64_t runs, lo_ns, hi_ns, p99_9_ns;
+};
+
+/* The days of the stored runs with a max that pass @f, aggregated by the
+ * database (docs/db-schema.md, "Queries"), in *@rows (malloc'ed, *@n):
+ * 0, or -1 after an error message. rdb_envelope_free() frees them. */
+int rdb_envelope(struct rdb *db, const struct filter *f,
+		 struct rdb_env_row **rows, size_t *n);
+void rdb_envelope_free(struct rdb_env_row *rows, size_t n);
+
+/*
+ * rtlat report --db --longterm --html @path: the long-term page of a
+ * history from the database's aggregates: @sum its summary
+ * (rdb_summary(), at least a run), @rows its days (rdb_envelope(), @n of
+ * them, sorted here), per test and board the envelope of interval maxima
+ * and the highest p99.9 per day, or per week over more than 92 days;
+ * never a point per run.
+ * Returns 0, -1 (said), or a signal's number as html_report(); *@nplots
+ * the plots written.
+ */
+int html_longterm_db(const char *path, struct rdb_env_row *rows, size_t n,
+		     const struct rdb_summary *sum, const struct out_opts *o,
+		     int *nplots);
+
+/* Print @s as a table in @format ("text", "markdown" or "csv"; CSV in
+ * ns), @o's unit (render/summary.c). */
+void summary_print(FILE *f, const struct rdb_summary *s, const char *format,
+		   const struct out_opts *o);
+/* The same as an HTML table (its cells escaped, as in text). */
+void summary_print_html(FILE *f, const struct rdb_summary *s,
+			const struct out_opts *o);
 
 /* Delete run @id. Returns 0, 1 when there is no such run, -1 on error. */
 int rdb_remove(struct rdb *db, int64_t id);

@@ -21,7 +21,7 @@ bool same_table(const struct rep_run *a, const struct rep_run *b)
 /* Does @s match the glob @pat (none: anything)? Both as a PostgreSQL
  * history stores texts (utf8_cleaned()): a selector with bytes that are
  * not UTF-8 matches the same runs on either store. */
-static bool glob_ok(const char *pat, const char *s)
+bool filter_glob(const char *pat, const char *s)
 {
 	char *cp, *cs;
 	bool ok;
@@ -49,10 +49,10 @@ bool filter_match(const struct filter *f, const struct rep_run *r)
 	/* the start of the run, else when it entered the history */
 	const char *date = r->start_time ? r->start_time : r->added_at;
 
-	if (!glob_ok(f->label, r->label) || !glob_ok(f->board, r->board) ||
-	    !glob_ok(f->kernel, r->kernel) || !glob_ok(f->test, r->test))
+	if (!filter_glob(f->label, r->label) || !filter_glob(f->board, r->board) ||
+	    !filter_glob(f->kernel, r->kernel) || !filter_glob(f->test, r->test))
 		return false;
-	if (f->load && !glob_ok(f->load, r->load ? r->load : "unknown"))
+	if (f->load && !filter_glob(f->load, r->load ? r->load : "unknown"))
 		return false;
 	if (f->baseline && (strcmp(f->baseline, "yes") == 0) != r->baseline)
 		return false;

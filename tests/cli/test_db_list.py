@@ -130,7 +130,7 @@ def test_schema_forbids_a_duplicate_hash(tmp_path):
     run(["db", "add", "-q", "--db", db, OWN / "suite-vm-01-latency-none.json"],
         check=0)
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 8
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 9
     cols = [r[1] for r in con.execute("PRAGMA table_info(runs)") if r[1] != "id"]
     with pytest.raises(sqlite3.IntegrityError):
         con.execute("INSERT INTO runs (%s) SELECT %s FROM runs WHERE id = 1" %

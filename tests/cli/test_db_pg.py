@@ -128,14 +128,14 @@ def test_schema_versions(server, tmp_path):
     name = url.rsplit("/", 1)[1]
     f = result_copies(tmp_path, 1, "v")
     run(["db", "add", "-q", "--db", url] + f, check=0)
-    assert "schema version: 8" in run(["db", "info", "--db", url], check=0).stdout
+    assert "schema version: 9" in run(["db", "info", "--db", url], check=0).stdout
     # an older one (6: no baselines, no figures, no system_check) is
     # migrated, its runs kept
     server.psql("DROP TABLE baselines; DROP TABLE figures;"
                 " ALTER TABLE runs DROP COLUMN system_check;"
                 " UPDATE rtlat_schema SET version = 6", db=name)
     p = run(["db", "list", "--db", url], check=0)
-    assert "schema migrated from version 6 to 8" in p.stderr
+    assert "schema migrated from version 6 to 9" in p.stderr
     assert count(server, url, "SELECT count(*) FROM baselines") == 0
     assert count(server, url, "SELECT count(*) FROM information_schema.columns"
                  " WHERE table_name = 'runs' AND column_name = 'system_check'"
@@ -144,7 +144,7 @@ def test_schema_versions(server, tmp_path):
     # a newer one is refused, nothing changed
     server.psql("UPDATE rtlat_schema SET version = 99", db=name)
     p = run(["report", "--db", url], check=1)
-    assert "schema version 99 is newer than this rtlat knows (8)" in p.stderr
+    assert "schema version 99 is newer than this rtlat knows (9)" in p.stderr
     assert server.psql("SELECT version FROM rtlat_schema", db=name) == "99"
     # a database of another program's is not taken over
     other = server.new_db()

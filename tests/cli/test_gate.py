@@ -402,10 +402,10 @@ def test_a_version_6_database_is_migrated(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "list", "--db", db], check=0)
-    assert "schema migrated from version 6 to 8" in p.stderr
+    assert "schema migrated from version 6 to 9" in p.stderr
     assert len(p.stdout.splitlines()) == 4
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 8
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 9
     cols = [r[1] for r in con.execute("PRAGMA table_info(baselines)")]
     assert cols == ["run_id", "set_at"]
     con.close()

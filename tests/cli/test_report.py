@@ -557,10 +557,10 @@ def test_db_migrates_version_1(db):
     con.commit()
     con.close()
     p = run(["report", "--csv", "--threads", "--db", db], check=0)
-    assert "migrated from version 1 to 8" in p.stderr
+    assert "migrated from version 1 to 9" in p.stderr
     assert list(csv.DictReader(io.StringIO(p.stdout))) == before
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 8
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 9
     assert con.execute("SELECT count(*) FROM runs WHERE content_hash IS NULL").fetchone()[0] == 0
     con.close()
     p = run(["db", "add", "--db", db, FIXTURES / "seed" / "ocotea-ipipe-1.0-00-vs-01.log"], check=0)

@@ -408,11 +408,11 @@ def test_db_migrates_version_2_duplicates(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "info", "--db", db], check=0)
-    assert "migrated from version 2 to 8" in p.stderr
+    assert "migrated from version 2 to 9" in p.stderr
     assert "1 stored run is the same as an earlier one: 2 (as 1)" in p.stderr
     assert "runs: 2" in p.stdout
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 8
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 9
     assert con.execute("SELECT id FROM runs WHERE content_hash IS NULL").fetchall() == [(2,)]
     con.close()
     p = run(["db", "add", "--db", db, RTLAT_JSON], check=0)
@@ -555,7 +555,7 @@ def test_db_rehash_matches_import(tmp_path):
     con.commit()
     con.close()
     p = run(["db", "add", "--db", db] + files, check=0)
-    assert "migrated from version 2 to 8" in p.stderr
+    assert "migrated from version 2 to 9" in p.stderr
     assert "0 runs added, %d already there" % n in p.stderr, p.stderr
     assert "same as an earlier one" not in p.stderr
 
@@ -598,7 +598,7 @@ def test_db_version_5_bucket_rows_still_read(tmp_path):
     con.commit()
     con.close()
     got, p = csv_rows(["--threads", "--db", db])
-    assert "migrated from version 5 to 8" in p.stderr
+    assert "migrated from version 5 to 9" in p.stderr
     assert got == want
     other = result(tmp_path, "other.json", start_time="2026-11-30T10:00:00.000Z")
     run(["db", "add", "--db", db, other], check=0)

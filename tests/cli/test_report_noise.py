@@ -204,7 +204,7 @@ def test_history_of_version_7_gets_them_back(tmp_path):
 @needs_root
 def test_sqlite_version_7_is_migrated(tmp_path):
     """A history file of schema version 7 (no figures table, no
-    system_check column) is migrated to 8 on open, its runs kept."""
+    system_check column) is migrated to 9 on open, its runs kept."""
     js, db = tmp_path / "n.json", tmp_path / "h.db"
     noise(js)
     run(["db", "add", "-q", "--db", db, js], check=0)
@@ -215,11 +215,11 @@ def test_sqlite_version_7_is_migrated(tmp_path):
     con.commit()
     con.close()
     p = run(["report", "--db", db], check=0)
-    assert "schema migrated from version 7 to 8" in p.stderr
+    assert "schema migrated from version 7 to 9" in p.stderr
     _, rows = table(p.stdout, "NOISE GAP without load")
     assert rows["n"]["events"] == "n/a"
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 8
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 9
     assert [r[1] for r in con.execute("PRAGMA table_info(figures)")] == \
         ["run_id", "idx", "cpu", "name", "value"]
     con.close()

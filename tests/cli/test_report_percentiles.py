@@ -150,7 +150,7 @@ def test_history_of_an_older_rtlat_is_settled(tmp_path):
     con.commit()
     con.close()
     p = run(["report", "--csv", "--threads", "--db", db], check=0)
-    assert "migrated from version 3 to 8" in p.stderr
+    assert "migrated from version 3 to 9" in p.stderr
     t = by_thread(csv.DictReader(io.StringIO(p.stdout)))
     assert t["1"]["p99.9_ns"] == ">=60000" and t["1"]["p99.99_ns"] == ""
     con = sqlite3.connect(db)

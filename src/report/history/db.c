@@ -283,6 +283,15 @@ static const char schema_v8_figures[] =
 	" idx INTEGER NOT NULL, cpu INTEGER NOT NULL, name TEXT NOT NULL,"
 	" value TEXT NOT NULL, PRIMARY KEY (run_id, idx)) WITHOUT ROWID";
 
+/* Version 9: the indexes of a large history's queries (docs/db-schema.md,
+ * "Queries"): a board's runs (drill-down, the summary's filters) and
+ * the summary's time order, the latest runs (--limit). */
+static const char schema_v9[] =
+	"CREATE INDEX IF NOT EXISTS runs_board ON runs(board, kernel, test,"
+	" series, load, COALESCE(start_time, added_at));"
+	"CREATE INDEX IF NOT EXISTS runs_time ON runs(COALESCE(start_time,"
+	" added_at));";
+
 /* What SQLite's message of the last failure of @d leaves unsaid, or "". */
 static const char *fail_hint(struct sqdb *d)
 {
@@ -830,15 +839,53 @@ static struct rep_run *run_from_row(sqlite3_stmt *st)
 	return r;
 }
 
-int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out)
+/* Prepare @sql with @w's parameters bound: the statement, or NULL after
+ * an error message. */
+static sqlite3_stmt *prepare_where(struct sqdb *d, const char *sql,
+				   const struct db_where *w)
 {
 	sqlite3_stmt *st;
-	int rc, ret = 0;
-	size_t i;
+	int i;
 
-	if (sqlite3_prepare_v2(d->db, "SELECT " DB_RUN_COLS " FROM runs ORDER BY id",
-			       -1, &st, NULL))
-		return db_fail(d, "prepare");
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL)) {
+		db_fail(d, "prepare");
+		return NULL;
+	}
+	for (i = 0; i < w->n; i++)
+		sqlite3_bind_text(st, i + 1, w->v[i], -1, SQLITE_STATIC);
+	return st;
+}
+
+int sq_load(struct sqdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out)
+{
+	struct db_where w;
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+	size_t i, len;
+	char *sql;
+
+	/* the filter in SQL (an index serves a board's runs), and again
+	 * below as it always was */
+	db_where(f, false, &w);
+	len = 2 * sizeof(w.sql) + 512;
+	sql = xmalloc(len);
+	if (limit > 0) {
+		char latest[sizeof(w.sql) + 256];
+
+		db_latest_sql(&w, limit, latest, sizeof(latest));
+		snprintf(sql, len, "SELECT " DB_RUN_COLS " FROM runs WHERE id IN"
+			 " (%s) ORDER BY id", latest);
+	} else {
+		snprintf(sql, len, "SELECT " DB_RUN_COLS " FROM runs WHERE %s"
+			 " ORDER BY id", w.sql);
+	}
+	st = prepare_where(d, sql, &w);
+	free(sql);
+	if (!st) {
+		db_where_free(&w);
+		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rep_run *r = run_from_row(st);
 
@@ -860,9 +907,106 @@ int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out)
 		runs_push(out, r);
 	}
 	sqlite3_finalize(st);
+	db_where_free(&w);
 	if (!ret && rc != SQLITE_DONE)
 		return db_fail(d, "read runs");
 	return ret;
+}
+
+int sq_count(struct sqdb *d, const struct filter *f, int64_t *n)
+{
+	char sql[sizeof(((struct db_where *)0)->sql) + 64];
+	struct db_where w;
+	sqlite3_stmt *st;
+	int rc;
+
+	db_where(f, false, &w);
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM runs WHERE %s", w.sql);
+	st = prepare_where(d, sql, &w);
+	if (!st) {
+		db_where_free(&w);
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	db_where_free(&w);
+	return rc == SQLITE_ROW ? 0 : db_fail(d, "count runs");
+}
+
+int sq_envelope(struct sqdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n)
+{
+	struct db_where w;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc, c;
+	char *sql;
+
+	*rows = NULL;
+	*n = 0;
+	db_where(f, false, &w);
+	sql = db_env_query(w.sql);
+	st = prepare_where(d, sql, &w);
+	free(sql);
+	if (!st) {
+		db_where_free(&w);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rdb_env_row *r;
+
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*rows = xrealloc(*rows, cap * sizeof(**rows));
+		}
+		r = &(*rows)[(*n)++];
+		memset(r, 0, sizeof(*r));
+		for (c = 0; c < DB_ENV_NCOLS; c++)
+			db_env_col(r, c, (const char *)sqlite3_column_text(st, c));
+	}
+	sqlite3_finalize(st);
+	db_where_free(&w);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "aggregate runs");
+	return 0;
+}
+
+int sq_summary(struct sqdb *d, const struct filter *f, struct rdb_summary *out)
+{
+	struct db_where w;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc, c;
+	char *sql;
+
+	db_where(f, false, &w);
+	sql = db_sum_query(w.sql);
+	st = prepare_where(d, sql, &w);
+	free(sql);
+	if (!st) {
+		db_where_free(&w);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rdb_sum_row *r;
+
+		if (out->n == cap) {
+			cap = cap ? 2 * cap : 16;
+			out->v = xrealloc(out->v, cap * sizeof(*out->v));
+		}
+		r = &out->v[out->n++];
+		memset(r, 0, sizeof(*r));
+		for (c = 0; c < DB_SUM_NCOLS; c++)
+			db_sum_col(r, c, (const char *)sqlite3_column_text(st, c));
+	}
+	sqlite3_finalize(st);
+	db_where_free(&w);
+	if (rc != SQLITE_DONE)
+		return db_fail(d, "summarise runs");
+	db_sum_done(out);
+	return 0;
 }
 
 int sq_remove(struct sqdb *d, int64_t id)
@@ -1069,7 +1213,7 @@ static int rehash(struct sqdb *d)
 	if (exec(d, "UPDATE runs SET content_hash = NULL"))
 		return -1;
 	runs_init(&rs);
-	if (sq_load(d, NULL, &rs) || repct(d, &rs)) {
+	if (sq_load(d, NULL, 0, &rs) || repct(d, &rs)) {
 		runs_free(&rs);
 		return -1;
 	}
@@ -1182,6 +1326,8 @@ static int migrate(struct sqdb *d)
 	if (v < 6 && !has_column(d, "series", "hist_buckets") &&
 	    exec(d, schema_v6))
 		goto fail;
+	if (v < 9 && exec(d, schema_v9))
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RDB_SCHEMA_VERSION);
 	if (exec(d, sql) || exec(d, "COMMIT"))
 		goto fail;
@@ -1192,6 +1338,14 @@ static int migrate(struct sqdb *d)
 fail:
 	sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
+}
+
+/* rtlat_glob(PATTERN, TEXT): filter_glob() in SQL (db_where()). */
+static void sql_glob(sqlite3_context *ctx, int n, sqlite3_value **v)
+{
+	(void)n;
+	sqlite3_result_int(ctx, filter_glob((const char *)sqlite3_value_text(v[0]),
+					    (const char *)sqlite3_value_text(v[1])));
 }
 
 /* Is there a table "runs" (@name), or any table (NULL)? False also when
@@ -1280,6 +1434,9 @@ struct sqdb *sq_open(const char *path, bool create)
 	}
 	/* another writer: wait for it, boundedly, saying so */
 	sqlite3_busy_handler(d->db, on_busy, d);
+	sqlite3_create_function(d->db, "rtlat_glob", 2,
+				SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				sql_glob, NULL, NULL);
 	/* a database without rtlat's schema: only db add makes one of it,
 	 * and only of an empty one (not of another program's tables); read
 	 * in one transaction, as another db add may be creating the schema */
@@ -1296,7 +1453,11 @@ struct sqdb *sq_open(const char *path, bool create)
 		sq_close(d);
 		return NULL;
 	}
-	if (exec(d, "PRAGMA foreign_keys = ON") || migrate(d)) {
+	/* a page cache of up to 32 MiB (SQLite's default is 2 MiB): the
+	 * indexes of a large history (100 000 runs: content_hash alone is
+	 * 7 MB) stay in memory while runs are added and summarised */
+	if (exec(d, "PRAGMA foreign_keys = ON") ||
+	    exec(d, "PRAGMA cache_size = -32768") || migrate(d)) {
 		sq_close(d);
 		return NULL;
 	}
@@ -1343,7 +1504,24 @@ void sq_rollback(struct sqdb *d)
 {
 }
 
-int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out)
+int sq_load(struct sqdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out)
+{
+	return -1;
+}
+
+int sq_count(struct sqdb *d, const struct filter *f, int64_t *n)
+{
+	return -1;
+}
+
+int sq_summary(struct sqdb *d, const struct filter *f, struct rdb_summary *out)
+{
+	return -1;
+}
+
+int sq_envelope(struct sqdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n)
 {
 	return -1;
 }
@@ -1507,7 +1685,67 @@ int rdb_add_all(struct rdb *d, const struct rep_runs *rs, int64_t *ids,
 
 int rdb_load(struct rdb *d, const struct filter *f, struct rep_runs *out)
 {
-	return d->pg ? pg_load(d->pg, f, out) : sq_load(d->sq, f, out);
+	return rdb_load_latest(d, f, 0, out);
+}
+
+int rdb_load_latest(struct rdb *d, const struct filter *f, long limit,
+		    struct rep_runs *out)
+{
+	return d->pg ? pg_load(d->pg, f, limit, out) :
+		       sq_load(d->sq, f, limit, out);
+}
+
+int rdb_count(struct rdb *d, const struct filter *f, int64_t *n)
+{
+	*n = 0;
+	return d->pg ? pg_count(d->pg, f, n) : sq_count(d->sq, f, n);
+}
+
+int rdb_summary(struct rdb *d, const struct filter *f, struct rdb_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	return d->pg ? pg_summary(d->pg, f, out) : sq_summary(d->sq, f, out);
+}
+
+int rdb_envelope(struct rdb *d, const struct filter *f,
+		 struct rdb_env_row **rows, size_t *n)
+{
+	return d->pg ? pg_envelope(d->pg, f, rows, n) :
+		       sq_envelope(d->sq, f, rows, n);
+}
+
+void rdb_envelope_free(struct rdb_env_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].board);
+		free(rows[i].kernel);
+		free(rows[i].test);
+		free(rows[i].series);
+		free(rows[i].load);
+	}
+	free(rows);
+}
+
+void rdb_summary_free(struct rdb_summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct rdb_sum_row *r = &s->v[i];
+
+		free(r->board);
+		free(r->kernel);
+		free(r->test);
+		free(r->series);
+		free(r->load);
+		free(r->worst_at);
+		free(r->miss_kind);
+		free(r->last_at);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
 }
 
 int rdb_remove(struct rdb *d, int64_t id)

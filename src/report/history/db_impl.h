@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "report/model/model.h"
+#include "report/report.h"
 
 struct filter;
 struct sqdb;
@@ -24,7 +25,12 @@ int sq_add(struct sqdb *d, const struct rep_run *r, bool *dup, int64_t *id);
 int sq_begin(struct sqdb *d);
 int sq_commit(struct sqdb *d);
 void sq_rollback(struct sqdb *d);
-int sq_load(struct sqdb *d, const struct filter *f, struct rep_runs *out);
+int sq_load(struct sqdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out);
+int sq_count(struct sqdb *d, const struct filter *f, int64_t *n);
+int sq_summary(struct sqdb *d, const struct filter *f, struct rdb_summary *out);
+int sq_envelope(struct sqdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n);
 int sq_remove(struct sqdb *d, int64_t id);
 int sq_version(struct sqdb *d);
 int sq_baseline_set(struct sqdb *d, const struct rep_runs *rs, size_t *unmarked,
@@ -42,7 +48,12 @@ void pg_rollback(struct pgdb *d);
  * was a deadlock or a serialization failure (the whole transaction may be
  * tried again, nothing said yet), else NULL (said). */
 const char *pg_retryable(const struct pgdb *d);
-int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out);
+int pg_load(struct pgdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out);
+int pg_count(struct pgdb *d, const struct filter *f, int64_t *n);
+int pg_summary(struct pgdb *d, const struct filter *f, struct rdb_summary *out);
+int pg_envelope(struct pgdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n);
 int pg_remove(struct pgdb *d, int64_t id);
 int pg_version(struct pgdb *d);
 int pg_baseline_set(struct pgdb *d, const struct rep_runs *rs, size_t *unmarked,
@@ -90,5 +101,40 @@ struct rep_series *db_series_of(struct rep_run *r, int th);
 const char *db_static_format(const char *f);
 /* A run read back: the defaults of what its row left NULL. */
 void db_run_defaults(struct rep_run *r);
+
+/* A filter (report.h) as an SQL condition on table runs, in the dialect
+ * of SQLite (?N parameters, the function rtlat_glob(PATTERN, TEXT) that
+ * filter_glob() is) or of PostgreSQL (@pg: $N, a glob as a regular
+ * expression): sql, and its n text parameters v. A glob without a
+ * wildcard (of ASCII) is an equality, which an index serves. */
+struct db_where {
+	char sql[4096];
+	const char *v[16];
+	char *own[16];		/* malloc'ed, freed by db_where_free() */
+	int n;
+	bool pg;
+};
+void db_where(const struct filter *f, bool pg, struct db_where *w);
+void db_where_free(struct db_where *w);
+
+/* The summary's query (rdb_summary()) with condition @where (db_where()),
+ * malloc'ed. Its columns, in order, are read by db_sum_col(). */
+char *db_sum_query(const char *where);
+#define DB_SUM_NCOLS 24
+/* Column @col of a summary row, as text (NULL: SQL NULL), into @r. */
+void db_sum_col(struct rdb_sum_row *r, int col, const char *t);
+/* Settle a row read: its trend, what it does not know. */
+void db_sum_done(struct rdb_summary *s);
+
+/* The envelope's query (rdb_envelope()) with condition @where,
+ * malloc'ed; its columns read by db_env_col(). */
+char *db_env_query(const char *where);
+#define DB_ENV_NCOLS 10
+void db_env_col(struct rdb_env_row *r, int col, const char *t);
+
+/* The latest @limit runs that pass @w's condition, the ids of a load:
+ * "SELECT id FROM runs WHERE ... ORDER BY ... LIMIT ..." in @buf. */
+void db_latest_sql(const struct db_where *w, long limit, char *buf,
+		   size_t len);
 
 #endif

@@ -104,6 +104,11 @@ static const struct {
 	     " run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	     " idx INTEGER NOT NULL, cpu INTEGER NOT NULL, name TEXT NOT NULL,"
 	     " value TEXT NOT NULL, PRIMARY KEY (run_id, idx))" },
+	/* the indexes of a large history's queries (db.c's version 9) */
+	{ 9, "CREATE INDEX IF NOT EXISTS runs_board ON runs(board, kernel, test,"
+	     " series, load, (COALESCE(start_time, added_at)))" },
+	{ 9, "CREATE INDEX IF NOT EXISTS runs_time ON runs((COALESCE(start_time,"
+	     " added_at)))" },
 };
 
 static int pg_fail(struct pgdb *d, const char *what, const PGresult *res)
@@ -506,116 +511,186 @@ void pg_close(struct pgdb *d)
 
 /* ---- store ---- */
 
-static int put_series(struct pgdb *d, const char *id, const struct rep_series *s)
+/* The row of series @s of run @id into @p, its histogram BLOB (malloc'ed,
+ * NULL: none; its size in *@nblob) returned: it goes as binary. */
+static unsigned char *series_params(struct params *p, const char *id,
+				    const struct rep_series *s, size_t *nblob)
 {
-	static const char sql[] =
+	const struct rep_hist *h = &s->hist;
+	bool hist = h->layout != REP_HIST_NONE;
+	unsigned char *blob = NULL;
+	char bounds[128];
+	int k;
+
+	*nblob = 0;
+	p_init(p);
+	p_text(p, id);
+	p_i64(p, true, s->id);
+	p_i64(p, s->cpu >= 0, s->cpu);
+	p_i64(p, s->has_samples, (int64_t)s->samples);
+	p_i64(p, s->has_stats, s->min);
+	p_dbl(p, s->has_stats, s->avg);
+	p_i64(p, s->has_stats, s->max);
+	p_dbl(p, s->has_stddev, s->stddev);
+	p_i64(p, s->has_misses, (int64_t)s->misses);
+	for (k = 0; k < RTLAT_NPCT; k++)
+		p_i64(p, s->has_pct[k], s->pct[k]);
+	p_text(p, !hist ? NULL :
+	       h->layout == REP_HIST_LOGLIN ? "log-linear" : "linear");
+	p_i64(p, hist, h->lo);
+	p_i64(p, hist, h->width);
+	p_i64(p, hist, (int64_t)h->nbuckets);
+	p_i64(p, hist, h->quantized);
+	p_i64(p, hist, h->abs_folded);
+	p_i64(p, hist, (int64_t)h->underflow);
+	p_i64(p, hist, (int64_t)h->overflow);
+	if (db_pct_bounds(s, bounds, sizeof(bounds))) {
+		/* a copy: @bounds ends with this call, the row is sent later */
+		p->own[p->nown++] = xstrdup(bounds);
+		p->v[p->n++] = p->own[p->nown - 1];
+	} else {
+		p->v[p->n++] = NULL;
+	}
+	if (h->n)
+		blob = db_put_buckets(h, nblob);
+	p->v[p->n++] = (char *)blob;	/* binary: length and format apart */
+	return blob;
+}
+
+#define SERIES_COLS 26
+
+/* The series of @r (the whole run, then each thread) as rows of run @id,
+ * in one statement: a round trip per run, not one per series (db add of
+ * a lab's history). */
+static int put_series(struct pgdb *d, const char *id, const struct rep_run *r)
+{
+	static const char head[] =
 		"INSERT INTO series (run_id, thread, cpu, samples, min_ns, avg_ns,"
 		" max_ns, stddev_ns, misses, p50_ns, p90_ns, p99_ns, p99_9_ns,"
 		" p99_99_ns, p99_999_ns, p99_9999_ns, hist_layout, hist_lo_ns,"
 		" hist_width_ns, hist_nbuckets, hist_quantized, hist_abs_folded,"
 		" hist_underflow, hist_overflow, pct_lower_bounds, hist_buckets)"
-		" VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,"
-		"$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)";
-	const struct rep_hist *h = &s->hist;
-	bool hist = h->layout != REP_HIST_NONE;
-	int lens[26] = { 0 }, fmts[26] = { 0 };
-	unsigned char *blob = NULL;
-	struct params p;
-	char bounds[128];
+		" VALUES ";
+	size_t ns = 1 + r->nthr, i, o, len = sizeof(head) + ns * SERIES_COLS * 8;
+	struct params *p = xcalloc(ns, sizeof(*p));
+	unsigned char **blob = xcalloc(ns, sizeof(*blob));
+	char **v = xcalloc(ns * SERIES_COLS, sizeof(*v));
+	int *lens = xcalloc(ns * SERIES_COLS, sizeof(*lens));
+	int *fmts = xcalloc(ns * SERIES_COLS, sizeof(*fmts));
+	char *sql = xmalloc(len);
 	PGresult *res;
-	size_t nblob = 0, i;
-	int k;
+	int c, ret = 0;
 
-	p_init(&p);
-	p_text(&p, id);
-	p_i64(&p, true, s->id);
-	p_i64(&p, s->cpu >= 0, s->cpu);
-	p_i64(&p, s->has_samples, (int64_t)s->samples);
-	p_i64(&p, s->has_stats, s->min);
-	p_dbl(&p, s->has_stats, s->avg);
-	p_i64(&p, s->has_stats, s->max);
-	p_dbl(&p, s->has_stddev, s->stddev);
-	p_i64(&p, s->has_misses, (int64_t)s->misses);
-	for (k = 0; k < RTLAT_NPCT; k++)
-		p_i64(&p, s->has_pct[k], s->pct[k]);
-	p_text(&p, !hist ? NULL :
-	       h->layout == REP_HIST_LOGLIN ? "log-linear" : "linear");
-	p_i64(&p, hist, h->lo);
-	p_i64(&p, hist, h->width);
-	p_i64(&p, hist, (int64_t)h->nbuckets);
-	p_i64(&p, hist, h->quantized);
-	p_i64(&p, hist, h->abs_folded);
-	p_i64(&p, hist, (int64_t)h->underflow);
-	p_i64(&p, hist, (int64_t)h->overflow);
-	p_text(&p, db_pct_bounds(s, bounds, sizeof(bounds)));
-	if (h->n)
-		blob = db_put_buckets(h, &nblob);
-	p.v[p.n++] = (char *)blob;	/* binary: length and format below */
-	lens[25] = (int)nblob;
-	fmts[25] = 1;
-	res = PQexecParams(d->c, sql, p.n, NULL, (const char *const *)p.v,
-			   lens, fmts, 0);
-	free(blob);
+	o = (size_t)snprintf(sql, len, "%s", head);
+	for (i = 0; i < ns; i++) {
+		size_t nblob;
+
+		blob[i] = series_params(&p[i], id, i ? &r->thr[i - 1] : &r->sum,
+					&nblob);
+		for (c = 0; c < SERIES_COLS; c++) {
+			size_t at = i * SERIES_COLS + (size_t)c;
+
+			v[at] = p[i].v[c];
+			o += (size_t)snprintf(sql + o, len - o, "%s$%zu",
+					      c ? "," : i ? "),(" : "(", at + 1);
+		}
+		lens[i * SERIES_COLS + SERIES_COLS - 1] = (int)nblob;
+		fmts[i * SERIES_COLS + SERIES_COLS - 1] = 1;
+	}
+	snprintf(sql + o, len - o, ")");
+	res = PQexecParams(d->c, sql, (int)(ns * SERIES_COLS), NULL,
+			   (const char *const *)v, lens, fmts, 0);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		pg_fail(d, "insert series", res);
-		PQclear(res);
-		return -1;
+		ret = -1;
 	}
 	PQclear(res);
+	for (i = 0; i < ns; i++) {
+		p_free(&p[i]);
+		free(blob[i]);
+	}
+	free(p);
+	free(blob);
+	free(v);
+	free(lens);
+	free(fmts);
+	free(sql);
+	return ret;
+}
 
-	/* the intervals, many rows per statement */
-	for (i = 0; i < s->nint;) {
-		size_t n = s->nint - i > 200 ? 200 : s->nint - i, j;
-		char **v = xcalloc(n * 10, sizeof(*v));
-		char (*b)[32] = xcalloc(n * 10, sizeof(*b));
-		size_t len = 64 + n * 112, o;
-		char *sql2 = xmalloc(len);
+/* One interval's row: its 10 values in @b, pointers in @v (NULL: SQL
+ * NULL). */
+static void interval_params(const char *id, const struct rep_series *s,
+			    size_t k, char (*b)[32], char **v)
+{
+	const struct rep_interval *iv = &s->iv[k];
+	int64_t val[10] = {
+		0, s->id, (int64_t)k, iv->start_ns, iv->len_ns,
+		(int64_t)iv->samples, iv->min, 0, iv->max, (int64_t)iv->misses,
+	};
+	bool known[10] = {
+		true, true, true, true, true, iv->has_samples, iv->has_stats,
+		iv->has_stats, iv->has_stats, iv->has_misses,
+	};
+	int c;
 
-		o = (size_t)snprintf(sql2, len, "INSERT INTO intervals VALUES ");
-		for (j = 0; j < n; j++) {
-			const struct rep_interval *iv = &s->iv[i + j];
-			int64_t val[10] = {
-				0, s->id, (int64_t)(i + j), iv->start_ns, iv->len_ns,
-				(int64_t)iv->samples, iv->min, 0, iv->max,
-				(int64_t)iv->misses,
-			};
-			bool known[10] = {
-				true, true, true, true, true, iv->has_samples,
-				iv->has_stats, iv->has_stats, iv->has_stats,
-				iv->has_misses,
-			};
+	for (c = 0; c < 10; c++) {
+		v[c] = NULL;
+		if (!known[c])
+			continue;
+		if (c == 0)
+			snprintf(b[c], sizeof(b[0]), "%s", id);
+		else if (c == 7)
+			snprintf(b[c], sizeof(b[0]), "%.17g", iv->avg);
+		else
+			snprintf(b[c], sizeof(b[0]), "%" PRId64, val[c]);
+		v[c] = b[c];
+	}
+}
+
+/* The intervals of every series of @r as rows of run @id, 200 rows a
+ * statement whatever series they belong to. */
+static int put_intervals(struct pgdb *d, const char *id, const struct rep_run *r)
+{
+	const size_t rows = 200, cells = rows * 10;
+	size_t ns = 1 + r->nthr, si = 0, k = 0;
+
+	for (;;) {
+		char **v = xcalloc(cells, sizeof(*v));
+		char (*b)[32] = xcalloc(cells, sizeof(*b));
+		size_t len = 64 + rows * 112, o, n = 0;
+		char *sql = xmalloc(len);
+		PGresult *res;
+
+		o = (size_t)snprintf(sql, len, "INSERT INTO intervals VALUES ");
+		while (n < rows && si < ns) {
+			const struct rep_series *s = si ? &r->thr[si - 1] : &r->sum;
 			int c;
 
-			for (c = 0; c < 10; c++) {
-				size_t at = j * 10 + (size_t)c;
-
-				if (!known[c])
-					continue;
-				if (c == 0)
-					snprintf(b[at], sizeof(b[0]), "%s", id);
-				else if (c == 7)
-					snprintf(b[at], sizeof(b[0]), "%.17g", iv->avg);
-				else
-					snprintf(b[at], sizeof(b[0]), "%" PRId64, val[c]);
-				v[at] = b[at];
+			if (k >= s->nint) {
+				si++;
+				k = 0;
+				continue;
 			}
-			o += (size_t)snprintf(sql2 + o, len - o, "%s(", j ? "," : "");
+			interval_params(id, s, k++, b + n * 10, v + n * 10);
+			o += (size_t)snprintf(sql + o, len - o, "%s(", n ? "," : "");
 			for (c = 0; c < 10; c++)
-				o += (size_t)snprintf(sql2 + o, len - o, "%s$%zu",
-						      c ? "," : "", j * 10 + (size_t)c + 1);
-			o += (size_t)snprintf(sql2 + o, len - o, ")");
+				o += (size_t)snprintf(sql + o, len - o, "%s$%zu",
+						      c ? "," : "", n * 10 + (size_t)c + 1);
+			o += (size_t)snprintf(sql + o, len - o, ")");
+			n++;
 		}
-		res = q(d, "insert intervals", sql2, (int)(n * 10),
-			(const char *const *)v);
+		res = n ? q(d, "insert intervals", sql, (int)(n * 10),
+			    (const char *const *)v) : NULL;
 		free(v);
 		free(b);
-		free(sql2);
+		free(sql);
+		if (!n)
+			return 0;
 		if (!res)
 			return -1;
 		PQclear(res);
-		i += n;
 	}
-	return 0;
 }
 
 /* The figures of @r (rep_run.fig) as rows of figures of run @id, many
@@ -718,7 +793,6 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	char now[32], hash[REP_IDENT_LEN], idbuf[32], path[PATH_MAX];
 	struct params p;
 	PGresult *res;
-	size_t i;
 
 	*dup = false;
 	*id = 0;
@@ -779,11 +853,8 @@ int pg_add(struct pgdb *d, const struct rep_run *r, bool *dup, int64_t *id)
 	*id = c_i64(res, 0, 0);
 	PQclear(res);
 	snprintf(idbuf, sizeof(idbuf), "%" PRId64, *id);
-	if (put_series(d, idbuf, &r->sum))
+	if (put_series(d, idbuf, r) || put_intervals(d, idbuf, r))
 		goto fail;
-	for (i = 0; i < r->nthr; i++)
-		if (put_series(d, idbuf, &r->thr[i]))
-			goto fail;
 	if (put_figures(d, idbuf, r))
 		goto fail;
 	if (x(d, "commit", end))
@@ -1001,8 +1072,11 @@ static struct rep_run *run_from_row(const PGresult *res, int row)
 	return r;
 }
 
-int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
+int pg_load(struct pgdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out)
 {
+	char sql[3 * sizeof(((struct db_where *)0)->sql) + 1024];
+	struct db_where w;
 	PGresult *res;
 	int row, ret = 0;
 	size_t i;
@@ -1010,8 +1084,21 @@ int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
 	/* one snapshot: runs added meanwhile are not half read */
 	if (x(d, "begin", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
 		return -1;
-	res = q(d, "read runs", "SELECT " DB_RUN_COLS " FROM runs ORDER BY id",
-		0, NULL);
+	/* the filter in SQL (an index serves a board's runs), and again
+	 * below as it always was */
+	db_where(f, true, &w);
+	if (limit > 0) {
+		char latest[sizeof(w.sql) + 256];
+
+		db_latest_sql(&w, limit, latest, sizeof(latest));
+		snprintf(sql, sizeof(sql), "SELECT " DB_RUN_COLS " FROM runs"
+			 " WHERE id IN (%s) ORDER BY id", latest);
+	} else {
+		snprintf(sql, sizeof(sql), "SELECT " DB_RUN_COLS " FROM runs"
+			 " WHERE %s ORDER BY id", w.sql);
+	}
+	res = q(d, "read runs", sql, w.n, w.v);
+	db_where_free(&w);
 	if (!res) {
 		rollback(d, "ROLLBACK");
 		return -1;
@@ -1039,6 +1126,79 @@ int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
 	PQclear(res);
 	rollback(d, "COMMIT");
 	return ret;
+}
+
+int pg_count(struct pgdb *d, const struct filter *f, int64_t *n)
+{
+	char sql[sizeof(((struct db_where *)0)->sql) + 64];
+	struct db_where w;
+	PGresult *res;
+
+	db_where(f, true, &w);
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM runs WHERE %s", w.sql);
+	res = q(d, "count runs", sql, w.n, w.v);
+	db_where_free(&w);
+	if (!res)
+		return -1;
+	*n = PQntuples(res) ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : 0;
+	PQclear(res);
+	return 0;
+}
+
+int pg_envelope(struct pgdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n)
+{
+	struct db_where w;
+	PGresult *res;
+	char *sql;
+	int row, c;
+
+	*rows = NULL;
+	*n = 0;
+	db_where(f, true, &w);
+	sql = db_env_query(w.sql);
+	res = q(d, "aggregate runs", sql, w.n, w.v);
+	free(sql);
+	db_where_free(&w);
+	if (!res)
+		return -1;
+	*rows = xcalloc((size_t)PQntuples(res) + 1, sizeof(**rows));
+	for (row = 0; row < PQntuples(res); row++) {
+		struct rdb_env_row *r = &(*rows)[(*n)++];
+
+		for (c = 0; c < DB_ENV_NCOLS; c++)
+			db_env_col(r, c, PQgetisnull(res, row, c) ? NULL :
+				   PQgetvalue(res, row, c));
+	}
+	PQclear(res);
+	return 0;
+}
+
+int pg_summary(struct pgdb *d, const struct filter *f, struct rdb_summary *out)
+{
+	struct db_where w;
+	PGresult *res;
+	char *sql;
+	int row, c;
+
+	db_where(f, true, &w);
+	sql = db_sum_query(w.sql);
+	res = q(d, "summarise runs", sql, w.n, w.v);
+	free(sql);
+	db_where_free(&w);
+	if (!res)
+		return -1;
+	out->v = xcalloc((size_t)PQntuples(res) + 1, sizeof(*out->v));
+	for (row = 0; row < PQntuples(res); row++) {
+		struct rdb_sum_row *r = &out->v[out->n++];
+
+		for (c = 0; c < DB_SUM_NCOLS; c++)
+			db_sum_col(r, c, PQgetisnull(res, row, c) ? NULL :
+				   PQgetvalue(res, row, c));
+	}
+	PQclear(res);
+	db_sum_done(out);
+	return 0;
 }
 
 int pg_remove(struct pgdb *d, int64_t id)
@@ -1196,7 +1356,24 @@ const char *pg_retryable(const struct pgdb *d)
 	return NULL;
 }
 
-int pg_load(struct pgdb *d, const struct filter *f, struct rep_runs *out)
+int pg_load(struct pgdb *d, const struct filter *f, long limit,
+	    struct rep_runs *out)
+{
+	return -1;
+}
+
+int pg_count(struct pgdb *d, const struct filter *f, int64_t *n)
+{
+	return -1;
+}
+
+int pg_summary(struct pgdb *d, const struct filter *f, struct rdb_summary *out)
+{
+	return -1;
+}
+
+int pg_envelope(struct pgdb *d, const struct filter *f,
+		struct rdb_env_row **rows, size_t *n)
 {
 	return -1;
 }

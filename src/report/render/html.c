@@ -400,3 +400,247 @@ out:
 	groups_free(g, ng);
 	return ret;
 }
+
+/* ---- the long-term page of a large history (rtlat report --db
+ * --longterm --html) ---- */
+
+static int env_text_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+/* test, series, board (a plot), then kernel, load (a line), then day */
+static int env_cmp(const void *x, const void *y)
+{
+	const struct rdb_env_row *a = x, *b = y;
+	int c;
+
+	if ((c = env_text_cmp(a->test, b->test)) ||
+	    (c = env_text_cmp(a->series, b->series)) ||
+	    (c = env_text_cmp(a->board, b->board)) ||
+	    (c = env_text_cmp(a->kernel, b->kernel)) ||
+	    (c = env_text_cmp(a->load, b->load)))
+		return c;
+	return strcmp(a->day, b->day);
+}
+
+/* "2026-11-01" as seconds since the epoch (its 00:00 UTC), -1 if none */
+static double day_seconds(const char *day)
+{
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!strptime(day, "%Y-%m-%d", &tm))
+		return -1;
+	return (double)timegm(&tm);
+}
+
+/* the start (Monday 00:00 UTC) of the week of @t */
+static double week_start(double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&s, &tm))
+		return t;
+	return t - 86400.0 * ((tm.tm_wday + 6) % 7);
+}
+
+/* Rows @r[0..n) (one plot's, sorted) as lines, merged per week with
+ * @week: the number of lines in @l (n entries), of points in *@npts. */
+static size_t env_lines(const struct rdb_env_row *r, size_t n, bool week,
+			bool loads, struct env_line *l, size_t *npts)
+{
+	size_t i, nl = 0;
+
+	*npts = 0;
+	for (i = 0; i < n; i++) {
+		struct env_line *e;
+		double t = day_seconds(r[i].day);
+
+		if (t < 0)
+			continue;
+		if (week)
+			t = week_start(t);
+		if (!nl || env_text_cmp(r[i].kernel, r[i - 1].kernel) ||
+		    env_text_cmp(r[i].load, r[i - 1].load)) {
+			e = &l[nl++];
+			memset(e, 0, sizeof(*e));
+			snprintf(e->name, sizeof(e->name), "%s%s%s",
+				 r[i].kernel ? r[i].kernel : "kernel n/a",
+				 loads ? ", load " : "", loads ? r[i].load : "");
+			e->t = xcalloc(n - i, sizeof(*e->t));
+			e->lo = xcalloc(n - i, sizeof(*e->lo));
+			e->hi = xcalloc(n - i, sizeof(*e->hi));
+			e->p999 = xcalloc(n - i, sizeof(*e->p999));
+		}
+		e = &l[nl - 1];
+		if (e->n && e->t[e->n - 1] == t) {
+			size_t k = e->n - 1;
+
+			if (r[i].lo_ns < e->lo[k])
+				e->lo[k] = r[i].lo_ns;
+			if (r[i].hi_ns > e->hi[k])
+				e->hi[k] = r[i].hi_ns;
+			if (r[i].p99_9_ns > e->p999[k])
+				e->p999[k] = r[i].p99_9_ns;
+			continue;
+		}
+		e->t[e->n] = t;
+		e->lo[e->n] = r[i].lo_ns;
+		e->hi[e->n] = r[i].hi_ns;
+		e->p999[e->n] = r[i].p99_9_ns;
+		e->n++;
+		(*npts)++;
+	}
+	return nl;
+}
+
+static void env_lines_free(struct env_line *l, size_t nl)
+{
+	size_t i;
+
+	for (i = 0; i < nl; i++) {
+		free(l[i].t);
+		free(l[i].lo);
+		free(l[i].hi);
+		free(l[i].p999);
+	}
+}
+
+/* The long-term page's text: its head, the summary, the plots @plot
+ * (@nblk of them) of @p; the figures written in *@count. */
+static void longterm_page(FILE *out, const struct rdb_summary *sum,
+			  const struct out_opts *o, struct plots *p,
+			  const int *plot, size_t nblk, bool week,
+			  size_t points, const char *why, int *count)
+{
+	struct timespec ts;
+	char now[32];
+	size_t i;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fmt_utc(now, ts_to_ns(&ts));
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>rtlat long-term report</title>\n<style>%s</style>\n</head>\n<body>\n"
+		"<h1>rtlat long-term report</h1>\n<p>%lld runs of the history in %zu groups, generated %s by rtlat %s. "
+		"Aggregated by the database, never a point per run: per test and board, a plot with a line per kernel "
+		"(and load), a point per %s (%zu points): the band is the least and the highest interval max of the "
+		"%s's runs (a run without intervals counts its max), the dashed line their highest p99.9. "
+		"Table in %s; plots in &micro;s.</p>\n",
+		css, (long long)sum->runs, sum->n, now, RTLAT_VERSION,
+		week ? "week (from Monday, UTC)" : "day (UTC)", points,
+		week ? "week" : "day", o->unit_ns == 1000 ? "&micro;s" : "ns");
+	if (*why) {
+		fprintf(out, "<p class=\"warn\">Plots left out: ");
+		html_escape(out, why);
+		fprintf(out, "</p>\n");
+	}
+	fprintf(out, "<h2>Summary</h2>\n");
+	summary_print_html(out, sum, o);
+	fprintf(out, "<p>worst at: the first run with the worst max; max q1, q3: quartiles of the runs' maxima; "
+		"p99.9: the highest; trend: the newer half of the runs against the older by compare's rule for "
+		"repeated runs.</p>\n<h2>Over time</h2>\n");
+	for (i = 0; i < nblk; i++)
+		figure(out, p, plot[i], count);
+	fprintf(out, "</body>\n</html>\n");
+}
+
+int html_longterm_db(const char *path, struct rdb_env_row *rows, size_t n,
+		     const struct rdb_summary *sum, const struct out_opts *o,
+		     int *nplots)
+{
+	struct atomic_file af;
+	struct plots p;
+	size_t i, j, k, nblk = 0, points = 0;
+	int *plot = NULL, count = 0, ret = -1, stopped;
+	char err[512], why[512] = "";
+	bool have_plots, week;
+	double first = -1, last = -1;
+	FILE *out;
+
+	*nplots = 0;
+	qsort(rows, n, sizeof(*rows), env_cmp);
+	for (i = 0; i < n; i++) {
+		double t = day_seconds(rows[i].day);
+
+		if (t >= 0 && (first < 0 || t < first))
+			first = t;
+		if (t > last)
+			last = t;
+	}
+	/* over a quarter, a point per week: at most 53 a line a year */
+	week = last - first > 92 * 86400.0;
+	plot = xcalloc(n + 1, sizeof(*plot));
+	have_plots = plots_begin(&p) == 0;
+	if (!have_plots)
+		snprintf(why, sizeof(why), "no temporary directory for gnuplot");
+	for (i = 0; i < n && !plots_stopped(&p); i = j) {
+		struct env_line *l;
+		size_t nl, np, nr = 0;
+		bool loads = false, ser;
+		char title[400], cap[400];
+
+		for (j = i + 1; j < n && !env_text_cmp(rows[j].test, rows[i].test) &&
+		     !env_text_cmp(rows[j].series, rows[i].series) &&
+		     !env_text_cmp(rows[j].board, rows[i].board); j++)
+			;
+		for (k = i; k < j; k++) {
+			loads |= env_text_cmp(rows[k].load, rows[i].load) != 0;
+			nr += (size_t)rows[k].runs;
+		}
+		plot[nblk] = -1;
+		if (have_plots) {
+			l = xcalloc(j - i, sizeof(*l));
+			nl = env_lines(rows + i, j - i, week, loads, l, &np);
+			/* the series when not the test's only one */
+			ser = rows[i].series && rows[i].test &&
+			      strcmp(rows[i].series, rows[i].test) != 0 &&
+			      strcmp(rows[i].series, "latency") != 0;
+			snprintf(title, sizeof(title), "%s%s%s%s%s on %s: interval maxima per %s",
+				 rows[i].test ? rows[i].test : "n/a",
+				 ser ? " " : "", ser ? rows[i].series : "",
+				 loads ? "" : ", load ", loads ? "" : rows[i].load,
+				 rows[i].board ? rows[i].board : "an unnamed board",
+				 week ? "week" : "day");
+			snprintf(cap, sizeof(cap), "long-term: %zu runs in %zu points (a %s each, %zu line%s), aggregated by the database",
+				 nr, np, week ? "week" : "day", nl, nl == 1 ? "" : "s");
+			plot[nblk] = plot_envelope(&p, title, cap, l, nl, week);
+			env_lines_free(l, nl);
+			free(l);
+			points += np;
+		}
+		nblk++;
+	}
+	if (have_plots && !plots_stopped(&p) && plots_draw(&p, why, sizeof(why)) &&
+	    !plots_stopped(&p))
+		log_warn("%s: plots left out: %s; the tables are written", path, why);
+	if (plots_stopped(&p))
+		goto out;
+	out = atomic_open(&af, path, err, sizeof(err));
+	if (!out) {
+		log_error("%s", err);
+		goto out;
+	}
+	longterm_page(out, sum, o, &p, plot, have_plots ? nblk : 0, week,
+		      points, why, &count);
+	if (plots_stopped(&p)) {
+		atomic_abort(&af);
+		goto out;
+	}
+	if (atomic_commit(&af, err, sizeof(err))) {
+		log_error("%s", err);
+		goto out;
+	}
+	*nplots = count;
+	ret = 0;
+out:
+	stopped = plots_stopped(&p);
+	plots_end(&p);
+	if (stopped)
+		ret = stopped;
+	free(plot);
+	return ret;
+}

@@ -924,3 +924,52 @@ void plots_end(struct plots *p)
 			sigaction(plot_sigs[k], &plot_old[k], NULL);
 	memset(p, 0, sizeof(*p));
 }
+
+int plot_envelope(struct plots *p, const char *title, const char *caption,
+		  const struct env_line *l, size_t nl, bool week)
+{
+	size_t k, i, npts = 0;
+	FILE *f;
+	int pn;
+
+	for (k = 0; k < nl; k++)
+		npts += l[k].n;
+	if (!npts)
+		return -1;
+	pn = plot_start(p, title, caption);
+	if (pn < 0)
+		return -1;
+	f = p->script;
+	for (k = 0; k < nl; k++) {
+		fprintf(f, "$E%d_%zu << EOD\n", pn, k);
+		for (i = 0; i < l[k].n; i++) {
+			fprintf(f, "%.0f %.4f %.4f ", l[k].t[i], us((double)l[k].lo[i]),
+				us((double)l[k].hi[i]));
+			if (l[k].p999[i] >= 0)
+				fprintf(f, "%.4f\n", us((double)l[k].p999[i]));
+			else
+				fprintf(f, "NaN\n");
+		}
+		fprintf(f, "EOD\n");
+	}
+	fprintf(f, "set xdata time\nset timefmt '%%s'\nset format x \"%%Y-%%m-%%d\" timedate\n"
+		"set xlabel 'time (UTC, a point per %s)'\nset key below horizontal\n"
+		"set ylabel 'latency (µs)'\nplot ", week ? "week from Monday" : "day");
+	for (k = 0; k < nl; k++) {
+		char t[260];
+
+		fprintf(f, "%s$E%d_%zu using 1:2:3 with filledcurves fs transparent solid 0.25 noborder lc rgb '%s' title ",
+			k ? ", " : "", pn, k, palette[k % NCOLORS]);
+		snprintf(t, sizeof(t), "%s interval max (least..highest)", l[k].name);
+		gp_str(f, t);
+		fprintf(f, ", $E%d_%zu using 1:3 with lines lw 1 lc rgb '%s' notitle",
+			pn, k, palette[k % NCOLORS]);
+		fprintf(f, ", $E%d_%zu using 1:4 with lines dt 2 lc rgb '%s' title ",
+			pn, k, palette[k % NCOLORS]);
+		snprintf(t, sizeof(t), "%s p99.9 (highest)", l[k].name);
+		gp_str(f, t);
+	}
+	fprintf(f, "\n");
+	plot_close(p);
+	return pn;
+}

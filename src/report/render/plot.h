@@ -52,6 +52,23 @@ int plot_histograms(struct plots *p, const struct group *g);
 int plot_longterm(struct plots *p, const struct group *g, const char *board);
 int plot_over_runs(struct plots *p, const struct group *g, const char *board);
 
+/* A line of a long-term envelope (plot_envelope()): its name and @n
+ * points, @t seconds since the epoch (a day's or week's start), @lo..@hi
+ * the least and highest interval max, @p999 the highest p99.9 (ns, -1:
+ * none). */
+struct env_line {
+	char name[200];
+	size_t n;
+	double *t;
+	int64_t *lo, *hi, *p999;
+};
+
+/* The long-term view the database aggregated (rtlat report --db
+ * --longterm): per line a filled band lo..hi and the p99.9 dashed,
+ * against time; -1 with no point. */
+int plot_envelope(struct plots *p, const char *title, const char *caption,
+		  const struct env_line *l, size_t nl, bool week);
+
 /*
  * Run gnuplot ($GNUPLOT, else "gnuplot" in PATH) on the queued plots and
  * read the SVGs (their ids prefixed so that several can be inlined in one
