@@ -326,13 +326,16 @@ def test_a_sampler_moved_for_a_moment_is_seen(tmp_path):
                           "1000", "-q", "--json", str(js)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
+    # in the measurement (the set-up's privilege probe is a short-lived
+    # FIFO 99 thread too: looked for after it)
+    time.sleep(1.5)
     tid = None
     deadline = time.monotonic() + 10
     while tid is None and time.monotonic() < deadline:
-        time.sleep(0.05)
         tid = _sampler_tid(p.pid)
+        if tid is None:
+            time.sleep(0.05)
     assert tid, "no sampler thread found"
-    time.sleep(1.5)		# in the measurement
     os.sched_setaffinity(tid, {0})
     time.sleep(0.005)
     os.sched_setaffinity(tid, {1})
